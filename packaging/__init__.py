@@ -1,0 +1,1 @@
+"""How to ship the app: one-folder build, desktop entry, install script."""
