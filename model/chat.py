@@ -1,0 +1,189 @@
+"""The local chat model: template + runtime + parser + grammar, one turn at a time.
+
+:class:`LocalChatModel` implements :class:`model.types.ChatModel` on the
+in-process :class:`model.runtime.Runtime`. It renders the prompt with the GGUF's
+own chat template, tokenizes it so that the token ids already in the KV cache
+(including the ids the model actually generated last turn) are reused, persists
+the KV state of the system-prompt-plus-tools prefix, streams reasoning /
+content / tool-call deltas, and constrains tool calls with a grammar.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from .gguf_facts import read_facts
+from .memory import plan_memory
+from .runtime import GrammarPhase, Runtime
+from .types import DeltaCallback, Message, ModelError, SamplingParams, TurnOutput
+
+__all__ = ["LocalChatModel", "open_chat_model", "DEFAULT_CTX"]
+
+DEFAULT_CTX = 16384
+"""Default context (tokens) when the user sets none; the memory plan may lower it."""
+
+
+class LocalChatModel:
+    """A :class:`~model.types.ChatModel` running in-process.
+
+    Args:
+        runtime: a loaded :class:`Runtime`.
+        template: a ``model.chat_template.ChatTemplate``.
+        profile: a ``model.profiles.ModelProfile``.
+        grammar: constrain tool calls with a grammar (config ``model.grammar``).
+        label: display name (e.g. "SmolLM2-135M-Instruct (demo model)").
+        is_demo: True for the embedded demo model.
+        reasoning_budget: tokens of reasoning before ``</think>`` is forced (None: no cap).
+    """
+
+    def __init__(self, runtime: Runtime, template: Any, profile: Any, *, grammar: bool = True,
+                 label: str = "", is_demo: bool = False, reasoning_budget: int | None = 2048,
+                 sampling: SamplingParams | None = None) -> None:
+        self.runtime = runtime
+        self.template = template
+        self.profile = profile
+        self.grammar_enabled = grammar
+        self.is_demo = is_demo
+        self.name = label or runtime.facts.name
+        self.context_size = runtime.n_ctx
+        self.reasoning_budget = reasoning_budget
+        self.sampling = sampling or profile.sampling
+        self.facts = runtime.facts
+        self.last_metrics = None
+        self._kv_text = ""
+        self._kv_tokens: list[int] = []
+        self._prefix_cache: dict[str, list[int]] = {}
+        self._add_bos = bool(runtime.llm.metadata.get("tokenizer.ggml.add_bos_token", "false") == "true")
+
+    # --------------------------------------------------------------- render
+    @property
+    def fmt(self) -> str:
+        return self.profile.tool_call_format
+
+    def render(self, messages: list[Message], tools: list[dict[str, Any]], *, add_generation_prompt: bool = True) -> str:
+        """Prompt text for ``messages`` (raises ``model.chat_template.TemplateError``)."""
+        return self.template.render(messages, tools, add_generation_prompt=add_generation_prompt,
+                                    **self.profile.template_kwargs())
+
+    def _tokenize_prompt(self, text: str) -> list[int]:
+        """Token ids of a prompt, splicing in the exact ids of the last prompt +
+        generation when ``text`` continues it (so generated ids are reused)."""
+        rt = self.runtime
+        if self._kv_text and text.startswith(self._kv_text):
+            return self._kv_tokens + rt.tokenize(text[len(self._kv_text):])
+        ids = rt.tokenize(text)
+        if self._add_bos and (not ids or ids[0] != rt.bos_token_id):
+            ids = [rt.bos_token_id] + ids
+        return ids
+
+    def _persist_len(self, messages: list[Message], tools: list[dict[str, Any]], tokens: list[int]) -> int:
+        """Length of the system+tools prefix whose KV state is persisted (0 if none)."""
+        if not messages or messages[0].role != "system" or self.runtime.cache_dir is None:
+            return 0
+        try:
+            head = self.render(messages[:1], tools, add_generation_prompt=False)
+        except Exception:  # noqa: BLE001 - a template that needs a user turn: no persistence
+            return 0
+        ids = self._prefix_cache.get(head)
+        if ids is None:
+            ids = self._tokenize_prompt(head) if not self._kv_text else self.runtime.tokenize(head)
+            if self._add_bos and (not ids or ids[0] != self.runtime.bos_token_id):
+                ids = [self.runtime.bos_token_id] + ids
+            self._prefix_cache = {head: ids}
+        n = len(ids)
+        return n if n < len(tokens) and tokens[:n] == ids else 0
+
+    def count_tokens(self, messages: list[Message], tools: list[dict[str, Any]]) -> int:
+        """Tokens of the rendered prompt (with the generation prompt)."""
+        return len(self._tokenize_prompt(self.render(messages, tools)))
+
+    # ------------------------------------------------------------- complete
+    def complete(self, messages: list[Message], tools: list[dict[str, Any]], *,
+                 on_delta: DeltaCallback | None = None, cancel: threading.Event | None = None,
+                 force: str | None = None, max_tokens: int | None = None) -> TurnOutput:
+        """Generate one assistant turn (see :class:`model.types.ChatModel`).
+
+        Raises:
+            ModelError: the template fails or the prompt does not fit the context.
+        """
+        from .chat_template import TemplateError
+        from .grammar import forced_turn_grammar, tool_call_grammar
+        from .parsing import StreamParser
+
+        try:
+            prompt = self.render(messages, tools)
+        except TemplateError as exc:
+            raise ModelError(str(exc)) from None
+        tokens = self._tokenize_prompt(prompt)
+        starts_in_think = self.profile.prompt_opens_think(prompt)
+        parser = StreamParser(tools, self.fmt, starts_in_think)
+        phase = None
+        if tools and force == "tool_call_or_final":
+            g = forced_turn_grammar(tools, self.fmt)
+            phase = GrammarPhase(g, trigger="</think>", end="") if starts_in_think else GrammarPhase(g, end="", from_start=True)
+        elif tools and self.grammar_enabled:
+            phase = GrammarPhase(tool_call_grammar(tools, self.fmt))
+        room = self.context_size - len(tokens) - 1
+        if room < 16:
+            raise ModelError(f"the prompt ({len(tokens)} tokens) leaves no room to answer in a context of {self.context_size}")
+        limit = min(max_tokens or room, room)
+
+        def on_text(delta: str) -> None:
+            if on_delta is None:
+                return
+            for kind, piece in parser.feed(delta):
+                on_delta(kind, piece)
+
+        result = self.runtime.generate(
+            tokens, max_tokens=limit, sampling=self.sampling, stop=list(self.profile.stop),
+            on_text=on_text, cancel=cancel, grammar=phase,
+            persist_prefix=self._persist_len(messages, tools, tokens),
+            reasoning_budget=self.reasoning_budget if starts_in_think else None,
+        )
+        if on_delta is not None:
+            for kind, piece in parser.flush():
+                on_delta(kind, piece)
+        self._kv_text = prompt + result.text
+        self._kv_tokens = tokens + result.token_ids
+        self.last_metrics = result.metrics
+        return TurnOutput(parsed=parser.finish(), token_ids=result.token_ids,
+                          stop_reason=result.stop_reason, metrics=result.metrics)
+
+
+def open_chat_model(path: str | os.PathLike[str], *, n_ctx: int | None = None, cache_dir: str | os.PathLike[str] | None = None,
+                    grammar: bool = True, label: str | None = None, is_demo: bool = False,
+                    type_kv: str = "f16", n_threads: int | None = None) -> LocalChatModel:
+    """Load a GGUF as a :class:`LocalChatModel`, sizing the context with the memory plan.
+
+    Args:
+        path: GGUF file.
+        n_ctx: the user's context setting (tokens); default :data:`DEFAULT_CTX`.
+        cache_dir: folder for persisted prefix KV states.
+        grammar: grammar-constrained tool calls.
+
+    Raises:
+        ModelError: unreadable file, no memory for a minimal context, or a load failure.
+    """
+    from .chat_template import ChatTemplate, TemplateError
+    from .gguf_facts import GGUFError
+    from .profiles import select_profile
+
+    try:
+        facts = read_facts(path)
+    except GGUFError as exc:
+        raise ModelError(str(exc)) from None
+    plan = plan_memory(facts, requested_ctx=n_ctx or DEFAULT_CTX, cache_type=type_kv)
+    if not plan.fits:
+        raise ModelError(f"{Path(path).name}: not enough memory: {plan.summary()}")
+    runtime = Runtime(path, n_ctx=plan.n_ctx, cache_dir=cache_dir, type_kv=type_kv, n_threads=n_threads)
+    try:
+        template = ChatTemplate(facts.chat_template, bos_token=facts.special_tokens.get("bos", ""),
+                                eos_token=facts.special_tokens.get("eos", ""))
+    except TemplateError:
+        template = ChatTemplate.chatml_fallback()
+    meta = {"general.architecture": facts.architecture, "general.name": facts.name}
+    profile = select_profile(meta, facts.chat_template)
+    return LocalChatModel(runtime, template, profile, grammar=grammar, label=label or facts.name, is_demo=is_demo)
