@@ -126,7 +126,7 @@ def _quantization(meta: dict[str, Any], tensors: list[Any]) -> str:
     ft = meta.get("general.file_type")
     if ft is not None:
         try:
-            return gguf.LlamaFileType(int(ft)).name.removeprefix("MOSTLY_")
+            return gguf.LlamaFileType(int(ft)).name.removeprefix("MOSTLY_").removeprefix("ALL_")
         except ValueError:
             pass
     counts: dict[str, int] = {}

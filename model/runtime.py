@@ -341,6 +341,13 @@ class Runtime:
             repeat_penalty=s.repeat_penalty, grammar=g,
         )
 
+    @staticmethod
+    def _opens(text: str, piece: str, trigger: str) -> bool:
+        """True when ``piece`` (the newest token's text) completed ``trigger`` and
+        nothing but whitespace follows it (the grammar then starts cleanly)."""
+        i = text.rfind(trigger, max(0, len(text) - len(piece) - len(trigger) + 1))
+        return i != -1 and not text[i + len(trigger):].strip()
+
     def _generate(self, prompt, max_tokens, s, stop, on_text, cancel, grammar, persist_prefix,
                   reasoning_budget, reasoning_end) -> GenerationResult:
         m = GenerationMetrics(prompt_tokens=len(prompt))
@@ -401,7 +408,7 @@ class Runtime:
             if grammar is not None:
                 if constrained and grammar.end and text.rstrip().endswith(grammar.end):
                     constrained, sampler = False, free
-                elif not constrained and text.endswith(grammar.trigger):
+                elif not constrained and self._opens(text, piece, grammar.trigger):
                     constrained, sampler = True, self._sampler(s, grammar.grammar)
             if on_text is not None and len(text) - hold > emitted:
                 on_text(text[emitted : len(text) - hold])
