@@ -1,0 +1,244 @@
+"""Delete (to the trash), move and copy for :class:`sandbox.Workspace`."""
+
+from __future__ import annotations
+
+import errno
+import os
+import secrets
+import shutil
+import time
+from pathlib import Path
+
+from sandbox import _fs
+from sandbox.errors import SandboxError
+from sandbox.paths import short
+from sandbox.records import ChangeRecord
+
+__all__ = ["TreeOps", "MAX_TREE_FILES"]
+
+MAX_TREE_FILES = 10_000
+"""Most files one folder delete or copy may touch."""
+
+
+class TreeOps:
+    """Mixin: the operations that act on one or two whole paths."""
+
+    # ---- delete ----------------------------------------------------------
+
+    def _read_regular(self, dfd: int, name: str, where: str, allow_links: bool) -> bytes:
+        fd, info = _fs.open_file_read(dfd, name)
+        try:
+            kind = _fs.kind_of(info.st_mode)
+            if kind != "file":
+                raise SandboxError(f"{where} is a {kind}, not a regular file; it is off limits", "special")
+            if info.st_nlink > 1 and not allow_links:
+                raise SandboxError(self._hardlink_msg(where, info.st_nlink), "hardlink")
+            if info.st_size > self.max_read_bytes:
+                raise SandboxError(f"{where} is too large ({info.st_size} bytes; limit {self.max_read_bytes})", "too_large")
+            return _fs.read_fd(fd, info.st_size + 1)
+        finally:
+            os.close(fd)
+
+    def _snapshot(self, dfd: int, name: str, rel: str, out: list[ChangeRecord]) -> None:
+        """Put every file under folder ``name`` in the blob store and collect
+        "delete" records (folders first). Refuses symlinks and special files."""
+        out.append(ChangeRecord(op="delete", path=rel))
+        fd = _fs.open_subdir(dfd, name)
+        try:
+            with os.scandir(fd) as it:
+                names = sorted(e.name for e in it)
+            for child in names:
+                crel = f"{rel}/{child}"
+                info = _fs.lstat_at(fd, child)
+                if info is None:
+                    continue
+                kind = _fs.kind_of(info.st_mode)
+                if kind == "dir":
+                    self._snapshot(fd, child, crel, out)
+                elif kind == "file":
+                    if len(out) > MAX_TREE_FILES:
+                        raise SandboxError(f"{short(rel)} holds more than {MAX_TREE_FILES} entries; delete smaller parts", "too_large")
+                    data = self._read_regular(fd, child, short(crel), allow_links=True)
+                    out.append(ChangeRecord(op="delete", path=crel, before_sha=self.blobs.put(data)))
+                else:
+                    raise SandboxError(f"{short(rel)} contains a {kind} ({short(crel)}); remove it by hand", "special")
+        finally:
+            os.close(fd)
+
+    def _to_trash(self, dfd: int, name: str, rel: str) -> None:
+        slot = Path(self.trash_dir) / f"{time.strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(3)}" / rel
+        slot.parent.mkdir(parents=True, exist_ok=True)
+        tfd = os.open(slot.parent, os.O_RDONLY | _fs.O_DIRECTORY | _fs.O_CLOEXEC)
+        try:
+            os.rename(name, slot.name, src_dir_fd=dfd, dst_dir_fd=tfd)
+        except OSError as exc:
+            if exc.errno != errno.EXDEV:
+                raise
+            src = self.root / rel  # trash on another file system: copy, then remove
+            if os.path.isdir(src) and not os.path.islink(src):
+                shutil.copytree(src, slot, symlinks=True)
+                shutil.rmtree(src)
+            else:
+                shutil.copy2(src, slot, follow_symlinks=False)
+                os.unlink(name, dir_fd=dfd)
+        finally:
+            os.close(tfd)
+        _fs.fsync_dir(dfd)
+
+    def delete(self, path: str) -> ChangeRecord:
+        """Move a file or folder into the trash; its bytes go to the blob store.
+
+        A folder yields one "delete" record per folder and file inside (all
+        sent to ``on_change``); the record of ``path`` itself is returned.
+
+        Raises:
+            SandboxError: refused path, not found, the root, a special file,
+                a symlink or special file inside the folder, too many files.
+        """
+        parts = self._validate(path)
+        if not parts:
+            raise SandboxError("cannot delete the workspace folder itself", "invalid")
+        rel = "/".join(parts)
+        records: list[ChangeRecord] = []
+        with self._dir(parts[:-1]) as dfd:
+            try:
+                info = _fs.lstat_at(dfd, parts[-1])
+                if info is None:
+                    raise SandboxError(f"not found: {short(rel)}", "not_found")
+                kind = _fs.kind_of(info.st_mode)
+                if kind == "dir":
+                    self._snapshot(dfd, parts[-1], rel, records)
+                elif kind == "file":
+                    data = self._read_regular(dfd, parts[-1], short(rel), allow_links=True)
+                    records.append(ChangeRecord(op="delete", path=rel, before_sha=self.blobs.put(data)))
+                else:
+                    raise SandboxError(f"{short(rel)} is a {kind}, not a regular file; it is off limits", "special")
+                self._to_trash(dfd, parts[-1], rel)
+            except OSError as exc:
+                raise _fs.fail(exc, short(rel)) from None
+        for record in records:
+            self._emit(record)
+        return records[0]
+
+    # ---- move ------------------------------------------------------------
+
+    def _two(self, src: str, dest: str, verb: str) -> tuple[list[str], list[str]]:
+        sp = self._validate(src)
+        dp = self._validate(dest, for_write=True)
+        if not sp or not dp:
+            raise SandboxError(f"cannot {verb} the workspace folder itself", "invalid")
+        if [p.casefold() for p in dp[: len(sp)]] == [p.casefold() for p in sp] and len(dp) > len(sp):
+            raise SandboxError(f"cannot {verb} {short('/'.join(sp))} into itself", "invalid")
+        return sp, dp
+
+    def move(self, src: str, dest: str, *, overwrite: bool = False) -> ChangeRecord:
+        """Rename ``src`` (file or folder) to the full new path ``dest``.
+
+        Without ``overwrite`` an existing ``dest`` is refused (checked
+        atomically for files via a hard link + unlink). With it, a file at
+        ``dest`` is replaced and its content kept in the blob store.
+
+        Raises:
+            SandboxError: refused paths, not found, dest exists / is a folder,
+                moving a folder into itself, across file systems.
+        """
+        sp, dp = self._two(src, dest, "move")
+        srel, drel = "/".join(sp), "/".join(dp)
+        sha = dest_sha = None
+        with self._dir(sp[:-1]) as sfd:
+            try:
+                sinfo = _fs.lstat_at(sfd, sp[-1])
+                if sinfo is None:
+                    raise SandboxError(f"not found: {short(srel)}", "not_found")
+                skind = _fs.kind_of(sinfo.st_mode)
+                if skind == "file":
+                    sha = self.blobs.put(self._read_regular(sfd, sp[-1], short(srel), allow_links=True))
+                elif skind != "dir":
+                    raise SandboxError(f"{short(srel)} is a {skind}, not a regular file; it is off limits", "special")
+                with self._dir(dp[:-1], create=True) as dfd:
+                    dinfo = _fs.lstat_at(dfd, dp[-1])
+                    same = dinfo is not None and (dinfo.st_dev, dinfo.st_ino) == (sinfo.st_dev, sinfo.st_ino)
+                    if dinfo is not None and not same:
+                        if not overwrite:
+                            raise SandboxError(f"already exists: {short(drel)}; pass overwrite=true to replace it", "exists")
+                        if _fs.kind_of(dinfo.st_mode) == "dir":
+                            raise SandboxError(f"destination is a folder: {short(drel)}; give the full new path", "is_dir")
+                        if skind == "dir":
+                            raise SandboxError(f"cannot replace the file {short(drel)} with a folder", "invalid")
+                        dest_sha = self.blobs.put(self._read_regular(dfd, dp[-1], short(drel), allow_links=False))
+                        os.replace(sp[-1], dp[-1], src_dir_fd=sfd, dst_dir_fd=dfd)
+                    elif skind == "file" and not same:
+                        self._link_move(sfd, sp[-1], dfd, dp[-1])
+                    else:
+                        os.rename(sp[-1], dp[-1], src_dir_fd=sfd, dst_dir_fd=dfd)
+                    _fs.fsync_dir(dfd)
+                _fs.fsync_dir(sfd)
+            except OSError as exc:
+                if exc.errno == errno.EXDEV:
+                    raise SandboxError("cannot move across file systems; copy, then delete", "io") from None
+                raise _fs.fail(exc, short(drel)) from None
+        record = ChangeRecord(op="move", path=srel, dest=drel, before_sha=sha, after_sha=sha, dest_before_sha=dest_sha)
+        self._emit(record)
+        return record
+
+    @staticmethod
+    def _link_move(sfd: int, sname: str, dfd: int, dname: str) -> None:
+        """Rename a file without ever replacing an existing ``dname``."""
+        try:
+            os.link(sname, dname, src_dir_fd=sfd, dst_dir_fd=dfd, follow_symlinks=False)
+        except FileExistsError:
+            raise
+        except (OSError, NotImplementedError):  # no hard links here: check, then rename
+            if _fs.lstat_at(dfd, dname) is not None:
+                raise OSError(errno.EEXIST, "File exists", dname) from None
+            os.rename(sname, dname, src_dir_fd=sfd, dst_dir_fd=dfd)
+            return
+        os.unlink(sname, dir_fd=sfd)
+
+    # ---- copy ------------------------------------------------------------
+
+    def copy(self, src: str, dest: str, *, overwrite: bool = False) -> ChangeRecord:
+        """Copy a file, or a folder tree, to the full new path ``dest``.
+
+        A file over an existing file needs ``overwrite`` (old content kept in
+        the blob store); a folder copy never merges into an existing path.
+        Each file copied yields a "copy" record, each folder made a "mkdir".
+
+        Returns:
+            The record of ``dest`` itself.
+
+        Raises:
+            SandboxError: refused paths, not found, dest exists, a symlink or
+                special file inside the folder, too many files.
+        """
+        sp, dp = self._two(src, dest, "copy")
+        srel, drel = "/".join(sp), "/".join(dp)
+        info = self.stat(srel)
+        kind = _fs.kind_of(info.st_mode)
+        if kind == "file":
+            return self._copy_file(srel, dp, overwrite, info.st_mode & 0o777)
+        if kind != "dir":
+            raise SandboxError(f"{short(srel)} is a {kind}, not a regular file; it is off limits", "special")
+        if self.exists(drel):
+            raise SandboxError(f"already exists: {short(drel)}; folders are never merged, pick a new name", "exists")
+        entries = list(self.walk(srel))
+        bad = next((e for e in entries if e.kind not in ("file", "dir")), None)
+        if bad is not None:
+            raise SandboxError(f"{short(srel)} contains a {bad.kind} ({short(bad.path)}); copy its files one by one", "special")
+        if len(entries) > MAX_TREE_FILES:
+            raise SandboxError(f"{short(srel)} holds more than {MAX_TREE_FILES} entries; copy smaller parts", "too_large")
+        top = self.mkdir(drel) or ChangeRecord(op="mkdir", path=drel)
+        for entry in entries:
+            target = dp + entry.path.split("/")[len(sp):]
+            if entry.kind == "dir":
+                self.mkdir("/".join(target))
+            else:
+                self._copy_file(entry.path, target, False, None)
+        return top
+
+    def _copy_file(self, srel: str, dp: list[str], overwrite: bool, mode: int | None) -> ChangeRecord:
+        data = self.read_bytes(srel)
+        _, before, after = self._write_parts(dp, data, overwrite, mode)
+        record = ChangeRecord(op="copy", path=srel, dest="/".join(dp), after_sha=after, dest_before_sha=before)
+        self._emit(record)
+        return record

@@ -1,0 +1,130 @@
+"""Walking a workspace folder without following symlinks, and glob matching."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable, Iterator
+
+from sandbox import _fs
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sandbox.workspace import Workspace
+
+__all__ = ["Entry", "walk_entries", "iter_matching", "glob_to_regex"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One thing found by :meth:`Workspace.walk`.
+
+    Attributes:
+        path: workspace-relative POSIX path.
+        kind: "file", "dir", "symlink", "fifo", "socket", "device" or "other".
+        size: bytes (files), 0 otherwise.
+        mtime: modification time, seconds since the epoch.
+        depth: 1 for the direct children of the walked folder.
+    """
+
+    path: str
+    kind: str
+    size: int
+    mtime: float
+    depth: int
+
+
+def _valid_name(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # undecodable bytes came back as surrogates
+        return False
+    return True
+
+
+def walk_entries(ws: "Workspace", parts: list[str], max_depth: int | None) -> Iterator[Entry]:
+    """Pre-order entries below folder ``parts`` (see :meth:`Workspace.walk`)."""
+    with ws._dir(parts) as top:
+        fd = os.dup(top)
+    yield from _walk_fd(ws, fd, parts, 1, max_depth)
+
+
+def _walk_fd(ws: "Workspace", fd: int, parts: list[str], depth: int, max_depth: int | None) -> Iterator[Entry]:
+    try:
+        with os.scandir(fd) as it:
+            names = sorted(e.name for e in it)
+        for name in names:
+            if not _valid_name(name) or name.casefold() in ws.internal:
+                continue
+            child = parts + [name]
+            folded = tuple(p.casefold() for p in child)
+            if any(folded[: len(h)] == h for h in ws._hidden):
+                continue
+            try:
+                info = os.stat(name, dir_fd=fd, follow_symlinks=False)
+            except OSError:
+                continue
+            kind = _fs.kind_of(info.st_mode)
+            size = info.st_size if kind == "file" else 0
+            yield Entry("/".join(child), kind, size, info.st_mtime, depth)
+            if kind == "dir" and (max_depth is None or depth < max_depth):
+                try:
+                    sub = _fs.open_subdir(fd, name)
+                except OSError:
+                    continue  # swapped for a symlink or vanished: not followed
+                yield from _walk_fd(ws, sub, child, depth + 1, max_depth)
+    finally:
+        os.close(fd)
+
+
+def _segment(seg: str) -> str:
+    out, i = [], 0
+    while i < len(seg):
+        c = seg[i]
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            j = seg.find("]", i + 2)
+            if j == -1:
+                out.append(re.escape(c))
+            else:
+                body = seg[i + 1 : j]
+                neg = body[:1] in ("!", "^")
+                body = body[1:] if neg else body
+                out.append("[" + ("^" if neg else "") + body.replace("\\", "\\\\") + "]")
+                i = j
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out)
+
+
+def glob_to_regex(pattern: str) -> re.Pattern[str]:
+    """Compile a glob (``*``, ``?``, ``[...]``, ``**`` across folders) into a
+    case-insensitive regex matched against a whole relative POSIX path. A
+    pattern without "/" matches the file name at any depth."""
+    pattern = pattern.strip()
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    if "/" not in pattern:
+        pattern = "**/" + pattern
+    segs = [s for s in pattern.split("/") if s]
+    out = []
+    for i, seg in enumerate(segs):
+        last = i == len(segs) - 1
+        if seg == "**":
+            out.append(".*" if last else "(?:[^/]+/)*")
+        else:
+            out.append(_segment(seg) + ("" if last else "/"))
+    return re.compile("".join(out) + r"\Z", re.IGNORECASE)
+
+
+def iter_matching(entries: Iterable[Entry], *, path_prefix: str, pattern: str) -> Iterator[str]:
+    """Paths of file entries whose path relative to ``path_prefix`` matches ``pattern``."""
+    regex = glob_to_regex(pattern)
+    cut = 0 if path_prefix in ("", ".") else len(path_prefix) + 1
+    for entry in entries:
+        if entry.kind == "file" and regex.match(entry.path[cut:]):
+            yield entry.path

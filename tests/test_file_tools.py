@@ -1,0 +1,179 @@
+"""The file tools as the model uses them: short, actionable text; structured
+data for the UI; errors as results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sandbox import BlobStore, Workspace
+from tools.base import RiskClass, ToolContext, ToolRegistry
+from tools.files import FILE_TOOLS, preview_diff
+
+TOOLS = {t.name: t for t in FILE_TOOLS}
+
+
+@pytest.fixture
+def ctx(tmp_path: Path) -> ToolContext:
+    root = tmp_path / "w"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "plan.md").write_text("# Plan\n\n- buy milk\n- call Bob\n- buy bread\n")
+    (root / "notes.txt").write_text("".join(f"line {i}\n" for i in range(1, 1001)))
+    (root / "report.pdf").write_bytes(b"%PDF-1.4\n%binary\x00\x01")
+    (tmp_path / "outside.txt").write_text("secret")
+    journal: list = []
+    ws = Workspace(root, blobs=BlobStore(tmp_path / "blobs"), on_change=journal.append, trash_dir=tmp_path / "trash")
+    return ToolContext(workspace=ws, state={"journal": journal})
+
+
+def call(ctx: ToolContext, name: str, **args):
+    t = TOOLS[name]
+    return t.invoke(ctx, t.validate(args))
+
+
+def test_the_ten_tools_with_their_risk_classes(ctx: ToolContext) -> None:
+    expected = {
+        "list_dir": RiskClass.READ, "read_file": RiskClass.READ, "find_files": RiskClass.READ,
+        "grep": RiskClass.READ, "file_info": RiskClass.READ, "edit_file": RiskClass.WRITE,
+        "move": RiskClass.DESTRUCTIVE, "copy": RiskClass.DESTRUCTIVE, "delete": RiskClass.DESTRUCTIVE,
+    }
+    assert len(ToolRegistry(FILE_TOOLS)) == 10
+    for name, risk in expected.items():
+        assert TOOLS[name].risk is risk
+    wf = TOOLS["write_file"]
+    assert wf.risk_of(ctx, wf.validate({"path": "new.txt", "content": ""})) is RiskClass.WRITE
+    assert wf.risk_of(ctx, wf.validate({"path": "notes.txt", "content": ""})) is RiskClass.DESTRUCTIVE
+    for t in FILE_TOOLS:
+        assert t.schema()["function"]["description"].count("\n") == 0
+
+
+def test_list_dir_shows_a_tree_with_sizes_and_counts_what_it_left_out(ctx: ToolContext) -> None:
+    r = call(ctx, "list_dir")
+    assert not r.error
+    assert "docs/" in r.text and "plan.md" in r.text and "KB" in r.text
+    for i in range(30):
+        ctx.workspace.write_text(f"many/f{i:02}.txt", "x")
+    r = call(ctx, "list_dir", path="many", max_entries=10)
+    assert "20 more entries not shown" in r.text and r.data["omitted"] == 20
+    assert call(ctx, "list_dir", path="notes.txt").error
+
+
+def test_read_file_numbers_lines_and_pages(ctx: ToolContext) -> None:
+    r = call(ctx, "read_file", path="notes.txt", offset=10, limit=5)
+    assert "    10\tline 10" in r.text and "    14\tline 14" in r.text and "line 15" not in r.text
+    assert "call read_file with offset=15" in r.text
+    assert r.untrusted and r.data["total_lines"] == 1000
+    r = call(ctx, "read_file", path="notes.txt", offset=2000)
+    assert r.error and "past the end" in r.text
+
+
+def test_read_file_points_binary_files_to_the_right_tool(ctx: ToolContext) -> None:
+    r = call(ctx, "read_file", path="report.pdf")
+    assert r.error and "PDF" in r.text and "office tools" in r.text
+
+
+@pytest.mark.parametrize("path", ["../outside.txt", "/etc/passwd", "docs/../../outside.txt", "a\x00b", "~/x"])
+def test_attacks_through_tools_are_error_results(ctx: ToolContext, path: str, tmp_path: Path) -> None:
+    for name, args in [
+        ("read_file", {"path": path}),
+        ("write_file", {"path": path, "content": "PWNED"}),
+        ("delete", {"path": path}),
+        ("copy", {"src": "notes.txt", "dest": path}),
+        ("file_info", {"path": path}),
+    ]:
+        r = call(ctx, name, **args)
+        assert r.error, (name, r.text)
+        assert "workspace" in r.text or "NUL" in r.text
+    assert (tmp_path / "outside.txt").read_text() == "secret"
+
+
+def test_not_found_says_what_to_do_next(ctx: ToolContext) -> None:
+    r = call(ctx, "read_file", path="nope.txt")
+    assert r.error and "not found" in r.text and "list_dir" in r.text
+
+
+def test_write_file_creates_then_overwrites_with_a_diff(ctx: ToolContext) -> None:
+    r = call(ctx, "write_file", path="out/hello.txt", content="hello\n")
+    assert not r.error and r.text.startswith("created out/hello.txt") and r.data["created"]
+    r = call(ctx, "write_file", path="out/hello.txt", content="hello\nworld\n")
+    assert "overwrote" in r.text and "+world" in r.data["diff"]
+    assert ctx.workspace.read_text("out/hello.txt") == "hello\nworld\n"
+    assert [rec.op for rec in ctx.state["journal"]] == ["mkdir", "create", "write"]
+
+
+def test_edit_file_replaces_a_unique_match_and_shows_the_diff(ctx: ToolContext) -> None:
+    r = call(ctx, "edit_file", path="docs/plan.md", old_text="- call Bob", new_text="- call Alice")
+    assert not r.error
+    assert "-- call Bob" in r.data["diff"] and "+- call Alice" in r.data["diff"] and "@@" in r.text
+    assert "call Alice" in ctx.workspace.read_text("docs/plan.md")
+
+
+def test_edit_file_refuses_ambiguous_or_missing_matches(ctx: ToolContext) -> None:
+    original = ctx.workspace.read_text("docs/plan.md")
+    r = call(ctx, "edit_file", path="docs/plan.md", old_text="- buy", new_text="- get")
+    assert r.error and "2 times" in r.text and "more surrounding lines" in r.text
+    r = call(ctx, "edit_file", path="docs/plan.md", old_text="- buy eggs", new_text="x")
+    assert r.error and "not found" in r.text and "read_file" in r.text
+    assert ctx.workspace.read_text("docs/plan.md") == original
+
+
+def test_edit_file_keeps_crlf_and_the_encoding(ctx: ToolContext) -> None:
+    root = ctx.workspace.root
+    (root / "win.txt").write_bytes("première ligne\r\nseconde ligne\r\n".encode("cp1252"))
+    r = call(ctx, "edit_file", path="win.txt", old_text="première ligne\nseconde", new_text="first line\nsecond")
+    assert not r.error, r.text
+    assert (root / "win.txt").read_bytes() == b"first line\r\nsecond ligne\r\n"
+
+
+def test_preview_diff_computes_without_writing(ctx: ToolContext) -> None:
+    ws = ctx.workspace
+    before = ws.read_bytes("docs/plan.md")
+    diff = preview_diff(ws, "edit_file", {"path": "docs/plan.md", "old_text": "call Bob", "new_text": "call Carol"})
+    assert diff and "+- call Carol" in diff
+    diff = preview_diff(ws, "write_file", {"path": "fresh.txt", "content": "new\n"})
+    assert diff and "+new" in diff and not ws.exists("fresh.txt")
+    assert ws.read_bytes("docs/plan.md") == before and ctx.state["journal"] == []
+    assert preview_diff(ws, "edit_file", {"path": "docs/plan.md", "old_text": "- buy", "new_text": "x"}) is None
+    assert preview_diff(ws, "delete", {"path": "notes.txt"}) is None
+    assert preview_diff(ws, "write_file", {"path": "../x", "content": "x"}) is None
+
+
+def test_move_copy_delete(ctx: ToolContext) -> None:
+    ws = ctx.workspace
+    r = call(ctx, "copy", src="docs", dest="docs2")
+    assert not r.error and r.text == "copied folder docs to docs2 (1 file)."
+    r = call(ctx, "move", src="docs2/plan.md", dest="notes.txt")
+    assert r.error and "already exists" in r.text and "overwrite=true" in r.text
+    r = call(ctx, "move", src="docs2/plan.md", dest="notes.txt", overwrite=True)
+    assert not r.error and "replaced" in r.text
+    r = call(ctx, "delete", path="docs2")
+    assert not r.error and "trash" in r.text and not ws.exists("docs2")
+
+
+def test_find_files_and_grep(ctx: ToolContext) -> None:
+    r = call(ctx, "find_files", pattern="*.md")
+    assert r.data["paths"] == ["docs/plan.md"]
+    r = call(ctx, "find_files", pattern="*.xlsx")
+    assert not r.error and "no files match" in r.text
+    r = call(ctx, "grep", pattern=r"buy \w+", context=1)
+    assert "docs/plan.md:3: - buy milk" in r.text and "docs/plan.md-4- - call Bob" in r.text
+    assert r.untrusted
+    r = call(ctx, "grep", pattern="line", max_matches=5)
+    assert r.data["capped"] and "stopped at max_matches" in r.text
+    r = call(ctx, "grep", pattern="(unclosed")
+    assert r.error and "invalid regular expression" in r.text
+
+
+def test_file_info(ctx: ToolContext) -> None:
+    r = call(ctx, "file_info", path="docs/plan.md")
+    assert "kind: file" in r.text and "lines: 5" in r.text and "encoding: utf-8" in r.text
+    r = call(ctx, "file_info", path="report.pdf")
+    assert "PDF document" in r.text and "office tools" in r.text
+    r = call(ctx, "file_info", path="docs")
+    assert "kind: folder" in r.text and "entries: 1" in r.text
+
+
+def test_no_workspace_is_an_error_result() -> None:
+    r = TOOLS["list_dir"].invoke(ToolContext(), TOOLS["list_dir"].validate({}))
+    assert r.error and "no workspace" in r.text

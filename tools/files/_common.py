@@ -1,0 +1,80 @@
+"""Shared helpers of the file tools: the workspace from the context, errors
+with a next step, sizes and diffs."""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+from typing import Iterator
+
+from sandbox import SandboxError, Workspace
+from tools.base import ToolContext, ToolError
+
+__all__ = ["workspace_of", "sandboxed", "human_size", "unified_diff", "DIFF_MAX_LINES", "OFFICE_HINT"]
+
+DIFF_MAX_LINES = 400
+"""Longest diff (in lines) kept in a result; the rest is summarised."""
+
+OFFICE_HINT = "Use the office tools for PDF, Word (.docx) and Excel (.xlsx) files, or file_info."
+
+_HINTS = {
+    "not_found": "Use list_dir or find_files to see what exists.",
+    "escape": "Give a path relative to the workspace (e.g. notes/todo.txt).",
+    "symlink": "Symlinks are never followed; use the real path inside the workspace.",
+    "hardlink": "Copy the file to a new name and work on the copy.",
+    "special": "Only regular files and folders can be used.",
+    "internal": "Pick a path outside the assistant's own folder.",
+    "too_long": "Use a shorter name.",
+    "exists": "Choose another name, or pass overwrite=true to replace it.",
+    "is_dir": "That is a folder; use list_dir to see inside it.",
+    "not_dir": "A file is in the way; check the path with list_dir.",
+    "too_large": "It is over the size limit; ask the user for a smaller file or a specific part.",
+    "binary": OFFICE_HINT,
+}
+
+
+def workspace_of(ctx: ToolContext) -> Workspace:
+    """The task's workspace, or ToolError when the context has none."""
+    ws = getattr(ctx, "workspace", None)
+    if ws is None:
+        raise ToolError("no workspace is open for this task; the user must choose a workspace folder.")
+    return ws
+
+
+@contextlib.contextmanager
+def sandboxed() -> Iterator[None]:
+    """Turn a SandboxError into a ToolError that says what to do next."""
+    try:
+        yield
+    except SandboxError as exc:
+        hint = _HINTS.get(exc.code, "")
+        message = str(exc).rstrip(".")
+        raise ToolError(f"{message}. {hint}".strip()) from None
+
+
+def human_size(n: int) -> str:
+    """``1536 -> "1.5 KB"`` (powers of 1024, one decimal above bytes)."""
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{int(size)} B" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"  # pragma: no cover
+
+
+def unified_diff(path: str, old: str, new: str, *, context: int = 3) -> str:
+    """A unified diff of two texts (``a/path`` -> ``b/path``), capped at
+    :data:`DIFF_MAX_LINES` lines; "" when they are equal."""
+    lines = list(
+        difflib.unified_diff(
+            old.splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            fromfile=f"a/{path}",
+            tofile=f"b/{path}",
+            n=context,
+        )
+    )
+    out = [line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines]
+    if len(out) > DIFF_MAX_LINES:
+        out = out[:DIFF_MAX_LINES] + [f"... diff cut: {len(out) - DIFF_MAX_LINES} more lines\n"]
+    return "".join(out)

@@ -1,0 +1,243 @@
+"""The read-only file tools: list_dir, read_file, find_files, grep, file_info."""
+
+from __future__ import annotations
+
+import mimetypes
+import re
+from datetime import datetime, timezone
+
+from pydantic import BaseModel, Field
+
+from sandbox import SandboxError, decode_text, glob_to_regex, looks_binary, sha256_hex
+from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
+from tools.files._common import OFFICE_HINT, human_size, sandboxed, workspace_of
+
+__all__ = ["list_dir", "read_file", "find_files", "grep", "file_info"]
+
+MAX_LINE_CHARS = 2000
+GREP_LINE_CHARS = 300
+GREP_MAX_FILE_BYTES = 5_000_000
+
+
+class ListDirParams(BaseModel):
+    path: str = Field(".", description="Folder to list, relative to the workspace.")
+    depth: int = Field(2, ge=1, le=6, description="How many folder levels to show.")
+    max_entries: int = Field(200, ge=1, le=2000, description="Most entries to show.")
+
+
+@tool("list_dir", risk=RiskClass.READ)
+def list_dir(ctx: ToolContext, params: ListDirParams) -> ToolResult:
+    """List a workspace folder as a tree with file sizes."""
+    ws = workspace_of(ctx)
+    with sandboxed():
+        if ws.is_file(params.path):
+            raise ToolError(f"{params.path} is a file, not a folder. Use read_file or file_info.")
+        if not ws.exists(params.path):
+            raise SandboxError(f"not found: {params.path}", "not_found")
+        top = ws.rel(ws.resolve(params.path))
+        entries = []
+        omitted = 0
+        for entry in ws.walk(params.path, max_depth=params.depth):
+            if len(entries) < params.max_entries:
+                entries.append(entry)
+            else:
+                omitted += 1
+    lines = [f"{top}/" if top != "." else "./ (workspace)"]
+    for e in entries:
+        name = e.path.rsplit("/", 1)[-1]
+        pad = "  " * e.depth
+        if e.kind == "dir":
+            lines.append(f"{pad}{name}/")
+        elif e.kind == "file":
+            lines.append(f"{pad}{name}  {human_size(e.size)}")
+        else:
+            lines.append(f"{pad}{name}  ({e.kind}, not accessible)")
+    if not entries:
+        lines.append("  (empty)")
+    if omitted:
+        lines.append(f"... {omitted} more entries not shown; list a subfolder or raise max_entries.")
+    data = {
+        "path": top,
+        "entries": [{"path": e.path, "kind": e.kind, "size": e.size} for e in entries],
+        "omitted": omitted,
+    }
+    return ToolResult(text="\n".join(lines), data=data)
+
+
+class ReadFileParams(BaseModel):
+    path: str = Field(description="File to read, relative to the workspace.")
+    offset: int = Field(1, ge=1, description="First line to show (1-based).")
+    limit: int = Field(400, ge=1, le=2000, description="Most lines to show.")
+
+
+@tool("read_file", risk=RiskClass.READ)
+def read_file(ctx: ToolContext, params: ReadFileParams) -> ToolResult:
+    """Read a text file with line numbers (use offset/limit for long files)."""
+    ws = workspace_of(ctx)
+    with sandboxed():
+        try:
+            text, encoding = ws.read_text_info(params.path)
+        except SandboxError as exc:
+            if exc.code == "binary":
+                raise ToolError(f"{params.path} is not a text file ({_kind_of(exc)}). {OFFICE_HINT}") from None
+            raise
+        rel = ws.rel(ws.resolve(params.path))
+    lines = text.splitlines()
+    total = len(lines)
+    if total and params.offset > total:
+        raise ToolError(f"offset {params.offset} is past the end of {rel} ({total} lines). Use offset 1 to {total}.")
+    start = params.offset
+    end = min(total, start + params.limit - 1)
+    out = [f"{rel} ({encoding}, {total} lines)" + (f", lines {start}-{end}" if (start, end) != (1, total) else "")]
+    for number in range(start, end + 1):
+        line = lines[number - 1]
+        if len(line) > MAX_LINE_CHARS:
+            line = line[:MAX_LINE_CHARS] + f" ... [{len(line) - MAX_LINE_CHARS} more characters]"
+        out.append(f"{number:>6}\t{line}")
+    if not total:
+        out.append("(empty file)")
+    if end < total:
+        out.append(f"... {total - end} more lines; call read_file with offset={end + 1} to continue.")
+    data = {"path": rel, "encoding": encoding, "total_lines": total, "start": start, "end": end}
+    return ToolResult(text="\n".join(out), data=data, untrusted=True)
+
+
+def _kind_of(exc: SandboxError) -> str:
+    text = str(exc)
+    return text[text.rfind("(") + 1 : -1] if text.endswith(")") else "binary"
+
+
+class FindFilesParams(BaseModel):
+    pattern: str = Field(description="Glob such as *.md or reports/**/*.xlsx ('**' spans folders).")
+    path: str = Field(".", description="Folder to search in.")
+    max_results: int = Field(200, ge=1, le=2000, description="Most paths to return.")
+
+
+@tool("find_files", risk=RiskClass.READ)
+def find_files(ctx: ToolContext, params: FindFilesParams) -> ToolResult:
+    """Find files by name with a glob pattern (case-insensitive)."""
+    ws = workspace_of(ctx)
+    if not params.pattern.strip():
+        raise ToolError("pattern is empty. Give a glob such as *.txt or docs/**/*.md.")
+    regex = glob_to_regex(params.pattern)
+    with sandboxed():
+        top = ws.rel(ws.resolve(params.path))
+        if not ws.is_dir(params.path):
+            raise ToolError(f"{params.path} is not a folder. Give a folder to search in, e.g. '.'.")
+        cut = 0 if top == "." else len(top) + 1
+        found, more = [], 0
+        for entry in ws.walk(params.path):
+            if entry.kind == "file" and regex.match(entry.path[cut:]):
+                if len(found) < params.max_results:
+                    found.append(entry)
+                else:
+                    more += 1
+    if not found:
+        return ToolResult(
+            text=f"no files match {params.pattern!r} under {top}. Try a broader pattern (e.g. *report*) or check the folder with list_dir.",
+            data={"paths": []},
+        )
+    lines = [f"{e.path}  {human_size(e.size)}" for e in found]
+    if more:
+        lines.append(f"... {more} more matches not shown; narrow the pattern or the folder.")
+    return ToolResult(text="\n".join(lines), data={"paths": [e.path for e in found], "omitted": more})
+
+
+class GrepParams(BaseModel):
+    pattern: str = Field(description="Regular expression (Python syntax) to search for.")
+    path: str = Field(".", description="File or folder to search.")
+    glob: str | None = Field(None, description="Only files whose name matches this glob, e.g. *.md.")
+    ignore_case: bool = Field(False, description="Match regardless of case.")
+    context: int = Field(0, ge=0, le=5, description="Lines of context around each match.")
+    max_matches: int = Field(100, ge=1, le=1000, description="Stop after this many matching lines.")
+
+
+@tool("grep", risk=RiskClass.READ)
+def grep(ctx: ToolContext, params: GrepParams) -> ToolResult:
+    """Search text files for a regular expression; shows path:line: text."""
+    ws = workspace_of(ctx)
+    try:
+        regex = re.compile(params.pattern, re.IGNORECASE if params.ignore_case else 0)
+    except re.error as exc:
+        raise ToolError(f"invalid regular expression: {exc}. Escape characters like ( [ . * with a backslash.") from None
+    name_re = glob_to_regex(params.glob) if params.glob else None
+    with sandboxed():
+        paths = [ws.rel(ws.resolve(params.path))] if ws.is_file(params.path) else [
+            e.path for e in ws.walk(params.path) if e.kind == "file" and e.size <= GREP_MAX_FILE_BYTES
+        ]
+    out: list[str] = []
+    matches, files, skipped = 0, 0, 0
+    for path in paths:
+        if name_re and not name_re.match(path.rsplit("/", 1)[-1]):
+            continue
+        try:
+            text = decode_text(ws.read_bytes(path))[0]
+        except (SandboxError, ValueError):
+            skipped += 1
+            continue
+        lines = text.splitlines()
+        hits = [i for i, line in enumerate(lines) if regex.search(line)]
+        if not hits:
+            continue
+        files += 1
+        shown_until = -1
+        for i in hits:
+            if matches >= params.max_matches:
+                break
+            lo, hi = max(0, i - params.context), min(len(lines) - 1, i + params.context)
+            if params.context and out and lo > shown_until + 1:
+                out.append("--")
+            for j in range(max(lo, shown_until + 1), hi + 1):
+                sep = ":" if j in hits else "-"
+                out.append(f"{path}{sep}{j + 1}{sep} {lines[j][:GREP_LINE_CHARS]}")
+            shown_until = hi
+            matches += 1
+        if matches >= params.max_matches:
+            break
+    if not matches:
+        note = f" ({skipped} unreadable or binary files skipped)" if skipped else ""
+        return ToolResult(text=f"no matches for {params.pattern!r}{note}.", data={"matches": 0})
+    capped = matches >= params.max_matches
+    out.append(f"{matches} matching lines in {files} files" + ("; stopped at max_matches, narrow the pattern or path." if capped else "."))
+    return ToolResult(text="\n".join(out), data={"matches": matches, "files": files, "capped": capped}, untrusted=True)
+
+
+class FileInfoParams(BaseModel):
+    path: str = Field(description="File or folder, relative to the workspace.")
+
+
+@tool("file_info", risk=RiskClass.READ)
+def file_info(ctx: ToolContext, params: FileInfoParams) -> ToolResult:
+    """Show a file's kind, size, modification time, type and line count."""
+    ws = workspace_of(ctx)
+    with sandboxed():
+        info = ws.stat(params.path)
+        rel = ws.rel(ws.resolve(params.path))
+        is_dir = ws.is_dir(params.path)
+        data: dict = {
+            "path": rel,
+            "kind": "folder" if is_dir else "file",
+            "size": info.st_size,
+            "modified": datetime.fromtimestamp(info.st_mtime, timezone.utc).isoformat(timespec="seconds"),
+        }
+        if is_dir:
+            data["entries"] = sum(1 for _ in ws.walk(params.path, max_depth=1))
+        else:
+            data["mime"] = mimetypes.guess_type(rel)[0] or "unknown"
+            if info.st_size <= ws.max_read_bytes:
+                raw = ws.read_bytes(params.path)
+                data["sha256"] = sha256_hex(raw)
+                binary = looks_binary(raw)
+                if binary:
+                    data["content"] = binary
+                else:
+                    try:
+                        text, data["encoding"] = decode_text(raw)
+                        data["content"] = "text"
+                        data["lines"] = len(text.splitlines())
+                    except ValueError:
+                        data["content"] = "binary data"
+    lines = [f"{key}: {human_size(value)} ({value} bytes)" if key == "size" else f"{key}: {value}" for key, value in data.items()]
+    if data.get("kind") == "file" and data.get("content") not in (None, "text"):
+        lines.append(OFFICE_HINT if rel.lower().endswith((".pdf", ".docx", ".xlsx")) else "Not a text file; read_file cannot show it.")
+    return ToolResult(text="\n".join(lines), data=data)

@@ -1,0 +1,182 @@
+"""The file tools that change the workspace: write_file, edit_file, move,
+copy, delete, and :func:`preview_diff` for the approval dialog."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pydantic import BaseModel, Field
+
+from sandbox import SandboxError, Workspace
+from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
+from tools.files._common import human_size, sandboxed, unified_diff, workspace_of
+
+__all__ = ["write_file", "edit_file", "move", "copy", "delete", "preview_diff", "apply_edit"]
+
+
+def _count_lines(text: str) -> int:
+    return len(text.splitlines())
+
+
+def _old_text(ws: Workspace, path: str) -> str | None:
+    """Current text at ``path``: "" when absent, None when not readable as text."""
+    try:
+        if not ws.exists(path):
+            return ""
+        return ws.read_text(path)
+    except SandboxError:
+        return None
+
+
+class WriteFileParams(BaseModel):
+    path: str = Field(description="File to write, relative to the workspace.")
+    content: str = Field(description="The complete new content of the file.")
+
+
+def _write_risk(ctx: ToolContext, params: WriteFileParams) -> RiskClass:
+    """destructive when the file exists (it is overwritten), else write."""
+    return RiskClass.DESTRUCTIVE if workspace_of(ctx).exists(params.path) else RiskClass.WRITE
+
+
+@tool("write_file", risk=_write_risk)
+def write_file(ctx: ToolContext, params: WriteFileParams) -> ToolResult:
+    """Create a file, or replace a file's whole content (UTF-8 text)."""
+    ws = workspace_of(ctx)
+    with sandboxed():
+        if ws.is_dir(params.path):
+            raise ToolError(f"{params.path} is a folder. Give a file name inside it, e.g. {params.path.rstrip('/')}/notes.txt.")
+        old = _old_text(ws, params.path)
+        record = ws.write_text(params.path, params.content)
+    size = human_size(len(params.content.encode("utf-8")))
+    n = _count_lines(params.content)
+    if record.op == "create":
+        diff = unified_diff(record.path, "", params.content)
+        return ToolResult(text=f"created {record.path} ({n} lines, {size}).", data={"path": record.path, "created": True, "diff": diff})
+    if old is None:
+        diff = ""
+        text = f"overwrote {record.path} (it was not text; undo can restore it); now {n} lines, {size}."
+    else:
+        diff = unified_diff(record.path, old, params.content)
+        text = f"overwrote {record.path}: was {_count_lines(old)} lines, now {n} lines ({size})."
+    return ToolResult(text=text, data={"path": record.path, "created": False, "diff": diff})
+
+
+class EditFileParams(BaseModel):
+    path: str = Field(description="Text file to edit, relative to the workspace.")
+    old_text: str = Field(description="Exact text to replace; must occur exactly once in the file.")
+    new_text: str = Field(description="Text to put in its place (may be empty to delete).")
+
+
+def apply_edit(text: str, old: str, new: str, path: str = "the file") -> str:
+    """``text`` with the single occurrence of ``old`` replaced by ``new``.
+
+    Line endings: when the file uses CRLF and ``old`` does not match as
+    given, it is retried with CRLF line endings (and ``new`` converted too).
+
+    Raises:
+        ToolError: ``old`` is empty, equals ``new``, is absent, or occurs more
+            than once (each with what to do next).
+    """
+    if not old:
+        raise ToolError("old_text is empty. Copy the exact text to replace from read_file output.")
+    if old == new:
+        raise ToolError("old_text and new_text are the same; nothing would change.")
+    count = text.count(old)
+    if count == 0 and "\r\n" in text and "\r\n" not in old:
+        old, new = old.replace("\n", "\r\n"), new.replace("\n", "\r\n")
+        count = text.count(old)
+    if count == 0:
+        raise ToolError(f"old_text was not found in {path}. read_file it and copy the text exactly, including spaces and line breaks (without the line numbers).")
+    if count > 1:
+        raise ToolError(f"old_text occurs {count} times in {path}; it must be unique. Include more surrounding lines so it matches once.")
+    return text.replace(old, new, 1)
+
+
+@tool("edit_file", risk=RiskClass.WRITE)
+def edit_file(ctx: ToolContext, params: EditFileParams) -> ToolResult:
+    """Replace one exact, unique piece of text in a file; shows a unified diff."""
+    ws = workspace_of(ctx)
+    with sandboxed():
+        text, encoding = ws.read_text_info(params.path)
+        updated = apply_edit(text, params.old_text, params.new_text, params.path)
+        try:
+            data = updated.encode(encoding)
+        except UnicodeEncodeError:
+            encoding = "utf-8-sig" if encoding.startswith("utf") else "utf-8"
+            data = updated.encode(encoding)
+        record = ws.write_bytes(params.path, data)
+    diff = unified_diff(record.path, text, updated)
+    return ToolResult(text=f"edited {record.path}:\n{diff}".rstrip(), data={"path": record.path, "encoding": encoding, "diff": diff})
+
+
+class MoveParams(BaseModel):
+    src: str = Field(description="File or folder to move/rename.")
+    dest: str = Field(description="Its full new path (not just a folder to put it in).")
+    overwrite: bool = Field(False, description="Replace an existing file at dest.")
+
+
+@tool("move", risk=RiskClass.DESTRUCTIVE)
+def move(ctx: ToolContext, params: MoveParams) -> ToolResult:
+    """Move or rename a file or folder inside the workspace."""
+    ws = workspace_of(ctx)
+    with sandboxed():
+        record = ws.move(params.src, params.dest, overwrite=params.overwrite)
+    note = " (the old file there was replaced; undo can restore it)" if record.dest_before_sha else ""
+    return ToolResult(text=f"moved {record.path} to {record.dest}{note}.", data=record.to_dict())
+
+
+class CopyParams(BaseModel):
+    src: str = Field(description="File or folder to copy.")
+    dest: str = Field(description="Full path of the copy.")
+    overwrite: bool = Field(False, description="Replace an existing file at dest.")
+
+
+@tool("copy", risk=RiskClass.DESTRUCTIVE)
+def copy(ctx: ToolContext, params: CopyParams) -> ToolResult:
+    """Copy a file or folder inside the workspace."""
+    ws = workspace_of(ctx)
+    with sandboxed():
+        record = ws.copy(params.src, params.dest, overwrite=params.overwrite)
+        if record.op == "mkdir":
+            count = sum(1 for e in ws.walk(record.path) if e.kind == "file")
+            return ToolResult(text=f"copied folder {params.src} to {record.path} ({count} file{'s' if count != 1 else ''}).", data=record.to_dict())
+    note = " (the old file there was replaced; undo can restore it)" if record.dest_before_sha else ""
+    return ToolResult(text=f"copied {record.path} to {record.dest}{note}.", data=record.to_dict())
+
+
+class DeleteParams(BaseModel):
+    path: str = Field(description="File or folder to delete (it goes to the trash).")
+
+
+@tool("delete", risk=RiskClass.DESTRUCTIVE)
+def delete(ctx: ToolContext, params: DeleteParams) -> ToolResult:
+    """Delete a file or folder by moving it to the task's trash (undoable)."""
+    ws = workspace_of(ctx)
+    with sandboxed():
+        record = ws.delete(params.path)
+    return ToolResult(text=f"deleted {record.path} (moved to the trash; undo can restore it).", data=record.to_dict())
+
+
+def preview_diff(ws: Workspace, tool_name: str, params: BaseModel | Mapping[str, Any]) -> str | None:
+    """The unified diff a write_file or edit_file call would make, computed
+    without writing anything (for the approval dialog).
+
+    Returns:
+        The diff text ("" when nothing would change), or None for other tools,
+        invalid arguments, or a file that cannot be read as text.
+    """
+    raw = params.model_dump() if isinstance(params, BaseModel) else dict(params)
+    try:
+        if tool_name == "write_file":
+            p = WriteFileParams.model_validate(raw)
+            old = _old_text(ws, p.path)
+            if old is None:
+                return None
+            return unified_diff(ws.rel(ws.resolve(p.path)), old, p.content)
+        if tool_name == "edit_file":
+            e = EditFileParams.model_validate(raw)
+            text = ws.read_text(e.path)
+            return unified_diff(ws.rel(ws.resolve(e.path)), text, apply_edit(text, e.old_text, e.new_text, e.path))
+    except (SandboxError, ToolError, ValueError):
+        return None
+    return None
