@@ -1,0 +1,180 @@
+"""Read dates the way people say them, against a given 'now'.
+
+:func:`parse_when` understands ISO dates (``2026-12-01``, ``2026-12-01 15:00``),
+``now``, ``in 3 hours``, ``today`` / ``tonight`` / ``tomorrow`` /
+``day after tomorrow``, weekdays (``tuesday``, ``this tuesday``,
+``next tuesday``), ``next week``, ``next month``, and anything
+``dateutil.parser`` reads (``Dec 3``, ``3 December 2026``), each with an
+optional time (``3pm``, ``15:00``, ``at 9``, ``noon``, ``midnight``) before or
+after the day.
+
+Weekdays: ``tuesday`` / ``this tuesday`` is the first Tuesday on or after
+today; ``next tuesday`` is the first Tuesday after today (so on a Tuesday it
+is a week later). Callers echo the resolved date back to the user.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, tzinfo
+from pathlib import Path
+import os
+
+from dateutil import parser as du_parser
+from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
+
+__all__ = ["When", "parse_when", "resolve_zone", "local_zone_name"]
+
+_WEEKDAYS = {
+    "monday": MO, "mon": MO, "tuesday": TU, "tue": TU, "tues": TU, "wednesday": WE, "wed": WE,
+    "thursday": TH, "thu": TH, "thur": TH, "thurs": TH, "friday": FR, "fri": FR,
+    "saturday": SA, "sat": SA, "sunday": SU, "sun": SU,
+}
+_UNITS = {"minute": "minutes", "min": "minutes", "hour": "hours", "hr": "hours", "day": "days",
+          "week": "weeks", "month": "months", "year": "years"}
+_WORD_TIMES = {"noon": time(12), "midday": time(12), "midnight": time(0), "morning": time(9),
+               "afternoon": time(15), "evening": time(18), "tonight": time(20)}
+_AMPM = re.compile(r"(?:\bat\s+)?\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?(?=\s|$)")
+_HHMM = re.compile(r"(?:\bat\s+)?\b(\d{1,2}):(\d{2})\b")
+_AT_H = re.compile(r"\bat\s+(\d{1,2})$")
+_IN = re.compile(r"^in\s+(\d+|an?|one)\s+(minute|min|hour|hr|day|week|month|year)s?$")
+_WEEKDAY = re.compile(r"^(?:(this|next|coming)\s+)?([a-z]+)$")
+
+HINT = "try 'YYYY-MM-DD HH:MM', 'tomorrow 3pm' or 'next tuesday 15:00'"
+
+
+@dataclass(frozen=True)
+class When:
+    """A resolved moment: ``dt`` is aware (in the zone of 'now'); ``has_time`` is
+    False when the text named only a day (``dt`` is then that day at 00:00)."""
+
+    dt: datetime
+    has_time: bool
+
+
+def _take_time(s: str) -> tuple[time | None, str]:
+    """Find and remove a time of day in ``s``; raises ValueError for 25:00 or 13pm."""
+    m = _AMPM.search(s)
+    if m:
+        h, mi = int(m.group(1)), int(m.group(2) or 0)
+        if not 1 <= h <= 12 or mi > 59:
+            raise ValueError(f"not a time of day: {m.group(0).strip()!r}")
+        h = (h % 12) + (12 if m.group(3) == "p" else 0)
+        return time(h, mi), (s[: m.start()] + " " + s[m.end():]).strip()
+    for rx in (_HHMM, _AT_H):
+        m = rx.search(s)
+        if m:
+            h = int(m.group(1))
+            mi = int(m.group(2)) if rx is _HHMM else 0
+            if h > 23 or mi > 59:
+                raise ValueError(f"not a time of day: {m.group(0).strip()!r}")
+            return time(h, mi), (s[: m.start()] + " " + s[m.end():]).strip()
+    words = s.split()
+    for i, w in enumerate(words):
+        if w in _WORD_TIMES:
+            rest = words[:i] + words[i + 1:]
+            if w == "tonight":
+                rest.insert(i, "today")
+            return _WORD_TIMES[w], " ".join(x for x in rest if x not in ("at", "in", "the"))
+    return None, s
+
+
+def _day(s: str, today: date) -> date | None:
+    """The day named by ``s`` (no time in it), or None if not a relative form."""
+    if s in ("", "today"):
+        return today
+    if s == "tomorrow":
+        return today + relativedelta(days=1)
+    if s in ("day after tomorrow", "the day after tomorrow"):
+        return today + relativedelta(days=2)
+    if s == "yesterday":
+        return today - relativedelta(days=1)
+    if s == "next week":
+        return today + relativedelta(days=1, weekday=MO(+1))
+    if s == "next month":
+        return today + relativedelta(months=1, day=1)
+    m = _WEEKDAY.match(s)
+    if m and m.group(2) in _WEEKDAYS:
+        wd = _WEEKDAYS[m.group(2)]
+        skip = 1 if m.group(1) == "next" else 0
+        return today + relativedelta(days=skip, weekday=wd(+1))
+    return None
+
+
+def parse_when(text: str, now: datetime, *, base_day: date | None = None) -> When:
+    """Resolve ``text`` against ``now`` (an aware datetime; its zone is used).
+
+    Args:
+        text: what the user or model wrote, e.g. "next Tuesday 3pm".
+        now: the current moment, aware (``datetime.now(tz)``; tests pass a fixed one).
+        base_day: the day a bare time ("4pm") refers to; default ``now``'s day.
+
+    Raises:
+        ValueError: the text is not a date; the message suggests accepted forms.
+    """
+    if now.tzinfo is None:
+        raise ValueError("now must be timezone-aware")
+    tz = now.tzinfo
+    raw = " ".join(str(text).split())
+    if not raw:
+        raise ValueError(f"empty date: {HINT}")
+    try:
+        dt = datetime.fromisoformat(raw)
+        has_time = "t" in raw.lower()[10:11] or " " in raw or ":" in raw
+        return When(dt if dt.tzinfo else dt.replace(tzinfo=tz), has_time)
+    except ValueError:
+        pass
+    s = raw.lower().rstrip(".").removeprefix("on ").strip()
+    if s == "now":
+        return When(now, True)
+    m = _IN.match(s)
+    if m:
+        n = 1 if m.group(1) in ("a", "an", "one") else int(m.group(1))
+        return When(now + relativedelta(**{_UNITS[m.group(2)]: n}), True)
+    t, rest = _take_time(s)
+    rest = rest.removeprefix("on ").strip()
+    today = now.date()
+    day = _day(rest, base_day if (base_day is not None and rest == "") else today)
+    if day is None:
+        try:
+            parsed = du_parser.parse(rest, default=datetime(today.year, today.month, today.day))
+        except (ValueError, OverflowError):
+            raise ValueError(f"cannot read the date {raw!r}: {HINT}") from None
+        day = parsed.date()
+        if t is None and (parsed.hour or parsed.minute):
+            t = parsed.time()
+    return When(datetime.combine(day, t or time(0), tzinfo=tz), t is not None)
+
+
+def local_zone_name() -> str:
+    """The machine's IANA time-zone name (``$TZ``, else ``/etc/localtime``), or "UTC"."""
+    from zoneinfo import ZoneInfo
+
+    env = os.environ.get("TZ", "").lstrip(":")
+    if env:
+        try:
+            ZoneInfo(env)
+            return env
+        except (ValueError, KeyError, OSError):
+            pass
+    try:
+        real = str(Path("/etc/localtime").resolve())
+        if "zoneinfo/" in real:
+            name = real.split("zoneinfo/", 1)[1]
+            ZoneInfo(name)
+            return name
+    except (ValueError, KeyError, OSError):
+        pass
+    return "UTC"
+
+
+def resolve_zone(name: str | None) -> tzinfo:
+    """``ZoneInfo(name)`` (local zone when empty). Raises ValueError for an unknown name."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    name = (name or "").strip() or local_zone_name()
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"unknown time zone {name!r}: use an IANA name like Europe/Berlin") from None

@@ -1,0 +1,180 @@
+"""Bundled plugin ``calendar``: local .ics files — list events, add events.
+
+Settings (``[plugins.calendar]``): ``path`` — a ``.ics`` file, or a folder
+whose ``*.ics`` files are all read (default ``<data dir>/calendar``; relative
+paths are taken from the workspace root); ``write_file`` — the file new events
+go to inside that folder (default ``assistant.ics``); ``timezone`` — IANA
+name used when a call names none (default: the machine's zone).
+
+Natural dates ("next Tuesday 3pm") are resolved against the real current
+date, ``datetime.now(zone)``; tests inject a fixed clock via
+:func:`make_register`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, tzinfo
+from typing import Callable
+
+from pydantic import BaseModel, Field
+
+from plugins.api import PluginAPI
+from plugins.bundled._store import Loc, data_dir, locate
+from plugins.bundled.calendar.dates import parse_when, resolve_zone
+from plugins.bundled.calendar.ics import CalEvent, IcsError, add_event, events_between
+from tools.base import RiskClass, Tool, ToolContext, ToolError, ToolResult
+
+__all__ = ["CalendarSettings", "make_register", "register"]
+
+Clock = Callable[[tzinfo], datetime]
+
+
+class CalendarSettings(BaseModel):
+    """``[plugins.calendar]`` settings."""
+
+    path: str = Field("", description=".ics file or folder of .ics files; default <data dir>/calendar")
+    write_file: str = Field("assistant.ics", description="file in the folder that new events go to")
+    timezone: str = Field("", description="IANA zone, e.g. Europe/Berlin; default the machine's")
+
+
+class ListEvents(BaseModel):
+    start: str = Field("today", description="from when, e.g. 'today', 'next monday', '2026-12-01'")
+    end: str = Field("", description="until when (a day means the end of that day); default start + 7 days")
+    timezone: str = Field("", description="IANA zone for the answer, e.g. Europe/Berlin")
+
+
+class AddEvent(BaseModel):
+    title: str = Field(..., min_length=1, max_length=300, description="what the event is")
+    start: str = Field(..., description="when it starts, e.g. 'next tuesday 3pm' or '2026-12-01 15:00'; "
+                                        "a day without a time makes an all-day event")
+    end: str = Field("", description="when it ends (e.g. '4:30pm'); or give duration_minutes")
+    duration_minutes: int | None = Field(None, ge=1, le=60 * 24 * 31, description="length in minutes")
+    attendees: list[str] = Field(default_factory=list, description="e.g. ['Ann <ann@example.org>', 'Bob']")
+    timezone: str = Field("", description="IANA zone of the times, e.g. America/New_York")
+    location: str = Field("", description="where")
+    description: str = Field("", description="notes for the event")
+
+
+def _fmt(ev: CalEvent, tz: tzinfo) -> str:
+    s, e = ev.start.astimezone(tz), ev.end.astimezone(tz)
+    if ev.all_day:
+        days = (ev.end - ev.start).days
+        when = s.strftime("%a %Y-%m-%d") + (f" (all day, {days} days)" if days > 1 else " (all day)")
+    else:
+        end = e.strftime("%H:%M") if e.date() == s.date() else e.strftime("%a %Y-%m-%d %H:%M")
+        when = f"{s.strftime('%a %Y-%m-%d %H:%M')}-{end}"
+    extra = "".join([f" @ {ev.location}" if ev.location else "",
+                     f" with {', '.join(ev.attendees)}" if ev.attendees else ""])
+    return f"{when} {ev.title}{extra}"
+
+
+def make_register(clock: Clock | None = None) -> Callable[[PluginAPI], None]:
+    """A ``register(api)`` whose notion of 'now' is ``clock(zone)`` (default
+    ``datetime.now(zone)``)."""
+    now_in: Clock = clock or (lambda zone: datetime.now(zone))
+
+    def register(api: PluginAPI) -> None:
+        settings = api.settings(CalendarSettings)
+
+        def zone(name: str) -> tzinfo:
+            try:
+                return resolve_zone(name or settings.timezone)
+            except ValueError as exc:
+                raise ToolError(str(exc)) from None
+
+        def when(text: str, now: datetime, **kw):
+            try:
+                return parse_when(text, now, **kw)
+            except ValueError as exc:
+                raise ToolError(str(exc)) from None
+
+        def where(ctx: ToolContext) -> tuple[Loc, list[Loc], Loc]:
+            """(folder or file, files to read, file to write)."""
+            loc = locate(ctx, settings.path, "calendar", base=data_dir(ctx), prefer_workspace=False)
+            if loc.path.suffix.lower() == ".ics":
+                return loc, [loc] if loc.exists() else [], loc
+            return loc, loc.files(".ics"), loc.child(settings.write_file)
+
+        def list_events(ctx: ToolContext, p: ListEvents) -> ToolResult:
+            tz = zone(p.timezone)
+            now = now_in(tz)
+            start = when(p.start, now).dt
+            if p.end:
+                w = when(p.end, now)
+                end = w.dt if w.has_time else w.dt + timedelta(days=1)
+            else:
+                end = start + timedelta(days=7)
+            if end <= start:
+                raise ToolError("end must be after start")
+            _, files, _ = where(ctx)
+            found: list[CalEvent] = []
+            problems = []
+            for f in files:
+                try:
+                    found += events_between(f.read_text() or "", start, end, tz, source=f.path.name)
+                except IcsError as exc:
+                    problems.append(str(exc))
+            found.sort(key=lambda e: e.start)
+            span = f"{start.strftime('%a %Y-%m-%d %H:%M')} to {end.strftime('%a %Y-%m-%d %H:%M')} ({tz})"
+            lines = [_fmt(e, tz) for e in found] or ["no events"]
+            text = f"Events {span}:\n" + "\n".join(lines)
+            if problems:
+                text += "\nSkipped: " + "; ".join(problems)
+            data = {"events": [{"title": e.title, "start": e.start.isoformat(), "end": e.end.isoformat(),
+                                "all_day": e.all_day, "location": e.location, "attendees": e.attendees,
+                                "source": e.source} for e in found]}
+            return ToolResult(text=text, data=data)
+
+        def add(ctx: ToolContext, p: AddEvent) -> ToolResult:
+            tz = zone(p.timezone)
+            now = now_in(tz)
+            s = when(p.start, now)
+            if p.end and p.duration_minutes:
+                raise ToolError("give either end or duration_minutes, not both")
+            if p.end:
+                e = when(p.end, now, base_day=s.dt.date())
+                start, end = (s.dt, e.dt) if s.has_time or e.has_time else (s.dt.date(), e.dt.date() + timedelta(days=1))
+                if s.has_time and not e.has_time:
+                    raise ToolError("end names a day but no time; give a time, e.g. '4pm'")
+            elif p.duration_minutes:
+                start, end = s.dt, s.dt + timedelta(minutes=p.duration_minutes)
+            elif s.has_time:
+                start, end = s.dt, s.dt + timedelta(hours=1)
+            else:
+                start, end = s.dt.date(), s.dt.date() + timedelta(days=1)
+            _, _, target = where(ctx)
+            try:
+                text, uid = add_event(target.read_text(), title=p.title.strip(), start=start, end=end,
+                                      attendees=p.attendees, location=p.location,
+                                      description=p.description, source=target.path.name)
+            except (IcsError, ValueError) as exc:
+                raise ToolError(str(exc)) from None
+            target.write_text(text)
+            all_day = not isinstance(start, datetime)
+            shown = _fmt(CalEvent(p.title.strip(), _as_dt(start, tz), _as_dt(end, tz), all_day,
+                                  p.location, list(p.attendees)), tz)
+            return ToolResult(text=f"Added: {shown} ({tz}) to {target.path.name}",
+                              data={"uid": uid, "start": str(start), "end": str(end), "file": str(target.path)})
+
+        api.add_tool(Tool("calendar_list_events", "List calendar events between two dates.",
+                          ListEvents, list_events, RiskClass.READ))
+        api.add_tool(Tool("calendar_add_event",
+                          "Add a calendar event (with attendees, time zone, location).",
+                          AddEvent, add, RiskClass.WRITE))
+
+        def slash_agenda(ctx: ToolContext, argument: str) -> str:
+            return list_events(ctx, ListEvents(start=argument.strip() or "today")).text
+
+        api.add_slash_command("agenda", slash_agenda, "events for the next 7 days: /agenda [from]")
+
+    return register
+
+
+def _as_dt(value, tz: tzinfo) -> datetime:
+    if isinstance(value, datetime):
+        return value
+    return datetime(value.year, value.month, value.day, tzinfo=tz)
+
+
+register = make_register()
+"""The bundled ``register(api)`` with the real clock."""

@@ -1,0 +1,233 @@
+"""Bundled plugin `calendar`: natural dates against a fixed 'now', .ics read and write."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from icalendar import Calendar
+
+from plugins.api import PluginAPI
+from plugins.bundled.calendar import make_register
+from plugins.bundled.calendar.dates import parse_when
+from tools.base import ToolContext
+
+BERLIN = ZoneInfo("Europe/Berlin")
+NOW = datetime(2026, 11, 26, 10, 0, tzinfo=BERLIN)  # a Thursday
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("ASSISTANT_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+# ---- dates ---------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "text, expected, has_time",
+    [
+        ("next Tuesday 3pm", datetime(2026, 12, 1, 15, 0), True),
+        ("3pm next tuesday", datetime(2026, 12, 1, 15, 0), True),
+        ("tuesday at 9", datetime(2026, 12, 1, 9, 0), True),
+        ("thursday", datetime(2026, 11, 26), False),        # today is Thursday
+        ("next thursday", datetime(2026, 12, 3), False),    # strictly after today
+        ("tomorrow 9:30", datetime(2026, 11, 27, 9, 30), True),
+        ("day after tomorrow noon", datetime(2026, 11, 28, 12, 0), True),
+        ("tonight", datetime(2026, 11, 26, 20, 0), True),
+        ("12am tomorrow", datetime(2026, 11, 27, 0, 0), True),
+        ("in 2 hours", datetime(2026, 11, 26, 12, 0), True),
+        ("in a week", datetime(2026, 12, 3, 10, 0), True),
+        ("now", datetime(2026, 11, 26, 10, 0), True),
+        ("2026-12-24", datetime(2026, 12, 24), False),
+        ("2026-12-24 18:15", datetime(2026, 12, 24, 18, 15), True),
+        ("Dec 3 at 14:00", datetime(2026, 12, 3, 14, 0), True),
+        ("on 5 January 2027", datetime(2027, 1, 5), False),
+        ("next week", datetime(2026, 11, 30), False),
+        ("next month", datetime(2026, 12, 1), False),
+    ],
+)
+def test_parse_when_against_a_fixed_now(text, expected, has_time):
+    w = parse_when(text, NOW)
+    assert w.dt == expected.replace(tzinfo=BERLIN)
+    assert w.dt.tzinfo is BERLIN and w.has_time is has_time
+
+
+def test_bare_time_uses_the_base_day():
+    assert parse_when("4:30pm", NOW, base_day=date(2026, 12, 1)).dt == datetime(2026, 12, 1, 16, 30, tzinfo=BERLIN)
+
+
+def test_dst_change_is_handled_by_the_zone():
+    ny = ZoneInfo("America/New_York")
+    before = datetime(2026, 3, 6, 12, 0, tzinfo=ny)  # Friday; DST starts Sunday 2026-03-08
+    w = parse_when("next sunday 3pm", before)
+    assert w.dt.utcoffset() == timedelta(hours=-4) and before.utcoffset() == timedelta(hours=-5)
+
+
+@pytest.mark.parametrize("bad", ["blorp", "25:00", "13pm", "", "next funday"])
+def test_unreadable_dates_raise_with_a_hint(bad):
+    with pytest.raises(ValueError) as info:
+        parse_when(bad, NOW)
+    assert "\n" not in str(info.value)
+
+
+def test_now_must_be_aware():
+    with pytest.raises(ValueError, match="aware"):
+        parse_when("today", datetime(2026, 1, 1))
+
+
+# ---- tools ---------------------------------------------------------------
+
+def make(config=None, now=NOW, ctx=None):
+    api = PluginAPI("calendar", {"timezone": "Europe/Berlin", **(config or {})})
+    make_register(None if now is None else (lambda tz: now.astimezone(tz)))(api)
+    plugin = api.build()
+    tools = {t.name: t for t in plugin.tools}
+
+    def call(name, **args):
+        t = tools[name]
+        return t.invoke(ctx or ToolContext(), t.validate(args))
+
+    return call, plugin
+
+
+def read_events(path):
+    cal = Calendar.from_ical(path.read_text())
+    return list(cal.walk("VEVENT")), cal
+
+
+def test_add_event_with_attendees_zone_and_duration(home):
+    call, _ = make()
+    out = call("calendar_add_event", title="Dentist", start="next Tuesday 3pm", duration_minutes=45,
+               attendees=["Ann Lee <ann@example.org>", "bob@example.org", "Carol"],
+               timezone="America/New_York", location="Main St 1")
+    assert not out.error, out.text
+    assert "Tue 2026-12-01 15:00-15:45 Dentist @ Main St 1" in out.text and "America/New_York" in out.text
+    (ev,), cal = read_events(home / "data" / "calendar" / "assistant.ics")
+    start = ev["dtstart"].dt
+    assert start == datetime(2026, 12, 1, 15, 0, tzinfo=ZoneInfo("America/New_York"))
+    assert str(start.tzinfo) == "America/New_York"
+    assert ev["dtend"].dt - start == timedelta(minutes=45)
+    attendees = {str(a): str(a.params.get("CN", "")) for a in ev["attendee"]}
+    assert attendees == {"mailto:ann@example.org": "Ann Lee", "mailto:bob@example.org": "",
+                         "invalid:nomail": "Carol"}
+    assert [tz["tzid"] for tz in cal.walk("VTIMEZONE")] == ["America/New_York"]
+    assert str(ev["uid"]).endswith("@assistant")
+
+
+def test_end_time_alone_refers_to_the_start_day(home):
+    call, _ = make()
+    call("calendar_add_event", title="Review", start="next friday 14:00", end="4:30pm")
+    (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert ev["dtstart"].dt == datetime(2026, 11, 27, 14, 0, tzinfo=BERLIN)
+    assert ev["dtend"].dt == datetime(2026, 11, 27, 16, 30, tzinfo=BERLIN)
+
+
+def test_a_day_without_time_makes_an_all_day_event(home):
+    call, _ = make()
+    out = call("calendar_add_event", title="Holiday", start="2026-12-24")
+    assert "(all day)" in out.text
+    (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert ev["dtstart"].dt == date(2026, 12, 24) and ev["dtend"].dt == date(2026, 12, 25)
+
+
+def test_bad_requests_are_error_results(home):
+    call, _ = make()
+    assert "IANA" in call("calendar_add_event", title="x", start="tomorrow 3pm", timezone="Mars/Base").text
+    assert "end after" in call("calendar_add_event", title="x", start="tomorrow 3pm", end="2pm").text
+    assert "not both" in call("calendar_add_event", title="x", start="tomorrow 3pm", end="4pm",
+                              duration_minutes=5).text
+    assert "cannot read the date" in call("calendar_add_event", title="x", start="someday").text
+    assert not (home / "data" / "calendar" / "assistant.ics").exists()
+
+
+EXISTING = """BEGIN:VCALENDAR
+VERSION:2.0
+PRODID:-//test//EN
+BEGIN:VEVENT
+UID:standup@test
+DTSTAMP:20261101T000000Z
+SUMMARY:Standup
+DTSTART;TZID=Europe/Berlin:20261102T093000
+DTEND;TZID=Europe/Berlin:20261102T094500
+RRULE:FREQ=WEEKLY;BYDAY=MO,WE
+EXDATE;TZID=Europe/Berlin:20261202T093000
+END:VEVENT
+BEGIN:VEVENT
+UID:trip@test
+DTSTAMP:20261101T000000Z
+SUMMARY:Trip
+DTSTART;VALUE=DATE:20261128
+DTEND;VALUE=DATE:20261130
+END:VEVENT
+BEGIN:VEVENT
+UID:old@test
+DTSTAMP:20261101T000000Z
+SUMMARY:Old thing
+DTSTART:20250101T100000Z
+DTEND:20250101T110000Z
+END:VEVENT
+END:VCALENDAR
+"""
+
+
+def test_list_reads_every_ics_file_expands_recurrence_and_leaves_files_alone(home):
+    folder = home / "data" / "calendar"
+    folder.mkdir(parents=True)
+    (folder / "work.ics").write_text(EXISTING)
+    call, _ = make()
+    call("calendar_add_event", title="Dinner", start="next tuesday 19:00")
+    out = call("calendar_list_events", start="today", end="2026-12-03")
+    lines = out.text.splitlines()[1:]
+    assert lines == [
+        "Sat 2026-11-28 (all day, 2 days) Trip",
+        "Mon 2026-11-30 09:30-09:45 Standup",
+        "Tue 2026-12-01 19:00-20:00 Dinner",
+    ]  # Wed 2026-12-02 standup is an EXDATE; end day is included
+    assert (folder / "work.ics").read_text() == EXISTING
+    assert [e["source"] for e in out.data["events"]] == ["work.ics", "work.ics", "assistant.ics"]
+
+
+def test_list_defaults_to_seven_days_and_reports_broken_files(home):
+    folder = home / "data" / "calendar"
+    folder.mkdir(parents=True)
+    (folder / "broken.ics").write_text("not a calendar")
+    call, _ = make()
+    call("calendar_add_event", title="Soon", start="tomorrow 8am")
+    call("calendar_add_event", title="Later", start="in 3 weeks")
+    out = call("calendar_list_events")
+    assert "Soon" in out.text and "Later" not in out.text
+    assert "broken.ics is not a valid .ics file" in out.text
+
+
+def test_adding_never_clobbers_an_unreadable_calendar(home, tmp_path):
+    target = tmp_path / "mine.ics"
+    target.write_text("garbage")
+    call, _ = make({"path": str(target)})
+    out = call("calendar_add_event", title="x", start="tomorrow 3pm")
+    assert out.error and "not changed" in out.text
+    assert target.read_text() == "garbage"
+
+
+def test_single_file_in_the_workspace_is_written_through_it(tmp_path):
+    from sandbox import Workspace
+
+    root = tmp_path / "ws"
+    root.mkdir()
+    changes = []
+    ctx = ToolContext(workspace=Workspace(root, on_change=changes.append))
+    call, _ = make({"path": "cal/team.ics"}, ctx=ctx)
+    assert not call("calendar_add_event", title="Sync", start="tomorrow 11:00").error
+    assert changes and (root / "cal" / "team.ics").exists()
+    assert "Sync" in call("calendar_list_events", start="tomorrow").text
+
+
+def test_real_clock_resolves_today_against_the_current_date(home):
+    call, plugin = make(now=None)
+    before = datetime.now(BERLIN).date()
+    out = call("calendar_list_events", start="today")
+    after = datetime.now(BERLIN).date()
+    header = out.text.splitlines()[0]
+    assert any(d.isoformat() in header for d in (before, after))
+    assert plugin.slash_commands["agenda"](ToolContext(), "").startswith("Events ")
