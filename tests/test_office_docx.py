@@ -1,0 +1,248 @@
+"""Word tools: create -> read round trips, what python-docx skips (tracked
+changes, comments, content controls, text boxes), edits that keep formatting."""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+
+import pytest
+
+docx = pytest.importorskip("docx")
+
+from tools.base import RiskClass, ToolContext  # noqa: E402
+from tools.office.docx_read import docx_read  # noqa: E402
+from tools.office.docx_write import docx_create, docx_insert, docx_replace  # noqa: E402
+
+W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+
+@pytest.fixture
+def ctx(tmp_path):
+    sandbox = pytest.importorskip("sandbox")
+    root = tmp_path / "ws"
+    root.mkdir()
+    return ToolContext(workspace=sandbox.Workspace(root))
+
+
+def call(tool, ctx, **args):
+    return tool.invoke(ctx, tool.validate(args))
+
+
+def save_doc(ctx, path, doc):
+    buf = io.BytesIO()
+    doc.save(buf)
+    ctx.workspace.write_bytes(path, buf.getvalue())
+
+
+def load_doc(ctx, path):
+    return docx.Document(io.BytesIO(ctx.workspace.read_bytes(path)))
+
+
+BLOCKS = [
+    {"type": "heading", "text": "Quarterly memo", "level": 1},
+    {"type": "paragraph", "text": "Sales grew **strongly** this quarter."},
+    {"type": "bullets", "items": ["North up 5%", "South flat"]},
+    {"type": "numbered", "items": ["Hire", "Ship"]},
+    {"type": "table", "rows": [["Region", "Total"], ["North", "120"], ["South", "80"]]},
+    {"type": "heading", "text": "Next steps", "level": 2},
+]
+
+
+def test_create_then_read_round_trip(ctx):
+    res = call(docx_create, ctx, path="memo.docx", blocks=BLOCKS, title="Memo")
+    assert not res.error, res.text
+    out = call(docx_read, ctx, path="memo.docx")
+    assert not out.error, out.text
+    assert out.untrusted
+    text = out.text
+    assert "[p1] # Quarterly memo" in text
+    assert "[p2] Sales grew strongly this quarter." in text
+    assert "[p3] - North up 5%" in text
+    assert "[p5] 1. Hire" in text
+    assert "| Region | Total |" in text and "| North | 120 |" in text
+    assert "[p7] ## Next steps" in text
+    doc = load_doc(ctx, "memo.docx")
+    assert doc.core_properties.title == "Memo"
+    bold = [r for r in doc.paragraphs[1].runs if r.bold]
+    assert [r.text for r in bold] == ["strongly"]
+
+
+def test_create_refuses_to_overwrite_and_risk_depends_on_existence(ctx):
+    params = docx_create.validate({"path": "a.docx", "blocks": BLOCKS[:1]})
+    assert docx_create.risk_of(ctx, params) is RiskClass.WRITE
+    assert not call(docx_create, ctx, path="a.docx", blocks=BLOCKS[:1]).error
+    before = ctx.workspace.read_bytes("a.docx")
+    assert docx_create.risk_of(ctx, params) is RiskClass.DESTRUCTIVE
+    res = call(docx_create, ctx, path="a.docx", blocks=BLOCKS[1:2])
+    assert res.error and "overwrite" in res.text
+    assert ctx.workspace.read_bytes("a.docx") == before
+
+
+def _with_body(ctx, path, body_xml, comments_xml=None):
+    """Save a python-docx document whose body is replaced by ``body_xml``; with
+    ``comments_xml`` also add the comments part, its relationship and content type."""
+    buf = io.BytesIO()
+    docx.Document().save(buf)
+    src = zipfile.ZipFile(io.BytesIO(buf.getvalue()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            data = src.read(info.filename)
+            if info.filename == "word/document.xml":
+                text = data.decode("utf-8")
+                text = re.sub(r"<w:body>.*</w:body>", "<w:body>" + body_xml + "<w:sectPr/></w:body>", text, flags=re.S)
+                if 'xmlns:v="' not in text:
+                    text = text.replace("<w:document ", '<w:document xmlns:v="urn:schemas-microsoft-com:vml" ', 1)
+                data = text.encode("utf-8")
+            if comments_xml and info.filename == "word/_rels/document.xml.rels":
+                data = data.replace(
+                    b"</Relationships>",
+                    b'<Relationship Id="rIdC1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="comments.xml"/></Relationships>',
+                )
+            if comments_xml and info.filename == "[Content_Types].xml":
+                data = data.replace(
+                    b"</Types>",
+                    b'<Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/></Types>',
+                )
+            dst.writestr(info, data)
+        if comments_xml:
+            dst.writestr("word/comments.xml", comments_xml)
+    ctx.workspace.write_bytes(path, out.getvalue())
+
+
+TRICKY_BODY = (
+    '<w:p><w:r><w:t xml:space="preserve">The fee is </w:t></w:r>'
+    '<w:del w:id="1" w:author="Bob"><w:r><w:delText>100</w:delText></w:r></w:del>'
+    '<w:ins w:id="2" w:author="Bob"><w:r><w:t>200</w:t></w:r></w:ins>'
+    '<w:r><w:t xml:space="preserve"> euros.</w:t></w:r></w:p>'
+    '<w:p><w:commentRangeStart w:id="0"/><w:r><w:t>Payment due in 30 days.</w:t></w:r>'
+    '<w:commentRangeEnd w:id="0"/><w:r><w:commentReference w:id="0"/></w:r></w:p>'
+    '<w:sdt><w:sdtPr><w:alias w:val="Client name"/><w:tag w:val="client"/></w:sdtPr>'
+    "<w:sdtContent><w:p><w:r><w:t>Acme Corp</w:t></w:r></w:p></w:sdtContent></w:sdt>"
+    '<w:p><w:r><w:t xml:space="preserve">Signed: </w:t></w:r><w:sdt><w:sdtPr><w:alias w:val="Signer"/></w:sdtPr>'
+    "<w:sdtContent><w:r><w:t>Jane Doe</w:t></w:r></w:sdtContent></w:sdt></w:p>"
+    "<w:p><w:r><w:pict><v:shape><v:textbox><w:txbxContent><w:p><w:r><w:t>Box note</w:t></w:r></w:p>"
+    "</w:txbxContent></v:textbox></v:shape></w:pict></w:r></w:p>"
+)
+COMMENTS = (
+    f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:comments xmlns:w="{W_NS}">'
+    '<w:comment w:id="0" w:author="Alice"><w:p><w:r><w:t>Check this term</w:t></w:r></w:p></w:comment></w:comments>'
+)
+
+
+def test_read_reports_what_python_docx_skips(ctx):
+    _with_body(ctx, "tricky.docx", TRICKY_BODY, COMMENTS)
+    # python-docx alone loses the insertion and the block content control
+    plain = load_doc(ctx, "tricky.docx")
+    assert "200" not in plain.paragraphs[0].text
+    assert all("Acme" not in p.text for p in plain.paragraphs)
+
+    out = call(docx_read, ctx, path="tricky.docx")
+    assert not out.error, out.text
+    t = out.text
+    assert "[p1] The fee is {-100-}{+200+} euros." in t
+    assert "[p2] Payment due in 30 days.[c0]" in t
+    assert "[c0] Alice (on p2): Check this term" in t
+    assert "[p3] (in content control 'Client name') Acme Corp" in t
+    assert "[p4] Signed: Jane Doe" in t
+    assert '"Signer" (p4): Jane Doe' in t
+    assert "(anchored at p5): Box note" in t
+    assert "[p5] [text box: Box note]" in t
+    assert "1 insertions, 1 deletions, by Bob" in t
+    assert out.data["comments"] == 1 and out.data["textboxes"] == 1
+
+    accepted = call(docx_read, ctx, path="tricky.docx", changes="accepted")
+    assert "[p1] The fee is 200 euros." in accepted.text
+
+
+def test_read_paginates_with_start(ctx):
+    blocks = [{"type": "paragraph", "text": f"Paragraph number {i} " + "x" * 80} for i in range(1, 41)]
+    call(docx_create, ctx, path="long.docx", blocks=blocks)
+    out = call(docx_read, ctx, path="long.docx", max_chars=1000)
+    m = re.search(r"start=(\d+)", out.text)
+    assert m, out.text
+    nxt = int(m.group(1))
+    assert f"[p{nxt}]" not in out.text and f"[p{nxt - 1}]" in out.text
+    more = call(docx_read, ctx, path="long.docx", start=nxt, max_chars=1000)
+    assert f"[p{nxt}] Paragraph number {nxt} " in more.text
+
+
+def test_replace_inside_one_run_keeps_its_formatting(ctx):
+    doc = docx.Document()
+    p = doc.add_paragraph("Contract date: ")
+    run = p.add_run("1 May 2024")
+    run.bold = True
+    run.font.name = "Courier New"
+    save_doc(ctx, "c.docx", doc)
+    params = docx_replace.validate({"path": "c.docx", "find": "1 May 2024", "replace": "3 June 2024"})
+    assert docx_replace.risk_of(ctx, params) is RiskClass.DESTRUCTIVE
+    res = docx_replace.invoke(ctx, params)
+    assert not res.error, res.text
+    assert res.data == {"path": "c.docx", "replaced": 1, "spanning_runs": 0}
+    runs = load_doc(ctx, "c.docx").paragraphs[0].runs
+    assert [r.text for r in runs] == ["Contract date: ", "3 June 2024"]
+    assert runs[1].bold and runs[1].font.name == "Courier New"
+    assert not runs[0].bold
+
+
+def test_replace_across_runs_says_so(ctx):
+    doc = docx.Document()
+    p = doc.add_paragraph("The quick ")
+    p.add_run("brown").bold = True
+    p.add_run(" fox")
+    save_doc(ctx, "f.docx", doc)
+    res = call(docx_replace, ctx, path="f.docx", find="quick brown", replace="slow red")
+    assert not res.error, res.text
+    assert "spanned runs with different formatting" in res.text
+    assert res.data["spanning_runs"] == 1
+    assert load_doc(ctx, "f.docx").paragraphs[0].text == "The slow red fox"
+
+
+def test_replace_scoped_to_paragraph_and_to_output(ctx):
+    doc = docx.Document()
+    doc.add_paragraph("Total: X")
+    doc.add_paragraph("Total: X")
+    save_doc(ctx, "s.docx", doc)
+    before = ctx.workspace.read_bytes("s.docx")
+    params = docx_replace.validate({"path": "s.docx", "find": "X", "replace": "42", "paragraph": 2, "output": "s2.docx"})
+    assert docx_replace.risk_of(ctx, params) is RiskClass.WRITE
+    res = docx_replace.invoke(ctx, params)
+    assert not res.error, res.text
+    assert ctx.workspace.read_bytes("s.docx") == before
+    assert [p.text for p in load_doc(ctx, "s2.docx").paragraphs] == ["Total: X", "Total: 42"]
+
+
+def test_replace_not_found_leaves_file_untouched(ctx):
+    doc = docx.Document()
+    doc.add_paragraph("Hello World")
+    save_doc(ctx, "n.docx", doc)
+    before = ctx.workspace.read_bytes("n.docx")
+    res = call(docx_replace, ctx, path="n.docx", find="hello world", replace="x")
+    assert res.error and "different letter case" in res.text
+    assert ctx.workspace.read_bytes("n.docx") == before
+    res = call(docx_replace, ctx, path="n.docx", find="Hello", replace="x", paragraph=5)
+    assert res.error and "has 1" in res.text
+
+
+def test_insert_after_paragraph_at_start_and_append(ctx):
+    call(docx_create, ctx, path="i.docx", blocks=[{"type": "paragraph", "text": "one"}, {"type": "paragraph", "text": "three"}])
+    res = call(docx_insert, ctx, path="i.docx", after=1, blocks=[{"type": "paragraph", "text": "two"}, {"type": "table", "rows": [["a", "b"]]}])
+    assert not res.error, res.text
+    res = call(docx_insert, ctx, path="i.docx", after=0, blocks=[{"type": "heading", "text": "Title"}])
+    assert not res.error, res.text
+    res = call(docx_insert, ctx, path="i.docx", blocks=[{"type": "bullets", "items": ["last"]}])
+    assert not res.error, res.text
+    doc = load_doc(ctx, "i.docx")
+    body = [el.tag.split("}")[1] for el in doc.element.body if el.tag.split("}")[1] in ("p", "tbl")]
+    assert body == ["p", "p", "p", "tbl", "p", "p"]
+    assert [p.text for p in doc.paragraphs] == ["Title", "one", "two", "three", "last"]
+    assert doc.paragraphs[0].style.name == "Heading 1"
+    assert doc.tables[0].cell(0, 1).text == "b"
+
+
+def test_block_without_needed_field_is_an_error(ctx):
+    res = call(docx_create, ctx, path="e.docx", blocks=[{"type": "table"}])
+    assert res.error and "rows" in res.text
+    assert not ctx.workspace.exists("e.docx")

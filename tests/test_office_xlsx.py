@@ -1,0 +1,238 @@
+"""Excel tools: formulas with cached values (and their absence), merged cells,
+writes with number formats, appends, streaming of large sheets, and the
+LibreOffice recalculation path with and without ``soffice``."""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+import zipfile
+
+import pytest
+
+openpyxl = pytest.importorskip("openpyxl")
+
+from tools.base import RiskClass, ToolContext  # noqa: E402
+from tools.office import xlsx as xlsx_mod  # noqa: E402
+from tools.office.xlsx import xlsx_info, xlsx_read  # noqa: E402
+from tools.office.xlsx_write import xlsx_add_sheet, xlsx_append_rows, xlsx_recalc, xlsx_write  # noqa: E402
+
+
+@pytest.fixture
+def ctx(tmp_path):
+    sandbox = pytest.importorskip("sandbox")
+    root = tmp_path / "ws"
+    root.mkdir()
+    return ToolContext(workspace=sandbox.Workspace(root))
+
+
+@pytest.fixture
+def no_soffice(monkeypatch):
+    monkeypatch.setattr("shutil.which", lambda name, *a, **k: None)
+
+
+def call(tool, ctx, **args):
+    return tool.invoke(ctx, tool.validate(args))
+
+
+def wb_bytes(wb) -> bytes:
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def sales_book() -> bytes:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Sales"
+    ws.append(["Dept", "Amount"])
+    ws.append(["North", 10])
+    ws.append(["South", 20])
+    ws.append(["East", 30])
+    ws["B5"] = "=SUM(B2:B4)"
+    ws["A7"] = "Merged note"
+    ws.merge_cells("A7:B7")
+    return wb_bytes(wb)
+
+
+def with_cached_value(data: bytes, value: str) -> bytes:
+    """Put a cached value into the SUM formula cell, as Excel would have."""
+    src = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            blob = src.read(info.filename)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                blob, n = re.subn(rb"(<f>SUM\(B2:B4\)</f>)(<v\s*/>|<v></v>)?", rb"\1<v>" + value.encode() + b"</v>", blob)
+                assert n == 1
+            dst.writestr(info, blob)
+    return out.getvalue()
+
+
+def test_read_shows_formula_and_cached_value(ctx):
+    ctx.workspace.write_bytes("s.xlsx", with_cached_value(sales_book(), "60"))
+    res = call(xlsx_read, ctx, path="s.xlsx")
+    assert not res.error, res.text
+    assert res.untrusted
+    assert "| 5 |  | =SUM(B2:B4) → 60 |" in res.text
+    assert "| 2 | North | 10 |" in res.text
+    assert "no cached value" not in res.text
+    assert "A7:B7" in res.text and res.data["merged"] == ["A7:B7"]
+
+
+def test_read_says_when_cached_values_are_missing(ctx):
+    ctx.workspace.write_bytes("s.xlsx", sales_book())  # openpyxl never computes formulas
+    res = call(xlsx_read, ctx, path="s.xlsx", range="A1:B5")
+    assert "=SUM(B2:B4) → ?" in res.text
+    assert "1 of 1 formulas have no cached value" in res.text and "not zero" in res.text
+    assert res.data["missing_values"] == 1
+    info = call(xlsx_info, ctx, path="s.xlsx")
+    assert "Sales: A1:B7" in info.text and "1 formulas, 1 without cached values" in info.text
+
+
+def test_write_new_workbook_with_formula_and_formats(ctx, no_soffice):
+    params = xlsx_write.validate(
+        {
+            "path": "new.xlsx",
+            "sheet": "Budget",
+            "cells": [
+                {"cell": "A1", "value": 0.256, "number_format": "0.0%"},
+                {"cell": "A2", "value": 1000},
+                {"cell": "A3", "value": "=A1*A2"},
+                {"cell": "A4", "value": "=not a formula", "kind": "text"},
+                {"cell": "A5", "value": "2024-05-31", "kind": "date"},
+            ],
+        }
+    )
+    assert xlsx_write.risk_of(ctx, params) is RiskClass.WRITE
+    res = xlsx_write.invoke(ctx, params)
+    assert not res.error, res.text
+    assert "not recomputed" in res.text  # soffice is absent
+    wb = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("new.xlsx")))
+    ws = wb["Budget"]
+    assert ws["A1"].number_format == "0.0%"
+    assert ws["A3"].value == "=A1*A2" and ws["A3"].data_type == "f"
+    assert ws["A4"].value == "=not a formula" and ws["A4"].data_type == "s"
+    assert ws["A5"].is_date and ws["A5"].value.year == 2024
+    assert xlsx_write.risk_of(ctx, params) is RiskClass.DESTRUCTIVE
+
+
+def test_write_bad_cell_reference(ctx):
+    res = call(xlsx_write, ctx, path="x.xlsx", cells=[{"cell": "7B", "value": 1}])
+    assert res.error and "bad cell reference" in res.text
+    assert not ctx.workspace.exists("x.xlsx")
+
+
+def test_append_rows_and_add_sheet(ctx, no_soffice):
+    ctx.workspace.write_bytes("s.xlsx", sales_book())
+    res = call(xlsx_append_rows, ctx, path="s.xlsx", rows=[["West", 40], ["Total", "=SUM(B2:B8)"]])
+    assert not res.error, res.text
+    assert res.data["first_row"] == 8 and res.data["last_row"] == 9
+    res = call(xlsx_add_sheet, ctx, path="s.xlsx", name="Notes", rows=[["a", 1]])
+    assert not res.error, res.text
+    dup = call(xlsx_add_sheet, ctx, path="s.xlsx", name="notes")
+    assert dup.error and "already exists" in dup.text
+    wb = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("s.xlsx")))
+    assert wb.sheetnames == ["Sales", "Notes"]
+    assert wb["Sales"]["A8"].value == "West" and wb["Sales"]["B9"].value == "=SUM(B2:B8)"
+    assert "A7:B7" in [r.coord for r in wb["Sales"].merged_cells.ranges]
+
+
+def test_unknown_sheet_lists_sheets(ctx):
+    ctx.workspace.write_bytes("s.xlsx", sales_book())
+    res = call(xlsx_read, ctx, path="s.xlsx", sheet="Nope")
+    assert res.error and "sheets: Sales" in res.text
+
+
+def test_workbook_with_parts_openpyxl_drops_is_not_overwritten(ctx, no_soffice):
+    data = sales_book()
+    src = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            dst.writestr(info, src.read(info.filename))
+        dst.writestr("xl/drawings/drawing1.xml", "<xdr:wsDr xmlns:xdr='http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing'/>")
+    ctx.workspace.write_bytes("chart.xlsx", out.getvalue())
+    before = ctx.workspace.read_bytes("chart.xlsx")
+    res = call(xlsx_write, ctx, path="chart.xlsx", cells=[{"cell": "C1", "value": 1}])
+    assert res.error and "output=" in res.text
+    assert ctx.workspace.read_bytes("chart.xlsx") == before
+    res = call(xlsx_write, ctx, path="chart.xlsx", cells=[{"cell": "C1", "value": 1}], output="chart-edited.xlsx")
+    assert not res.error and "could not be kept" in res.text
+
+
+def test_large_sheet_is_streamed_with_row_cap(ctx, monkeypatch):
+    wb = openpyxl.Workbook(write_only=True)
+    ws = wb.create_sheet("Big")
+    for i in range(1, 3001):
+        ws.append([i, f"row {i}", i * 2])
+    ctx.workspace.write_bytes("big.xlsx", wb_bytes(wb))
+    monkeypatch.setattr(xlsx_mod, "STREAM_BYTES", 0)
+    res = call(xlsx_read, ctx, path="big.xlsx", range="A2990:C3000", max_rows=5)
+    assert not res.error, res.text
+    assert "| 2990 | 2990 | row 2990 | 5980 |" in res.text
+    assert "\n| 2995 |" not in res.text and "more rows to 3000" in res.text
+    assert "streaming mode" in res.text
+    head = call(xlsx_read, ctx, path="big.xlsx", max_rows=3)  # this file has no <dimension>
+    assert "| 3 | 3 | row 3 | 6 |" in head.text and "\n| 4 |" not in head.text
+    assert "more rows follow" in head.text
+    info = call(xlsx_info, ctx, path="big.xlsx")
+    assert "Big: A1:C3000" in info.text
+
+
+def test_recalc_without_soffice_says_not_recomputed(ctx, no_soffice):
+    ctx.workspace.write_bytes("s.xlsx", sales_book())
+    before = ctx.workspace.read_bytes("s.xlsx")
+    res = call(xlsx_recalc, ctx, path="s.xlsx")
+    assert res.error and "not installed" in res.text and "not recomputed" in res.text
+    assert ctx.workspace.read_bytes("s.xlsx") == before
+    assert xlsx_recalc.risk_of(ctx, xlsx_recalc.validate({"path": "s.xlsx", "save": False})) is RiskClass.READ
+
+
+FAKE_SOFFICE = """#!{python}
+# Stands in for LibreOffice: records its arguments, then "converts" by writing
+# the workbook with a cached value in the SUM cell, as a recalculation would.
+import re, sys, zipfile, io, pathlib
+args = sys.argv[1:]
+pathlib.Path({log!r}).write_text("\\n".join(args))
+src = pathlib.Path(args[-1])
+outdir = pathlib.Path(args[args.index("--outdir") + 1])
+zin = zipfile.ZipFile(src)
+buf = io.BytesIO()
+with zipfile.ZipFile(buf, "w") as zout:
+    for info in zin.infolist():
+        blob = zin.read(info.filename)
+        if info.filename == "xl/worksheets/sheet1.xml":
+            blob = re.sub(rb"(<f>SUM\\(B2:B4\\)</f>)(<v\\s*/>|<v></v>)?", rb"\\1<v>60</v>", blob)
+        zout.writestr(info, blob)
+(outdir / src.name).write_bytes(buf.getvalue())
+"""
+
+
+def test_recalc_with_soffice_runs_headless_and_reports_values(ctx, tmp_path, monkeypatch):
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    log = tmp_path / "argv.txt"
+    exe = bindir / "soffice"
+    exe.write_text(FAKE_SOFFICE.format(python=sys.executable, log=str(log)))
+    exe.chmod(0o755)
+    monkeypatch.setenv("PATH", str(bindir))
+    ctx.workspace.write_bytes("s.xlsx", sales_book())
+    res = call(xlsx_recalc, ctx, path="s.xlsx")
+    assert not res.error, res.text
+    assert "Sales!B5 =SUM(B2:B4) → 60" in res.text
+    argv = log.read_text().splitlines()
+    assert "--headless" in argv and "--convert-to" in argv
+    assert any(a.startswith("-env:UserInstallation=file://") for a in argv)
+    again = call(xlsx_read, ctx, path="s.xlsx", range="B5")
+    assert "=SUM(B2:B4) → 60" in again.text
+
+
+def test_reading_past_the_used_area_does_not_grow_it(ctx):
+    ctx.workspace.write_bytes("s.xlsx", sales_book())
+    res = call(xlsx_read, ctx, path="s.xlsx", range="ZZ1:ZZ3")
+    assert not res.error, res.text
+    assert "(used area A1:B7)" in res.text
+    bad = call(xlsx_read, ctx, path="s.xlsx", range="1A:??")
+    assert bad.error and "bad range" in bad.text

@@ -1,0 +1,300 @@
+"""Tools that create and edit Word documents: ``docx_create``, ``docx_replace``,
+``docx_insert``.
+
+Documents are built from structured blocks (headings, paragraphs, bullet and
+numbered lists, tables). Edits keep run formatting: a replacement inside one
+run keeps that run; a match that spans runs takes the first run's formatting
+and the result says so. Paragraph numbers are those shown by ``docx_read``.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from tools.base import ToolContext, ToolError, ToolResult, tool
+from tools.office._common import edit_risk, read_doc_bytes, save_bytes, target_risk
+from tools.office.docx_xml import body_paragraphs, open_docx, own_text_nodes, w
+
+__all__ = ["Block", "DocxCreateParams", "DocxReplaceParams", "DocxInsertParams", "docx_create", "docx_replace", "docx_insert", "add_blocks"]
+
+_XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
+
+
+class Block(BaseModel):
+    """One piece of document content."""
+
+    type: Literal["heading", "paragraph", "bullets", "numbered", "table", "page_break"] = Field(
+        description="heading (text, level) | paragraph (text) | bullets/numbered (items) | table (rows; first row is the header) | page_break"
+    )
+    text: str = Field("", description="Text of a heading or paragraph; **bold** and *italic* are honoured.")
+    level: int = Field(1, ge=1, le=6, description="Heading level.")
+    items: list[str] = Field(default_factory=list, description="List items.")
+    rows: list[list[str]] = Field(default_factory=list, description="Table rows of cell texts.")
+
+
+class DocxCreateParams(BaseModel):
+    path: str = Field(description="Workspace path of the new .docx file.")
+    blocks: list[Block] = Field(description="The content, in order.")
+    title: str = Field("", description="Document title stored in its properties.")
+    overwrite: bool = Field(False, description="Replace the file if it already exists.")
+
+
+class DocxReplaceParams(BaseModel):
+    path: str = Field(description="Workspace path of the .docx file.")
+    find: str = Field(min_length=1, description="Exact text to find (as shown by docx_read, without markup).")
+    replace: str = Field(description="Replacement text.")
+    paragraph: int | None = Field(None, ge=1, description="Only in this paragraph number [pN]; omit for the whole document.")
+    max_count: int = Field(0, ge=0, description="Replace at most this many matches (0 = all).")
+    output: str | None = Field(None, description="Save to this new path instead of changing the file.")
+
+
+class DocxInsertParams(BaseModel):
+    path: str = Field(description="Workspace path of the .docx file.")
+    blocks: list[Block] = Field(description="Content to insert, in order.")
+    after: int | None = Field(None, ge=0, description="Insert after paragraph number [pN] (0 = at the start); omit to append at the end.")
+    output: str | None = Field(None, description="Save to this new path instead of changing the file.")
+
+
+def _runs(par: Any, text: str) -> None:
+    for part in re.split(r"(\*\*[^*]+\*\*|\*[^*\s][^*]*\*)", text):
+        if not part:
+            continue
+        if part.startswith("**") and part.endswith("**") and len(part) > 4:
+            par.add_run(part[2:-2]).bold = True
+        elif part.startswith("*") and part.endswith("*") and len(part) > 2:
+            par.add_run(part[1:-1]).italic = True
+        else:
+            par.add_run(part)
+
+
+def _styled(doc: Any, style: str) -> Any:
+    """A new paragraph in ``style``, or a plain one when the document lacks it."""
+    par = doc.add_paragraph()
+    try:
+        par.style = style
+    except (KeyError, ValueError):
+        pass
+    return par
+
+
+def add_blocks(doc: Any, blocks: list[Block]) -> list[Any]:
+    """Append ``blocks`` to the end of ``doc`` (a python-docx Document).
+
+    Returns:
+        the new body elements (``w:p`` / ``w:tbl``), in order, so callers can move them.
+
+    Raises:
+        ToolError: a block lacks the field its type needs.
+    """
+    new: list[Any] = []
+    for i, b in enumerate(blocks, 1):
+        if b.type in ("heading", "paragraph") and not b.text:
+            raise ToolError(f"block {i} ({b.type}) needs 'text'.")
+        if b.type in ("bullets", "numbered") and not b.items:
+            raise ToolError(f"block {i} ({b.type}) needs 'items'.")
+        if b.type == "table" and not b.rows:
+            raise ToolError(f"block {i} (table) needs 'rows'.")
+        if b.type == "heading":
+            par = _styled(doc, f"Heading {b.level}")
+            _runs(par, b.text)
+            if par.style is None or not par.style.name.startswith("Heading"):
+                for run in par.runs:
+                    run.bold = True
+            new.append(par._p)
+        elif b.type == "paragraph":
+            par = doc.add_paragraph()
+            _runs(par, b.text)
+            new.append(par._p)
+        elif b.type in ("bullets", "numbered"):
+            style = "List Bullet" if b.type == "bullets" else "List Number"
+            for n, item in enumerate(b.items, 1):
+                par = _styled(doc, style)
+                if par.style is None or par.style.name != style:
+                    par.add_run("• " if b.type == "bullets" else f"{n}. ")
+                _runs(par, item)
+                new.append(par._p)
+        elif b.type == "table":
+            width = max(len(r) for r in b.rows)
+            table = doc.add_table(rows=len(b.rows), cols=width)
+            try:
+                table.style = "Table Grid"
+            except (KeyError, ValueError):
+                pass
+            for r, row in enumerate(b.rows):
+                for c, value in enumerate(row):
+                    table.cell(r, c).text = str(value)
+                    if r == 0:
+                        for run in table.cell(r, c).paragraphs[0].runs:
+                            run.bold = True
+            new.append(table._tbl)
+        elif b.type == "page_break":
+            from docx.enum.text import WD_BREAK
+
+            par = doc.add_paragraph()
+            par.add_run().add_break(WD_BREAK.PAGE)
+            new.append(par._p)
+    return new
+
+
+def _save(ctx: ToolContext, doc: Any, path: str, *, overwrite: bool) -> None:
+    buf = io.BytesIO()
+    doc.save(buf)
+    save_bytes(ctx, path, buf.getvalue(), overwrite=overwrite)
+
+
+def _tracked_note(doc: Any) -> str:
+    body = doc.element.body
+    if next(body.iter(w("ins")), None) is not None or next(body.iter(w("del")), None) is not None:
+        return " Note: the document has tracked changes; this edit itself is not tracked."
+    return ""
+
+
+@tool("docx_create", risk=target_risk("path"))
+def docx_create(ctx: ToolContext, params: DocxCreateParams) -> ToolResult:
+    """Create a Word .docx from blocks: headings, paragraphs, bullet/numbered lists, tables."""
+    import docx
+
+    if not params.blocks:
+        raise ToolError("blocks is empty; give at least one heading or paragraph.")
+    doc = docx.Document()
+    if params.title:
+        doc.core_properties.title = params.title
+    new = add_blocks(doc, params.blocks)
+    _save(ctx, doc, params.path, overwrite=params.overwrite)
+    return ToolResult(
+        text=f"created {params.path} with {len(new)} paragraphs/tables.",
+        data={"path": params.path, "blocks": len(params.blocks)},
+    )
+
+
+def _span_mixed(nodes: list[Any]) -> bool:
+    """True when the runs owning ``nodes`` differ in formatting."""
+    from lxml import etree
+
+    forms = set()
+    for n in nodes:
+        run = n.getparent()
+        rpr = run.find(w("rPr")) if run is not None else None
+        forms.add(etree.tostring(rpr) if rpr is not None else b"")
+    return len(forms) > 1
+
+
+def _replace_in(p: Any, find: str, repl: str, budget: int) -> tuple[int, int]:
+    """Replace up to ``budget`` matches in one paragraph (0 = all).
+
+    Returns:
+        (matches replaced, matches that spanned differently formatted runs).
+    """
+    nodes = own_text_nodes(p)
+    texts = [n.text or "" for n in nodes]
+    full = "".join(texts)
+    starts, pos = [], 0
+    for t in texts:
+        starts.append(pos)
+        pos += len(t)
+    found, at = [], full.find(find)
+    while at >= 0 and (budget == 0 or len(found) < budget):
+        found.append(at)
+        at = full.find(find, at + len(find))
+    mixed = 0
+
+    def node_at(offset: int) -> int:
+        i = 0
+        while i + 1 < len(nodes) and starts[i + 1] <= offset:
+            i += 1
+        return i
+
+    for a in reversed(found):
+        b = a + len(find)
+        i, j = node_at(a), node_at(b - 1)
+        if i == j:
+            s = nodes[i].text or ""
+            nodes[i].text = s[: a - starts[i]] + repl + s[b - starts[i]:]
+        else:
+            mixed += _span_mixed(nodes[i : j + 1])
+            nodes[i].text = (nodes[i].text or "")[: a - starts[i]] + repl
+            for k in range(i + 1, j):
+                nodes[k].text = ""
+            nodes[j].text = (nodes[j].text or "")[b - starts[j]:]
+        for k in range(i, j + 1):
+            nodes[k].set(_XML_SPACE, "preserve")
+    return len(found), mixed
+
+
+@tool("docx_replace", risk=edit_risk())
+def docx_replace(ctx: ToolContext, params: DocxReplaceParams) -> ToolResult:
+    """Replace text in a Word .docx keeping its formatting, in one paragraph or everywhere."""
+    data = read_doc_bytes(ctx, params.path)
+    doc = open_docx(data, params.path)
+    body = doc.element.body
+    numbered = body_paragraphs(body)
+    number = {id(p): i for i, p in enumerate(numbered, 1)}
+    if params.paragraph is not None:
+        if params.paragraph > len(numbered):
+            raise ToolError(f"paragraph {params.paragraph} does not exist; {params.path} has {len(numbered)} (see docx_read).")
+        targets = [numbered[params.paragraph - 1]]
+    else:
+        targets = list(body.iter(w("p")))
+    total = mixed = 0
+    where: list[str] = []
+    for p in targets:
+        budget = params.max_count - total if params.max_count else 0
+        if params.max_count and budget <= 0:
+            break
+        n, m = _replace_in(p, params.find, params.replace, budget)
+        if n:
+            total += n
+            mixed += m
+            where.append(f"p{number[id(p)]}" if id(p) in number else "a table or text box")
+    if total == 0:
+        scope = f"paragraph {params.paragraph}" if params.paragraph else params.path
+        hint = "copy the exact text from docx_read (text across a tab, line break or tracked deletion cannot match)."
+        lower = any(params.find.lower() in "".join(n.text or "" for n in own_text_nodes(p)).lower() for p in targets)
+        if lower:
+            hint = "it occurs only with different letter case; copy the exact text from docx_read."
+        raise ToolError(f"text not found in {scope}; {hint}")
+    out = params.output or params.path
+    _save(ctx, doc, out, overwrite=params.output is None)
+    places = ", ".join(dict.fromkeys(where))
+    text = f"replaced {total} match{'es' if total != 1 else ''} in {places}; saved {out}."
+    if mixed:
+        text += (
+            f" {mixed} match{'es' if mixed != 1 else ''} spanned runs with different formatting;"
+            " the replacement took the formatting of the first run. Check the result with docx_read."
+        )
+    return ToolResult(text=text + _tracked_note(doc), data={"path": out, "replaced": total, "spanning_runs": mixed})
+
+
+@tool("docx_insert", risk=edit_risk())
+def docx_insert(ctx: ToolContext, params: DocxInsertParams) -> ToolResult:
+    """Insert headings, paragraphs, lists or tables into a Word .docx after paragraph N, or append them."""
+    if not params.blocks:
+        raise ToolError("blocks is empty; give at least one block to insert.")
+    data = read_doc_bytes(ctx, params.path)
+    doc = open_docx(data, params.path)
+    body = doc.element.body
+    numbered = body_paragraphs(body)
+    if params.after is not None and params.after > len(numbered):
+        raise ToolError(f"paragraph {params.after} does not exist; {params.path} has {len(numbered)} (see docx_read).")
+    new = add_blocks(doc, params.blocks)
+    if params.after is not None:
+        if params.after == 0:
+            first = body[0]
+            for el in new:
+                first.addprevious(el)
+        else:
+            cur = numbered[params.after - 1]
+            for el in new:
+                cur.addnext(el)
+                cur = el
+    out = params.output or params.path
+    _save(ctx, doc, out, overwrite=params.output is None)
+    where = "at the end" if params.after is None else ("at the start" if params.after == 0 else f"after p{params.after}")
+    return ToolResult(
+        text=f"inserted {len(new)} paragraphs/tables {where}; saved {out}. Paragraph numbers after the insertion point have changed.",
+        data={"path": out, "inserted": len(new)},
+    )

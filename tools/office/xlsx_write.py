@@ -1,0 +1,256 @@
+"""Tools that change Excel workbooks: ``xlsx_write``, ``xlsx_add_sheet``,
+``xlsx_append_rows`` and ``xlsx_recalc``.
+
+openpyxl cannot keep everything a workbook may hold (shapes, form controls,
+embedded objects, slicers), and saving drops the cached values of every
+formula. So: a workbook holding such parts is never overwritten in place (the
+tools ask for an ``output`` path), and every save says whether formula values
+were recomputed (only when LibreOffice is installed, via ``xlsx_recalc``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+import zipfile
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, Field
+
+from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
+from tools.office._common import edit_risk, read_doc_bytes, save_bytes
+from tools.office.recalc import NOT_RECOMPUTED, find_soffice, recalculate
+from tools.office.xlsx import open_workbook, pick_sheet, show_value
+
+__all__ = [
+    "CellWrite",
+    "XlsxWriteParams",
+    "XlsxAddSheetParams",
+    "XlsxAppendParams",
+    "XlsxRecalcParams",
+    "xlsx_write",
+    "xlsx_add_sheet",
+    "xlsx_append_rows",
+    "xlsx_recalc",
+    "unkept_parts",
+]
+
+Value = Union[bool, int, float, str, None]
+
+_CELL_RE = re.compile(r"^[A-Z]{1,3}[1-9][0-9]{0,6}$")
+# Part-name prefixes of things openpyxl drops or degrades on save. Legacy VML
+# drawings (xl/drawings/vmlDrawing*.vml) only carry cell comments, which openpyxl
+# rewrites, so they do not count.
+_UNKEPT = {
+    "xl/drawings/drawing": "charts, images or shapes",
+    "xl/embeddings/": "embedded objects",
+    "xl/activeX/": "ActiveX controls",
+    "xl/ctrlProps/": "form controls",
+    "xl/slicers/": "slicers",
+    "xl/slicerCaches/": "slicers",
+    "xl/timelines/": "timelines",
+}
+
+
+class CellWrite(BaseModel):
+    cell: str = Field(description="Cell reference like 'B7'.")
+    value: Value = Field(description="Number, text, true/false, null to clear, or a formula starting with '='.")
+    kind: Literal["auto", "text", "date"] = Field("auto", description="'text' keeps a leading '=' as text; 'date' parses an ISO date like 2024-05-31.")
+    number_format: str | None = Field(None, description="Excel number format, e.g. '0.00', '#,##0', '0%', 'yyyy-mm-dd'.")
+
+
+class XlsxWriteParams(BaseModel):
+    path: str = Field(description="Workspace path of the .xlsx file (created if missing).")
+    cells: list[CellWrite] = Field(min_length=1, description="Cells to set.")
+    sheet: str | None = Field(None, description="Sheet name; omit for the active sheet (created if the file is new).")
+    output: str | None = Field(None, description="Save to this new path instead of changing the file.")
+
+
+class XlsxAddSheetParams(BaseModel):
+    path: str = Field(description="Workspace path of an existing .xlsx file.")
+    name: str = Field(min_length=1, max_length=31, description="New sheet name.")
+    rows: list[list[Value]] = Field(default_factory=list, description="Optional rows to put in the new sheet.")
+    output: str | None = Field(None, description="Save to this new path instead of changing the file.")
+
+
+class XlsxAppendParams(BaseModel):
+    path: str = Field(description="Workspace path of an existing .xlsx file.")
+    rows: list[list[Value]] = Field(min_length=1, description="Rows to add below the last used row.")
+    sheet: str | None = Field(None, description="Sheet name; omit for the active sheet.")
+    output: str | None = Field(None, description="Save to this new path instead of changing the file.")
+
+
+class XlsxRecalcParams(BaseModel):
+    path: str = Field(description="Workspace path of the .xlsx file.")
+    save: bool = Field(True, description="Save the recomputed values into the file.")
+
+
+def unkept_parts(data: bytes) -> list[str]:
+    """What openpyxl would drop or degrade on save, in words (e.g. "form controls")."""
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        names = zf.namelist()
+    return list(dict.fromkeys(label for prefix, label in _UNKEPT.items() if any(n.startswith(prefix) for n in names)))
+
+
+def _load_for_edit(ctx: ToolContext, path: str, output: str | None) -> tuple[Any, str]:
+    """Load an existing workbook for editing; refuse in-place saves that would lose parts."""
+    data = read_doc_bytes(ctx, path)
+    wb = open_workbook(data, path)
+    lost = unkept_parts(data)
+    note = ""
+    if lost:
+        if output is None:
+            raise ToolError(
+                f"{path} holds parts this tool cannot keep ({', '.join(lost)}); "
+                "pass output='new-name.xlsx' to save an edited copy instead."
+            )
+        note = f" The copy lacks parts of the original that could not be kept ({', '.join(lost)})."
+    return wb, note
+
+
+def _set(cell: Any, value: Value, kind: str = "auto", number_format: str | None = None) -> bool:
+    """Set one cell; returns True when a formula was written."""
+    if kind == "date":
+        try:
+            value = dt.date.fromisoformat(str(value)) if len(str(value)) <= 10 else dt.datetime.fromisoformat(str(value))
+        except ValueError:
+            raise ToolError(f"{cell.coordinate}: {value!r} is not an ISO date (YYYY-MM-DD).") from None
+        cell.value = value
+        cell.number_format = number_format or "yyyy-mm-dd"
+        return False
+    cell.value = value
+    formula = isinstance(value, str) and value.startswith("=") and len(value) > 1
+    if kind == "text" and isinstance(value, str):
+        cell.data_type = "s"
+        formula = False
+    if number_format:
+        cell.number_format = number_format
+    return formula
+
+
+def _save(ctx: ToolContext, wb: Any, path: str, output: str | None, formulas: bool) -> str:
+    """Save the workbook and return the sentence about formula values."""
+    has = formulas or _has_formulas(wb)
+    if has:
+        wb.calculation.fullCalcOnLoad = True
+    buf = io.BytesIO()
+    wb.save(buf)
+    save_bytes(ctx, output or path, buf.getvalue(), overwrite=output is None)
+    if not has:
+        return ""
+    if find_soffice() is None:
+        return " " + NOT_RECOMPUTED
+    return " Formula values are not computed yet; run xlsx_recalc to compute them with LibreOffice."
+
+
+def _has_formulas(wb: Any) -> bool:
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            if any(c.data_type == "f" for c in row):
+                return True
+    return False
+
+
+@tool("xlsx_write", risk=edit_risk())
+def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
+    """Set cells in an Excel sheet: values, formulas ('=SUM(A1:A9)') and number formats; creates the file if new."""
+    import openpyxl
+    note = ""
+    if ctx.workspace.exists(params.path):
+        wb, note = _load_for_edit(ctx, params.path, params.output)
+        try:
+            ws = pick_sheet(wb, params.sheet, params.path)
+        except ToolError:
+            ws = wb.create_sheet(params.sheet)
+            note += f" Created sheet {params.sheet!r}."
+    else:
+        if params.output:
+            raise ToolError(f"{params.path} does not exist; omit output to create it.")
+        wb = openpyxl.Workbook()
+        ws = wb.active
+        if params.sheet:
+            ws.title = params.sheet
+    formulas = False
+    for cw in params.cells:
+        ref = cw.cell.replace("$", "").strip().upper()
+        if not _CELL_RE.match(ref):
+            raise ToolError(f"bad cell reference {cw.cell!r}; use forms like 'B7' (one cell, column letters then row number).")
+        cell = ws[ref]
+        formulas |= _set(cell, cw.value, cw.kind, cw.number_format)
+    out = params.output or params.path
+    recalc = _save(ctx, wb, params.path, params.output, formulas)
+    return ToolResult(
+        text=f"set {len(params.cells)} cells in sheet {ws.title!r}; saved {out}.{note}{recalc}",
+        data={"path": out, "sheet": ws.title, "cells": len(params.cells)},
+    )
+
+
+@tool("xlsx_add_sheet", risk=edit_risk())
+def xlsx_add_sheet(ctx: ToolContext, params: XlsxAddSheetParams) -> ToolResult:
+    """Add a new sheet to an Excel workbook, optionally filled with rows."""
+    wb, note = _load_for_edit(ctx, params.path, params.output)
+    if any(t.lower() == params.name.lower() for t in wb.sheetnames):
+        raise ToolError(f"sheet {params.name!r} already exists; sheets: {', '.join(wb.sheetnames)}.")
+    if any(ch in params.name for ch in "[]:*?/\\"):
+        raise ToolError("sheet names cannot contain [ ] : * ? / \\.")
+    ws = wb.create_sheet(params.name)
+    formulas = False
+    for row in params.rows:
+        ws.append(row)
+        formulas |= any(isinstance(v, str) and v.startswith("=") for v in row)
+    out = params.output or params.path
+    recalc = _save(ctx, wb, params.path, params.output, formulas)
+    return ToolResult(text=f"added sheet {params.name!r} with {len(params.rows)} rows; saved {out}.{note}{recalc}", data={"path": out, "sheet": params.name})
+
+
+@tool("xlsx_append_rows", risk=edit_risk())
+def xlsx_append_rows(ctx: ToolContext, params: XlsxAppendParams) -> ToolResult:
+    """Append rows below the last used row of an Excel sheet."""
+    wb, note = _load_for_edit(ctx, params.path, params.output)
+    ws = pick_sheet(wb, params.sheet, params.path)
+    empty = ws.max_row == 1 and all(c.value is None for c in ws[1])
+    first = 1 if empty else ws.max_row + 1
+    formulas = False
+    for i, row in enumerate(params.rows):
+        for j, v in enumerate(row):
+            formulas |= _set(ws.cell(row=first + i, column=j + 1), v)
+    out = params.output or params.path
+    recalc = _save(ctx, wb, params.path, params.output, formulas)
+    last = first + len(params.rows) - 1
+    return ToolResult(
+        text=f"appended {len(params.rows)} rows to sheet {ws.title!r} (rows {first}-{last}); saved {out}.{note}{recalc}",
+        data={"path": out, "sheet": ws.title, "first_row": first, "last_row": last},
+    )
+
+
+def _recalc_risk(ctx: ToolContext, params: XlsxRecalcParams) -> RiskClass:
+    return RiskClass.DESTRUCTIVE if params.save else RiskClass.READ
+
+
+@tool("xlsx_recalc", risk=_recalc_risk)
+def xlsx_recalc(ctx: ToolContext, params: XlsxRecalcParams) -> ToolResult:
+    """Recompute all formulas of an Excel workbook with LibreOffice (if installed) and report their values."""
+    data = read_doc_bytes(ctx, params.path)
+    open_workbook(data, params.path)  # hostile-file checks before LibreOffice sees it
+    suffix = "xlsm" if params.path.lower().endswith(".xlsm") else "xlsx"
+    new = recalculate(data, suffix=suffix)
+    fwb = open_workbook(new, params.path)
+    vwb = open_workbook(new, params.path, data_only=True)
+    lines, missing, total = [], 0, 0
+    for ws in fwb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                if c.data_type != "f":
+                    continue
+                total += 1
+                v = vwb[ws.title][c.coordinate].value
+                missing += v is None
+                if len(lines) < 50:
+                    lines.append(f"{ws.title}!{c.coordinate} {c.value} → {show_value(v) if v is not None else '?'}")
+    if params.save:
+        save_bytes(ctx, params.path, new, overwrite=True)
+    head = f"recomputed {total} formulas in {params.path}" + ("; saved." if params.save else " (not saved).")
+    if missing:
+        head += f" {missing} formulas still have no value (errors or unsupported functions)."
+    return ToolResult(text="\n".join([head] + lines), data={"path": params.path, "formulas": total, "missing": missing}, untrusted=True)
