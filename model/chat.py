@@ -110,7 +110,7 @@ class LocalChatModel:
             ModelError: the template fails or the prompt does not fit the context.
         """
         from .chat_template import TemplateError
-        from .grammar import forced_turn_grammar, tool_call_grammar
+        from .grammar import forced_turn_grammar, strip_final_answer, tool_call_grammar
         from .parsing import StreamParser
 
         try:
@@ -122,8 +122,7 @@ class LocalChatModel:
         parser = StreamParser(tools, self.fmt, starts_in_think)
         phase = None
         if tools and force == "tool_call_or_final":
-            g = forced_turn_grammar(tools, self.fmt)
-            phase = GrammarPhase(g, trigger="</think>", end="") if starts_in_think else GrammarPhase(g, end="", from_start=True)
+            phase = GrammarPhase(forced_turn_grammar(tools, self.fmt, in_think=starts_in_think, max_calls=1), end="", from_start=True)
         elif tools and self.grammar_enabled:
             phase = GrammarPhase(tool_call_grammar(tools, self.fmt))
         room = self.context_size - len(tokens) - 1
@@ -132,24 +131,26 @@ class LocalChatModel:
         limit = min(max_tokens or room, room)
 
         def on_text(delta: str) -> None:
-            if on_delta is None:
-                return
-            for kind, piece in parser.feed(delta):
-                on_delta(kind, piece)
+            for kind, piece in parser.feed(delta):  # always fed: finish() needs the whole text
+                if on_delta is not None:
+                    on_delta(kind, piece)
 
         result = self.runtime.generate(
             tokens, max_tokens=limit, sampling=self.sampling, stop=list(self.profile.stop),
             on_text=on_text, cancel=cancel, grammar=phase,
             persist_prefix=self._persist_len(messages, tools, tokens),
-            reasoning_budget=self.reasoning_budget if starts_in_think else None,
+            reasoning=starts_in_think, reasoning_budget=self.reasoning_budget,
         )
-        if on_delta is not None:
-            for kind, piece in parser.flush():
+        for kind, piece in parser.flush():
+            if on_delta is not None:
                 on_delta(kind, piece)
         self._kv_text = prompt + result.text
         self._kv_tokens = tokens + result.token_ids
         self.last_metrics = result.metrics
-        return TurnOutput(parsed=parser.finish(), token_ids=result.token_ids,
+        parsed = parser.finish()
+        if force == "tool_call_or_final":
+            parsed.content = strip_final_answer(parsed.content)
+        return TurnOutput(parsed=parsed, token_ids=result.token_ids,
                           stop_reason=result.stop_reason, metrics=result.metrics)
 
 

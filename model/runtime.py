@@ -294,6 +294,7 @@ class Runtime:
         cancel: threading.Event | None = None,
         grammar: GrammarPhase | None = None,
         persist_prefix: int = 0,
+        reasoning: bool = False,
         reasoning_budget: int | None = None,
         reasoning_end: str = "</think>",
     ) -> GenerationResult:
@@ -309,8 +310,10 @@ class Runtime:
             grammar: optional phase-switched grammar.
             persist_prefix: number of leading prompt tokens whose KV state is
                 saved to / restored from ``cache_dir`` (0: none).
-            reasoning_budget: when set and the output has not yet produced
-                ``reasoning_end`` after this many tokens, it is inserted.
+            reasoning: the output starts inside a reasoning block (the prompt
+                opened ``<think>``); its tokens are counted in ``reasoning_tokens``.
+            reasoning_budget: when set (with ``reasoning``) and the output has not
+                produced ``reasoning_end`` after this many tokens, it is inserted.
             reasoning_end: the text that ends reasoning.
 
         Returns:
@@ -327,7 +330,7 @@ class Runtime:
         with self._lock:
             return self._generate(
                 list(prompt), max_tokens, sampling or SamplingParams(), list(stop), on_text, cancel,
-                grammar, persist_prefix, reasoning_budget, reasoning_end,
+                grammar, persist_prefix, reasoning, reasoning_budget, reasoning_end,
             )
 
     def _sampler(self, s: SamplingParams, grammar_text: str | None):
@@ -349,7 +352,7 @@ class Runtime:
         return i != -1 and not text[i + len(trigger):].strip()
 
     def _generate(self, prompt, max_tokens, s, stop, on_text, cancel, grammar, persist_prefix,
-                  reasoning_budget, reasoning_end) -> GenerationResult:
+                  reasoning, reasoning_budget, reasoning_end) -> GenerationResult:
         m = GenerationMetrics(prompt_tokens=len(prompt))
         t_start = time.perf_counter()
         if not self._prefill(prompt, persist_prefix, cancel, m):
@@ -364,7 +367,7 @@ class Runtime:
         text = ""
         emitted = 0
         reason = "length"
-        in_reasoning = reasoning_budget is not None
+        in_reasoning = reasoning
         hold = max((len(x) for x in stop), default=1) - 1
         eos = {llm.token_eos()}
         try:
@@ -384,9 +387,12 @@ class Runtime:
                 break
             forced: list[int] = [tok]
             piece = decoder.decode(self._piece(tok))
+            if in_reasoning:
+                m.reasoning_tokens += 1
             if in_reasoning and reasoning_end in text + piece:
                 in_reasoning = False
-            elif in_reasoning and len(out_ids) + 1 >= reasoning_budget:
+            elif (in_reasoning and reasoning_budget is not None and m.reasoning_tokens >= reasoning_budget
+                  and not constrained):  # a grammar sampler would not see forced tokens
                 extra = "\n" + reasoning_end + "\n\n"
                 forced += self.tokenize(extra)
                 piece += extra

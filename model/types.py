@@ -132,6 +132,7 @@ class GenerationMetrics:
         reused: prompt tokens already in the KV cache (prefix reuse).
         restored: prompt tokens whose KV state was loaded from disk.
         generated: tokens decoded.
+        reasoning_tokens: of ``generated``, tokens inside the reasoning block.
         prefill_s / decode_s: seconds spent in prefill / decode.
         ttft_s: seconds from the call to the first generated token.
     """
@@ -141,6 +142,7 @@ class GenerationMetrics:
     reused: int = 0
     restored: int = 0
     generated: int = 0
+    reasoning_tokens: int = 0
     prefill_s: float = 0.0
     decode_s: float = 0.0
     ttft_s: float = 0.0

@@ -124,10 +124,11 @@ def test_grammar_switches_on_trigger(rt):
 
 def test_reasoning_budget_forces_end(rt):
     r = rt.generate(rt.tokenize(chat("Think about the weather.")), max_tokens=20, sampling=GREEDY,
-                    reasoning_budget=4)
+                    reasoning=True, reasoning_budget=4)
     assert "</think>" in r.text
     before = r.text.split("</think>")[0]
     assert len(rt.tokenize(before.strip())) <= 6
+    assert r.metrics.reasoning_tokens == 4
 
 
 def test_prompt_too_long(rt):

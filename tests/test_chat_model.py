@@ -1,0 +1,96 @@
+"""LocalChatModel on the real demo model: turns, streaming, grammar, cache reuse."""
+
+from __future__ import annotations
+
+import pytest
+
+from model.chat import open_chat_model
+from model.select import demo_model_path
+from model.types import Message, SamplingParams
+
+WEATHER = [{
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Weather forecast for a city.",
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string", "enum": ["Paris", "Rome", "Oslo"]},
+                           "days": {"type": "integer"}},
+            "required": ["city", "days"],
+        },
+    },
+}]
+
+TOOLS = [{
+    "type": "function",
+    "function": {
+        "name": "write_file",
+        "description": "Write a text file in the workspace.",
+        "parameters": {
+            "type": "object",
+            "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
+            "required": ["path", "content"],
+        },
+    },
+}]
+
+
+@pytest.fixture(scope="module")
+def chat(tmp_path_factory):
+    m = open_chat_model(demo_model_path(), n_ctx=2048, cache_dir=tmp_path_factory.mktemp("kv"), n_threads=2,
+                        label="demo", is_demo=True)
+    m.sampling = SamplingParams(temperature=0.0)
+    yield m
+    m.runtime.close()
+
+
+def history(user: str) -> list[Message]:
+    return [Message("system", "You are a helpful assistant."), Message("user", user)]
+
+
+def test_turn_streams_and_parses(chat):
+    deltas: list[tuple[str, str]] = []
+    out = chat.complete(history("Say hello in five words."), [], on_delta=lambda k, t: deltas.append((k, t)),
+                        max_tokens=24)
+    assert out.parsed.content
+    assert "".join(t for k, t in deltas if k == "content").strip() == out.parsed.content
+    assert out.metrics.generated == len(out.token_ids) > 0
+    assert chat.is_demo and chat.context_size == 2048
+
+
+def test_next_turn_reuses_generated_tokens(chat):
+    msgs = history("Name a colour.")
+    first = chat.complete(msgs, [], max_tokens=16)
+    msgs.append(Message("assistant", first.parsed.content, token_ids=first.token_ids))
+    msgs.append(Message("user", "Name another."))
+    second = chat.complete(msgs, [], max_tokens=16)
+    # everything up to the end of the first turn comes from the KV cache
+    assert second.metrics.reused >= first.metrics.prompt_tokens + len(first.token_ids) - 1
+    assert second.metrics.evaluated < 40
+
+
+@pytest.mark.parametrize("fmt", ["json", "xml"])
+def test_forced_turn_gives_schema_valid_call(chat, fmt):
+    import dataclasses
+
+    saved = chat.profile
+    chat.profile = dataclasses.replace(saved, tool_call_format=fmt)
+    try:
+        out = chat.complete(history("What is the weather in Rome for the next 3 days?"), WEATHER,
+                            force="tool_call_or_final", max_tokens=120)
+    finally:
+        chat.profile = saved
+    p = out.parsed
+    assert p.errors == []
+    if p.tool_calls:
+        call = p.tool_calls[0]
+        assert call.name == "get_weather"
+        assert call.arguments["city"] in {"Paris", "Rome", "Oslo"} and isinstance(call.arguments["days"], int)
+    else:  # the grammar's other branch: an explicit final answer, prefix stripped
+        assert p.content and not p.content.startswith("Final answer:")
+
+
+def test_system_prefix_is_persisted(chat):
+    chat.complete(history("Hi."), TOOLS, max_tokens=4)
+    assert list(chat.runtime.cache_dir.glob("prefix-*.state"))
