@@ -1,0 +1,391 @@
+"""The agent loop: an iterator of typed events over a checkpointed task.
+
+Each step: render (history -> messages, folding old turns to fit) -> generate
+(streamed) -> parse -> for each call: validate -> policy -> journal "started"
+-> execute -> journal "done" -> observe -> checkpoint. A turn without a tool
+call ends the task unless it looks like a failed call (then the format is fed
+back; on repeats the next turn is constrained). The task also pauses for a
+human on approvals, ``ask_human``, spent budgets, a detected loop, in-flight
+calls found after a crash, cancellation and model errors; :meth:`Agent.resume`
+continues every one of them (and tasks left "running" by a crash) the same way.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from model.types import ModelError, TurnOutput
+from tools.base import ToolContext, ToolRegistry
+from tools.untrusted import new_marker
+
+from . import faults, paths
+from .calls import CallRunner
+from .config import Settings
+from .events import ErrorEvent, Event, Finished, Metrics, Notice, ReasoningDelta, StepStarted, TaskStarted, TextDelta
+from .history import plan_fold, to_model_messages
+from .locks import TaskLock
+from .prompt import format_error_note, system_prompt
+from .resolve import apply_resume
+from .session import TaskSession, progress_summary
+from .state.models import Budgets, CallRecord, StoredMessage, Summary, Task, new_task_id
+from .state.store import Store
+from .stuck import corrective_note, detect
+
+__all__ = ["Agent", "MAX_FORMAT_ERRORS"]
+
+MAX_FORMAT_ERRORS = 4  # consecutive malformed turns before the task pauses
+_FORCE = "tool_call_or_final"
+
+
+class Agent:
+    """Runs tasks with ``model`` and ``tools``, checkpointing into ``store``.
+
+    Args:
+        model: a :class:`model.types.ChatModel`.
+        tools: the tool registry.
+        store: the task store.
+        settings: configuration (defaults when None).
+        state_dir: where change blobs, trash and locks live (default ``paths.state_dir()``).
+        with_format: put the call-format instructions in the system prompt.
+        clock: monotonic seconds (tests pass a fake one).
+    """
+
+    def __init__(
+        self,
+        model: Any,
+        tools: ToolRegistry,
+        store: Store,
+        *,
+        settings: Settings | None = None,
+        state_dir: Path | None = None,
+        with_format: bool = True,
+        secrets: Callable[[str], str | None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.model = model
+        self.tools = tools
+        self.store = store
+        self.settings = settings or Settings()
+        self.state_dir = Path(state_dir) if state_dir else paths.state_dir()
+        self.with_format = with_format
+        self.secrets = secrets
+        self.clock = clock
+        self.fmt = getattr(model, "fmt", None) or self.settings.model.tool_call_format
+        self.cancel_event = threading.Event()
+        self._worker: ThreadPoolExecutor | None = None
+
+    def close(self) -> None:
+        """Stop the generation worker thread (the agent can still be used: it restarts)."""
+        if self._worker is not None:
+            self._worker.shutdown(wait=True)
+            self._worker = None
+
+    def cancel(self) -> None:
+        """Ask the running loop to pause at the next safe point (thread-safe)."""
+        self.cancel_event.set()
+
+    # -- public API -----------------------------------------------------------
+    def create_task(
+        self,
+        goal: str,
+        workspace: Path | str,
+        *,
+        max_steps: int | None = None,
+        max_generated_tokens: int | None = None,
+        max_wall_s: float | None = None,
+        approve: str | None = None,
+    ) -> Task:
+        """Create and checkpoint a task (status "running", nothing run yet).
+
+        Raises:
+            ValueError: empty goal, missing workspace folder or bad approve mode.
+        """
+        goal = goal.strip()
+        if not goal:
+            raise ValueError("the goal is empty; say what the task should do")
+        root = Path(workspace).expanduser().resolve()
+        if not root.is_dir():
+            raise ValueError(f"workspace folder not found: {root}")
+        a = self.settings.agent
+        mode = approve or a.approve
+        if mode not in ("ask", "edits", "all", "none"):
+            raise ValueError(f"unknown approve mode {mode!r}; use ask, edits, all or none")
+        task = Task(
+            id=new_task_id(), goal=goal, workspace=str(root), approve=mode, marker=new_marker(),
+            model=getattr(self.model, "name", ""), summary=Summary(goal=goal),
+            budgets=Budgets(max_steps=max_steps or a.max_steps,
+                            max_generated_tokens=max_generated_tokens or a.max_generated_tokens,
+                            max_wall_s=max_wall_s or a.max_wall_s),
+        )
+        self.store.commit(task, messages=[StoredMessage(seq=0, role="user", kind="goal", content=goal)])
+        return task
+
+    def run(self, goal: str, *, workspace: Path | str, **options: Any) -> Iterator[Event]:
+        """Create a task for ``goal`` and drive it; options as :meth:`create_task`."""
+        try:
+            task = self.create_task(goal, workspace, **options)
+        except ValueError as exc:
+            yield ErrorEvent(str(exc))
+            return
+        yield from self.drive(task.id)
+
+    def resume(self, task_id: str, *, approval: str | None = None, note: str | None = None,
+               answer: str | None = None) -> Iterator[Event]:
+        """Continue a paused or interrupted task.
+
+        Args:
+            task_id: id or unique prefix.
+            approval: for a pending approval "once" | "task" | "deny"; for an
+                in-flight call "once" (re-run) | "deny" (skip); for budget,
+                stuck, error and cancelled pauses "deny" stops the task and
+                anything else continues (a budget is extended by its size).
+            note: text from the user added to the history before continuing.
+            answer: the answer to an ``ask_human`` question.
+        """
+        yield from self.drive(task_id, approval=approval, note=note, answer=answer, resumed=True)
+
+    def drive(self, task_id: str, *, resumed: bool = False, **resolution: Any) -> Iterator[Event]:
+        """Drive a stored task until it finishes or pauses (never raises)."""
+        self.cancel_event.clear()
+        try:
+            task = self.store.get_task(task_id)
+        except KeyError as exc:
+            yield ErrorEvent(str(exc))
+            return
+        lock = TaskLock(self.state_dir / "locks", task.id)
+        if not lock.acquire():
+            yield ErrorEvent(f"task {task.id} is being run by another process")
+            return
+        try:
+            yield TaskStarted(task_id=task.id, goal=task.goal, resumed=resumed)
+            sess = TaskSession(self.store, task, self.clock)
+            yield from self._loop(sess, resolution if resumed else {})
+        finally:
+            lock.release()
+
+    # -- the loop ---------------------------------------------------------------
+    def _loop(self, sess: TaskSession, resolution: dict[str, Any]) -> Iterator[Event]:
+        task = sess.task
+        try:
+            go_on = yield from apply_resume(self, sess, **resolution)
+            if not go_on:
+                return
+            try:
+                runner = self._runner(sess)
+            except Exception as exc:  # noqa: BLE001 - e.g. the workspace folder is gone
+                message = f"cannot open the workspace {task.workspace}: {exc}"
+                yield ErrorEvent(message)
+                yield sess.pause("error", message, ["continue", "stop"])
+                return
+            while True:
+                for call in sess.pending_calls():
+                    if (yield from runner.process(call)):
+                        return
+                if self.cancel_event.is_set():
+                    yield sess.pause("cancelled", "stopped by the user", ["continue", "stop"])
+                    return
+                if (yield from self._check_stuck(sess)):
+                    return
+                if (yield from self._check_budget(sess)):
+                    return
+                if (yield from self._step(sess, runner)):
+                    return
+        except Exception as exc:  # noqa: BLE001 - the loop never raises
+            message = f"internal error: {type(exc).__name__}: {exc}"
+            yield ErrorEvent(message)
+            try:
+                yield sess.pause("error", message, ["continue", "stop"])
+            except Exception:  # noqa: BLE001 - the DB itself failed; nothing more to save
+                task.status = "paused"
+
+    def _runner(self, sess: TaskSession) -> CallRunner:
+        ctx = ToolContext(task_id=sess.task.id, config=self.settings.tool_config(), state={})
+        if self.secrets is not None:
+            ctx.secrets = self.secrets
+        limit = min(self.settings.agent.max_observation_chars, max(400, self.model.context_size * 4 // 8))
+        runner = CallRunner(sess, self.tools, ctx, limit)
+        ctx.workspace = self._workspace(sess.task, runner.on_change)
+        try:
+            from tools.web import allow_urls_from_text
+        except ImportError:
+            allow_urls_from_text = None
+        if allow_urls_from_text is not None:
+            for m in sess.messages:
+                if (m.role == "user" and m.kind in ("goal", "note")) or (m.role == "tool" and m.name == "ask_human"):
+                    allow_urls_from_text(ctx, m.content)
+        return runner
+
+    def _workspace(self, task: Task, on_change: Callable[[Any], None]) -> Any:
+        from sandbox import BlobStore, Workspace
+
+        return Workspace(task.workspace, blobs=BlobStore(self.state_dir / "blobs"), on_change=on_change,
+                         trash_dir=self.state_dir / "trash" / task.id)
+
+    def _check_stuck(self, sess: TaskSession) -> Iterator[Event]:
+        task = sess.task
+        st = task.stuck
+        reason = detect(sess.calls[st.since:], stale=self.settings.agent.stale_steps)
+        if reason is None:
+            if st.warned and task.usage.steps - st.warned_step >= 6:
+                st.warned = ""
+            return False
+        st.since = len(sess.calls)
+        if not st.warned:
+            st.warned, st.warned_step = reason, task.usage.steps
+            note = sess.new_message("user", corrective_note(reason), kind="corrective")
+            sess.commit(messages=[note])
+            yield Notice(note.content)
+            return False
+        yield sess.pause("stuck", f"The agent seems stuck: {reason}. Add a hint (note) and continue, or stop.",
+                         ["continue", "stop"])
+        return True
+
+    def _check_budget(self, sess: TaskSession) -> Iterator[Event]:
+        b, u = sess.task.budgets, sess.task.usage
+        if u.steps >= b.max_steps:
+            which, text = "steps", f"step budget reached ({u.steps} of {b.max_steps} steps)"
+        elif u.generated_tokens >= b.max_generated_tokens:
+            which, text = "tokens", f"token budget reached ({u.generated_tokens} of {b.max_generated_tokens} tokens)"
+        elif sess.wall_s() >= b.max_wall_s:
+            which, text = "time", f"time budget reached ({sess.wall_s():.0f} of {b.max_wall_s:.0f} s)"
+        else:
+            return False
+        yield sess.pause("budget", f"{text}. Progress: {progress_summary(sess)} Extend the budget or stop?",
+                         ["extend", "stop"], budget=which)
+        return True
+
+    # -- one model turn -----------------------------------------------------------
+    def _step(self, sess: TaskSession, runner: CallRunner) -> Iterator[Event]:
+        task = sess.task
+        faults.crash_point("step_start")
+        schemas = self.tools.schemas()
+        system = system_prompt(task.workspace, self.fmt, with_format=self.with_format)
+        ctx_size = int(self.model.context_size)
+        limit = int(ctx_size * self.settings.agent.fold_at)
+
+        rendered: dict[str, Any] = {}
+
+        def fits(t: Task, msgs: list[StoredMessage]) -> bool:
+            rendered["messages"] = to_model_messages(t, msgs, system, sess.model_messages)
+            rendered["tokens"] = self.model.count_tokens(rendered["messages"], schemas)
+            return rendered["tokens"] <= limit
+
+        folded = plan_fold(task, sess.messages, sess.calls, fits)
+        if folded:
+            sess.commit(fold=folded)
+            yield Notice(f"Folded {len(folded)} older messages into the task summary to fit the context.")
+            fits(task, sess.messages)
+        messages, prompt_tokens = rendered["messages"], rendered["tokens"]
+        room = ctx_size - prompt_tokens - 8
+        left = task.budgets.max_generated_tokens - task.usage.generated_tokens
+        max_tokens = max(1, min(self.settings.agent.max_turn_tokens, room, left))
+        if room < 64:
+            yield sess.pause("error", f"the prompt fills the context ({prompt_tokens} of {ctx_size} tokens); "
+                             "use a model with a larger context or start a smaller task", ["continue", "stop"])
+            return True
+        step_n = task.usage.steps + 1
+        yield StepStarted(n=step_n)
+        force = _FORCE if task.format_errors >= 2 else None
+        try:
+            out = yield from self._generate(messages, schemas, force, max_tokens)
+        except Exception as exc:  # noqa: BLE001 - model failures become a pause
+            msg = str(exc) if isinstance(exc, ModelError) else f"model failed: {type(exc).__name__}: {exc}"
+            yield ErrorEvent(msg)
+            yield sess.pause("error", msg, ["continue", "stop"])
+            return True
+        if out.stop_reason == "cancelled":
+            yield sess.pause("cancelled", "stopped by the user", ["continue", "stop"])
+            return True
+        task.usage.steps = step_n
+        task.usage.generated_tokens += out.metrics.generated or len(out.token_ids)
+        task.usage.prompt_tokens += out.metrics.prompt_tokens or prompt_tokens
+        yield Metrics(data={**out.metrics.as_dict(), "step": step_n, "stop_reason": out.stop_reason,
+                            "usage": task.usage.model_dump()})
+        return (yield from self._absorb_turn(sess, out, schemas, step_n))
+
+    def _generate(self, messages: list, schemas: list, force: str | None, max_tokens: int) -> Iterator[Event]:
+        """Run ``model.complete`` in a worker thread, yielding its deltas live."""
+        q: queue.Queue = queue.Queue()
+
+        def on_delta(kind: str, text: str) -> None:
+            q.put(("delta", kind, text))
+
+        def work() -> None:
+            try:
+                q.put(("done", self.model.complete(messages, schemas, on_delta=on_delta, cancel=self.cancel_event,
+                                                   force=force, max_tokens=max_tokens)))
+            except BaseException as exc:  # noqa: BLE001 - handed to the loop
+                q.put(("error", exc))
+
+        if self._worker is None:
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="assistant-generate")
+        future = self._worker.submit(work)
+        try:
+            while True:
+                item = q.get()
+                if item[0] == "delta":
+                    yield ReasoningDelta(item[2]) if item[1] == "reasoning" else TextDelta(item[2], kind=item[1])
+                elif item[0] == "done":
+                    return item[1]
+                else:
+                    raise item[1]
+        finally:
+            if not future.done():  # the consumer stopped iterating mid-generation
+                self.cancel_event.set()
+                future.result()
+
+    def _absorb_turn(self, sess: TaskSession, out: TurnOutput, schemas: list, step_n: int) -> Iterator[Event]:
+        task, parsed = sess.task, out.parsed
+        msg = sess.new_message("assistant", parsed.content, reasoning=parsed.reasoning, token_ids=list(out.token_ids))
+        msg.step = step_n
+        if parsed.tool_calls:
+            calls = [CallRecord(id=f"s{step_n}c{i}", step=step_n, turn_seq=msg.seq, index=i, name=c.name,
+                                arguments=dict(c.arguments), raw=c.raw) for i, c in enumerate(parsed.tool_calls)]
+            msg.tool_calls = [{**c.brief(), "raw": c.raw} for c in calls]
+            extra = []
+            for i, err in enumerate(parsed.errors):
+                text = f"Call could not be read: {err.message}" + (f"\nExpected format:\n{err.expected}" if err.expected else "")
+                m = StoredMessage(seq=msg.seq + 1 + i, step=step_n, role="tool", kind="format_error", content=text)
+                extra.append(m)
+            task.format_errors = 0
+            sess.commit(messages=[msg, *extra], calls=calls)
+            faults.crash_point("turn_saved")
+            return False
+        text = parsed.content
+        if parsed.errors:
+            reason = parsed.errors[0].message
+        elif not text.strip():
+            reason = "the reply had neither a tool call nor an answer"
+        else:
+            reason = self._failed_call(text)
+        if reason is None:
+            msg.kind = "answer"
+            task.status, task.answer, task.pause = "finished", text, None
+            sess.commit(messages=[msg])
+            yield Finished(answer=text, status="finished", task_id=task.id)
+            return True
+        task.format_errors += 1
+        msg.kind = "format_error"
+        example = parsed.errors[0].expected if parsed.errors else ""
+        note = format_error_note(reason, schemas, self.fmt, cut=out.stop_reason == "length", example=example)
+        obs = StoredMessage(seq=msg.seq + 1, step=step_n, role="user", kind="format_error", content=note)
+        if task.format_errors >= MAX_FORMAT_ERRORS:
+            yield sess.pause("stuck", f"the model failed {task.format_errors} times in a row to write a valid "
+                             f"tool call or answer (last: {reason})", ["continue", "stop"], messages=[msg, obs])
+            return True
+        sess.commit(messages=[msg, obs])
+        faults.crash_point("turn_saved")
+        yield Notice(f"Format error: {reason}")
+        return False
+
+    def _failed_call(self, text: str) -> str | None:
+        try:
+            from model.parsing import looks_like_failed_call
+        except ImportError:  # pragma: no cover
+            return None
+        return looks_like_failed_call(text, self.tools.names())

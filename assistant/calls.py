@@ -1,0 +1,178 @@
+"""Running one tool call: validate -> policy -> journal "started" -> execute ->
+journal "done" -> observation.
+
+Every transition is committed before the next action, so after a crash the
+journal says exactly where each call was. Errors of any kind become results
+the model reads; nothing here raises into the loop.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Generator
+
+from pydantic import ValidationError
+
+from tools.base import RiskClass, Tool, ToolContext, ToolRegistry, ToolResult, format_validation_error
+from tools.untrusted import fence
+
+from . import faults
+from .events import ApprovalRequested, Event, ToolCallFinished, ToolCallStarted
+from .history import truncate_observation
+from .policy import decide
+from .session import TaskSession
+from .state.models import CallRecord, ChangeEntry
+
+__all__ = ["CallRunner", "APPROVAL_CHOICES", "IN_FLIGHT_CHOICES"]
+
+APPROVAL_CHOICES = ["once", "task", "deny"]
+IN_FLIGHT_CHOICES = ["once", "deny"]
+
+Gen = Generator[Event, None, bool]
+
+
+def _jsonable(data: Any) -> Any:
+    if data is None:
+        return None
+    return json.loads(json.dumps(data, default=str))
+
+
+def _short_args(arguments: dict[str, Any], n: int = 160) -> str:
+    text = json.dumps(arguments, ensure_ascii=False, default=str)
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+class CallRunner:
+    """Drives the calls of one task session.
+
+    Args:
+        session: the task being driven.
+        registry: the tools.
+        ctx: the tool context (workspace, task id, config).
+        observation_chars: cap on an observation's length (characters).
+    """
+
+    def __init__(self, session: TaskSession, registry: ToolRegistry, ctx: ToolContext, observation_chars: int) -> None:
+        self.s = session
+        self.registry = registry
+        self.ctx = ctx
+        self.observation_chars = observation_chars
+        self.current: CallRecord | None = None
+
+    # -- journal of side effects (Workspace.on_change) -----------------------
+    def on_change(self, record: Any) -> None:
+        """Journal one workspace change of the running call (own transaction)."""
+        call = self.current
+        data = record.to_dict()
+        summary = self.s.task.summary
+        for path in (data.get("path"), data.get("dest")):
+            if path and path not in summary.files_touched:
+                summary.files_touched.append(path)
+        entry = ChangeEntry(call_id=call.id if call else "", step=call.step if call else 0, record=data)
+        self.s.commit(changes=[entry])
+        faults.crash_point("change")
+
+    # -- outcomes -------------------------------------------------------------
+    def finish(self, call: CallRecord, result: ToolResult, status: str | None = None) -> Gen:
+        """Record the result and its observation in one transaction."""
+        text = truncate_observation(result.text, self.observation_chars, call.name)
+        if result.untrusted:
+            data = result.data or {}
+            source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
+            text = fence(text, self.s.task.marker, source)
+        call.result = text
+        call.error = bool(result.error)
+        call.data = _jsonable(result.data)
+        call.status = status or ("error" if result.error else "done")
+        self.s.task.usage.tool_calls += 1
+        obs = self.s.new_message("tool", text, kind="observation", name=call.name, tool_call_id=call.id)
+        obs.step = call.step
+        self.s.commit(messages=[obs], calls=[call])
+        faults.crash_point("call_done")
+        yield ToolCallFinished(call=call.brief(), result=text, error=call.error, data=call.data)
+        return False
+
+    def _preview(self, tool: Tool, params: Any) -> str | None:
+        try:
+            from tools.files import preview_diff
+        except ImportError:
+            return None
+        try:
+            return preview_diff(self.ctx.workspace, tool.name, params)
+        except Exception:  # noqa: BLE001 - a preview is optional
+            return None
+
+    def _changes_of(self, call: CallRecord) -> list[str]:
+        out = []
+        for ch in self.s.store.changes(self.s.task.id):
+            if ch.call_id == call.id:
+                r = ch.record
+                out.append(f"{r.get('op')} {r.get('path')}" + (f" -> {r['dest']}" if r.get("dest") else ""))
+        return out
+
+    # -- the state machine ----------------------------------------------------
+    def process(self, call: CallRecord) -> Gen:
+        """Advance ``call`` as far as it can go. Returns True when the task paused."""
+        s = self.s
+        if call.status == "awaiting_approval":
+            yield ApprovalRequested(call=call.brief(), risk=call.risk, diff=None)
+            yield s.pause("approval", s.task.pause.reason if s.task.pause else f"{call.name} needs approval",
+                          APPROVAL_CHOICES, call_id=call.id)
+            return True
+        if call.status == "awaiting_answer":
+            yield s.pause("question", s.task.pause.reason if s.task.pause else "waiting for your answer",
+                          list(s.task.pause.choices) if s.task.pause else [], call_id=call.id)
+            return True
+        tool = self.registry.get(call.name)
+        if tool is None:
+            names = ", ".join(self.registry.names())
+            return (yield from self.finish(
+                call, ToolResult.fail(f"Unknown tool {call.name!r}. Available tools: {names}."), "invalid"))
+        try:
+            params = tool.validate(call.arguments)
+        except ValidationError as exc:
+            return (yield from self.finish(call, ToolResult.fail(format_validation_error(tool, exc)), "invalid"))
+        risk = tool.risk_of(self.ctx, params)
+        if call.status == "started":  # journaled as running, never finished: in flight at a crash
+            if RiskClass(call.risk or risk.value) is not RiskClass.READ:
+                changes = self._changes_of(call)
+                seen = f" Changes it recorded: {'; '.join(changes)}." if changes else " It recorded no changes."
+                reason = (f"{call.name} {_short_args(call.arguments)} was running when the task stopped; "
+                          f"it may have run partly.{seen} Re-run it (once) or skip it (deny)?")
+                yield s.pause("in_flight", reason, IN_FLIGHT_CHOICES, call_id=call.id)
+                return True
+            return (yield from self._execute(call, tool, params, risk))
+        call.risk = risk.value
+        decision = decide(s.task.approve, risk, grants=s.task.grants, approved=call.approved)
+        if decision == "deny":
+            msg = (f"Not allowed: {call.name} is a {risk.value} action and this task is read-only "
+                   "(approve=none). Use read-only tools or give your final answer.")
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        if decision == "ask":
+            call.status = "awaiting_approval"
+            diff = self._preview(tool, params)
+            reason = f"{call.name} ({risk.value}) needs your approval: {_short_args(call.arguments)}"
+            yield ApprovalRequested(call=call.brief(), risk=risk.value, diff=diff)
+            yield s.pause("approval", reason, APPROVAL_CHOICES, call_id=call.id, calls=[call])
+            return True
+        if tool.name == "ask_human":
+            call.status = "awaiting_answer"
+            yield s.pause("question", params.question, list(getattr(params, "choices", []) or []),
+                          call_id=call.id, calls=[call])
+            return True
+        return (yield from self._execute(call, tool, params, risk))
+
+    def _execute(self, call: CallRecord, tool: Tool, params: Any, risk: RiskClass) -> Gen:
+        call.status = "started"
+        call.risk = risk.value
+        self.s.commit(calls=[call], durable=risk is not RiskClass.READ)
+        faults.crash_point("call_started")
+        yield ToolCallStarted(call=call.brief(), risk=risk.value)
+        self.current = call
+        try:
+            result = tool.invoke(self.ctx, params)
+        finally:
+            self.current = None
+        if not isinstance(result, ToolResult):
+            result = ToolResult(text=str(result))
+        return (yield from self.finish(call, result))

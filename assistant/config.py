@@ -1,0 +1,214 @@
+"""Layered settings: defaults < user TOML < project ``.assistant.toml`` < env < overrides.
+
+The user file is ``paths.user_config_file()`` (``config.toml`` in the config
+dir); the project file is ``.assistant.toml`` at the workspace root. The
+environment uses the prefix ``ASSISTANT_`` and ``__`` between nested names
+(``ASSISTANT_AGENT__MAX_STEPS=50``). Explicit overrides (from CLI flags) win.
+Sections merge key by key, so a project file can change one value of a section.
+
+Example ``config.toml``::
+
+    [model]
+    path = "~/models/Nanbeige_Nanbeige4.2-3B-Q4_K_M.gguf"
+    n_ctx = 32768
+
+    [agent]
+    max_steps = 60
+    approve = "edits"
+"""
+
+from __future__ import annotations
+
+import contextvars
+import tomllib
+from pathlib import Path
+from typing import Any, Literal, Mapping
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from . import paths
+
+__all__ = [
+    "ConfigError",
+    "ModelSettings",
+    "AgentSettings",
+    "WebSettings",
+    "Settings",
+    "load_config",
+    "PROJECT_FILE",
+    "ApproveMode",
+]
+
+PROJECT_FILE = ".assistant.toml"
+ApproveMode = Literal["ask", "edits", "all", "none"]
+
+
+class ConfigError(ValueError):
+    """A config file or value is invalid; the message is one actionable line."""
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ModelSettings(_Section):
+    """``[model]``: which model and how to run it."""
+
+    path: str | None = None
+    n_ctx: int | None = Field(default=None, ge=512)
+    grammar: bool = True
+    backend: Literal["local", "openai"] = "local"
+    base_url: str | None = None
+    model_name: str | None = None
+    tool_call_format: Literal["xml", "json"] = "xml"
+    thinking: bool = True
+
+
+class AgentSettings(_Section):
+    """``[agent]``: task budgets, approval mode and context limits."""
+
+    max_steps: int = Field(default=40, ge=1)
+    max_generated_tokens: int = Field(default=100_000, ge=1)
+    max_wall_s: float = Field(default=3600.0, gt=0)
+    approve: ApproveMode = "ask"
+    max_turn_tokens: int = Field(default=4096, ge=64)
+    max_observation_chars: int = Field(default=6000, ge=200)
+    fold_at: float = Field(default=0.75, gt=0.1, lt=1.0)
+    stale_steps: int = Field(default=4, ge=2)
+
+
+class WebSettings(BaseModel):
+    """``[web]``: web tools (the web tools read the rest of the keys)."""
+
+    model_config = ConfigDict(extra="allow")
+    enabled: bool = True
+
+
+class PluginSettings(BaseModel):
+    """``[plugins]``: which plugins load (the loader reads the keys)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+_LAYERS: contextvars.ContextVar[tuple[dict, ...]] = contextvars.ContextVar("_LAYERS", default=())
+
+
+class _DictSource(PydanticBaseSettingsSource):
+    """A settings source holding one already-parsed layer."""
+
+    def __init__(self, settings_cls: type[BaseSettings], data: dict[str, Any]) -> None:
+        super().__init__(settings_cls)
+        self._data = data
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return self._data.get(field_name), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return self._data
+
+
+class Settings(BaseSettings):
+    """All settings. Build with :func:`load_config` rather than directly."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="ASSISTANT_",
+        env_nested_delimiter="__",
+        extra="ignore",
+        populate_by_name=True,
+    )
+
+    model: ModelSettings = Field(default_factory=ModelSettings)
+    agent: AgentSettings = Field(default_factory=AgentSettings)
+    web: WebSettings = Field(default_factory=WebSettings)
+    plugins: PluginSettings = Field(default_factory=PluginSettings)
+    mcp_servers: dict[str, Any] = Field(default_factory=dict, alias="mcpServers")
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        files = tuple(_DictSource(settings_cls, layer) for layer in reversed(_LAYERS.get()))
+        return (init_settings, env_settings, *files)
+
+    def tool_config(self) -> dict[str, Any]:
+        """The read-only mapping given to tools (``ToolContext.config``)."""
+        return {
+            "web": self.web.model_dump(),
+            "plugins": self.plugins.model_dump(),
+            "mcpServers": dict(self.mcp_servers),
+        }
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        return {}
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {path}: {exc}. Fix the TOML syntax.") from None
+    except OSError as exc:
+        raise ConfigError(f"config file {path}: cannot read ({exc.strerror}).") from None
+
+
+def _deep_merge(base: dict[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in top.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def load_config(
+    workspace: Path | str | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    *,
+    user_file: Path | None = None,
+) -> Settings:
+    """Read the layered settings.
+
+    Args:
+        workspace: folder whose ``.assistant.toml`` applies (None: no project file).
+        overrides: nested mapping that wins over everything (e.g.
+            ``{"agent": {"max_steps": 5}}``); None values are dropped.
+        user_file: the user TOML (default ``paths.user_config_file()``).
+
+    Raises:
+        ConfigError: a file is not valid TOML or a value is invalid; the
+            message names the key and the file or variable to fix.
+    """
+    layers = [_read_toml(Path(user_file) if user_file else paths.user_config_file())]
+    if workspace is not None:
+        layers.append(_read_toml(Path(workspace) / PROJECT_FILE))
+    init = _drop_none(dict(overrides or {}))
+    token = _LAYERS.set(tuple(layers))
+    try:
+        return Settings(**init)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(x) for x in err.get("loc", ()))
+        env = "ASSISTANT_" + "__".join(str(x).upper() for x in err.get("loc", ()))
+        raise ConfigError(
+            f"config: {loc}: {err.get('msg', 'invalid')} "
+            f"(check config.toml, {PROJECT_FILE} or {env})."
+        ) from None
+    finally:
+        _LAYERS.reset(token)
+
+
+def _drop_none(data: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            value = _drop_none(value)
+        if value is not None:
+            out[key] = value
+    return out

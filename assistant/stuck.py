@@ -1,0 +1,71 @@
+"""Stuck detection over the tool-call journal.
+
+Four signals, checked on the calls since the detector was last reset:
+
+1. the same call (name + arguments) three times in a row;
+2. two calls alternating A-B-A-B-A-B over six calls;
+3. three failing calls in a row;
+4. ``stale`` calls in a row whose observations add nothing new (each result
+   text was already seen earlier in the window).
+
+The loop answers the first detection with one corrective observation to the
+model; if a signal fires again it pauses the task for the human.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Sequence
+
+from .state.models import CallRecord
+
+__all__ = ["detect", "signature", "corrective_note"]
+
+
+def signature(call: CallRecord) -> str:
+    """``name`` + canonical JSON of the arguments."""
+    return call.name + json.dumps(call.arguments, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()
+
+
+def detect(calls: Sequence[CallRecord], *, stale: int = 4) -> str | None:
+    """The reason the agent looks stuck, one line, or None.
+
+    Args:
+        calls: finished calls in journal order (only those since the last reset).
+        stale: how many no-new-information calls in a row count as stuck.
+    """
+    calls = [c for c in calls if c.final]
+    if len(calls) >= 3:
+        sigs = {signature(c) for c in calls[-3:]}
+        if len(sigs) == 1:
+            return f"the same call ({calls[-1].name}) was repeated 3 times with the same arguments"
+    if len(calls) >= 6:
+        s = [signature(c) for c in calls[-6:]]
+        if s[0] != s[1] and s[0::2] == [s[0]] * 3 and s[1::2] == [s[1]] * 3:
+            return f"calls alternate between {calls[-2].name} and {calls[-1].name} without progress"
+    if len(calls) >= 3 and all(c.error or c.status in ("invalid", "denied") for c in calls[-3:]):
+        return "3 tool calls in a row failed"
+    if len(calls) > stale:
+        seen: set[str] = set()
+        fresh = []
+        for c in calls:
+            d = _digest(c.result)
+            fresh.append(d not in seen)
+            seen.add(d)
+        if not any(fresh[-stale:]):
+            return f"the last {stale} tool results added nothing new"
+    return None
+
+
+def corrective_note(reason: str) -> str:
+    """The one corrective observation given to the model before pausing."""
+    return (
+        f"Loop check: {reason}. Repeating will not help. Change approach: use "
+        "different arguments or another tool, give your final answer if you have "
+        "it, or call ask_human if you need the user."
+    )

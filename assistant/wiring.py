@@ -1,0 +1,87 @@
+"""Build the pieces of a run from settings: store, model, tools, agent.
+
+Shared by the headless CLI and the TUI so both run tasks the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import paths
+from .agent import Agent
+from .config import Settings
+from .state.store import Store
+from .toolset import Toolset, build_toolset, load_tools_file
+
+__all__ = ["open_store", "open_model", "open_scripted", "Session", "open_session"]
+
+
+def open_store() -> Store:
+    """The task store at ``paths.db_path()`` (created on first use)."""
+    return Store(paths.db_path(ensure=True))
+
+
+def open_model(settings: Settings, cli_value: str | None = None) -> Any:
+    """Resolve and load the chat model (``--model`` > env > config > pulled > demo).
+
+    Raises:
+        model.types.ModelError: the model cannot be found or loaded.
+    """
+    from model.chat import open_chat_model
+    from model.select import resolve_model
+
+    choice = resolve_model(cli_value, None, settings.model.path, paths.data_dir() / "models")
+    return open_chat_model(
+        choice.path, n_ctx=settings.model.n_ctx, cache_dir=paths.cache_dir(ensure=True) / "kv",
+        grammar=settings.model.grammar, label=choice.label, is_demo=choice.is_demo,
+    )
+
+
+def open_scripted(script_path: str | Path) -> tuple[Any, list, bool]:
+    """A scripted model from a script file (tests); returns (model, extra tools,
+    load built-in tools?). Raises ``ValueError`` for a bad script."""
+    from .scripted import ScriptedChatModel, load_script
+
+    data = load_script(script_path)
+    model = ScriptedChatModel(
+        [str(x) for x in data["outputs"]], fmt=data.get("fmt", "xml"),
+        starts_in_think=bool(data.get("starts_in_think", False)),
+        context_size=int(data.get("context_size", 32768)),
+    )
+    extra = load_tools_file(data["tools_file"]) if data.get("tools_file") else []
+    return model, extra, bool(data.get("builtins", True))
+
+
+@dataclass
+class Session:
+    """An agent with everything it holds open; :meth:`close` releases them."""
+
+    agent: Agent
+    store: Store
+    toolset: Toolset
+
+    def close(self) -> None:
+        self.agent.close()
+        self.toolset.close()
+        self.store.close()
+
+
+def open_session(settings: Settings, *, model_name: str | None = None, script: str | None = None,
+                 store: Store | None = None) -> Session:
+    """Open store, model and tools and build an :class:`Agent`.
+
+    Raises:
+        ModelError: the model cannot be loaded. ValueError: a bad script.
+        StoreError: the state DB cannot be opened.
+    """
+    if script:
+        model, extra, builtins = open_scripted(script)
+        toolset = build_toolset(settings, builtins=builtins, plugins=False, mcp=False, extra=extra)
+    else:
+        model = open_model(settings, model_name)
+        toolset = build_toolset(settings)
+    store = store or open_store()
+    agent = Agent(model, toolset.registry, store, settings=settings, state_dir=paths.state_dir(ensure=True))
+    return Session(agent=agent, store=store, toolset=toolset)

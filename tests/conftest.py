@@ -1,0 +1,14 @@
+"""Shared, generic fixtures."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def assistant_home(tmp_path, monkeypatch):
+    """Point ASSISTANT_HOME at a fresh folder so config/state/cache are isolated."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("ASSISTANT_HOME", str(home))
+    return home

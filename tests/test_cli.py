@@ -1,0 +1,107 @@
+"""The headless CLI: help, exit codes, JSON Lines events, tasks, undo, export."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from assistant.cli import build_parser, main
+
+
+def call(name: str, **args) -> str:
+    params = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in args.items())
+    return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>"
+
+
+@pytest.fixture
+def ws(assistant_home, tmp_path):
+    d = tmp_path / "ws"
+    d.mkdir()
+    return d
+
+
+def script(tmp_path, outputs) -> str:
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps({"outputs": outputs, "builtins": True}))
+    return str(path)
+
+
+def lines(text: str) -> list[dict]:
+    return [json.loads(x) for x in text.splitlines() if x.strip()]
+
+
+def test_version_and_every_subcommand_has_help(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0 and capsys.readouterr().out.startswith("assistant ")
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    for name in sub.choices:
+        with pytest.raises(SystemExit) as exc:
+            main([name, "--help"])
+        assert exc.value.code == 0, name
+        assert "usage:" in capsys.readouterr().out
+
+
+def test_usage_errors_exit_2(ws, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["run"])
+    assert exc.value.code == 2
+    assert main(["run", "x", "--workspace", str(ws / "missing")]) == 2
+    assert "workspace folder not found" in capsys.readouterr().err
+    assert main(["resume", "nosuchtask"]) == 2
+    assert main(["run", "x", "--workspace", str(ws), "--max-steps", "0"]) == 2
+
+
+def test_run_json_finishes_with_exit_0_and_writes(ws, tmp_path, capsys):
+    s = script(tmp_path, [call("write_file", path="a.txt", content="hello"), "Wrote a.txt."])
+    assert main(["run", "write a", "--workspace", str(ws), "--scripted", s, "--json"]) == 0
+    events = lines(capsys.readouterr().out)
+    types = [e["type"] for e in events]
+    assert types[0] == "task_started" and types[-1] == "finished"
+    assert {"step_started", "tool_call_started", "tool_call_finished", "metrics"} <= set(types)
+    assert events[-1]["answer"] == "Wrote a.txt." and (ws / "a.txt").read_text() == "hello"
+
+
+def test_human_output_puts_only_the_answer_on_stdout(ws, tmp_path, capsys):
+    s = script(tmp_path, [call("list_dir", path="."), "Nothing here."])
+    assert main(["run", "look", "--workspace", str(ws), "--scripted", s]) == 0
+    out = capsys.readouterr()
+    assert out.out.strip() == "Nothing here." and "list_dir" in out.err
+
+
+def test_pause_exits_3_then_resume_with_approval_finishes(ws, tmp_path, capsys):
+    (ws / "a.txt").write_text("x")
+    s = script(tmp_path, [call("delete", path="a.txt"), "Deleted."])
+    assert main(["run", "delete a", "--workspace", str(ws), "--scripted", s, "--json"]) == 3
+    paused = lines(capsys.readouterr().out)[-1]
+    assert paused["type"] == "paused" and paused["kind"] == "approval"
+    assert (ws / "a.txt").exists()
+    assert main(["resume", paused["task_id"][:6], "--approve-once", "--scripted", s, "--json"]) == 0
+    assert not (ws / "a.txt").exists()
+    assert main(["undo", paused["task_id"]]) == 0
+    assert (ws / "a.txt").read_text() == "x"
+
+
+def test_tasks_lists_and_export_masks_failed_turns(ws, tmp_path, capsys):
+    s = script(tmp_path, [call("read_file", path="missing.txt"), call("list_dir", path="."), "done"])
+    assert main(["run", "look around", "--workspace", str(ws), "--scripted", s, "--json"]) == 0
+    tid = lines(capsys.readouterr().out)[0]["task_id"]
+    assert main(["tasks", "--json"]) == 0
+    listed = lines(capsys.readouterr().out)
+    assert listed[0]["id"] == tid and listed[0]["status"] == "finished"
+    assert main(["export", tid]) == 0
+    rows = lines(capsys.readouterr().out)
+    assert rows[0]["type"] == "task" and rows[0]["id"] == tid
+    turns = [r for r in rows if r["type"] == "message" and r["role"] == "assistant"]
+    assert [t["loss"] for t in turns] == [0, 1, 1]  # the failed read is kept but not learned from
+    assert all(r["loss"] == 0 for r in rows if r["type"] == "message" and r["role"] != "assistant")
+    assert [r["name"] for r in rows if r["type"] == "call"] == ["read_file", "list_dir"]
+
+
+def test_no_subcommand_launches_the_tui_or_says_why_not(assistant_home, monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "assistant.tui.app", None)  # import fails
+    assert main([]) == 1
+    assert "assistant run" in capsys.readouterr().err
