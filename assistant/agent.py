@@ -30,6 +30,7 @@ from .events import ErrorEvent, Event, Finished, Metrics, Notice, ReasoningDelta
 from .history import plan_fold, to_model_messages
 from .locks import TaskLock
 from .prompt import format_error_note, system_prompt
+from .toolgroups import active_schemas, initial_groups, loaded_groups, unloaded_hint
 from .resolve import apply_resume
 from .session import TaskSession, progress_summary
 from .state.models import Budgets, CallRecord, StoredMessage, Summary, Task, new_task_id
@@ -118,6 +119,7 @@ class Agent:
         task = Task(
             id=new_task_id(), goal=goal, workspace=str(root), approve=mode, marker=new_marker(),
             model=getattr(self.model, "name", ""), summary=Summary(goal=goal),
+            tool_groups=initial_groups(goal, root),
             budgets=Budgets(max_steps=max_steps or a.max_steps,
                             max_generated_tokens=max_generated_tokens or a.max_generated_tokens,
                             max_wall_s=max_wall_s or a.max_wall_s),
@@ -263,7 +265,7 @@ class Agent:
     def _step(self, sess: TaskSession, runner: CallRunner) -> Iterator[Event]:
         task = sess.task
         faults.crash_point("step_start")
-        schemas = self.tools.schemas()
+        schemas = active_schemas(self.tools, loaded_groups(task.tool_groups, sess.calls))
         system = system_prompt(task.workspace, self.fmt, with_format=self.with_format)
         ctx_size = int(self.model.context_size)
         limit = int(ctx_size * self.settings.agent.fold_at)
@@ -349,7 +351,8 @@ class Agent:
             msg.tool_calls = [{**c.brief(), "raw": c.raw} for c in calls]
             extra = []
             for i, err in enumerate(parsed.errors):
-                text = f"Call could not be read: {err.message}" + (f"\nExpected format:\n{err.expected}" if err.expected else "")
+                text = f"Call could not be read: {err.message}" + unloaded_hint(err.raw, self.tools) + (
+                    f"\nExpected format:\n{err.expected}" if err.expected else "")
                 m = StoredMessage(seq=msg.seq + 1 + i, step=step_n, role="tool", kind="format_error", content=text)
                 extra.append(m)
             task.format_errors = 0
@@ -358,7 +361,7 @@ class Agent:
             return False
         text = parsed.content
         if parsed.errors:
-            reason = parsed.errors[0].message
+            reason = parsed.errors[0].message + unloaded_hint(parsed.errors[0].raw, self.tools)
         elif not text.strip():
             reason = "the reply had neither a tool call nor an answer"
         else:

@@ -197,16 +197,21 @@ def _prompt_size(model_path: str | None) -> dict[str, Any]:
         from .prompt import PROMPT_TOKEN_LIMIT, base_prompt_tokens
         from .toolset import build_toolset
 
-        ts = build_toolset(None, plugins=False, mcp=False)
+        from .toolgroups import GROUPS, active_schemas
+
+        ts = build_toolset(None, plugins=True, mcp=False)
         try:
-            chat = open_chat_model(demo_model_path(), n_ctx=4096, n_threads=1)
+            chat = open_chat_model(demo_model_path(), n_ctx=8192, n_threads=1)
             try:
-                n = base_prompt_tokens(chat, ts.registry.schemas(), chat.fmt)
+                core = active_schemas(ts.registry, [])
+                n = base_prompt_tokens(chat, core, chat.fmt)
+                n_all = base_prompt_tokens(chat, active_schemas(ts.registry, list(GROUPS)), chat.fmt)
             finally:
                 chat.runtime.close()
         finally:
             ts.close()
-        return {"tokens": n, "limit": PROMPT_TOKEN_LIMIT, "tools": len(ts.registry), "ok": n <= PROMPT_TOKEN_LIMIT}
+        return {"tokens": n, "limit": PROMPT_TOKEN_LIMIT, "tools": len(core), "ok": n <= PROMPT_TOKEN_LIMIT,
+                "all_groups_tokens": n_all, "all_tools": len(ts.registry)}
     except Exception as exc:  # noqa: BLE001 - reported
         return {"error": f"{type(exc).__name__}: {exc}"}
 
@@ -308,8 +313,9 @@ def _format_doctor(r: dict[str, Any]) -> str:
     if "error" in bp:
         lines.append(f"[warn] base prompt: {bp['error']}")
     else:
-        lines.append(f"[{mark(bp['ok'])}] base prompt: {bp['tokens']} tokens (system prompt + {bp['tools']} tool schemas; "
-                     f"limit {bp['limit']})")
+        lines.append(f"[{mark(bp['ok'])}] base prompt: {bp['tokens']} tokens on the demo tokenizer (system prompt + "
+                     f"{bp['tools']} core tools; limit {bp['limit']}); with every tool group loaded: "
+                     f"{bp['all_groups_tokens']} tokens for {bp['all_tools']} tools")
     pl = r["plugins"]
     if "error" in pl:
         lines.append(f"[warn] plugins: {pl['error']}")

@@ -68,13 +68,14 @@ def format_error_note(reason: str, tools: Sequence[dict[str, Any]], fmt: str, *,
     return "\n".join(lines)
 
 
-def base_prompt_tokens(model: Any, tools: Sequence[dict[str, Any]], fmt: str = "xml") -> int:
+def base_prompt_tokens(model: Any, tools: Sequence[dict[str, Any]], fmt: str = "xml", *,
+                       with_format: bool = False) -> int:
     """Tokens of the system prompt plus all tool schemas (no history) on ``model``.
 
     ``model`` is a :class:`model.types.ChatModel`; the count uses its own
     tokenizer via ``count_tokens``. Compare with :data:`PROMPT_TOKEN_LIMIT`.
     """
-    msgs = [Message(role="system", content=system_prompt("/home/user/workspace", fmt))]
+    msgs = [Message(role="system", content=system_prompt("/home/user/workspace", fmt, with_format=with_format))]
     return int(model.count_tokens(msgs, list(tools)))
 
 

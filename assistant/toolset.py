@@ -100,7 +100,9 @@ def build_toolset(
                 problems.append(f"{module}: not available ({type(exc).__name__}: {exc})")
                 continue
             _add_all(reg, tools, problems, module)
-    _add_all(reg, [ASK_HUMAN], problems, "ask_human")
+    from .toolgroups import USE_TOOLS
+
+    _add_all(reg, [ASK_HUMAN, USE_TOOLS], problems, "core")
     _add_all(reg, extra, problems, "extra")
     if plugins:
         try:

@@ -32,11 +32,52 @@ def open_model(settings: Settings, cli_value: str | None = None) -> Any:
     from model.chat import open_chat_model
     from model.select import resolve_model
 
+    if settings.model.backend == "openai":
+        return open_remote_model(settings, cli_value)
     choice = resolve_model(cli_value, None, settings.model.path, paths.data_dir() / "models")
     return open_chat_model(
         choice.path, n_ctx=settings.model.n_ctx, cache_dir=paths.cache_dir(ensure=True) / "kv",
         grammar=settings.model.grammar, label=choice.label, is_demo=choice.is_demo,
     )
+
+
+def open_remote_model(settings: Settings, cli_value: str | None = None) -> Any:
+    """A :class:`model.remote.RemoteChatModel` for ``model.backend = "openai"``.
+
+    The API key is read from the keyring (secret ``openai_api_key``; none is
+    fine for local servers). A local GGUF (``--model`` or ``model.path``), when
+    given, supplies the chat template.
+
+    Raises:
+        model.types.ModelError: no base URL configured.
+    """
+    from model.remote import RemoteChatModel
+    from model.types import ModelError
+
+    if not settings.model.base_url:
+        raise ModelError("model.backend is 'openai' but model.base_url is not set (e.g. http://127.0.0.1:8080/v1)")
+    key = None
+    try:
+        from plugins.secrets import get_secret
+
+        key = get_secret("openai_api_key")
+    except Exception:  # noqa: BLE001 - no keyring: servers without keys still work
+        key = None
+    template = None
+    local = cli_value or settings.model.path
+    if local:
+        from pathlib import Path as _P
+
+        from model.chat_template import ChatTemplate, TemplateError
+        from model.gguf_facts import GGUFError, read_facts
+
+        if _P(local).is_file():
+            try:
+                template = ChatTemplate(read_facts(local).chat_template)
+            except (GGUFError, TemplateError):
+                template = None
+    return RemoteChatModel(settings.model.base_url, model_name=settings.model.model_name, api_key=key,
+                           template=template, context_size=settings.model.n_ctx)
 
 
 def open_scripted(script_path: str | Path) -> tuple[Any, list, bool]:
@@ -83,5 +124,8 @@ def open_session(settings: Settings, *, model_name: str | None = None, script: s
         model = open_model(settings, model_name)
         toolset = build_toolset(settings)
     store = store or open_store()
-    agent = Agent(model, toolset.registry, store, settings=settings, state_dir=paths.state_dir(ensure=True))
+    # Real models' chat templates teach the call format themselves (natively, or
+    # through model.chat_template's tool block); only scripted runs need it here.
+    agent = Agent(model, toolset.registry, store, settings=settings, state_dir=paths.state_dir(ensure=True),
+                  with_format=script is not None)
     return Session(agent=agent, store=store, toolset=toolset)

@@ -239,3 +239,42 @@ def format_instructions(fmt: str) -> str:
         ValueError: ``fmt`` is not "xml" or "json".
     """
     return _XML_HELP if check_format(fmt) == "xml" else _JSON_HELP
+
+
+def _type_text(schema: dict[str, Any], root: dict[str, Any]) -> str:
+    s = resolve(schema, root) if "$ref" in schema else schema
+    if "enum" in s:
+        return "|".join(json.dumps(v, ensure_ascii=False) for v in s["enum"])
+    if "anyOf" in s:
+        return "|".join(_type_text(o, root) for o in s["anyOf"] if o.get("type") != "null")
+    t = s.get("type", "any")
+    if t == "array":
+        return f"list[{_type_text(s.get('items') or {}, root)}]"
+    if t == "object" and s.get("properties"):
+        return "{" + ", ".join(f"{k}: {_type_text(v, root)}" for k, v in s["properties"].items()) + "}"
+    return str(t)
+
+
+def tool_signature(tool: dict[str, Any]) -> str:
+    """One compact line describing a tool for templates without native tool support:
+    ``name(a: string, b?: integer=2) - Description. a: what it is.``
+
+    Optional parameters carry ``?`` and their default; parameter descriptions
+    follow the tool description. About a third of the tokens of the JSON schema.
+    """
+    fn = function_of(tool)
+    params = parameters_of(tool)
+    required = set(params.get("required") or [])
+    parts, notes = [], []
+    for name, prop in (params.get("properties") or {}).items():
+        prop = prop if isinstance(prop, dict) else {}
+        text = f"{name}{'' if name in required else '?'}: {_type_text(prop, params)}"
+        if name not in required and prop.get("default") not in (None, "", [], {}):
+            text += "=" + json.dumps(prop["default"], ensure_ascii=False)
+        parts.append(text)
+        if prop.get("description"):
+            notes.append(f"{name}: {str(prop['description']).rstrip('.')}")
+    line = f"{fn.get('name', '')}({', '.join(parts)}) - {str(fn.get('description', '')).strip()}"
+    if notes:
+        line += " [" + "; ".join(notes) + "]"
+    return line

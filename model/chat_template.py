@@ -23,7 +23,7 @@ from jinja2 import TemplateError as JinjaTemplateError
 from jinja2.ext import loopcontrols
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from .call_format import check_format, format_instructions, render_call
+from .call_format import check_format, format_instructions, render_call, tool_signature
 from .types import Message
 
 __all__ = ["ChatTemplate", "TemplateError", "CHATML_FALLBACK"]
@@ -249,8 +249,9 @@ class ChatTemplate:
         for d in out:
             d.pop("_tool_group", None)
         if tools and not self.native_tools:
-            listing = "\n".join(json.dumps(t, ensure_ascii=False) for t in tools)
-            block = f"# Tools\n\nYou can call these tools:\n<tools>\n{listing}\n</tools>\n\n{format_instructions(fmt)}"
+            listing = "\n".join("- " + tool_signature(t) for t in tools)
+            block = ("# Tools\n\nYou can call these tools (name(parameters) - description; ? marks optional "
+                     f"parameters, =value their default):\n{listing}\n\n{format_instructions(fmt)}")
             if out and out[0]["role"] == "system":
                 out[0]["content"] = f"{out[0]['content']}\n\n{block}" if out[0]["content"] else block
             else:

@@ -113,7 +113,7 @@ def test_smollm2_gets_tools_and_format_in_the_system_turn(smollm2):
     out = smollm2.render(history(), TOOLS, tool_call_format="json")
     system = out.split("<|im_end|>")[0]
     assert system.startswith("<|im_start|>system\nYou are helpful.\n\n# Tools")
-    assert '"name": "read_file"' in system and "读取文件" in system
+    assert "- read_file(" in system and "读取文件" in system
     assert '{"name": "TOOL_NAME", "arguments"' in system
 
 

@@ -122,6 +122,7 @@ class Task(_Model):
     stuck: StuckState = Field(default_factory=StuckState)
     marker: str = ""  # fence token for untrusted content
     model: str = ""  # label of the model that ran it
+    tool_groups: list[str] = Field(default_factory=list)  # tool groups shown from the start (toolgroups.py)
 
 
 class StoredMessage(_Model):

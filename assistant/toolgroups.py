@@ -1,0 +1,210 @@
+"""Tool groups: the model sees the file tools plus what the task needs.
+
+Every tool schema shown to a small model costs prompt tokens (the 31 built-in
+schemas are ~7,400 tokens on the demo tokenizer) and attention. The agent shows
+the core group (file tools, ``ask_human``, ``use_tools``) and the groups the
+task evidently needs — chosen once, when the task is created, from words in the
+goal and the file types in the workspace — and the model can load any other
+group with ``use_tools``. Schemas are also compacted (first sentence of each
+description, no titles). The chosen groups are stored with the task so a
+resumed task renders the same prompt (and reuses the same KV-cache prefix).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+from pathlib import Path
+from typing import Any, Iterable, Literal
+
+from pydantic import BaseModel, Field
+
+from tools.base import RiskClass, Tool, ToolContext, ToolRegistry, ToolResult
+
+__all__ = ["GROUPS", "group_of", "initial_groups", "active_schemas", "compact_schema", "USE_TOOLS", "loaded_groups",
+           "unloaded_hint"]
+
+GroupName = Literal["word", "excel", "pdf", "web", "calendar", "notes", "memory", "extras"]
+
+# group -> (one-line description for the model, tool-name prefixes)
+GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "word": ("Word .docx documents: read, create, edit", ("docx_",)),
+    "excel": ("Excel .xlsx and CSV: read, write, formulas, sheets", ("xlsx_", "csv_")),
+    "pdf": ("PDF: read, search, merge, split, extract, rotate pages", ("pdf_",)),
+    "web": ("web search and fetching pages", ("web_search", "fetch_url")),
+    "calendar": ("calendar events in .ics files", ("calendar_",)),
+    "notes": ("Markdown notes: add, search, list", ("note_",)),
+    "memory": ("facts to remember about the user", ("memory_",)),
+    "extras": ("tools from plugins and MCP servers", ()),
+}
+
+_CORE = {"ask_human", "use_tools"}
+_FILE_TOOLS = {"list_dir", "read_file", "write_file", "edit_file", "move", "copy", "delete", "find_files", "grep",
+               "file_info"}
+
+_KEYWORDS: dict[str, str] = {
+    "word": r"\bdocx?\b|\bword\b|\bmemo\b|\bletter\b|\bdocument|\bcontract|\breport\b",
+    "excel": r"xlsx|\bexcel\b|spreadsheet|\bsheet|\bcsv\b|\bworkbook|\btotals?\b|\bsum\b|\bcolumns?\b",
+    "pdf": r"\bpdfs?\b",
+    "web": r"https?://|\bwww\.|\bweb\b|\bsearch the\b|\bonline\b|\binternet\b|\blook up\b|\bnews\b|\bwebsite",
+    "calendar": r"calendar|meeting|\bevents?\b|schedule|appointment|\b(mon|tues|wednes|thurs|fri|satur|sun)day\b"
+                r"|\btomorrow\b|\bnext week\b",
+    "notes": r"\bnotes?\b",
+    "memory": r"\bremember\b|\bmemory\b|\bforget\b|\babout me\b",
+}
+_EXTENSIONS = {".docx": "word", ".doc": "word", ".xlsx": "excel", ".xlsm": "excel", ".csv": "excel",
+               ".tsv": "excel", ".pdf": "pdf", ".ics": "calendar"}
+
+
+def group_of(tool_name: str, source: str = "builtin") -> str | None:
+    """The group a tool belongs to: None for core tools (file tools, ``ask_human``,
+    ``use_tools`` and other built-ins), "extras" for unknown plugin / MCP tools."""
+    if tool_name in _CORE or tool_name in _FILE_TOOLS:
+        return None
+    for name, (_, prefixes) in GROUPS.items():
+        if any(tool_name == p or (p.endswith("_") and tool_name.startswith(p)) for p in prefixes):
+            return name
+    return None if source == "builtin" else "extras"
+
+
+def _workspace_kinds(root: Path, limit: int = 2000) -> set[str]:
+    found: set[str] = set()
+    seen = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        for f in filenames:
+            seen += 1
+            g = _EXTENSIONS.get(os.path.splitext(f)[1].lower())
+            if g:
+                found.add(g)
+            if seen >= limit:
+                return found
+    return found
+
+
+def initial_groups(goal: str, workspace: str | Path | None) -> list[str]:
+    """Groups a new task starts with: keywords in ``goal`` plus the document
+    types present in ``workspace`` (at most 2,000 files looked at)."""
+    text = goal.lower()
+    groups = {g for g, rx in _KEYWORDS.items() if re.search(rx, text)}
+    if workspace is not None and Path(workspace).is_dir():
+        groups |= _workspace_kinds(Path(workspace))
+    return sorted(groups)
+
+
+def loaded_groups(task_groups: Iterable[str], calls: Iterable[Any]) -> set[str]:
+    """The task's groups plus those loaded by finished ``use_tools`` calls."""
+    groups = set(task_groups)
+    for c in calls:
+        if getattr(c, "name", "") == "use_tools" and getattr(c, "status", "") == "done" and not getattr(c, "error", False):
+            groups.update(str(g) for g in (getattr(c, "arguments", {}) or {}).get("groups", []) if g in GROUPS)
+    return groups
+
+
+_SENTENCE_END = re.compile(r"(?<!e\.g)(?<!i\.e)(?<!etc)\.\s+(?=[A-Z])")
+# Bounds are checked by pydantic when the call is validated; the model does not need to read them.
+_DROP = ("title", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+         "minItems", "maxItems", "pattern")
+
+
+def _first_sentence(text: str, cap: int) -> str:
+    text = " ".join(str(text).split())
+    m = _SENTENCE_END.search(text)
+    if m and m.start() >= 20:
+        text = text[: m.start() + 1]
+    return text if len(text) <= cap else text[: cap - 1].rstrip(" ,;") + "…"
+
+
+def _compact_props(obj: dict[str, Any], cap: int) -> None:
+    for key in _DROP:
+        obj.pop(key, None)
+    options = obj.get("anyOf")
+    if isinstance(options, list) and len(options) == 2 and {"type": "null"} in options:
+        obj.pop("anyOf")  # Optional[X] shown as X; omitting the argument means null
+        obj.update(next(o for o in options if o != {"type": "null"}))
+        if obj.get("default", 0) is None:
+            obj.pop("default")
+    if "description" in obj:
+        obj["description"] = _first_sentence(obj["description"], cap)
+    for key in ("properties", "$defs"):
+        for sub in (obj.get(key) or {}).values():
+            if isinstance(sub, dict):
+                _compact_props(sub, cap)
+    for key in ("items", "additionalProperties"):
+        if isinstance(obj.get(key), dict):
+            _compact_props(obj[key], cap)
+    for key in ("anyOf", "oneOf", "allOf"):
+        for sub in obj.get(key) or []:
+            if isinstance(sub, dict):
+                _compact_props(sub, cap)
+
+
+def compact_schema(schema: dict[str, Any], *, desc_cap: int = 120, param_cap: int = 60) -> dict[str, Any]:
+    """A copy of a function schema with short descriptions and no titles.
+
+    Types, enums, required lists and defaults are kept (the grammar and the
+    argument coercion depend on them).
+    """
+    out = copy.deepcopy(schema)
+    fn = out.get("function", out)
+    fn["description"] = _first_sentence(fn.get("description", ""), desc_cap)
+    params = fn.get("parameters") or {}
+    for sub in (params.get("properties") or {}).values():
+        if isinstance(sub, dict):
+            _compact_props(sub, param_cap)
+    for sub in (params.get("$defs") or {}).values():
+        if isinstance(sub, dict):
+            _compact_props(sub, param_cap)
+    return out
+
+
+def active_schemas(registry: ToolRegistry, groups: Iterable[str]) -> list[dict[str, Any]]:
+    """Compacted schemas of the core tools and of the tools in ``groups``,
+    in registration order. ``use_tools`` is only offered while some group is
+    still unloaded."""
+    groups = set(groups)
+    present = {group_of(t.name, t.source) for t in registry} - {None}
+    out = []
+    for t in registry:
+        g = group_of(t.name, t.source)
+        if t.name == "use_tools" and not (present - groups):
+            continue
+        if g is None or g in groups:
+            out.append(compact_schema(t.schema()))
+    return out
+
+
+class UseToolsParams(BaseModel):
+    groups: list[GroupName] = Field(description="Groups to load, e.g. [\"excel\"].", min_length=1, max_length=4)
+
+
+def _use_tools(ctx: ToolContext, params: UseToolsParams) -> ToolResult:
+    names = ", ".join(params.groups)
+    return ToolResult(text=f"Loaded tool groups: {names}. Their tools can be called from your next step.",
+                      data={"tool_groups": list(params.groups)})
+
+
+USE_TOOLS = Tool(
+    name="use_tools",
+    description="Load a tool group: word (.docx), excel (.xlsx/.csv), pdf, web (search/fetch), calendar (.ics), "
+                "notes, memory, extras.",
+    params=UseToolsParams,
+    fn=_use_tools,
+    risk=RiskClass.READ,
+)
+
+
+_NAME_RE = re.compile(r"<function=([A-Za-z0-9_.\-]+)|\"name\"\s*:\s*\"([A-Za-z0-9_.\-]+)\"")
+
+
+def unloaded_hint(raw: str, registry: ToolRegistry) -> str:
+    """" It is in the 'excel' group: ..." when ``raw`` calls a registered tool
+    whose group is not loaded; "" otherwise."""
+    m = _NAME_RE.search(raw or "")
+    name = (m.group(1) or m.group(2)) if m else ""
+    tool = registry.get(name) if name else None
+    group = group_of(name, tool.source) if tool is not None else None
+    if not group:
+        return ""
+    return f" {name} is in the '{group}' tool group: call use_tools with groups [\"{group}\"] first."

@@ -1,0 +1,108 @@
+"""Tool groups keep the prompt small: core tools first, more on request."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.agent import Agent
+from assistant.config import load_config
+from assistant.events import Finished
+from assistant.scripted import ScriptedChatModel
+from assistant.state.store import Store
+from assistant.toolgroups import active_schemas, compact_schema, initial_groups, unloaded_hint
+from assistant.toolset import build_toolset
+
+
+@pytest.fixture(scope="module")
+def registry():
+    ts = build_toolset(None, plugins=True, mcp=False)
+    yield ts.registry
+    ts.close()
+
+
+def names(schemas):
+    return {s["function"]["name"] for s in schemas}
+
+
+def test_initial_groups_from_goal_words(tmp_path):
+    assert initial_groups("Total the spreadsheet by department and write a memo", tmp_path) == ["excel", "word"]
+    assert initial_groups("find the deadline in these PDFs", tmp_path) == ["pdf"]
+    assert initial_groups("put next Tuesday's meeting in my calendar", tmp_path) == ["calendar"]
+    assert initial_groups("rename the photos by date", tmp_path) == []
+
+
+def test_initial_groups_from_workspace_files(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "Budget.XLSX").write_bytes(b"x")
+    (tmp_path / "scan.pdf").write_bytes(b"x")
+    (tmp_path / ".assistant").mkdir()
+    (tmp_path / ".assistant" / "old.docx").write_bytes(b"x")  # internal folders are not looked at
+    assert initial_groups("tidy up", tmp_path) == ["excel", "pdf"]
+
+
+def test_core_schemas_and_groups(registry):
+    core = names(active_schemas(registry, []))
+    assert {"read_file", "write_file", "edit_file", "list_dir", "ask_human", "use_tools"} <= core
+    assert not any(n.startswith(("docx_", "xlsx_", "pdf_", "calendar_")) for n in core)
+    with_excel = names(active_schemas(registry, ["excel"]))
+    assert {"xlsx_read", "xlsx_write", "csv_read"} <= with_excel
+    assert not any(n.startswith("docx_") for n in with_excel)
+    every = names(active_schemas(registry, ["word", "excel", "pdf", "web", "calendar", "notes", "memory", "extras"]))
+    assert "use_tools" not in every and every == set(registry.names()) - {"use_tools"}
+
+
+def test_compact_schema_keeps_what_validation_needs(registry):
+    full = registry.get("xlsx_write").schema()
+    small = compact_schema(full)
+    fp, sp = full["function"]["parameters"], small["function"]["parameters"]
+    assert sp["required"] == fp["required"]
+    assert set(sp["properties"]) == set(fp["properties"])
+    assert len(small["function"]["description"]) <= 120
+    assert "title" not in str(small) and len(str(small)) < len(str(full))
+
+
+def test_hint_for_a_tool_in_an_unloaded_group(registry):
+    raw = '<tool_call>\n{"name": "pdf_read", "arguments": {"path": "a.pdf"}}\n</tool_call>'
+    assert "use_tools" in unloaded_hint(raw, registry) and "'pdf'" in unloaded_hint(raw, registry)
+    assert unloaded_hint("<tool_call>\n<function=read_file>", registry) == ""
+    assert unloaded_hint("no call here", registry) == ""
+
+
+def test_core_prompt_fits_the_budget_on_the_demo_tokenizer(registry):
+    from assistant.prompt import PROMPT_TOKEN_LIMIT, base_prompt_tokens
+    from model.chat import open_chat_model
+    from model.select import demo_model_path
+
+    chat = open_chat_model(demo_model_path(), n_ctx=8192, n_threads=1)
+    try:
+        n = base_prompt_tokens(chat, active_schemas(registry, []), chat.fmt)
+    finally:
+        chat.runtime.close()
+    assert 300 < n <= PROMPT_TOKEN_LIMIT
+
+
+class RecordingModel(ScriptedChatModel):
+    def __init__(self, outputs):
+        super().__init__(outputs)
+        self.seen: list[set[str]] = []
+
+    def complete(self, messages, tools, **kw):
+        self.seen.append(names(tools))
+        return super().complete(messages, tools, **kw)
+
+
+def test_use_tools_loads_a_group_for_the_next_step(assistant_home, tmp_path, registry):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    store = Store(assistant_home / "t.db")
+    call = '<tool_call>\n<function=use_tools>\n<parameter=groups>\n["excel"]\n</parameter>\n</function>\n</tool_call>'
+    model = RecordingModel([call, "Loaded."])
+    agent = Agent(model, registry, store, settings=load_config(overrides={"agent": {"approve": "all"}}),
+                  state_dir=tmp_path / "state")
+    events = list(agent.run("tidy the folder", workspace=ws))
+    assert isinstance(events[-1], Finished)
+    assert "xlsx_read" not in model.seen[0] and "use_tools" in model.seen[0]
+    assert "xlsx_read" in model.seen[1]
+    task = store.get_task(events[-1].task_id)
+    assert task.tool_groups == []  # the loaded group comes from the call journal, so a resume sees it too
+    store.close()
