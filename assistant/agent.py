@@ -30,6 +30,7 @@ from .events import ErrorEvent, Event, Finished, Metrics, Notice, ReasoningDelta
 from .history import plan_fold, to_model_messages
 from .locks import TaskLock
 from .prompt import format_error_note, system_prompt
+from .verify import unbacked_file_claims
 from .toolgroups import active_schemas, initial_groups, loaded_groups, unloaded_hint
 from .resolve import apply_resume
 from .session import TaskSession, progress_summary
@@ -292,7 +293,9 @@ class Agent:
             return True
         step_n = task.usage.steps + 1
         yield StepStarted(n=step_n)
-        force = _FORCE if task.format_errors >= 2 else None
+        # Constrain the very next turn after a format error: measured on a 1.5B model,
+        # a free turn after one error tends to announce work it never did.
+        force = _FORCE if task.format_errors >= 1 else None
         try:
             out = yield from self._generate(messages, schemas, force, max_tokens)
         except Exception as exc:  # noqa: BLE001 - model failures become a pause
@@ -366,6 +369,11 @@ class Agent:
             reason = "the reply had neither a tool call nor an answer"
         else:
             reason = self._failed_call(text)
+        if reason is None and sess.task.usage.steps < sess.task.budgets.max_steps:
+            missing = unbacked_file_claims(text, task.workspace)
+            if missing:
+                reason = (f"your answer says {', '.join(missing[:3])} was written, but it does not exist in the "
+                          "workspace; call the tool that creates it, then answer")
         if reason is None:
             msg.kind = "answer"
             task.status, task.answer, task.pause = "finished", text, None

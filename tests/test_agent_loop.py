@@ -107,8 +107,8 @@ def test_invented_tools_list_is_a_format_error_not_an_answer(env):
     events = run(agent, ws=ws)
     assert isinstance(events[-1], Finished) and events[-1].answer == "done"
     assert (ws / "a.txt").read_text() == "x"
-    # first error: fed back only; second in a row: next turn constrained
-    assert [f for f, _ in model.calls] == [None, None, "tool_call_or_final", None]
+    # every turn after a format error is constrained to a call or an explicit answer
+    assert [f for f, _ in model.calls] == [None, "tool_call_or_final", "tool_call_or_final", None]
     notes = [m for m in store.messages(events[-1].task_id) if m.kind == "format_error" and m.role == "user"]
     assert len(notes) == 2 and "<tool_call>" in notes[0].content
 

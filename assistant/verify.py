@@ -1,0 +1,37 @@
+"""Checks on a final answer before the task is called finished.
+
+Small models sometimes announce work they never did ("I wrote totals.txt")
+instead of calling the tool. Measured here: Qwen2.5-Coder-1.5B, after one
+format error, answered "The total amount per department is written to
+totals.txt." with no write at all. The answer is checked against the
+workspace: a file it says was written, created or saved must exist.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+__all__ = ["unbacked_file_claims"]
+
+_CLAIM = re.compile(r"\b(wr[io]te|written|creat(?:e|ed|ing)|sav(?:e|ed)|updat(?:e|ed)|export(?:ed)?|generat(?:e|ed)|"
+                    r"stored|added|put|placed|moved|renamed|copied)\b", re.IGNORECASE)
+_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*?\.(?:txt|md|csv|tsv|json|docx|xlsx|pdf|ics|html|py|yaml|yml))\b",
+                   re.IGNORECASE)
+
+
+def unbacked_file_claims(answer: str, workspace: str | Path) -> list[str]:
+    """Files the answer says it wrote (or created, saved, ...) that do not exist
+    in ``workspace``. Paths are taken relative to the workspace; absolute paths
+    and URLs are ignored. Returns [] when the answer claims no writes."""
+    if not _CLAIM.search(answer):
+        return []
+    root = Path(workspace)
+    missing = []
+    for m in _PATH.finditer(answer):
+        rel = m.group(1).strip().strip("`'\"")
+        if rel.startswith("/") or "://" in answer[max(0, m.start() - 8) : m.start()]:
+            continue
+        if not (root / rel).exists() and rel not in missing:
+            missing.append(rel)
+    return missing

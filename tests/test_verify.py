@@ -1,0 +1,40 @@
+"""A final answer that claims a file it never wrote is not accepted."""
+
+from __future__ import annotations
+
+from assistant.agent import Agent
+from assistant.config import load_config
+from assistant.events import Finished
+from assistant.scripted import ScriptedChatModel
+from assistant.state.store import Store
+from assistant.verify import unbacked_file_claims
+from tools.files import FILE_TOOLS
+from tools.base import ToolRegistry
+
+
+def test_claims_checked_against_the_workspace(tmp_path):
+    (tmp_path / "done.txt").write_text("x")
+    assert unbacked_file_claims("The totals are written to totals.txt.", tmp_path) == ["totals.txt"]
+    assert unbacked_file_claims("I saved reports/q3.xlsx and done.txt", tmp_path) == ["reports/q3.xlsx"]
+    assert unbacked_file_claims("I wrote done.txt.", tmp_path) == []
+    assert unbacked_file_claims("You could write totals.txt yourself? No: the file notes.md lists it.", tmp_path) \
+        == ["totals.txt", "notes.md"]
+    assert unbacked_file_claims("The report mentions budget.xlsx.", tmp_path) == []  # no claim of writing
+    assert unbacked_file_claims("Created /etc/hosts.txt and https://x.org/a.pdf", tmp_path) == []
+
+
+def test_false_claim_is_a_format_error_then_the_real_write_finishes(assistant_home, tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    store = Store(assistant_home / "t.db")
+    write = ('<tool_call>\n<function=write_file>\n<parameter=path>\ntotals.txt\n</parameter>\n'
+             '<parameter=content>\nSales 125\n</parameter>\n</function>\n</tool_call>')
+    model = ScriptedChatModel(["The totals are written to totals.txt.", write, "I wrote totals.txt."])
+    agent = Agent(model, ToolRegistry(FILE_TOOLS), store, settings=load_config(overrides={"agent": {"approve": "all"}}),
+                  state_dir=tmp_path / "state")
+    events = list(agent.run("write totals.txt", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "I wrote totals.txt."
+    assert (ws / "totals.txt").read_text().strip() == "Sales 125"
+    notes = [m.content for m in store.messages(events[-1].task_id) if m.kind == "format_error" and m.role == "user"]
+    assert len(notes) == 1 and "totals.txt" in notes[0] and "does not exist" in notes[0]
+    store.close()
