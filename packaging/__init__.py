@@ -1,1 +1,0 @@
-"""How to ship the app: one-folder build, desktop entry, install script."""
