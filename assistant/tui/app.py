@@ -1,0 +1,357 @@
+"""The Textual app: a transcript, an input, a status bar, and the agent loop
+running in a thread worker that posts every event as a message.
+
+Nothing here blocks the event loop: the model loads in a thread worker (with a
+progress bar) and each task run is one exclusive thread worker iterating the
+agent's events. Esc cancels the current generation and leaves the task paused;
+quitting mid-task cancels, waits for the checkpoint, then exits, so the task is
+resumable from the tasks screen or ``assistant resume``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, ProgressBar, Static
+
+from assistant import paths
+from assistant.config import Settings
+from assistant.events import Event, Paused
+
+from .commands import CommandsMixin
+from .handler import EventHandler
+from .loading import AgentFactory, ModelLoader, default_agent_factory, default_model_loader
+from .messages import AgentEvent, ModelLoaded, ModelLoadFailed, RunEnded
+from .pauses import resolution_for
+from .screens.approval import ApprovalDecision, ApprovalScreen
+from .widgets import HandOffPanel, NoticeLine, PromptInput, StatusBar, Transcript, UserMessage
+
+__all__ = ["AssistantApp", "run_app"]
+
+_IDLE_HINT = "Type a goal and press Enter · /help for commands"
+
+
+class AssistantApp(CommandsMixin, App[int]):
+    """The assistant's TUI.
+
+    Args:
+        config: settings (default: ``load_config()`` for the current folder).
+        model: an already loaded chat model (tests inject a scripted one); when
+            None, ``model_loader`` runs in a thread worker after the first frame.
+        model_loader: ``() -> ChatModel`` (default: the model selection order).
+        agent_factory: ``(model) -> Agent`` (default: built-in tools over ``store``).
+        store: the task store (default: the state DB under ``paths.state_dir()``).
+        workspace: the folder tasks work in (default: the current directory).
+        now: epoch-seconds clock for the tasks screen (tests pin it).
+    """
+
+    TITLE = "assistant"
+    CSS_PATH = str(Path(__file__).with_name("app.tcss"))
+    BINDINGS = [
+        Binding("escape", "cancel_task", "Stop", id="cancel"),
+        Binding("ctrl+t", "tasks", "Tasks", id="tasks", priority=True),
+        Binding("ctrl+n", "new_task", "New", id="new", priority=True),
+        Binding("f2", "model_screen", "Model", id="model"),
+        Binding("f3", "settings", "Settings", id="settings"),
+        Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+    ]
+
+    def __init__(self, config: Settings | None = None, *, model: Any = None, model_loader: ModelLoader | None = None,
+                 agent_factory: AgentFactory | None = None, store: Any = None, workspace: Path | str | None = None,
+                 now: Callable[[], float] = time.time) -> None:
+        super().__init__()
+        if config is None:
+            from assistant.config import load_config
+
+            config = load_config(Path.cwd())
+        self.config = config
+        self.model = model
+        self._model_loader = model_loader or default_model_loader(config)
+        self._store = store
+        self._agent_factory = agent_factory
+        self.agent: Any = None
+        self.workspace = Path(workspace or Path.cwd()).resolve()
+        self.now = now
+        self.task_id: str | None = None
+        self.pause: Paused | None = None
+        self.running = False
+        self._queued: Callable[[], Iterator[Event]] | None = None
+        self._after_run: Callable[[], None] | None = None
+        self._quit_pending = False
+        self._cancel_requested = threading.Event()
+        self.handler: EventHandler | None = None
+
+    # -- layout ------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Transcript(id="transcript")
+        with Horizontal(id="loading"):
+            yield Static("Loading model…", id="loading-label")
+            yield ProgressBar(total=None, show_eta=False, id="loading-bar")
+        yield Vertical(id="handoff-area")
+        yield PromptInput(placeholder=_IDLE_HINT, id="prompt")
+        yield StatusBar(id="status")
+        yield Footer()
+
+    @property
+    def store(self) -> Any:
+        """The task store (opened on first use)."""
+        if self._store is None:
+            from assistant.state import Store
+
+            self._store = Store(paths.db_path(ensure=True))
+        return self._store
+
+    def on_mount(self) -> None:
+        transcript = self.query_one(Transcript)
+        status = self.query_one(StatusBar)
+        self.handler = EventHandler(transcript, status, on_paused=self._on_paused,
+                                    on_finished=self._on_finished, on_started=self._on_started)
+        status.max_steps = self.config.agent.max_steps
+        self.query_one(PromptInput).focus()
+        self.call_after_refresh(self._greet)
+        if self.model is not None:
+            self._model_ready(self.model)
+        else:
+            self._load_model()
+
+    async def _greet(self) -> None:
+        """After the first frame: point at tasks left paused by an earlier session."""
+        try:
+            waiting = [t for t in self.store.list_tasks() if t.status in ("paused", "running")]
+        except Exception as exc:  # noqa: BLE001 - a broken DB is reported, not fatal
+            await self.query_one(Transcript).mount(NoticeLine(f"Task store unavailable: {exc}", "error"))
+            return
+        if waiting and self.task_id is None and not self.running and self._queued is None:
+            t = waiting[0]
+            more = f" and {len(waiting) - 1} more" if len(waiting) > 1 else ""
+            await self.query_one(Transcript).mount(NoticeLine(
+                f"Task {t.id} ({' '.join(t.goal.split())[:50]}){more} waits for you: "
+                "/resume continues it, /tasks lists all."))
+
+    # -- model loading -------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="model", exit_on_error=False)
+    def _load_model(self) -> None:
+        try:
+            model = self._model_loader()
+        except Exception as exc:  # noqa: BLE001 - shown to the user, never a crash
+            self.post_message(ModelLoadFailed(str(exc) or type(exc).__name__))
+            return
+        self.post_message(ModelLoaded(model))
+
+    def on_model_loaded(self, message: ModelLoaded) -> None:
+        self._model_ready(message.model)
+
+    def _model_ready(self, model: Any) -> None:
+        self.model = model
+        self.query_one("#loading").display = False
+        self.query_one(StatusBar).set_model(model)
+        if self.handler is not None:
+            self.handler.context_size = int(getattr(model, "context_size", 0) or 0) or None
+        if self._queued is not None:
+            start, self._queued = self._queued, None
+            self._drive_with(start)
+
+    async def on_model_load_failed(self, message: ModelLoadFailed) -> None:
+        self.query_one("#loading-label", Static).update(f"Model not loaded: {message.message}")
+        self.query_one("#loading-bar").display = False
+        await self.query_one(Transcript).mount(
+            NoticeLine(f"Model not loaded: {message.message}. Use /model to see details.", "error"))
+
+    def ensure_agent(self) -> Any:
+        """The agent (built on first use; needs the model)."""
+        if self.agent is None:
+            factory = self._agent_factory or default_agent_factory(self.config, self.store)
+            self.agent = factory(self.model)
+        return self.agent
+
+    # -- running the loop ------------------------------------------------------------
+    def _drive_with(self, make_events: Callable[[], Iterator[Event]]) -> None:
+        if self.model is None:
+            self._queued = make_events
+            self.query_one(StatusBar).status = "waiting for model"
+            return
+        self.running = True
+        self._cancel_requested.clear()
+        self._clear_handoff()
+        self.query_one(StatusBar).status = "running"
+        self.query_one(PromptInput).placeholder = "Working… Esc stops"
+        self._drive(make_events)
+
+    @work(thread=True, exclusive=True, group="agent", exit_on_error=False)
+    def _drive(self, make_events: Callable[[], Iterator[Event]]) -> None:
+        """Iterate the loop's events in this thread; post each to the app."""
+        try:
+            for event in make_events():
+                self.post_message(AgentEvent(event))
+                if self._cancel_requested.is_set() and self.agent is not None:
+                    self.agent.cancel()  # a cancel asked for before the loop had started
+        except Exception as exc:  # noqa: BLE001 - the loop should not raise; report if it does
+            self.post_message(RunEnded(f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(RunEnded())
+
+    async def on_agent_event(self, message: AgentEvent) -> None:
+        if self.handler is not None:
+            await self.handler.handle(message.event)
+
+    async def on_run_ended(self, message: RunEnded) -> None:
+        self.running = False
+        if message.error:
+            await self.query_one(Transcript).mount(NoticeLine(f"The task loop failed: {message.error}", "error"))
+            self.query_one(StatusBar).status = "error"
+        if self.pause is None:
+            self.query_one(PromptInput).placeholder = _IDLE_HINT
+        if self._quit_pending:
+            self.exit(0)
+            return
+        if self._after_run is not None:
+            action, self._after_run = self._after_run, None
+            action()
+
+    def start_task(self, goal: str) -> None:
+        """Show ``goal`` and start a new task for it in the workspace."""
+        self.pause = None
+        self.task_id = None
+        self.query_one(Transcript).mount(UserMessage(goal))
+        workspace = self.workspace
+        self._drive_with(lambda: self.ensure_agent().run(goal, workspace=workspace))
+
+    def resume_task(self, task_id: str | None = None, **resolution: Any) -> None:
+        """Resume ``task_id`` (default: the current task) with a decision
+        (``approval``, ``note``, ``answer``: see ``Agent.resume``)."""
+        task_id = task_id or self.task_id
+        if not task_id:
+            self.notify("No task to resume. Type a goal, or pick one with /tasks.", severity="warning")
+            return
+        if self.running:  # the previous run is still unwinding: act when it has ended
+            self._after_run = lambda: self.resume_task(task_id, **resolution)
+            return
+        self.task_id = task_id
+        self.pause = None
+        self._drive_with(lambda: self.ensure_agent().resume(task_id, **resolution))
+
+    # -- pauses and hand-off -------------------------------------------------------------
+    def _on_started(self, event: Any) -> None:
+        self.task_id = event.task_id
+        try:
+            self.query_one(StatusBar).max_steps = self.store.get_task(event.task_id).budgets.max_steps
+        except Exception:  # noqa: BLE001 - a custom agent may use another store
+            pass
+
+    def _on_finished(self, event: Any) -> None:
+        self.pause = None
+        self._clear_handoff()
+
+    def _on_paused(self, event: Paused) -> None:
+        self.pause = event
+        self.task_id = event.task_id or self.task_id
+        self._show_handoff(event)
+        if event.kind == "approval":
+            self.action_approve()
+
+    def _show_handoff(self, event: Paused) -> None:
+        self._clear_handoff()
+        self.query_one("#handoff-area").mount(HandOffPanel(event.kind, event.reason, event.choices))
+        prompt = self.query_one(PromptInput)
+        prompt.placeholder = ("Type your answer and press Enter" if event.kind == "question"
+                              else "Type a note and press Enter to continue, or pick a choice above")
+
+    def _clear_handoff(self) -> None:
+        self.query_one("#handoff-area").remove_children()
+
+    def on_hand_off_panel_chosen(self, message: HandOffPanel.Chosen) -> None:
+        if self.pause is None:
+            return
+        if self.pause.kind == "approval" and message.choice == "deny":
+            self.action_approve()  # the modal collects an optional note
+            return
+        self.resume_task(self.pause.task_id or None, **resolution_for(self.pause.kind, choice=message.choice))
+
+    def action_approve(self) -> None:
+        """Open the approval modal for the pending call (``/approve``)."""
+        pending = self.handler.pending_approval if self.handler else None
+        if self.pause is None or self.pause.kind != "approval" or pending is None:
+            self.notify("Nothing waits for approval.", severity="information")
+            return
+        diff = pending.diff
+        if diff is None:
+            from .pauses import preview_for
+
+            diff = preview_for(self.store, self.pause.task_id or self.task_id, pending.call)
+        self.push_screen(ApprovalScreen(pending.call, pending.risk, diff, self.pause.reason), self._approval_done)
+
+    def _approval_done(self, decision: ApprovalDecision | None) -> None:
+        if decision is None or self.pause is None:
+            return
+        self.resume_task(self.pause.task_id or None, approval=decision.choice, note=decision.note or None)
+
+    # -- input ---------------------------------------------------------------------------
+    async def on_input_submitted(self, event: PromptInput.Submitted) -> None:
+        if not isinstance(event.input, PromptInput):
+            return
+        text = event.value.strip()
+        event.input.value = ""
+        if not text:
+            return
+        event.input.remember(text)
+        if text.startswith("/"):
+            await self.run_command(text)
+        elif self.running:
+            self.notify("A task is running. Press Esc to stop it first.", severity="warning")
+        elif self.pause is not None and self.pause.kind != "approval":
+            await self.query_one(Transcript).mount(UserMessage(text))
+            self.resume_task(self.pause.task_id or None, **resolution_for(self.pause.kind, text=text))
+        elif self.pause is not None:
+            self.action_approve()
+        else:
+            self.start_task(text)
+
+    # -- actions ---------------------------------------------------------------------------
+    def action_cancel_task(self) -> None:
+        """Esc: stop the current generation; the task pauses and can be resumed.
+        A task still waiting for the model is dropped."""
+        if self._queued is not None:
+            self._queued = None
+            self.query_one(StatusBar).status = "idle"
+        elif self.running:
+            self._request_cancel()
+            self.query_one(StatusBar).status = "stopping…"
+
+    def _request_cancel(self) -> None:
+        self._cancel_requested.set()
+        if self.agent is not None:
+            self.agent.cancel()
+
+    async def action_quit(self) -> None:
+        """Quit; a running task is first cancelled and checkpointed (a second
+        Ctrl+Q quits at once)."""
+        if self.running and not self._quit_pending:
+            self._quit_pending = True
+            self._request_cancel()
+            self.notify("Stopping the task so it can be resumed… (Ctrl+Q again quits now)")
+            return
+        self.exit(0)
+
+
+def run_app(config: Settings | None = None, *, workspace: Path | str | None = None, model: str | None = None) -> int:
+    """Run the TUI until the user quits. Returns the process exit code (0).
+
+    Args:
+        config: settings (default: layered config for the current folder).
+        workspace: the task folder (default: current directory).
+        model: a ``--model`` value (path, name or "demo"), else the selection order.
+    """
+    if config is None:
+        from assistant.config import load_config
+
+        config = load_config(workspace or Path.cwd())
+    app = AssistantApp(config, model_loader=default_model_loader(config, model), workspace=workspace)
+    result = app.run()
+    return int(result or 0)

@@ -1,0 +1,197 @@
+"""Slash commands and the command palette (every command is in both)."""
+
+from __future__ import annotations
+
+import shlex
+from typing import TYPE_CHECKING, Any, Iterable
+
+from textual.app import SystemCommand
+
+from assistant import paths
+
+from .widgets import NoticeLine, Transcript
+
+if TYPE_CHECKING:  # pragma: no cover
+    from textual.screen import Screen
+
+__all__ = ["CommandsMixin", "COMMANDS"]
+
+COMMANDS: dict[str, str] = {
+    "/new": "Start a new task (clears the transcript)",
+    "/tasks": "List tasks: open, resume, undo, export",
+    "/resume": "Resume the current task, or /resume ID",
+    "/undo": "Undo the changes of the current task, or /undo ID",
+    "/approve": "Show the pending approval again",
+    "/model": "Model facts, memory plan and health",
+    "/settings": "Show and edit the settings (for this session)",
+    "/limits": "Budgets and usage of the current task",
+    "/help": "List the commands and keys",
+}
+
+
+class CommandsMixin:
+    """Slash-command handlers for :class:`assistant.tui.app.AssistantApp`."""
+
+    async def run_command(self: Any, line: str) -> None:
+        """Run one ``/command args`` line; unknown commands get a hint."""
+        try:
+            parts = shlex.split(line)
+        except ValueError:
+            parts = line.split()
+        name, args = parts[0].lower(), parts[1:]
+        handler = getattr(self, "cmd_" + name.lstrip("/"), None)
+        if name not in COMMANDS or handler is None:
+            self.notify(f"Unknown command {name}. Type /help for the list.", severity="warning")
+            return
+        result = handler(*args[:1])
+        if hasattr(result, "__await__"):
+            await result
+
+    async def say(self: Any, text: str, level: str = "info") -> None:
+        """Put a notice line in the transcript."""
+        await self.query_one(Transcript).mount(NoticeLine(text, level))
+
+    # -- commands ----------------------------------------------------------------
+    async def cmd_help(self: Any) -> None:
+        lines = [f"{name:<10} {doc}" for name, doc in COMMANDS.items()]
+        lines += ["", "Esc stops the running task · Ctrl+T tasks · Ctrl+N new · Ctrl+P command palette · Ctrl+Q quit"]
+        await self.say("\n".join(lines))
+
+    async def cmd_new(self: Any) -> None:
+        if self.running:
+            self.notify("A task is running. Press Esc to stop it first.", severity="warning")
+            return
+        self.task_id, self.pause = None, None
+        self._clear_handoff()
+        if self.handler is not None:
+            self.handler.cards.clear()
+            self.handler.task_id = None
+        await self.query_one(Transcript).clear()
+        self.query_one("#status").status = "idle"
+        self.query_one("#status").step = 0
+
+    def cmd_tasks(self: Any) -> None:
+        from .screens.tasks import TasksScreen
+
+        self.push_screen(TasksScreen(self.store.list_tasks(), now=self.now), self._tasks_done)
+
+    def cmd_resume(self: Any, task_id: str | None = None) -> None:
+        if self.running:
+            self.notify("A task is running already.", severity="warning")
+            return
+        if task_id is None and self.pause is not None and self.pause.kind == "approval":
+            self.action_approve()
+            return
+        if task_id is None and self.task_id is None:
+            paused = [t for t in self.store.list_tasks() if t.status in ("paused", "running")]
+            if not paused:
+                self.notify("No paused task. Pick one with /tasks.", severity="warning")
+                return
+            task_id = paused[0].id
+        self.resume_task(task_id)
+
+    async def cmd_undo(self: Any, task_id: str | None = None) -> None:
+        task_id = task_id or self.task_id
+        if not task_id:
+            self.notify("No task to undo. Use /undo ID or /tasks.", severity="warning")
+            return
+        if self.running:
+            self.notify("Stop the task (Esc) before undoing its changes.", severity="warning")
+            return
+        from assistant.undo import undo_task
+
+        try:
+            lines = undo_task(self.store, task_id, paths.state_dir(ensure=True))
+        except Exception as exc:  # noqa: BLE001 - shown as one line
+            await self.say(f"Undo failed: {exc}", "error")
+            return
+        await self.say(f"Undo of task {task_id}:\n" + "\n".join(lines))
+
+    def cmd_approve(self: Any) -> None:
+        self.action_approve()
+
+    def cmd_model(self: Any) -> None:
+        from .screens.model import ModelScreen
+
+        self.push_screen(ModelScreen(self.model))
+
+    def cmd_settings(self: Any) -> None:
+        from .screens.settings import SettingsScreen
+
+        def done(config: Any) -> None:
+            if config is not None:
+                self.config = config
+                self.query_one("#status").max_steps = config.agent.max_steps
+                if not self.running:
+                    self.agent = None  # rebuilt with the new settings for the next run
+
+        self.push_screen(SettingsScreen(self.config), done)
+
+    async def cmd_limits(self: Any) -> None:
+        if not self.task_id:
+            a = self.config.agent
+            await self.say(f"Limits for new tasks: {a.max_steps} steps, {a.max_generated_tokens} tokens, "
+                           f"{a.max_wall_s:.0f} s; approve mode {a.approve}.")
+            return
+        t = self.store.get_task(self.task_id)
+        b, u = t.budgets, t.usage
+        await self.say(f"Task {t.id}: steps {u.steps}/{b.max_steps}, tokens {u.generated_tokens}/"
+                       f"{b.max_generated_tokens}, time {u.wall_s:.0f}/{b.max_wall_s:.0f} s, "
+                       f"tool calls {u.tool_calls}; approve mode {t.approve}.")
+
+    # -- key bindings ------------------------------------------------------------------
+    def action_tasks(self: Any) -> None:
+        if self.screen is self.screen_stack[0]:  # not on top of another screen
+            self.cmd_tasks()
+
+    async def action_new_task(self: Any) -> None:
+        if self.screen is self.screen_stack[0]:
+            await self.cmd_new()
+
+    def action_model_screen(self: Any) -> None:
+        self.cmd_model()
+
+    def action_settings(self: Any) -> None:
+        self.cmd_settings()
+
+    # -- tasks screen results ----------------------------------------------------------
+    async def _tasks_done(self: Any, picked: tuple[str, str] | None) -> None:
+        if picked is None:
+            return
+        action, task_id = picked
+        if action == "undo":
+            await self.cmd_undo(task_id)
+        elif action == "export":
+            await self._export(task_id)
+        else:
+            await self.open_task(task_id)
+            if action == "resume" and self.pause is None:
+                self.resume_task(task_id)  # an interrupted run continues; a pause shows its hand-off
+
+    async def _export(self: Any, task_id: str) -> None:
+        from assistant.export import export_lines
+
+        out = paths.state_dir(ensure=True) / "exports" / f"{task_id}.jsonl"
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text("\n".join(export_lines(self.store, task_id)) + "\n", encoding="utf-8")
+        except Exception as exc:  # noqa: BLE001
+            await self.say(f"Export failed: {exc}", "error")
+            return
+        await self.say(f"Exported task {task_id} to {out}")
+
+    async def open_task(self: Any, task_id: str) -> None:
+        """Show a stored task's history; a paused one shows its hand-off."""
+        from .replay import replay_task
+
+        if self.running:
+            self.notify("A task is running. Press Esc to stop it first.", severity="warning")
+            return
+        await self.query_one(Transcript).clear()
+        await replay_task(self, task_id)
+
+    # -- command palette ---------------------------------------------------------------
+    def get_system_commands(self: Any, screen: "Screen") -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)  # type: ignore[misc]
+        for name, doc in COMMANDS.items():
+            yield SystemCommand(name, doc, lambda n=name: self.call_later(self.run_command, n))

@@ -1,0 +1,47 @@
+"""Building the pieces the app needs: the chat model (slow, run in a worker
+thread) and the agent around it."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from assistant import paths
+from assistant.config import Settings
+
+__all__ = ["default_model_loader", "default_agent_factory", "ModelLoader", "AgentFactory"]
+
+ModelLoader = Callable[[], Any]
+"""``() -> ChatModel``; may raise ``model.types.ModelError`` (one-line message)."""
+
+AgentFactory = Callable[[Any], Any]
+"""``(chat_model) -> assistant.agent.Agent``."""
+
+
+def default_model_loader(config: Settings, cli_model: str | None = None) -> ModelLoader:
+    """A loader following the model selection order (``--model``, env, config,
+    pulled reference model, demo model). The returned callable blocks for as
+    long as llama.cpp needs to load the weights; call it from a worker thread.
+    """
+
+    def load() -> Any:
+        from assistant.wiring import open_model
+
+        return open_model(config, cli_model)
+
+    return load
+
+
+def default_agent_factory(config: Settings, store: Any, *, plugins: bool = True, builtins: bool = True,
+                          extra_tools: tuple = ()) -> AgentFactory:
+    """A factory building an :class:`assistant.agent.Agent` over ``store`` with
+    the built-in tools (when ``builtins``), plugins and MCP servers (when
+    ``plugins``), ``ask_human`` and ``extra_tools``."""
+
+    def make(model: Any) -> Any:
+        from assistant.agent import Agent
+        from assistant.toolset import build_toolset
+
+        toolset = build_toolset(config, builtins=builtins, plugins=plugins, mcp=plugins, extra=extra_tools)
+        return Agent(model, toolset.registry, store, settings=config, state_dir=paths.state_dir(ensure=True))
+
+    return make

@@ -1,0 +1,105 @@
+"""The approval modal: what a call would do (arguments, unified diff) and the
+choice to approve it once, approve its risk class for the task, or deny it with
+a note to the model."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Static
+
+__all__ = ["ApprovalScreen", "ApprovalDecision"]
+
+
+@dataclass
+class ApprovalDecision:
+    """The user's answer: ``choice`` "once" | "task" | "deny"; ``note`` for the model ("" none)."""
+
+    choice: str
+    note: str = ""
+
+
+class ApprovalScreen(ModalScreen[ApprovalDecision | None]):
+    """Asks the user about one call. Dismisses with an :class:`ApprovalDecision`,
+    or None when closed with Esc (the task stays paused; ``/approve`` reopens).
+
+    Args:
+        call: ``{"id", "name", "arguments"}``.
+        risk: the risk class value ("write", "destructive", "exec", ...).
+        diff: unified diff of the change (None: no preview available).
+        reason: the pause reason, shown under the title.
+    """
+
+    BINDINGS = [
+        Binding("y", "decide('once')", "Approve once"),
+        Binding("t", "decide('task')", "Approve for task"),
+        Binding("n", "decide('deny')", "Deny"),
+        Binding("escape", "close", "Later"),
+    ]
+
+    DEFAULT_CSS = """
+    ApprovalScreen { align: center middle; }
+    ApprovalScreen > Vertical { width: 90%; max-width: 110; height: auto; max-height: 90%;
+        border: thick $warning; background: $surface; padding: 0 1; }
+    ApprovalScreen #approval-title { text-style: bold; color: $warning; }
+    ApprovalScreen #approval-diff { height: auto; max-height: 18; border: round $primary; }
+    ApprovalScreen #approval-args { color: $text-muted; }
+    ApprovalScreen Horizontal { height: auto; margin-top: 1; }
+    ApprovalScreen Button { margin-right: 1; }
+    ApprovalScreen Input { margin-top: 1; }
+    """
+
+    def __init__(self, call: dict[str, Any], risk: str, diff: str | None = None, reason: str = "") -> None:
+        super().__init__()
+        self.call = call
+        self.risk = risk
+        self.diff = diff
+        self.reason = reason
+
+    def compose(self) -> ComposeResult:
+        name = self.call.get("name", "?")
+        with Vertical():
+            yield Static(f"Approve {name}? ({self.risk})", id="approval-title")
+            if self.reason:
+                yield Static(Text(self.reason))
+            args = {k: v for k, v in (self.call.get("arguments") or {}).items()
+                    if not (self.diff and k in ("content", "new_text", "old_text"))}
+            if args:
+                yield Static(Text(json.dumps(args, ensure_ascii=False, indent=1)[:800]), id="approval-args")
+            if self.diff:
+                with VerticalScroll(id="approval-diff"):
+                    yield Static(Syntax(self.diff, "diff", theme="ansi_dark", word_wrap=True))
+            elif self.diff == "":
+                yield Static(Text("(the change would leave the file as it is)", style="italic"))
+            yield Input(placeholder="Note to the model if you deny (optional)", id="approval-note")
+            with Horizontal():
+                yield Button("Approve once (y)", variant="success", id="once")
+                yield Button("Approve for this task (t)", variant="primary", id="task")
+                yield Button("Deny (n)", variant="error", id="deny")
+
+    def on_mount(self) -> None:
+        self.query_one("#once", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_decide(event.button.id or "deny")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_decide("deny")
+
+    def action_decide(self, choice: str) -> None:
+        """Dismiss with ``choice`` and the typed note."""
+        note = self.query_one("#approval-note", Input).value.strip()
+        self.dismiss(ApprovalDecision(choice, note))
+
+    def action_close(self) -> None:
+        self.dismiss(None)

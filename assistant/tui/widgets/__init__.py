@@ -1,0 +1,21 @@
+"""Widgets of the assistant's TUI."""
+
+from .handoff import HandOffPanel
+from .prompt import PromptInput
+from .status_bar import StatusBar
+from .tool_card import ToolCallCard, key_arguments, summarize_result
+from .transcript import AgentResponse, NoticeLine, ReasoningBlock, Transcript, UserMessage
+
+__all__ = [
+    "AgentResponse",
+    "HandOffPanel",
+    "NoticeLine",
+    "PromptInput",
+    "ReasoningBlock",
+    "StatusBar",
+    "ToolCallCard",
+    "Transcript",
+    "UserMessage",
+    "key_arguments",
+    "summarize_result",
+]

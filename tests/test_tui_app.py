@@ -1,0 +1,269 @@
+"""Pilot tests: whole tasks driven through the TUI with the scripted model."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from assistant.scripted import ScriptedChatModel  # noqa: E402
+from assistant.tui.app import AssistantApp  # noqa: E402
+from assistant.tui.screens import ApprovalScreen, TasksScreen  # noqa: E402
+from assistant.tui.widgets import HandOffPanel, StatusBar, ToolCallCard  # noqa: E402
+from test_tui_support import OVERWRITE_SCRIPT, QUESTION_SCRIPT, BlockingModel, make_app  # noqa: E402
+
+SIZE = (100, 32)
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("ASSISTANT_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def workspace(tmp_path) -> Path:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "notes.txt").write_text("old text\n", encoding="utf-8")
+    return ws
+
+
+async def until(pilot, condition, tries: int = 400) -> None:
+    """Let the app run until ``condition()`` holds (bounded by iterations, not time)."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("condition never held")
+
+
+def status(app: AssistantApp) -> str:
+    return app.query_one(StatusBar).status
+
+
+async def type_line(pilot, text: str) -> None:
+    await pilot.press(*text)
+    await pilot.press("enter")
+
+
+async def test_overwrite_waits_for_approval_then_runs(home, workspace):
+    app = make_app(home, workspace, ScriptedChatModel(OVERWRITE_SCRIPT))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "tidy notes")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        screen = app.screen
+        assert "-old text" in screen.diff and "+new text" in screen.diff
+        assert (workspace / "notes.txt").read_text() == "old text\n"  # nothing ran before approval
+        await pilot.press("y")
+        await until(pilot, lambda: status(app) == "finished")
+        card = app.query_one(ToolCallCard)
+        assert card.call_status == "done"
+    assert (workspace / "notes.txt").read_text() == "new text"
+
+
+async def test_deny_with_note_tells_the_model_and_keeps_the_file(home, workspace):
+    app = make_app(home, workspace, ScriptedChatModel(OVERWRITE_SCRIPT))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "tidy notes")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        app.screen.query_one("#approval-note").value = "keep the old text"
+        await pilot.click("#deny")
+        await until(pilot, lambda: status(app) == "finished")
+        [call] = app.store.calls(app.task_id)
+    assert call.status == "denied" and "keep the old text" in call.result
+    assert (workspace / "notes.txt").read_text() == "old text\n"
+
+
+async def test_approval_for_task_grants_the_risk_class(home, workspace):
+    app = make_app(home, workspace, ScriptedChatModel(OVERWRITE_SCRIPT))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "tidy notes")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        await pilot.press("t")
+        await until(pilot, lambda: status(app) == "finished")
+        assert app.store.get_task(app.task_id).grants == ["destructive"]
+
+
+async def test_escape_on_the_modal_leaves_the_task_paused_and_approve_reopens_it(home, workspace):
+    app = make_app(home, workspace, ScriptedChatModel(OVERWRITE_SCRIPT))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "tidy notes")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, ApprovalScreen))
+        assert app.query_one(HandOffPanel).kind == "approval"
+        assert app.store.get_task(app.task_id).status == "paused"
+        await type_line(pilot, "/approve")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        await pilot.press("y")
+        await until(pilot, lambda: status(app) == "finished")
+    assert (workspace / "notes.txt").read_text() == "new text"
+
+
+async def test_ask_human_hands_off_and_the_answer_resumes_the_task(home, workspace):
+    app = make_app(home, workspace, ScriptedChatModel(QUESTION_SCRIPT))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "make a title")
+        await until(pilot, lambda: app.pause is not None)
+        panel = app.query_one(HandOffPanel)
+        assert panel.kind == "question" and "Which colour" in panel.reason
+        await type_line(pilot, "blue")
+        await until(pilot, lambda: status(app) == "finished")
+        assert not app.query(HandOffPanel)
+        [call] = app.store.calls(app.task_id)
+        assert call.name == "ask_human" and call.result == "The user answered: blue"
+        assert app.store.get_task(app.task_id).answer == "The title will be **blue**."
+
+
+async def test_escape_cancels_generation_and_leaves_the_task_paused(home, workspace):
+    model = BlockingModel()
+    app = make_app(home, workspace, model)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "long job")
+        await until(pilot, model.started.is_set)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.pause is not None and not app.running)
+        assert app.pause.kind == "cancelled"
+        task = app.store.get_task(app.task_id)
+    assert task.status == "paused" and task.pause.kind == "cancelled"
+
+
+async def test_quit_mid_task_checkpoints_then_exits(home, workspace):
+    model = BlockingModel()
+    app = make_app(home, workspace, model)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "long job")
+        await until(pilot, model.started.is_set)
+        await until(pilot, lambda: app.task_id is not None)
+        task_id = app.task_id
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: app.return_value is not None)
+        # the app exits only once the loop has checkpointed the pause
+        assert app.store.get_task(task_id).status == "paused"
+    assert app.return_value == 0
+
+
+async def test_quit_while_paused_then_resume_in_a_new_app(home, workspace):
+    first = make_app(home, workspace, ScriptedChatModel(OVERWRITE_SCRIPT))
+    async with first.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "tidy notes")
+        await until(pilot, lambda: isinstance(first.screen, ApprovalScreen))
+        task_id = first.task_id
+        await pilot.press("escape")
+        await pilot.press("ctrl+q")
+    assert first.store.get_task(task_id).status == "paused"
+    first.store.close()
+
+    second = make_app(home, workspace, ScriptedChatModel(OVERWRITE_SCRIPT))
+    async with second.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "/resume")
+        await until(pilot, lambda: isinstance(second.screen, ApprovalScreen))
+        assert "+new text" in second.screen.diff  # previewed again after the restart
+        await pilot.press("y")
+        await until(pilot, lambda: status(second) == "finished")
+        assert second.task_id == task_id
+    assert (workspace / "notes.txt").read_text() == "new text"
+
+
+async def test_tasks_screen_opens_a_task_and_undo_restores_the_file(home, workspace):
+    app = make_app(home, workspace, ScriptedChatModel(OVERWRITE_SCRIPT))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "tidy notes")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        await pilot.press("y")
+        await until(pilot, lambda: status(app) == "finished")
+        assert (workspace / "notes.txt").read_text() == "new text"
+        await type_line(pilot, "/new")
+        await until(pilot, lambda: not app.query(ToolCallCard))
+        await pilot.press("ctrl+t")
+        await until(pilot, lambda: isinstance(app.screen, TasksScreen))
+        await pilot.press("enter")
+        await until(pilot, lambda: bool(app.query(ToolCallCard)))
+        assert app.query_one(ToolCallCard).call_status == "done"
+        await pilot.press("ctrl+t")
+        await until(pilot, lambda: isinstance(app.screen, TasksScreen))
+        await pilot.press("u")
+        await until(pilot, lambda: (workspace / "notes.txt").read_text() == "old text\n")
+
+
+async def test_model_loads_in_a_worker_after_the_first_frame(home, workspace):
+    release = threading.Event()
+    model = ScriptedChatModel(["Hello."], name="SmolLM2-135M")
+    model.is_demo = True
+
+    def loader():
+        release.wait(30)
+        return model
+
+    app = AssistantApp(make_app(home, workspace, model).config, model_loader=loader, workspace=workspace)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        bar = app.query_one(StatusBar)
+        assert app.query_one("#loading").display and bar.model_name == ""  # drawn while loading
+        release.set()
+        await until(pilot, lambda: bar.model_name == "SmolLM2-135M")
+        assert bar.is_demo and "demo model" in str(bar.render())
+        assert not app.query_one("#loading").display
+
+
+async def test_model_load_failure_is_shown_not_raised(home, workspace):
+    def loader():
+        raise RuntimeError("no GGUF found; run `assistant model pull`")
+
+    app = AssistantApp(make_app(home, workspace, None).config, model_loader=loader, workspace=workspace)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "Model not loaded" in str(app.query_one("#loading-label").render()))
+
+
+async def test_input_history_and_unknown_command(home, workspace):
+    app = make_app(home, workspace, ScriptedChatModel(["Hello."]))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "/help")
+        await type_line(pilot, "/nonsense")
+        prompt = app.query_one("#prompt")
+        await pilot.press("up")
+        assert prompt.value == "/nonsense"
+        await pilot.press("up")
+        assert prompt.value == "/help"
+        await pilot.press("down", "down")
+        assert prompt.value == ""
+
+
+@pytest.mark.parametrize(("button", "final"), [("Extend budget", "finished"), ("Stop task", "stopped")])
+async def test_budget_hand_off_buttons_extend_or_stop(home, workspace, button, final):
+    from assistant.config import Settings
+    from test_tui_support import call
+
+    config = Settings(agent={"max_steps": 1})
+    script = [call("list_dir", path="."), "All files listed."]
+    app = make_app(home, workspace, ScriptedChatModel(script), config=config)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "list files")
+        await until(pilot, lambda: app.pause is not None and not app.running)
+        panel = app.query_one(HandOffPanel)
+        assert panel.kind == "budget" and "step budget reached" in panel.reason
+        [target] = [b for b in panel.query("Button") if str(b.label) == button]
+        await pilot.click(f"#{target.id}")
+        await until(pilot, lambda: status(app) == final)
+        assert app.store.get_task(app.task_id).status == final
+
+
+async def test_escape_right_after_enter_is_not_lost(home, workspace):
+    model = BlockingModel()
+    app = make_app(home, workspace, model)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*"long job")
+        await pilot.press("enter", "escape")
+        await until(pilot, lambda: app.pause is not None and not app.running)
+        assert app.pause.kind == "cancelled"
+        assert app.store.get_task(app.task_id).status == "paused"
