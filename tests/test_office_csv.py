@@ -6,18 +6,7 @@ import pytest
 
 from tools.base import RiskClass, ToolContext
 from tools.office.csvtools import csv_read, csv_write
-
-
-@pytest.fixture
-def ctx(tmp_path):
-    sandbox = pytest.importorskip("sandbox")
-    root = tmp_path / "ws"
-    root.mkdir()
-    return ToolContext(workspace=sandbox.Workspace(root))
-
-
-def call(tool, ctx, **args):
-    return tool.invoke(ctx, tool.validate(args))
+from tool_helpers import call  # noqa: E402  (the `ctx` fixture is in conftest.py)
 
 
 def test_write_then_read_round_trip(ctx):

@@ -14,20 +14,9 @@ docx = pytest.importorskip("docx")
 from tools.base import RiskClass, ToolContext  # noqa: E402
 from tools.office.docx_read import docx_read  # noqa: E402
 from tools.office.docx_write import docx_create, docx_insert, docx_replace  # noqa: E402
+from tool_helpers import call  # noqa: E402  (the `ctx` fixture is in conftest.py)
 
 W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-
-
-@pytest.fixture
-def ctx(tmp_path):
-    sandbox = pytest.importorskip("sandbox")
-    root = tmp_path / "ws"
-    root.mkdir()
-    return ToolContext(workspace=sandbox.Workspace(root))
-
-
-def call(tool, ctx, **args):
-    return tool.invoke(ctx, tool.validate(args))
 
 
 def save_doc(ctx, path, doc):

@@ -19,20 +19,9 @@ from tools.office.docx_read import docx_read  # noqa: E402
 from tools.office.docx_write import docx_replace  # noqa: E402
 from tools.office.pdf import pdf_read  # noqa: E402
 from tools.office.xlsx import xlsx_read  # noqa: E402
+from tool_helpers import call  # noqa: E402  (the `ctx` fixture is in conftest.py)
 
 OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 4088
-
-
-@pytest.fixture
-def ctx(tmp_path):
-    sandbox = pytest.importorskip("sandbox")
-    root = tmp_path / "ws"
-    root.mkdir()
-    return ToolContext(workspace=sandbox.Workspace(root))
-
-
-def call(tool, ctx, **args):
-    return tool.invoke(ctx, tool.validate(args))
 
 
 def docx_bytes() -> bytes:

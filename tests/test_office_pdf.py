@@ -15,18 +15,7 @@ from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject, Num
 from tools.base import RiskClass, ToolContext  # noqa: E402
 from tools.office.pdf import extract_pages, pdf_bytes_to_text, pdf_info, pdf_read, pdf_search  # noqa: E402
 from tools.office.pdf_pages import pdf_extract_pages, pdf_merge, pdf_rotate, pdf_split  # noqa: E402
-
-
-@pytest.fixture
-def ctx(tmp_path):
-    sandbox = pytest.importorskip("sandbox")
-    root = tmp_path / "ws"
-    root.mkdir()
-    return ToolContext(workspace=sandbox.Workspace(root))
-
-
-def call(tool, ctx, **args):
-    return tool.invoke(ctx, tool.validate(args))
+from tool_helpers import call  # noqa: E402  (the `ctx` fixture is in conftest.py)
 
 
 def make_pdf(pages: list[str | None], *, title: str = "", password: str | None = None) -> bytes:

@@ -17,23 +17,12 @@ from tools.base import RiskClass, ToolContext  # noqa: E402
 from tools.office import xlsx as xlsx_mod  # noqa: E402
 from tools.office.xlsx import xlsx_info, xlsx_read  # noqa: E402
 from tools.office.xlsx_write import xlsx_add_sheet, xlsx_append_rows, xlsx_recalc, xlsx_write  # noqa: E402
-
-
-@pytest.fixture
-def ctx(tmp_path):
-    sandbox = pytest.importorskip("sandbox")
-    root = tmp_path / "ws"
-    root.mkdir()
-    return ToolContext(workspace=sandbox.Workspace(root))
+from tool_helpers import call  # noqa: E402  (the `ctx` fixture is in conftest.py)
 
 
 @pytest.fixture
 def no_soffice(monkeypatch):
     monkeypatch.setattr("shutil.which", lambda name, *a, **k: None)
-
-
-def call(tool, ctx, **args):
-    return tool.invoke(ctx, tool.validate(args))
 
 
 def wb_bytes(wb) -> bytes:
