@@ -174,3 +174,16 @@ async def test_settings_edit_applies_to_new_tasks(app):
         await pilot.pause()
         assert app.config.agent.max_steps == 5
         assert app.query_one(StatusBar).max_steps == 5
+
+
+async def test_model_screen_runs_the_loop_check(app):
+    from textual.widgets import Static
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press(*"/model", "enter")
+        for _ in range(50):  # the check runs in a thread worker
+            await pilot.pause(0.1)
+            text = str(app.screen.query_one("#doctor", Static).render())
+            if "looped models" in text:
+                break
+    assert "looped models: ok" in text

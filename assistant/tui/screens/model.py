@@ -104,6 +104,15 @@ class ModelScreen(Screen[None]):
             lines.append(f"llama-cpp-python {llama_cpp.__version__}")
         except Exception as exc:  # noqa: BLE001
             lines.append(f"llama-cpp-python: not importable ({type(exc).__name__})")
+        from model.loopcheck import verify_loops
+
+        loop = verify_loops()  # the same check as `assistant doctor` (tiny looped models vs NumPy)
+        if loop.passed:
+            worst = max(loop.max_abs_err.values())
+            lines.append(f"looped models: ok (llama.cpp matches the NumPy reference for 1-3 loops, "
+                         f"max error {worst:.1e}, {loop.seconds:.2f} s)")
+        else:
+            lines.append(f"looped models: FAILED {loop.error or loop.max_abs_err}")
         self.app.call_from_thread(self._show, "\n".join(lines))
 
     def _show(self, text: str) -> None:
