@@ -29,7 +29,7 @@ from .config import Settings
 from .events import ErrorEvent, Event, Finished, Metrics, Notice, ReasoningDelta, StepStarted, TaskStarted, TextDelta
 from .history import plan_fold, to_model_messages
 from .locks import TaskLock
-from .prompt import format_error_note, system_prompt
+from .prompt import format_error_note, plugin_prompt, system_prompt
 from .verify import unbacked_file_claims
 from .toolgroups import active_schemas, initial_groups, loaded_groups, unloaded_hint
 from .resolve import apply_resume
@@ -37,6 +37,7 @@ from .session import TaskSession, progress_summary
 from .state.models import Budgets, CallRecord, StoredMessage, Summary, Task, new_task_id
 from .state.store import Store
 from .stuck import corrective_note, detect
+from .toolset import read_secret
 
 __all__ = ["Agent", "MAX_FORMAT_ERRORS"]
 
@@ -54,6 +55,10 @@ class Agent:
         settings: configuration (defaults when None).
         state_dir: where change blobs, trash and locks live (default ``paths.state_dir()``).
         with_format: put the call-format instructions in the system prompt.
+        secrets: ``name -> str | None`` given to tools (default: the keyring via
+            :func:`assistant.toolset.read_secret`, None when unavailable).
+        plugins: loaded ``plugins.api.Plugin`` objects whose system-prompt text
+            is added after the rules (:func:`assistant.prompt.plugin_prompt`).
         clock: monotonic seconds (tests pass a fake one).
     """
 
@@ -67,6 +72,7 @@ class Agent:
         state_dir: Path | None = None,
         with_format: bool = True,
         secrets: Callable[[str], str | None] | None = None,
+        plugins: Any = (),
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.model = model
@@ -76,6 +82,7 @@ class Agent:
         self.state_dir = Path(state_dir) if state_dir else paths.state_dir()
         self.with_format = with_format
         self.secrets = secrets
+        self.plugins = list(plugins or ())
         self.clock = clock
         self.fmt = getattr(model, "fmt", None) or self.settings.model.tool_call_format
         self.cancel_event = threading.Event()
@@ -207,9 +214,8 @@ class Agent:
                 task.status = "paused"
 
     def _runner(self, sess: TaskSession) -> CallRunner:
-        ctx = ToolContext(task_id=sess.task.id, config=self.settings.tool_config(), state={})
-        if self.secrets is not None:
-            ctx.secrets = self.secrets
+        ctx = ToolContext(task_id=sess.task.id, config=self.settings.tool_config(), state={},
+                          secrets=self.secrets or read_secret)
         limit = min(self.settings.agent.max_observation_chars, max(400, self.model.context_size * 4 // 8))
         runner = CallRunner(sess, self.tools, ctx, limit)
         ctx.workspace = self._workspace(sess.task, runner.on_change)
@@ -267,7 +273,8 @@ class Agent:
         task = sess.task
         faults.crash_point("step_start")
         schemas = active_schemas(self.tools, loaded_groups(task.tool_groups, sess.calls))
-        system = system_prompt(task.workspace, self.fmt, with_format=self.with_format)
+        system = system_prompt(task.workspace, self.fmt, with_format=self.with_format,
+                               extra=plugin_prompt(self.plugins, runner.ctx))
         ctx_size = int(self.model.context_size)
         limit = int(ctx_size * self.settings.agent.fold_at)
 

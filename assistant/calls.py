@@ -76,6 +76,7 @@ class CallRunner:
     def finish(self, call: CallRecord, result: ToolResult, status: str | None = None) -> Gen:
         """Record the result and its observation in one transaction."""
         text = truncate_observation(result.text, self.observation_chars, call.name)
+        text = _redact(text)  # a secret read by a tool never reaches the model, the DB or a transcript
         if result.untrusted:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
@@ -176,3 +177,12 @@ class CallRunner:
         if not isinstance(result, ToolResult):
             result = ToolResult(text=str(result))
         return (yield from self.finish(call, result))
+
+
+def _redact(text: str) -> str:
+    from plugins.secrets import redact
+
+    from .toolset import seen_secrets
+
+    secrets = seen_secrets()
+    return redact(text, secrets) if secrets else text

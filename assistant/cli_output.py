@@ -3,13 +3,17 @@
 Human mode: the final answer goes to stdout; progress (steps, tool calls,
 results, notices, pauses) goes to stderr, so ``assistant run ... > out.txt``
 captures only the answer.
+
+Either way, secret values (those read in this process through
+:func:`assistant.toolset.read_secret`, which ``wiring.open_session`` primes with
+the secrets the config refers to) are replaced by ``[secret:NAME]``.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import Iterable, TextIO
+from typing import Callable, Iterable, Mapping, TextIO
 
 from .events import (
     ApprovalRequested,
@@ -77,17 +81,50 @@ def _human(event: Event, out: TextIO, err: TextIO, state: dict) -> None:
         print(f"error: {event.message}", file=err)
 
 
+class _Redacting:
+    """A text stream wrapper that redacts secrets from everything written."""
+
+    def __init__(self, stream: TextIO, secrets: Callable[[], Mapping[str, str]]) -> None:
+        self.stream, self.secrets = stream, secrets
+
+    def write(self, text: str) -> int:
+        from plugins.secrets import redact
+
+        return self.stream.write(redact(text, self.secrets()))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
 def consume(events: Iterable[Event], *, as_json: bool, out: TextIO | None = None,
-            err: TextIO | None = None) -> int:
+            err: TextIO | None = None,
+            secrets: Mapping[str, str] | Callable[[], Mapping[str, str]] | None = None) -> int:
     """Print every event and return the exit code: 0 finished or stopped,
-    3 paused, 1 error without a pause."""
-    out = out or sys.stdout
-    err = err or sys.stderr
+    3 paused, 1 error without a pause.
+
+    ``secrets``: ``{name: value}`` to redact from the output, or a function
+    returning it (called per write); default
+    :func:`assistant.toolset.seen_secrets`."""
+    from .export import scrub
+    from .toolset import seen_secrets
+
+    if secrets is None:
+        current: Callable[[], Mapping[str, str]] = seen_secrets
+    elif callable(secrets):
+        current = secrets
+    else:
+        fixed = dict(secrets)
+
+        def current() -> Mapping[str, str]:
+            return fixed
+    out = _Redacting(out or sys.stdout, current)  # type: ignore[assignment]
+    err = _Redacting(err or sys.stderr, current)  # type: ignore[assignment]
     code = EXIT_FAIL
     state: dict = {}
     for event in events:
         if as_json:
-            out.write(json.dumps(event_to_dict(event), ensure_ascii=False, default=str) + "\n")
+            row = scrub(event_to_dict(event), current())
+            out.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
             out.flush()
         else:
             _human(event, out, err, state)

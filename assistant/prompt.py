@@ -8,13 +8,17 @@ must stay under 1,500 tokens on the demo model's tokenizer (checked by
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 from model.types import Message
 
-__all__ = ["system_prompt", "format_error_note", "base_prompt_tokens", "tool_catalogue", "PROMPT_TOKEN_LIMIT"]
+__all__ = ["system_prompt", "format_error_note", "base_prompt_tokens", "tool_catalogue", "plugin_prompt",
+           "PROMPT_TOKEN_LIMIT", "PLUGIN_PROMPT_CHARS", "PLUGIN_HEADING"]
 
 PROMPT_TOKEN_LIMIT = 1500
+PLUGIN_PROMPT_CHARS = 600  # cap on all plugin contributions together (about 150 tokens)
+PLUGIN_HEADING = "From the user's plugins:"
+_PLUGIN_STATE_KEY = "_assistant_plugin_prompt"
 
 _RULES = """You are a careful personal assistant working on the user's own computer.
 Workspace folder: {workspace}
@@ -35,15 +39,65 @@ def _format_help(fmt: str) -> str:
     return format_instructions(fmt)
 
 
-def system_prompt(workspace: str, fmt: str = "xml", *, with_format: bool = True) -> str:
+def system_prompt(workspace: str, fmt: str = "xml", *, with_format: bool = True, extra: str = "") -> str:
     """The system prompt for a task in ``workspace`` with tool-call format ``fmt``.
 
     ``with_format`` adds the call-format instructions (needed when the chat
-    template does not teach the format itself, e.g. the demo model).
+    template does not teach the format itself, e.g. the demo model). ``extra``
+    (e.g. :func:`plugin_prompt`) goes after the rules and before the format help.
     """
     text = _RULES.format(workspace=workspace)
+    if extra.strip():
+        text += "\n\n" + extra.strip()
     if with_format:
         text += "\n\n" + _format_help(fmt)
+    return text
+
+
+def _cap(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a line end (a single
+    over-long first line is cut mid-line), marked with "…" when cut."""
+    if len(text) <= limit:
+        return text
+    head = text[: max(0, limit - 2)]
+    cut = head.rfind("\n")
+    if cut > 0:
+        return head[:cut].rstrip() + "\n…"
+    return head.rstrip() + "…"
+
+
+def plugin_prompt(plugins: Iterable[Any], ctx: Any = None, *, limit: int = PLUGIN_PROMPT_CHARS) -> str:
+    """The plugins' system-prompt contributions under :data:`PLUGIN_HEADING`.
+
+    Args:
+        plugins: ``plugins.api.Plugin`` objects, in load order; each
+            ``plugin.system_prompt(ctx)`` (when set) is called once.
+        ctx: the task's :class:`tools.base.ToolContext`. The text is computed once
+            and kept in ``ctx.state``, so it stays the same for the rest of the run
+            (a stable prompt prefix) even if, say, the memory file changes.
+        limit: cap on the whole block in characters (heading included).
+
+    Returns:
+        "" when no plugin contributes; otherwise the block, at most ``limit``
+        characters. A contribution that raises is left out (never raises).
+    """
+    state = getattr(ctx, "state", None)
+    if isinstance(state, dict) and _PLUGIN_STATE_KEY in state:
+        return state[_PLUGIN_STATE_KEY]
+    parts = []
+    for plugin in plugins or ():
+        fn = getattr(plugin, "system_prompt", None)
+        if fn is None:
+            continue
+        try:
+            piece = fn(ctx)
+        except Exception:  # noqa: BLE001 - a plugin's prompt must not stop a task
+            continue
+        if isinstance(piece, str) and piece.strip():
+            parts.append(piece.strip())
+    text = _cap(PLUGIN_HEADING + "\n" + "\n\n".join(parts), limit) if parts else ""
+    if isinstance(state, dict):
+        state[_PLUGIN_STATE_KEY] = text
     return text
 
 

@@ -13,7 +13,7 @@ from . import paths
 from .agent import Agent
 from .config import Settings
 from .state.store import Store
-from .toolset import Toolset, build_toolset, load_tools_file
+from .toolset import Toolset, build_toolset, load_tools_file, read_secret, redaction_secrets
 
 __all__ = ["open_store", "open_model", "open_scripted", "Session", "open_session"]
 
@@ -56,13 +56,7 @@ def open_remote_model(settings: Settings, cli_value: str | None = None) -> Any:
 
     if not settings.model.base_url:
         raise ModelError("model.backend is 'openai' but model.base_url is not set (e.g. http://127.0.0.1:8080/v1)")
-    key = None
-    try:
-        from plugins.secrets import get_secret
-
-        key = get_secret("openai_api_key")
-    except Exception:  # noqa: BLE001 - no keyring: servers without keys still work
-        key = None
+    key = read_secret("openai_api_key")  # None without a keyring: servers without keys still work
     template = None
     local = cli_value or settings.model.path
     if local:
@@ -124,8 +118,9 @@ def open_session(settings: Settings, *, model_name: str | None = None, script: s
         model = open_model(settings, model_name)
         toolset = build_toolset(settings)
     store = store or open_store()
+    redaction_secrets(settings)  # read the config's secrets now, so this process's output can redact them
     # Real models' chat templates teach the call format themselves (natively, or
     # through model.chat_template's tool block); only scripted runs need it here.
     agent = Agent(model, toolset.registry, store, settings=settings, state_dir=paths.state_dir(ensure=True),
-                  with_format=script is not None)
+                  with_format=not hasattr(model, "template"), secrets=read_secret, plugins=toolset.plugins)
     return Session(agent=agent, store=store, toolset=toolset)

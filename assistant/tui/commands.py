@@ -1,9 +1,15 @@
-"""Slash commands and the command palette (every command is in both)."""
+"""Slash commands and the command palette (every command is in both).
+
+Besides the built-in commands, each loaded plugin's slash commands run as
+``/name argument`` (``plugin.slash_commands[name](ctx, argument) -> text``,
+the text shown in the transcript); a built-in command of the same name wins.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import shlex
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from textual.app import SystemCommand
 
@@ -14,7 +20,7 @@ from .widgets import NoticeLine, Transcript
 if TYPE_CHECKING:  # pragma: no cover
     from textual.screen import Screen
 
-__all__ = ["CommandsMixin", "COMMANDS"]
+__all__ = ["CommandsMixin", "COMMANDS", "plugin_commands", "run_plugin_command"]
 
 COMMANDS: dict[str, str] = {
     "/new": "Start a new task (clears the transcript)",
@@ -29,18 +35,92 @@ COMMANDS: dict[str, str] = {
 }
 
 
+def plugin_commands(plugins: Iterable[Any]) -> dict[str, tuple[Callable[..., str], str, str]]:
+    """``{"/name": (fn, help, plugin name)}`` for the slash commands of ``plugins``
+    (``plugins.api.Plugin`` objects, in load order; built-in names and names an
+    earlier plugin took are skipped)."""
+    found: dict[str, tuple[Callable[..., str], str, str]] = {}
+    for plugin in plugins:
+        helps = getattr(plugin, "slash_help", {}) or {}
+        for name, fn in (getattr(plugin, "slash_commands", {}) or {}).items():
+            key = "/" + name
+            if key not in COMMANDS and key not in found:
+                found[key] = (fn, helps.get(name, ""), getattr(plugin, "name", ""))
+    return found
+
+
+def run_plugin_command(plugins: Iterable[Any], line: str, ctx: Any) -> str | None:
+    """Run ``line`` (``/name argument``) as a plugin slash command.
+
+    Returns the command's text, or None when no plugin has ``/name``. The
+    argument is the rest of the line as typed (stripped). A command that
+    raises returns a one-line ``"/name failed: ..."`` (never raises).
+    """
+    head, _, argument = line.strip().partition(" ")
+    entry = plugin_commands(plugins).get(head.lower())
+    if entry is None:
+        return None
+    fn, _help, owner = entry
+    try:
+        text = fn(ctx, argument.strip())
+    except Exception as exc:  # noqa: BLE001 - a plugin's command never takes the app down
+        msg = " ".join(str(exc).split())[:300]
+        return f"{head} failed ({owner} plugin): {type(exc).__name__}: {msg}" if msg else \
+            f"{head} failed ({owner} plugin): {type(exc).__name__}"
+    return str(text) if text is not None else ""
+
+
 class CommandsMixin:
     """Slash-command handlers for :class:`assistant.tui.app.AssistantApp`."""
 
+    def slash_plugins(self: Any) -> list[Any]:
+        """The plugins whose slash commands are offered: the agent's, else loaded
+        once from the config (failures are skipped; shown by ``doctor``)."""
+        agent_plugins = getattr(self.agent, "plugins", None) if self.agent is not None else None
+        if agent_plugins:
+            return list(agent_plugins)
+        cached = getattr(self, "_slash_plugins", None)
+        if cached is None:
+            try:
+                from plugins.loader import load_plugins
+
+                cached = load_plugins(self.config.tool_config(), user_dir=paths.config_dir() / "plugins").plugins
+            except Exception:  # noqa: BLE001 - no plugins then
+                cached = []
+            self._slash_plugins = cached
+        return list(cached)
+
+    def _plugin_context(self: Any) -> Any:
+        from assistant.toolset import read_secret
+        from tools.base import ToolContext
+
+        ctx = ToolContext(task_id=self.task_id or "", config=self.config.tool_config(), secrets=read_secret)
+        try:
+            from sandbox import Workspace
+
+            ctx.workspace = Workspace(self.workspace)
+        except Exception:  # noqa: BLE001 - commands then use the user's folders
+            ctx.workspace = None
+        return ctx
+
     async def run_command(self: Any, line: str) -> None:
-        """Run one ``/command args`` line; unknown commands get a hint."""
+        """Run one ``/command args`` line (built-in, else a plugin's); unknown
+        commands get a hint."""
         try:
             parts = shlex.split(line)
         except ValueError:
             parts = line.split()
+        if not parts:
+            return
         name, args = parts[0].lower(), parts[1:]
         handler = getattr(self, "cmd_" + name.lstrip("/"), None)
         if name not in COMMANDS or handler is None:
+            plugins = self.slash_plugins()
+            if name in plugin_commands(plugins):
+                ctx = self._plugin_context()
+                text = await asyncio.to_thread(run_plugin_command, plugins, line, ctx)
+                await self.say(text or f"{name}: (no output)")
+                return
             self.notify(f"Unknown command {name}. Type /help for the list.", severity="warning")
             return
         result = handler(*args[:1])
@@ -54,6 +134,10 @@ class CommandsMixin:
     # -- commands ----------------------------------------------------------------
     async def cmd_help(self: Any) -> None:
         lines = [f"{name:<10} {doc}" for name, doc in COMMANDS.items()]
+        extra = plugin_commands(self.slash_plugins())
+        if extra:
+            lines += ["", "Plugin commands:"]
+            lines += [f"{name:<10} {doc or '(no help)'} [{owner}]" for name, (_, doc, owner) in extra.items()]
         lines += ["", "Esc stops the running task · Ctrl+T tasks · Ctrl+N new · Ctrl+P command palette · Ctrl+Q quit"]
         await self.say("\n".join(lines))
 
@@ -195,3 +279,6 @@ class CommandsMixin:
         yield from super().get_system_commands(screen)  # type: ignore[misc]
         for name, doc in COMMANDS.items():
             yield SystemCommand(name, doc, lambda n=name: self.call_later(self.run_command, n))
+        for name, (_, doc, owner) in plugin_commands(self.slash_plugins()).items():
+            yield SystemCommand(name, f"{doc or name} ({owner} plugin)",
+                                lambda n=name: self.call_later(self.run_command, n))

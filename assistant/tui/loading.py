@@ -41,7 +41,10 @@ def default_agent_factory(config: Settings, store: Any, *, plugins: bool = True,
         from assistant.agent import Agent
         from assistant.toolset import build_toolset
 
+        from assistant.toolset import read_secret
+
         toolset = build_toolset(config, builtins=builtins, plugins=plugins, mcp=plugins, extra=extra_tools)
-        return Agent(model, toolset.registry, store, settings=config, state_dir=paths.state_dir(ensure=True))
+        return Agent(model, toolset.registry, store, settings=config, state_dir=paths.state_dir(ensure=True),
+                     plugins=toolset.plugins, secrets=read_secret, with_format=not hasattr(model, "template"))
 
     return make
