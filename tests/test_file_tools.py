@@ -70,7 +70,7 @@ def test_read_file_numbers_lines_and_pages(ctx: ToolContext) -> None:
 
 def test_read_file_points_binary_files_to_the_right_tool(ctx: ToolContext) -> None:
     r = call(ctx, "read_file", path="report.pdf")
-    assert r.error and "PDF" in r.text and "office tools" in r.text
+    assert r.error and "PDF" in r.text and "Use pdf_read" in r.text and '["pdf"]' in r.text
 
 
 @pytest.mark.parametrize("path", ["../outside.txt", "/etc/passwd", "docs/../../outside.txt", "a\x00b", "~/x"])
@@ -169,7 +169,7 @@ def test_file_info(ctx: ToolContext) -> None:
     r = call(ctx, "file_info", path="docs/plan.md")
     assert "kind: file" in r.text and "lines: 5" in r.text and "encoding: utf-8" in r.text
     r = call(ctx, "file_info", path="report.pdf")
-    assert "PDF document" in r.text and "office tools" in r.text
+    assert "PDF document" in r.text and "Use pdf_read" in r.text
     r = call(ctx, "file_info", path="docs")
     assert "kind: folder" in r.text and "entries: 1" in r.text
 

@@ -10,12 +10,28 @@ from typing import Iterator
 from sandbox import SandboxError, Workspace
 from tools.base import ToolContext, ToolError
 
-__all__ = ["workspace_of", "sandboxed", "human_size", "unified_diff", "DIFF_MAX_LINES", "OFFICE_HINT"]
+__all__ = ["workspace_of", "sandboxed", "human_size", "unified_diff", "DIFF_MAX_LINES", "OFFICE_HINT",
+           "office_hint"]
 
 DIFF_MAX_LINES = 400
 """Longest diff (in lines) kept in a result; the rest is summarised."""
 
 OFFICE_HINT = "Use the office tools for PDF, Word (.docx) and Excel (.xlsx) files, or file_info."
+
+_OFFICE_TOOLS = {".pdf": ("pdf_read", "pdf"), ".docx": ("docx_read", "word"), ".xlsx": ("xlsx_read", "excel"),
+                 ".xlsm": ("xlsx_read", "excel")}
+
+
+def office_hint(path: str) -> str:
+    """The tool that reads ``path`` when it is a document (``pdf_read``, ``docx_read``,
+    ``xlsx_read``), with the tool group to load; :data:`OFFICE_HINT` otherwise."""
+    import os
+
+    found = _OFFICE_TOOLS.get(os.path.splitext(str(path))[1].lower())
+    if not found:
+        return OFFICE_HINT
+    tool, group = found
+    return f"Use {tool} for this file (if it is not in your tools, call use_tools with groups [\"{group}\"] first)."
 
 _HINTS = {
     "not_found": "Use list_dir or find_files to see what exists.",

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from sandbox import SandboxError, decode_text, glob_to_regex, looks_binary, sha256_hex
 from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
-from tools.files._common import OFFICE_HINT, human_size, sandboxed, workspace_of
+from tools.files._common import OFFICE_HINT, human_size, office_hint, sandboxed, workspace_of
 
 __all__ = ["list_dir", "read_file", "find_files", "grep", "file_info"]
 
@@ -79,7 +79,7 @@ def read_file(ctx: ToolContext, params: ReadFileParams) -> ToolResult:
             text, encoding = ws.read_text_info(params.path)
         except SandboxError as exc:
             if exc.code == "binary":
-                raise ToolError(f"{params.path} is not a text file ({_kind_of(exc)}). {OFFICE_HINT}") from None
+                raise ToolError(f"{params.path} is not a text file ({_kind_of(exc)}). {office_hint(params.path)}") from None
             raise
         rel = ws.rel(ws.resolve(params.path))
     lines = text.splitlines()
@@ -239,5 +239,6 @@ def file_info(ctx: ToolContext, params: FileInfoParams) -> ToolResult:
                         data["content"] = "binary data"
     lines = [f"{key}: {human_size(value)} ({value} bytes)" if key == "size" else f"{key}: {value}" for key, value in data.items()]
     if data.get("kind") == "file" and data.get("content") not in (None, "text"):
-        lines.append(OFFICE_HINT if rel.lower().endswith((".pdf", ".docx", ".xlsx")) else "Not a text file; read_file cannot show it.")
+        lines.append(office_hint(rel) if rel.lower().endswith((".pdf", ".docx", ".xlsx", ".xlsm"))
+                     else "Not a text file; read_file cannot show it.")
     return ToolResult(text="\n".join(lines), data=data)
