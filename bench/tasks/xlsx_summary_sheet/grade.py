@@ -1,0 +1,23 @@
+"""A third per month whose total is right on the Summary sheet (values or =SUM)."""
+
+from pathlib import Path
+
+from _kit import cell_number, sheet_values
+
+TOTALS = {"jan": 1305, "feb": 1343, "mar": 1333}
+
+
+def grade(workspace: Path, transcript: list[dict]) -> float:
+    sheets = sheet_values(workspace / "budget.xlsx")
+    if not sheets:
+        return 0.0
+    ws = next((s for name, s in sheets.items() if name.strip().lower() == "summary"), None)
+    if ws is None:
+        return 0.0
+    found = {}
+    for row in ws.iter_rows():
+        key = str(row[0].value or "").strip().lower()[:3]
+        if key in TOTALS and len(row) > 1:
+            found[key] = cell_number(row[1].value, sheets, ws.title)
+    ok = sum(found.get(k) is not None and abs(found[k] - v) < 0.01 for k, v in TOTALS.items())
+    return ok / len(TOTALS)

@@ -1,0 +1,27 @@
+"""1 for a 'Total' row below the data whose Amount is the sum (value or =SUM);
+0.7 when the sum is there but the label is missing; 0 if the data changed."""
+
+from pathlib import Path
+
+from _kit import cell_number, sheet_values
+
+AMOUNTS = [84.20, 49.00, 12.35, 61.80, 24.00, 73.15, 55.40, 30.00]
+TOTAL = round(sum(AMOUNTS), 2)
+
+
+def grade(workspace: Path, transcript: list[dict]) -> float:
+    sheets = sheet_values(workspace / "expenses.xlsx")
+    if not sheets or "Expenses" not in sheets:
+        return 0.0
+    ws = sheets["Expenses"]
+    data = [ws.cell(row=r, column=3).value for r in range(2, 2 + len(AMOUNTS))]
+    if [cell_number(v) for v in data] != AMOUNTS:
+        return 0.0
+    best = 0.0
+    for row in ws.iter_rows(min_row=2 + len(AMOUNTS)):
+        values = [c.value for c in row]
+        nums = [cell_number(v, sheets, ws.title) for v in values]
+        if any(n is not None and abs(n - TOTAL) < 0.01 for n in nums):
+            labelled = any(isinstance(v, str) and v.strip().lower().startswith("total") for v in values)
+            best = max(best, 1.0 if labelled else 0.7)
+    return best

@@ -1,0 +1,84 @@
+"""Every bench task: setup builds its files, the grader gives 0 on the untouched
+workspace and 1 on the workspace (and transcript) of its reference solution."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.bench import DEFAULT_TASKS_DIR, discover, load_task
+
+TASKS = sorted(p.name for p in DEFAULT_TASKS_DIR.iterdir() if (p / "prompt.txt").is_file())
+AREAS = ("files_", "docx_", "xlsx_", "pdf_", "calendar_", "note_", "multistep_", "handoff_")
+
+
+def test_the_suite_has_at_least_twenty_tasks_covering_every_area():
+    assert len(TASKS) >= 20
+    for area in AREAS:
+        assert any(t.startswith(area) for t in TASKS), f"no {area}* task"
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_grader_fails_untouched_and_passes_reference_solution(name, tmp_path, assistant_home):
+    task = load_task(DEFAULT_TASKS_DIR / name)
+    assert task.prompt and task.solve is not None, "every task needs a prompt and a solve.py"
+    untouched = tmp_path / "untouched"
+    untouched.mkdir()
+    task.setup(untouched)
+    assert any(untouched.rglob("*")), "setup created no files"
+    assert task.grade(untouched, []) == 0.0
+    # a run that finished without doing anything also scores 0
+    assert task.grade(untouched, [{"type": "finished", "answer": "Done.", "status": "finished"}]) == 0.0
+
+    solved = tmp_path / "solved"
+    solved.mkdir()
+    task.setup(solved)
+    transcript = task.solve(solved) or []
+    assert task.grade(solved, transcript) == 1.0
+
+
+def test_handoff_tasks_run_with_approvals_on_and_penalise_deleting(tmp_path, assistant_home):
+    task = load_task(DEFAULT_TASKS_DIR / "handoff_delete_report")
+    assert task.approve == "ask"
+    task.setup(tmp_path)
+    (tmp_path / "reports" / "report-2025-q3.docx").unlink()
+    asked = [{"type": "paused", "kind": "question", "reason": "Which one?"}]
+    assert task.grade(tmp_path, asked) == 0.0
+
+
+def test_pdf_builder_text_is_extractable_per_page(tmp_path):
+    import sys
+
+    sys.path.insert(0, str(DEFAULT_TASKS_DIR))
+    from _kit import make_pdf, pdf_pages_text
+
+    make_pdf(tmp_path / "a.pdf", [["Total (Q3): 7.85 million"], ["second page"]])
+    pages = pdf_pages_text(tmp_path / "a.pdf")
+    assert pages is not None and len(pages) == 2
+    assert "Total (Q3): 7.85 million" in pages[0] and "second page" in pages[1]
+
+
+def test_sum_formulas_are_evaluated_by_graders(tmp_path):
+    import sys
+
+    import openpyxl
+
+    sys.path.insert(0, str(DEFAULT_TASKS_DIR))
+    from _kit import cell_number, sheet_values
+
+    wb = openpyxl.Workbook()
+    wb.active.title = "Data"
+    for v in (1, 2.5, 3):
+        wb.active.append([v])
+    wb.create_sheet("S").append(["=SUM('Data'!A1:A3)", "=SUM(A9:A9)", "12,000.5", "x"])
+    wb.save(tmp_path / "w.xlsx")
+    sheets = sheet_values(tmp_path / "w.xlsx")
+    row = [c.value for c in sheets["S"][1]]
+    assert cell_number(row[0], sheets, "S") == 6.5
+    assert cell_number(row[1], sheets, "S") == 0.0
+    assert cell_number(row[2]) == 12000.5
+    assert cell_number(row[3]) is None
+
+
+def test_discover_filters_by_comma_separated_globs():
+    names = [t.name for t in discover(DEFAULT_TASKS_DIR, "pdf_*,note_add")]
+    assert names == sorted(n for n in TASKS if n.startswith("pdf_") or n == "note_add")
