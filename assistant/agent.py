@@ -30,7 +30,7 @@ from .events import ErrorEvent, Event, Finished, Metrics, Notice, ReasoningDelta
 from .history import plan_fold, to_model_messages
 from .locks import TaskLock
 from .prompt import format_error_note, plugin_prompt, system_prompt
-from .verify import unbacked_file_claims
+from .verify import announces_work, unbacked_file_claims
 from .toolgroups import active_schemas, initial_groups, loaded_groups, unloaded_hint
 from .resolve import apply_resume
 from .session import TaskSession, progress_summary
@@ -376,7 +376,9 @@ class Agent:
             reason = "the reply had neither a tool call nor an answer"
         else:
             reason = self._failed_call(text)
-        if reason is None and sess.task.usage.steps < sess.task.budgets.max_steps:
+        if reason is None and announces_work(text):
+            reason = "you said what you will do but called no tool; call the first tool now, or give the final answer"
+        if reason is None:
             missing = unbacked_file_claims(text, task.workspace)
             if missing:
                 reason = (f"your answer says {', '.join(missing[:3])} was written, but it does not exist in the "

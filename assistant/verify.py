@@ -12,7 +12,19 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-__all__ = ["unbacked_file_claims"]
+__all__ = ["unbacked_file_claims", "announces_work"]
+
+_PLAN = re.compile(r"\b(I will|I'll|I am going to|I'm going to|let me|let's|next,? I|first,? I|I need to|"
+                   r"I should|I can now)\b", re.IGNORECASE)
+
+
+def announces_work(answer: str) -> bool:
+    """True when a reply with no tool call says what it is about to do ("I will
+    read the file...", "Let me check") instead of doing it: a plan, not an answer.
+    Only the last paragraph counts, so a final answer that recaps earlier steps
+    ("I first read the file, then...") is not caught."""
+    last = [p for p in re.split(r"\n\s*\n", answer.strip()) if p.strip()]
+    return bool(last) and bool(_PLAN.search(last[-1])) and len(answer) < 4000
 
 _CLAIM = re.compile(r"\b(wr[io]te|written|creat(?:e|ed|ing)|sav(?:e|ed)|updat(?:e|ed)|export(?:ed)?|generat(?:e|ed)|"
                     r"stored|added|put|placed|moved|renamed|copied)\b", re.IGNORECASE)

@@ -38,3 +38,27 @@ def test_false_claim_is_a_format_error_then_the_real_write_finishes(assistant_ho
     notes = [m.content for m in store.messages(events[-1].task_id) if m.kind == "format_error" and m.role == "user"]
     assert len(notes) == 1 and "totals.txt" in notes[0] and "does not exist" in notes[0]
     store.close()
+
+
+def test_a_plan_is_not_an_answer():
+    from assistant.verify import announces_work
+
+    assert announces_work("I will follow these steps:\n1. Read spend.csv\n2. Write totals.txt")
+    assert announces_work("Sure. Let me check the folder first.")
+    assert not announces_work("I read spend.csv and wrote totals.txt.\n\nSales: 125, Ops: 50.")
+    assert not announces_work("The deadline is 12 March 2026 (page 3).")
+
+
+def test_plan_turn_is_fed_back_and_the_task_goes_on(assistant_home, tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "a.txt").write_text("alpha")
+    store = Store(assistant_home / "t.db")
+    read = '<tool_call>\n<function=read_file>\n<parameter=path>\na.txt\n</parameter>\n</function>\n</tool_call>'
+    model = ScriptedChatModel(["I will read a.txt and then report its content.", read, "a.txt says alpha."])
+    agent = Agent(model, ToolRegistry(FILE_TOOLS), store, settings=load_config(), state_dir=tmp_path / "state")
+    events = list(agent.run("what does a.txt say?", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "a.txt says alpha."
+    notes = [m.content for m in store.messages(events[-1].task_id) if m.kind == "format_error" and m.role == "user"]
+    assert len(notes) == 1 and "called no tool" in notes[0]
+    store.close()
