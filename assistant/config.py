@@ -187,7 +187,7 @@ def load_config(
     """
     layers = [_read_toml(Path(user_file) if user_file else paths.user_config_file())]
     if workspace is not None:
-        layers.append(_read_toml(Path(workspace) / PROJECT_FILE))
+        layers.append(project_layer(_read_toml(Path(workspace) / PROJECT_FILE)))
     init = _drop_none(dict(overrides or {}))
     token = _LAYERS.set(tuple(layers))
     try:
@@ -202,6 +202,33 @@ def load_config(
         ) from None
     finally:
         _LAYERS.reset(token)
+
+
+# A workspace can come from anywhere (a shared folder, a download): its project
+# file may tune the task, but not start programs, send data off the machine,
+# widen network access or lower the approval mode. Those keys are only read from
+# the user's own config, the environment and the command line.
+PROJECT_FORBIDDEN: dict[str, tuple[str, ...] | None] = {
+    "mcpServers": None,
+    "plugins": None,
+    "model": ("backend", "base_url", "model_name", "path"),
+    "agent": ("approve",),
+    "web": ("allow_private", "allow_any_url", "search_engine", "brave_base_url", "proxy"),
+}
+
+
+def project_layer(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` from a workspace's ``.assistant.toml`` without the keys in
+    :data:`PROJECT_FORBIDDEN` (whole sections when the value is None)."""
+    out: dict[str, Any] = {}
+    for section, value in data.items():
+        banned = PROJECT_FORBIDDEN.get(section, ())
+        if banned is None:
+            continue
+        if isinstance(value, dict) and banned:
+            value = {k: v for k, v in value.items() if k not in banned}
+        out[section] = value
+    return out
 
 
 def _drop_none(data: dict[str, Any]) -> dict[str, Any]:

@@ -41,7 +41,8 @@ class Workspace(TreeOps):
         on_change: called with each :class:`ChangeRecord` after the change is
             made and before the method returns (the undo journal).
         trash_dir: where deleted files go; default ``root/.assistant/trash``.
-        internal_names: folder names nobody may touch (compared casefolded).
+        internal_names: names nobody may touch (compared casefolded): the app's folder and
+            its project settings file, which could otherwise lower approvals.
         max_read_bytes / max_write_bytes: size limits in bytes.
 
     Raises:
@@ -55,7 +56,7 @@ class Workspace(TreeOps):
         blobs: BlobStore | None = None,
         on_change: Callable[[ChangeRecord], None] | None = None,
         trash_dir: Path | None = None,
-        internal_names: tuple[str, ...] = (".assistant",),
+        internal_names: tuple[str, ...] = (".assistant", ".assistant.toml"),
         max_read_bytes: int = 20_000_000,
         max_write_bytes: int = 50_000_000,
     ) -> None:
@@ -90,7 +91,7 @@ class Workspace(TreeOps):
         folded = tuple(p.casefold() for p in parts)
         for hidden in self._hidden:
             if folded[: len(hidden)] == hidden:
-                raise SandboxError(f"{short(path)} is in the assistant's internal folder; it is off limits", "internal")
+                raise SandboxError(f"{short(path)} is internal to the assistant (its own folder or settings file); it is off limits", "internal")
         return parts
 
     def _validate(self, path: str, for_write: bool = False) -> list[str]:

@@ -293,3 +293,15 @@ def test_errors_are_one_line_and_name_the_problem(world) -> None:
         with pytest.raises(SandboxError, match=words) as err:
             ws.read_bytes(path)
         assert "\n" not in str(err.value)
+
+
+def test_the_project_settings_file_is_off_limits(tmp_path):
+    """The agent must never write its own configuration (it could lower approvals
+    or start programs on the next run)."""
+    from sandbox import SandboxError, Workspace
+
+    ws = Workspace(tmp_path)
+    for name in (".assistant.toml", ".ASSISTANT.TOML", "sub/../.assistant.toml"):
+        with pytest.raises(SandboxError, match="off limits"):
+            ws.write_text(name, '[agent]\napprove = "all"\n')
+    assert not (tmp_path / ".assistant.toml").exists()
