@@ -300,9 +300,7 @@ class Agent:
             return True
         step_n = task.usage.steps + 1
         yield StepStarted(n=step_n)
-        # Constrain the very next turn after a format error: measured on a 1.5B model,
-        # a free turn after one error tends to announce work it never did.
-        force = _FORCE if task.format_errors >= 1 else None
+        force = _force_for(task)
         try:
             out = yield from self._generate(messages, schemas, force, max_tokens)
         except Exception as exc:  # noqa: BLE001 - model failures become a pause
@@ -372,6 +370,12 @@ class Agent:
         text = parsed.content
         if parsed.errors:
             reason = parsed.errors[0].message + unloaded_hint(parsed.errors[0].raw, self.tools)
+        elif out.stop_reason == "repetition":
+            reason = "your reply went into a loop repeating the same text; write one short tool call or answer"
+        elif out.stop_reason == "length":
+            reason = "your reply was cut off at the length limit before it ended"
+        elif "<tool_response>" in text:
+            reason = "you wrote a <tool_response> yourself; results come only from real tool calls"
         elif not text.strip():
             reason = "the reply had neither a tool call nor an answer"
         else:
@@ -390,6 +394,7 @@ class Agent:
             yield Finished(answer=text, status="finished", task_id=task.id)
             return True
         task.format_errors += 1
+        task.format_errors_total += 1
         msg.kind = "format_error"
         example = parsed.errors[0].expected if parsed.errors else ""
         note = format_error_note(reason, schemas, self.fmt, cut=out.stop_reason == "length", example=example)
@@ -409,3 +414,21 @@ class Agent:
         except ImportError:  # pragma: no cover
             return None
         return looks_like_failed_call(text, self.tools.names())
+
+
+def _force_for(task: Task) -> str | None:
+    """How the next turn is constrained after format errors.
+
+    Measured on Qwen2.5-Coder-1.5B: a free turn after a failed call tends to
+    announce work it never did, and a turn that may also answer took the answer
+    ("DONE") instead of the call it had just tried to write. So the turn right
+    after an error must be a tool call; after a second error in a row it may be
+    a call or an explicit final answer; and once a task has seen two format
+    errors, every later turn stays constrained (the model keeps falling back to
+    its habit, e.g. calls in fenced JSON blocks).
+    """
+    if task.format_errors == 1:
+        return "tool_call"
+    if task.format_errors >= 2 or task.format_errors_total >= 2:
+        return _FORCE
+    return None

@@ -121,8 +121,11 @@ class LocalChatModel:
         starts_in_think = self.profile.prompt_opens_think(prompt)
         parser = StreamParser(tools, self.fmt, starts_in_think)
         phase = None
-        if tools and force == "tool_call_or_final":
-            phase = GrammarPhase(forced_turn_grammar(tools, self.fmt, in_think=starts_in_think, max_calls=1), end="", from_start=True)
+        if tools and force == "tool_call" and not starts_in_think:
+            phase = GrammarPhase(tool_call_grammar(tools, self.fmt, include_open=True), from_start=True)
+        elif tools and force in ("tool_call_or_final", "tool_call"):
+            phase = GrammarPhase(forced_turn_grammar(tools, self.fmt, in_think=starts_in_think, max_calls=1),
+                                 end="", from_start=True)
         elif tools and self.grammar_enabled:
             phase = GrammarPhase(tool_call_grammar(tools, self.fmt))
         room = self.context_size - len(tokens) - 1
@@ -148,7 +151,7 @@ class LocalChatModel:
         self._kv_tokens = tokens + result.token_ids
         self.last_metrics = result.metrics
         parsed = parser.finish()
-        if force == "tool_call_or_final":
+        if force:
             parsed.content = strip_final_answer(parsed.content)
         return TurnOutput(parsed=parsed, token_ids=result.token_ids,
                           stop_reason=result.stop_reason, metrics=result.metrics)

@@ -202,8 +202,11 @@ class RemoteChatModel:
                 parser.feed(delta)
 
         self.last_requests = []
-        if tools and force == "tool_call_or_final" and self.grammar_available:
-            g = forced_turn_grammar(tools, self.fmt, in_think=starts_in_think)
+        if tools and force in ("tool_call_or_final", "tool_call") and self.grammar_available:
+            if force == "tool_call" and not starts_in_think:
+                g = tool_call_grammar(tools, self.fmt, include_open=True)
+            else:
+                g = forced_turn_grammar(tools, self.fmt, in_think=starts_in_think)
             res = self._request(prompt, limit, g, emit, cancel, "forced")
             reason = self._reason(res)
             self._account(m, res, first=True)

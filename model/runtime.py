@@ -31,7 +31,7 @@ from typing import Any, Callable, Sequence
 from .gguf_facts import ModelFacts, read_facts
 from .types import GenerationMetrics, GenerationResult, ModelError, SamplingParams
 
-__all__ = ["Runtime", "GrammarPhase", "physical_cores", "common_prefix_len"]
+__all__ = ["Runtime", "GrammarPhase", "physical_cores", "common_prefix_len", "repeating_tail"]
 
 TextCallback = Callable[[str], None]
 
@@ -58,6 +58,28 @@ def physical_cores() -> int:
     except OSError:
         pass
     return max(1, os.cpu_count() or 1)
+
+
+REPEAT_SPAN = 48
+"""A loop is this many tokens (at least three periods) repeated verbatim at the end."""
+
+
+def repeating_tail(tokens: Sequence[int], span: int = REPEAT_SPAN, max_period: int = 64) -> int:
+    """The period (in tokens) of a loop at the end of ``tokens``, or 0.
+
+    A loop is a block of ``p`` tokens repeated back to back covering at least
+    ``max(span, 3p)`` tokens: small models at low temperature fall into such
+    loops and would otherwise decode until the token cap.
+    """
+    n = len(tokens)
+    for p in range(1, max_period + 1):
+        need = max(span, 3 * p)
+        if n < need:
+            break
+        tail = tokens[n - need :]
+        if all(tail[i] == tail[i - p] for i in range(p, need)):
+            return p
+    return 0
 
 
 def common_prefix_len(a: Sequence[int], b: Sequence[int]) -> int:
@@ -410,6 +432,9 @@ class Runtime:
                 break
             if len(out_ids) >= max_tokens:
                 break  # keep the last token out of the cache only when done
+            if not constrained and len(out_ids) % 8 == 0 and repeating_tail(out_ids):
+                reason = "repetition"
+                break
             llm.eval(forced)
             if grammar is not None:
                 if constrained and grammar.end and text.rstrip().endswith(grammar.end):

@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 Role = Literal["system", "user", "assistant", "tool"]
-StopReason = Literal["stop", "eos", "length", "cancelled", "error"]
+StopReason = Literal["stop", "eos", "length", "repetition", "cancelled", "error"]
 
 
 class ModelError(Exception):
@@ -171,7 +171,8 @@ class GenerationResult:
     Attributes:
         text: decoded generated text (stop string excluded).
         token_ids: generated token ids (what is now in the KV cache after the prompt).
-        stop_reason: "stop" (stop string), "eos", "length", "cancelled" or "error".
+        stop_reason: "stop" (stop string), "eos", "length", "repetition" (the
+            output looped), "cancelled" or "error".
         metrics: measurements.
     """
 
@@ -230,8 +231,9 @@ class ChatModel(Protocol):
             on_delta: streaming callback.
             cancel: a ``threading.Event``; when set, generation stops with
                 stop_reason "cancelled".
-            force: None for free generation, "tool_call_or_final" to constrain
-                the turn to open with a tool call or an explicit final answer.
+            force: None for free generation; "tool_call_or_final" to constrain
+                the turn to open with a tool call or an explicit final answer
+                ("Final answer: ..."); "tool_call" to constrain it to a tool call.
             max_tokens: cap on generated tokens.
 
         Raises:

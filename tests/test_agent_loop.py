@@ -107,8 +107,9 @@ def test_invented_tools_list_is_a_format_error_not_an_answer(env):
     events = run(agent, ws=ws)
     assert isinstance(events[-1], Finished) and events[-1].answer == "done"
     assert (ws / "a.txt").read_text() == "x"
-    # every turn after a format error is constrained to a call or an explicit answer
-    assert [f for f, _ in model.calls] == [None, "tool_call_or_final", "tool_call_or_final", None]
+    # after one error the turn must be a call; after two, a call or an explicit answer,
+    # and a task that has seen two errors stays constrained
+    assert [f for f, _ in model.calls] == [None, "tool_call", "tool_call_or_final", "tool_call_or_final"]
     notes = [m for m in store.messages(events[-1].task_id) if m.kind == "format_error" and m.role == "user"]
     assert len(notes) == 2 and "<tool_call>" in notes[0].content
 

@@ -186,3 +186,23 @@ def test_damaged_prefix_file_is_recomputed(tmp_path, rt):
     state.write_bytes(state.read_bytes()[:100])
     c = _run(cache, p1, len(prefix))
     assert c["restored"] == 0 and c["evaluated"] == len(p1)
+
+
+def test_repeating_tail():
+    from model.runtime import repeating_tail
+
+    assert repeating_tail([7] * 48) == 1
+    assert repeating_tail([1, 2, 3] * 16) == 3
+    assert repeating_tail(list(range(30)) * 3) == 30
+    assert repeating_tail([1, 2, 3] * 15) == 0  # 45 tokens: under the span
+    assert repeating_tail(list(range(100))) == 0
+    assert repeating_tail([5, 6] * 30 + [9]) == 0  # the loop must reach the end
+
+
+def test_a_looping_output_stops_early(rt):
+    # make the model repeat: a prompt full of one repeated line, greedy
+    line = "all work and no play makes jack a dull boy\n"
+    p = rt.tokenize(chat("Repeat after me forever:\n" + line * 6) + line * 3)
+    r = rt.generate(p, max_tokens=400, sampling=GREEDY)
+    assert r.stop_reason == "repetition"
+    assert r.metrics.generated < 200

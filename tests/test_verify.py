@@ -62,3 +62,19 @@ def test_plan_turn_is_fed_back_and_the_task_goes_on(assistant_home, tmp_path):
     notes = [m.content for m in store.messages(events[-1].task_id) if m.kind == "format_error" and m.role == "user"]
     assert len(notes) == 1 and "called no tool" in notes[0]
     store.close()
+
+
+def test_a_cut_off_or_fake_tool_response_turn_is_not_the_answer(assistant_home, tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    store = Store(assistant_home / "t.db")
+    rambling = "The file says " + "and then it says " * 400  # longer than max_turn_tokens
+    model = ScriptedChatModel([rambling, "<tool_response>\nThe task is done.", "Nothing to do."])
+    agent = Agent(model, ToolRegistry(FILE_TOOLS), store,
+                  settings=load_config(overrides={"agent": {"max_turn_tokens": 256}}), state_dir=tmp_path / "s")
+    events = list(agent.run("say hi", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "Nothing to do."
+    notes = [m.content for m in store.messages(events[-1].task_id) if m.kind == "format_error" and m.role == "user"]
+    assert "cut off" in notes[0] and "<tool_response>" in notes[1]
+    assert [f for f, _ in model.calls] == [None, "tool_call", "tool_call_or_final"]
+    store.close()

@@ -119,6 +119,7 @@ class Task(_Model):
     summary: Summary = Field(default_factory=Summary)
     answer: str = ""
     format_errors: int = 0
+    format_errors_total: int = 0  # over the whole task; from 2 on, every turn is constrained
     stuck: StuckState = Field(default_factory=StuckState)
     marker: str = ""  # fence token for untrusted content
     model: str = ""  # label of the model that ran it
