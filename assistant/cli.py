@@ -128,6 +128,9 @@ def _drive(args: argparse.Namespace, settings: Any, action) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    if not args.goal.strip():
+        print("error: the goal is empty; say what the task should do", file=sys.stderr)
+        return EXIT_USAGE
     workspace = Path(args.workspace).expanduser()
     if not workspace.is_dir():
         print(f"error: workspace folder not found: {workspace}", file=sys.stderr)
@@ -171,7 +174,9 @@ def cmd_tasks(args: argparse.Namespace) -> int:
         else:
             when = datetime.fromtimestamp(t.updated_at).strftime("%Y-%m-%d %H:%M")
             status = f"{t.status}({t.pause.kind})" if t.pause else t.status
-            goal = " ".join(t.goal.split())[:60]
+            from .cli_output import safe_text
+
+            goal = safe_text(" ".join(t.goal.split())[:60])
             print(f"{t.id}  {when}  {status:<18} {t.usage.steps:>3} steps  {goal}")
     if not tasks and not args.json:
         print("no tasks yet; start one with: assistant run \"...\"", file=sys.stderr)
@@ -211,7 +216,11 @@ def cmd_export(args: argparse.Namespace) -> int:
             return EXIT_USAGE
     text = "\n".join(lines) + "\n"
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).expanduser().write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"error: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return EXIT_FAIL
     else:
         sys.stdout.write(text)
     return EXIT_OK

@@ -12,6 +12,7 @@ the secrets the config refers to) are replaced by ``[secret:NAME]``.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Callable, Iterable, Mapping, TextIO
 
@@ -81,8 +82,19 @@ def _human(event: Event, out: TextIO, err: TextIO, state: dict) -> None:
         print(f"error: {event.message}", file=err)
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x9b]")
+
+
+def safe_text(text: str) -> str:
+    """``text`` with terminal control characters (ESC and the like) shown as
+    ``^[``-style escapes: file names, documents and model output must not be
+    able to clear or repaint the user's terminal. Newlines and tabs are kept."""
+    return _CONTROL.sub(lambda m: "^" + chr((ord(m.group()) + 64) % 128) if ord(m.group()) < 128 else "^?", text)
+
+
 class _Redacting:
-    """A text stream wrapper that redacts secrets from everything written."""
+    """A text stream wrapper that redacts secrets and neutralises terminal control
+    characters in everything written (JSON output has none: json.dumps escapes them)."""
 
     def __init__(self, stream: TextIO, secrets: Callable[[], Mapping[str, str]]) -> None:
         self.stream, self.secrets = stream, secrets
@@ -90,7 +102,7 @@ class _Redacting:
     def write(self, text: str) -> int:
         from plugins.secrets import redact
 
-        return self.stream.write(redact(text, self.secrets()))
+        return self.stream.write(safe_text(redact(text, self.secrets())))
 
     def flush(self) -> None:
         self.stream.flush()

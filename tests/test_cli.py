@@ -105,3 +105,45 @@ def test_no_subcommand_launches_the_tui_or_says_why_not(assistant_home, monkeypa
     monkeypatch.setitem(sys.modules, "assistant.tui.app", None)  # import fails
     assert main([]) == 1
     assert "assistant run" in capsys.readouterr().err
+
+
+def test_terminal_control_characters_are_neutralised():
+    import io
+
+    from assistant.cli_output import consume, safe_text
+    from assistant.events import Finished
+
+    assert safe_text("ok\x1b[2J\x1b[31mred\n\tx") == "ok^[[2J^[[31mred\n\tx"
+    out, err = io.StringIO(), io.StringIO()
+    consume([Finished(answer="Here: \x1b[2Jgone", status="finished", task_id="t")], as_json=False, out=out,
+            err=err, secrets={})
+    assert "\x1b" not in out.getvalue() and "^[[2J" in out.getvalue()
+
+
+def test_empty_goal_is_a_usage_error_before_any_model_loads(tmp_path, monkeypatch):
+    from assistant.cli import main
+
+    monkeypatch.setenv("ASSISTANT_HOME", str(tmp_path))
+    assert main(["run", "  ", "--workspace", str(tmp_path), "--model", "/nonexistent.gguf"]) == 2
+
+
+def test_export_to_a_bad_path_is_one_line(tmp_path, monkeypatch, capsys):
+    from assistant.cli import main
+
+    monkeypatch.setenv("ASSISTANT_HOME", str(tmp_path))
+    from assistant.agent import Agent
+    from assistant.config import load_config
+    from assistant.scripted import ScriptedChatModel
+    from assistant.state.store import Store
+    from tools.base import ToolRegistry
+
+    (tmp_path / "ws").mkdir()
+    from assistant import paths
+
+    store = Store(paths.db_path(ensure=True))
+    events = list(Agent(ScriptedChatModel(["hello"]), ToolRegistry(), store, settings=load_config(),
+                        state_dir=tmp_path / "s").run("hi", workspace=tmp_path / "ws"))
+    store.close()
+    rc = main(["export", events[-1].task_id, "-o", str(tmp_path / "missing" / "x.jsonl")])
+    err = capsys.readouterr().err
+    assert rc == 1 and err.startswith("error: cannot write") and err.count("\n") == 1
