@@ -45,7 +45,7 @@ class HandOffPanel(Vertical):
     HandOffPanel { height: auto; border: round $warning; padding: 0 1; margin: 0 1; }
     HandOffPanel #handoff-title { text-style: bold; color: $warning; }
     HandOffPanel Horizontal { height: auto; }
-    HandOffPanel Button { margin: 0 1 0 0; min-width: 10; height: 1; border: none; }
+    HandOffPanel Button { margin: 0 1 0 0; min-width: 10; }
     """
 
     class Chosen(Message):
