@@ -40,7 +40,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     info = msub.add_parser("info", help="facts and memory plan of a GGUF file",
                            description="Read a GGUF header (no weights loaded) and plan memory for it.")
     info.add_argument("path", metavar="PATH", help="a .gguf file, or a model name (e.g. demo)")
-    info.add_argument("--ctx", type=int, metavar="N", help="context size to plan for (default: trained context)")
+    info.add_argument("--ctx", type=_positive_int, metavar="N",
+                      help="context size to plan for (default: trained context)")
     info.add_argument("--cache-type", default="f16", choices=["f16", "q8_0"], help="KV cache type (default f16)")
     info.add_argument("--json", action="store_true", help="print one JSON object")
     info.set_defaults(func=cmd_model_info)
@@ -51,6 +52,16 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     pull.add_argument("--json", action="store_true", help="print one JSON object")
     pull.set_defaults(func=cmd_model_pull)
     model.set_defaults(func=lambda args: (model.print_help(), EXIT_USAGE)[1])
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be a positive number of tokens")
+    return value
 
 
 def _models_dir() -> Path:
@@ -307,7 +318,8 @@ def _format_doctor(r: dict[str, Any]) -> str:
     if "error" in dm:
         lines.append(f"[FAIL] default model: {dm['error']}")
     else:
-        lines.append(f"[ok  ] default model: {dm['label']} ({dm['source']}), {dm['num_loops']} loop(s)")
+        source = "" if dm["is_demo"] else f" (from {dm['source']})"
+        lines.append(f"[ok  ] default model: {dm['label']}{source}, {dm['num_loops']} loop(s)")
         lines.append(f"       memory plan: {dm['memory_plan']}")
         if dm["is_demo"]:
             lines.append("       this is the small demo model; for real work: assistant model pull nanbeige4.2-3b")
