@@ -13,7 +13,7 @@ from assistant.scripted import ScriptedChatModel  # noqa: E402
 from assistant.tui.app import AssistantApp  # noqa: E402
 from assistant.tui.screens import ApprovalScreen, TasksScreen  # noqa: E402
 from assistant.tui.widgets import HandOffPanel, StatusBar, ToolCallCard  # noqa: E402
-from test_tui_support import OVERWRITE_SCRIPT, QUESTION_SCRIPT, BlockingModel, make_app  # noqa: E402
+from test_tui_support import OVERWRITE_SCRIPT, QUESTION_SCRIPT, BlockingModel, make_app, until  # noqa: E402
 
 SIZE = (100, 32)
 pytestmark = pytest.mark.anyio
@@ -36,15 +36,6 @@ def workspace(tmp_path) -> Path:
     ws.mkdir()
     (ws / "notes.txt").write_text("old text\n", encoding="utf-8")
     return ws
-
-
-async def until(pilot, condition, tries: int = 400) -> None:
-    """Let the app run until ``condition()`` holds (bounded by iterations, not time)."""
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("condition never held")
 
 
 def status(app: AssistantApp) -> str:

@@ -21,7 +21,7 @@ pytest.importorskip("pytest_textual_snapshot")
 from assistant.scripted import ScriptedChatModel  # noqa: E402
 from assistant.tui.screens import ApprovalScreen, TasksScreen  # noqa: E402
 from assistant.tui.widgets import StatusBar  # noqa: E402
-from test_tui_support import OVERWRITE_SCRIPT, QUESTION_SCRIPT, call, make_app  # noqa: E402
+from test_tui_support import OVERWRITE_SCRIPT, QUESTION_SCRIPT, call, make_app, until  # noqa: E402
 
 SIZE = (100, 30)
 T0 = 1_767_225_600.0  # 2026-01-01 00:00:00 UTC
@@ -57,14 +57,6 @@ def workspace(tmp_path) -> Path:
     ws.mkdir()
     (ws / "notes.txt").write_text("old text\nkept line\n", encoding="utf-8")
     return ws
-
-
-async def until(pilot, condition, tries: int = 400) -> None:
-    for _ in range(tries):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("condition never held")
 
 
 def goal(text: str, done):

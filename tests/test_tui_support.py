@@ -64,3 +64,12 @@ def make_app(home: Path, workspace: Path, model: Any, *, now: float | None = Non
         factory = default_agent_factory(config, store, plugins=False)
     kw = {"now": (lambda: now)} if now is not None else {}
     return AssistantApp(config, model=model, agent_factory=factory, store=store, workspace=workspace, **kw)
+
+
+async def until(pilot, condition, tries: int = 400) -> None:
+    """Let the app run until ``condition()`` holds (bounded by iterations, not time)."""
+    for _ in range(tries):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("condition never held")
