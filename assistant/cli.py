@@ -162,6 +162,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks(args: argparse.Namespace) -> int:
+    from . import paths
+    from .locks import is_running
     from .wiring import open_store
 
     with open_store() as store:
@@ -174,6 +176,8 @@ def cmd_tasks(args: argparse.Namespace) -> int:
         else:
             when = datetime.fromtimestamp(t.updated_at).strftime("%Y-%m-%d %H:%M")
             status = f"{t.status}({t.pause.kind})" if t.pause else t.status
+            if t.status == "running" and not is_running(paths.locks_dir(), t.id):
+                status = "interrupted"  # resume it: `assistant resume ID`
             from .cli_output import safe_text
 
             goal = safe_text(" ".join(t.goal.split())[:60])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["TaskLock"]
+__all__ = ["TaskLock", "is_running"]
 
 try:
     import fcntl
@@ -47,3 +47,18 @@ class TaskLock:
             finally:
                 os.close(self._fd)
                 self._fd = None
+
+
+def is_running(folder: Path, task_id: str) -> bool:
+    """True when some process holds ``task_id``'s lock now (its run is live).
+    A task whose status says "running" but whose lock is free was interrupted
+    (a crash, a kill, a power cut) and can be resumed."""
+    if fcntl is None:
+        return True
+    lock = TaskLock(folder, task_id)
+    if not lock.path.exists():
+        return False
+    if lock.acquire():
+        lock.release()
+        return False
+    return True

@@ -147,3 +147,28 @@ def test_export_to_a_bad_path_is_one_line(tmp_path, monkeypatch, capsys):
     rc = main(["export", events[-1].task_id, "-o", str(tmp_path / "missing" / "x.jsonl")])
     err = capsys.readouterr().err
     assert rc == 1 and err.startswith("error: cannot write") and err.count("\n") == 1
+
+
+def test_tasks_shows_a_killed_run_as_interrupted(tmp_path, monkeypatch, capsys):
+    from assistant import paths
+    from assistant.agent import Agent
+    from assistant.cli import main
+    from assistant.config import load_config
+    from assistant.locks import TaskLock
+    from assistant.scripted import ScriptedChatModel
+    from assistant.state.store import Store
+    from tools.base import ToolRegistry
+
+    monkeypatch.setenv("ASSISTANT_HOME", str(tmp_path))
+    (tmp_path / "ws").mkdir()
+    store = Store(paths.db_path(ensure=True))
+    agent = Agent(ScriptedChatModel([]), ToolRegistry(), store, settings=load_config(), state_dir=paths.state_dir())
+    task = agent.create_task("a long job", tmp_path / "ws")  # status "running", as after a kill -9
+    store.close()
+    lock = TaskLock(paths.locks_dir(ensure=True), task.id)
+    assert lock.acquire()  # a live run holds the lock
+    main(["tasks"])
+    assert "running" in capsys.readouterr().out
+    lock.release()  # the process is gone
+    main(["tasks"])
+    assert "interrupted" in capsys.readouterr().out
