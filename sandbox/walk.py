@@ -54,7 +54,10 @@ def _walk_fd(ws: "Workspace", fd: int, parts: list[str], depth: int, max_depth: 
         with os.scandir(fd) as it:
             names = sorted(e.name for e in it)
         for name in names:
-            if not _valid_name(name) or name.casefold() in ws.internal:
+            if not _valid_name(name):
+                ws.unnamed_skipped += 1  # reported by list_dir: the user can rename such files
+                continue
+            if name.casefold() in ws.internal:
                 continue
             child = parts + [name]
             folded = tuple(p.casefold() for p in child)

@@ -69,6 +69,7 @@ class Workspace(TreeOps):
         self.root = real
         self._roots: tuple[PurePath, ...] = tuple(dict.fromkeys([real, given]))
         self.internal = frozenset(n.casefold() for n in internal_names)
+        self.unnamed_skipped = 0  # entries skipped by walks because their names are not valid UTF-8
         home = real / (internal_names[0] if internal_names else ".assistant")
         self.blobs = blobs if blobs is not None else BlobStore(home / "blobs")
         self.trash_dir = Path(trash_dir) if trash_dir is not None else home / "trash"

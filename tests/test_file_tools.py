@@ -177,3 +177,17 @@ def test_file_info(ctx: ToolContext) -> None:
 def test_no_workspace_is_an_error_result() -> None:
     r = TOOLS["list_dir"].invoke(ToolContext(), TOOLS["list_dir"].validate({}))
     assert r.error and "no workspace" in r.text
+
+
+def test_list_dir_says_when_it_hides_undecodable_names(tmp_path) -> None:
+    import os
+
+    from sandbox import Workspace
+
+    root = tmp_path / "w"
+    root.mkdir()
+    (root / "ok.txt").write_text("x")
+    with open(os.path.join(os.fsencode(root), b"caf\xe9.txt"), "wb") as fh:
+        fh.write(b"x")
+    r = call(ToolContext(workspace=Workspace(root)), "list_dir")
+    assert "ok.txt" in r.text and "1 entries with names that are not valid UTF-8" in r.text

@@ -37,6 +37,7 @@ def list_dir(ctx: ToolContext, params: ListDirParams) -> ToolResult:
         top = ws.rel(ws.resolve(params.path))
         entries = []
         omitted = 0
+        ws.unnamed_skipped = 0
         for entry in ws.walk(params.path, max_depth=params.depth):
             if len(entries) < params.max_entries:
                 entries.append(entry)
@@ -56,6 +57,9 @@ def list_dir(ctx: ToolContext, params: ListDirParams) -> ToolResult:
         lines.append("  (empty)")
     if omitted:
         lines.append(f"... {omitted} more entries not shown; list a subfolder or raise max_entries.")
+    if ws.unnamed_skipped:
+        lines.append(f"... {ws.unnamed_skipped} entries with names that are not valid UTF-8 are not shown; "
+                     "ask the user to rename them.")
     data = {
         "path": top,
         "entries": [{"path": e.path, "kind": e.kind, "size": e.size} for e in entries],
