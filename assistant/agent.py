@@ -380,6 +380,9 @@ class Agent:
             reason = "the reply had neither a tool call nor an answer"
         else:
             reason = self._failed_call(text)
+        # a malformed or misplaced call: the model meant to call a tool, so the retry must be a call
+        task.call_expected = bool(parsed.errors) or (reason is not None and out.stop_reason not in (
+            "length", "repetition") and "<tool_response>" not in text and bool(text.strip()))
         if reason is None and announces_work(text):
             reason = "you said what you will do but called no tool; call the first tool now, or give the final answer"
         if reason is None:
@@ -422,13 +425,14 @@ def _force_for(task: Task) -> str | None:
     Measured on Qwen2.5-Coder-1.5B: a free turn after a failed call tends to
     announce work it never did, and a turn that may also answer took the answer
     ("DONE") instead of the call it had just tried to write. So the turn right
-    after an error must be a tool call; after a second error in a row it may be
-    a call or an explicit final answer; and once a task has seen two format
-    errors, every later turn stays constrained (the model keeps falling back to
-    its habit, e.g. calls in fenced JSON blocks).
+    after a failed call attempt must be a tool call; after other errors (a plan
+    instead of an action, a claim with nothing behind it, a cut-off reply), and
+    after a second error in a row, it may be a call or an explicit final answer;
+    once a task has seen two format errors, every later turn stays constrained
+    (the model keeps falling back to its habit, e.g. calls in fenced JSON blocks).
     """
     if task.format_errors == 1:
-        return "tool_call"
+        return "tool_call" if task.call_expected else _FORCE
     if task.format_errors >= 2 or task.format_errors_total >= 2:
         return _FORCE
     return None

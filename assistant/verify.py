@@ -18,13 +18,20 @@ _PLAN = re.compile(r"\b(I will|I'll|I am going to|I'm going to|let me|let's|next
                    r"I should|I can now)\b", re.IGNORECASE)
 
 
+_LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-*•])\s")
+
+
 def announces_work(answer: str) -> bool:
-    """True when a reply with no tool call says what it is about to do ("I will
-    read the file...", "Let me check") instead of doing it: a plan, not an answer.
-    Only the last paragraph counts, so a final answer that recaps earlier steps
-    ("I first read the file, then...") is not caught."""
-    last = [p for p in re.split(r"\n\s*\n", answer.strip()) if p.strip()]
-    return bool(last) and bool(_PLAN.search(last[-1])) and len(answer) < 4000
+    """True when a reply with no tool call ends by saying what it is about to do
+    ("I will read the file...", "Let me check", or "I will follow these steps:"
+    and a list) instead of doing it: a plan, not an answer. A reply that states
+    a result after its "I'll ..." line ("I'll extract it: ... The deadline is
+    14 March.") is an answer."""
+    lines = [ln for ln in answer.strip().splitlines() if ln.strip() and not ln.strip().startswith("```")]
+    last_plan = max((i for i, ln in enumerate(lines) if _PLAN.search(ln)), default=-1)
+    if last_plan < 0 or len(answer) > 4000:
+        return False
+    return all(_LIST_ITEM.match(ln) for ln in lines[last_plan + 1 :])
 
 _CLAIM = re.compile(r"\b(wr[io]te|written|creat(?:e|ed|ing)|sav(?:e|ed)|updat(?:e|ed)|export(?:ed)?|generat(?:e|ed)|"
                     r"stored|added|put|placed|moved|renamed|copied)\b", re.IGNORECASE)

@@ -76,5 +76,14 @@ def test_a_cut_off_or_fake_tool_response_turn_is_not_the_answer(assistant_home, 
     assert isinstance(events[-1], Finished) and events[-1].answer == "Nothing to do."
     notes = [m.content for m in store.messages(events[-1].task_id) if m.kind == "format_error" and m.role == "user"]
     assert "cut off" in notes[0] and "<tool_response>" in notes[1]
-    assert [f for f, _ in model.calls] == [None, "tool_call", "tool_call_or_final"]
+    assert [f for f, _ in model.calls] == [None, "tool_call_or_final", "tool_call_or_final"]
     store.close()
+
+
+def test_an_answer_after_an_ill_line_is_an_answer():
+    from assistant.verify import announces_work
+
+    measured = ("To find the audit deadline in the report.docx, I'll extract the relevant information from the "
+                "text:\n```\n[p3] The deadline for the audit is 14 March 2027.\n```\nThe audit deadline is 14 March 2027.")
+    assert not announces_work(measured)  # Qwen2.5-Coder-1.5B's real answer, wrongly flagged before
+    assert announces_work("I'll follow these steps:\n- read a.csv\n- sum the amounts")

@@ -120,6 +120,7 @@ class Task(_Model):
     answer: str = ""
     format_errors: int = 0
     format_errors_total: int = 0  # over the whole task; from 2 on, every turn is constrained
+    call_expected: bool = False  # the last format error was a failed attempt at a tool call
     stuck: StuckState = Field(default_factory=StuckState)
     marker: str = ""  # fence token for untrusted content
     model: str = ""  # label of the model that ran it
