@@ -23,17 +23,20 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Callable
 
 from .registry import KNOWN_MODELS, ModelSpec, resolve_spec
 
-__all__ = ["PullError", "PullResult", "pull_model", "list_local_models", "select_gguf", "format_pull_result"]
+__all__ = ["PullError", "PullResult", "ProgressCallback", "pull_model", "list_local_models", "select_gguf", "format_pull_result"]
 
 _SPLIT_RE = re.compile(r"-\d{5}-of-\d{5}\.gguf$", re.IGNORECASE)
 _SHA256_RE = re.compile(r"^[0-9a-f]{64}$")
 _STAGING = ".partial"
 _RECORD = ".verified.json"
 _CHUNK = 8 * 1024 * 1024
+
+ProgressCallback = Callable[[int, int | None], None]
+"""``on_progress(done, total)``: bytes downloaded so far, and the file size in bytes (None if unknown)."""
 
 
 class PullError(Exception):
@@ -218,6 +221,27 @@ class _QuietBar:  # resolved lazily to a tqdm subclass so importing this module 
         return cls.cls
 
 
+def _callback_bar(on_progress: ProgressCallback) -> type:
+    """A silent tqdm subclass that reports ``(bytes done, total or None)`` to ``on_progress``
+    on creation and after every ``update()`` (huggingface_hub builds it with ``total=``/``initial=``)."""
+    base = _QuietBar.get()
+
+    class Forwarding(base):  # type: ignore[misc,valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._done = int(kwargs.get("initial") or 0)
+            total = kwargs.get("total")
+            self._total = int(total) if total else None
+            on_progress(self._done, self._total)
+
+        def update(self, n: float | None = 1) -> bool | None:
+            self._done += int(n or 0)
+            on_progress(self._done, self._total)
+            return super().update(n)
+
+    return Forwarding
+
+
 def _expected_sha256(sibling: Any, repo: str, filename: str, revision: str, endpoint: str, token: str | None,
                      timeout: float) -> str:
     lfs = getattr(sibling, "lfs", None)
@@ -235,7 +259,8 @@ def _expected_sha256(sibling: Any, repo: str, filename: str, revision: str, endp
 
 
 def _download(spec: ModelSpec, repo: str, info: Any, filename: str, models_dir: Path, endpoint: str,
-              token: str | None, progress: bool, timeout: float) -> PullResult:
+              token: str | None, progress: bool, timeout: float,
+              on_progress: ProgressCallback | None = None) -> PullResult:
     from huggingface_hub import hf_hub_download
 
     revision = getattr(info, "sha", None) or "main"
@@ -266,11 +291,12 @@ def _download(spec: ModelSpec, repo: str, info: Any, filename: str, models_dir: 
                         f"{free / 1e9:.2f} GB free in {target_dir}")
 
     staging = target_dir / _STAGING
+    bar = _callback_bar(on_progress) if on_progress is not None else None if progress else _QuietBar.get()
     try:
         try:
             staged = Path(hf_hub_download(
                 repo, filename, revision=revision, local_dir=staging, endpoint=endpoint, token=token,
-                etag_timeout=timeout, force_download=True, tqdm_class=None if progress else _QuietBar.get(),
+                etag_timeout=timeout, force_download=True, tqdm_class=bar,
             ))
         except Exception as exc:
             why = _hub_error(exc, repo)
@@ -295,7 +321,8 @@ def _download(spec: ModelSpec, repo: str, info: Any, filename: str, models_dir: 
 
 
 def pull_model(name: str, models_dir: Path, *, endpoint: str | None = None, token: str | None = None,
-               progress: bool = True, timeout: float = 10.0) -> PullResult:
+               progress: bool = True, timeout: float = 10.0,
+               on_progress: ProgressCallback | None = None) -> PullResult:
     """Download (or find already downloaded) a verified GGUF for ``name``.
 
     Args:
@@ -306,6 +333,9 @@ def pull_model(name: str, models_dir: Path, *, endpoint: str | None = None, toke
         token: hub token for gated/private repos (default: huggingface_hub's own lookup).
         progress: show tqdm progress bars on stderr (download and verification).
         timeout: seconds for each metadata request (connect and read).
+        on_progress: called as ``on_progress(done, total)`` (bytes so far, file size or None)
+            from the downloading thread while the file downloads; the download's terminal bar
+            is then not shown. Not called when a verified copy is already present.
 
     Returns:
         :class:`PullResult`; ``already_present`` is True when nothing was downloaded.
@@ -343,7 +373,7 @@ def pull_model(name: str, models_dir: Path, *, endpoint: str | None = None, toke
         except PullError as exc:
             problems.append(f"{repo}: {exc}")
             continue
-        return _download(spec, repo, info, filename, models_dir, endpoint, token, progress, timeout)
+        return _download(spec, repo, info, filename, models_dir, endpoint, token, progress, timeout, on_progress)
     raise PullError(f"cannot pull {spec.display_name}: " + "; ".join(problems))
 
 

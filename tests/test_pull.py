@@ -319,3 +319,20 @@ def test_resolve_spec_forms():
     assert resolve_spec("me/My-GGUF:dir/F.gguf").filename == "dir/F.gguf"
     for bad in ("", "nope", "me/My-GGUF:", "me/My-GGUF:../x.gguf", "a/b/c", "me/My-GGUF:Q4 K"):
         assert resolve_spec(bad) is None, bad
+
+
+def test_on_progress_reports_bytes_until_the_whole_file(hub: FakeHub, tmp_path: Path):
+    data = _gguf("progress") * 50  # ~400 KB: several chunks
+    hub.add("someone/Model-GGUF", {"model-Q4_K_M.gguf": data})
+    calls: list[tuple[int, int | None]] = []
+
+    r = _pull("someone/Model-GGUF", tmp_path, hub, on_progress=lambda done, total: calls.append((done, total)))
+
+    assert r.path.read_bytes() == data
+    assert calls and calls[-1] == (len(data), len(data))
+    dones = [d for d, _ in calls]
+    assert dones == sorted(dones) and dones[0] < len(data)
+
+    calls.clear()
+    again = _pull("someone/Model-GGUF", tmp_path, hub, on_progress=lambda done, total: calls.append((done, total)))
+    assert again.already_present and calls == []  # nothing downloaded, nothing reported

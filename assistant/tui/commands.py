@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "/undo": "Undo the changes of the current task, or /undo ID",
     "/approve": "Show the pending approval again",
     "/model": "Model facts, memory plan and health",
+    "/pull": "Download a model, e.g. /pull nanbeige4.2-3b",
     "/settings": "Show and edit the settings (for this session)",
     "/limits": "Budgets and usage of the current task",
     "/help": "List the commands and keys",
@@ -198,6 +199,14 @@ class CommandsMixin:
         from .screens.model import ModelScreen
 
         self.push_screen(ModelScreen(self.model))
+
+    def cmd_pull(self: Any, name: str | None = None) -> None:
+        from .screens.model import ModelScreen
+
+        if not name:
+            self.notify("Usage: /pull NAME (e.g. /pull nanbeige4.2-3b, or owner/repo[:QUANT])", severity="warning")
+            return
+        self.push_screen(ModelScreen(self.model, pull=name))
 
     def cmd_settings(self: Any) -> None:
         from .screens.settings import SettingsScreen

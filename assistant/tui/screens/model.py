@@ -1,5 +1,6 @@
 """The model screen: what model runs, its facts (layers, loops, KV layers,
-context), the memory plan, the last turn's speed, and a health check."""
+context), the memory plan, the last turn's speed, a health check, and a
+download box (``model.pull.pull_model`` in a thread worker, with a progress bar)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,13 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Button, Footer, Input, ProgressBar, Static
 
-__all__ = ["ModelScreen", "model_rows"]
+from assistant import paths
+
+__all__ = ["ModelScreen", "model_rows", "pull_done_text"]
 
 _FACT_KEYS = ("architecture", "quantization", "block_count", "num_loops", "kv_layers", "head_count",
               "head_count_kv", "head_dim", "embedding_length", "context_length", "vocab_size")
@@ -55,19 +58,35 @@ def _memory_plan(model: Any) -> str:
         return f"memory plan unavailable: {exc}"
 
 
+def pull_done_text(result: Any) -> str:
+    """The line shown after a successful pull (``result``: a ``model.pull.PullResult``)."""
+    from model.pull import format_pull_result
+
+    return (f"{format_pull_result(result)}. Restart assistant to use it "
+            "(a pulled Nanbeige GGUF is preferred over the demo model).")
+
+
 class ModelScreen(Screen[None]):
-    """Facts and health of ``model`` (None while it is still loading)."""
+    """Facts and health of ``model`` (None while it is still loading).
+
+    ``pull``: a model name to start downloading when the screen opens (``/pull NAME``).
+    """
 
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
 
     DEFAULT_CSS = """
     ModelScreen VerticalScroll { padding: 1 2; }
     ModelScreen .section { text-style: bold; margin-top: 1; }
+    ModelScreen #pull-row { height: auto; }
+    ModelScreen #pull-name { width: 1fr; }
+    ModelScreen #pull-progress { display: none; }
+    ModelScreen #pull-progress.running { display: block; }
     """
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, model: Any, *, pull: str | None = None) -> None:
         super().__init__()
         self.model = model
+        self._initial_pull = pull
 
     def compose(self) -> ComposeResult:
         table = Table.grid(padding=(0, 2))
@@ -82,10 +101,91 @@ class ModelScreen(Screen[None]):
             yield Static(Text(_memory_plan(self.model) if self.model is not None else "(model not loaded)"))
             yield Static("Health", classes="section")
             yield Static("checking…", id="doctor")
+            yield Static("Download", classes="section")
+            with Horizontal(id="pull-row"):
+                yield Input(value=self._initial_pull or "", placeholder="nanbeige4.2-3b or owner/repo[:QUANT]",
+                            id="pull-name")
+                yield Button("Download", id="pull-button")
+            yield ProgressBar(id="pull-progress")
+            yield Static("", id="pull-status")
         yield Footer()
 
     def on_mount(self) -> None:
         self._check()
+        if self._initial_pull:
+            self.start_pull(self._initial_pull)
+
+    # -- download ----------------------------------------------------------------------
+    def start_pull(self, name: str) -> None:
+        """Download ``name`` into ``data_dir()/models`` in a thread worker, showing progress."""
+        name = name.strip()
+        if not name:
+            self._pull_status("Type a model name, e.g. nanbeige4.2-3b.", "warning")
+            return
+        button = self.query_one("#pull-button", Button)
+        if button.disabled:
+            self.app.notify("A download is already running.", severity="warning")
+            return
+        button.disabled = True
+        bar = self.query_one("#pull-progress", ProgressBar)
+        bar.update(total=None, progress=0)
+        bar.add_class("running")
+        self._pull_status(f"Downloading {name}…")
+        self._pull(name)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "pull-button":
+            self.start_pull(self.query_one("#pull-name", Input).value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "pull-name":
+            self.start_pull(event.value)
+
+    @work(thread=True, exclusive=True, group="pull", exit_on_error=False)
+    def _pull(self, name: str) -> None:
+        from model.pull import PullError, pull_model
+
+        last = [-1]
+
+        def report(done: int, total: int | None) -> None:  # throttled to ~200 updates a file
+            step = (total or 0) // 200
+            if last[0] < 0 or done == total or done - last[0] > step:
+                last[0] = done
+                self.app.call_from_thread(self._pull_progress, done, total)
+
+        try:
+            result = pull_model(name, paths.data_dir() / "models", progress=False, on_progress=report)
+        except PullError as exc:
+            text, level = str(exc), "error"
+        except Exception as exc:  # noqa: BLE001 - shown as one line, never a crash
+            text, level = f"download failed: {type(exc).__name__}: {' '.join(str(exc).split())[:200]}", "error"
+        else:
+            text, level = pull_done_text(result), "info"
+        try:
+            self.app.call_from_thread(self._pull_finished, text, level)
+        except RuntimeError:  # the app has exited meanwhile
+            pass
+
+    def _pull_progress(self, done: int, total: int | None) -> None:
+        if not self.is_attached:  # the screen was closed: the download goes on, its result becomes a toast
+            return
+        self.query_one("#pull-progress", ProgressBar).update(total=total, progress=done)
+
+    def _pull_finished(self, text: str, level: str) -> None:
+        if not self.is_attached or not self.is_current:  # the user left this screen meanwhile
+            self.app.notify(text, severity="error" if level == "error" else "information", timeout=30)
+        if not self.is_attached:
+            return
+        self.query_one("#pull-button", Button).disabled = False
+        bar = self.query_one("#pull-progress", ProgressBar)
+        if level == "error":
+            bar.remove_class("running")
+        elif bar.total is None:  # already present: nothing was downloaded
+            bar.update(total=1, progress=1)
+        self._pull_status(text, level)
+
+    def _pull_status(self, text: str, level: str = "info") -> None:
+        self.query_one("#pull-status", Static).update(Text(text, style="red" if level == "error" else ""))
 
     @work(thread=True, exclusive=True, group="doctor", exit_on_error=False)
     def _check(self) -> None:
