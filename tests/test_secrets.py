@@ -7,34 +7,13 @@ import io
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
 from keyring.backends import fail
 from keyring.errors import PasswordDeleteError
 
 from plugins import secrets
 from plugins.cli import add_secret_commands
 from plugins.secrets import SecretsUnavailable, delete_secret, get_secret, redact, set_secret
-
-
-class MemoryKeyring(KeyringBackend):
-    """A keyring backend that keeps passwords in a dict."""
-
-    priority = 1
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service, username):
-        return self.store.get((service, username))
-
-    def set_password(self, service, username, password):
-        self.store[(service, username)] = password
-
-    def delete_password(self, service, username):
-        if (service, username) not in self.store:
-            raise PasswordDeleteError("not found")
-        del self.store[(service, username)]
+from memory_keyring import MemoryKeyring
 
 
 @pytest.fixture

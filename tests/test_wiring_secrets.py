@@ -7,7 +7,6 @@ import json
 
 import keyring
 import pytest
-from keyring.backend import KeyringBackend
 from keyring.backends import fail
 
 from assistant import toolset
@@ -19,6 +18,7 @@ from assistant.scripted import ScriptedChatModel
 from assistant.state.store import Store
 from assistant.toolset import read_secret, redaction_secrets, secret_names
 from tools.base import RiskClass, Tool, ToolResult
+from memory_keyring import MemoryKeyring
 
 GITHUB = "ghp_TOPSECRETvalue42"
 OPENAI = "sk-live-0123456789abcdef"
@@ -38,23 +38,6 @@ def leak(ctx, params):
 
 TOOLS = [Tool("leak", "Print the environment.", NoArgs, leak, RiskClass.READ)]
 '''
-
-
-class MemoryKeyring(KeyringBackend):
-    priority = 1
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.store: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service, username):
-        return self.store.get((service, username))
-
-    def set_password(self, service, username, password):
-        self.store[(service, username)] = password
-
-    def delete_password(self, service, username):
-        self.store.pop((service, username), None)
 
 
 @pytest.fixture(autouse=True)
