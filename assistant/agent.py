@@ -300,7 +300,7 @@ class Agent:
             return True
         step_n = task.usage.steps + 1
         yield StepStarted(n=step_n)
-        force = _force_for(task)
+        force = _force_for(task) or (_FORCE if self.settings.agent.constrain == "always" else None)
         try:
             out = yield from self._generate(messages, schemas, force, max_tokens)
         except Exception as exc:  # noqa: BLE001 - model failures become a pause

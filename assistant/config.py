@@ -76,6 +76,9 @@ class AgentSettings(_Section):
     max_observation_chars: int = Field(default=6000, ge=200)
     fold_at: float = Field(default=0.75, gt=0.1, lt=1.0)
     stale_steps: int = Field(default=4, ge=2)
+    # "recover": constrain turns only after format errors; "always": every turn must be a
+    # tool call or "Final answer: ..." (grammar-enforced; for very small models)
+    constrain: Literal["recover", "always"] = "recover"
 
 
 class WebSettings(BaseModel):

@@ -338,3 +338,11 @@ def test_a_task_driven_elsewhere_is_not_run_twice(env):
     finally:
         lock.release()
     assert isinstance(list(agent.resume(tid, approval="once"))[-1], Finished)
+
+
+def test_constrain_always_forces_every_turn(env):
+    ws, store = env
+    agent, model = make(env, [call("note", path="a.txt", text="x"), "done"], constrain="always")
+    events = run(agent, ws=ws)
+    assert isinstance(events[-1], Finished)
+    assert [f for f, _ in model.calls] == ["tool_call_or_final", "tool_call_or_final"]
