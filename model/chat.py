@@ -89,7 +89,7 @@ class LocalChatModel:
             return 0
         ids = self._prefix_cache.get(head)
         if ids is None:
-            ids = self._tokenize_prompt(head) if not self._kv_text else self.runtime.tokenize(head)
+            ids = self.runtime.tokenize(head)
             if self._add_bos and (not ids or ids[0] != self.runtime.bos_token_id):
                 ids = [self.runtime.bos_token_id] + ids
             self._prefix_cache = {head: ids}
