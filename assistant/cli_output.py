@@ -42,7 +42,27 @@ def _one_line(text: str, n: int = 200) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+def _progress(event: Event, err: TextIO, state: dict) -> bool:
+    """On a terminal, show a live count of what the model is writing (a step can
+    take minutes on a CPU); returns True when ``event`` was a delta it counted."""
+    raw = getattr(err, "stream", err)  # our own text: written past the control-character filter
+    live = state.setdefault("live", bool(getattr(raw, "isatty", lambda: False)()))
+    if isinstance(event, (TextDelta, ReasoningDelta)):
+        kind = "thinking" if isinstance(event, ReasoningDelta) else "writing"
+        state["chars"] = state.get("chars", 0) + len(event.text)
+        if live:
+            raw.write(f"\r   ... {kind} ({state['chars']} characters)")
+            raw.flush()
+            state["line_open"] = True
+        return True
+    if state.pop("line_open", False):
+        raw.write("\r\033[K")  # clear the progress line
+    state["chars"] = 0
+    return False
+
+
 def _human(event: Event, out: TextIO, err: TextIO, state: dict) -> None:
+    _progress(event, err, state)
     if isinstance(event, TaskStarted):
         verb = "resuming" if event.resumed else "task"
         print(f"{verb} {event.task_id}: {_one_line(event.goal, 100)}", file=err)

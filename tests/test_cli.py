@@ -172,3 +172,24 @@ def test_tasks_shows_a_killed_run_as_interrupted(tmp_path, monkeypatch, capsys):
     lock.release()  # the process is gone
     main(["tasks"])
     assert "interrupted" in capsys.readouterr().out
+
+
+def test_live_progress_on_a_terminal_only():
+    import io
+
+    from assistant.cli_output import consume
+    from assistant.events import Finished, StepStarted, TextDelta
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    events = [StepStarted(n=1), TextDelta("Hello ", kind="content"), TextDelta("world", kind="content"),
+              Finished(answer="Hello world", status="finished", task_id="t")]
+    out, err = io.StringIO(), Tty()
+    assert consume(events, as_json=False, out=out, err=err, secrets={}) == 0
+    assert "\r   ... writing (11 characters)" in err.getvalue() and "\r\x1b[K" in err.getvalue()
+    assert out.getvalue() == "Hello world\n"
+    out, err = io.StringIO(), io.StringIO()  # a pipe: no progress line
+    consume(events, as_json=False, out=out, err=err, secrets={})
+    assert "..." not in err.getvalue() and out.getvalue() == "Hello world\n"
