@@ -23,3 +23,16 @@ def ctx(tmp_path):
     root = tmp_path / "ws"
     root.mkdir()
     return ToolContext(workspace=Workspace(root))
+
+
+@pytest.fixture
+def ring():
+    """An in-memory keyring installed for the test (the previous backend is restored)."""
+    import keyring
+    from memory_keyring import MemoryKeyring
+
+    before = keyring.get_keyring()
+    kr = MemoryKeyring()
+    keyring.set_keyring(kr)
+    yield kr
+    keyring.set_keyring(before)

@@ -13,16 +13,6 @@ from keyring.errors import PasswordDeleteError
 from plugins import secrets
 from plugins.cli import add_secret_commands
 from plugins.secrets import SecretsUnavailable, delete_secret, get_secret, redact, set_secret
-from memory_keyring import MemoryKeyring
-
-
-@pytest.fixture
-def ring():
-    before = keyring.get_keyring()
-    kr = MemoryKeyring()
-    keyring.set_keyring(kr)
-    yield kr
-    keyring.set_keyring(before)
 
 
 @pytest.fixture

@@ -18,7 +18,6 @@ from assistant.scripted import ScriptedChatModel
 from assistant.state.store import Store
 from assistant.toolset import read_secret, redaction_secrets, secret_names
 from tools.base import RiskClass, Tool, ToolResult
-from memory_keyring import MemoryKeyring
 
 GITHUB = "ghp_TOPSECRETvalue42"
 OPENAI = "sk-live-0123456789abcdef"
@@ -44,15 +43,6 @@ TOOLS = [Tool("leak", "Print the environment.", NoArgs, leak, RiskClass.READ)]
 def forget_seen(monkeypatch):
     """Each test starts with no secrets remembered by this process."""
     monkeypatch.setattr(toolset, "_SEEN", {})
-
-
-@pytest.fixture
-def ring():
-    before = keyring.get_keyring()
-    kr = MemoryKeyring()
-    keyring.set_keyring(kr)
-    yield kr
-    keyring.set_keyring(before)
 
 
 @pytest.fixture
