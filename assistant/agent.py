@@ -19,14 +19,16 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from model.types import ModelError, TurnOutput
+from model.types import ModelError, ToolCall, TurnOutput
 from tools.base import ToolContext, ToolRegistry
 from tools.untrusted import new_marker
 
 from . import faults, paths
+from .arguments import argument_problem, storable, storable_text
 from .calls import CallRunner
 from .config import Settings
-from .events import ErrorEvent, Event, Finished, Metrics, Notice, ReasoningDelta, StepStarted, TaskStarted, TextDelta
+from .events import (ErrorEvent, Event, Finished, Metrics, Notice, ReasoningDelta, StepStarted, TaskStarted,
+                     TextDelta, ToolCallFinished)
 from .history import plan_fold, to_model_messages
 from .locks import TaskLock
 from .prompt import format_error_note, plugin_prompt, system_prompt
@@ -351,11 +353,11 @@ class Agent:
 
     def _absorb_turn(self, sess: TaskSession, out: TurnOutput, schemas: list, step_n: int) -> Iterator[Event]:
         task, parsed = sess.task, out.parsed
-        msg = sess.new_message("assistant", parsed.content, reasoning=parsed.reasoning, token_ids=list(out.token_ids))
+        msg = sess.new_message("assistant", storable_text(parsed.content), reasoning=storable_text(parsed.reasoning),
+                               token_ids=list(out.token_ids))
         msg.step = step_n
         if parsed.tool_calls:
-            calls = [CallRecord(id=f"s{step_n}c{i}", step=step_n, turn_seq=msg.seq, index=i, name=c.name,
-                                arguments=dict(c.arguments), raw=c.raw) for i, c in enumerate(parsed.tool_calls)]
+            calls = [_call_record(c, step_n, msg.seq, i) for i, c in enumerate(parsed.tool_calls)]
             msg.tool_calls = [{**c.brief(), "raw": c.raw} for c in calls]
             extra = []
             for i, err in enumerate(parsed.errors):
@@ -363,9 +365,16 @@ class Agent:
                     f"\nExpected format:\n{err.expected}" if err.expected else "")
                 m = StoredMessage(seq=msg.seq + 1 + i, step=step_n, role="tool", kind="format_error", content=text)
                 extra.append(m)
+            rejected = [c for c in calls if c.final]  # arguments the store cannot hold: told, never run
+            for c in rejected:
+                task.usage.tool_calls += 1
+                extra.append(StoredMessage(seq=msg.seq + 1 + len(extra), step=step_n, role="tool", kind="observation",
+                                           content=c.result, name=c.name, tool_call_id=c.id))
             task.format_errors = 0
             sess.commit(messages=[msg, *extra], calls=calls)
             faults.crash_point("turn_saved")
+            for c in rejected:
+                yield ToolCallFinished(call=c.brief(), result=c.result, error=True)
             return False
         text = parsed.content
         if parsed.errors:
@@ -417,6 +426,20 @@ class Agent:
         except ImportError:  # pragma: no cover
             return None
         return looks_like_failed_call(text, self.tools.names())
+
+
+def _call_record(call: ToolCall, step_n: int, turn_seq: int, index: int) -> CallRecord:
+    """The journal entry of a parsed call; a call whose arguments cannot be
+    stored (:func:`argument_problem`) is entered as "invalid", with the reason
+    as its result and a storable copy of its arguments."""
+    arguments = dict(call.arguments)
+    problem = argument_problem(arguments)
+    record = CallRecord(id=f"s{step_n}c{index}", step=step_n, turn_seq=turn_seq, index=index,
+                        name=storable_text(call.name), arguments=storable(arguments) if problem else arguments,
+                        raw=storable_text(call.raw))
+    if problem:
+        record.status, record.result, record.error = "invalid", f"Call not run: {problem}.", True
+    return record
 
 
 def _force_for(task: Task) -> str | None:
