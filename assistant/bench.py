@@ -346,7 +346,7 @@ def _model_factory(args: argparse.Namespace, cache_dir: Path) -> Callable[[Bench
     settings = load_config(None)
     choice = resolve_model(args.model, None, settings.model.path, paths.data_dir() / "models")
     model = open_chat_model(choice.path, n_ctx=settings.model.n_ctx, cache_dir=cache_dir, grammar=settings.model.grammar,
-                            label=choice.label, is_demo=choice.is_demo)
+                            label=choice.label, is_demo=choice.is_demo, n_threads=settings.model.threads)
     return lambda task: model
 
 

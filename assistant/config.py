@@ -63,6 +63,8 @@ class ModelSettings(_Section):
     model_name: str | None = None
     tool_call_format: Literal["xml", "json"] = "xml"
     thinking: bool = True
+    # llama.cpp CPU threads; unset: the cores other processes leave free, re-checked while decoding
+    threads: int | None = Field(default=None, ge=1)
 
 
 class AgentSettings(_Section):

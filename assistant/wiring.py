@@ -38,6 +38,7 @@ def open_model(settings: Settings, cli_value: str | None = None) -> Any:
     return open_chat_model(
         choice.path, n_ctx=settings.model.n_ctx, cache_dir=paths.cache_dir(ensure=True) / "kv",
         grammar=settings.model.grammar, label=choice.label, is_demo=choice.is_demo,
+        n_threads=settings.model.threads,
     )
 
 
