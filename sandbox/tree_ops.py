@@ -5,11 +5,10 @@ from __future__ import annotations
 import errno
 import os
 import secrets
-import shutil
 import time
 from pathlib import Path
 
-from sandbox import _fs
+from sandbox import _fdtree, _fs
 from sandbox.errors import SandboxError
 from sandbox.paths import short
 from sandbox.records import ChangeRecord
@@ -65,7 +64,12 @@ class TreeOps:
         finally:
             os.close(fd)
 
-    def _to_trash(self, dfd: int, name: str, rel: str) -> None:
+    def _to_trash(self, dfd: int, name: str, rel: str, info: os.stat_result) -> None:
+        """Move ``name`` (in ``dfd``, last seen as ``info``) into a fresh trash slot.
+
+        The trash on another file system (EXDEV) gets a copy made and the
+        original removed entirely through descriptors (see ``sandbox._fdtree``);
+        a symlink swapped in meanwhile makes it fail, never reach outside."""
         slot = Path(self.trash_dir) / f"{time.strftime('%Y%m%dT%H%M%S')}-{secrets.token_hex(3)}" / rel
         slot.parent.mkdir(parents=True, exist_ok=True)
         tfd = os.open(slot.parent, os.O_RDONLY | _fs.O_DIRECTORY | _fs.O_CLOEXEC)
@@ -74,16 +78,30 @@ class TreeOps:
         except OSError as exc:
             if exc.errno != errno.EXDEV:
                 raise
-            src = self.root / rel  # trash on another file system: copy, then remove
-            if os.path.isdir(src) and not os.path.islink(src):
-                shutil.copytree(src, slot, symlinks=True)
-                shutil.rmtree(src)
-            else:
-                shutil.copy2(src, slot, follow_symlinks=False)
-                os.unlink(name, dir_fd=dfd)
+            self._to_other_fs(dfd, name, rel, info, tfd, slot.name)
         finally:
             os.close(tfd)
         _fs.fsync_dir(dfd)
+
+    @staticmethod
+    def _to_other_fs(dfd: int, name: str, rel: str, info: os.stat_result, tfd: int, tname: str) -> None:
+        changed = SandboxError(f"{short(rel)} changed while it was being deleted; try again", "io")
+        if _fs.kind_of(info.st_mode) == "file":
+            _fdtree.copy_file_at(dfd, name, tfd, tname, expect=info)
+            now = _fs.lstat_at(dfd, name)
+            if now is None or not _fdtree.same_file(now, info):
+                raise changed
+            os.unlink(name, dir_fd=dfd)
+            return
+        src = _fs.open_subdir(dfd, name)
+        try:
+            if not _fdtree.same_file(os.fstat(src), info):
+                raise changed
+            _fdtree.copy_tree_fd(src, tfd, tname)
+            _fdtree.empty_tree_fd(src)
+        finally:
+            os.close(src)
+        os.rmdir(name, dir_fd=dfd)
 
     def delete(self, path: str) -> ChangeRecord:
         """Move a file or folder into the trash; its bytes go to the blob store.
@@ -113,7 +131,7 @@ class TreeOps:
                     records.append(ChangeRecord(op="delete", path=rel, before_sha=self.blobs.put(data)))
                 else:
                     raise SandboxError(f"{short(rel)} is a {kind}, not a regular file; it is off limits", "special")
-                self._to_trash(dfd, parts[-1], rel)
+                self._to_trash(dfd, parts[-1], rel, info)
             except OSError as exc:
                 raise _fs.fail(exc, short(rel)) from None
         for record in records:
