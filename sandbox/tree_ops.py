@@ -118,7 +118,7 @@ class TreeOps:
             raise SandboxError("cannot delete the workspace folder itself", "invalid")
         rel = "/".join(parts)
         records: list[ChangeRecord] = []
-        with self._dir(parts[:-1]) as dfd:
+        with self.open_folder(parts[:-1]) as dfd:
             try:
                 info = _fs.lstat_at(dfd, parts[-1])
                 if info is None:
@@ -163,7 +163,7 @@ class TreeOps:
         sp, dp = self._two(src, dest, "move")
         srel, drel = "/".join(sp), "/".join(dp)
         sha = dest_sha = None
-        with self._dir(sp[:-1]) as sfd:
+        with self.open_folder(sp[:-1]) as sfd:
             try:
                 sinfo = _fs.lstat_at(sfd, sp[-1])
                 if sinfo is None:
@@ -173,7 +173,7 @@ class TreeOps:
                     sha = self.blobs.put(self._read_regular(sfd, sp[-1], short(srel), allow_links=True))
                 elif skind != "dir":
                     raise SandboxError(f"{short(srel)} is a {skind}, not a regular file; it is off limits", "special")
-                with self._dir(dp[:-1], create=True) as dfd:
+                with self.open_folder(dp[:-1], create=True) as dfd:
                     dinfo = _fs.lstat_at(dfd, dp[-1])
                     same = dinfo is not None and (dinfo.st_dev, dinfo.st_ino) == (sinfo.st_dev, sinfo.st_ino)
                     if dinfo is not None and not same:

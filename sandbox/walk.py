@@ -5,12 +5,9 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from sandbox import _fs
-
-if TYPE_CHECKING:  # pragma: no cover
-    from sandbox.workspace import Workspace
 
 __all__ = ["Entry", "walk_entries", "iter_matching", "glob_to_regex"]
 
@@ -42,26 +39,36 @@ def _valid_name(name: str) -> bool:
     return True
 
 
-def walk_entries(ws: "Workspace", parts: list[str], max_depth: int | None) -> Iterator[Entry]:
-    """Pre-order entries below folder ``parts`` (see :meth:`Workspace.walk`)."""
-    with ws._dir(parts) as top:
-        fd = os.dup(top)
-    yield from _walk_fd(ws, fd, parts, 1, max_depth)
+def walk_entries(
+    top: int,
+    parts: list[str],
+    max_depth: int | None,
+    *,
+    is_hidden: Callable[[list[str]], bool],
+    on_skip: Callable[[str, str], None],
+) -> Iterator[Entry]:
+    """Pre-order entries below the folder open as ``top`` (see :meth:`Workspace.walk`).
+
+    Args:
+        top: a descriptor of folder ``parts``; the walk owns and closes it.
+        parts: the folder's components relative to the workspace root.
+        max_depth: deepest level listed (1: direct children); None for all.
+        is_hidden: True for components the walk must skip (the app's own folders).
+        on_skip: told ``("unnamed", path)`` for each name that is not valid UTF-8.
+    """
+    yield from _walk_fd(top, parts, 1, max_depth, is_hidden, on_skip)
 
 
-def _walk_fd(ws: "Workspace", fd: int, parts: list[str], depth: int, max_depth: int | None) -> Iterator[Entry]:
+def _walk_fd(fd, parts, depth, max_depth, is_hidden, on_skip) -> Iterator[Entry]:
     try:
         with os.scandir(fd) as it:
             names = sorted(e.name for e in it)
         for name in names:
             if not _valid_name(name):
-                ws.unnamed_skipped += 1  # reported by list_dir: the user can rename such files
-                continue
-            if name.casefold() in ws.internal:
+                on_skip("unnamed", "/".join(parts))
                 continue
             child = parts + [name]
-            folded = tuple(p.casefold() for p in child)
-            if any(folded[: len(h)] == h for h in ws._hidden):
+            if is_hidden(child):
                 continue
             try:
                 info = os.stat(name, dir_fd=fd, follow_symlinks=False)
@@ -75,7 +82,7 @@ def _walk_fd(ws: "Workspace", fd: int, parts: list[str], depth: int, max_depth: 
                     sub = _fs.open_subdir(fd, name)
                 except OSError:
                     continue  # swapped for a symlink or vanished: not followed
-                yield from _walk_fd(ws, sub, child, depth + 1, max_depth)
+                yield from _walk_fd(sub, child, depth + 1, max_depth, is_hidden, on_skip)
     finally:
         os.close(fd)
 

@@ -24,14 +24,13 @@ from sandbox.blobs import BlobStore, sha256_hex
 from sandbox.errors import SandboxError
 from sandbox.paths import short, split_path
 from sandbox.records import ChangeRecord
-from sandbox.text import BinaryContentError, decode_text
+from sandbox.reading import ReadOps
 from sandbox.tree_ops import TreeOps
-from sandbox.walk import Entry, walk_entries, iter_matching
 
 __all__ = ["Workspace"]
 
 
-class Workspace(TreeOps):
+class Workspace(ReadOps, TreeOps):
     """A folder the agent may read and change, and nothing outside it.
 
     Args:
@@ -157,10 +156,27 @@ class Workspace(TreeOps):
                 return p.relative_to(root).as_posix() or "."
         raise SandboxError(f"path is outside the workspace: {short(str(p))}", "escape")
 
+    def is_hidden(self, parts: list[str]) -> bool:
+        """True when the components ``parts`` (relative to the root) name one
+        of the app's own things walks skip: an internal name at the top of
+        any folder level, or the trash / blob folders or anything inside them."""
+        if parts and parts[-1].casefold() in self.internal:
+            return True
+        folded = tuple(p.casefold() for p in parts)
+        return any(folded[: len(h)] == h for h in self._hidden)
+
     @contextlib.contextmanager
-    def _dir(self, parts: list[str], *, create: bool = False, made: list[ChangeRecord] | None = None) -> Iterator[int]:
-        """An open descriptor of folder ``parts``; makes missing folders (and
-        journals a "mkdir" for each, also appended to ``made``) when ``create``."""
+    def open_folder(self, parts: list[str], *, create: bool = False, made: list[ChangeRecord] | None = None) -> Iterator[int]:
+        """An open descriptor of folder ``parts`` (checked components relative
+        to the root), reached one name at a time with ``O_NOFOLLOW``.
+
+        Args:
+            create: make missing folders, journaling a "mkdir" for each (also
+                appended to ``made``).
+
+        Raises:
+            SandboxError: a symlink or file in the way, not found (without ``create``).
+        """
 
         def on_create(i: int) -> None:
             record = ChangeRecord(op="mkdir", path="/".join(parts[: i + 1]))
@@ -190,113 +206,6 @@ class Workspace(TreeOps):
         finally:
             self._silent -= 1
 
-    # ---- looking ---------------------------------------------------------
-
-    def stat(self, path: str) -> os.stat_result:
-        """``lstat`` of ``path`` (never follows a symlink).
-
-        Raises:
-            SandboxError: refused path, or "not found".
-        """
-        parts = self._validate(path)
-        if not parts:
-            return os.stat(self.root)
-        with self._dir(parts[:-1]) as dfd:
-            info = _fs.lstat_at(dfd, parts[-1])
-        if info is None:
-            raise SandboxError(f"not found: {short('/'.join(parts))}", "not_found")
-        return info
-
-    def _kind(self, path: str) -> str | None:
-        try:
-            return _fs.kind_of(self.stat(path).st_mode)
-        except SandboxError as exc:
-            if exc.code in ("not_found", "not_dir"):
-                return None
-            raise
-
-    def exists(self, path: str) -> bool:
-        """True when something is at ``path``. Raises SandboxError for refused paths."""
-        return self._kind(path) is not None
-
-    def is_file(self, path: str) -> bool:
-        """True for a regular file. Raises SandboxError for refused paths."""
-        return self._kind(path) == "file"
-
-    def is_dir(self, path: str) -> bool:
-        """True for a folder. Raises SandboxError for refused paths."""
-        return self._kind(path) == "dir"
-
-    def read_bytes(self, path: str, limit: int | None = None) -> bytes:
-        """The content of a regular file.
-
-        Args:
-            limit: return at most this many bytes (a prefix). When None, the
-                whole file, which must fit ``max_read_bytes``.
-
-        Raises:
-            SandboxError: refused path, not found, a folder, a special or
-                hard-linked file, or larger than ``max_read_bytes``.
-        """
-        parts = self._validate(path)
-        where = short("/".join(parts) or ".")
-        if not parts:
-            raise SandboxError(f"is a folder: {where}", "is_dir")
-        with self._dir(parts[:-1]) as dfd:
-            try:
-                fd, info = _fs.open_file_read(dfd, parts[-1])
-            except OSError as exc:
-                raise _fs.fail(exc, where) from None
-            try:
-                self._check_regular(info, where)
-                if limit is None and info.st_size > self.max_read_bytes:
-                    raise SandboxError(
-                        f"{where} is too large to read ({info.st_size} bytes; limit {self.max_read_bytes})",
-                        "too_large",
-                    )
-                cap = self.max_read_bytes if limit is None else max(0, limit)
-                return _fs.read_fd(fd, cap)
-            finally:
-                os.close(fd)
-
-    def _check_regular(self, info: os.stat_result, where: str) -> None:
-        kind = _fs.kind_of(info.st_mode)
-        if kind == "dir":
-            raise SandboxError(f"is a folder: {where}", "is_dir")
-        if kind != "file":
-            raise SandboxError(f"{where} is a {kind}, not a regular file; it is off limits", "special")
-        if info.st_nlink > 1:
-            raise SandboxError(self._hardlink_msg(where, info.st_nlink), "hardlink")
-
-    def read_text_info(self, path: str) -> tuple[str, str]:
-        """``(text, encoding)`` of a text file (BOM, UTF-8, else charset-normalizer).
-
-        Raises:
-            SandboxError: as :meth:`read_bytes`, or code "binary" for non-text.
-        """
-        data = self.read_bytes(path)
-        try:
-            return decode_text(data)
-        except BinaryContentError as exc:
-            raise SandboxError(f"{short(path)} is not a text file ({exc.kind})", "binary") from None
-
-    def read_text(self, path: str) -> str:
-        """The decoded text of a file; see :meth:`read_text_info`."""
-        return self.read_text_info(path)[0]
-
-    def walk(self, path: str = ".", *, max_depth: int | None = None) -> Iterator[Entry]:
-        """Entries under folder ``path``, sorted, parents before children;
-        never follows symlinks (they are listed as kind "symlink"), skips the
-        internal folders and names that are not valid UTF-8."""
-        parts = self._validate(path)
-        return walk_entries(self, parts, max_depth)
-
-    def iter_files(self, path: str = ".", pattern: str = "**/*") -> Iterator[str]:
-        """Workspace-relative paths of regular files under ``path`` matching
-        the glob ``pattern`` (relative to ``path``; ``**`` spans folders; a
-        pattern without "/" matches the file name at any depth)."""
-        return iter_matching(self.walk(path), path_prefix=self.rel(self.resolve(path)), pattern=pattern)
-
     # ---- writing ---------------------------------------------------------
 
     def _write_parts(self, parts: list[str], data: bytes, overwrite: bool, mode: int | None = None) -> tuple[str, str | None, str]:
@@ -307,7 +216,7 @@ class Workspace(TreeOps):
         if len(data) > self.max_write_bytes:
             raise SandboxError(f"content too large ({len(data)} bytes; limit {self.max_write_bytes})", "too_large")
         name = parts[-1]
-        with self._dir(parts[:-1], create=True) as dfd:
+        with self.open_folder(parts[:-1], create=True) as dfd:
             try:
                 info = _fs.lstat_at(dfd, name)
                 before = None
@@ -378,6 +287,6 @@ class Workspace(TreeOps):
         """
         parts = self._validate(path, for_write=True)
         made: list[ChangeRecord] = []
-        with self._dir(parts, create=True, made=made):
+        with self.open_folder(parts, create=True, made=made):
             pass
         return made[-1] if made else None
