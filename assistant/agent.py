@@ -29,10 +29,10 @@ from .calls import CallRunner
 from .config import Settings
 from .events import (ErrorEvent, Event, Finished, Metrics, Notice, ReasoningDelta, StepStarted, TaskStarted,
                      TextDelta, ToolCallFinished)
-from .history import plan_fold, to_model_messages
+from .history import fit_prompt, to_model_messages
 from .locks import TaskLock
 from .prompt import format_error_note, plugin_prompt, system_prompt
-from .verify import announces_work, unbacked_file_claims
+from .turns import Answer, Calls, classify_turn
 from .toolgroups import active_schemas, initial_groups, loaded_groups, unloaded_hint
 from .resolve import apply_resume
 from .session import TaskSession, progress_summary
@@ -184,7 +184,7 @@ class Agent:
     def _loop(self, sess: TaskSession, resolution: dict[str, Any]) -> Iterator[Event]:
         task = sess.task
         try:
-            go_on = yield from apply_resume(self, sess, **resolution)
+            go_on = yield from apply_resume(sess, **resolution)
             if not go_on:
                 return
             try:
@@ -213,7 +213,7 @@ class Agent:
             try:
                 yield sess.pause("error", message, ["continue", "stop"])
             except Exception:  # noqa: BLE001 - the DB itself failed; nothing more to save
-                task.status = "paused"
+                sess.mark_paused()
 
     def _runner(self, sess: TaskSession) -> CallRunner:
         ctx = ToolContext(task_id=sess.task.id, config=self.settings.tool_config(), state={},
@@ -280,19 +280,14 @@ class Agent:
         ctx_size = int(self.model.context_size)
         limit = int(ctx_size * self.settings.agent.fold_at)
 
-        rendered: dict[str, Any] = {}
+        def render(t: Task, msgs: list[StoredMessage]) -> tuple[list, int]:
+            messages = to_model_messages(t, msgs, system, sess.model_messages)
+            return messages, self.model.count_tokens(messages, schemas)
 
-        def fits(t: Task, msgs: list[StoredMessage]) -> bool:
-            rendered["messages"] = to_model_messages(t, msgs, system, sess.model_messages)
-            rendered["tokens"] = self.model.count_tokens(rendered["messages"], schemas)
-            return rendered["tokens"] <= limit
-
-        folded = plan_fold(task, sess.messages, sess.calls, fits)
+        messages, prompt_tokens, folded = fit_prompt(task, sess.messages, sess.calls, render, limit)
         if folded:
             sess.commit(fold=folded)
             yield Notice(f"Folded {len(folded)} older messages into the task summary to fit the context.")
-            fits(task, sess.messages)
-        messages, prompt_tokens = rendered["messages"], rendered["tokens"]
         room = ctx_size - prompt_tokens - 8
         left = task.budgets.max_generated_tokens - task.usage.generated_tokens
         max_tokens = max(1, min(self.settings.agent.max_turn_tokens, room, left))
@@ -352,80 +347,57 @@ class Agent:
                 future.result()
 
     def _absorb_turn(self, sess: TaskSession, out: TurnOutput, schemas: list, step_n: int) -> Iterator[Event]:
+        """Record what :func:`classify_turn` decided about ``out``; True when the task ended or paused."""
         task, parsed = sess.task, out.parsed
         msg = sess.new_message("assistant", storable_text(parsed.content), reasoning=storable_text(parsed.reasoning),
                                token_ids=list(out.token_ids))
         msg.step = step_n
-        if parsed.tool_calls:
-            calls = [_call_record(c, step_n, msg.seq, i) for i, c in enumerate(parsed.tool_calls)]
-            msg.tool_calls = [{**c.brief(), "raw": c.raw} for c in calls]
-            extra = []
-            for i, err in enumerate(parsed.errors):
-                text = f"Call could not be read: {err.message}" + unloaded_hint(err.raw, self.tools) + (
-                    f"\nExpected format:\n{err.expected}" if err.expected else "")
-                m = StoredMessage(seq=msg.seq + 1 + i, step=step_n, role="tool", kind="format_error", content=text)
-                extra.append(m)
-            rejected = [c for c in calls if c.final]  # arguments the store cannot hold: told, never run
-            for c in rejected:
-                task.usage.tool_calls += 1
-                extra.append(StoredMessage(seq=msg.seq + 1 + len(extra), step=step_n, role="tool", kind="observation",
-                                           content=c.result, name=c.name, tool_call_id=c.id))
-            task.format_errors = 0
-            sess.commit(messages=[msg, *extra], calls=calls)
-            faults.crash_point("turn_saved")
-            for c in rejected:
-                yield ToolCallFinished(call=c.brief(), result=c.result, error=True)
+        turn = classify_turn(out, task.workspace, self.tools.names(), hint=lambda raw: unloaded_hint(raw, self.tools))
+        if isinstance(turn, Calls):
+            yield from self._record_calls(sess, msg, turn, step_n)
             return False
-        text = parsed.content
-        if parsed.errors:
-            reason = parsed.errors[0].message + unloaded_hint(parsed.errors[0].raw, self.tools)
-        elif out.stop_reason == "repetition":
-            reason = "your reply went into a loop repeating the same text; write one short tool call or answer"
-        elif out.stop_reason == "length":
-            reason = "your reply was cut off at the length limit before it ended"
-        elif "<tool_response>" in text:
-            reason = "you wrote a <tool_response> yourself; results come only from real tool calls"
-        elif not text.strip():
-            reason = "the reply had neither a tool call nor an answer"
-        else:
-            reason = self._failed_call(text)
-        # a malformed or misplaced call: the model meant to call a tool, so the retry must be a call
-        task.call_expected = bool(parsed.errors) or (reason is not None and out.stop_reason not in (
-            "length", "repetition") and "<tool_response>" not in text and bool(text.strip()))
-        if reason is None and announces_work(text):
-            reason = "you said what you will do but called no tool; call the first tool now, or give the final answer"
-        if reason is None:
-            missing = unbacked_file_claims(text, task.workspace)
-            if missing:
-                reason = (f"your answer says {', '.join(missing[:3])} was written, but it does not exist in the "
-                          "workspace; call the tool that creates it, then answer")
-        if reason is None:
+        if isinstance(turn, Answer):
             msg.kind = "answer"
-            task.status, task.answer, task.pause = "finished", text, None
-            sess.commit(messages=[msg])
-            yield Finished(answer=text, status="finished", task_id=task.id)
+            task.call_expected = False
+            yield sess.finish(turn.text, messages=[msg])
             return True
+        task.call_expected = turn.call_expected
         task.format_errors += 1
         task.format_errors_total += 1
         msg.kind = "format_error"
-        example = parsed.errors[0].expected if parsed.errors else ""
-        note = format_error_note(reason, schemas, self.fmt, cut=out.stop_reason == "length", example=example)
+        note = format_error_note(turn.reason, schemas, self.fmt, cut=out.stop_reason == "length", example=turn.example)
         obs = StoredMessage(seq=msg.seq + 1, step=step_n, role="user", kind="format_error", content=note)
         if task.format_errors >= MAX_FORMAT_ERRORS:
             yield sess.pause("stuck", f"the model failed {task.format_errors} times in a row to write a valid "
-                             f"tool call or answer (last: {reason})", ["continue", "stop"], messages=[msg, obs])
+                             f"tool call or answer (last: {turn.reason})", ["continue", "stop"], messages=[msg, obs])
             return True
         sess.commit(messages=[msg, obs])
         faults.crash_point("turn_saved")
-        yield Notice(f"Format error: {reason}")
+        yield Notice(f"Format error: {turn.reason}")
         return False
 
-    def _failed_call(self, text: str) -> str | None:
-        try:
-            from model.parsing import looks_like_failed_call
-        except ImportError:  # pragma: no cover
-            return None
-        return looks_like_failed_call(text, self.tools.names())
+    def _record_calls(self, sess: TaskSession, msg: StoredMessage, turn: Calls, step_n: int) -> Iterator[Event]:
+        """Journal the turn's calls as planned (those whose arguments cannot be
+        stored as "invalid", with their observation) and its unreadable calls."""
+        task = sess.task
+        calls = [_call_record(c, step_n, msg.seq, i) for i, c in enumerate(turn.calls)]
+        msg.tool_calls = [{**c.brief(), "raw": c.raw} for c in calls]
+        extra = []
+        for i, err in enumerate(turn.errors):
+            text = f"Call could not be read: {err.message}" + unloaded_hint(err.raw, self.tools) + (
+                f"\nExpected format:\n{err.expected}" if err.expected else "")
+            extra.append(StoredMessage(seq=msg.seq + 1 + i, step=step_n, role="tool", kind="format_error",
+                                       content=text))
+        rejected = [c for c in calls if c.final]  # arguments the store cannot hold: told, never run
+        for c in rejected:
+            task.usage.tool_calls += 1
+            extra.append(StoredMessage(seq=msg.seq + 1 + len(extra), step=step_n, role="tool", kind="observation",
+                                       content=c.result, name=c.name, tool_call_id=c.id))
+        task.format_errors = 0
+        sess.commit(messages=[msg, *extra], calls=calls)
+        faults.crash_point("turn_saved")
+        for c in rejected:
+            yield ToolCallFinished(call=c.brief(), result=c.result, error=True)
 
 
 def _call_record(call: ToolCall, step_n: int, turn_seq: int, index: int) -> CallRecord:

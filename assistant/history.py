@@ -21,7 +21,7 @@ __all__ = [
     "to_model_messages",
     "truncate_observation",
     "render_summary",
-    "plan_fold",
+    "fit_prompt",
     "PATH_KEYS",
 ]
 
@@ -141,29 +141,44 @@ def _absorb(summary: Summary, unit: list[StoredMessage], calls: dict[str, CallRe
     summary.folded_turns += 1
 
 
-def plan_fold(
+def _fold_oldest(task: Task, stored: Sequence[StoredMessage], by_id: dict[str, CallRecord], keep_units: int) -> list[int]:
+    """Fold the oldest whole turn into ``task.summary``; the seqs folded ([] when
+    only ``keep_units`` turns are left)."""
+    units = _units(stored)
+    if len(units) <= keep_units:
+        return []
+    _absorb(task.summary, units[0], by_id)
+    for m in units[0]:
+        m.folded = True
+    return [m.seq for m in units[0]]
+
+
+def fit_prompt(
     task: Task,
     stored: Sequence[StoredMessage],
     calls: Sequence[CallRecord],
-    fits: Callable[[Task, Sequence[StoredMessage]], bool],
+    render: Callable[[Task, Sequence[StoredMessage]], tuple[list[Message], int]],
+    limit: int,
     *,
     keep_units: int = 2,
-) -> list[int]:
-    """Fold the oldest turns until ``fits(task, stored)`` is true.
+) -> tuple[list[Message], int, list[int]]:
+    """Render the prompt, folding the oldest turns while it is over ``limit`` tokens.
 
-    Mutates ``task.summary`` and the ``folded`` flag of the given messages and
-    returns the seqs folded (empty when it already fits or nothing can fold).
-    The caller commits both in one transaction.
+    Args:
+        render: ``(task, stored) -> (messages, prompt tokens)``.
+        limit: most prompt tokens wanted.
+
+    Returns ``(messages, tokens, folded seqs)`` of the last rendering (which
+    may still be over ``limit`` when nothing more can fold). Mutates
+    ``task.summary`` and the ``folded`` flags; the caller commits both.
     """
     folded: list[int] = []
     by_id = {c.id: c for c in calls}
-    while not fits(task, stored):
-        units = _units(stored)
-        if len(units) <= keep_units:
+    messages, tokens = render(task, stored)
+    while tokens > limit:
+        seqs = _fold_oldest(task, stored, by_id, keep_units)
+        if not seqs:
             break
-        unit = units[0]
-        _absorb(task.summary, unit, by_id)
-        for m in unit:
-            m.folded = True
-            folded.append(m.seq)
-    return folded
+        folded.extend(seqs)
+        messages, tokens = render(task, stored)
+    return messages, tokens, folded

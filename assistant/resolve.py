@@ -15,14 +15,11 @@ Without a needed decision the pause is shown again and nothing changes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
 from .calls import APPROVAL_CHOICES, IN_FLIGHT_CHOICES
 from .events import ApprovalRequested, ErrorEvent, Event, Finished, Paused, ToolCallFinished
-from .session import TaskSession, progress_summary
-
-if TYPE_CHECKING:
-    from .agent import Agent
+from .session import TaskSession
 
 __all__ = ["apply_resume"]
 
@@ -37,7 +34,7 @@ def _repeat(sess: TaskSession) -> Iterator[Event]:
     yield Paused(reason=p.reason, kind=p.kind, choices=list(p.choices), task_id=sess.task.id)
 
 
-def apply_resume(agent: "Agent", sess: TaskSession, *, approval: str | None = None, note: str | None = None,
+def apply_resume(sess: TaskSession, *, approval: str | None = None, note: str | None = None,
                  answer: str | None = None) -> Iterator[Event]:
     """Resolve the task's pause with the user's decision. Returns True when the
     loop should go on, False when the task stays paused or has ended."""
@@ -96,9 +93,7 @@ def apply_resume(agent: "Agent", sess: TaskSession, *, approval: str | None = No
         calls.append(call)
     elif pause is not None:
         if approval == "deny":
-            task.status, task.pause = "stopped", None
-            sess.commit()
-            yield Finished(answer=f"Stopped. {progress_summary(sess)}", status="stopped", task_id=task.id)
+            yield sess.stop()
             return False
         b, u = task.budgets, task.usage
         if pause.kind == "budget":
@@ -116,7 +111,6 @@ def apply_resume(agent: "Agent", sess: TaskSession, *, approval: str | None = No
         if messages:
             m.seq = messages[-1].seq + 1
         messages.append(m)
-    task.status, task.pause = "running", None
-    sess.commit(messages=messages, calls=calls)
+    sess.resume(messages=messages, calls=calls)
     yield from events
     return True

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterable
 
-from .events import Paused
+from .events import Finished, Paused
 from .state.models import CallRecord, ChangeEntry, Pause, StoredMessage, Task
 from .state.store import Store
 
@@ -76,13 +76,41 @@ class TaskSession:
             else:
                 self.calls.append(call)
 
+    # -- state transitions (the only code that writes task.status / task.pause) --
     def pause(self, kind: str, reason: str, choices: list[str], *, call_id: str = "", budget: str = "",
               messages: Iterable[StoredMessage] = (), calls: Iterable[CallRecord] = ()) -> Paused:
-        """Checkpoint the task as paused and return the event to emit."""
+        """Checkpoint the task as paused (with ``messages`` and ``calls`` in the
+        same transaction) and return the event to emit.
+
+        ``kind`` is one of :data:`assistant.state.models.PAUSE_KINDS`."""
         self.task.status = "paused"
         self.task.pause = Pause(kind=kind, reason=reason, choices=choices, call_id=call_id, budget=budget)
         self.commit(messages=messages, calls=calls)
         return Paused(reason=reason, kind=kind, choices=choices, task_id=self.task.id)
+
+    def mark_paused(self) -> None:
+        """Mark the task paused in memory only: the store itself failed, so
+        nothing more can be saved (the stored row keeps its last state)."""
+        self.task.status = "paused"
+
+    def finish(self, answer: str, *, messages: Iterable[StoredMessage] = ()) -> Finished:
+        """Checkpoint the task as finished with ``answer``; returns the event to emit."""
+        self.task.status, self.task.answer, self.task.pause = "finished", answer, None
+        self.commit(messages=messages)
+        return Finished(answer=answer, status="finished", task_id=self.task.id)
+
+    def stop(self) -> Finished:
+        """Checkpoint the task as stopped by the user; returns the event (its
+        answer says what was done so far)."""
+        self.task.status, self.task.pause = "stopped", None
+        self.commit()
+        return Finished(answer=f"Stopped. {progress_summary(self)}", status="stopped", task_id=self.task.id)
+
+    def resume(self, *, messages: Iterable[StoredMessage] = (), calls: Iterable[CallRecord] = ()) -> None:
+        """Checkpoint the task as running again (its pause resolved), with the
+        resolution's ``messages`` and ``calls`` in the same transaction."""
+        self.task.status, self.task.pause = "running", None
+        self.commit(messages=messages, calls=calls)
 
 
 def progress_summary(session: TaskSession) -> str:

@@ -1,0 +1,53 @@
+"""classify_turn: what each kind of model turn means (answer, calls, format error)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.turns import Answer, Calls, FormatError, classify_turn
+from model.types import ParsedTurn, ParseError, ToolCall, TurnOutput
+
+TOOLS = ["write_file", "read_file"]
+
+
+def turn(content="", *, calls=(), errors=(), stop="stop") -> TurnOutput:
+    return TurnOutput(parsed=ParsedTurn(content=content, tool_calls=list(calls), errors=list(errors)), stop_reason=stop)
+
+
+BAD = ParseError(index=0, raw="<function=write_file>", message="missing </function>", expected="<tool_call>...")
+
+
+@pytest.mark.parametrize("out, kind, call_expected, reason_part", [
+    (turn("The answer is 42."), Answer, None, None),
+    (turn(calls=[ToolCall("read_file", {"path": "a"})]), Calls, None, None),
+    (turn(errors=[BAD]), FormatError, True, "missing </function>"),
+    (turn("same same same", stop="repetition"), FormatError, False, "loop"),
+    (turn("It is", stop="length"), FormatError, False, "cut off"),
+    (turn("<tool_response>\nok\n</tool_response>"), FormatError, False, "<tool_response>"),
+    (turn("   \n"), FormatError, False, "neither a tool call nor an answer"),
+    (turn('```json\n{"name": "write_file", "arguments": {"path": "a"}}\n```'), FormatError, True, None),
+    (turn("I will read the file now."), FormatError, False, "called no tool"),
+    (turn("I wrote report.txt with the totals."), FormatError, False, "report.txt"),
+])
+def test_each_kind_of_turn_is_classified(tmp_path, out, kind, call_expected, reason_part):
+    result = classify_turn(out, str(tmp_path), TOOLS)
+    assert isinstance(result, kind)
+    if kind is FormatError:
+        assert result.call_expected is call_expected
+        if reason_part:
+            assert reason_part in result.reason
+    if kind is Answer:
+        assert result.text == out.parsed.content
+
+
+def test_calls_keep_the_unreadable_calls_of_the_same_turn(tmp_path):
+    out = turn(calls=[ToolCall("read_file", {"path": "a"})], errors=[BAD])
+    result = classify_turn(out, str(tmp_path), TOOLS)
+    assert isinstance(result, Calls) and result.errors == [BAD] and result.calls[0].name == "read_file"
+
+
+def test_a_claimed_file_that_exists_is_an_answer_and_the_hint_is_added_to_malformed_calls(tmp_path):
+    (tmp_path / "report.txt").write_text("x")
+    assert isinstance(classify_turn(turn("I wrote report.txt with the totals."), str(tmp_path), TOOLS), Answer)
+    result = classify_turn(turn(errors=[BAD]), str(tmp_path), TOOLS, hint=lambda raw: f" [hint for {raw}]")
+    assert result.reason.endswith("[hint for <function=write_file>]") and result.example == "<tool_call>..."
