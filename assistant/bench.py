@@ -162,7 +162,7 @@ def run_task(task: BenchTask, model: Any, *, repeat: int = 0, max_steps: int | N
             return run_task(task, model, repeat=repeat, max_steps=max_steps, max_wall_s=max_wall_s,
                             max_tokens=max_tokens, root=Path(tmp))
     from . import paths
-    from .agent import Agent
+    from .loop.agent import Agent
     from .config import load_config
     from .state.store import Store
     from .toolset import build_toolset

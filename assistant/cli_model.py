@@ -205,10 +205,10 @@ def _prompt_size(model_path: str | None) -> dict[str, Any]:
         from model.chat import open_chat_model
         from model.select import demo_model_path
 
-        from .prompt import PROMPT_TOKEN_LIMIT, base_prompt_tokens
+        from .loop.prompt import PROMPT_TOKEN_LIMIT, base_prompt_tokens
         from .toolset import build_toolset
 
-        from .toolgroups import GROUPS, active_schemas
+        from .loop.toolgroups import GROUPS, active_schemas
 
         ts = build_toolset(None, plugins=True, mcp=False)
         try:

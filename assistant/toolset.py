@@ -115,7 +115,7 @@ def build_toolset(
                 problems.append(f"{module}: not available ({type(exc).__name__}: {exc})")
                 continue
             _add_all(reg, tools, problems, module)
-    from .toolgroups import USE_TOOLS
+    from .loop.toolgroups import USE_TOOLS
 
     _add_all(reg, [ASK_HUMAN, USE_TOOLS], problems, "core")
     _add_all(reg, extra, problems, "extra")

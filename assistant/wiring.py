@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from . import paths
-from .agent import Agent
+from .loop.agent import Agent
 from .config import Settings
 from .state.store import Store
 from .toolset import Toolset, build_toolset, load_tools_file, read_secret, redaction_secrets

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pydantic import BaseModel  # noqa: E402
 
-from assistant.agent import Agent  # noqa: E402
+from assistant.loop.agent import Agent  # noqa: E402
 from assistant.config import load_config  # noqa: E402
 from assistant.scripted import ScriptedChatModel  # noqa: E402
 from assistant.state import Store  # noqa: E402

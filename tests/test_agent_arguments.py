@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from assistant.agent import Agent
-from assistant.arguments import argument_problem, storable
+from assistant.loop.agent import Agent
+from assistant.loop.arguments import argument_problem, storable
 from assistant.events import ErrorEvent, Finished, Paused, ToolCallFinished
 from assistant.scripted import ScriptedChatModel
 from assistant.state import Store

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from assistant.agent import Agent
+from assistant.loop.agent import Agent
 from assistant.config import load_config
 from assistant.events import Finished, Paused, event_to_dict
 from assistant.state import Store

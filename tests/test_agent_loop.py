@@ -8,7 +8,7 @@ import json
 import pytest
 from pydantic import BaseModel
 
-from assistant.agent import Agent
+from assistant.loop.agent import Agent
 from assistant.config import load_config
 from assistant.events import (
     ApprovalRequested,

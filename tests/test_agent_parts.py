@@ -6,10 +6,10 @@ import pytest
 
 from assistant import paths
 from assistant.config import ConfigError, load_config
-from assistant.history import truncate_observation
-from assistant.policy import decide
+from assistant.loop.history import truncate_observation
+from assistant.loop.policy import decide
 from assistant.state.models import CallRecord
-from assistant.stuck import detect
+from assistant.loop.stuck import detect
 from tools.base import RiskClass as R
 
 
@@ -102,7 +102,7 @@ def test_assistant_home_holds_every_directory(assistant_home):
 
 
 def test_tool_catalogue_is_one_line_per_tool_with_optional_marks():
-    from assistant.prompt import tool_catalogue
+    from assistant.loop.prompt import tool_catalogue
     from assistant.toolset import ASK_HUMAN
 
     assert tool_catalogue([ASK_HUMAN.schema()]) == (
@@ -111,7 +111,7 @@ def test_tool_catalogue_is_one_line_per_tool_with_optional_marks():
 
 
 def test_system_prompt_is_small(assistant_home):
-    from assistant.prompt import system_prompt
+    from assistant.loop.prompt import system_prompt
 
     text = system_prompt("/home/u/ws", "xml")
     assert "/home/u/ws" in text and "<tool_call>" in text and "ask_human" in text

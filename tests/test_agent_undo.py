@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.agent import Agent
+from assistant.loop.agent import Agent
 from assistant.events import Finished
 from assistant.scripted import ScriptedChatModel
 from assistant.state import Store

@@ -131,7 +131,7 @@ def test_export_to_a_bad_path_is_one_line(tmp_path, monkeypatch, capsys):
     from assistant.cli import main
 
     monkeypatch.setenv("ASSISTANT_HOME", str(tmp_path))
-    from assistant.agent import Agent
+    from assistant.loop.agent import Agent
     from assistant.config import load_config
     from assistant.scripted import ScriptedChatModel
     from assistant.state.store import Store
@@ -151,7 +151,7 @@ def test_export_to_a_bad_path_is_one_line(tmp_path, monkeypatch, capsys):
 
 def test_tasks_shows_a_killed_run_as_interrupted(tmp_path, monkeypatch, capsys):
     from assistant import paths
-    from assistant.agent import Agent
+    from assistant.loop.agent import Agent
     from assistant.cli import main
     from assistant.config import load_config
     from assistant.locks import TaskLock

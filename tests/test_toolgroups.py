@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.agent import Agent
+from assistant.loop.agent import Agent
 from assistant.config import load_config
 from assistant.events import Finished
 from assistant.scripted import ScriptedChatModel
 from assistant.state.store import Store
-from assistant.toolgroups import active_schemas, compact_schema, initial_groups, unloaded_hint
+from assistant.loop.toolgroups import active_schemas, compact_schema, initial_groups, unloaded_hint
 from assistant.toolset import build_toolset
 
 
@@ -69,7 +69,7 @@ def test_hint_for_a_tool_in_an_unloaded_group(registry):
 
 
 def test_core_prompt_fits_the_budget_on_the_demo_tokenizer(registry):
-    from assistant.prompt import PROMPT_TOKEN_LIMIT, base_prompt_tokens
+    from assistant.loop.prompt import PROMPT_TOKEN_LIMIT, base_prompt_tokens
     from model.chat import open_chat_model
     from model.select import demo_model_path
 

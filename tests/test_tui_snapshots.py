@@ -47,7 +47,7 @@ def pinned(tmp_path, monkeypatch):
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()
     ids = (f"task{n:04d}" for n in itertools.count(1))
-    monkeypatch.setattr("assistant.agent.new_task_id", lambda: next(ids))
+    monkeypatch.setattr("assistant.loop.agent.new_task_id", lambda: next(ids))
     monkeypatch.setattr("assistant.state.store.time", SimpleNamespace(time=lambda: T0))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.turns import Answer, Calls, FormatError, classify_turn
+from assistant.loop.turns import Answer, Calls, FormatError, classify_turn
 from model.types import ParsedTurn, ParseError, ToolCall, TurnOutput
 
 TOOLS = ["write_file", "read_file"]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from assistant.agent import Agent
+from assistant.loop.agent import Agent
 from assistant.config import load_config
 from assistant.events import Finished
 from assistant.scripted import ScriptedChatModel
 from assistant.state.store import Store
-from assistant.verify import unbacked_file_claims
+from assistant.loop.verify import unbacked_file_claims
 from tools.files import FILE_TOOLS
 from tools.base import ToolRegistry
 
@@ -41,7 +41,7 @@ def test_false_claim_is_a_format_error_then_the_real_write_finishes(assistant_ho
 
 
 def test_a_plan_is_not_an_answer():
-    from assistant.verify import announces_work
+    from assistant.loop.verify import announces_work
 
     assert announces_work("I will follow these steps:\n1. Read spend.csv\n2. Write totals.txt")
     assert announces_work("Sure. Let me check the folder first.")
@@ -81,7 +81,7 @@ def test_a_cut_off_or_fake_tool_response_turn_is_not_the_answer(assistant_home, 
 
 
 def test_an_answer_after_an_ill_line_is_an_answer():
-    from assistant.verify import announces_work
+    from assistant.loop.verify import announces_work
 
     measured = ("To find the audit deadline in the report.docx, I'll extract the relevant information from the "
                 "text:\n```\n[p3] The deadline for the audit is 14 March 2027.\n```\nThe audit deadline is 14 March 2027.")

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from assistant.agent import Agent
+from assistant.loop.agent import Agent
 from assistant.config import load_config
-from assistant.prompt import PLUGIN_HEADING, PLUGIN_PROMPT_CHARS, plugin_prompt
+from assistant.loop.prompt import PLUGIN_HEADING, PLUGIN_PROMPT_CHARS, plugin_prompt
 from assistant.scripted import ScriptedChatModel
 from assistant.state.store import Store
 from assistant.toolset import build_toolset

@@ -10,7 +10,7 @@ import pytest
 from keyring.backends import fail
 
 from assistant import toolset
-from assistant.agent import Agent
+from assistant.loop.agent import Agent
 from assistant.cli import main
 from assistant.cli_output import consume
 from assistant.events import Notice, ToolCallFinished

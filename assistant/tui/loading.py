@@ -14,7 +14,7 @@ ModelLoader = Callable[[], Any]
 """``() -> ChatModel``; may raise ``model.types.ModelError`` (one-line message)."""
 
 AgentFactory = Callable[[Any], Any]
-"""``(chat_model) -> assistant.agent.Agent``."""
+"""``(chat_model) -> assistant.loop.agent.Agent``."""
 
 
 def default_model_loader(config: Settings, cli_model: str | None = None) -> ModelLoader:
@@ -33,12 +33,12 @@ def default_model_loader(config: Settings, cli_model: str | None = None) -> Mode
 
 def default_agent_factory(config: Settings, store: Any, *, plugins: bool = True, builtins: bool = True,
                           extra_tools: tuple = ()) -> AgentFactory:
-    """A factory building an :class:`assistant.agent.Agent` over ``store`` with
+    """A factory building an :class:`assistant.loop.agent.Agent` over ``store`` with
     the built-in tools (when ``builtins``), plugins and MCP servers (when
     ``plugins``), ``ask_human`` and ``extra_tools``."""
 
     def make(model: Any) -> Any:
-        from assistant.agent import Agent
+        from assistant.loop.agent import Agent
         from assistant.toolset import build_toolset
 
         from assistant.toolset import read_secret

@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 
 from model.types import Message, ToolCall
 
-from .state.models import CallRecord, StoredMessage, Summary, Task
+from ..state.models import CallRecord, StoredMessage, Summary, Task
 
 __all__ = [
     "to_model_messages",

@@ -10,9 +10,9 @@ from __future__ import annotations
 import time
 from typing import Callable, Iterable
 
-from .events import Finished, Paused
-from .state.models import CallRecord, ChangeEntry, Pause, StoredMessage, Task
-from .state.store import Store
+from ..events import Finished, Paused
+from .models import CallRecord, ChangeEntry, Pause, StoredMessage, Task
+from .store import Store
 
 __all__ = ["TaskSession", "progress_summary"]
 

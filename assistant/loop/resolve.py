@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from ..events import ApprovalRequested, ErrorEvent, Event, Finished, Paused, ToolCallFinished
+from ..state.session import TaskSession
 from .calls import APPROVAL_CHOICES, IN_FLIGHT_CHOICES
-from .events import ApprovalRequested, ErrorEvent, Event, Finished, Paused, ToolCallFinished
-from .session import TaskSession
 
 __all__ = ["apply_resume"]
 

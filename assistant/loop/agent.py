@@ -23,23 +23,23 @@ from model.types import ModelError, ToolCall, TurnOutput
 from tools.base import ToolContext, ToolRegistry
 from tools.untrusted import new_marker
 
-from . import faults, paths
+from .. import faults, paths
+from ..config import Settings
+from ..events import (ErrorEvent, Event, Finished, Metrics, Notice, ReasoningDelta, StepStarted, TaskStarted,
+                      TextDelta, ToolCallFinished)
+from ..locks import TaskLock
+from ..state.models import Budgets, CallRecord, StoredMessage, Summary, Task, new_task_id
+from ..state.session import TaskSession, progress_summary
+from ..state.store import Store
+from ..toolset import read_secret
 from .arguments import argument_problem, storable, storable_text
 from .calls import CallRunner
-from .config import Settings
-from .events import (ErrorEvent, Event, Finished, Metrics, Notice, ReasoningDelta, StepStarted, TaskStarted,
-                     TextDelta, ToolCallFinished)
 from .history import fit_prompt, to_model_messages
-from .locks import TaskLock
 from .prompt import format_error_note, plugin_prompt, system_prompt
-from .turns import Answer, Calls, classify_turn
-from .toolgroups import active_schemas, initial_groups, loaded_groups, unloaded_hint
 from .resolve import apply_resume
-from .session import TaskSession, progress_summary
-from .state.models import Budgets, CallRecord, StoredMessage, Summary, Task, new_task_id
-from .state.store import Store
 from .stuck import corrective_note, detect
-from .toolset import read_secret
+from .toolgroups import active_schemas, initial_groups, loaded_groups, unloaded_hint
+from .turns import Answer, Calls, classify_turn
 
 __all__ = ["Agent", "MAX_FORMAT_ERRORS"]
 
@@ -60,7 +60,7 @@ class Agent:
         secrets: ``name -> str | None`` given to tools (default: the keyring via
             :func:`assistant.toolset.read_secret`, None when unavailable).
         plugins: loaded ``plugins.api.Plugin`` objects whose system-prompt text
-            is added after the rules (:func:`assistant.prompt.plugin_prompt`).
+            is added after the rules (:func:`assistant.loop.prompt.plugin_prompt`).
         clock: monotonic seconds (tests pass a fake one).
     """
 

@@ -16,12 +16,12 @@ from pydantic import ValidationError
 from tools.base import RiskClass, Tool, ToolContext, ToolRegistry, ToolResult, format_validation_error
 from tools.untrusted import fence
 
-from . import faults
-from .events import ApprovalRequested, Event, ToolCallFinished, ToolCallStarted
+from .. import faults
+from ..events import ApprovalRequested, Event, ToolCallFinished, ToolCallStarted
+from ..state.models import CallRecord, ChangeEntry
+from ..state.session import TaskSession
 from .history import truncate_observation
 from .policy import decide
-from .session import TaskSession
-from .state.models import CallRecord, ChangeEntry
 
 __all__ = ["CallRunner", "APPROVAL_CHOICES", "IN_FLIGHT_CHOICES"]
 
@@ -182,7 +182,7 @@ class CallRunner:
 def _redact(text: str) -> str:
     from plugins.secrets import redact
 
-    from .toolset import seen_secrets
+    from ..toolset import seen_secrets
 
     secrets = seen_secrets()
     return redact(text, secrets) if secrets else text

@@ -18,7 +18,7 @@ import hashlib
 import json
 from typing import Sequence
 
-from .state.models import CallRecord
+from ..state.models import CallRecord
 
 __all__ = ["detect", "signature", "corrective_note"]
 
