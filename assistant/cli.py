@@ -100,9 +100,9 @@ def _settings(workspace: str | None, overrides: dict[str, Any] | None = None):
 
 
 def _session(args: argparse.Namespace, settings: Any):
-    from .wiring import open_session
+    from .wiring import open_harness
 
-    return open_session(settings, model_name=getattr(args, "model", None), script=args.scripted)
+    return open_harness(settings, model_name=getattr(args, "model", None), script=args.scripted)
 
 
 def _drive(args: argparse.Namespace, settings: Any, action) -> int:

@@ -5,7 +5,7 @@ results, notices, pauses) goes to stderr, so ``assistant run ... > out.txt``
 captures only the answer.
 
 Either way, secret values (those read in this process through
-:func:`assistant.toolset.read_secret`, which ``wiring.open_session`` primes with
+:func:`assistant.toolset.read_secret`, which ``wiring.open_harness`` primes with
 the secrets the config refers to) are replaced by ``[secret:NAME]``.
 """
 

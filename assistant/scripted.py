@@ -33,6 +33,8 @@ class ScriptedChatModel:
     ``calls`` records ``(force, max_tokens)`` of every non-cancelled call.
     """
 
+    teaches_call_format = False  # no template: the agent's system prompt must teach the format
+
     def __init__(
         self,
         outputs: list[str],

@@ -9,13 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from model.types import ChatModel
+
 from . import paths
 from .loop.agent import Agent
 from .config import Settings
 from .state.store import Store
 from .toolset import Toolset, build_toolset, load_tools_file, read_secret, redaction_secrets
 
-__all__ = ["open_store", "open_model", "open_scripted", "Session", "open_session"]
+__all__ = ["open_store", "open_model", "open_scripted", "build_agent", "Harness", "open_harness"]
 
 
 def open_store() -> Store:
@@ -90,9 +92,21 @@ def open_scripted(script_path: str | Path) -> tuple[Any, list, bool]:
     return model, extra, bool(data.get("builtins", True))
 
 
+def build_agent(settings: Settings, model: ChatModel, store: Store, toolset: Toolset) -> Agent:
+    """The one way the app builds an :class:`Agent` (CLI and TUI): the
+    toolset's tools and plugins, keyring secrets, the state folder, and the
+    call-format instructions only when the model does not teach them itself
+    (``model.teaches_call_format``)."""
+    return Agent(model, toolset.registry, store, settings=settings, state_dir=paths.state_dir(ensure=True),
+                 with_format=not getattr(model, "teaches_call_format", False), secrets=read_secret,
+                 plugins=toolset.plugins)
+
+
 @dataclass
-class Session:
-    """An agent with everything it holds open; :meth:`close` releases them."""
+class Harness:
+    """An agent with everything it holds open (store, tools, MCP servers);
+    :meth:`close` releases them. Not to be confused with the loop's
+    :class:`assistant.state.session.TaskSession` (one task being driven)."""
 
     agent: Agent
     store: Store
@@ -104,8 +118,8 @@ class Session:
         self.store.close()
 
 
-def open_session(settings: Settings, *, model_name: str | None = None, script: str | None = None,
-                 store: Store | None = None) -> Session:
+def open_harness(settings: Settings, *, model_name: str | None = None, script: str | None = None,
+                 store: Store | None = None) -> Harness:
     """Open store, model and tools and build an :class:`Agent`.
 
     Raises:
@@ -120,8 +134,4 @@ def open_session(settings: Settings, *, model_name: str | None = None, script: s
         toolset = build_toolset(settings)
     store = store or open_store()
     redaction_secrets(settings)  # read the config's secrets now, so this process's output can redact them
-    # Real models' chat templates teach the call format themselves (natively, or
-    # through model.chat_template's tool block); only scripted runs need it here.
-    agent = Agent(model, toolset.registry, store, settings=settings, state_dir=paths.state_dir(ensure=True),
-                  with_format=not hasattr(model, "template"), secrets=read_secret, plugins=toolset.plugins)
-    return Session(agent=agent, store=store, toolset=toolset)
+    return Harness(agent=build_agent(settings, model, store, toolset), store=store, toolset=toolset)

@@ -39,6 +39,8 @@ class LocalChatModel:
         reasoning_budget: tokens of reasoning before ``</think>`` is forced (None: no cap).
     """
 
+    teaches_call_format = True  # the GGUF's chat template renders the tools and the call format
+
     def __init__(self, runtime: Runtime, template: Any, profile: Any, *, grammar: bool = True,
                  label: str = "", is_demo: bool = False, reasoning_budget: int | None = 2048,
                  sampling: SamplingParams | None = None) -> None:

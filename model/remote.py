@@ -95,6 +95,8 @@ class RemoteChatModel:
             or ``grammar`` is not one of the modes.
     """
 
+    teaches_call_format = True  # the chat template (server's, given or ChatML) renders the call format
+
     def __init__(self, base_url: str, *, model_name: str | None = None, api_key: str | None = None,
                  template: Any = None, profile: Any = None, timeout: float = 60.0, retries: int = 2,
                  backoff: float = 0.5, grammar: Any = "auto", context_size: int | None = None,

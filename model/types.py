@@ -212,6 +212,10 @@ class ChatModel(Protocol):
 
     name: str
     context_size: int
+    teaches_call_format: bool
+    """True when the model's own chat template teaches the tool-call format
+    (natively or through ``model.chat_template``'s tool block), so the agent
+    leaves the format instructions out of its system prompt."""
 
     def complete(
         self,

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from model.types import ModelError, ToolCall, TurnOutput
+from model.types import ChatModel, ModelError, ToolCall, TurnOutput
 from tools.base import ToolContext, ToolRegistry
 from tools.untrusted import new_marker
 
@@ -66,7 +66,7 @@ class Agent:
 
     def __init__(
         self,
-        model: Any,
+        model: ChatModel,
         tools: ToolRegistry,
         store: Store,
         *,

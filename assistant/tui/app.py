@@ -21,7 +21,6 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, ProgressBar, Static
 
-from assistant import paths
 from assistant.config import Settings
 from assistant.events import Event, Paused
 
@@ -103,9 +102,9 @@ class AssistantApp(CommandsMixin, App[int]):
     def store(self) -> Any:
         """The task store (opened on first use)."""
         if self._store is None:
-            from assistant.state import Store
+            from assistant.wiring import open_store
 
-            self._store = Store(paths.db_path(ensure=True))
+            self._store = open_store()
         return self._store
 
     def on_mount(self) -> None:

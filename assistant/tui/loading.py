@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from assistant import paths
 from assistant.config import Settings
 
 __all__ = ["default_model_loader", "default_agent_factory", "ModelLoader", "AgentFactory"]
@@ -38,13 +37,10 @@ def default_agent_factory(config: Settings, store: Any, *, plugins: bool = True,
     ``plugins``), ``ask_human`` and ``extra_tools``."""
 
     def make(model: Any) -> Any:
-        from assistant.loop.agent import Agent
         from assistant.toolset import build_toolset
-
-        from assistant.toolset import read_secret
+        from assistant.wiring import build_agent
 
         toolset = build_toolset(config, builtins=builtins, plugins=plugins, mcp=plugins, extra=extra_tools)
-        return Agent(model, toolset.registry, store, settings=config, state_dir=paths.state_dir(ensure=True),
-                     plugins=toolset.plugins, secrets=read_secret, with_format=not hasattr(model, "template"))
+        return build_agent(config, model, store, toolset)
 
     return make
