@@ -17,6 +17,8 @@ from tools.base import RiskClass, ToolContext, ToolError
 __all__ = [
     "MAX_FILE_BYTES",
     "MAX_UNZIPPED_BYTES",
+    "MAX_PART_BYTES",
+    "MAX_STREAMED_PART_BYTES",
     "OLE_MAGIC",
     "read_doc_bytes",
     "check_ooxml_zip",
@@ -30,9 +32,22 @@ MAX_FILE_BYTES = 200 * 1024 * 1024
 """Largest document the tools will load (bytes)."""
 
 MAX_UNZIPPED_BYTES = 512 * 1024 * 1024
-"""Largest total *declared* uncompressed size of an OOXML zip (bytes). Python's
-zipfile never returns more bytes for a member than its declared size, so
-checking the declared sizes bounds what a zip bomb can inflate to."""
+"""Largest total uncompressed size of an OOXML zip (bytes): checked on the
+declared sizes first, then on the bytes actually decompressed (a zip can lie
+about its sizes; padding defeats a ratio check on the declared sizes)."""
+
+MAX_PART_BYTES = 32 * 1024 * 1024
+"""Largest decompressed size of one XML part that a parser loads whole (bytes):
+python-docx and openpyxl build object trees 10-50x the XML's size, so this is
+what bounds their memory (see docs/BENCHMARKS.md, bench/office_hostile.py)."""
+
+MAX_STREAMED_PART_BYTES = 256 * 1024 * 1024
+"""Largest decompressed size of a part the caller reads incrementally (the
+``streamed`` parts of :func:`check_ooxml_zip`) or of a non-XML part (images),
+which no parser expands (bytes)."""
+
+_CHUNK = 1 << 20
+"""Bytes decompressed per read while checking a part."""
 
 MAX_RATIO = 200
 """Largest compression ratio for a member bigger than 1 MiB."""
@@ -75,18 +90,26 @@ def read_doc_bytes(ctx: ToolContext, path: str, *, limit: int = MAX_FILE_BYTES) 
     return data
 
 
-def check_ooxml_zip(data: bytes, name: str, kind: str) -> None:
+def check_ooxml_zip(data: bytes, name: str, kind: str, *, streamed: tuple[str, ...] = ()) -> None:
     """Reject files that are not safe, well-formed OOXML zips of ``kind``.
 
     Checks, in order: legacy/encrypted OLE2 file, not a zip, corrupt zip,
-    zip bomb (declared sizes and ratios), missing main part, DTDs or entity
-    declarations in any XML part (OOXML never has them; they are how entity
-    bombs and external-entity attacks start).
+    zip bomb on the declared sizes and ratios, missing main part, then every
+    part is decompressed in 1 MiB chunks and counted: the bytes actually
+    produced must stay under :data:`MAX_PART_BYTES` for XML parts (or
+    :data:`MAX_STREAMED_PART_BYTES` for ``streamed`` parts and non-XML parts)
+    and under :data:`MAX_UNZIPPED_BYTES` for the whole file; and no XML part
+    may hold a DTD or an entity declaration (OOXML never has them; they are how
+    entity bombs and external-entity attacks start).
+
+    Memory: one chunk at a time; time: linear in the decompressed size.
 
     Args:
         data: the file's bytes.
         name: the workspace path, for messages.
         kind: "docx" or "xlsx".
+        streamed: part names (or name prefixes ending in "/") that the caller
+            parses incrementally, so they may be larger than a whole-loaded part.
 
     Raises:
         ToolError: one line naming the problem and what to do.
@@ -114,16 +137,50 @@ def check_ooxml_zip(data: bytes, name: str, kind: str) -> None:
     names = {i.filename for i in infos}
     if main_part not in names:
         raise ToolError(f"{name} is not a {label} (zip without {main_part}); check the file type.")
+    left = MAX_UNZIPPED_BYTES
     for info in infos:
-        if not info.filename.endswith((".xml", ".rels")):
-            continue
-        try:
-            with zf.open(info) as fh:
-                head = fh.read(4096)
-        except Exception:  # noqa: BLE001 - any read failure means a broken archive
-            raise ToolError(f"{name} is not a {label} (corrupt part {info.filename}); ask for a fresh copy.") from None
-        if b"<!DOCTYPE" in head or b"<!ENTITY" in head or b"<\x00!\x00D\x00O\x00C" in head:
-            raise ToolError(f"{name} has a DTD in {info.filename} (possible XML entity bomb); refusing to open it.")
+        left -= _check_part(zf, info, name, label, streamed, left)
+
+
+def _is_streamed(part: str, streamed: tuple[str, ...]) -> bool:
+    return any(part == s or (s.endswith("/") and part.startswith(s)) for s in streamed)
+
+
+def _check_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str, label: str, streamed: tuple[str, ...], left: int) -> int:
+    """Decompress one member chunk by chunk, counting and scanning; returns its size in bytes."""
+    part = info.filename
+    xml_name = part.endswith((".xml", ".rels"))
+    size = 0
+    try:
+        with zf.open(info) as fh:
+            chunk = fh.read(_CHUNK)
+            is_xml = xml_name or _looks_like_xml(chunk)
+            cap = MAX_PART_BYTES if is_xml and not _is_streamed(part, streamed) else MAX_STREAMED_PART_BYTES
+            while chunk:
+                size += len(chunk)
+                if size > left:
+                    raise ToolError(f"{name} expands to more than {MAX_UNZIPPED_BYTES >> 20} MiB; refusing to open it (zip bomb guard).")
+                if size > cap:
+                    raise ToolError(f"{name} looks like a zip bomb ({part} expands to more than {cap >> 20} MiB); refusing to open it.")
+                if is_xml and size <= _CHUNK and _has_dtd(chunk):
+                    raise ToolError(f"{name} has a DTD in {part} (possible XML entity bomb); refusing to open it.")
+                chunk = fh.read(_CHUNK)
+    except ToolError:
+        raise
+    except Exception:  # noqa: BLE001 - any read failure (CRC, bad deflate data, unsupported method) means a broken archive
+        raise ToolError(f"{name} is not a {label} (corrupt part {part}); ask for a fresh copy.") from None
+    return size
+
+
+def _looks_like_xml(head: bytes) -> bool:
+    """True when a part's first bytes look like XML text (in any encoding)."""
+    stripped = head[:64].lstrip(b" \t\r\n\xef\xbb\xbf\xff\xfe\x00")
+    return stripped[:1] == b"<"
+
+
+def _has_dtd(chunk: bytes) -> bool:
+    head = chunk[:4096]
+    return b"<!DOCTYPE" in head or b"<!ENTITY" in head or b"<\x00!\x00D\x00O\x00C" in head
 
 
 def save_bytes(ctx: ToolContext, path: str, data: bytes, *, overwrite: bool) -> Any:

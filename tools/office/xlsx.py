@@ -25,9 +25,10 @@ STREAM_BYTES = 5 * 1024 * 1024
 """Files larger than this (bytes) are read in streaming (read-only) mode."""
 
 STREAM_XML_BYTES = 4 * 1024 * 1024
-"""Files whose worksheet XML totals more than this (bytes, uncompressed) are
+"""Files whose XML parts total more than this (bytes, uncompressed, declared) are
 streamed too: a 100k-row sheet is ~3 MB zipped but takes ~30 s and ~500 MB to
-load fully (see docs/BENCHMARKS.md)."""
+load fully (see docs/BENCHMARKS.md). All XML parts count, not only those under
+xl/worksheets/: a workbook may keep its sheets anywhere."""
 
 MAX_READ_ROWS = 2000
 MAX_READ_COLS = 100
@@ -45,7 +46,7 @@ def open_workbook(data: bytes, name: str, *, data_only: bool = False, read_only:
     """
     import openpyxl
 
-    check_ooxml_zip(data, name, "xlsx")
+    check_ooxml_zip(data, name, "xlsx", streamed=("xl/worksheets/",) if read_only else ())
     try:
         return openpyxl.load_workbook(
             io.BytesIO(data),
@@ -64,7 +65,7 @@ def should_stream(data: bytes) -> bool:
         return True
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            return sum(i.file_size for i in zf.infolist() if i.filename.startswith("xl/worksheets/")) > STREAM_XML_BYTES
+            return sum(i.file_size for i in zf.infolist() if i.filename.endswith(".xml")) > STREAM_XML_BYTES
     except zipfile.BadZipFile:
         return False  # open_workbook reports it
 
