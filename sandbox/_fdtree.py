@@ -28,12 +28,6 @@ def same_file(a: os.stat_result, b: os.stat_result) -> bool:
     return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
-def _names(fd: int) -> list[str]:
-    """The names in folder ``fd``, sorted in reverse (``pop()`` takes the first)."""
-    with os.scandir(fd) as it:
-        return sorted((e.name for e in it), reverse=True)
-
-
 def _copy_fd(src: int, info: os.stat_result, ddfd: int, dname: str) -> None:
     """Write the bytes of open file ``src`` to a new file ``dname`` in ``ddfd``."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _fs.O_NOFOLLOW | _fs.O_CLOEXEC | _fs.O_BINARY
@@ -85,8 +79,9 @@ def copy_tree_fd(src: int, ddfd: int, dname: str) -> None:
     """
     os.mkdir(dname, 0o700, dir_fd=ddfd)
     top = _fs.open_subdir(ddfd, dname)
-    stack: list[tuple[int, int, list[str]]] = [(src, top, _names(src))]
+    stack: list[tuple[int, int, list[str]]] = [(src, top, [])]
     try:
+        stack[0] = (src, top, _fs.names_desc(src))
         while stack:
             sfd, dfd, names = stack[-1]
             if not names:
@@ -106,7 +101,7 @@ def copy_tree_fd(src: int, ddfd: int, dname: str) -> None:
                 os.mkdir(name, 0o700, dir_fd=dfd)
                 child = _fs.open_subdir(sfd, name)
                 try:
-                    stack.append((child, _fs.open_subdir(dfd, name), _names(child)))
+                    stack.append((child, _fs.open_subdir(dfd, name), _fs.names_desc(child)))
                 except BaseException:
                     os.close(child)
                     raise
@@ -130,8 +125,9 @@ def empty_tree_fd(top: int) -> None:
     Raises:
         OSError: a name changed kind meanwhile, permissions, I/O.
     """
-    stack: list[tuple[int, list[str], str]] = [(top, _names(top), "")]
+    stack: list[tuple[int, list[str], str]] = [(top, [], "")]
     try:
+        stack[0] = (top, _fs.names_desc(top), "")
         while stack:
             fd, names, name_in_parent = stack[-1]
             if not names:
@@ -147,7 +143,7 @@ def empty_tree_fd(top: int) -> None:
             if st.S_ISDIR(info.st_mode):
                 child = _fs.open_subdir(fd, name)
                 try:
-                    stack.append((child, _names(child), name))
+                    stack.append((child, _fs.names_desc(child), name))
                 except BaseException:
                     os.close(child)
                     raise

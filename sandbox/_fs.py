@@ -118,6 +118,12 @@ def lstat_at(dfd: int, name: str) -> os.stat_result | None:
         return None
 
 
+def names_desc(dfd: int) -> list[str]:
+    """The names in folder ``dfd``, sorted in reverse (so ``pop()`` gives them in order)."""
+    with os.scandir(dfd) as it:
+        return sorted((e.name for e in it), reverse=True)
+
+
 def kind_of(mode: int) -> str:
     """"file", "dir", "symlink", "fifo", "socket", "device" or "other"."""
     if st.S_ISREG(mode):

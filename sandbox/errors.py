@@ -13,7 +13,7 @@ class SandboxError(Exception):
     Attributes:
         code: a short machine-readable reason the tools use to pick a hint:
             "escape", "symlink", "hardlink", "special", "internal", "invalid",
-            "too_long", "not_found", "exists", "is_dir", "not_dir", "too_large",
+            "too_long", "too_deep", "not_found", "exists", "is_dir", "not_dir", "too_large",
             "binary" or "io".
     """
 

@@ -15,7 +15,11 @@ from pathlib import PurePath
 
 from sandbox.errors import SandboxError
 
-__all__ = ["MAX_NAME_BYTES", "MAX_PATH_BYTES", "split_path", "short"]
+__all__ = ["MAX_DEPTH", "MAX_NAME_BYTES", "MAX_PATH_BYTES", "split_path", "short"]
+
+MAX_DEPTH = 64
+"""Most components a path below the workspace root may have when something is
+created there (write, mkdir, move, copy); walks do not enter deeper folders."""
 
 MAX_NAME_BYTES = 255
 """Longest file or folder name, in UTF-8 bytes (the common filesystem limit)."""

@@ -112,7 +112,9 @@ class ReadOps:
     def walk(self, path: str = ".", *, max_depth: int | None = None) -> Iterator[Entry]:
         """Entries under folder ``path``, sorted, parents before children;
         never follows symlinks (they are listed as kind "symlink"), skips the
-        internal folders and names that are not valid UTF-8."""
+        internal folders and names that are not valid UTF-8 (counted in
+        ``unnamed_skipped``) and does not enter non-empty folders
+        ``MAX_DEPTH`` levels below the root (counted in ``deep_skipped``)."""
         parts = self._validate(path)
         with self.open_folder(parts) as top:
             fd = os.dup(top)
@@ -121,6 +123,8 @@ class ReadOps:
     def _skipped(self, reason: str, path: str) -> None:
         if reason == "unnamed":
             self.unnamed_skipped += 1  # reported by list_dir: the user can rename such files
+        elif reason == "too_deep":
+            self.deep_skipped += 1
 
     def iter_files(self, path: str = ".", pattern: str = "**/*") -> Iterator[str]:
         """Workspace-relative paths of regular files under ``path`` matching

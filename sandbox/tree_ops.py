@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sandbox import _fdtree, _fs
 from sandbox.errors import SandboxError
-from sandbox.paths import short
+from sandbox.paths import MAX_DEPTH, short
 from sandbox.records import ChangeRecord
 
 __all__ = ["TreeOps", "MAX_TREE_FILES"]
@@ -40,20 +40,33 @@ class TreeOps:
 
     def _snapshot(self, dfd: int, name: str, rel: str, out: list[ChangeRecord]) -> None:
         """Put every file under folder ``name`` in the blob store and collect
-        "delete" records (folders first). Refuses symlinks and special files."""
+        "delete" records (pre-order, folders first). Iterative; refuses
+        symlinks, special files, too many files and nesting past ``MAX_DEPTH``."""
         out.append(ChangeRecord(op="delete", path=rel))
-        fd = _fs.open_subdir(dfd, name)
+        top = _fs.open_subdir(dfd, name)
+        stack: list[tuple[int, str, list[str]]] = [(top, rel, [])]
         try:
-            with os.scandir(fd) as it:
-                names = sorted(e.name for e in it)
-            for child in names:
-                crel = f"{rel}/{child}"
+            stack[0] = (top, rel, _fs.names_desc(top))
+            while stack:
+                fd, base, names = stack[-1]
+                if not names:
+                    os.close(stack.pop()[0])
+                    continue
+                child = names.pop()
+                crel = f"{base}/{child}"
                 info = _fs.lstat_at(fd, child)
                 if info is None:
                     continue
+                if crel.count("/") >= MAX_DEPTH:
+                    raise SandboxError(
+                        f"{short(rel)} holds folders nested more than {MAX_DEPTH} levels deep, which undo could "
+                        "not restore; ask the user to remove it by hand", "too_deep")
                 kind = _fs.kind_of(info.st_mode)
                 if kind == "dir":
-                    self._snapshot(fd, child, crel, out)
+                    out.append(ChangeRecord(op="delete", path=crel))
+                    sub = _fs.open_subdir(fd, child)
+                    stack.append((sub, crel, []))
+                    stack[-1] = (sub, crel, _fs.names_desc(sub))
                 elif kind == "file":
                     if len(out) > MAX_TREE_FILES:
                         raise SandboxError(f"{short(rel)} holds more than {MAX_TREE_FILES} entries; delete smaller parts", "too_large")
@@ -62,7 +75,8 @@ class TreeOps:
                 else:
                     raise SandboxError(f"{short(rel)} contains a {kind} ({short(crel)}); remove it by hand", "special")
         finally:
-            os.close(fd)
+            for fd, _, _ in stack:
+                os.close(fd)
 
     def _to_trash(self, dfd: int, name: str, rel: str, info: os.stat_result) -> None:
         """Move ``name`` (in ``dfd``, last seen as ``info``) into a fresh trash slot.
@@ -173,6 +187,8 @@ class TreeOps:
                     sha = self.blobs.put(self._read_regular(sfd, sp[-1], short(srel), allow_links=True))
                 elif skind != "dir":
                     raise SandboxError(f"{short(srel)} is a {skind}, not a regular file; it is off limits", "special")
+                elif len(dp) > len(sp):
+                    self._check_nesting(srel, len(dp) - len(sp))
                 with self.open_folder(dp[:-1], create=True) as dfd:
                     dinfo = _fs.lstat_at(dfd, dp[-1])
                     same = dinfo is not None and (dinfo.st_dev, dinfo.st_ino) == (sinfo.st_dev, sinfo.st_ino)
@@ -198,6 +214,14 @@ class TreeOps:
         record = ChangeRecord(op="move", path=srel, dest=drel, before_sha=sha, after_sha=sha, dest_before_sha=dest_sha)
         self._emit(record)
         return record
+
+    def _check_nesting(self, srel: str, extra: int) -> None:
+        """Refuse to move folder ``srel`` ``extra`` levels deeper when that
+        would put something more than ``MAX_DEPTH`` levels down."""
+        deep = self.deep_skipped
+        nested = max((e.depth for e in self.walk(srel)), default=0)
+        if self.deep_skipped > deep or len(srel.split("/")) + extra + nested > MAX_DEPTH:
+            raise SandboxError(f"the move would nest folders more than {MAX_DEPTH} levels deep; pick a shallower destination", "too_deep")
 
     @staticmethod
     def _link_move(sfd: int, sname: str, dfd: int, dname: str) -> None:
@@ -239,7 +263,11 @@ class TreeOps:
             raise SandboxError(f"{short(srel)} is a {kind}, not a regular file; it is off limits", "special")
         if self.exists(drel):
             raise SandboxError(f"already exists: {short(drel)}; folders are never merged, pick a new name", "exists")
+        deep = self.deep_skipped
         entries = list(self.walk(srel))
+        nested = max((e.depth for e in entries), default=0)
+        if self.deep_skipped > deep or len(dp) + nested > MAX_DEPTH:
+            raise SandboxError(f"the copy would nest folders more than {MAX_DEPTH} levels deep; pick a shallower destination", "too_deep")
         bad = next((e for e in entries if e.kind not in ("file", "dir")), None)
         if bad is not None:
             raise SandboxError(f"{short(srel)} contains a {bad.kind} ({short(bad.path)}); copy its files one by one", "special")

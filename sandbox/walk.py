@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from sandbox import _fs
+from sandbox.paths import MAX_DEPTH
 
 __all__ = ["Entry", "walk_entries", "iter_matching", "glob_to_regex"]
 
@@ -46,28 +47,41 @@ def walk_entries(
     *,
     is_hidden: Callable[[list[str]], bool],
     on_skip: Callable[[str, str], None],
+    depth_limit: int = MAX_DEPTH,
 ) -> Iterator[Entry]:
     """Pre-order entries below the folder open as ``top`` (see :meth:`Workspace.walk`).
+
+    Iterative (an explicit stack holding one open folder per level), so any
+    nesting is safe; folders ``depth_limit`` components below the workspace
+    root are listed but not entered.
 
     Args:
         top: a descriptor of folder ``parts``; the walk owns and closes it.
         parts: the folder's components relative to the workspace root.
         max_depth: deepest level listed (1: direct children); None for all.
         is_hidden: True for components the walk must skip (the app's own folders).
-        on_skip: told ``("unnamed", path)`` for each name that is not valid UTF-8.
+        on_skip: told ``("unnamed", folder)`` for each name that is not valid
+            UTF-8 and ``("too_deep", folder)`` for each non-empty folder not entered.
+        depth_limit: most components below the root a listed entry may have
+            (see ``sandbox.paths.MAX_DEPTH``).
     """
-    yield from _walk_fd(top, parts, 1, max_depth, is_hidden, on_skip)
-
-
-def _walk_fd(fd, parts, depth, max_depth, is_hidden, on_skip) -> Iterator[Entry]:
     try:
-        with os.scandir(fd) as it:
-            names = sorted(e.name for e in it)
-        for name in names:
-            if not _valid_name(name):
-                on_skip("unnamed", "/".join(parts))
+        stack = [(top, parts, _fs.names_desc(top))]
+    except BaseException:
+        os.close(top)
+        raise
+    try:
+        while stack:
+            fd, base, names = stack[-1]
+            if not names:
+                stack.pop()
+                os.close(fd)
                 continue
-            child = parts + [name]
+            name = names.pop()
+            if not _valid_name(name):
+                on_skip("unnamed", "/".join(base) or ".")
+                continue
+            child = base + [name]
             if is_hidden(child):
                 continue
             try:
@@ -75,16 +89,27 @@ def _walk_fd(fd, parts, depth, max_depth, is_hidden, on_skip) -> Iterator[Entry]
             except OSError:
                 continue
             kind = _fs.kind_of(info.st_mode)
-            size = info.st_size if kind == "file" else 0
-            yield Entry("/".join(child), kind, size, info.st_mtime, depth)
-            if kind == "dir" and (max_depth is None or depth < max_depth):
-                try:
-                    sub = _fs.open_subdir(fd, name)
-                except OSError:
-                    continue  # swapped for a symlink or vanished: not followed
-                yield from _walk_fd(sub, child, depth + 1, max_depth, is_hidden, on_skip)
+            depth = len(child) - len(parts)
+            yield Entry("/".join(child), kind, info.st_size if kind == "file" else 0, info.st_mtime, depth)
+            if kind != "dir" or (max_depth is not None and depth >= max_depth):
+                continue
+            try:
+                sub = _fs.open_subdir(fd, name)
+            except OSError:
+                continue  # swapped for a symlink or vanished: not followed
+            try:
+                inner = _fs.names_desc(sub)
+            except OSError:
+                os.close(sub)
+                continue
+            if len(child) >= depth_limit and inner:
+                os.close(sub)
+                on_skip("too_deep", "/".join(child))
+                continue
+            stack.append((sub, child, inner))
     finally:
-        os.close(fd)
+        for fd, _, _ in stack:
+            os.close(fd)
 
 
 def _segment(seg: str) -> str:

@@ -22,7 +22,7 @@ from typing import Callable, Iterator
 from sandbox import _fs
 from sandbox.blobs import BlobStore, sha256_hex
 from sandbox.errors import SandboxError
-from sandbox.paths import short, split_path
+from sandbox.paths import MAX_DEPTH, short, split_path
 from sandbox.records import ChangeRecord
 from sandbox.reading import ReadOps
 from sandbox.tree_ops import TreeOps
@@ -47,6 +47,11 @@ class Workspace(ReadOps, TreeOps):
     Raises:
         SandboxError: root missing or not a folder, or the platform lacks
             ``O_NOFOLLOW`` / ``dir_fd`` (POSIX is required).
+
+    Attributes:
+        unnamed_skipped / deep_skipped: running counts of what walks left out
+            (names that are not valid UTF-8; non-empty folders more than
+            ``sandbox.paths.MAX_DEPTH`` levels down); callers reset and read them.
     """
 
     def __init__(
@@ -69,6 +74,7 @@ class Workspace(ReadOps, TreeOps):
         self._roots: tuple[PurePath, ...] = tuple(dict.fromkeys([real, given]))
         self.internal = frozenset(n.casefold() for n in internal_names)
         self.unnamed_skipped = 0  # entries skipped by walks because their names are not valid UTF-8
+        self.deep_skipped = 0  # folders walks did not enter: more than MAX_DEPTH levels down
         home = real / (internal_names[0] if internal_names else ".assistant")
         self.blobs = blobs if blobs is not None else BlobStore(home / "blobs")
         self.trash_dir = Path(trash_dir) if trash_dir is not None else home / "trash"
@@ -97,6 +103,8 @@ class Workspace(ReadOps, TreeOps):
     def _validate(self, path: str, for_write: bool = False) -> list[str]:
         """Check ``path`` lexically and on disk; returns its components."""
         parts = self._parts(path)
+        if for_write and len(parts) > MAX_DEPTH:
+            raise SandboxError(f"path is nested too deeply ({len(parts)} levels; limit {MAX_DEPTH}); use fewer folders: {short(path, 80)}", "too_deep")
         fd = _fs.open_root(str(self.root))
         try:
             for i, name in enumerate(parts):

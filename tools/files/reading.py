@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 from pydantic import BaseModel, Field
 
-from sandbox import SandboxError, decode_text, glob_to_regex, looks_binary, sha256_hex
+from sandbox import MAX_DEPTH, SandboxError, decode_text, glob_to_regex, looks_binary, sha256_hex
 from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
 from tools.files._common import OFFICE_HINT, human_size, office_hint, sandboxed, workspace_of
 
@@ -37,7 +37,7 @@ def list_dir(ctx: ToolContext, params: ListDirParams) -> ToolResult:
         top = ws.rel(ws.resolve(params.path))
         entries = []
         omitted = 0
-        ws.unnamed_skipped = 0
+        ws.unnamed_skipped = ws.deep_skipped = 0
         for entry in ws.walk(params.path, max_depth=params.depth):
             if len(entries) < params.max_entries:
                 entries.append(entry)
@@ -60,6 +60,7 @@ def list_dir(ctx: ToolContext, params: ListDirParams) -> ToolResult:
     if ws.unnamed_skipped:
         lines.append(f"... {ws.unnamed_skipped} entries with names that are not valid UTF-8 are not shown; "
                      "ask the user to rename them.")
+    lines += _deep_note(ws, "shown")
     data = {
         "path": top,
         "entries": [{"path": e.path, "kind": e.kind, "size": e.size} for e in entries],
@@ -106,6 +107,14 @@ def read_file(ctx: ToolContext, params: ReadFileParams) -> ToolResult:
     return ToolResult(text="\n".join(out), data=data, untrusted=True)
 
 
+def _deep_note(ws, verb: str) -> list[str]:
+    """A line about folders the walk did not enter (too deeply nested), or none."""
+    if not ws.deep_skipped:
+        return []
+    n = ws.deep_skipped
+    return [f"... the inside of {n} folder{'s' if n != 1 else ''} nested more than {MAX_DEPTH} levels deep is not {verb}."]
+
+
 def _kind_of(exc: SandboxError) -> str:
     text = str(exc)
     return text[text.rfind("(") + 1 : -1] if text.endswith(")") else "binary"
@@ -130,20 +139,23 @@ def find_files(ctx: ToolContext, params: FindFilesParams) -> ToolResult:
             raise ToolError(f"{params.path} is not a folder. Give a folder to search in, e.g. '.'.")
         cut = 0 if top == "." else len(top) + 1
         found, more = [], 0
+        ws.deep_skipped = 0
         for entry in ws.walk(params.path):
             if entry.kind == "file" and regex.match(entry.path[cut:]):
                 if len(found) < params.max_results:
                     found.append(entry)
                 else:
                     more += 1
+    deep = _deep_note(ws, "searched")
     if not found:
         return ToolResult(
-            text=f"no files match {params.pattern!r} under {top}. Try a broader pattern (e.g. *report*) or check the folder with list_dir.",
+            text="\n".join([f"no files match {params.pattern!r} under {top}. Try a broader pattern (e.g. *report*) or check the folder with list_dir."] + deep),
             data={"paths": []},
         )
     lines = [f"{e.path}  {human_size(e.size)}" for e in found]
     if more:
         lines.append(f"... {more} more matches not shown; narrow the pattern or the folder.")
+    lines += deep
     return ToolResult(text="\n".join(lines), data={"paths": [e.path for e in found], "omitted": more})
 
 
@@ -166,6 +178,7 @@ def grep(ctx: ToolContext, params: GrepParams) -> ToolResult:
         raise ToolError(f"invalid regular expression: {exc}. Escape characters like ( [ . * with a backslash.") from None
     name_re = glob_to_regex(params.glob) if params.glob else None
     with sandboxed():
+        ws.deep_skipped = 0
         paths = [ws.rel(ws.resolve(params.path))] if ws.is_file(params.path) else [
             e.path for e in ws.walk(params.path) if e.kind == "file" and e.size <= GREP_MAX_FILE_BYTES
         ]
@@ -198,11 +211,13 @@ def grep(ctx: ToolContext, params: GrepParams) -> ToolResult:
             matches += 1
         if matches >= params.max_matches:
             break
+    deep = _deep_note(ws, "searched")
     if not matches:
         note = f" ({skipped} unreadable or binary files skipped)" if skipped else ""
-        return ToolResult(text=f"no matches for {params.pattern!r}{note}.", data={"matches": 0})
+        return ToolResult(text="\n".join([f"no matches for {params.pattern!r}{note}."] + deep), data={"matches": 0})
     capped = matches >= params.max_matches
     out.append(f"{matches} matching lines in {files} files" + ("; stopped at max_matches, narrow the pattern or path." if capped else "."))
+    out += deep
     return ToolResult(text="\n".join(out), data={"matches": matches, "files": files, "capped": capped}, untrusted=True)
 
 
