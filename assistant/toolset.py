@@ -228,11 +228,8 @@ def secret_names(config: Any = None) -> list[str]:
     mapping, or None."""
     cfg = _config_mapping(config)
     names: list[str] = list(KNOWN_SECRETS)
-    try:
-        _refs(cfg.get("mcpServers") or {}, names)
-        _refs(cfg.get("plugins") or {}, names)
-    except ImportError:  # pragma: no cover - plugins package missing
-        pass
+    _refs(cfg.get("mcpServers") or {}, names)
+    _refs(cfg.get("plugins") or {}, names)
     return sorted(set(names))
 
 

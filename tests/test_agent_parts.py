@@ -101,15 +101,6 @@ def test_assistant_home_holds_every_directory(assistant_home):
     assert paths.db_path().parent == paths.state_dir()
 
 
-def test_tool_catalogue_is_one_line_per_tool_with_optional_marks():
-    from assistant.loop.prompt import tool_catalogue
-    from assistant.toolset import ASK_HUMAN
-
-    assert tool_catalogue([ASK_HUMAN.schema()]) == (
-        "ask_human(question, choices?): Ask the user a question and wait for the answer "
-        "(for decisions or missing information).")
-
-
 def test_system_prompt_is_small(assistant_home):
     from assistant.loop.prompt import system_prompt
 

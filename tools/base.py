@@ -232,6 +232,3 @@ class ToolRegistry:
     def names(self) -> list[str]:
         return list(self._tools)
 
-    def schemas(self) -> list[dict[str, Any]]:
-        """Function schemas of every tool, in registration order."""
-        return [t.schema() for t in self._tools.values()]

@@ -221,14 +221,11 @@ class Agent:
         limit = min(self.settings.agent.max_observation_chars, max(400, self.model.context_size * 4 // 8))
         runner = CallRunner(sess, self.tools, ctx, limit)
         ctx.workspace = self._workspace(sess.task, runner.on_change)
-        try:
-            from tools.web import allow_urls_from_text
-        except ImportError:
-            allow_urls_from_text = None
-        if allow_urls_from_text is not None:
-            for m in sess.messages:
-                if (m.role == "user" and m.kind in ("goal", "note")) or (m.role == "tool" and m.name == "ask_human"):
-                    allow_urls_from_text(ctx, m.content)
+        from tools.web import allow_urls_from_text
+
+        for m in sess.messages:
+            if (m.role == "user" and m.kind in ("goal", "note")) or (m.role == "tool" and m.name == "ask_human"):
+                allow_urls_from_text(ctx, m.content)
         return runner
 
     def _workspace(self, task: Task, on_change: Callable[[Any], None]) -> Any:

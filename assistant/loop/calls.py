@@ -94,10 +94,8 @@ class CallRunner:
         return False
 
     def _preview(self, tool: Tool, params: Any) -> str | None:
-        try:
-            from tools.files import preview_diff
-        except ImportError:
-            return None
+        from tools.files import preview_diff
+
         try:
             return preview_diff(self.ctx.workspace, tool.name, params)
         except Exception:  # noqa: BLE001 - a preview is optional

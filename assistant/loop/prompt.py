@@ -12,7 +12,7 @@ from typing import Any, Iterable, Sequence
 
 from model.types import Message
 
-__all__ = ["system_prompt", "format_error_note", "base_prompt_tokens", "tool_catalogue", "plugin_prompt",
+__all__ = ["system_prompt", "format_error_note", "base_prompt_tokens", "plugin_prompt",
            "PROMPT_TOKEN_LIMIT", "PLUGIN_PROMPT_CHARS", "PLUGIN_HEADING"]
 
 PROMPT_TOKEN_LIMIT = 1500
@@ -32,10 +32,8 @@ Rules:
 
 
 def _format_help(fmt: str) -> str:
-    try:
-        from model.parsing import format_instructions
-    except ImportError:  # pragma: no cover - protocol module missing
-        return "Call tools inside <tool_call> ... </tool_call> tags."
+    from model.parsing import format_instructions
+
     return format_instructions(fmt)
 
 
@@ -105,13 +103,13 @@ def format_error_note(reason: str, tools: Sequence[dict[str, Any]], fmt: str, *,
                       example: str = "") -> str:
     """The observation that corrects a failed call: what was wrong and the exact
     format, with ``example`` (a correct call) or one built from the first tool."""
-    try:
-        from model.parsing import example_call
+    from model.parsing import example_call
 
-        if tools and not example:
+    if tools and not example:
+        try:
             example = example_call(dict(tools[0]), fmt)
-    except (ImportError, ValueError):
-        pass
+        except ValueError:
+            pass
     lines = [f"Format error: {reason}."]
     if cut:
         lines.append("Your reply was cut off by the length limit; keep it shorter.")
@@ -131,20 +129,3 @@ def base_prompt_tokens(model: Any, tools: Sequence[dict[str, Any]], fmt: str = "
     """
     msgs = [Message(role="system", content=system_prompt("/home/user/workspace", fmt, with_format=with_format))]
     return int(model.count_tokens(msgs, list(tools)))
-
-
-def tool_catalogue(tools: Sequence[dict[str, Any]]) -> str:
-    """One line per tool: ``name(arg, optional_arg?): description``.
-
-    A compact alternative to full JSON schemas for small contexts: the 31
-    built-in tools take about 990 tokens this way on the demo tokenizer,
-    against about 6,400 as JSON schemas (measured 2026-11).
-    """
-    lines = []
-    for schema in tools:
-        fn = schema.get("function", schema)
-        params = fn.get("parameters") or {}
-        required = set(params.get("required") or [])
-        args = ", ".join(k + ("" if k in required else "?") for k in (params.get("properties") or {}))
-        lines.append(f"{fn.get('name', '')}({args}): {fn.get('description', '')}")
-    return "\n".join(lines)
