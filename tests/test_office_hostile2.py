@@ -65,3 +65,32 @@ def test_a_padded_part_under_the_caps_still_reads(ctx):
     assert not res.error, res.text
     assert "hello" in res.text
 
+
+
+# --- item 3: a Word body of millions of tiny paragraphs is read to the budget only ---
+
+
+def test_millions_of_tiny_paragraphs_stop_at_the_character_budget(ctx):
+    from office_hostile_docs import tiny_paragraphs
+
+    data = padded_zip(docx_zip(body=tiny_paragraphs(2_000_000)), "word/document.xml", ratio=150)
+    assert len(data) < 1_000_000  # ~70 MB of XML in a ~450 KB file, under the ratio guard
+    ctx.workspace.write_bytes("tiny.docx", data)
+    res = call(docx_read, ctx, path="tiny.docx", max_chars=2000)
+    assert not res.error, res.text[:300]
+    assert res.data["truncated"] is True and res.data["complete"] is False
+    assert res.data["paragraphs"] < 1000  # stopped reading, did not walk 2 million
+    assert len(res.text) < 2000 + 500
+    assert "[... truncated; call docx_read again with start=" in res.text
+    assert "reading stopped at max_chars" in res.text.splitlines()[0]
+
+
+def test_reading_on_from_a_late_paragraph(ctx):
+    from office_hostile_docs import tiny_paragraphs
+
+    body = tiny_paragraphs(20_000) + b"<w:p><w:r><w:t>the end</w:t></w:r></w:p>"
+    ctx.workspace.write_bytes("long.docx", docx_zip(body=body))
+    res = call(docx_read, ctx, path="long.docx", start=20_001)
+    assert not res.error, res.text[:300]
+    assert "[p20001] the end" in res.text
+    assert res.data["complete"] is True and res.data["paragraphs"] == 20_001

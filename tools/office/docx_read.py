@@ -15,8 +15,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from tools.base import RiskClass, ToolContext, ToolResult, tool
-from tools.office._common import read_doc_bytes
-from tools.office.docx_xml import ParaText, iter_blocks, open_docx, paragraph_text, w
+from tools.office._common import check_ooxml_zip, read_doc_bytes
+from tools.office.docx_stream import StyleNames, iter_body, main_part, part_rels
+from tools.office.docx_xml import ParaText, iter_blocks, paragraph_text, w
 
 __all__ = ["DocxReadParams", "docx_read", "docx_to_text"]
 
@@ -30,18 +31,14 @@ class DocxReadParams(BaseModel):
     )
 
 
-def _style_name(doc: Any, p: Any) -> str:
-    try:
-        from docx.text.paragraph import Paragraph
-
-        style = Paragraph(p, doc._body).style
-        return style.name if style is not None else ""
-    except Exception:  # noqa: BLE001 - a broken style reference is just "no style"
-        return ""
+def _style_id(p: Any) -> str | None:
+    ppr = p.find(w("pPr"))
+    pstyle = ppr.find(w("pStyle")) if ppr is not None else None
+    return pstyle.get(w("val")) if pstyle is not None else None
 
 
-def _prefix(doc: Any, p: Any) -> str:
-    name = _style_name(doc, p)
+def _prefix(styles: StyleNames, p: Any) -> str:
+    name = styles.name(_style_id(p))
     lower = name.lower()
     if lower == "title":
         return "# "
@@ -61,13 +58,13 @@ def _cell(text: str) -> str:
     return " ".join(text.replace("|", "\\|").split())
 
 
-def _table(doc: Any, tbl: Any, mode: str) -> tuple[list[str], int]:
+def _table(tbl: Any, mode: str) -> tuple[list[str], int]:
     """Markdown lines of a table and its row count (merged cells repeat their text)."""
     from docx.table import Table
 
     rows: list[list[str]] = []
     try:
-        for row in Table(tbl, doc._body).rows:
+        for row in Table(tbl, None).rows:
             rows.append([_cell("\n".join(_pick(paragraph_text(q), mode) for q in c._tc.iter(w("p")))) for c in row.cells])
     except Exception:  # noqa: BLE001 - fall back to raw cells for odd grids
         rows = [
@@ -90,36 +87,36 @@ def _pick(pt: ParaText, mode: str) -> str:
     return pt.markup if mode == "markup" else pt.accepted
 
 
-def _comments(data: bytes) -> dict[str, tuple[str, str]]:
-    """Comment id -> (author, text) from word/comments.xml (parsed with defusedxml)."""
+def _side_part(zf: zipfile.ZipFile, part: str) -> Any:
     from defusedxml.ElementTree import fromstring
 
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            if "word/comments.xml" not in zf.namelist():
-                return {}
-            root = fromstring(zf.read("word/comments.xml"), forbid_dtd=True)
-    except Exception:  # noqa: BLE001 - unreadable comments are reported as none
-        return {}
-    out = {}
-    for c in root.iter(w("comment")):
+        return fromstring(zf.read(part), forbid_dtd=True)
+    except Exception:  # noqa: BLE001 - an unreadable side part is reported as empty
+        return None
+
+
+def _comments(zf: zipfile.ZipFile) -> dict[str, tuple[str, str]]:
+    """Comment id -> (author, text) from word/comments.xml (parsed with defusedxml)."""
+    root = _side_part(zf, "word/comments.xml") if "word/comments.xml" in zf.namelist() else None
+    out: dict[str, tuple[str, str]] = {}
+    for c in root.iter(w("comment")) if root is not None else ():
         text = " ".join(paragraph_text(q).accepted for q in c.iter(w("p"))).strip()
         out[c.get(w("id")) or "?"] = (c.get(w("author")) or "unknown", text)
     return out
 
 
-def _headers_footers(doc: Any) -> list[str]:
+def _headers_footers(zf: zipfile.ZipFile, document: str) -> list[str]:
+    """Distinct texts of the header and footer parts the document refers to, in relationship order."""
     seen: list[str] = []
-    try:
-        for section in doc.sections:
-            for part in (section.header, section.footer):
-                if part.is_linked_to_previous:
-                    continue
-                text = " / ".join(q.accepted for q in map(paragraph_text, part._element.iter(w("p"))) if q.accepted.strip())
-                if text and text not in seen:
-                    seen.append(text)
-    except Exception:  # noqa: BLE001 - headers are extra information only
-        pass
+    for _, kind, part in part_rels(zf, document):
+        if not kind.endswith(("/header", "/footer")):
+            continue
+        root = _side_part(zf, part)
+        paras = root.iter(w("p")) if root is not None else ()
+        text = " / ".join(q.accepted for q in map(paragraph_text, paras) if q.accepted.strip())
+        if text and text not in seen:
+            seen.append(text)
     return seen
 
 
@@ -127,6 +124,11 @@ def docx_to_text(
     data: bytes, name: str, *, start: int = 1, changes: str = "markup", max_chars: int = 1_000_000
 ) -> tuple[str, dict[str, Any]]:
     """Render .docx bytes as numbered Markdown-like text.
+
+    The body is parsed incrementally (:func:`tools.office.docx_stream.iter_body`)
+    and reading stops once ``max_chars`` of body text are shown, so time and
+    memory follow the budget, not the document's size. Counts (tracked
+    changes, content controls, text boxes) then cover the paragraphs read.
 
     Args:
         data: the file's bytes.
@@ -138,47 +140,77 @@ def docx_to_text(
 
     Returns:
         (text, stats) with stats keys paragraphs, tables, comments,
-        insertions, deletions, controls, textboxes.
+        insertions, deletions, controls, textboxes, complete (False when
+        reading stopped at the budget: paragraphs and tables are then the
+        numbers read so far).
 
     Raises:
         ToolError: the file is not a readable, safe Word document.
     """
-    doc = open_docx(data, name)
-    body = doc.element.body
-    lines: list[tuple[int, str]] = []  # (paragraph number, line)
+    check_ooxml_zip(data, name, "docx", streamed=("word/document.xml",))
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        return _render(zf, main_part(zf), name, start=start, changes=changes, max_chars=max_chars)
+
+
+def _render(zf: zipfile.ZipFile, document: str, name: str, *, start: int, changes: str, max_chars: int) -> tuple[str, dict[str, Any]]:
+    styles = StyleNames(zf, document)
+    shown: list[str] = []
+    used = 0
+    complete = True
     ins: list[tuple[str, str]] = []
     dels: list[tuple[str, str]] = []
     controls: list[str] = []
     boxes: list[str] = []
     comment_at: dict[str, int] = {}
     n_para = n_tbl = 0
-    for kind, el, control in iter_blocks(body):
-        if kind == "tbl":
-            n_tbl += 1
-            if n_para + 1 < start:
-                continue
-            tlines, nrows = _table(doc, el, changes)
-            lines.append((n_para + 1, f"[table {n_tbl}] ({nrows} rows, after p{n_para})"))
-            lines.extend((n_para + 1, t) for t in tlines)
-            continue
-        n_para += 1
-        pt = paragraph_text(el)
-        ins += pt.insertions
-        dels += pt.deletions
-        for cid in pt.comments:
-            comment_at.setdefault(cid, n_para)
-        for label, text in pt.controls:
-            controls.append(f'- "{label}" (p{n_para}): {text}')
-        for text in pt.textboxes:
-            boxes.append(f"- (anchored at p{n_para}): {text}")
-        if n_para < start:
-            continue
-        text = _pick(pt, changes)
-        boxes_inline = "".join(f" [text box: {' '.join(b.split())}]" for b in pt.textboxes)
-        text = text + boxes_inline if text.strip() else boxes_inline.strip()
-        tag = f"[p{n_para}]" + (f" (in content control '{control}')" if control else "")
-        lines.append((n_para, f"{tag} {_prefix(doc, el)}{text}" if text.strip() else tag))
-    comments = _comments(data)
+
+    def show(para_no: int, line: str) -> bool:
+        nonlocal used
+        if used + len(line) > max_chars and shown:
+            shown.append(f"[... truncated; call docx_read again with start={para_no} to continue]")
+            return False
+        shown.append(line)
+        used += len(line) + 1
+        return True
+
+    blocks = iter_body(zf, document, name)
+    try:
+        for child in blocks:
+            for kind, el, control in iter_blocks([child]):
+                if kind == "tbl":
+                    n_tbl += 1
+                    if n_para + 1 < start:
+                        continue
+                    tlines, nrows = _table(el, changes)
+                    for line in [f"[table {n_tbl}] ({nrows} rows, after p{n_para})", *tlines]:
+                        complete = complete and show(n_para + 1, line)
+                    if not complete:
+                        break
+                    continue
+                n_para += 1
+                pt = paragraph_text(el)
+                ins += pt.insertions
+                dels += pt.deletions
+                for cid in pt.comments:
+                    comment_at.setdefault(cid, n_para)
+                for label, text in pt.controls:
+                    controls.append(f'- "{label}" (p{n_para}): {text}')
+                for text in pt.textboxes:
+                    boxes.append(f"- (anchored at p{n_para}): {text}")
+                if n_para < start:
+                    continue
+                text = _pick(pt, changes)
+                boxes_inline = "".join(f" [text box: {' '.join(b.split())}]" for b in pt.textboxes)
+                text = text + boxes_inline if text.strip() else boxes_inline.strip()
+                tag = f"[p{n_para}]" + (f" (in content control '{control}')" if control else "")
+                if not show(n_para, f"{tag} {_prefix(styles, el)}{text}" if text.strip() else tag):
+                    complete = False
+                    break
+            if not complete:
+                break
+    finally:
+        blocks.close()
+    comments = _comments(zf)
     extra: list[str] = []
     if comments:
         extra.append("Comments:")
@@ -192,20 +224,16 @@ def docx_to_text(
         extra += ["Content controls:"] + controls
     if boxes:
         extra += ["Text boxes:"] + boxes
-    hf = _headers_footers(doc)
+    hf = _headers_footers(zf, document)
     if hf:
         extra += ["Headers/footers:"] + [f"- {t}" for t in hf]
-    head = f"{name}: {n_para} paragraphs, {n_tbl} tables, {len(comments)} comments, {len(ins) + len(dels)} tracked changes."
+    if complete:
+        head = f"{name}: {n_para} paragraphs, {n_tbl} tables, {len(comments)} comments, {len(ins) + len(dels)} tracked changes."
+    else:
+        head = (f"{name}: read up to p{n_para} ({n_tbl} tables so far), {len(comments)} comments, "
+                f"{len(ins) + len(dels)} tracked changes in what was read; reading stopped at max_chars.")
     if (ins or dels) and changes == "markup":
         head += "\nTracked changes are shown inline as {+inserted+} and {-deleted-}."
-    shown: list[str] = []
-    used = 0
-    for para_no, line in lines:
-        if used + len(line) > max_chars and shown:
-            shown.append(f"[... truncated; call docx_read again with start={para_no} to continue]")
-            break
-        shown.append(line)
-        used += len(line) + 1
     text = "\n".join([head, ""] + shown + ([""] + extra if extra else []))
     stats = {
         "paragraphs": n_para,
@@ -215,6 +243,7 @@ def docx_to_text(
         "deletions": len(dels),
         "controls": len(controls),
         "textboxes": len(boxes),
+        "complete": complete,
     }
     return text, stats
 
