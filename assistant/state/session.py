@@ -82,7 +82,7 @@ class TaskSession:
         """Checkpoint the task as paused (with ``messages`` and ``calls`` in the
         same transaction) and return the event to emit.
 
-        ``kind`` is one of :data:`assistant.state.models.PAUSE_KINDS`."""
+        ``kind`` is one of the :class:`assistant.state.models.Pause` kinds."""
         self.task.status = "paused"
         self.task.pause = Pause(kind=kind, reason=reason, choices=choices, call_id=call_id, budget=budget)
         self.commit(messages=messages, calls=calls)
