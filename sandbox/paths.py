@@ -30,10 +30,13 @@ _SEPS = {"/", os.sep} | ({os.altsep} if os.altsep else set())
 
 
 def short(path: str, limit: int = 120) -> str:
-    """``path`` made printable on one line and cut to ``limit`` characters."""
+    """``path`` made printable on one line and cut to ``limit`` characters;
+    quoted when it ends with a dot or has spaces at either end (so ``..``
+    stays visible at the end of a sentence)."""
     text = path.encode("utf-8", "backslashreplace").decode("ascii", "backslashreplace")
     text = text.replace("\n", "\\n").replace("\r", "\\r")
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    text = text if len(text) <= limit else text[: limit - 3] + "..."
+    return f"'{text}'" if text.endswith(".") or text != text.strip() else text
 
 
 def _split(text: str) -> list[str]:

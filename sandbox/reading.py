@@ -122,7 +122,9 @@ class ReadOps:
 
     def _skipped(self, reason: str, path: str) -> None:
         if reason == "unnamed":
-            self.unnamed_skipped += 1  # reported by list_dir: the user can rename such files
+            self.unnamed_skipped += 1  # reported by list_dir and copy: the user can rename such files
+            if len(self.unnamed_paths) < 5:
+                self.unnamed_paths.append(path)
         elif reason == "too_deep":
             self.deep_skipped += 1
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from sandbox import _fs
-from sandbox.paths import MAX_DEPTH
+from sandbox.paths import MAX_DEPTH, short
 
 __all__ = ["Entry", "walk_entries", "iter_matching", "glob_to_regex"]
 
@@ -60,8 +60,8 @@ def walk_entries(
         parts: the folder's components relative to the workspace root.
         max_depth: deepest level listed (1: direct children); None for all.
         is_hidden: True for components the walk must skip (the app's own folders).
-        on_skip: told ``("unnamed", folder)`` for each name that is not valid
-            UTF-8 and ``("too_deep", folder)`` for each non-empty folder not entered.
+        on_skip: told ``("unnamed", printable path)`` for each name that is not
+            valid UTF-8 and ``("too_deep", folder)`` for each non-empty folder not entered.
         depth_limit: most components below the root a listed entry may have
             (see ``sandbox.paths.MAX_DEPTH``).
     """
@@ -79,7 +79,7 @@ def walk_entries(
                 continue
             name = names.pop()
             if not _valid_name(name):
-                on_skip("unnamed", "/".join(base) or ".")
+                on_skip("unnamed", short("/".join(base + [name])))
                 continue
             child = base + [name]
             if is_hidden(child):

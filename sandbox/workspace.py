@@ -52,6 +52,7 @@ class Workspace(ReadOps, TreeOps):
         unnamed_skipped / deep_skipped: running counts of what walks left out
             (names that are not valid UTF-8; non-empty folders more than
             ``sandbox.paths.MAX_DEPTH`` levels down); callers reset and read them.
+        unnamed_paths: the first five of the skipped names, made printable.
     """
 
     def __init__(
@@ -75,6 +76,7 @@ class Workspace(ReadOps, TreeOps):
         self.internal = frozenset(n.casefold() for n in internal_names)
         self.unnamed_skipped = 0  # entries skipped by walks because their names are not valid UTF-8
         self.deep_skipped = 0  # folders walks did not enter: more than MAX_DEPTH levels down
+        self.unnamed_paths: list[str] = []  # the first few unnamed_skipped, printable
         home = real / (internal_names[0] if internal_names else ".assistant")
         self.blobs = blobs if blobs is not None else BlobStore(home / "blobs")
         self.trash_dir = Path(trash_dir) if trash_dir is not None else home / "trash"

@@ -37,7 +37,8 @@ _HINTS = {
     "not_found": "Use list_dir or find_files to see what exists.",
     "escape": "Give a path relative to the workspace (e.g. notes/todo.txt).",
     "symlink": "Symlinks are never followed; use the real path inside the workspace.",
-    "hardlink": "Copy the file to a new name and work on the copy.",
+    "hardlink": ("Hard-linked files cannot be read, written or copied here; ask the user to make it an "
+                 "independent file (e.g. cp FILE FILE.new && mv FILE.new FILE in a terminal)."),
     "special": "Only regular files and folders can be used.",
     "internal": "Pick a path outside the assistant's own folder.",
     "too_long": "Use a shorter name.",
@@ -64,8 +65,10 @@ def sandboxed() -> Iterator[None]:
         yield
     except SandboxError as exc:
         hint = _HINTS.get(exc.code, "")
-        message = str(exc).rstrip(".")
-        raise ToolError(f"{message}. {hint}".strip()) from None
+        message = str(exc)  # paths ending in "." come quoted (sandbox.paths.short): keep them whole
+        if not message.endswith("."):
+            message += "."
+        raise ToolError(f"{message} {hint}".strip()) from None
 
 
 def human_size(n: int) -> str:

@@ -136,10 +136,16 @@ def copy(ctx: ToolContext, params: CopyParams) -> ToolResult:
     """Copy a file or folder inside the workspace."""
     ws = workspace_of(ctx)
     with sandboxed():
+        ws.unnamed_skipped, ws.unnamed_paths = 0, []
         record = ws.copy(params.src, params.dest, overwrite=params.overwrite)
+        skipped, examples = ws.unnamed_skipped, list(ws.unnamed_paths)
         if record.op == "mkdir":
             count = sum(1 for e in ws.walk(record.path) if e.kind == "file")
-            return ToolResult(text=f"copied folder {params.src} to {record.path} ({count} file{'s' if count != 1 else ''}).", data=record.to_dict())
+            text = f"copied folder {params.src} to {record.path} ({count} file{'s' if count != 1 else ''})."
+            if skipped:
+                text += (f" NOT copied: {skipped} entr{'ies' if skipped != 1 else 'y'} whose names are not valid UTF-8 "
+                         f"({', '.join(examples)}); ask the user to rename them, then copy them.")
+            return ToolResult(text=text, data={**record.to_dict(), "skipped": skipped})
     note = " (the old file there was replaced; undo can restore it)" if record.dest_before_sha else ""
     return ToolResult(text=f"copied {record.path} to {record.dest}{note}.", data=record.to_dict())
 

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
+from tools.files._common import sandboxed
 from tools.office._common import edit_risk, parse_page_spec, read_doc_bytes, save_bytes, target_risk
 from tools.office.pdf import open_pdf
 
@@ -123,7 +124,8 @@ def pdf_split(ctx: ToolContext, params: PdfSplitParams) -> ToolResult:
     prefix = params.output_prefix or str(src.with_suffix(""))
     names = [f"{prefix}-{k + 1:03d}.pdf" for k in range(n_files)]
     if not params.overwrite:
-        taken = [n for n in names if ctx.workspace.exists(n)]
+        with sandboxed():  # a refused path is a one-line result like the other tools'
+            taken = [n for n in names if ctx.workspace.exists(n)]
         if taken:
             raise ToolError(f"{taken[0]} already exists; pass overwrite=true or another output_prefix.")
     for k, name in enumerate(names):

@@ -19,6 +19,7 @@ from typing import Any, Literal, Union
 from pydantic import BaseModel, Field
 
 from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
+from tools.files._common import sandboxed
 from tools.office._common import edit_risk, read_doc_bytes, save_bytes
 from tools.office.recalc import NOT_RECOMPUTED, find_soffice, recalculate
 from tools.office.xlsx import open_workbook, pick_sheet, show_value
@@ -157,7 +158,9 @@ def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
     """Set cells in an Excel sheet: values, formulas ('=SUM(A1:A9)') and number formats; creates the file if new."""
     import openpyxl
     note = ""
-    if ctx.workspace.exists(params.path):
+    with sandboxed():  # a refused path is a one-line result like the other tools', not "failed: SandboxError"
+        exists = ctx.workspace.exists(params.path)
+    if exists:
         wb, note = _load_for_edit(ctx, params.path, params.output)
         try:
             ws = pick_sheet(wb, params.sheet, params.path)
