@@ -29,9 +29,11 @@ def _zip(parts: dict[str, bytes]) -> bytes:
     return out.getvalue()
 
 
-def xlsx_zip(*, shared_strings: bytes = b"<si><t>hello</t></si>", sheet_data: bytes | None = None) -> bytes:
-    """A one-sheet workbook; ``shared_strings`` is the body of <sst> (raw XML,
-    or a full part when it starts with ``<?xml``) and cell A1 shows string 0."""
+def xlsx_zip(*, shared_strings: bytes = b"<si><t>hello</t></si>", sheet_data: bytes | None = None,
+             shared_strings_part: bytes | None = None) -> bytes:
+    """A one-sheet workbook; ``shared_strings`` is the body of <sst> (raw XML)
+    or ``shared_strings_part`` the whole part; cell A1 shows string 0, or the
+    sheet's <sheetData> holds ``sheet_data``."""
     sml = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
     ct = (
         '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
@@ -55,8 +57,8 @@ def xlsx_zip(*, shared_strings: bytes = b"<si><t>hello</t></si>", sheet_data: by
     )
     rows = sheet_data if sheet_data is not None else b'<row r="1"><c r="A1" t="s"><v>0</v></c></row>'
     sheet = f'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="{sml}"><sheetData>'.encode() + rows + b"</sheetData></worksheet>"
-    if shared_strings.startswith(b"<?xml"):
-        sst = shared_strings
+    if shared_strings_part is not None:
+        sst = shared_strings_part
     else:
         sst = f'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="{sml}">'.encode() + shared_strings + b"</sst>"
     return _zip({

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("docx")
 pytest.importorskip("openpyxl")
 
-from office_hostile_docs import docx_zip, padded_zip, xlsx_zip  # noqa: E402
+from office_hostile_docs import W_NS, docx_zip, padded_zip, xlsx_zip  # noqa: E402
 from tools.office import _common  # noqa: E402
 from tools.office.docx_read import docx_read  # noqa: E402
 from tools.office.docx_write import docx_replace  # noqa: E402
@@ -94,3 +94,67 @@ def test_reading_on_from_a_late_paragraph(ctx):
     assert not res.error, res.text[:300]
     assert "[p20001] the end" in res.text
     assert res.data["complete"] is True and res.data["paragraphs"] == 20_001
+
+
+# --- item 6: a DTD anywhere in any XML part is refused, not only in its first 4 KB ---
+
+DTD = b'<!DOCTYPE x [<!ENTITY e "boom">]>'
+
+
+def late_dtd_part(root: bytes, *, pad: int = 5 * 1024, encoding: str = "utf-8") -> bytes:
+    """``root`` (a complete element) behind an XML declaration, ``pad`` bytes of
+    comment and a DTD: valid XML whose DTD starts after the first ``pad`` bytes."""
+    text = f'<?xml version="1.0" encoding="{encoding}"?>\n<!--{"p" * pad}-->\n{DTD.decode()}\n{root.decode()}'
+    return text.encode(encoding)
+
+
+DOC_ROOT = f'<w:document xmlns:w="{W_NS}"><w:body><w:p><w:r><w:t>before &e; after</w:t></w:r></w:p></w:body></w:document>'.encode()
+SST_ROOT = b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>before &e; after</t></si></sst>'
+
+
+def test_dtd_after_the_first_4kb_of_the_word_body_is_refused(ctx):
+    ctx.workspace.write_bytes("late.docx", docx_zip(document=late_dtd_part(DOC_ROOT)))
+    assert_one_line_error(call(docx_read, ctx, path="late.docx"), "DTD", "word/document.xml", "refusing")
+    assert_one_line_error(call(docx_replace, ctx, path="late.docx", find="before", replace="x"), "DTD")
+
+
+def test_dtd_after_the_first_4kb_of_shared_strings_and_sheets_is_refused(ctx):
+    ctx.workspace.write_bytes("sst.xlsx", xlsx_zip(shared_strings_part=late_dtd_part(SST_ROOT)))
+    assert_one_line_error(call(xlsx_read, ctx, path="sst.xlsx"), "DTD", "xl/sharedStrings.xml")
+    assert_one_line_error(call(xlsx_info, ctx, path="sst.xlsx"), "DTD", "xl/sharedStrings.xml")
+    rows = b"<!--" + b"p" * 6000 + b"-->" + b'<!DOCTYPE y [<!ENTITY f "x">]>'  # inside the part: not well-formed, refused before parsing
+    ctx.workspace.write_bytes("sheet.xlsx", xlsx_zip(sheet_data=rows))
+    assert_one_line_error(call(xlsx_read, ctx, path="sheet.xlsx"), "DTD", "xl/worksheets/sheet1.xml")
+
+
+def test_dtd_cut_by_a_chunk_border_is_found(ctx):
+    head = f'<?xml version="1.0"?>\n<!--'.encode()
+    pad = _common._CHUNK - len(head) - len(b"-->") - 4  # "<!DOCTYPE" starts 4 bytes before the border
+    document = head + b"p" * pad + b"-->" + DTD + DOC_ROOT
+    assert document.index(b"<!DOCTYPE") < _common._CHUNK < document.index(b"<!DOCTYPE") + 9
+    ctx.workspace.write_bytes("border.docx", padded_zip(docx_zip(document=document), "word/document.xml"))
+    assert_one_line_error(call(docx_read, ctx, path="border.docx"), "DTD")
+
+
+def test_dtd_in_a_utf16_part_is_found(ctx):
+    ctx.workspace.write_bytes("u16.docx", docx_zip(document=late_dtd_part(DOC_ROOT, encoding="utf-16")))
+    assert_one_line_error(call(docx_read, ctx, path="u16.docx"), "DTD")
+    ctx.workspace.write_bytes("u16.xlsx", xlsx_zip(shared_strings_part=late_dtd_part(SST_ROOT, encoding="utf-16-be")))
+    assert_one_line_error(call(xlsx_read, ctx, path="u16.xlsx"), "DTD")
+
+
+def test_parts_in_encodings_that_hide_a_dtd_are_refused(ctx):
+    utf7 = b'<?xml version="1.0" encoding="UTF-7"?>' + DOC_ROOT
+    ctx.workspace.write_bytes("utf7.docx", docx_zip(document=utf7))
+    assert_one_line_error(call(docx_read, ctx, path="utf7.docx"), "UTF-7", "refusing")
+    utf32 = late_dtd_part(SST_ROOT, encoding="utf-32")
+    ctx.workspace.write_bytes("utf32.xlsx", xlsx_zip(shared_strings_part=utf32))
+    assert_one_line_error(call(xlsx_read, ctx, path="utf32.xlsx"), "UTF-32", "refusing")
+
+
+def test_a_utf16_document_without_a_dtd_still_reads(ctx):
+    document = f'<?xml version="1.0" encoding="utf-16"?>\n{DOC_ROOT.decode().replace(" &e;", "")}'.encode("utf-16")
+    ctx.workspace.write_bytes("ok16.docx", docx_zip(document=document))
+    res = call(docx_read, ctx, path="ok16.docx")
+    assert not res.error, res.text
+    assert "[p1] before after" in res.text

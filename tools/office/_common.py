@@ -9,6 +9,7 @@ to memory and calling ``ws.write_bytes`` (atomic, undoable).
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from typing import Any
 
@@ -48,6 +49,21 @@ which no parser expands (bytes)."""
 
 _CHUNK = 1 << 20
 """Bytes decompressed per read while checking a part."""
+
+_DTD_MARKS = tuple(m.encode(enc) for m in ("<!DOCTYPE", "<!ENTITY") for enc in ("ascii", "utf-16-le", "utf-16-be"))
+"""A DTD or entity declaration in UTF-8 (or any ASCII-compatible encoding) and UTF-16."""
+
+_OVERLAP = max(map(len, _DTD_MARKS)) - 1
+"""Bytes kept from the previous chunk so a mark cut by a chunk border is still found."""
+
+_DECLARED_ENCODING = re.compile(rb"""<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)""")
+_SAFE_ENCODINGS = re.compile(
+    r"utf-?8|utf-?16(-?[lb]e)?|(us-)?ascii|iso-?8859-\d+|latin-?1|(windows|cp)-?125\d|shift_jis|euc-(jp|kr)|gb2312|gbk|gb18030|big5",
+    re.IGNORECASE,
+)
+"""Encodings in which a DTD is written with the bytes of :data:`_DTD_MARKS`
+(OOXML itself allows only UTF-8 and UTF-16). UTF-7, UTF-32 and EBCDIC are not:
+there ``<!DOCTYPE`` has other bytes, so a part in one is refused."""
 
 MAX_RATIO = 200
 """Largest compression ratio for a member bigger than 1 MiB."""
@@ -151,6 +167,7 @@ def _check_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str, label: st
     part = info.filename
     xml_name = part.endswith((".xml", ".rels"))
     size = 0
+    tail = b""
     try:
         with zf.open(info) as fh:
             chunk = fh.read(_CHUNK)
@@ -162,8 +179,15 @@ def _check_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo, name: str, label: st
                     raise ToolError(f"{name} expands to more than {MAX_UNZIPPED_BYTES >> 20} MiB; refusing to open it (zip bomb guard).")
                 if size > cap:
                     raise ToolError(f"{name} looks like a zip bomb ({part} expands to more than {cap >> 20} MiB); refusing to open it.")
-                if is_xml and size <= _CHUNK and _has_dtd(chunk):
-                    raise ToolError(f"{name} has a DTD in {part} (possible XML entity bomb); refusing to open it.")
+                if is_xml and size == len(chunk):
+                    encoding = _unsafe_encoding(chunk)
+                    if encoding:
+                        raise ToolError(f"{name} has an XML part in {encoding} ({part}), which Office never writes; refusing to open it.")
+                if is_xml:
+                    window = tail + chunk
+                    if any(mark in window for mark in _DTD_MARKS):
+                        raise ToolError(f"{name} has a DTD in {part} (possible XML entity bomb); refusing to open it.")
+                    tail = window[-_OVERLAP:]
                 chunk = fh.read(_CHUNK)
     except ToolError:
         raise
@@ -178,9 +202,22 @@ def _looks_like_xml(head: bytes) -> bool:
     return stripped[:1] == b"<"
 
 
-def _has_dtd(chunk: bytes) -> bool:
-    head = chunk[:4096]
-    return b"<!DOCTYPE" in head or b"<!ENTITY" in head or b"<\x00!\x00D\x00O\x00C" in head
+def _unsafe_encoding(head: bytes) -> str | None:
+    """The name of the encoding of an XML part when a DTD in it could hide
+    from the byte scan (UTF-32, EBCDIC, a declared UTF-7...), else None."""
+    if head[:4] in (b"\x00\x00\xfe\xff", b"\xff\xfe\x00\x00", b"\x00\x00\x00<", b"<\x00\x00\x00", b"\x00\x00<\x00", b"\x00<\x00\x00"):
+        return "UTF-32"
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff", b"<\x00", b"\x00<"):
+        codec = "utf-16" if head[:2] in (b"\xff\xfe", b"\xfe\xff") else ("utf-16-le" if head[:1] == b"<" else "utf-16-be")
+        decl = head[:1024].decode(codec, "replace").encode("ascii", "replace")
+    else:
+        decl = head[3:1024] if head[:3] == b"\xef\xbb\xbf" else head[:1024]
+    if not decl.lstrip(b" \t\r\n").startswith(b"<"):
+        return "an unknown encoding (not UTF-8 or UTF-16)"
+    m = _DECLARED_ENCODING.match(decl)
+    if m and not _SAFE_ENCODINGS.fullmatch(m.group(1).decode("ascii")):
+        return m.group(1).decode("ascii")
+    return None
 
 
 def save_bytes(ctx: ToolContext, path: str, data: bytes, *, overwrite: bool) -> Any:
