@@ -1,0 +1,216 @@
+"""table_query: exact group totals and top-N over workspace CSV files and every
+sheet of a workbook, typed columns, the naming rule, the row cap, and a query
+that cannot reach anything outside the workspace or change anything."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+pytest.importorskip("duckdb")
+openpyxl = pytest.importorskip("openpyxl")
+
+from tools.base import RiskClass  # noqa: E402
+from tools.tables import TABLE_TOOLS, load_tables, table_query  # noqa: E402
+from tools.tables.naming import sql_name, table_name  # noqa: E402
+from tool_helpers import call  # noqa: E402  (the `ctx` fixture is in conftest.py)
+
+SALES = [("North", "Ana", 1200), ("South", "Ben", 950.5), ("East", "Chloe", 700), ("North", "Eva", 430),
+         ("South", "Finn", 610), ("West", "Dev", 1320), ("North", "Ana", 515)]
+
+
+def write_csv(ctx, path: str, header: list[str], rows) -> None:
+    lines = [",".join(header)] + [",".join(str(v) for v in r) for r in rows]
+    ctx.workspace.write_text(path, "\n".join(lines) + "\n")
+
+
+def write_xlsx(ctx, path: str, sheets: dict[str, list[list]]) -> None:
+    import io
+
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for title, rows in sheets.items():
+        ws = wb.create_sheet(title)
+        for r in rows:
+            ws.append(r)
+    buf = io.BytesIO()
+    wb.save(buf)
+    ctx.workspace.write_bytes(path, buf.getvalue())
+
+
+def q(ctx, sql: str):
+    return call(table_query, ctx, sql=sql)
+
+
+@pytest.fixture
+def sales(ctx):
+    write_csv(ctx, "sales.csv", ["Region", "Rep", "Amount"], SALES)
+    return ctx
+
+
+@pytest.fixture
+def expenses(ctx):
+    write_xlsx(ctx, "expenses.xlsx", {
+        "Q1": [["Category", "Cost"], ["Rent", 1000], ["Food", 250.5], ["Travel", 80]],
+        "Q2": [["Category", "Cost"], ["Rent", 1000], ["Food", 310], ["Travel", 420]],
+    })
+    return ctx
+
+
+def test_is_a_read_tool_listed_in_table_tools():
+    assert TABLE_TOOLS == [table_query]
+    assert table_query.risk == RiskClass.READ
+    assert "SELECT region, SUM(amount) FROM sales GROUP BY region" in table_query.description
+    assert "expenses_q1" in table_query.description
+
+
+def test_group_totals_from_a_csv_are_exact(sales):
+    r = q(sales, "SELECT region, SUM(amount) AS total FROM sales GROUP BY region ORDER BY region")
+    assert not r.error, r.text
+    assert r.data["rows"] == [["East", "700"], ["North", "2145"], ["South", "1560.5"], ["West", "1320"]]
+    assert r.text.splitlines()[0] == "4 rows:"
+    assert r.untrusted  # cell text comes from a document
+
+
+def test_top_n_from_a_csv(sales):
+    r = q(sales, "SELECT rep, SUM(amount) AS total FROM sales GROUP BY rep ORDER BY total DESC LIMIT 2")
+    assert r.data["rows"] == [["Ana", "1715"], ["Dev", "1320"]]
+
+
+def test_result_is_an_aligned_table_with_numbers_right_aligned(sales):
+    r = q(sales, "SELECT region, SUM(amount) AS total FROM sales GROUP BY region ORDER BY total DESC")
+    lines = r.text.splitlines()
+    assert lines[1].split("|")[0].strip() == "region" and lines[2].startswith("-------")
+    assert lines[3] == "North  |   2145"
+    assert lines[4] == "South  | 1560.5"
+    assert len({line.index("|") for line in lines[3:]}) == 1
+
+
+def test_every_sheet_of_a_workbook_is_a_table(expenses):
+    r = q(expenses, "SELECT a.category, a.cost + b.cost AS half_year FROM expenses_q1 a "
+                    "JOIN expenses_q2 b USING (category) ORDER BY half_year DESC LIMIT 1")
+    assert r.data["rows"] == [["Rent", "2000"]]
+    r = q(expenses, "SELECT SUM(cost) FROM expenses_q2")
+    assert r.data["rows"] == [["1730"]]
+
+
+def test_csv_and_workbook_in_one_query(sales, expenses):
+    r = q(sales, "SELECT (SELECT SUM(amount) FROM sales) - (SELECT SUM(cost) FROM expenses_q1) AS margin")
+    assert r.data["rows"] == [["4395"]]
+
+
+def test_columns_are_typed(ctx):
+    ctx.workspace.write_text("mixed.csv", "id,zip,when,ok,price,note\n1,0123,2026-01-03,true,2.5,a\n"
+                                          "2,0456,2026-02-01,false,3,\n")
+    write_xlsx(ctx, "book.xlsx", {"Data": [["Day", "N"], [__import__("datetime").datetime(2026, 3, 1), 4]]})
+    tables, notes = load_tables(ctx)
+    types = {t.name: {c.name: c.sql_type for c in t.columns} for t in tables}
+    assert types["mixed"] == {"id": "BIGINT", "zip": "VARCHAR", "when_": "DATE", "ok": "BOOLEAN",
+                              "price": "DOUBLE", "note": "VARCHAR"}
+    assert types["book"] == {"day": "DATE", "n": "BIGINT"}
+    assert q(ctx, "SELECT MAX(\"when_\") - MIN(\"when_\") FROM mixed").data["rows"] == [["29"]]
+
+
+def test_naming_rule_odd_characters_digits_reserved_words_and_clashes(ctx):
+    assert sql_name("Unit Price (EUR)", prefix="c_", fallback="x") == "unit_price_eur"
+    assert sql_name("2024-sales", prefix="t_", fallback="x") == "t_2024_sales"
+    assert sql_name("Order", prefix="c_", fallback="x") == "order_"
+    assert sql_name("€€", prefix="c_", fallback="column_3") == "column_3"
+    assert table_name("expenses", "Q2 (est.)") == "expenses_q2_est"
+    write_csv(ctx, "sales.csv", ["A"], [[1]])
+    write_csv(ctx, "old/sales.csv", ["A"], [[2]])
+    write_xlsx(ctx, "sales.xlsx", {"Only": [["A"], [3]]})
+    tables, _ = load_tables(ctx)
+    assert [(t.name, t.source) for t in tables] == [
+        ("sales", "sales.csv"), ("sales_2", "sales.xlsx, sheet Only"), ("sales_3", "old/sales.csv")]
+
+
+def test_row_cap_and_total_count(sales):
+    rows = [(f"r{i}", i) for i in range(130)]
+    write_csv(sales, "big.csv", ["Name", "N"], rows)
+    r = q(sales, "SELECT * FROM big ORDER BY n")
+    assert r.data["total_rows"] == 130 and len(r.data["rows"]) == 50
+    assert r.text.splitlines()[0].startswith("130 rows; showing the first 50")
+    assert len(r.text.splitlines()) == 1 + 2 + 50
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT * FROM read_csv('{outside}')",
+    "SELECT * FROM '{outside}'",
+    "SELECT * FROM read_text('{outside}')",
+    "COPY sales TO '{copy_to}'",
+    "ATTACH '{attach}' AS other",
+    "INSTALL httpfs",
+    "LOAD httpfs",
+    "SET enable_external_access = true",
+    "CREATE TABLE t AS SELECT 1",
+    "DROP TABLE sales",
+    "SELECT 1; DROP TABLE sales",
+])
+def test_nothing_outside_the_workspace_is_read_or_written(sales, tmp_path, sql):
+    outside = tmp_path / "secret.csv"
+    outside.write_text("password\nhunter2\n")
+    copy_to, attach = tmp_path / "copy.csv", tmp_path / "other.db"
+    r = q(sales, sql.format(outside=outside, copy_to=copy_to, attach=attach))
+    assert r.error
+    assert "hunter2" not in r.text
+    assert not copy_to.exists() and not attach.exists()
+    assert len(r.text.splitlines()) == 1
+
+
+def test_a_symlink_pointing_outside_is_not_followed(sales, tmp_path):
+    outside = tmp_path / "outside.csv"
+    outside.write_text("secret\nhunter2\n")
+    os.symlink(outside, sales.workspace.root / "leak.csv")
+    tables, _ = load_tables(sales)
+    assert [t.name for t in tables] == ["sales"]
+    r = q(sales, "SELECT * FROM leak")
+    assert r.error and "hunter2" not in r.text
+
+
+def test_syntax_error_is_one_line_naming_the_tables(sales, expenses):
+    r = q(sales, "SELEC region FROM sales")
+    assert r.error
+    assert len(r.text.splitlines()) == 1
+    assert r.text.startswith("table_query: SQL error:")
+    assert "sales(region VARCHAR, rep VARCHAR, amount DOUBLE) from sales.csv" in r.text
+    assert "expenses_q1(category VARCHAR, cost DOUBLE) from expenses.xlsx, sheet Q1" in r.text
+
+
+def test_unknown_table_names_the_tables(sales):
+    r = q(sales, "SELECT * FROM revenue")
+    assert r.error and len(r.text.splitlines()) == 1
+    assert "revenue" in r.text and "Tables: sales(" in r.text
+
+
+def test_no_tables_in_the_workspace_says_what_it_reads(ctx):
+    ctx.workspace.write_text("notes.txt", "hello\n")
+    r = q(ctx, "SELECT 1")
+    assert r.error and "no CSV, TSV or Excel tables" in r.text
+
+
+def test_a_changed_file_is_reloaded(sales):
+    assert q(sales, "SELECT COUNT(*) FROM sales").data["rows"] == [["7"]]
+    write_csv(sales, "sales.csv", ["Region", "Rep", "Amount"], SALES[:2] + [("Far", "Zed", 1)])
+    assert q(sales, "SELECT COUNT(*) FROM sales").data["rows"] == [["3"]]
+
+
+def test_an_unreadable_file_is_skipped_with_a_note(sales):
+    sales.workspace.write_bytes("broken.xlsx", b"not a zip")
+    r = q(sales, "SELECT COUNT(*) FROM sales")
+    assert r.data["rows"] == [["7"]]
+    assert "Not loaded: skipped broken.xlsx" in r.text
+
+
+def test_a_runaway_query_is_interrupted(sales):
+    from tools.base import ToolError
+    from tools.tables.query import _connect, run_query
+
+    tables, _ = load_tables(sales)
+    con = _connect(tables)
+    try:
+        with pytest.raises(ToolError, match="was stopped"):
+            run_query(con, "SELECT SUM(a.range * b.range) FROM range(1000000) a, range(1000000) b", timeout_s=0.2)
+    finally:
+        con.close()

@@ -1,0 +1,246 @@
+"""Load the workspace's CSV/TSV files and workbook sheets as typed columns.
+
+Every byte is read through the task's workspace (``ctx.workspace``: no symlink
+is followed, nothing outside the workspace is reachable); CSV text is decoded
+and split by :mod:`tools.office.csvtools`, workbooks are opened by
+:func:`tools.office.xlsx.open_workbook` after its hostile-file checks (cached
+values of formulas; a formula never computed by a spreadsheet program reads as
+empty).
+
+A table's first non-empty row holds the column names; fully empty rows are
+dropped. Column types are inferred from all values: BOOLEAN (true/false),
+BIGINT, DOUBLE, DATE, TIMESTAMP, TIME, else VARCHAR; empty cells are NULL.
+Numbers in text must be plain ("1200.50"; "1,200" and "$5" stay text), and a
+column with leading zeros ("007", zip codes, ids) stays text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import posixpath
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from tools.base import ToolContext, ToolError
+from tools.tables.naming import sql_name, table_name, unique
+
+__all__ = ["Column", "Table", "TABLE_SUFFIXES", "MAX_TABLE_FILES", "MAX_TABLE_FILE_BYTES", "load_tables",
+           "infer_column"]
+
+TABLE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm")
+"""File types read as tables."""
+
+MAX_TABLE_FILES = 50
+"""Most table files loaded for one query (the first ones in path order)."""
+
+MAX_TABLE_FILE_BYTES = 20 * 1024 * 1024
+"""Largest table file loaded (bytes); larger ones are skipped with a note."""
+
+_CACHE_KEY = "tables.loaded"
+_INT = re.compile(r"^[+-]?\d+$")
+_FLOAT = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$")
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One typed column: ``sql_type`` is a DuckDB type name; ``values`` holds
+    Python values of that type (None for NULL), one per row."""
+
+    name: str
+    sql_type: str
+    values: list[Any]
+
+
+@dataclass(frozen=True)
+class Table:
+    """One queryable table: its SQL ``name``, where it came from (``source``,
+    e.g. "sales.csv" or "expenses.xlsx, sheet Q1") and its columns (equal length)."""
+
+    name: str
+    source: str
+    columns: tuple[Column, ...]
+
+    @property
+    def rows(self) -> int:
+        return len(self.columns[0].values) if self.columns else 0
+
+
+def _text_type(cells: list[str]) -> str:
+    """The narrowest type every non-empty text cell parses as."""
+    if all(c.lower() in ("true", "false") for c in cells):
+        return "BOOLEAN"
+    if any(len(c.lstrip("+-")) > 1 and c.lstrip("+-")[0] == "0" and c.lstrip("+-")[1].isdigit() for c in cells):
+        return "VARCHAR"
+    if all(_INT.match(c) for c in cells) and all(_INT64[0] <= int(c) <= _INT64[1] for c in cells):
+        return "BIGINT"
+    if all(_FLOAT.match(c) for c in cells):
+        return "DOUBLE"
+    if all(_DATE.match(c) for c in cells):
+        return "DATE"
+    if all(_DATE.match(c) or _STAMP.match(c) for c in cells):
+        return "TIMESTAMP"
+    return "VARCHAR"
+
+
+def _from_text(c: str, sql_type: str) -> Any:
+    if sql_type == "BOOLEAN":
+        return c.lower() == "true"
+    if sql_type == "BIGINT":
+        return int(c)
+    if sql_type == "DOUBLE":
+        return float(c)
+    if sql_type == "DATE":
+        return dt.date.fromisoformat(c)
+    if sql_type == "TIMESTAMP":
+        return dt.datetime.fromisoformat(c)
+    return c
+
+
+def _show(v: Any) -> str:
+    from tools.office.xlsx import show_value
+
+    return show_value(v)
+
+
+def infer_column(values: list[Any]) -> tuple[str, list[Any]]:
+    """The DuckDB type of a column and its values converted to it.
+
+    Args:
+        values: cells as read: strings (CSV) or openpyxl values (str, int,
+            float, bool, datetime, date, time, None).
+
+    Returns:
+        ``(sql_type, converted values)``; blank strings and None become None.
+    """
+    cells = [v.strip() if isinstance(v, str) else v for v in values]
+    cells = [None if v == "" else v for v in cells]
+    present = [v for v in cells if v is not None]
+    if not present:
+        return "VARCHAR", [None] * len(cells)
+    kinds = {type(v) for v in present}
+    if kinds == {str}:
+        sql_type = _text_type(present)
+        return sql_type, [None if v is None else _from_text(v, sql_type) for v in cells]
+    if kinds == {bool}:
+        return "BOOLEAN", cells
+    if kinds <= {int, float} and bool not in kinds:
+        if kinds == {int} and all(_INT64[0] <= v <= _INT64[1] for v in present):
+            return "BIGINT", cells
+        return "DOUBLE", [None if v is None else float(v) for v in cells]
+    if kinds <= {dt.datetime, dt.date}:
+        stamps = [v if isinstance(v, dt.datetime) else dt.datetime.combine(v, dt.time(0)) for v in present]
+        if all(s.time() == dt.time(0) for s in stamps):
+            return "DATE", [None if v is None else (v.date() if isinstance(v, dt.datetime) else v) for v in cells]
+        return "TIMESTAMP", [None if v is None else (v if isinstance(v, dt.datetime) else dt.datetime.combine(v, dt.time(0)))
+                             for v in cells]
+    if kinds == {dt.time}:
+        return "TIME", cells
+    return "VARCHAR", [None if v is None else _show(v) for v in cells]
+
+
+def _columns(rows: list[list[Any]]) -> tuple[Column, ...]:
+    """Typed columns of a grid whose first non-empty row is the header."""
+    rows = [r for r in rows if any(v is not None and str(v).strip() != "" for v in r)]
+    if not rows:
+        return ()
+    header, body = rows[0], rows[1:]
+    width = max(len(r) for r in rows)
+    taken: set[str] = set()
+    out = []
+    for i in range(width):
+        raw = header[i] if i < len(header) else None
+        values = [r[i] if i < len(r) else None for r in body]
+        label = "" if raw is None else _show(raw)
+        if not label.strip() and all(v is None or str(v).strip() == "" for v in values):
+            continue  # an empty column (e.g. a stray formatted column in a sheet)
+        name = unique(sql_name(label, prefix="c_", fallback=f"column_{i + 1}"), taken)
+        sql_type, converted = infer_column(values)
+        out.append(Column(name, sql_type, converted))
+    return tuple(out)
+
+
+def _csv_grids(ctx: ToolContext, path: str) -> list[tuple[str | None, list[list[Any]]]]:
+    from tools.office._common import read_doc_bytes
+    from tools.office.csvtools import decode_text, parse_csv
+
+    data = read_doc_bytes(ctx, path, limit=MAX_TABLE_FILE_BYTES)
+    if b"\x00" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ToolError("binary, not CSV")
+    text, _ = decode_text(data)
+    rows, _ = parse_csv(text, "\t" if path.lower().endswith(".tsv") else None)
+    return [(None, rows)]
+
+
+def _xlsx_grids(ctx: ToolContext, path: str) -> list[tuple[str | None, list[list[Any]]]]:
+    from tools.office._common import read_doc_bytes
+    from tools.office.xlsx import open_workbook, should_stream
+
+    data = read_doc_bytes(ctx, path, limit=MAX_TABLE_FILE_BYTES)
+    stream = should_stream(data)
+    wb = open_workbook(data, path, data_only=True, read_only=stream)
+    try:
+        sheets = [(ws.title, [list(r) for r in ws.iter_rows(values_only=True)]) for ws in wb.worksheets]
+    finally:
+        if stream:
+            wb.close()
+    return sheets
+
+
+def _table_files(ctx: ToolContext) -> tuple[list[Any], int]:
+    """(walk entries of table files, shallowest first then by path; how many more were not taken)."""
+    from tools.files._common import sandboxed, workspace_of
+
+    ws = workspace_of(ctx)
+    with sandboxed():
+        found = [e for e in ws.walk(".") if e.kind == "file" and e.path.lower().endswith(TABLE_SUFFIXES)
+                 and not posixpath.basename(e.path).startswith(("~$", ".~lock"))]
+    found.sort(key=lambda e: (e.path.count("/"), e.path))  # files nearer the root win name clashes
+    return found[:MAX_TABLE_FILES], max(0, len(found) - MAX_TABLE_FILES)
+
+
+def load_tables(ctx: ToolContext) -> tuple[list[Table], list[str]]:
+    """Every table of the workspace, named by the rule in :mod:`tools.tables.naming`.
+
+    Files unchanged since the last call of this task (same size and mtime) are
+    taken from ``ctx.state``. A file that cannot be read is skipped and named
+    in the notes.
+
+    Returns:
+        ``(tables, shallowest file first then by path; notes)``: notes are one line each ("skipped
+        big.csv: larger than 20 MiB").
+
+    Raises:
+        ToolError: no workspace is open.
+    """
+    cache: dict[str, Any] = ctx.state.setdefault(_CACHE_KEY, {})
+    entries, more = _table_files(ctx)
+    notes = [f"{more} more table files not loaded (limit {MAX_TABLE_FILES})"] if more else []
+    tables: list[Table] = []
+    taken: set[str] = set()
+    for entry in entries:
+        key = (entry.size, entry.mtime)
+        hit = cache.get(entry.path)
+        if hit is None or hit[0] != key:
+            if entry.size > MAX_TABLE_FILE_BYTES:
+                notes.append(f"skipped {entry.path}: larger than {MAX_TABLE_FILE_BYTES >> 20} MiB")
+                continue
+            reader = _csv_grids if entry.path.lower().endswith((".csv", ".tsv")) else _xlsx_grids
+            try:
+                grids = [(sheet, _columns(rows)) for sheet, rows in reader(ctx, entry.path)]
+            except ToolError as exc:
+                notes.append(f"skipped {entry.path}: {str(exc).rstrip('.')}")
+                continue
+            hit = (key, grids)
+            cache[entry.path] = hit
+        grids = [(sheet, columns) for sheet, columns in hit[1] if columns]
+        stem = posixpath.splitext(posixpath.basename(entry.path))[0]
+        single = len(grids) == 1
+        for sheet, columns in grids:
+            name = unique(table_name(stem, None if single else sheet), taken)
+            source = entry.path if sheet is None else f"{entry.path}, sheet {sheet}"
+            tables.append(Table(name, source, columns))
+    return tables, notes
