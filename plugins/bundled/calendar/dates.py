@@ -10,7 +10,9 @@ after the day.
 
 Weekdays: ``tuesday`` / ``this tuesday`` is the first Tuesday on or after
 today; ``next tuesday`` is the first Tuesday after today (so on a Tuesday it
-is a week later). Callers echo the resolved date back to the user.
+is a week later). A bare weekday with a time that has already passed today
+(``friday 10:30`` said on a Friday afternoon) is a week later. Callers echo
+the resolved date back to the user (:func:`describe`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import os
 from dateutil import parser as du_parser
 from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
-__all__ = ["When", "parse_when", "resolve_zone", "local_zone_name"]
+__all__ = ["When", "parse_when", "describe", "resolve_zone", "local_zone_name"]
 
 _WEEKDAYS = {
     "monday": MO, "mon": MO, "tuesday": TU, "tue": TU, "tues": TU, "wednesday": WE, "wed": WE,
@@ -144,7 +146,19 @@ def parse_when(text: str, now: datetime, *, base_day: date | None = None) -> Whe
         day = parsed.date()
         if t is None and (parsed.hour or parsed.minute):
             t = parsed.time()
-    return When(datetime.combine(day, t or time(0), tzinfo=tz), t is not None)
+    resolved = datetime.combine(day, t or time(0), tzinfo=tz)
+    bare = _WEEKDAY.match(rest)
+    if (t is not None and day == today and resolved < now and bare and bare.group(1) is None
+            and bare.group(2) in _WEEKDAYS):
+        resolved = datetime.combine(day + relativedelta(days=7), t, tzinfo=tz)
+    return When(resolved, t is not None)
+
+
+def describe(when: When) -> str:
+    """A resolved moment as people read it, with its zone: "Tuesday 2026-12-01
+    15:00 Europe/Berlin" (a day without a time: "Tuesday 2026-12-01")."""
+    text = when.dt.strftime("%A %Y-%m-%d")
+    return f"{text} {when.dt.strftime('%H:%M')} {when.dt.tzinfo}" if when.has_time else text
 
 
 def local_zone_name() -> str:

@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from plugins.api import PluginAPI
 from plugins.bundled._store import Loc, data_dir, locate
-from plugins.bundled.calendar.dates import parse_when, resolve_zone
+from plugins.bundled.calendar.dates import When, describe, parse_when, resolve_zone
 from plugins.bundled.calendar.ics import CalEvent, IcsError, add_event, events_between
 from tools.base import RiskClass, Tool, ToolContext, ToolError, ToolResult
 
@@ -38,16 +38,18 @@ class CalendarSettings(BaseModel):
 
 
 class ListEvents(BaseModel):
-    start: str = Field("today", description="from when, e.g. 'today', 'next monday', '2026-12-01'")
-    end: str = Field("", description="until when (a day means the end of that day); default start + 7 days")
+    start: str = Field("today", description="from when, as the user said it, e.g. 'today', 'next monday'")
+    end: str = Field("", description="until when, as the user said it (a day means the end of that day); "
+                                     "default start + 7 days")
     timezone: str = Field("", description="IANA zone for the answer, e.g. Europe/Berlin")
 
 
 class AddEvent(BaseModel):
     title: str = Field(..., min_length=1, max_length=300, description="what the event is")
-    start: str = Field(..., description="when it starts, e.g. 'next tuesday 3pm' or '2026-12-01 15:00'; "
-                                        "a day without a time makes an all-day event")
-    end: str = Field("", description="when it ends (e.g. '4:30pm'); or give duration_minutes")
+    start: str = Field(..., description="as the user said it, e.g. 'next tuesday 3pm'. Do not work out the date "
+                                        "yourself: the tool does and echoes it. A day without a time makes an "
+                                        "all-day event")
+    end: str = Field("", description="as the user said it (e.g. '4:30pm'); or give duration_minutes")
     duration_minutes: int | None = Field(None, ge=1, le=60 * 24 * 31, description="length in minutes")
     attendees: list[str] = Field(default_factory=list, description="e.g. ['Ann <ann@example.org>', 'Bob']")
     timezone: str = Field("", description="IANA zone of the times, e.g. America/New_York")
@@ -153,13 +155,22 @@ def make_register(clock: Clock | None = None) -> Callable[[PluginAPI], None]:
             all_day = not isinstance(start, datetime)
             shown = _fmt(CalEvent(p.title.strip(), _as_dt(start, tz), _as_dt(end, tz), all_day,
                                   p.location, list(p.attendees)), tz)
-            return ToolResult(text=f"Added: {shown} ({tz}) to {target.path.name}",
+            read_as = f"{p.start.strip()!r} is {describe(s)}"
+            if p.end:
+                read_as += f", end {p.end.strip()!r} is {describe(e)}"
+            text = (f"Added: {shown} ({tz}) to {target.path.name}\n"
+                    f"Date check: {read_as} (now is {describe(When(now, True))}).")
+            return ToolResult(text=text,
                               data={"uid": uid, "start": str(start), "end": str(end), "file": str(target.path)})
 
-        api.add_tool(Tool("calendar_list_events", "List calendar events between two dates.",
+        api.add_tool(Tool("calendar_list_events",
+                          "List calendar events between two dates, given as the user said them (e.g. 'next monday'). "
+                          "The tool works the dates out.",
                           ListEvents, list_events, RiskClass.READ))
         api.add_tool(Tool("calendar_add_event",
-                          "Add a calendar event (with attendees, time zone, location).",
+                          "Add a calendar event; give times as the user said them (e.g. 'next tuesday 3pm'): "
+                          "the tool resolves the date. It echoes the date it chose; never compute dates yourself. "
+                          "Attendees, time zone and location are optional.",
                           AddEvent, add, RiskClass.WRITE))
 
         def slash_agenda(ctx: ToolContext, argument: str) -> str:
