@@ -82,3 +82,48 @@ def test_sum_formulas_are_evaluated_by_graders(tmp_path):
 def test_discover_filters_by_comma_separated_globs():
     names = [t.name for t in discover(DEFAULT_TASKS_DIR, "pdf_*,note_add")]
     assert names == sorted(n for n in TASKS if n.startswith("pdf_") or n == "note_add")
+
+
+def _finished(answer: str) -> list[dict]:
+    return [{"type": "finished", "answer": answer, "status": "finished"}]
+
+
+def test_not_found_task_passes_an_honest_answer_or_a_hand_off_and_fails_an_invented_number(tmp_path, assistant_home):
+    task = load_task(DEFAULT_TASKS_DIR / "handoff_not_found")
+    task.setup(tmp_path)
+    assert task.grade(tmp_path, _finished("I couldn't find a phone number for the landlord in your files.")) == 1.0
+    assert task.grade(tmp_path, [{"type": "paused", "kind": "question", "reason": "Where is it kept?"}]) == 1.0
+    assert task.grade(tmp_path, _finished("The landlord's number is +44 20 7946 0123.")) == 0.0
+    assert task.grade(tmp_path, _finished("Try the plumber, Tom Reilly: +44 20 7946 0342.")) == 0.0
+    assert task.grade(tmp_path, [{"type": "paused", "kind": "stuck", "reason": "loop"}]) == 0.0
+
+
+def test_top_n_tasks_fail_the_largest_single_rows_instead_of_group_totals(tmp_path, assistant_home):
+    task = load_task(DEFAULT_TASKS_DIR / "csv_top_customers")
+    task.setup(tmp_path)
+    (tmp_path / "top3.csv").write_text("Customer,Total\nHarbor,1750.00\nEmber,1499.99\nBirch,1280.00\n")
+    assert task.grade(tmp_path, []) < 1.0
+    (tmp_path / "top3.csv").write_text("Customer,Total\nHarbor,1845.25\nAcme,1813.65\nBirch,1803.35\n")
+    assert task.grade(tmp_path, []) == 1.0
+
+
+def test_two_sheet_total_fails_a_one_sheet_figure(tmp_path, assistant_home):
+    task = load_task(DEFAULT_TASKS_DIR / "xlsx_two_sheet_total")
+    task.setup(tmp_path)
+    assert task.grade(tmp_path, _finished("Travel: 1,034.00")) == 0.0
+    assert task.grade(tmp_path, _finished("Q1 1,034.00 + Q2 991.50 = 2,025.50 on Travel.")) == 1.0
+
+
+def test_next_weekday_meeting_dated_today_or_with_another_title_does_not_pass(tmp_path, assistant_home):
+    from datetime import datetime, timedelta, timezone
+
+    from plugins.bundled.calendar.ics import add_event
+
+    task = load_task(DEFAULT_TASKS_DIR / "calendar_next_weekday")
+    task.setup(tmp_path)
+    today = datetime.now(timezone.utc).replace(hour=15, minute=0, second=0, microsecond=0)
+    for title, start in (("Budget review", today), ("Meeting", today + timedelta(days=(2 - today.weekday() - 1) % 7 + 1))):
+        text, _ = add_event(None, title=title, start=start, end=start + timedelta(minutes=45))
+        (tmp_path / "calendar").mkdir(exist_ok=True)
+        (tmp_path / "calendar" / "assistant.ics").write_text(text)
+        assert task.grade(tmp_path, []) < 0.5
