@@ -60,7 +60,7 @@ DESCRIPTION = (
 
 
 class TableQueryParams(BaseModel):
-    sql: str = Field(description="A SELECT. Tables: sales.csv is sales; a.xlsx sheet Q1 is a_q1.")
+    sql: str = Field(description="A SELECT. sales.csv is table sales; a.xlsx sheet Q1 is a_q1")
 
 
 def _schema_hint(tables: list[Table], notes: list[str]) -> str:

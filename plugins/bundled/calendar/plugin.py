@@ -39,8 +39,8 @@ class CalendarSettings(BaseModel):
 
 class ListEvents(BaseModel):
     start: str = Field("today", description="from when, as the user said it, e.g. 'today', 'next monday'")
-    end: str = Field("", description="until when, as the user said it (a day means the end of that day); "
-                                     "default start + 7 days")
+    end: str = Field("", description="until when, as the user said it; default start + 7 days. "
+                                     "A day means the end of that day")
     timezone: str = Field("", description="IANA zone for the answer, e.g. Europe/Berlin")
 
 
@@ -49,7 +49,7 @@ class AddEvent(BaseModel):
     start: str = Field(..., description="as the user said it, e.g. 'next tuesday 3pm'. Do not work out the date "
                                         "yourself: the tool does and echoes it. A day without a time makes an "
                                         "all-day event")
-    end: str = Field("", description="as the user said it (e.g. '4:30pm'); or give duration_minutes")
+    end: str = Field("", description="as the user said it (e.g. '4:30pm'); or duration_minutes")
     duration_minutes: int | None = Field(None, ge=1, le=60 * 24 * 31, description="length in minutes")
     attendees: list[str] = Field(default_factory=list, description="e.g. ['Ann <ann@example.org>', 'Bob']")
     timezone: str = Field("", description="IANA zone of the times, e.g. America/New_York")
