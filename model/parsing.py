@@ -9,22 +9,29 @@ Rules (one state machine serves both :func:`parse_turn` and
   ``<tool_call>`` inside reasoning that is closed later by ``</think>`` stays
   reasoning (a drafted call is not run); when the reasoning is never closed, a
   ``<tool_call>`` ends it (small models forget ``</think>``).
-- Calls: each ``<tool_call>...</tool_call>`` block in the visible text, in
-  either format (see :mod:`model.call_format`), decoded by
-  :func:`model.parsing_calls.decode_call`. A block cut short by the next
-  ``<tool_call>`` or by the end of the turn is decoded as far as it goes and
-  reported as a :class:`ParseError`.
+- Calls: each ``<tool_call>`` block in the visible text, in either format
+  (see :mod:`model.call_format`), decoded by
+  :func:`model.parsing_calls.decode_call`. Where a block ends is decided by
+  its structure (:mod:`model.parsing_scan`): call markup inside a parameter
+  value or a JSON string is data of that call, never a call of its own. A
+  block cut short by the next ``<tool_call>`` (outside any value) or by the
+  end of the turn is decoded as far as it goes and reported as a
+  :class:`ParseError`.
+- Linear time: every search moves forward through the text (a shared
+  :class:`model.parsing_scan.TagFinder`), whole or streamed.
 - Nothing is dropped: the tags ``<think>``/``</think>`` are the only text not
   kept in a field, and :attr:`ParsedTurn.raw` holds the whole output.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from .call_format import example_call, format_instructions
-from .parsing_calls import CLOSE, OPEN, decode_call
+from .parsing_calls import decode_call
 from .parsing_failed import looks_like_failed_call
+from .parsing_scan import OPEN, BlockScanner, TagFinder
 from .types import ParsedTurn, ParseError, ToolCall
 
 __all__ = [
@@ -39,6 +46,7 @@ Kind = Literal["reasoning", "content", "tool_call"]
 
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
+_WS = re.compile(r"\s*")
 
 
 def _partial_tail(text: str, *tags: str) -> int:
@@ -83,6 +91,9 @@ class StreamParser:
         self.calls: list[ToolCall] = []
         self.errors: list[ParseError] = []
         self.n_calls = 0
+        self._finder = TagFinder()
+        self._scanner: BlockScanner | None = None  # the call block being read
+        self._nesting = True  # see model.parsing_scan: False after a value fell back to rule 1
         self._checked = False  # the start of the turn was checked for a <think> tag
         self._flushed = False
         self._out: list[tuple[Kind, str]] = []
@@ -136,13 +147,16 @@ class StreamParser:
             self.started[kind] = True
         self._out.append((kind, text))
 
-    def _call(self, end: int) -> None:
-        raw = self.buf[self.pos:end]
-        result = decode_call(raw, self.tools, self.fmt, self.n_calls)
+    def _call(self, scanner: BlockScanner) -> None:
+        scan = scanner.scan
+        raw = self.buf[scan.start:scan.end]
+        result = decode_call(raw, self.tools, self.fmt, self.n_calls, scan=scan)
         self.n_calls += 1
         (self.calls if isinstance(result, ToolCall) else self.errors).append(result)
         self._out.append(("tool_call", raw))
-        self.pos = end
+        self.pos = scan.end
+        self._nesting = self._nesting and not scanner.fell_back
+        self._scanner = None
 
     def _advance(self, final: bool) -> None:
         while self.pos < len(self.buf):
@@ -152,12 +166,12 @@ class StreamParser:
 
     def _leading_tag(self, tag: str, final: bool) -> bool | None:
         """At the start of a mode: True if ``tag`` comes next (consumed), None to wait."""
-        rest = self.buf[self.pos:]
-        stripped = rest.lstrip()
-        if stripped.startswith(tag):
-            self.pos += len(rest) - len(stripped) + len(tag)
+        buf = self.buf
+        i = _WS.match(buf, self.pos).end()
+        if buf.startswith(tag, i):
+            self.pos = i + len(tag)
             return True
-        if not final and tag.startswith(stripped):
+        if not final and len(buf) - i < len(tag) and tag.startswith(buf[i:]):
             return None
         return False
 
@@ -170,8 +184,8 @@ class StreamParser:
             self._checked = True
             if lead:
                 return True
-        close = buf.find(THINK_CLOSE, pos)
-        call = buf.find(OPEN, pos)
+        close = self._finder.find(buf, THINK_CLOSE, pos)
+        call = self._finder.find(buf, OPEN, pos)
         if close >= 0:  # everything up to </think> is reasoning, drafted calls too
             self._emit("reasoning", buf[pos:close])
             self.pos = close + len(THINK_CLOSE)
@@ -200,18 +214,13 @@ class StreamParser:
                 self.mode = "reasoning"
                 return True
         if buf.startswith(OPEN, pos):
-            close = buf.find(CLOSE, pos + len(OPEN))
-            nxt = buf.find(OPEN, pos + len(OPEN))
-            if close >= 0 and (nxt < 0 or close < nxt):
-                self._call(close + len(CLOSE))
-                return True
-            if nxt >= 0:
-                self._call(nxt)
-                return True
-            if final:
-                self._call(len(buf))
-            return final
-        call = buf.find(OPEN, pos)
+            if self._scanner is None:
+                self._scanner = BlockScanner(pos, self._finder, self._nesting)
+            if not self._scanner.advance(buf, final):
+                return False
+            self._call(self._scanner)
+            return True
+        call = self._finder.find(buf, OPEN, pos)
         if call >= 0:
             self._emit("content", buf[pos:call])
             self.pos = call

@@ -18,15 +18,11 @@ import re
 from typing import Any
 
 from .call_format import example_call, parameters_of, resolve, schema_types, tool_name
+from .parsing_scan import CLOSE, OPEN, CallScan, scan_block
 from .types import ParseError, ToolCall
 
 __all__ = ["OPEN", "CLOSE", "decode_call", "coerce_value"]
 
-OPEN = "<tool_call>"
-CLOSE = "</tool_call>"
-
-_FUNC_RE = re.compile(r"<function=([^>\n]*)>")
-_PARAM_RE = re.compile(r"<parameter=([^>\n]*)>(.*?)</parameter>", re.DOTALL)
 _TRAILING_COMMA_RE = re.compile(r",\s*([}\]])")
 _RAW_LIMIT = 2000
 
@@ -134,40 +130,13 @@ def coerce_value(name: str, value: Any, schema: dict[str, Any], root: dict[str, 
     return value
 
 
-def _decode_xml(body: str) -> tuple[str, dict[str, str]]:
-    m = _FUNC_RE.search(body)
-    if m is None:
+def _decode_xml(scan: CallScan) -> tuple[str, dict[str, str]]:
+    """Name and raw string arguments of an XML call, as the block scan read them."""
+    if scan.problem:
+        raise _Bad(scan.problem)
+    if scan.name is None:
         raise _Bad("expected <function=NAME> inside <tool_call>")
-    if body[: m.start()].strip():
-        raise _Bad(f"unexpected text before <function=...>: {body[: m.start()].strip()[:60]!r}")
-    name = m.group(1).strip()
-    rest = body[m.end():]
-    end = rest.rfind("</function>")
-    if end < 0:
-        raise _Bad(f"<function={name}> is not closed: end it with </function>")
-    if rest[end + len("</function>"):].strip():
-        raise _Bad("unexpected text after </function>")
-    inner = rest[:end]
-    args: dict[str, str] = {}
-    pos = 0
-    for pm in _PARAM_RE.finditer(inner):
-        between = inner[pos: pm.start()].strip()
-        if between:
-            raise _Bad(f"unexpected text between parameters: {between[:60]!r}")
-        key = pm.group(1).strip()
-        if key in args:
-            raise _Bad(f"parameter '{key}' is given twice")
-        value = pm.group(2)
-        value = value[1:] if value.startswith("\n") else value
-        value = value[:-1] if value.endswith("\n") else value
-        args[key] = value
-        pos = pm.end()
-    tail = inner[pos:].strip()
-    if tail:
-        if "<parameter=" in tail:
-            raise _Bad("a <parameter=...> is not closed: end each value with </parameter>")
-        raise _Bad(f"unexpected text between parameters: {tail[:60]!r}")
-    return name, args
+    return scan.name, dict(scan.params)
 
 
 def _decode_json(body: str) -> tuple[str, dict[str, Any]]:
@@ -196,7 +165,8 @@ def _decode_json(body: str) -> tuple[str, dict[str, Any]]:
     return obj["name"].strip(), args
 
 
-def decode_call(raw: str, tools: list[dict[str, Any]], fmt: str, index: int) -> ToolCall | ParseError:
+def decode_call(raw: str, tools: list[dict[str, Any]], fmt: str, index: int,
+                scan: CallScan | None = None) -> ToolCall | ParseError:
     """Decode one call block.
 
     Args:
@@ -205,20 +175,25 @@ def decode_call(raw: str, tools: list[dict[str, Any]], fmt: str, index: int) -> 
         tools: tool schemas (see :mod:`model.call_format`).
         fmt: the active format ("xml" | "json"), used for ``expected``.
         index: position of the call in the turn.
+        scan: the block's :class:`model.parsing_scan.CallScan` when the caller
+            already scanned it (the stream parser does); else ``raw`` is scanned.
+            Where the values of an XML call begin and end is the scan's decision
+            (see :mod:`model.parsing_scan`), so call markup inside a value is data.
 
     Returns:
         A :class:`ToolCall` (``raw`` kept exactly) or a :class:`ParseError`
         whose ``expected`` is a correct example call. Never raises.
     """
     by_name = {tool_name(t): t for t in tools or []}
+    if scan is None:
+        scan = scan_block(raw if raw.startswith(OPEN) else OPEN + raw)
     body = _body(raw)
-    closed = raw.rstrip().endswith(CLOSE)
-    name = ""
+    name = scan.name or ""
     try:
         if not body:
             raise _Bad("the <tool_call> block is empty")
-        xml = body.startswith("<") or ("<function=" in body and not body.startswith("{"))
-        name, args = _decode_xml(body) if xml else _decode_json(body)
+        xml = scan.kind == "xml" and (scan.name is not None or scan.problem is not None or body.startswith("<"))
+        name, args = _decode_xml(scan) if xml else _decode_json(body)
         tool = by_name.get(name)
         if tool is None:
             known = ", ".join(by_name) or "(none)"
@@ -229,7 +204,7 @@ def decode_call(raw: str, tools: list[dict[str, Any]], fmt: str, index: int) -> 
         if missing:
             raise _Bad(f"{name}: missing required parameter(s): {', '.join(missing)}")
         out = {k: coerce_value(k, v, props.get(k, {}), params, raw_text=xml) for k, v in args.items()}
-        if not closed:
+        if not scan.closed:
             raise _Bad("the call is not closed: end it with </tool_call>")
         return ToolCall(name=name, arguments=out, raw=raw)
     except (_Bad, ValueError, RecursionError) as exc:

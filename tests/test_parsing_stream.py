@@ -10,7 +10,8 @@ from test_parsing_corpus import CORPUS, READ_A, READ_A_JSON, TOOLS
 
 PIECES = ["<think>", "</think>", "<tool_call>", "</tool_call>", "\n", " ", "hello", "你好", "<", "</",
           "<too", "</thi", READ_A, READ_A_JSON, "<function=read_file>", "<parameter=path>", "a.txt",
-          "</parameter>", "</function>", '{"name": "search", "arguments": {"query": "x"}}']
+          "</parameter>", "</function>", '{"name": "search", "arguments": {"query": "x"}}',
+          "<parameter=query>", '{"name": "search", "arguments": {"query": "', '"}}', "{", "}", "'", '"', "\\"]
 
 
 def _stream(text: str, cuts: list[int], in_think: bool, fmt: str = "xml"):
