@@ -16,8 +16,8 @@ from tools.tables import TABLE_TOOLS, load_tables, table_query  # noqa: E402
 from tools.tables.naming import sql_name, table_name  # noqa: E402
 from tool_helpers import call  # noqa: E402  (the `ctx` fixture is in conftest.py)
 
-SALES = [("North", "Ana", 1200), ("South", "Ben", 950.5), ("East", "Chloe", 700), ("North", "Eva", 430),
-         ("South", "Finn", 610), ("West", "Dev", 1320), ("North", "Ana", 515)]
+SALES = [("North", "Ana", "1200.00"), ("South", "Ben", "950.50"), ("East", "Chloe", "700.00"),
+         ("North", "Eva", "430.00"), ("South", "Finn", "610.00"), ("West", "Dev", "1320.00"), ("North", "Ana", "515.00")]
 
 
 def write_csv(ctx, path: str, header: list[str], rows) -> None:
@@ -68,36 +68,52 @@ def test_is_a_read_tool_listed_in_table_tools():
 def test_group_totals_from_a_csv_are_exact(sales):
     r = q(sales, "SELECT region, SUM(amount) AS total FROM sales GROUP BY region ORDER BY region")
     assert not r.error, r.text
-    assert r.data["rows"] == [["East", "700"], ["North", "2145"], ["South", "1560.5"], ["West", "1320"]]
+    assert r.data["rows"] == [["East", "700.00"], ["North", "2145.00"], ["South", "1560.50"], ["West", "1320.00"]]
     assert r.text.splitlines()[0] == "4 rows:"
     assert r.untrusted  # cell text comes from a document
 
 
 def test_top_n_from_a_csv(sales):
     r = q(sales, "SELECT rep, SUM(amount) AS total FROM sales GROUP BY rep ORDER BY total DESC LIMIT 2")
-    assert r.data["rows"] == [["Ana", "1715"], ["Dev", "1320"]]
+    assert r.data["rows"] == [["Ana", "1715.00"], ["Dev", "1320.00"]]
 
 
 def test_result_is_an_aligned_table_with_numbers_right_aligned(sales):
     r = q(sales, "SELECT region, SUM(amount) AS total FROM sales GROUP BY region ORDER BY total DESC")
     lines = r.text.splitlines()
     assert lines[1].split("|")[0].strip() == "region" and lines[2].startswith("-------")
-    assert lines[3] == "North  |   2145"
-    assert lines[4] == "South  | 1560.5"
+    assert lines[3] == "North  | 2145.00"
+    assert lines[4] == "South  | 1560.50"
     assert len({line.index("|") for line in lines[3:]}) == 1
 
 
 def test_every_sheet_of_a_workbook_is_a_table(expenses):
     r = q(expenses, "SELECT a.category, a.cost + b.cost AS half_year FROM expenses_q1 a "
                     "JOIN expenses_q2 b USING (category) ORDER BY half_year DESC LIMIT 1")
-    assert r.data["rows"] == [["Rent", "2000"]]
+    assert r.data["rows"] == [["Rent", "2000.0"]]
     r = q(expenses, "SELECT SUM(cost) FROM expenses_q2")
     assert r.data["rows"] == [["1730"]]
 
 
+def test_sums_of_money_are_exact_not_binary_floating_point(ctx):
+    from decimal import Decimal
+
+    # ten amounts near 1e12 with cents: their sum needs 16 significant digits, beyond a DOUBLE
+    amounts = [f"{1234567890123 + i * 1000003}.{(i * 37) % 100:02d}" for i in range(10)]
+    write_csv(ctx, "ledger.csv", ["Amount"], [[a] for a in amounts])
+    r = q(ctx, "SELECT SUM(amount) FROM ledger")
+    assert r.data["rows"] == [[str(sum(Decimal(a) for a in amounts))]]
+
+
+def test_very_precise_or_exponent_numbers_are_double(ctx):
+    ctx.workspace.write_text("m.csv", "x,y\n0.1234567,1e3\n2,3\n")
+    tables, _ = load_tables(ctx)
+    assert {c.name: c.sql_type for c in tables[0].columns} == {"x": "DOUBLE", "y": "DOUBLE"}
+
+
 def test_csv_and_workbook_in_one_query(sales, expenses):
     r = q(sales, "SELECT (SELECT SUM(amount) FROM sales) - (SELECT SUM(cost) FROM expenses_q1) AS margin")
-    assert r.data["rows"] == [["4395"]]
+    assert r.data["rows"] == [["4395.00"]]
 
 
 def test_columns_are_typed(ctx):
@@ -107,7 +123,7 @@ def test_columns_are_typed(ctx):
     tables, notes = load_tables(ctx)
     types = {t.name: {c.name: c.sql_type for c in t.columns} for t in tables}
     assert types["mixed"] == {"id": "BIGINT", "zip": "VARCHAR", "when_": "DATE", "ok": "BOOLEAN",
-                              "price": "DOUBLE", "note": "VARCHAR"}
+                              "price": "DECIMAL(18,1)", "note": "VARCHAR"}
     assert types["book"] == {"day": "DATE", "n": "BIGINT"}
     assert q(ctx, "SELECT MAX(\"when_\") - MIN(\"when_\") FROM mixed").data["rows"] == [["29"]]
 
@@ -174,8 +190,8 @@ def test_syntax_error_is_one_line_naming_the_tables(sales, expenses):
     assert r.error
     assert len(r.text.splitlines()) == 1
     assert r.text.startswith("table_query: SQL error:")
-    assert "sales(region VARCHAR, rep VARCHAR, amount DOUBLE) from sales.csv" in r.text
-    assert "expenses_q1(category VARCHAR, cost DOUBLE) from expenses.xlsx, sheet Q1" in r.text
+    assert "sales(region VARCHAR, rep VARCHAR, amount DECIMAL(18,2)) from sales.csv" in r.text
+    assert "expenses_q1(category VARCHAR, cost DECIMAL(18,1)) from expenses.xlsx, sheet Q1" in r.text
 
 
 def test_unknown_table_names_the_tables(sales):

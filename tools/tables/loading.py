@@ -9,7 +9,9 @@ empty).
 
 A table's first non-empty row holds the column names; fully empty rows are
 dropped. Column types are inferred from all values: BOOLEAN (true/false),
-BIGINT, DOUBLE, DATE, TIMESTAMP, TIME, else VARCHAR; empty cells are NULL.
+BIGINT, DECIMAL(18,s) for numbers with at most 6 decimals (so sums of money are
+exact, not 7167559.57999999), DOUBLE, DATE, TIMESTAMP, TIME, else VARCHAR;
+empty cells are NULL.
 Numbers in text must be plain ("1200.50"; "1,200" and "$5" stay text), and a
 column with leading zeros ("007", zip codes, ids) stays text.
 """
@@ -17,6 +19,7 @@ column with leading zeros ("007", zip codes, ids) stays text.
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import posixpath
 import re
 from dataclasses import dataclass
@@ -43,6 +46,20 @@ _FLOAT = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?$")
 _INT64 = (-(1 << 63), (1 << 63) - 1)
+MAX_SCALE = 6
+"""Most decimals a number may have for its column to be DECIMAL rather than DOUBLE."""
+
+
+def _decimal_type(texts: list[str]) -> str:
+    """``DECIMAL(18,s)`` when every plain number in ``texts`` fits it exactly, else ``DOUBLE``."""
+    scale = whole = 0
+    for t in texts:
+        digits = t.lstrip("+-")
+        if "e" in digits.lower() or not _FLOAT.match(t):
+            return "DOUBLE"
+        head, _, tail = digits.partition(".")
+        scale, whole = max(scale, len(tail)), max(whole, len(head.lstrip("0")))
+    return f"DECIMAL(18,{scale})" if scale <= MAX_SCALE and whole + scale <= 18 else "DOUBLE"
 
 
 @dataclass(frozen=True)
@@ -78,7 +95,7 @@ def _text_type(cells: list[str]) -> str:
     if all(_INT.match(c) for c in cells) and all(_INT64[0] <= int(c) <= _INT64[1] for c in cells):
         return "BIGINT"
     if all(_FLOAT.match(c) for c in cells):
-        return "DOUBLE"
+        return _decimal_type(cells)
     if all(_DATE.match(c) for c in cells):
         return "DATE"
     if all(_DATE.match(c) or _STAMP.match(c) for c in cells):
@@ -93,6 +110,8 @@ def _from_text(c: str, sql_type: str) -> Any:
         return int(c)
     if sql_type == "DOUBLE":
         return float(c)
+    if sql_type.startswith("DECIMAL"):
+        return decimal.Decimal(c)
     if sql_type == "DATE":
         return dt.date.fromisoformat(c)
     if sql_type == "TIMESTAMP":
@@ -130,7 +149,11 @@ def infer_column(values: list[Any]) -> tuple[str, list[Any]]:
     if kinds <= {int, float} and bool not in kinds:
         if kinds == {int} and all(_INT64[0] <= v <= _INT64[1] for v in present):
             return "BIGINT", cells
-        return "DOUBLE", [None if v is None else float(v) for v in cells]
+        sql_type = _decimal_type([repr(float(v)) if isinstance(v, float) else str(v) for v in present])
+        if sql_type == "DOUBLE":
+            return "DOUBLE", [None if v is None else float(v) for v in cells]
+        return sql_type, [None if v is None else decimal.Decimal(repr(v) if isinstance(v, float) else str(v))
+                          for v in cells]
     if kinds <= {dt.datetime, dt.date}:
         stamps = [v if isinstance(v, dt.datetime) else dt.datetime.combine(v, dt.time(0)) for v in present]
         if all(s.time() == dt.time(0) for s in stamps):
