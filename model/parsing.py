@@ -103,7 +103,9 @@ class StreamParser:
         """Add generated text; return the pieces decided by it (maybe none)."""
         if self._flushed:
             raise RuntimeError("StreamParser.feed after flush/finish")
-        self.buf += delta
+        buf, self.buf = self.buf, ""  # sole reference: CPython appends in place, not by copying
+        buf += delta
+        self.buf = buf
         self._advance(final=False)
         return self._take()
 

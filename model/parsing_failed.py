@@ -7,22 +7,53 @@ got the format wrong; then the agent re-prompts with the format instead.
 
 from __future__ import annotations
 
+import bisect
 import json
 import re
 
 __all__ = ["looks_like_failed_call"]
 
-_FENCE_RE = re.compile(r"```[^\n`]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _NAME_KEY_RE = re.compile(r"""["']name["']\s*:\s*["']([^"']+)["']""")
+_ARGS_KEY_RE = re.compile(r"""["'](arguments|parameters)["']\s*:""")
 _TOOLS_TAG_RE = re.compile(r"<tools>|</tools>")
+_FENCE = "```"
+
+
+def _fenced_blocks(text: str) -> list[str]:
+    """Bodies of fenced code blocks: from the line after an opening fence
+    (three backticks and an info string without backticks) to the next fence
+    or the end. One forward pass (linear in ``len(text)``)."""
+    blocks: list[str] = []
+    pos, newline = 0, -1
+    while True:
+        start = text.find(_FENCE, pos)
+        if start < 0:
+            return blocks
+        info = start + len(_FENCE)
+        if newline < info:
+            newline = text.find("\n", info)
+            if newline < 0:
+                return blocks
+        tick = text.find("`", info, newline)
+        if tick >= 0:  # not an opening fence here: try the next position, like a regex would
+            pos = start + 1
+            continue
+        close = text.find(_FENCE, newline + 1)
+        end = len(text) if close < 0 else close
+        blocks.append(text[newline + 1: end])
+        pos = end + len(_FENCE)
 
 
 def _json_call_names(text: str) -> list[str]:
-    """Values of ``"name"`` keys in JSON-ish objects that also carry arguments."""
+    """Values of ``"name"`` keys in JSON-ish objects that also carry arguments
+    (an ``"arguments"`` or ``"parameters"`` key from 200 characters before to
+    400 after the name). Linear: the argument keys are found once."""
+    args = [(m.start(), m.end()) for m in _ARGS_KEY_RE.finditer(text)]
+    starts = [a for a, _ in args]
     names = []
     for m in _NAME_KEY_RE.finditer(text):
-        window = text[max(0, m.start() - 200): m.end() + 400]
-        if re.search(r"""["'](arguments|parameters)["']\s*:""", window):
+        i = bisect.bisect_left(starts, max(0, m.start() - 200))
+        if i < len(args) and args[i][1] <= m.end() + 400:
             names.append(m.group(1))
     return names
 
@@ -50,11 +81,12 @@ def looks_like_failed_call(text: str, tool_names: list[str]) -> str | None:
         return "wrote <function=...> without the enclosing <tool_call> ... </tool_call> tags"
     if _TOOLS_TAG_RE.search(text):
         return "wrote a <tools> list instead of calling a tool; call one tool inside <tool_call> tags"
-    for block in _FENCE_RE.findall(text):
+    code_call = re.compile(r"\s*(?:" + "|".join(re.escape(n) for n in names) + r")\s*\(") if names else None
+    for block in _fenced_blocks(text):
         called = [n for n in _json_call_names(block) if n in names]
         if called:
             return f"put a call of '{called[0]}' in a code block; write it inside <tool_call> tags instead"
-        if any(re.match(rf"\s*{re.escape(n)}\s*\(", block) for n in names):
+        if code_call is not None and code_call.match(block):
             return "wrote a tool call as code; write it inside <tool_call> tags instead"
     called = [n for n in _json_call_names(text) if n in names]
     if called:
