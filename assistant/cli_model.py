@@ -246,7 +246,7 @@ def _remote(settings: Any) -> dict[str, Any] | None:
     try:
         from model.remote import probe_server
 
-        from .toolset import read_secret
+        from .infra.secret_cache import read_secret
 
         return probe_server(settings.model.base_url or "", api_key=read_secret("openai_api_key"), timeout=5)
     except Exception as exc:  # noqa: BLE001 - reported

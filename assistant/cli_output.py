@@ -5,7 +5,7 @@ results, notices, pauses) goes to stderr, so ``assistant run ... > out.txt``
 captures only the answer.
 
 Either way, secret values (those read in this process through
-:func:`assistant.toolset.read_secret`, which ``wiring.open_harness`` primes with
+:func:`assistant.infra.secret_cache.read_secret`, which ``wiring.open_harness`` primes with
 the secrets the config refers to) are replaced by ``[secret:NAME]``.
 """
 
@@ -136,9 +136,9 @@ def consume(events: Iterable[Event], *, as_json: bool, out: TextIO | None = None
 
     ``secrets``: ``{name: value}`` to redact from the output, or a function
     returning it (called per write); default
-    :func:`assistant.toolset.seen_secrets`."""
+    :func:`assistant.infra.secret_cache.seen_secrets`."""
     from .export import scrub
-    from .toolset import seen_secrets
+    from .infra.secret_cache import seen_secrets
 
     if secrets is None:
         current: Callable[[], Mapping[str, str]] = seen_secrets

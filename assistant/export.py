@@ -8,7 +8,7 @@ turns that failed (malformed or refused calls, bad arguments, calls that
 returned an error): those stay in context but are not to be learned from.
 
 Secret values (the ones config refers to, see
-:func:`assistant.toolset.redaction_secrets`) are replaced by ``[secret:NAME]``
+:func:`assistant.infra.secret_cache.redaction_secrets`) are replaced by ``[secret:NAME]``
 in every string, so an export never carries a key a tool happened to see.
 """
 
@@ -43,7 +43,7 @@ def task_secrets(workspace: str | None) -> dict[str, str]:
     """``{name: value}`` of the secrets the config for ``workspace`` refers to
     (empty without a keyring backend; a broken config falls back to none)."""
     from .config import ConfigError, load_config
-    from .toolset import redaction_secrets
+    from .infra.secret_cache import redaction_secrets
 
     try:
         settings = load_config(workspace)

@@ -1,5 +1,5 @@
-"""Assemble the tools a task may use: built-ins, plugins, MCP servers, ``ask_human``;
-and read secrets for tools (:func:`read_secret`) and for redaction (:func:`redaction_secrets`).
+"""Assemble the tools a task may use: built-ins, the core tools (``tools.core``),
+plugins and MCP servers.
 
 Each source is imported lazily and tolerated when absent or broken: a missing
 package or a failing plugin is reported in :attr:`Toolset.problems`, never fatal.
@@ -8,39 +8,15 @@ package or a failing plugin is reported in :attr:`Toolset.problems`, never fatal
 from __future__ import annotations
 
 import importlib
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable
 
-from pydantic import BaseModel, Field
+from tools.base import Tool, ToolRegistry
+from tools.core import CORE_TOOLS
 
-from tools.base import RiskClass, Tool, ToolContext, ToolRegistry, ToolResult
+__all__ = ["Toolset", "build_toolset", "load_tools_file"]
 
-__all__ = [
-    "AskHumanParams", "ASK_HUMAN", "Toolset", "build_toolset", "load_tools_file",
-    "KNOWN_SECRETS", "read_secret", "secret_names", "redaction_secrets", "seen_secrets",
-]
-
-
-class AskHumanParams(BaseModel):
-    question: str = Field(description="One clear question for the user.")
-    choices: list[str] = Field(default_factory=list, description="Optional answers to pick from.")
-
-
-def _ask_human(ctx: ToolContext, params: AskHumanParams) -> ToolResult:
-    # The loop intercepts this tool and pauses the task; this body only runs
-    # if a caller invokes the tool outside the loop.
-    return ToolResult(text="(waiting for the user's answer)", data={"question": params.question})
-
-
-ASK_HUMAN = Tool(
-    name="ask_human",
-    description="Ask the user a question and wait for the answer (for decisions or missing information).",
-    params=AskHumanParams,
-    fn=_ask_human,
-    risk=RiskClass.READ,
-)
 
 _BUILTIN_SOURCES = (
     ("tools.files", "FILE_TOOLS"),
@@ -115,9 +91,7 @@ def build_toolset(
                 problems.append(f"{module}: not available ({type(exc).__name__}: {exc})")
                 continue
             _add_all(reg, tools, problems, module)
-    from .loop.toolgroups import USE_TOOLS
-
-    _add_all(reg, [ASK_HUMAN, USE_TOOLS], problems, "core")
+    _add_all(reg, CORE_TOOLS, problems, "core")
     _add_all(reg, extra, problems, "extra")
     if plugins:
         try:
@@ -167,76 +141,3 @@ def load_tools_file(path: Path | str) -> list[Tool]:
     if not isinstance(tools, list):
         raise ValueError(f"tools file {path} has no TOOLS list")
     return tools
-
-
-# -- secrets ------------------------------------------------------------------------
-KNOWN_SECRETS = ("openai_api_key", "brave_api_key")
-"""Secret names the app itself reads (remote engine key, Brave search key)."""
-
-_SEEN: dict[str, str] = {}
-_SEEN_LOCK = threading.Lock()
-
-
-def read_secret(name: str) -> str | None:
-    """The secret ``name`` from the keyring, or None when it is unset, the name is
-    invalid or no keyring backend works (never raises). Every value read is
-    remembered for :func:`seen_secrets`, so output of this process can be redacted."""
-    try:
-        from plugins.secrets import get_secret
-
-        value = get_secret(name)
-    except Exception:  # noqa: BLE001 - no backend, bad name, locked keyring: treated as unset
-        return None
-    if value:
-        with _SEEN_LOCK:
-            _SEEN[name] = value
-    return value
-
-
-def seen_secrets() -> dict[str, str]:
-    """``{name: value}`` of every secret :func:`read_secret` returned in this process."""
-    with _SEEN_LOCK:
-        return dict(_SEEN)
-
-
-def _config_mapping(config: Any) -> Mapping[str, Any]:
-    if config is None:
-        return {}
-    if hasattr(config, "tool_config"):
-        return config.tool_config()
-    return config if isinstance(config, Mapping) else {}
-
-
-def _refs(value: Any, out: list[str]) -> None:
-    from plugins.mcp_config import SECRET_REF
-
-    if isinstance(value, str):
-        out.extend(m.group(1) for m in SECRET_REF.finditer(value))
-    elif isinstance(value, Mapping):
-        for v in value.values():
-            _refs(v, out)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            _refs(v, out)
-
-
-def secret_names(config: Any = None) -> list[str]:
-    """Names of the secrets ``config`` refers to: :data:`KNOWN_SECRETS` plus every
-    ``${secret:NAME}`` in ``mcpServers`` and ``plugins`` (sorted, no repeats).
-
-    ``config`` is a :class:`assistant.config.Settings`, its ``tool_config()``
-    mapping, or None."""
-    cfg = _config_mapping(config)
-    names: list[str] = list(KNOWN_SECRETS)
-    _refs(cfg.get("mcpServers") or {}, names)
-    _refs(cfg.get("plugins") or {}, names)
-    return sorted(set(names))
-
-
-def redaction_secrets(config: Any = None) -> dict[str, str]:
-    """``{name: value}`` to pass to ``plugins.secrets.redact``: the secrets named by
-    :func:`secret_names` that are set, plus those already read in this process.
-    Empty when no keyring backend works (never raises)."""
-    for name in secret_names(config):
-        read_secret(name)
-    return seen_secrets()

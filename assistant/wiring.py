@@ -15,7 +15,8 @@ from . import paths
 from .loop.agent import Agent
 from .config import Settings
 from .state.store import Store
-from .toolset import Toolset, build_toolset, load_tools_file, read_secret, redaction_secrets
+from .infra.secret_cache import read_secret, redaction_secrets
+from .toolset import Toolset, build_toolset, load_tools_file
 
 __all__ = ["open_store", "open_model", "open_scripted", "build_agent", "Harness", "open_harness"]
 

@@ -16,7 +16,7 @@ from assistant.loop.agent import Agent
 from assistant.config import load_config
 from assistant.events import Finished, Paused, event_to_dict
 from assistant.state import Store
-from assistant.toolset import ASK_HUMAN
+from tools.core import ASK_HUMAN
 from assistant.undo import undo_task
 
 pytest.importorskip("llama_cpp")

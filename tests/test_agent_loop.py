@@ -21,7 +21,7 @@ from assistant.events import (
 )
 from assistant.scripted import ScriptedChatModel
 from assistant.state import Store
-from assistant.toolset import ASK_HUMAN
+from tools.core import ASK_HUMAN
 from tools.base import RiskClass, Tool, ToolContext, ToolRegistry, ToolResult
 
 

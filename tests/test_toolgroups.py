@@ -9,8 +9,9 @@ from assistant.config import load_config
 from assistant.events import Finished
 from assistant.scripted import ScriptedChatModel
 from assistant.state.store import Store
-from assistant.loop.toolgroups import active_schemas, compact_schema, initial_groups, unloaded_hint
+from assistant.loop.toolgroups import GROUPS, active_schemas, compact_schema, initial_groups, unloaded_hint
 from assistant.toolset import build_toolset
+from tools.core import GROUP_NAMES
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +50,10 @@ def test_core_schemas_and_groups(registry):
     assert not any(n.startswith("docx_") for n in with_excel)
     every = names(active_schemas(registry, ["word", "excel", "pdf", "web", "calendar", "notes", "memory", "extras"]))
     assert "use_tools" not in every and every == set(registry.names()) - {"use_tools"}
+
+
+def test_use_tools_accepts_exactly_the_groups_the_loop_knows():
+    assert tuple(GROUPS) == GROUP_NAMES
 
 
 def test_compact_schema_keeps_what_validation_needs(registry):

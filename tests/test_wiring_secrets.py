@@ -9,14 +9,14 @@ import keyring
 import pytest
 from keyring.backends import fail
 
-from assistant import toolset
+from assistant.infra import secret_cache
 from assistant.loop.agent import Agent
 from assistant.cli import main
 from assistant.cli_output import consume
 from assistant.events import Notice, ToolCallFinished
 from assistant.scripted import ScriptedChatModel
 from assistant.state.store import Store
-from assistant.toolset import read_secret, redaction_secrets, secret_names
+from assistant.infra.secret_cache import read_secret, redaction_secrets, secret_names
 from tools.base import RiskClass, Tool, ToolResult
 
 GITHUB = "ghp_TOPSECRETvalue42"
@@ -42,7 +42,7 @@ TOOLS = [Tool("leak", "Print the environment.", NoArgs, leak, RiskClass.READ)]
 @pytest.fixture(autouse=True)
 def forget_seen(monkeypatch):
     """Each test starts with no secrets remembered by this process."""
-    monkeypatch.setattr(toolset, "_SEEN", {})
+    monkeypatch.setattr(secret_cache, "_SEEN", {})
 
 
 @pytest.fixture
@@ -94,7 +94,7 @@ def test_export_and_json_events_never_carry_a_secret(ring, assistant_home, tmp_p
     assert GITHUB not in out and OPENAI not in out
     task_id = events[0]["task_id"]
 
-    toolset._SEEN.clear()  # a fresh `assistant export` process knows only what the config names
+    secret_cache._SEEN.clear()  # a fresh `assistant export` process knows only what the config names
     assert main(["export", task_id]) == 0
     exported = capsys.readouterr().out
     assert GITHUB not in exported and OPENAI not in exported

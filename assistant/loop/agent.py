@@ -31,7 +31,7 @@ from ..locks import TaskLock
 from ..state.models import Budgets, CallRecord, StoredMessage, Summary, Task, new_task_id
 from ..state.session import TaskSession, progress_summary
 from ..state.store import Store
-from ..toolset import read_secret
+from ..infra.secret_cache import read_secret
 from .arguments import argument_problem, storable, storable_text
 from .calls import CallRunner
 from .history import fit_prompt, to_model_messages
@@ -58,7 +58,7 @@ class Agent:
         state_dir: where change blobs, trash and locks live (default ``paths.state_dir()``).
         with_format: put the call-format instructions in the system prompt.
         secrets: ``name -> str | None`` given to tools (default: the keyring via
-            :func:`assistant.toolset.read_secret`, None when unavailable).
+            :func:`assistant.infra.secret_cache.read_secret`, None when unavailable).
         plugins: loaded ``plugins.api.Plugin`` objects whose system-prompt text
             is added after the rules (:func:`assistant.loop.prompt.plugin_prompt`).
         clock: monotonic seconds (tests pass a fake one).

@@ -180,7 +180,7 @@ class CallRunner:
 def _redact(text: str) -> str:
     from plugins.secrets import redact
 
-    from ..toolset import seen_secrets
+    from ..infra.secret_cache import seen_secrets
 
     secrets = seen_secrets()
     return redact(text, secrets) if secrets else text

@@ -16,18 +16,15 @@ import copy
 import os
 import re
 from pathlib import Path
-from typing import Any, Iterable, Literal
+from typing import Any, Iterable
 
-from pydantic import BaseModel, Field
+from tools.base import ToolRegistry
+from tools.core import CORE_TOOLS
 
-from tools.base import RiskClass, Tool, ToolContext, ToolRegistry, ToolResult
-
-__all__ = ["GROUPS", "group_of", "initial_groups", "active_schemas", "compact_schema", "USE_TOOLS", "loaded_groups",
+__all__ = ["GROUPS", "group_of", "initial_groups", "active_schemas", "compact_schema", "loaded_groups",
            "unloaded_hint"]
 
-GroupName = Literal["word", "excel", "pdf", "web", "calendar", "notes", "memory", "extras"]
-
-# group -> (one-line description for the model, tool-name prefixes)
+# group -> (one-line description for the model, tool-name prefixes); the names are tools.core.GROUP_NAMES
 GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "word": ("Word .docx documents: read, create, edit", ("docx_",)),
     "excel": ("Excel .xlsx and CSV: read, write, formulas, sheets", ("xlsx_", "csv_")),
@@ -39,7 +36,7 @@ GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "extras": ("tools from plugins and MCP servers", ()),
 }
 
-_CORE = {"ask_human", "use_tools"}
+_CORE = {t.name for t in CORE_TOOLS}
 _FILE_TOOLS = {"list_dir", "read_file", "write_file", "edit_file", "move", "copy", "delete", "find_files", "grep",
                "file_info"}
 
@@ -173,26 +170,6 @@ def active_schemas(registry: ToolRegistry, groups: Iterable[str]) -> list[dict[s
         if g is None or g in groups:
             out.append(compact_schema(t.schema()))
     return out
-
-
-class UseToolsParams(BaseModel):
-    groups: list[GroupName] = Field(description="Groups to load, e.g. [\"excel\"].", min_length=1, max_length=4)
-
-
-def _use_tools(ctx: ToolContext, params: UseToolsParams) -> ToolResult:
-    names = ", ".join(params.groups)
-    return ToolResult(text=f"Loaded tool groups: {names}. Their tools can be called from your next step.",
-                      data={"tool_groups": list(params.groups)})
-
-
-USE_TOOLS = Tool(
-    name="use_tools",
-    description="Load a tool group: word (.docx), excel (.xlsx/.csv), pdf, web (search/fetch), calendar (.ics), "
-                "notes, memory, extras.",
-    params=UseToolsParams,
-    fn=_use_tools,
-    risk=RiskClass.READ,
-)
 
 
 _NAME_RE = re.compile(r"<function=([A-Za-z0-9_.\-]+)|\"name\"\s*:\s*\"([A-Za-z0-9_.\-]+)\"")

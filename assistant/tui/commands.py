@@ -92,7 +92,7 @@ class CommandsMixin:
         return list(cached)
 
     def _plugin_context(self: Any) -> Any:
-        from assistant.toolset import read_secret
+        from assistant.infra.secret_cache import read_secret
         from tools.base import ToolContext
 
         ctx = ToolContext(task_id=self.task_id or "", config=self.config.tool_config(), secrets=read_secret)
