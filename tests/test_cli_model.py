@@ -80,3 +80,50 @@ def test_model_pull_offline_fails_fast(tmp_path):
                 env_extra={"HF_ENDPOINT": "http://127.0.0.1:9"}, timeout=60)
     assert r.returncode == 1
     assert r.stderr.startswith("error:") and r.stderr.strip().count("\n") == 0
+
+
+# ------------------------------------------------------- models already on disk
+def _home_env(tmp_path) -> dict:
+    """A user HOME with no Hugging Face / Ollama variables pointing elsewhere."""
+    home = tmp_path / "userhome"
+    home.mkdir(exist_ok=True)
+    return {"HOME": str(home), "HF_HOME": "", "HF_HUB_CACHE": "", "XDG_CACHE_HOME": "", "OLLAMA_MODELS": ""}
+
+
+def test_model_list_finds_gguf_files_already_on_disk_grouped_with_use_hints(tmp_path):
+    from test_model_discover import hf_repo, ollama_model, tiny
+
+    env = _home_env(tmp_path)
+    home = tmp_path / "userhome"
+    hf_repo(home / ".cache" / "huggingface" / "hub", "someone/Looped-GGUF", "looped-Q4_K_M.gguf", loops=3)
+    ollama_model(home / ".ollama" / "models", ("registry.ollama.ai", "library", "tinyllm", "1b"), loops=1)
+    lm = home / ".lmstudio" / "models" / "pub" / "repo"
+    lm.mkdir(parents=True)
+    (lm / "broken.gguf").write_bytes(b"PK\x03\x04 a zip, not a GGUF")
+    mine = tmp_path / "my models"
+    tiny(mine / "mine.gguf", loops=2)
+    cfg = tmp_path / "config" / "config.toml"
+    cfg.parent.mkdir()
+    cfg.write_text(f'[model]\nsearch_paths = ["{mine}"]\n')
+
+    r = run_cli("model", "list", "--json", home=tmp_path, env_extra=env)
+    assert r.returncode == 0, r.stderr
+    rows = {row["name"]: row for row in map(json.loads, r.stdout.splitlines())}
+    assert rows["someone/Looped-GGUF:looped-Q4_K_M.gguf"]["source"] == "huggingface"
+    assert rows["someone/Looped-GGUF:looped-Q4_K_M.gguf"]["num_loops"] == 3
+    assert rows["tinyllm:1b"]["source"] == "ollama" and rows["tinyllm:1b"]["architecture"] == "nanbeige"
+    assert rows["mine.gguf"]["source"] == "config" and rows["mine.gguf"]["memory_plan"].startswith("context")
+    assert "not a GGUF file" in rows["pub/repo/broken.gguf"]["problem"] and rows["pub/repo/broken.gguf"]["use"] is None
+    assert rows["tinyllm:1b"]["use"]["command"].startswith("assistant run --model ")
+    assert any(row["demo"] for row in rows.values())
+
+    text = run_cli("model", "list", home=tmp_path, env_extra=env).stdout
+    for heading in ("Hugging Face cache", "Ollama", "LM Studio", "Folders from model.search_paths", "Demo model"):
+        assert heading in text
+    assert text.index("Folders from model.search_paths") < text.index("Hugging Face cache") < text.index("Ollama")
+    assert "someone/Looped-GGUF:looped-Q4_K_M.gguf  [nanbeige, 3 loop(s), F32" in text
+    assert f"use: assistant run --model '{mine / 'mine.gguf'}' GOAL" in text
+    assert "pub/repo/broken.gguf: cannot use:" in text
+    assert "use: assistant run --model demo GOAL" in text
+    assert "[model] path = " in text
+
