@@ -161,7 +161,7 @@ def run_task(task: BenchTask, model: Any, *, repeat: int = 0, max_steps: int | N
         with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
             return run_task(task, model, repeat=repeat, max_steps=max_steps, max_wall_s=max_wall_s,
                             max_tokens=max_tokens, root=Path(tmp))
-    from . import paths
+    from .infra import paths
     from .loop.agent import Agent
     from .config import load_config
     from .state.store import Store
@@ -340,7 +340,7 @@ def _model_factory(args: argparse.Namespace, cache_dir: Path) -> Callable[[Bench
     from model.chat import open_chat_model
     from model.select import resolve_model
 
-    from . import paths
+    from .infra import paths
     from .config import load_config
 
     settings = load_config(None)

@@ -162,8 +162,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 def cmd_tasks(args: argparse.Namespace) -> int:
-    from . import paths
-    from .locks import is_running
+    from .infra import paths
+    from .infra.locks import is_running
     from .wiring import open_store
 
     with open_store() as store:
@@ -188,7 +188,7 @@ def cmd_tasks(args: argparse.Namespace) -> int:
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    from . import paths
+    from .infra import paths
     from .state.store import TaskNotFound
     from .undo import UndoError, undo_task
     from .wiring import open_store

@@ -27,7 +27,7 @@ from typing import Any, Literal, Mapping
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from . import paths
+from .infra import paths
 
 __all__ = [
     "ConfigError",
@@ -65,8 +65,6 @@ class ModelSettings(_Section):
     thinking: bool = True
     # llama.cpp CPU threads; unset: the cores other processes leave free, re-checked while decoding
     threads: int | None = Field(default=None, ge=1)
-    # extra folders where `assistant model list` and the model screen look for *.gguf files
-    search_paths: list[str] = Field(default_factory=list)
 
 
 class AgentSettings(_Section):

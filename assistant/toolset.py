@@ -98,7 +98,7 @@ def build_toolset(
             from plugins.loader import load_plugins
 
             if plugin_dir is None:
-                from . import paths
+                from .infra import paths
 
                 plugin_dir = paths.config_dir() / "plugins"
             report = load_plugins(tool_config, user_dir=plugin_dir, reserved_tools=reg.names())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .locks import TaskLock
+from .infra.locks import TaskLock
 from .state.store import Store
 
 __all__ = ["undo_task", "UndoError"]

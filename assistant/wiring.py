@@ -11,7 +11,7 @@ from typing import Any
 
 from model.types import ChatModel
 
-from . import paths
+from .infra import paths
 from .loop.agent import Agent
 from .config import Settings
 from .state.store import Store

@@ -325,7 +325,7 @@ def test_a_missing_workspace_on_resume_pauses_with_a_clear_error(env):
 
 
 def test_a_task_driven_elsewhere_is_not_run_twice(env):
-    from assistant.locks import TaskLock
+    from assistant.infra.locks import TaskLock
 
     ws, store = env
     agent, _ = make(env, [call("shell", path="x"), "done"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant import paths
+from assistant.infra import paths
 from assistant.config import ConfigError, load_config
 from assistant.loop.history import truncate_observation
 from assistant.loop.policy import decide

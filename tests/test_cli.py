@@ -138,7 +138,7 @@ def test_export_to_a_bad_path_is_one_line(tmp_path, monkeypatch, capsys):
     from tools.base import ToolRegistry
 
     (tmp_path / "ws").mkdir()
-    from assistant import paths
+    from assistant.infra import paths
 
     store = Store(paths.db_path(ensure=True))
     events = list(Agent(ScriptedChatModel(["hello"]), ToolRegistry(), store, settings=load_config(),
@@ -150,11 +150,11 @@ def test_export_to_a_bad_path_is_one_line(tmp_path, monkeypatch, capsys):
 
 
 def test_tasks_shows_a_killed_run_as_interrupted(tmp_path, monkeypatch, capsys):
-    from assistant import paths
+    from assistant.infra import paths
     from assistant.loop.agent import Agent
     from assistant.cli import main
     from assistant.config import load_config
-    from assistant.locks import TaskLock
+    from assistant.infra.locks import TaskLock
     from assistant.scripted import ScriptedChatModel
     from assistant.state.store import Store
     from tools.base import ToolRegistry

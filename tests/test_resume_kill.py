@@ -4,7 +4,7 @@ uninterrupted run. No write may complete twice, the DB must stay intact, and
 `assistant undo` must then restore the (empty) workspace.
 
 Kill points are exact: ``ASSISTANT_FAULT=LABEL:N`` makes the process SIGKILL
-itself at the N-th crash point with that label (see ``assistant.faults``).
+itself at the N-th crash point with that label (see ``assistant.infra.faults``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 TOOLS_FILE = textwrap.dedent('''
     import os
     from pydantic import BaseModel
-    from assistant.faults import crash_point
+    from assistant.infra.faults import crash_point
     from tools.base import RiskClass, Tool, ToolResult
 
     class WriteArgs(BaseModel):

@@ -23,11 +23,11 @@ from model.types import ChatModel, ModelError, ToolCall, TurnOutput
 from tools.base import ToolContext, ToolRegistry
 from tools.untrusted import new_marker
 
-from .. import faults, paths
+from ..infra import faults, paths
 from ..config import Settings
 from ..events import (ErrorEvent, Event, Finished, Metrics, Notice, ReasoningDelta, StepStarted, TaskStarted,
                       TextDelta, ToolCallFinished)
-from ..locks import TaskLock
+from ..infra.locks import TaskLock
 from ..state.models import Budgets, CallRecord, StoredMessage, Summary, Task, new_task_id
 from ..state.session import TaskSession, progress_summary
 from ..state.store import Store

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from tools.base import RiskClass, Tool, ToolContext, ToolRegistry, ToolResult, format_validation_error
 from tools.untrusted import fence
 
-from .. import faults
+from ..infra import faults
 from ..events import ApprovalRequested, Event, ToolCallFinished, ToolCallStarted
 from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession

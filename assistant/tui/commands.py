@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from textual.app import SystemCommand
 
-from assistant import paths
+from assistant.infra import paths
 
 from .widgets import NoticeLine, Transcript
 

@@ -15,7 +15,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, ProgressBar, Static
 
-from assistant import paths
+from assistant.infra import paths
 
 __all__ = ["ModelScreen", "model_rows", "pull_done_text"]
 
@@ -191,7 +191,7 @@ class ModelScreen(Screen[None]):
     def _check(self) -> None:
         lines = []
         try:
-            from assistant.paths import db_path
+            from assistant.infra.paths import db_path
             from assistant.state import Store
 
             with Store(db_path(ensure=True)) as store:

@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
-from assistant import paths
+from assistant.infra import paths
 from assistant.config import ConfigError, Settings
 
 __all__ = ["SettingsScreen", "settings_rows", "apply_setting"]
