@@ -34,7 +34,9 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
     model = sub.add_parser("model", help="list, inspect or download models",
                            description="List pulled models, show a GGUF's facts and memory plan, or download one.")
     msub = model.add_subparsers(dest="model_command", metavar="COMMAND")
-    ls = msub.add_parser("list", help="pulled models and the demo model", description="List models on this machine.")
+    ls = msub.add_parser("list", help="models on this machine: pulled, Hugging Face cache, LM Studio, Ollama, "
+                                      "model.search_paths, demo",
+                         description="List the GGUF models on this machine with their facts and memory plan.")
     ls.add_argument("--json", action="store_true", help="print JSON Lines")
     ls.set_defaults(func=cmd_model_list)
     info = msub.add_parser("info", help="facts and memory plan of a GGUF file",
@@ -126,32 +128,9 @@ def cmd_model_info(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ model list
 def cmd_model_list(args: argparse.Namespace) -> int:
-    from model.gguf_facts import GGUFError, read_facts
-    from model.pull import list_local_models
-    from model.select import DEMO_LABEL, demo_model_path
+    from .cli_model_list import run_model_list
 
-    rows: list[dict[str, Any]] = []
-    for p in list_local_models(_models_dir()):
-        try:
-            f = read_facts(p)
-            rows.append({"path": str(p), "name": f.name, "quantization": f.quantization, "loops": f.num_loops,
-                         "size": f.file_size, "demo": False})
-        except GGUFError as exc:
-            rows.append({"path": str(p), "error": str(exc), "demo": False})
-    demo = demo_model_path()
-    if demo is not None:
-        rows.append({"path": str(demo), "name": DEMO_LABEL, "quantization": "Q4_1", "loops": 1,
-                     "size": demo.stat().st_size, "demo": True})
-    for r in rows:
-        if args.json:
-            _print_json(r)
-        elif "error" in r:
-            print(f"  {r['path']}: {r['error']}")
-        else:
-            print(f"  {r['name']}  [{r['quantization']}, {r['loops']} loop(s), {r['size'] / 1024**3:.2f} GiB]  {r['path']}")
-    if not args.json and len(rows) <= 1:
-        print("Pull the reference model with: assistant model pull nanbeige4.2-3b")
-    return EXIT_OK
+    return run_model_list(args, _models_dir())
 
 
 # ------------------------------------------------------------------ model pull

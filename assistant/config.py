@@ -65,6 +65,8 @@ class ModelSettings(_Section):
     thinking: bool = True
     # llama.cpp CPU threads; unset: the cores other processes leave free, re-checked while decoding
     threads: int | None = Field(default=None, ge=1)
+    # extra folders where `assistant model list` and the model screen look for *.gguf files
+    search_paths: list[str] = Field(default_factory=list)
 
 
 class AgentSettings(_Section):
