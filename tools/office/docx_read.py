@@ -54,6 +54,15 @@ def _prefix(styles: StyleNames, p: Any) -> str:
     return ""
 
 
+_EXTRAS = frozenset(w(t) for t in ("ins", "del", "moveTo", "moveFrom", "commentReference", "sdt", "txbxContent"))
+
+
+def _has_extras(p: Any) -> bool:
+    """True when a paragraph holds something the summary counts (tracked
+    changes, comments, content controls, text boxes)."""
+    return any(el.tag in _EXTRAS for el in p.iter())
+
+
 def _cell(text: str) -> str:
     return " ".join(text.replace("|", "\\|").split())
 
@@ -188,6 +197,8 @@ def _render(zf: zipfile.ZipFile, document: str, name: str, *, start: int, change
                         break
                     continue
                 n_para += 1
+                if n_para < start and not _has_extras(el):
+                    continue  # a plain paragraph before the window: nothing to count
                 pt = paragraph_text(el)
                 ins += pt.insertions
                 dels += pt.deletions

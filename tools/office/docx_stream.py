@@ -107,11 +107,10 @@ def iter_body(zf: zipfile.ZipFile, part: str, name: str) -> Iterator[Any]:
     from lxml import etree
 
     parser = etree.XMLPullParser(
-        events=("start", "end"), remove_blank_text=True, resolve_entities=False,
+        events=("end",), remove_blank_text=True, resolve_entities=False,
         no_network=True, load_dtd=False, huge_tree=False,
     )
     parser.set_element_class_lookup(element_class_lookup)
-    body = None
     try:
         with zf.open(part) as fh:
             while True:
@@ -120,12 +119,9 @@ def iter_body(zf: zipfile.ZipFile, part: str, name: str) -> Iterator[Any]:
                     parser.feed(chunk)
                 else:
                     parser.close()
-                for event, el in parser.read_events():
-                    if event == "start":
-                        if body is None and el.tag == _BODY:
-                            body = el
-                        continue
-                    if body is not None and el.getparent() is body:
+                for _, el in parser.read_events():
+                    body = el.getparent()
+                    if body is not None and body.tag == _BODY:
                         yield el
                         body.remove(el)
                 if not chunk:
