@@ -190,7 +190,7 @@ def cmd_tasks(args: argparse.Namespace) -> int:
 def cmd_undo(args: argparse.Namespace) -> int:
     from .infra import paths
     from .state.store import TaskNotFound
-    from .undo import UndoError, undo_task
+    from .state.undo import UndoError, undo_task
     from .wiring import open_store
 
     with open_store() as store:
@@ -208,7 +208,7 @@ def cmd_undo(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .export import export_lines
+    from .state.export import export_lines
     from .state.store import TaskNotFound
     from .wiring import open_store
 

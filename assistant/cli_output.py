@@ -137,7 +137,7 @@ def consume(events: Iterable[Event], *, as_json: bool, out: TextIO | None = None
     ``secrets``: ``{name: value}`` to redact from the output, or a function
     returning it (called per write); default
     :func:`assistant.infra.secret_cache.seen_secrets`."""
-    from .export import scrub
+    from .state.export import scrub
     from .infra.secret_cache import seen_secrets
 
     if secrets is None:

@@ -17,7 +17,7 @@ from assistant.config import load_config
 from assistant.events import Finished, Paused, event_to_dict
 from assistant.state import Store
 from tools.core import ASK_HUMAN
-from assistant.undo import undo_task
+from assistant.state.undo import undo_task
 
 pytest.importorskip("llama_cpp")
 

@@ -9,7 +9,7 @@ from assistant.loop.agent import Agent
 from assistant.events import Finished
 from assistant.scripted import ScriptedChatModel
 from assistant.state import Store
-from assistant.undo import undo_task
+from assistant.state.undo import undo_task
 
 files = pytest.importorskip("tools.files")
 

@@ -1,4 +1,7 @@
-"""Durable task state: pydantic models and the SQLite store."""
+"""Durable task state: pydantic models (``models``), the SQLite store (``store``),
+the one writer of a task's status (``session.TaskSession``), and what reads the
+record back: ``undo`` (revert a task's file changes) and ``export`` (its trajectory
+as JSON Lines)."""
 
 from .models import (
     Budgets,

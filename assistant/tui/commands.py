@@ -183,7 +183,7 @@ class CommandsMixin:
         if self.running:
             self.notify("Stop the task (Esc) before undoing its changes.", severity="warning")
             return
-        from assistant.undo import undo_task
+        from assistant.state.undo import undo_task
 
         try:
             lines = undo_task(self.store, task_id, paths.state_dir(ensure=True))
@@ -262,7 +262,7 @@ class CommandsMixin:
                 self.resume_task(task_id)  # an interrupted run continues; a pause shows its hand-off
 
     async def _export(self: Any, task_id: str) -> None:
-        from assistant.export import export_lines
+        from assistant.state.export import export_lines
 
         out = paths.state_dir(ensure=True) / "exports" / f"{task_id}.jsonl"
         try:

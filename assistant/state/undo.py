@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .infra.locks import TaskLock
-from .state.store import Store
+from ..infra.locks import TaskLock
+from .store import Store
 
 __all__ = ["undo_task", "UndoError"]
 

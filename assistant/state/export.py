@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any, Iterator, Mapping
 
-from .state.models import CallRecord, StoredMessage
-from .state.store import Store
+from .models import CallRecord, StoredMessage
+from .store import Store
 
 __all__ = ["export_lines", "turn_failed", "scrub", "task_secrets"]
 
@@ -42,8 +42,8 @@ def scrub(value: Any, secrets: Mapping[str, str]) -> Any:
 def task_secrets(workspace: str | None) -> dict[str, str]:
     """``{name: value}`` of the secrets the config for ``workspace`` refers to
     (empty without a keyring backend; a broken config falls back to none)."""
-    from .config import ConfigError, load_config
-    from .infra.secret_cache import redaction_secrets
+    from ..config import ConfigError, load_config
+    from ..infra.secret_cache import redaction_secrets
 
     try:
         settings = load_config(workspace)
