@@ -2,7 +2,7 @@
 
 ``assistant`` alone opens the TUI. Headless subcommands: ``run``, ``resume``,
 ``tasks``, ``undo``, ``export`` (plus ``doctor``/``model`` from
-``assistant.cli_model``, ``bench`` from ``assistant.bench`` and ``secret`` from
+``assistant.cli_model``, ``bench`` from ``assistant.bench_runner`` and ``secret`` from
 ``plugins.cli`` when present; those set ``func`` on their parsers).
 Exit codes: 0 finished, 3 paused for a human, 2 usage error, 1 failure.
 """
@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("task", metavar="TASK", help="task id (or a unique prefix)")
     exp.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
 
-    for module, fn in (("assistant.cli_model", "add_commands"), ("assistant.bench", "add_commands"),
+    for module, fn in (("assistant.cli_model", "add_commands"), ("assistant.bench_runner", "add_commands"),
                        ("plugins.cli", "add_secret_commands")):
         try:
             mod = __import__(module, fromlist=[fn])

@@ -81,7 +81,7 @@ def open_remote_model(settings: Settings, cli_value: str | None = None) -> Any:
 def open_scripted(script_path: str | Path) -> tuple[Any, list, bool]:
     """A scripted model from a script file (tests); returns (model, extra tools,
     load built-in tools?). Raises ``ValueError`` for a bad script."""
-    from .scripted import ScriptedChatModel, load_script
+    from model.scripted import ScriptedChatModel, load_script
 
     data = load_script(script_path)
     model = ScriptedChatModel(

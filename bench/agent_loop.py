@@ -25,7 +25,7 @@ from pydantic import BaseModel  # noqa: E402
 
 from assistant.loop.agent import Agent  # noqa: E402
 from assistant.config import load_config  # noqa: E402
-from assistant.scripted import ScriptedChatModel  # noqa: E402
+from model.scripted import ScriptedChatModel  # noqa: E402
 from assistant.state import Store  # noqa: E402
 from tools.base import RiskClass, Tool, ToolRegistry  # noqa: E402
 

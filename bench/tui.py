@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assistant.config import Settings  # noqa: E402
-from assistant.scripted import ScriptedChatModel  # noqa: E402
+from model.scripted import ScriptedChatModel  # noqa: E402
 from model.types import GenerationMetrics, ParsedTurn, TurnOutput  # noqa: E402
 
 WORDS = ("The quick brown fox jumps over the lazy dog and then writes some `code` "

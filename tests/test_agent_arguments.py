@@ -8,7 +8,7 @@ import json
 from assistant.loop.agent import Agent
 from assistant.loop.arguments import argument_problem, storable
 from assistant.events import ErrorEvent, Finished, Paused, ToolCallFinished
-from assistant.scripted import ScriptedChatModel
+from model.scripted import ScriptedChatModel
 from assistant.state import Store
 from model.types import ParsedTurn, ToolCall
 from tools.base import RiskClass, Tool, ToolContext, ToolRegistry

@@ -19,7 +19,7 @@ from assistant.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
-from assistant.scripted import ScriptedChatModel
+from model.scripted import ScriptedChatModel
 from assistant.state import Store
 from tools.core import ASK_HUMAN
 from tools.base import RiskClass, Tool, ToolContext, ToolRegistry, ToolResult

@@ -7,7 +7,7 @@ import pytest
 
 from assistant.loop.agent import Agent
 from assistant.events import Finished
-from assistant.scripted import ScriptedChatModel
+from model.scripted import ScriptedChatModel
 from assistant.state import Store
 from assistant.state.undo import undo_task
 

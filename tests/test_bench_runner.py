@@ -7,9 +7,9 @@ import argparse
 import json
 import os
 
-from assistant.bench import (DEFAULT_TASKS_DIR, RunResult, add_commands, format_table, load_task, run_bench,
+from assistant.bench_runner import (DEFAULT_TASKS_DIR, RunResult, add_commands, format_table, load_task, run_bench,
                              run_task, summarise)
-from assistant.scripted import ScriptedChatModel
+from model.scripted import ScriptedChatModel
 
 
 def call(name: str, **params: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.bench import DEFAULT_TASKS_DIR, discover, load_task
+from assistant.bench_runner import DEFAULT_TASKS_DIR, discover, load_task
 
 TASKS = sorted(p.name for p in DEFAULT_TASKS_DIR.iterdir() if (p / "prompt.txt").is_file())
 AREAS = ("files_", "docx_", "xlsx_", "pdf_", "calendar_", "note_", "multistep_", "handoff_")

@@ -133,7 +133,7 @@ def test_export_to_a_bad_path_is_one_line(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("ASSISTANT_HOME", str(tmp_path))
     from assistant.loop.agent import Agent
     from assistant.config import load_config
-    from assistant.scripted import ScriptedChatModel
+    from model.scripted import ScriptedChatModel
     from assistant.state.store import Store
     from tools.base import ToolRegistry
 
@@ -155,7 +155,7 @@ def test_tasks_shows_a_killed_run_as_interrupted(tmp_path, monkeypatch, capsys):
     from assistant.cli import main
     from assistant.config import load_config
     from assistant.infra.locks import TaskLock
-    from assistant.scripted import ScriptedChatModel
+    from model.scripted import ScriptedChatModel
     from assistant.state.store import Store
     from tools.base import ToolRegistry
 

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 from assistant.events import Finished
-from assistant.scripted import ScriptedChatModel
+from model.scripted import ScriptedChatModel
 from assistant.state import Store
 from model.chat import LocalChatModel
 from model.chat_template import ChatTemplate

@@ -7,7 +7,7 @@ import pytest
 from assistant.loop.agent import Agent
 from assistant.config import load_config
 from assistant.events import Finished
-from assistant.scripted import ScriptedChatModel
+from model.scripted import ScriptedChatModel
 from assistant.state.store import Store
 from assistant.loop.toolgroups import GROUPS, active_schemas, compact_schema, initial_groups, unloaded_hint
 from assistant.toolset import build_toolset

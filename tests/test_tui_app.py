@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("textual")
 
-from assistant.scripted import ScriptedChatModel  # noqa: E402
+from model.scripted import ScriptedChatModel  # noqa: E402
 from assistant.tui.app import AssistantApp  # noqa: E402
 from assistant.tui.screens import ApprovalScreen, TasksScreen  # noqa: E402
 from assistant.tui.widgets import HandOffPanel, StatusBar, ToolCallCard  # noqa: E402

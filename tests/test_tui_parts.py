@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from assistant.scripted import ScriptedChatModel
+from model.scripted import ScriptedChatModel
 from assistant.tui.commands import COMMANDS
 from assistant.tui.pauses import preview_for, resolution_for
 from assistant.tui.screens import ModelScreen, SettingsScreen

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Button, Input, ProgressBar, Static
 
-from assistant.scripted import ScriptedChatModel
+from model.scripted import ScriptedChatModel
 from assistant.tui.screens import ModelScreen
 from model.loopcheck import LoopCheck
 from test_pull import FakeHub, hub  # noqa: F401 - the hub fixture

@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("pytest_textual_snapshot")
 
-from assistant.scripted import ScriptedChatModel  # noqa: E402
+from model.scripted import ScriptedChatModel  # noqa: E402
 from assistant.tui.screens import ApprovalScreen, TasksScreen  # noqa: E402
 from assistant.tui.widgets import StatusBar  # noqa: E402
 from test_tui_support import OVERWRITE_SCRIPT, QUESTION_SCRIPT, call, make_app, until  # noqa: E402

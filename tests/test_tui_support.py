@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.config import Settings
-from assistant.scripted import ScriptedChatModel
+from model.scripted import ScriptedChatModel
 from assistant.state import Store
 from model.types import ParsedTurn, TurnOutput
 

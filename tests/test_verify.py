@@ -5,7 +5,7 @@ from __future__ import annotations
 from assistant.loop.agent import Agent
 from assistant.config import load_config
 from assistant.events import Finished
-from assistant.scripted import ScriptedChatModel
+from model.scripted import ScriptedChatModel
 from assistant.state.store import Store
 from assistant.loop.verify import unbacked_file_claims
 from tools.files import FILE_TOOLS

@@ -9,7 +9,7 @@ import pytest
 from assistant.loop.agent import Agent
 from assistant.config import load_config
 from assistant.loop.prompt import PLUGIN_HEADING, PLUGIN_PROMPT_CHARS, plugin_prompt
-from assistant.scripted import ScriptedChatModel
+from model.scripted import ScriptedChatModel
 from assistant.state.store import Store
 from assistant.toolset import build_toolset
 from assistant.tui.commands import COMMANDS, plugin_commands, run_plugin_command

@@ -14,7 +14,7 @@ from assistant.loop.agent import Agent
 from assistant.cli import main
 from assistant.cli_output import consume
 from assistant.events import Notice, ToolCallFinished
-from assistant.scripted import ScriptedChatModel
+from model.scripted import ScriptedChatModel
 from assistant.state.store import Store
 from assistant.infra.secret_cache import read_secret, redaction_secrets, secret_names
 from tools.base import RiskClass, Tool, ToolResult

@@ -330,7 +330,7 @@ def _model_factory(args: argparse.Namespace, cache_dir: Path) -> Callable[[Bench
 
     Raises ModelError (model cannot load) or ValueError (bad script)."""
     if args.scripted:
-        from .scripted import ScriptedChatModel
+        from model.scripted import ScriptedChatModel
 
         try:
             scripts = json.loads(Path(args.scripted).read_text(encoding="utf-8"))
@@ -395,7 +395,7 @@ def _run_and_report(args: argparse.Namespace, tasks: list[BenchTask], model_for:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m assistant.bench run ...`` (same as ``assistant bench run ...``)."""
+    """``python -m assistant.bench_runner run ...`` (same as ``assistant bench run ...``)."""
     parser = argparse.ArgumentParser(prog="assistant")
     add_commands(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["bench", *(sys.argv[1:] if argv is None else argv)])
