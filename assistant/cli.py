@@ -83,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     exp.add_argument("task", metavar="TASK", help="task id (or a unique prefix)")
     exp.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
 
-    for module, fn in (("assistant.cli_model", "add_commands"), ("assistant.bench_runner", "add_commands"),
+    for module, fn in (("assistant.cli_model", "add_commands"), ("assistant.cli_plugins", "add_commands"),
+                       ("assistant.bench_runner", "add_commands"),
                        ("plugins.cli", "add_secret_commands")):
         try:
             mod = __import__(module, fromlist=[fn])

@@ -163,6 +163,19 @@ def _llama_build() -> dict[str, Any]:
         return {"error": f"llama-cpp-python failed to load: {exc}"}
 
 
+def _remote_model(settings: Any, probe: dict[str, Any] | None) -> dict[str, Any]:
+    """The model a task uses with ``model.backend = "openai"``: ``model.model_name``,
+    else the first model the server lists (``probe``: ``probe_server``'s answer)."""
+    m = settings.model
+    if not m.base_url:
+        return {"error": "model.backend is 'openai' but model.base_url is not set", "backend": "openai"}
+    served = (probe or {}).get("models") or []
+    name = m.model_name or (served[0] if served else None)
+    return {"label": name or "the server's first model", "is_demo": False, "backend": "openai",
+            "source": "model.model_name" if m.model_name else "the server's model list",
+            "base_url": m.base_url, "model_name": name}
+
+
 def _default_model(settings: Any, cli_value: str | None) -> dict[str, Any]:
     from model.gguf_facts import GGUFError
     from model.select import resolve_model
@@ -207,14 +220,15 @@ def _prompt_size(model_path: str | None) -> dict[str, Any]:
 
 
 def _plugins(settings: Any) -> dict[str, Any]:
+    """Every plugin and MCP server (started, then stopped) with its tools, state and error."""
     try:
-        from .toolset import build_toolset
+        from .cli_plugins import collect_plugins
+        from .config import Settings
 
-        ts = build_toolset(settings, builtins=False, mcp=False)
-        try:
-            return {"tools": len(ts.registry), "problems": list(ts.problems)}
-        finally:
-            ts.close()
+        rows = [s.as_dict() for s in collect_plugins(settings if settings is not None else Settings())]
+        problems = [f"{r['kind']} {r['name']}: {r['error']}" for r in rows if r["state"] == "failed"]
+        tools = sum(len(r["tools"]) for r in rows)
+        return {"tools": tools, "problems": problems, "plugins": rows}
     except Exception as exc:  # noqa: BLE001 - reported
         return {"error": f"{type(exc).__name__}: {exc}"}
 
@@ -273,6 +287,7 @@ def doctor_report(cli_model: str | None = None) -> dict[str, Any]:
     remote = _remote(settings)
     if remote is not None:
         report["remote_engine"] = remote
+        report["default_model"] = _remote_model(settings, remote)
     report["ok"] = bool(loop.passed and "error" not in report["llama_cpp"] and "error" not in report["default_model"]
                         and not config_error)
     return report
@@ -296,6 +311,9 @@ def _format_doctor(r: dict[str, Any]) -> str:
     dm = r["default_model"]
     if "error" in dm:
         lines.append(f"[FAIL] default model: {dm['error']}")
+    elif dm.get("backend") == "openai":
+        lines.append(f"[ok  ] model: {dm['label']} on the OpenAI-compatible server {dm['base_url']} "
+                     f"(model.backend = openai; from {dm['source']})")
     else:
         source = "" if dm["is_demo"] else f" (from {dm['source']})"
         lines.append(f"[ok  ] default model: {dm['label']}{source}, {dm['num_loops']} loop(s)")
@@ -313,8 +331,12 @@ def _format_doctor(r: dict[str, Any]) -> str:
     if "error" in pl:
         lines.append(f"[warn] plugins: {pl['error']}")
     else:
-        lines.append(f"[{mark(not pl['problems'])}] plugins: {pl['tools']} plugin tools"
-                     + "".join(f"\n       problem: {p}" for p in pl["problems"]))
+        from .cli_plugins import format_plugins
+
+        n_mcp = sum(1 for p in pl["plugins"] if p["kind"] == "mcp")
+        lines.append(f"[{mark(not pl['problems'])}] plugins: {len(pl['plugins']) - n_mcp} plugin(s), "
+                     f"{n_mcp} MCP server(s), {pl['tools']} tools")
+        lines += format_plugins(pl["plugins"], indent="       ")
     if "remote_engine" in r:
         re_ = r["remote_engine"]
         lines.append(f"[{mark('error' not in re_)}] remote engine: {re_.get('error') or re_}")

@@ -37,11 +37,15 @@ class LoadReport:
         plugins: loaded plugins, in load order.
         failures: ``(name, one-line error)`` for each plugin that could not load.
         disabled: names skipped because config disables them.
+        origins: ``{name: origin}`` of every plugin found, loaded or not
+            ("bundled", "entry point <module:attr>" or the file path; the first
+            source wins when two share a name).
     """
 
     plugins: list[Plugin] = field(default_factory=list)
     failures: list[tuple[str, str]] = field(default_factory=list)
     disabled: list[str] = field(default_factory=list)
+    origins: dict[str, str] = field(default_factory=dict)
 
     def tools(self) -> list:
         """All tools of all loaded plugins (``list[tools.base.Tool]``)."""
@@ -159,6 +163,7 @@ def load_plugins(
     taken: dict[str, str] = {n: "built-in tools" for n in reserved_tools}
     seen: set[str] = set()
     for name, origin, get_register in _candidates(user_dir, include_bundled, entry_points):
+        report.origins.setdefault(name, origin)
         if name in seen:
             report.failures.append((name, f"another plugin is already called {name!r} ({origin} skipped)"))
             continue

@@ -217,6 +217,12 @@ class MCPManager:
         s = self._servers.get(name)
         return bool(s and s.running)
 
+    def server_tools(self, name: str) -> list[str]:
+        """The tool names server ``name`` listed when it last started (its own
+        names, not the ``mcp__...`` ones); empty before it started or when unknown."""
+        s = self._servers.get(name)
+        return [td.name for td in s.tool_defs] if s is not None else []
+
     def _submit(self, coro: Any, timeout: float) -> Any:
         if self._loop is None:
             self._loop = asyncio.new_event_loop()

@@ -127,3 +127,22 @@ def test_model_list_finds_gguf_files_already_on_disk_grouped_with_use_hints(tmp_
     assert "use: assistant run --model demo GOAL" in text
     assert "[model] path = " in text
 
+
+def test_doctor_names_the_remote_model_when_backend_is_openai(tmp_path, monkeypatch):
+    from assistant import cli_model
+
+    monkeypatch.setenv("ASSISTANT_HOME", str(tmp_path))
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "config.toml").write_text(
+        '[model]\nbackend = "openai"\nbase_url = "http://127.0.0.1:9/v1"\nmodel_name = "qwen2.5-coder-1.5b"\n')
+    # the canary is another test's business: a failed one skips the llama.cpp checks
+    monkeypatch.setattr(cli_model, "_canary", lambda: {"ok": False, "signal": "", "message": "skipped in this test",
+                                                       "build_features": [], "machine_features": []},
+                        raising=False)  # without a canary step, doctor runs the loop check instead
+    report = cli_model.doctor_report()
+    dm = report["default_model"]
+    assert dm["label"] == "qwen2.5-coder-1.5b" and dm["base_url"] == "http://127.0.0.1:9/v1"
+    assert dm["is_demo"] is False and dm["backend"] == "openai"
+    text = cli_model._format_doctor(report)
+    assert "model: qwen2.5-coder-1.5b on the OpenAI-compatible server http://127.0.0.1:9/v1" in text
+    assert "demo model" not in text.split("remote engine")[0]
