@@ -7,6 +7,7 @@ MCP server starts, and the keyring only when a secret is used.
 from plugins.api import Plugin, PluginAPI, PluginError
 from plugins.loader import ENTRY_POINT_GROUP, LoadReport, bundled_plugins, load_plugins
 from plugins.mcp import MCPManager
+from plugins.report import PluginStatus, plugin_report
 from plugins.secrets import SecretsUnavailable, delete_secret, get_secret, redact, set_secret
 
 __all__ = [
@@ -16,11 +17,13 @@ __all__ = [
     "Plugin",
     "PluginAPI",
     "PluginError",
+    "PluginStatus",
     "SecretsUnavailable",
     "bundled_plugins",
     "delete_secret",
     "get_secret",
     "load_plugins",
+    "plugin_report",
     "redact",
     "set_secret",
 ]
