@@ -16,6 +16,7 @@ import queue
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -34,8 +35,10 @@ from ..state.store import Store
 from ..infra.secret_cache import read_secret
 from .arguments import argument_problem, storable, storable_text
 from .calls import CallRunner
+from .ending import end_with_answer, evidence_of
+from .finish import FINISH
 from .history import fit_prompt, to_model_messages
-from .prompt import format_error_note, plugin_prompt, system_prompt
+from .prompt import format_error_note, plugin_prompt, system_prompt, today_line
 from .resolve import apply_resume
 from .stuck import corrective_note, detect
 from .toolgroups import active_schemas, initial_groups, loaded_groups, unloaded_hint
@@ -62,6 +65,8 @@ class Agent:
         plugins: loaded ``plugins.api.Plugin`` objects whose system-prompt text
             is added after the rules (:func:`assistant.loop.prompt.plugin_prompt`).
         clock: monotonic seconds (tests pass a fake one).
+        now: the local date and time, for the date line of the system prompt
+            (tests pass a fixed one; default ``datetime.now``).
     """
 
     def __init__(
@@ -76,6 +81,7 @@ class Agent:
         secrets: Callable[[str], str | None] | None = None,
         plugins: Any = (),
         clock: Callable[[], float] = time.monotonic,
+        now: Callable[[], datetime] = datetime.now,
     ) -> None:
         self.model = model
         self.tools = tools
@@ -86,6 +92,7 @@ class Agent:
         self.secrets = secrets
         self.plugins = list(plugins or ())
         self.clock = clock
+        self.now = now
         self.fmt = getattr(model, "fmt", None) or self.settings.model.tool_call_format
         self.cancel_event = threading.Event()
         self._worker: ThreadPoolExecutor | None = None
@@ -272,8 +279,10 @@ class Agent:
         task = sess.task
         faults.crash_point("step_start")
         schemas = active_schemas(self.tools, loaded_groups(task.tool_groups, sess.calls))
+        if self.tools.get(FINISH.name) is None:
+            schemas.append(FINISH.schema())  # always callable: a grammar-constrained turn can end
         system = system_prompt(task.workspace, self.fmt, with_format=self.with_format,
-                               extra=plugin_prompt(self.plugins, runner.ctx))
+                               extra=plugin_prompt(self.plugins, runner.ctx), now=self.now())
         ctx_size = int(self.model.context_size)
         limit = int(ctx_size * self.settings.agent.fold_at)
 
@@ -349,15 +358,22 @@ class Agent:
         msg = sess.new_message("assistant", storable_text(parsed.content), reasoning=storable_text(parsed.reasoning),
                                token_ids=list(out.token_ids))
         msg.step = step_n
-        turn = classify_turn(out, task.workspace, self.tools.names(), hint=lambda raw: unloaded_hint(raw, self.tools))
+        names = [*self.tools.names(), FINISH.name]
+        turn = classify_turn(out, task.workspace, names, hint=lambda raw: unloaded_hint(raw, self.tools))
+        def ev():
+            return evidence_of(sess, names, [today_line(self.now())])
+
+        if isinstance(turn, Calls) and any(c.name == FINISH.name for c in turn.calls) and not turn.errors:
+            if len(turn.calls) == 1:  # a finish call alone: the answer, checked like a plain one
+                record = _call_record(turn.calls[0], step_n, msg.seq, 0)
+                msg.tool_calls = [{**record.brief(), "raw": record.raw}]
+                task.format_errors = 0
+                return (yield from end_with_answer(sess, msg, str(record.arguments.get("answer", "")), ev(), record))
         if isinstance(turn, Calls):
             yield from self._record_calls(sess, msg, turn, step_n)
             return False
         if isinstance(turn, Answer):
-            msg.kind = "answer"
-            task.call_expected = False
-            yield sess.finish(turn.text, messages=[msg])
-            return True
+            return (yield from end_with_answer(sess, msg, turn.text, ev()))
         task.call_expected = turn.call_expected
         task.format_errors += 1
         task.format_errors_total += 1
@@ -408,6 +424,9 @@ def _call_record(call: ToolCall, step_n: int, turn_seq: int, index: int) -> Call
                         raw=storable_text(call.raw))
     if problem:
         record.status, record.result, record.error = "invalid", f"Call not run: {problem}.", True
+    elif call.name == FINISH.name:
+        record.status, record.result, record.error = "invalid", (
+            "Call not run: finish must be the only call of its turn; read the other results first, then finish."), True
     return record
 
 

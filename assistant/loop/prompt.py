@@ -8,11 +8,12 @@ must stay under 1,500 tokens on the demo model's tokenizer (checked by
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Iterable, Sequence
 
 from model.types import Message
 
-__all__ = ["system_prompt", "format_error_note", "base_prompt_tokens", "plugin_prompt",
+__all__ = ["system_prompt", "today_line", "format_error_note", "base_prompt_tokens", "plugin_prompt",
            "PROMPT_TOKEN_LIMIT", "PLUGIN_PROMPT_CHARS", "PLUGIN_HEADING"]
 
 PROMPT_TOKEN_LIMIT = 1500
@@ -22,6 +23,7 @@ _PLUGIN_STATE_KEY = "_assistant_plugin_prompt"
 
 _RULES = """You are a careful personal assistant working on the user's own computer.
 Workspace folder: {workspace}
+{today}
 Rules:
 - Use the tools to look before you answer; never invent file contents or facts.
 - Paths are relative to the workspace folder.
@@ -37,14 +39,31 @@ def _format_help(fmt: str) -> str:
     return format_instructions(fmt)
 
 
-def system_prompt(workspace: str, fmt: str = "xml", *, with_format: bool = True, extra: str = "") -> str:
+def today_line(now: datetime | None = None) -> str:
+    """"Today is Tuesday, 2025-03-11 (time zone CET, UTC+01:00)." for ``now``
+    (default: the local time). Date only, never the time of day, so the system
+    prompt (and its cached KV prefix) stays the same all day. A naive ``now``
+    is taken as local time."""
+    now = now or datetime.now()
+    if now.tzinfo is None:
+        now = now.astimezone()
+    offset = now.strftime("%z")
+    offset = f"UTC{offset[:3]}:{offset[3:]}" if offset else "UTC"
+    zone = now.tzname() or offset
+    where = f"{zone}, {offset}" if zone != offset else offset
+    return f"Today is {now.strftime('%A')}, {now.date().isoformat()} (time zone {where})."
+
+
+def system_prompt(workspace: str, fmt: str = "xml", *, with_format: bool = True, extra: str = "",
+                  now: datetime | None = None) -> str:
     """The system prompt for a task in ``workspace`` with tool-call format ``fmt``.
 
     ``with_format`` adds the call-format instructions (needed when the chat
     template does not teach the format itself, e.g. the demo model). ``extra``
     (e.g. :func:`plugin_prompt`) goes after the rules and before the format help.
+    ``now`` (default: the local time) gives the date line (:func:`today_line`).
     """
-    text = _RULES.format(workspace=workspace)
+    text = _RULES.format(workspace=workspace, today=today_line(now))
     if extra.strip():
         text += "\n\n" + extra.strip()
     if with_format:

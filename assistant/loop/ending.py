@@ -1,0 +1,90 @@
+"""Ending a task: an answer (plain text or a ``finish`` call) is accepted only
+after :func:`assistant.loop.finish.finish_problems` finds nothing doubtful.
+
+The first doubtful answer is fed back to the model with the list of doubts
+(a message starting :data:`FINISH_CHECK_PREFIX`); a second one since the
+user's last note pauses the task for the human with that list (a hand-off
+with reasons, pause kind "stuck": continue with a note, or stop), never a
+wrong "done".
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Sequence
+
+from ..events import Event, Notice
+from ..state.models import CallRecord, StoredMessage
+from ..state.session import TaskSession
+from .finish import FINISH_CHECK_PREFIX, Evidence, finish_problems
+
+__all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note"]
+
+
+def evidence_of(sess: TaskSession, tool_names: Sequence[str], extra_texts: Sequence[str] = ()) -> Evidence:
+    """What the task's answer may rest on: goal, the user's notes and answers,
+    the call journal and the paths this task changed (from the change journal)."""
+    task = sess.task
+    user = [m.content for m in sess.messages if m.role == "user" and m.kind == "note"]
+    touched: list[str] = []
+    for ch in sess.store.changes(task.id):
+        for key in ("path", "dest"):
+            if ch.record.get(key):
+                touched.append(str(ch.record[key]))
+    return Evidence(goal=task.goal, workspace=task.workspace, calls=list(sess.calls), touched=touched,
+                    user_texts=user, tool_names=list(tool_names), extra_texts=list(extra_texts))
+
+
+def checks_failed_since_note(messages: Sequence[StoredMessage]) -> int:
+    """Finish-check feedback given since the user's last note (or the goal)."""
+    n = 0
+    for m in messages:
+        if m.role == "user" and m.kind in ("note", "goal"):
+            n = 0
+        elif m.kind in ("corrective", "observation") and m.content.startswith(FINISH_CHECK_PREFIX):
+            n += 1
+    return n
+
+
+def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evidence,
+                    finish_call: CallRecord | None = None) -> Iterator[Event]:
+    """Finish the task with ``answer`` (the text of ``msg``, or the argument of
+    its ``finish_call``) when the checks pass; otherwise feed the doubts back
+    once, then pause for the human. Returns True when the task ended or paused."""
+    problems = finish_problems(answer, ev)
+    if not problems:
+        msg.kind = "answer"
+        sess.task.call_expected = False
+        if finish_call is not None:
+            finish_call.status, finish_call.result = "done", "Finished."
+            sess.task.usage.tool_calls += 1
+            sess.commit(calls=[finish_call])
+        yield sess.finish(answer, messages=[msg])
+        return True
+    listed = "\n".join(f"- {p}" for p in problems)
+    if checks_failed_since_note(sess.messages) >= 1:
+        reason = (f"Hand-off: the agent's answer did not pass the finish checks twice:\n{listed}\n"
+                  f"Its answer: {answer[:300]}\nAdd a note and continue, or stop.")
+        extra = []
+        if finish_call is not None:
+            finish_call.status, finish_call.result, finish_call.error = "invalid", f"{FINISH_CHECK_PREFIX} {listed}", True
+            sess.task.usage.tool_calls += 1
+            extra.append(_observation(sess, msg, finish_call))
+        yield sess.pause("stuck", reason, ["continue", "stop"], messages=[msg, *extra],
+                         calls=[finish_call] if finish_call else [])
+        return True
+    text = (f"{FINISH_CHECK_PREFIX} the answer was not accepted:\n{listed}\n"
+            "Fix this with tool calls, then finish again. If something cannot be done, say plainly what and why.")
+    if finish_call is not None:
+        finish_call.status, finish_call.result, finish_call.error = "invalid", text, True
+        sess.task.usage.tool_calls += 1
+        sess.commit(messages=[msg, _observation(sess, msg, finish_call)], calls=[finish_call])
+    else:
+        note = StoredMessage(seq=msg.seq + 1, step=msg.step, role="user", kind="corrective", content=text)
+        sess.commit(messages=[msg, note])
+    yield Notice(f"Finish check: {'; '.join(problems)}")
+    return False
+
+
+def _observation(sess: TaskSession, msg: StoredMessage, call: CallRecord) -> StoredMessage:
+    return StoredMessage(seq=msg.seq + 1, step=msg.step, role="tool", kind="observation", content=call.result,
+                         name=call.name, tool_call_id=call.id)

@@ -1,0 +1,264 @@
+"""The finish the harness checks: the ``finish(answer)`` call and the checks
+an answer must pass before the task is called finished.
+
+A confident wrong "done" is the worst outcome (../shared/DESIGN.md). Watched on
+Qwen2.5-Coder-1.5B: a fenced, malformed ``use_tools`` call accepted as the
+answer; "No further instructions provided." after a cut-off turn accepted as
+the answer; totals invented without reading the file. Each check below is
+deterministic and reads only the answer, the goal, the call journal and the
+workspace; each returns one line per doubt, for the model first and then, if
+the next answer is doubtful too, for the human (a hand-off with reasons).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from pydantic import BaseModel, Field
+
+from model.parsing_failed import looks_like_failed_call
+from tools.base import RiskClass, Tool, ToolContext, ToolResult
+
+from ..state.models import CallRecord
+
+__all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
+           "number_problems", "file_problems", "normalise_number", "FINISH_CHECK_PREFIX"]
+
+FINISH_CHECK_PREFIX = "Finish check:"
+
+
+class FinishParams(BaseModel):
+    answer: str = Field(description="The final answer for the user, in plain text.")
+
+
+def _finish(ctx: ToolContext, params: FinishParams) -> ToolResult:
+    # The loop intercepts this call (it ends the task after the checks); this
+    # body only runs if a caller invokes the tool outside the loop.
+    return ToolResult(text=params.answer)
+
+
+FINISH = Tool(
+    name="finish",
+    description="End the task with your final answer for the user (call it only when the work is done).",
+    params=FinishParams,
+    fn=_finish,
+    risk=RiskClass.READ,
+)
+
+
+@dataclass
+class Evidence:
+    """What an answer may rest on.
+
+    Attributes:
+        goal: the user's goal text.
+        user_texts: other words from the user (notes, answers to questions).
+        calls: the task's call journal (only finished calls count).
+        touched: workspace-relative paths changed by this task (written, moved to, ...).
+        workspace: the workspace folder.
+        tool_names: names of the tools the model can call.
+        extra_texts: other trusted sources of numbers (e.g. the date line of the system prompt).
+    """
+
+    goal: str
+    workspace: str | Path
+    calls: Sequence[CallRecord] = ()
+    touched: Iterable[str] = ()
+    user_texts: Sequence[str] = ()
+    tool_names: Sequence[str] = ()
+    extra_texts: Sequence[str] = field(default_factory=tuple)
+
+
+# -- call-like markup ----------------------------------------------------------
+_MARKUP = re.compile(r"<\s*/?\s*(tool_call|function[=\s>]|parameter[=\s>]|tools\s*>|tool_response)"
+                     r"|[\"']?\barguments[\"']?\s*:|[\"']name[\"']\s*:\s*[\"']", re.IGNORECASE)
+
+
+def markup_problem(answer: str, tool_names: Sequence[str]) -> str | None:
+    """Why ``answer`` is a call attempt and not an answer, or None.
+
+    Caught: ``<tool_call>``/``<function=``/``<parameter=`` tags, well-formed or
+    not; JSON-ish ``"name": "..."`` or ``arguments:`` keys, fenced or bare, with
+    or without their quotes (``arguments":`` missing its opening quote); a
+    tool named by its identifier (``use_tools``, ``read_file(``); and everything
+    :func:`model.parsing_failed.looks_like_failed_call` catches.
+    """
+    names = [n for n in tool_names if n]
+    failed = looks_like_failed_call(answer, names)
+    if failed is not None:
+        return failed
+    if _MARKUP.search(answer):
+        return "the answer holds tool-call markup; a call goes inside <tool_call> tags and an answer has none"
+    for n in names:
+        # names with an underscore are identifiers, never plain words; "copy(" or "`copy`" is a call too
+        pattern = rf"(?<![\w-]){re.escape(n)}(?![\w-])" if "_" in n else rf"`{re.escape(n)}`|\b{re.escape(n)}\s*\("
+        if re.search(pattern, answer):
+            return f"the answer names the tool '{n}'; call tools with <tool_call>, and answer with what you found"
+    return None
+
+
+# -- numbers -----------------------------------------------------------------
+_NUMBER = re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])|(?<![\w.])\.\d+(?![\w])")
+_FILE_OR_URL = re.compile(r"https?://\S+|(?<![\w/.-])(?:[\w.-]+/)*[\w-][\w.-]*?\.[A-Za-z][A-Za-z0-9]{0,4}\b")
+_LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
+SMALL_INTEGER = 10  # "3 files", "step 2": counts this small are not checked
+
+
+def normalise_number(text: str) -> str:
+    """``"1,234.50"`` / ``"1234.5"`` / ``"$1,234.5"`` -> ``"1234.5"``; ``"007"`` -> ``"7"``."""
+    t = text.strip().lstrip("$€£+-").rstrip("%").replace(",", "")
+    whole, _, frac = t.partition(".")
+    whole = whole.lstrip("0") or "0"
+    frac = frac.rstrip("0")
+    return f"{whole}.{frac}" if frac else whole
+
+
+def _numbers(text: str) -> list[str]:
+    return [normalise_number(m.group(0)) for m in _NUMBER.finditer(text)]
+
+
+def _source_numbers(texts: Iterable[str]) -> set[str]:
+    """Every number in ``texts``, read both with and without thousands separators
+    ("a,1,234" holds 1234, 1 and 234)."""
+    found: set[str] = set()
+    for text in texts:
+        found.update(_numbers(text))
+        found.update(normalise_number(x) for x in re.findall(r"\d+(?:\.\d+)?", text))
+    return found
+
+
+def number_problems(answer: str, sources: Iterable[str]) -> list[str]:
+    """Numbers in ``answer`` that appear in none of ``sources`` (after
+    normalising separators, currency signs, percent signs and trailing zeros).
+    File names, URLs, list markers and integers up to :data:`SMALL_INTEGER` are not checked."""
+    text = _LIST_MARKER.sub(" ", _FILE_OR_URL.sub(" ", answer))
+    seen = _source_numbers(sources)
+    out = []
+    for n in _numbers(text):
+        if "." not in n and int(n) <= SMALL_INTEGER:
+            continue
+        if n not in seen and n not in out:
+            out.append(n)
+    return out
+
+
+# -- files -----------------------------------------------------------------
+_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*?\.(?:txt|md|csv|tsv|json|docx|xlsx|pdf|ics|html|py|yaml|"
+                   r"yml|toml|cfg|ini|js|ts|css|sh|xml|log|gitignore))\b|(?<![\w/.-])(\.gitignore|\.env\w*)\b",
+                   re.IGNORECASE)
+_CREATE = re.compile(r"\b(creat\w*|writ\w*|wrote|sav\w*|mak\w*|generat\w*|produc\w*|export\w*|draft\w*|stor\w*|"
+                     r"put|record\w*|add\w*|append\w*|build|set up|scaffold\w*|new)\b|\binto\b", re.IGNORECASE)
+_READ = re.compile(r"\b(read|reads|reading|open|opens|opening|look|looking|check|checking|summari[sz]\w*|analy[sz]\w*|use|using|from|in|of|"
+                   r"compare\w*|find|search\w*|based on|according to)\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(not|no|couldn'?t|cannot|can'?t|unable|missing|never|without)\b", re.IGNORECASE)
+_CLAIM = re.compile(r"\b(wr[io]te|written|creat(?:e|ed)|sav(?:e|ed)|updat(?:e|ed)|export(?:ed)?|generat(?:e|ed)|"
+                    r"stored|added|put|placed|moved|renamed|copied)\b", re.IGNORECASE)
+
+
+def _paths(text: str) -> list[tuple[int, str]]:
+    out = []
+    for m in _PATH.finditer(text):
+        rel = (m.group(1) or m.group(2)).strip("`'\"")
+        if rel.startswith("/") or "://" in text[max(0, m.start() - 8): m.start()]:
+            continue
+        out.append((m.start(), rel.lstrip("./") if rel.startswith("./") else rel))
+    return out
+
+
+def _sentence_before(text: str, pos: int) -> str:
+    start = max(text.rfind(". ", 0, pos), text.rfind("\n", 0, pos), text.rfind(";", 0, pos), -1) + 1
+    return text[start:pos]
+
+
+def goal_files(goal: str) -> tuple[list[str], list[str]]:
+    """``(outputs, inputs)``: files the goal asks to create and files it names to use.
+
+    A named file is an output when the nearest verb before it in its clause is
+    a creating one (create, write, save, ... or "into"); otherwise an input.
+    """
+    outputs, inputs = [], []
+    for pos, rel in _paths(goal):
+        before = _sentence_before(goal, pos)
+        create = [m.end() for m in _CREATE.finditer(before)]
+        read = [m.end() for m in _READ.finditer(before)]
+        target = outputs if create and (not read or max(create) > max(read)) else inputs
+        if rel not in outputs and rel not in inputs:
+            target.append(rel)
+    return outputs, inputs
+
+
+def _norm(path: str) -> str:
+    return path.strip().lstrip("./").rstrip("/") if path.startswith("./") else path.strip().rstrip("/")
+
+
+def _was_read(rel: str, calls: Sequence[CallRecord]) -> bool:
+    stem = Path(rel).stem.lower()
+    for c in calls:
+        if c.status != "done" or c.error:
+            continue
+        args = json.dumps(c.arguments, ensure_ascii=False).lower()
+        if rel.lower() in args or Path(rel).name.lower() in args:
+            return True
+        if c.name == "table_query" and re.search(rf"\b{re.escape(stem)}\b", args):
+            return True  # tables are named after their file
+    return False
+
+
+def file_problems(answer: str, ev: Evidence) -> list[str]:
+    """Doubts about files: outputs the goal asks for that are missing or were
+    not written by this task; files the answer names that do not exist (or that
+    it says it wrote, but this task did not); inputs the goal names that exist
+    but were never read."""
+    root = Path(ev.workspace)
+    touched = {_norm(p) for p in ev.touched}
+    outputs, inputs = goal_files(ev.goal)
+    out = []
+    for rel in outputs:
+        if not (root / rel).exists():
+            out.append(f"the task asks for {rel}, but it does not exist; create it with a tool")
+        elif _norm(rel) not in touched:
+            out.append(f"the task asks for {rel}, but this task did not write it")
+    for pos, rel in _paths(answer):
+        before = _sentence_before(answer, pos)
+        after = answer[pos: pos + 80].split("\n")[0]
+        if _NEGATED.search(before) or _NEGATED.search(after):
+            continue  # "I could not find data.csv" is an honest answer
+        if rel in outputs:
+            continue
+        if not (root / rel).exists():
+            out.append(f"the answer names {rel}, which does not exist in the workspace")
+        elif _CLAIM.search(before + after) and _norm(rel) not in touched:
+            out.append(f"the answer says {rel} was written, but this task did not write it")
+    for rel in inputs:
+        if (root / rel).is_file() and not _was_read(rel, ev.calls):
+            out.append(f"the task names {rel}, but it was never read; read it before answering")
+    return out
+
+
+_FILLER = re.compile(r"^\W*(no (further |more |new )?(instructions?|input|tasks?|information)( (were|was|is|are))?"
+                     r"( provided| given)?|how (can|may) i (help|assist)|"
+                     r"i('m| am) (ready|waiting)|waiting for (your|further|more)|let me know)\b", re.IGNORECASE)
+
+
+def finish_problems(answer: str, ev: Evidence) -> list[str]:
+    """Every doubt about ``answer`` as a final answer, one line each ([] when
+    it may end the task). A call-like answer is reported alone (the rest does
+    not apply to a call)."""
+    if not answer.strip():
+        return ["the answer is empty"]
+    markup = markup_problem(answer, ev.tool_names)
+    if markup:
+        return [markup]
+    if _FILLER.search(answer) and len(answer) < 200:
+        return ["the answer says nothing about the task; do the work with tools, or say plainly what you could not do"]
+    out = file_problems(answer, ev)
+    results = [c.result for c in ev.calls if c.status == "done" and not c.error and c.name != "finish"]
+    unseen = number_problems(answer, [ev.goal, *ev.user_texts, *results, *ev.extra_texts])
+    if unseen:
+        out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "
+                   "appear in no tool result of this task; get numbers from a tool (e.g. table_query), never by hand")
+    return out

@@ -1,0 +1,196 @@
+"""A finish the harness checks: what each deterministic check catches (tables),
+and the loop feeding a doubt back once, then handing off to the human."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.config import load_config
+from assistant.events import Finished, Notice, Paused
+from assistant.loop.agent import Agent
+from assistant.loop.finish import Evidence, finish_problems, goal_files, markup_problem, normalise_number, \
+    number_problems
+from model.scripted import ScriptedChatModel
+from assistant.state.models import CallRecord
+from assistant.state.store import Store
+from tools.base import ToolRegistry
+from tools.files import FILE_TOOLS
+
+TOOLS = ["read_file", "write_file", "list_dir", "use_tools", "copy", "finish"]
+
+
+@pytest.mark.parametrize("answer", [
+    # the issue's wrong "done": a fenced, malformed use_tools call (`arguments":` lacks its opening quote)
+    '```json\n{"name": "use_tools", arguments": {"groups": ["word", "excel"]}}\n```',
+    '{"name": "write_file", "arguments": {"path": "a.txt"}}',
+    '<tool_call>\n<function=write_file>\n<parameter=path>\na.txt\n',
+    '<function=read_file>\n<parameter=path>\nnotes.md\n</parameter>\n</function>',
+    'I will now call read_file to see the notes.',
+    'Next: `copy` the file.',
+    'name: "write_file", arguments: {path: "x"}',
+])
+def test_call_like_answers_are_never_answers(answer):
+    assert markup_problem(answer, TOOLS) is not None
+
+
+@pytest.mark.parametrize("answer", [
+    "The beta release is on 14 March.",
+    "I copied the file as you asked.",  # 'copy' as a word is not a call
+    "The file lists three names: Ann, Bo and Cy.",
+])
+def test_plain_answers_have_no_markup(answer):
+    assert markup_problem(answer, TOOLS) is None
+
+
+@pytest.mark.parametrize("text, norm", [
+    ("1,234.50", "1234.5"), ("1234.5", "1234.5"), ("$1,234", "1234"), ("1234.00", "1234"), ("12%", "12"),
+    ("007", "7"), ("0.50", "0.5"),
+])
+def test_numbers_normalise(text, norm):
+    assert normalise_number(text) == norm
+
+
+@pytest.mark.parametrize("answer, sources, unseen", [
+    ("Total sales: $1,234.50", ["region,amount\nnorth,1234.5"], []),
+    ("Total sales: 1234.5", ["sum\n1,234.50"], []),
+    ("North sold 1,700 and south 950.", ["north 1700\nsouth 950"], []),
+    ("The total is 2650.", ["north 1700\nsouth 950"], ["2650"]),  # computed by hand
+    ("Saved to report2024.md; 3 files, step 2.", [""], []),  # file names and small counts are not checked
+    ("1. 4500 units\n2. 120 units", ["4500 / 120"], []),
+    ("Meeting on 2025-03-18 at 15:00.", ["Added 'Sync' on Tuesday 2025-03-18 15:00 CET"], []),
+    ("It costs 99.95 euros.", ["costs 99.9"], ["99.95"]),
+])
+def test_every_number_in_the_answer_comes_from_a_source(answer, sources, unseen):
+    assert number_problems(answer, sources) == unseen
+
+
+@pytest.mark.parametrize("goal, outputs, inputs", [
+    ("Read notes.md and save the answer into answer.txt", ["answer.txt"], ["notes.md"]),
+    ("Summarise sales.csv and expenses.xlsx into report.md", ["report.md"], ["sales.csv", "expenses.xlsx"]),
+    ("Create a project: src/main.py, README.md and .gitignore", ["src/main.py", "README.md", ".gitignore"], []),
+    ("What does plan.txt say about the launch?", [], ["plan.txt"]),
+    ("Write totals.txt with the totals from data.csv", ["totals.txt"], ["data.csv"]),
+])
+def test_goal_files_are_split_into_outputs_and_inputs(goal, outputs, inputs):
+    assert goal_files(goal) == (outputs, inputs)
+
+
+def _done(name, result, **args):
+    return CallRecord(id="s1c0", step=1, turn_seq=1, name=name, arguments=args, status="done", result=result)
+
+
+def _problems(tmp_path, goal, answer, calls=(), touched=(), files=("notes.md",)):
+    for f in files:
+        (tmp_path / f).write_text("The beta release is on 14 March.\n")
+    return finish_problems(answer, Evidence(goal=goal, workspace=tmp_path, calls=list(calls), touched=touched,
+                                            tool_names=TOOLS))
+
+
+def test_an_output_the_goal_asks_for_must_exist_and_be_written_by_this_task(tmp_path):
+    goal = "Read notes.md and save the answer into answer.txt"
+    read = _done("read_file", "The beta release is on 14 March.", path="notes.md")
+    assert any("answer.txt" in p and "does not exist" in p
+               for p in _problems(tmp_path, goal, "The beta release is on 14 March.", [read]))
+    (tmp_path / "answer.txt").write_text("old")  # there before the task: not this task's work
+    assert any("did not write" in p for p in _problems(tmp_path, goal, "Saved.", [read]))
+    assert _problems(tmp_path, goal, "Saved the date to answer.txt.", [read], touched=["answer.txt"]) == []
+
+
+def test_a_file_the_goal_names_must_have_been_read(tmp_path):
+    problems = _problems(tmp_path, "When is the beta release? See notes.md", "The beta release is next week.")
+    assert problems == ["the task names notes.md, but it was never read; read it before answering"]
+    read = _done("read_file", "The beta release is on 14 March.", path="notes.md")
+    assert _problems(tmp_path, "When is the beta release? See notes.md", "On 14 March.", [read]) == []
+
+
+def test_a_table_query_over_a_file_counts_as_reading_it(tmp_path):
+    (tmp_path / "sales.csv").write_text("region,amount\nnorth,1700\n")
+    q = _done("table_query", "sum\n1700", sql="SELECT sum(amount) FROM sales")
+    assert _problems(tmp_path, "Total of sales.csv?", "The total is 1700.", [q], files=()) == []
+
+
+def test_files_the_answer_names_must_exist_unless_it_says_they_are_missing(tmp_path):
+    assert _problems(tmp_path, "tidy up", "Everything is in summary.md.") == \
+        ["the answer names summary.md, which does not exist in the workspace"]
+    assert _problems(tmp_path, "tidy up", "I could not find summary.md in the workspace.") == []
+    assert _problems(tmp_path, "tidy up", "I wrote notes.md.") == \
+        ["the answer says notes.md was written, but this task did not write it"]
+
+
+@pytest.mark.parametrize("answer", ["No further instructions provided.", "How can I help you today?", "  "])
+def test_a_filler_reply_is_not_an_answer(tmp_path, answer):
+    assert _problems(tmp_path, "tidy up", answer, files=())
+
+
+# -- in the loop -------------------------------------------------------------------------
+def call(name, **args):
+    params = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in args.items())
+    return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>"
+
+
+def _agent(assistant_home, tmp_path, outputs, **agent):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    store = Store(assistant_home / "t.db")
+    model = ScriptedChatModel(outputs)
+    cfg = load_config(overrides={"agent": {"approve": "all", **agent}})
+    return Agent(model, ToolRegistry(FILE_TOOLS), store, settings=cfg, state_dir=tmp_path / "state"), ws, store
+
+
+def test_a_finish_call_ends_the_task_when_the_checks_pass(assistant_home, tmp_path):
+    agent, ws, store = _agent(assistant_home, tmp_path, [
+        call("write_file", path="hello.txt", content="hi"), call("finish", answer="Wrote hello.txt.")],
+        constrain="always")
+    events = list(agent.run("create hello.txt saying hi", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "Wrote hello.txt."
+    assert [c.name for c in store.calls(events[-1].task_id)] == ["write_file", "finish"]
+    store.close()
+
+
+def test_the_cut_off_then_filler_answer_is_fed_back_then_handed_off(assistant_home, tmp_path):
+    # the issue's second wrong "done": a turn cut off at the length limit, then "No further instructions provided."
+    agent, ws, store = _agent(assistant_home, tmp_path, [
+        "x" * 2000, "No further instructions provided.", "The report is done."], max_turn_tokens=100)
+    (ws / "sales.csv").write_text("region,amount\nnorth,1700\n")
+    events = list(agent.run("Summarise sales.csv into report.md", workspace=ws))
+    assert not any(isinstance(e, Finished) for e in events)
+    assert isinstance(events[-1], Paused) and events[-1].kind == "stuck"
+    assert "report.md" in events[-1].reason and "sales.csv" in events[-1].reason
+    notices = [e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check")]
+    assert len(notices) == 1 and "says nothing about the task" in notices[0]
+    task = store.get_task(events[-1].task_id)
+    assert task.status == "paused" and task.answer == ""
+    store.close()
+
+
+def test_the_malformed_fenced_call_never_ends_the_task(assistant_home, tmp_path):
+    fenced = '```json\n{"name": "use_tools", arguments": {"groups": ["word"]}}\n```'
+    agent, ws, store = _agent(assistant_home, tmp_path, [
+        fenced, call("write_file", path="README.md", content="# p"), "Created README.md."])
+    events = list(agent.run("Create README.md for the project", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "Created README.md."
+    assert (ws / "README.md").exists()
+    store.close()
+
+
+def test_a_doubt_fixed_after_feedback_finishes(assistant_home, tmp_path):
+    agent, ws, store = _agent(assistant_home, tmp_path, [
+        "The beta release is next week.", call("read_file", path="notes.md"), call("finish", answer="On 14 March.")])
+    (ws / "notes.md").write_text("beta release: 14 March\n")
+    events = list(agent.run("When is the beta release? It is in notes.md", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "On 14 March."
+    feedback = [m for m in store.messages(events[-1].task_id) if m.content.startswith("Finish check:")]
+    assert len(feedback) == 1 and "notes.md" in feedback[0].content
+    store.close()
+
+
+def test_a_second_doubtful_finish_call_hands_off_with_the_reasons(assistant_home, tmp_path):
+    agent, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="data.csv"), call("finish", answer="The total is 2650."),
+        call("finish", answer="The total is 2650.")])
+    (ws / "data.csv").write_text("north,1700\nsouth,950\n")
+    events = list(agent.run("What is the total in data.csv?", workspace=ws))
+    assert isinstance(events[-1], Paused) and "2650" in events[-1].reason and "Hand-off" in events[-1].reason
+    calls = store.calls(events[-1].task_id)
+    assert [c.status for c in calls] == ["done", "invalid", "invalid"]
+    store.close()
