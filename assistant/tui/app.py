@@ -10,10 +10,9 @@ resumable from the tasks screen or ``assistant resume``.
 
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 from textual import work
 from textual.app import App, ComposeResult
@@ -22,13 +21,14 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, ProgressBar, Static
 
 from assistant.config import Settings
-from assistant.events import Event, Paused
+from assistant.events import Paused
 
 from .commands import CommandsMixin
 from .handler import EventHandler
 from .loading import AgentFactory, ModelLoader, default_agent_factory, default_model_loader
 from .messages import AgentEvent, ModelLoaded, ModelLoadFailed, RunEnded
 from .pauses import resolution_for
+from .run_state import MakeEvents, Phase, RunState
 from .screens.approval import ApprovalDecision, ApprovalScreen
 from .widgets import HandOffPanel, NoticeLine, PromptInput, StatusBar, Transcript, UserMessage
 
@@ -78,14 +78,33 @@ class AssistantApp(CommandsMixin, App[int]):
         self.agent: Any = None
         self.workspace = Path(workspace or Path.cwd()).resolve()
         self.now = now
-        self.task_id: str | None = None
-        self.pause: Paused | None = None
-        self.running = False
-        self._queued: Callable[[], Iterator[Event]] | None = None
-        self._after_run: Callable[[], None] | None = None
-        self._quit_pending = False
-        self._cancel_requested = threading.Event()
+        self.run_state = RunState()
         self.handler: EventHandler | None = None
+        self._slash_plugins: list[Any] | None = None  # loaded on first use (commands.py)
+
+    # -- the run state, read and written through one value ------------------------
+    @property
+    def running(self) -> bool:
+        """True while a loop's worker runs (``run_state.phase`` is RUNNING)."""
+        return self.run_state.running
+
+    @property
+    def task_id(self) -> str | None:
+        """The task on screen (None: none yet)."""
+        return self.run_state.task_id
+
+    @task_id.setter
+    def task_id(self, value: str | None) -> None:
+        self.run_state.task_id = value
+
+    @property
+    def pause(self) -> Paused | None:
+        """The pause the task on screen waits in (None: not paused)."""
+        return self.run_state.pause
+
+    @pause.setter
+    def pause(self, value: Paused | None) -> None:
+        self.run_state.pause = value
 
     # -- layout ------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -127,7 +146,7 @@ class AssistantApp(CommandsMixin, App[int]):
         except Exception as exc:  # noqa: BLE001 - a broken DB is reported, not fatal
             await self.query_one(Transcript).mount(NoticeLine(f"Task store unavailable: {exc}", "error"))
             return
-        if waiting and self.task_id is None and not self.running and self._queued is None:
+        if waiting and self.task_id is None and self.run_state.phase is Phase.IDLE:
             t = waiting[0]
             more = f" and {len(waiting) - 1} more" if len(waiting) > 1 else ""
             await self.query_one(Transcript).mount(NoticeLine(
@@ -153,8 +172,8 @@ class AssistantApp(CommandsMixin, App[int]):
         self.query_one(StatusBar).set_model(model)
         if self.handler is not None:
             self.handler.context_size = int(getattr(model, "context_size", 0) or 0) or None
-        if self._queued is not None:
-            start, self._queued = self._queued, None
+        start = self.run_state.take_queued()
+        if start is not None:
             self._drive_with(start)
 
     async def on_model_load_failed(self, message: ModelLoadFailed) -> None:
@@ -171,25 +190,24 @@ class AssistantApp(CommandsMixin, App[int]):
         return self.agent
 
     # -- running the loop ------------------------------------------------------------
-    def _drive_with(self, make_events: Callable[[], Iterator[Event]]) -> None:
+    def _drive_with(self, make_events: MakeEvents) -> None:
         if self.model is None:
-            self._queued = make_events
+            self.run_state.queue(make_events)
             self.query_one(StatusBar).status = "waiting for model"
             return
-        self.running = True
-        self._cancel_requested.clear()
+        self.run_state.start()
         self._clear_handoff()
         self.query_one(StatusBar).status = "running"
         self.query_one(PromptInput).placeholder = "Working… Esc stops"
         self._drive(make_events)
 
     @work(thread=True, exclusive=True, group="agent", exit_on_error=False)
-    def _drive(self, make_events: Callable[[], Iterator[Event]]) -> None:
+    def _drive(self, make_events: MakeEvents) -> None:
         """Iterate the loop's events in this thread; post each to the app."""
         try:
             for event in make_events():
                 self.post_message(AgentEvent(event))
-                if self._cancel_requested.is_set() and self.agent is not None:
+                if self.run_state.cancel.is_set() and self.agent is not None:
                     self.agent.cancel()  # a cancel asked for before the loop had started
         except Exception as exc:  # noqa: BLE001 - the loop should not raise; report if it does
             self.post_message(RunEnded(f"{type(exc).__name__}: {exc}"))
@@ -201,23 +219,21 @@ class AssistantApp(CommandsMixin, App[int]):
             await self.handler.handle(message.event)
 
     async def on_run_ended(self, message: RunEnded) -> None:
-        self.running = False
+        after_run = self.run_state.end()
         if message.error:
             await self.query_one(Transcript).mount(NoticeLine(f"The task loop failed: {message.error}", "error"))
             self.query_one(StatusBar).status = "error"
         if self.pause is None:
             self.query_one(PromptInput).placeholder = _IDLE_HINT
-        if self._quit_pending:
+        if self.run_state.quit_pending:
             self.exit(0)
             return
-        if self._after_run is not None:
-            action, self._after_run = self._after_run, None
-            action()
+        if after_run is not None:
+            after_run()
 
     def start_task(self, goal: str) -> None:
         """Show ``goal`` and start a new task for it in the workspace."""
-        self.pause = None
-        self.task_id = None
+        self.run_state.forget_task()
         self.query_one(Transcript).mount(UserMessage(goal))
         workspace = self.workspace
         self._drive_with(lambda: self.ensure_agent().run(goal, workspace=workspace))
@@ -230,7 +246,7 @@ class AssistantApp(CommandsMixin, App[int]):
             self.notify("No task to resume. Type a goal, or pick one with /tasks.", severity="warning")
             return
         if self.running:  # the previous run is still unwinding: act when it has ended
-            self._after_run = lambda: self.resume_task(task_id, **resolution)
+            self.run_state.after_run = lambda: self.resume_task(task_id, **resolution)
             return
         self.task_id = task_id
         self.pause = None
@@ -316,23 +332,22 @@ class AssistantApp(CommandsMixin, App[int]):
     def action_cancel_task(self) -> None:
         """Esc: stop the current generation; the task pauses and can be resumed.
         A task still waiting for the model is dropped."""
-        if self._queued is not None:
-            self._queued = None
+        if self.run_state.take_queued() is not None:
             self.query_one(StatusBar).status = "idle"
         elif self.running:
             self._request_cancel()
             self.query_one(StatusBar).status = "stopping…"
 
     def _request_cancel(self) -> None:
-        self._cancel_requested.set()
+        self.run_state.cancel.set()
         if self.agent is not None:
             self.agent.cancel()
 
     async def action_quit(self) -> None:
         """Quit; a running task is first cancelled and checkpointed (a second
         Ctrl+Q quits at once)."""
-        if self.running and not self._quit_pending:
-            self._quit_pending = True
+        if self.running and not self.run_state.quit_pending:
+            self.run_state.quit_pending = True
             self._request_cancel()
             self.notify("Stopping the task so it can be resumed… (Ctrl+Q again quits now)")
             return

@@ -15,10 +15,12 @@ from textual.app import SystemCommand
 
 from assistant.infra import paths
 
-from .widgets import NoticeLine, Transcript
+from .widgets import NoticeLine, StatusBar, Transcript
 
 if TYPE_CHECKING:  # pragma: no cover
     from textual.screen import Screen
+
+    from .app import AssistantApp
 
 __all__ = ["CommandsMixin", "COMMANDS", "plugin_commands", "run_plugin_command"]
 
@@ -72,15 +74,19 @@ def run_plugin_command(plugins: Iterable[Any], line: str, ctx: Any) -> str | Non
 
 
 class CommandsMixin:
-    """Slash-command handlers for :class:`assistant.tui.app.AssistantApp`."""
+    """Slash-command handlers for :class:`assistant.tui.app.AssistantApp`.
 
-    def slash_plugins(self: Any) -> list[Any]:
+    Only the app mixes this in: each method types ``self`` as the app, so the
+    attributes it uses (``run_state``, ``store``, ``handler``, ...) are checked.
+    """
+
+    def slash_plugins(self: "AssistantApp") -> list[Any]:
         """The plugins whose slash commands are offered: the agent's, else loaded
         once from the config (failures are skipped; shown by ``doctor``)."""
         agent_plugins = getattr(self.agent, "plugins", None) if self.agent is not None else None
         if agent_plugins:
             return list(agent_plugins)
-        cached = getattr(self, "_slash_plugins", None)
+        cached = self._slash_plugins
         if cached is None:
             try:
                 from plugins.loader import load_plugins
@@ -91,7 +97,7 @@ class CommandsMixin:
             self._slash_plugins = cached
         return list(cached)
 
-    def _plugin_context(self: Any) -> Any:
+    def _plugin_context(self: "AssistantApp") -> Any:
         from assistant.infra.secret_cache import read_secret
         from tools.base import ToolContext
 
@@ -104,7 +110,7 @@ class CommandsMixin:
             ctx.workspace = None
         return ctx
 
-    async def run_command(self: Any, line: str) -> None:
+    async def run_command(self: "AssistantApp", line: str) -> None:
         """Run one ``/command args`` line (built-in, else a plugin's); unknown
         commands get a hint."""
         try:
@@ -128,12 +134,12 @@ class CommandsMixin:
         if hasattr(result, "__await__"):
             await result
 
-    async def say(self: Any, text: str, level: str = "info") -> None:
+    async def say(self: "AssistantApp", text: str, level: str = "info") -> None:
         """Put a notice line in the transcript."""
         await self.query_one(Transcript).mount(NoticeLine(text, level))
 
     # -- commands ----------------------------------------------------------------
-    async def cmd_help(self: Any) -> None:
+    async def cmd_help(self: "AssistantApp") -> None:
         lines = [f"{name:<10} {doc}" for name, doc in COMMANDS.items()]
         extra = plugin_commands(self.slash_plugins())
         if extra:
@@ -142,25 +148,25 @@ class CommandsMixin:
         lines += ["", "Esc stops the running task · Ctrl+T tasks · Ctrl+N new · Ctrl+P command palette · Ctrl+Q quit"]
         await self.say("\n".join(lines))
 
-    async def cmd_new(self: Any) -> None:
+    async def cmd_new(self: "AssistantApp") -> None:
         if self.running:
             self.notify("A task is running. Press Esc to stop it first.", severity="warning")
             return
-        self.task_id, self.pause = None, None
+        self.run_state.forget_task()
         self._clear_handoff()
         if self.handler is not None:
             self.handler.cards.clear()
             self.handler.task_id = None
         await self.query_one(Transcript).clear()
-        self.query_one("#status").status = "idle"
-        self.query_one("#status").step = 0
+        self.query_one(StatusBar).status = "idle"
+        self.query_one(StatusBar).step = 0
 
-    def cmd_tasks(self: Any) -> None:
+    def cmd_tasks(self: "AssistantApp") -> None:
         from .screens.tasks import TasksScreen
 
         self.push_screen(TasksScreen(self.store.list_tasks(), now=self.now), self._tasks_done)
 
-    def cmd_resume(self: Any, task_id: str | None = None) -> None:
+    def cmd_resume(self: "AssistantApp", task_id: str | None = None) -> None:
         if self.running:
             self.notify("A task is running already.", severity="warning")
             return
@@ -175,7 +181,7 @@ class CommandsMixin:
             task_id = paused[0].id
         self.resume_task(task_id)
 
-    async def cmd_undo(self: Any, task_id: str | None = None) -> None:
+    async def cmd_undo(self: "AssistantApp", task_id: str | None = None) -> None:
         task_id = task_id or self.task_id
         if not task_id:
             self.notify("No task to undo. Use /undo ID or /tasks.", severity="warning")
@@ -192,15 +198,15 @@ class CommandsMixin:
             return
         await self.say(f"Undo of task {task_id}:\n" + "\n".join(lines))
 
-    def cmd_approve(self: Any) -> None:
+    def cmd_approve(self: "AssistantApp") -> None:
         self.action_approve()
 
-    def cmd_model(self: Any) -> None:
+    def cmd_model(self: "AssistantApp") -> None:
         from .screens.model import ModelScreen
 
         self.push_screen(ModelScreen(self.model))
 
-    def cmd_pull(self: Any, name: str | None = None) -> None:
+    def cmd_pull(self: "AssistantApp", name: str | None = None) -> None:
         from .screens.model import ModelScreen
 
         if not name:
@@ -208,19 +214,19 @@ class CommandsMixin:
             return
         self.push_screen(ModelScreen(self.model, pull=name))
 
-    def cmd_settings(self: Any) -> None:
+    def cmd_settings(self: "AssistantApp") -> None:
         from .screens.settings import SettingsScreen
 
         def done(config: Any) -> None:
             if config is not None:
                 self.config = config
-                self.query_one("#status").max_steps = config.agent.max_steps
+                self.query_one(StatusBar).max_steps = config.agent.max_steps
                 if not self.running:
                     self.agent = None  # rebuilt with the new settings for the next run
 
         self.push_screen(SettingsScreen(self.config), done)
 
-    async def cmd_limits(self: Any) -> None:
+    async def cmd_limits(self: "AssistantApp") -> None:
         if not self.task_id:
             a = self.config.agent
             await self.say(f"Limits for new tasks: {a.max_steps} steps, {a.max_generated_tokens} tokens, "
@@ -233,22 +239,22 @@ class CommandsMixin:
                        f"tool calls {u.tool_calls}; approve mode {t.approve}.")
 
     # -- key bindings ------------------------------------------------------------------
-    def action_tasks(self: Any) -> None:
+    def action_tasks(self: "AssistantApp") -> None:
         if self.screen is self.screen_stack[0]:  # not on top of another screen
             self.cmd_tasks()
 
-    async def action_new_task(self: Any) -> None:
+    async def action_new_task(self: "AssistantApp") -> None:
         if self.screen is self.screen_stack[0]:
             await self.cmd_new()
 
-    def action_model_screen(self: Any) -> None:
+    def action_model_screen(self: "AssistantApp") -> None:
         self.cmd_model()
 
-    def action_settings(self: Any) -> None:
+    def action_settings(self: "AssistantApp") -> None:
         self.cmd_settings()
 
     # -- tasks screen results ----------------------------------------------------------
-    async def _tasks_done(self: Any, picked: tuple[str, str] | None) -> None:
+    async def _tasks_done(self: "AssistantApp", picked: tuple[str, str] | None) -> None:
         if picked is None:
             return
         action, task_id = picked
@@ -261,7 +267,7 @@ class CommandsMixin:
             if action == "resume" and self.pause is None:
                 self.resume_task(task_id)  # an interrupted run continues; a pause shows its hand-off
 
-    async def _export(self: Any, task_id: str) -> None:
+    async def _export(self: "AssistantApp", task_id: str) -> None:
         from assistant.state.export import export_lines
 
         out = paths.state_dir(ensure=True) / "exports" / f"{task_id}.jsonl"
@@ -273,7 +279,7 @@ class CommandsMixin:
             return
         await self.say(f"Exported task {task_id} to {out}")
 
-    async def open_task(self: Any, task_id: str) -> None:
+    async def open_task(self: "AssistantApp", task_id: str) -> None:
         """Show a stored task's history; a paused one shows its hand-off."""
         from .replay import replay_task
 
@@ -284,7 +290,7 @@ class CommandsMixin:
         await replay_task(self, task_id)
 
     # -- command palette ---------------------------------------------------------------
-    def get_system_commands(self: Any, screen: "Screen") -> Iterable[SystemCommand]:
+    def get_system_commands(self: "AssistantApp", screen: "Screen") -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)  # type: ignore[misc]
         for name, doc in COMMANDS.items():
             yield SystemCommand(name, doc, lambda n=name: self.call_later(self.run_command, n))
