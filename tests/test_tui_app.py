@@ -258,3 +258,35 @@ async def test_escape_right_after_enter_is_not_lost(home, workspace):
         await until(pilot, lambda: app.pause is not None and not app.running)
         assert app.pause.kind == "cancelled"
         assert app.store.get_task(app.task_id).status == "paused"
+
+
+async def test_typing_a_note_never_decides_and_enter_denies_with_it(home, workspace):
+    note = "End the file with a newline."  # has an "n" (deny) and a "t" (approve for the task)
+    app = make_app(home, workspace, ScriptedChatModel(OVERWRITE_SCRIPT))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "tidy notes")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        screen = app.screen
+        assert screen.focused is screen.query_one("#approval-note")
+        await pilot.press(*note)
+        assert app.screen is screen and screen.query_one("#approval-note").value == note
+        assert "Enter: deny with this note" in str(screen.query_one("#approval-hint").render())
+        await pilot.press("enter")
+        await until(pilot, lambda: status(app) == "finished")
+        [call] = app.store.calls(app.task_id)
+        assert app.store.get_task(app.task_id).grants == []
+    assert call.status == "denied" and note in call.result
+    assert (workspace / "notes.txt").read_text() == "old text\n"
+
+
+@pytest.mark.parametrize(("keys", "grants"), [(("y",), []), (("enter",), []), (("t",), ["destructive"]),
+                                              (("x", "alt+t"), ["destructive"])])
+async def test_decision_keys_work_on_an_empty_note_or_with_alt(home, workspace, keys, grants):
+    app = make_app(home, workspace, ScriptedChatModel(OVERWRITE_SCRIPT))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "tidy notes")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        await pilot.press(*keys)
+        await until(pilot, lambda: status(app) == "finished")
+        assert app.store.get_task(app.task_id).grants == grants
+    assert (workspace / "notes.txt").read_text() == "new text"

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from textual.widgets import Input
 
 pytest.importorskip("pytest_textual_snapshot")
 
@@ -64,6 +65,8 @@ def goal(text: str, done):
         pilot.app.query_one("#prompt").cursor_blink = False  # a blinking cursor differs run to run
         await pilot.press(*text, "enter")
         await until(pilot, lambda: done(pilot.app))
+        for field in pilot.app.screen.query(Input):
+            field.cursor_blink = False
         await pilot.pause()
 
     return run_before
@@ -95,6 +98,17 @@ def test_tasks_screen(snap_compare, tmp_path, workspace):
         await goal("make a title", lambda a: a.pause is not None and not a.running)(pilot)
         await pilot.press("ctrl+t")
         await until(pilot, lambda: isinstance(pilot.app.screen, TasksScreen))
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_approval_modal_with_a_note_typed(snap_compare, tmp_path, workspace):
+    app = make_app(tmp_path / "home", workspace, scripted(OVERWRITE_SCRIPT), files_only=True)
+
+    async def run_before(pilot) -> None:
+        await goal("tidy notes", lambda a: isinstance(a.screen, ApprovalScreen))(pilot)
+        await pilot.press(*"Keep the old text.")
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
