@@ -290,3 +290,36 @@ async def test_decision_keys_work_on_an_empty_note_or_with_alt(home, workspace, 
         await until(pilot, lambda: status(app) == "finished")
         assert app.store.get_task(app.task_id).grants == grants
     assert (workspace / "notes.txt").read_text() == "new text"
+
+
+async def test_typing_goes_to_the_input_after_clicking_a_card_or_pressing_escape(home, workspace):
+    from test_tui_support import call
+
+    app = make_app(home, workspace, ScriptedChatModel([call("list_dir", path="."), "Listed."]))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "list files")
+        await until(pilot, lambda: status(app) == "finished")
+        prompt = app.query_one("#prompt")
+        await pilot.click(ToolCallCard)
+        assert app.focused is not prompt  # the card's title took the focus
+        await pilot.press(*"hi")
+        assert prompt.value == "hi" and app.focused is prompt
+        app.set_focus(None)
+        await pilot.press("escape", "!")
+        assert prompt.value == "hi!" and app.focused is prompt
+
+
+async def test_typing_goes_to_the_input_after_a_panel_button(home, workspace):
+    from assistant.config import Settings
+    from test_tui_support import call
+
+    app = make_app(home, workspace, ScriptedChatModel([call("list_dir", path="."), "Done."]),
+                   config=Settings(agent={"max_steps": 1}))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "list files")
+        await until(pilot, lambda: app.pause is not None and not app.running)
+        [stop] = [b for b in app.query_one(HandOffPanel).query("Button") if str(b.label) == "Stop task"]
+        await pilot.click(f"#{stop.id}")
+        await until(pilot, lambda: status(app) == "stopped")
+        await pilot.press(*"ok")
+        assert app.query_one("#prompt").value == "ok"

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -327,6 +327,20 @@ class AssistantApp(CommandsMixin, App[int]):
             self.action_approve()
         else:
             self.start_task(text)
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing goes to the input whenever no dialog is open: a printable key
+        that reached the app (the focus is on a tool card, a panel button or
+        nothing) focuses the input and is typed there."""
+        if not event.is_printable or len(self.screen_stack) > 1 or event.character is None:
+            return
+        prompt = self.query_one(PromptInput)
+        if self.focused is prompt or not prompt.display:
+            return
+        event.stop()
+        event.prevent_default()
+        prompt.focus()
+        prompt.insert_text_at_cursor(event.character)
 
     # -- actions ---------------------------------------------------------------------------
     def action_cancel_task(self) -> None:

@@ -25,7 +25,7 @@ class PromptInput(Input):
     """
 
     def __init__(self, *, placeholder: str = "", id: str | None = None, max_history: int = 200) -> None:
-        super().__init__(placeholder=placeholder, id=id)
+        super().__init__(placeholder=placeholder, id=id, select_on_focus=False)  # typing refocuses it (app.on_key)
         self.history: list[str] = []
         self._max_history = max_history
         self._pos = 0
