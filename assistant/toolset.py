@@ -21,6 +21,7 @@ __all__ = ["Toolset", "build_toolset", "load_tools_file"]
 _BUILTIN_SOURCES = (
     ("tools.files", "FILE_TOOLS"),
     ("tools.office", "OFFICE_TOOLS"),
+    ("tools.tables", "TABLE_TOOLS"),
     ("tools.web", "WEB_TOOLS"),
 )
 

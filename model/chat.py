@@ -18,7 +18,7 @@ from typing import Any
 from .gguf_facts import read_facts
 from .memory import plan_memory
 from .runtime import GrammarPhase, Runtime
-from .types import DeltaCallback, Message, ModelError, SamplingParams, TurnOutput
+from .types import DeltaCallback, Message, ModelError, SamplingParams, TurnOutput, union_of_tools
 
 __all__ = ["LocalChatModel", "open_chat_model", "DEFAULT_CTX"]
 
@@ -105,7 +105,8 @@ class LocalChatModel:
     # ------------------------------------------------------------- complete
     def complete(self, messages: list[Message], tools: list[dict[str, Any]], *,
                  on_delta: DeltaCallback | None = None, cancel: threading.Event | None = None,
-                 force: str | None = None, max_tokens: int | None = None) -> TurnOutput:
+                 force: str | None = None, max_tokens: int | None = None,
+                 call_tools: list[dict[str, Any]] | None = None) -> TurnOutput:
         """Generate one assistant turn (see :class:`model.types.ChatModel`).
 
         Raises:
@@ -121,7 +122,9 @@ class LocalChatModel:
             raise ModelError(str(exc)) from None
         tokens = self._tokenize_prompt(prompt)
         starts_in_think = self.profile.prompt_opens_think(prompt)
-        parser = StreamParser(tools, self.fmt, starts_in_think)
+        grammar_tools = tools if call_tools is None else call_tools
+        parser = StreamParser(union_of_tools(tools, grammar_tools), self.fmt, starts_in_think)
+        tools = grammar_tools  # below: what the grammar lets a call use
         phase = None
         if tools and force == "tool_call" and not starts_in_think:
             phase = GrammarPhase(tool_call_grammar(tools, self.fmt, include_open=True), from_start=True)

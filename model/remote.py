@@ -42,7 +42,7 @@ from typing import Any
 
 from .remote_http import Completion, completion_body, stream_completion
 from .remote_probe import ServerInfo, detect_server, make_client, probe_server, tokenize_remote
-from .types import DeltaCallback, GenerationMetrics, Message, ModelError, SamplingParams, TurnOutput
+from .types import DeltaCallback, GenerationMetrics, Message, ModelError, SamplingParams, TurnOutput, union_of_tools
 
 __all__ = ["RemoteChatModel", "probe_server", "DEFAULT_REMOTE_CTX"]
 
@@ -171,7 +171,8 @@ class RemoteChatModel:
     # ------------------------------------------------------------- complete
     def complete(self, messages: list[Message], tools: list[dict[str, Any]], *,
                  on_delta: DeltaCallback | None = None, cancel: threading.Event | None = None,
-                 force: str | None = None, max_tokens: int | None = None) -> TurnOutput:
+                 force: str | None = None, max_tokens: int | None = None,
+                 call_tools: list[dict[str, Any]] | None = None) -> TurnOutput:
         """Generate one assistant turn (see :class:`model.types.ChatModel`).
 
         Raises:
@@ -193,7 +194,9 @@ class RemoteChatModel:
             raise ModelError(f"the prompt ({n_prompt} tokens) leaves no room to answer in a context of {self.context_size}")
         limit = min(max_tokens or room, room) if exact else (max_tokens or max(16, room))
         starts_in_think = self.profile.prompt_opens_think(prompt)
-        parser = StreamParser(tools, self.fmt, starts_in_think)
+        grammar_tools = tools if call_tools is None else call_tools
+        parser = StreamParser(union_of_tools(tools, grammar_tools), self.fmt, starts_in_think)
+        tools = grammar_tools  # below: what the grammar lets a call use
         m = GenerationMetrics(prompt_tokens=n_prompt)
 
         def emit(delta: str) -> None:

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
-from model.types import GenerationMetrics, Message, ModelError, ParsedTurn, TurnOutput
+from model.types import GenerationMetrics, Message, ModelError, ParsedTurn, TurnOutput, union_of_tools
 
 __all__ = ["ScriptedChatModel", "load_script"]
 
@@ -30,7 +30,8 @@ class ScriptedChatModel:
             default ``model.parsing.parse_turn``.
 
     ``complete`` raises :class:`ModelError` when the script is exhausted.
-    ``calls`` records ``(force, max_tokens)`` of every non-cancelled call.
+    ``calls`` records ``(force, max_tokens)`` of every non-cancelled call and
+    ``grammar_tools`` the tool names a call could use in it (``call_tools``).
     """
 
     teaches_call_format = False  # no template: the agent's system prompt must teach the format
@@ -52,6 +53,7 @@ class ScriptedChatModel:
         self.name = name
         self._parser = parser
         self.calls: list[tuple[str | None, int | None]] = []
+        self.grammar_tools: list[list[str]] = []
 
     def _parse(self, text: str, tools: list[dict[str, Any]]) -> ParsedTurn:
         parser = self._parser
@@ -68,18 +70,21 @@ class ScriptedChatModel:
         cancel: Any = None,
         force: str | None = None,
         max_tokens: int | None = None,
+        call_tools: list[dict[str, Any]] | None = None,
     ) -> TurnOutput:
         if cancel is not None and cancel.is_set():
             return TurnOutput(parsed=ParsedTurn(), stop_reason="cancelled")
         index = max(len(self.calls), sum(1 for m in messages if m.role == "assistant"))
         self.calls.append((force, max_tokens))
+        grammar_tools = tools if call_tools is None else call_tools
+        self.grammar_tools.append([str((t.get("function") or t).get("name", "")) for t in grammar_tools])
         if index >= len(self.outputs):
             raise ModelError(f"scripted model has no output #{index + 1} (script has {len(self.outputs)})")
         text = self.outputs[index]
         stop = "stop"
         if max_tokens is not None and len(text) // 4 > max_tokens:
             text, stop = text[: max_tokens * 4], "length"
-        parsed = self._parse(text, tools)
+        parsed = self._parse(text, union_of_tools(tools, grammar_tools))
         if on_delta is not None:
             if parsed.reasoning:
                 on_delta("reasoning", parsed.reasoning)

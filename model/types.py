@@ -22,6 +22,7 @@ __all__ = [
     "DeltaCallback",
     "ChatModel",
     "ModelError",
+    "union_of_tools",
 ]
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -203,6 +204,19 @@ class TurnOutput:
     metrics: GenerationMetrics = field(default_factory=GenerationMetrics)
 
 
+def union_of_tools(*lists: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """The schemas of ``lists`` in order, each tool name once (first wins)."""
+    seen: set[str] = set()
+    out = []
+    for schemas in lists:
+        for s in schemas or []:
+            name = str((s.get("function") or s).get("name", ""))
+            if name not in seen:
+                seen.add(name)
+                out.append(s)
+    return out
+
+
 class ChatModel(Protocol):
     """What the agent loop needs from a model: one assistant turn at a time.
 
@@ -226,6 +240,7 @@ class ChatModel(Protocol):
         cancel: Any = None,
         force: str | None = None,
         max_tokens: int | None = None,
+        call_tools: list[dict[str, Any]] | None = None,
     ) -> TurnOutput:
         """Generate the next assistant turn.
 
@@ -239,6 +254,12 @@ class ChatModel(Protocol):
                 the turn to open with a tool call or an explicit final answer
                 ("Final answer: ..."); "tool_call" to constrain it to a tool call.
             max_tokens: cap on generated tokens.
+            call_tools: the schemas a call may use this turn when they differ
+                from ``tools`` (None: ``tools``). ``tools`` are rendered in the
+                prompt; ``call_tools`` drive the grammar, so tools whose schemas
+                reached the model later in the history (loaded mid-task) can be
+                called without changing the prompt's beginning, and a tool can
+                be left out of one turn. Calls of any tool in either list parse.
 
         Raises:
             ModelError: the model cannot run at all (not for bad output).

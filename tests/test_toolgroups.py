@@ -89,10 +89,12 @@ def test_core_prompt_fits_the_budget_on_the_demo_tokenizer(registry):
 class RecordingModel(ScriptedChatModel):
     def __init__(self, outputs):
         super().__init__(outputs)
-        self.seen: list[set[str]] = []
+        self.seen: list[set[str]] = []  # tools rendered in the prompt
+        self.systems: list[str] = []
 
     def complete(self, messages, tools, **kw):
         self.seen.append(names(tools))
+        self.systems.append(messages[0].content)
         return super().complete(messages, tools, **kw)
 
 
@@ -107,7 +109,32 @@ def test_use_tools_loads_a_group_for_the_next_step(assistant_home, tmp_path, reg
     events = list(agent.run("tidy the folder", workspace=ws))
     assert isinstance(events[-1], Finished)
     assert "xlsx_read" not in model.seen[0] and "use_tools" in model.seen[0]
-    assert "xlsx_read" in model.seen[1]
+    # the loaded schemas arrive in the observation; the prompt's beginning (system + tools) stays the same
+    assert model.seen[1] == model.seen[0] and model.systems[1] == model.systems[0]
+    assert "xlsx_read" in model.grammar_tools[1] and "xlsx_read" not in model.grammar_tools[0]
+    obs = [m.content for m in store.messages(events[-1].task_id) if m.name == "use_tools"]
+    assert '"name":"xlsx_read"' in obs[0] and '"name":"read_file"' not in obs[0]
     task = store.get_task(events[-1].task_id)
     assert task.tool_groups == []  # the loaded group comes from the call journal, so a resume sees it too
     store.close()
+
+
+def test_a_file_task_loads_only_what_its_named_files_need(tmp_path):
+    (tmp_path / "old.pdf").write_bytes(b"%PDF-1.4")
+    (tmp_path / "letter.docx").write_bytes(b"PK")
+    # the skeleton task: no word/excel/pdf/web for a folder, a source file, a README and an ignore file
+    assert initial_groups("Create src/main.py, a README.md and a .gitignore for the project", tmp_path) == []
+    assert initial_groups("Look up the report date in plan.txt and write a report to report.md", tmp_path) == []
+    assert initial_groups("Summarise sales.csv and expenses.xlsx into report.md", tmp_path) == ["excel"]
+    assert initial_groups("Fetch https://example.org and save it to page.md", tmp_path) == ["web"]
+
+
+def test_a_notes_file_is_not_the_notes_plugin(tmp_path):
+    assert "notes" not in initial_groups("When is the beta release? The answer is in notes.md", tmp_path)
+    assert "notes" in initial_groups("add a note: call the bank", tmp_path)
+
+
+def test_table_query_comes_with_the_excel_group():
+    from assistant.loop.toolgroups import group_of
+
+    assert group_of("table_query") == "excel"

@@ -33,7 +33,7 @@ from ..state.models import Budgets, CallRecord, StoredMessage, Summary, Task, ne
 from ..state.session import TaskSession, progress_summary
 from ..state.store import Store
 from ..infra.secret_cache import read_secret
-from .arguments import argument_problem, storable, storable_text
+from .arguments import call_record, storable_text
 from .calls import CallRunner
 from .ending import end_with_answer, evidence_of
 from .finish import FINISH
@@ -41,13 +41,12 @@ from .history import fit_prompt, to_model_messages
 from .prompt import format_error_note, plugin_prompt, system_prompt, today_line
 from .resolve import apply_resume
 from .stuck import corrective_note, detect
-from .toolgroups import active_schemas, initial_groups, loaded_groups, unloaded_hint
-from .turns import Answer, Calls, classify_turn
+from .toolgroups import initial_groups, loaded_schemas_note, turn_tools, unloaded_hint
+from .turns import FORCE, Answer, Calls, classify_turn, force_for
 
 __all__ = ["Agent", "MAX_FORMAT_ERRORS"]
 
 MAX_FORMAT_ERRORS = 4  # consecutive malformed turns before the task pauses
-_FORCE = "tool_call_or_final"
 
 
 class Agent:
@@ -226,7 +225,12 @@ class Agent:
         ctx = ToolContext(task_id=sess.task.id, config=self.settings.tool_config(), state={},
                           secrets=self.secrets or read_secret)
         limit = min(self.settings.agent.max_observation_chars, max(400, self.model.context_size * 4 // 8))
-        runner = CallRunner(sess, self.tools, ctx, limit)
+        def loaded_note(groups: list[str]) -> str:
+            shown = {str((s.get("function") or s).get("name")) for s in turn_tools(
+                self.tools, sess.task.tool_groups, sess.calls).callable}
+            return loaded_schemas_note(self.tools, groups, shown)
+
+        runner = CallRunner(sess, self.tools, ctx, limit, loaded_note=loaded_note)
         ctx.workspace = self._workspace(sess.task, runner.on_change)
         from tools.web import allow_urls_from_text
 
@@ -278,9 +282,12 @@ class Agent:
     def _step(self, sess: TaskSession, runner: CallRunner) -> Iterator[Event]:
         task = sess.task
         faults.crash_point("step_start")
-        schemas = active_schemas(self.tools, loaded_groups(task.tool_groups, sess.calls))
-        if self.tools.get(FINISH.name) is None:
-            schemas.append(FINISH.schema())  # always callable: a grammar-constrained turn can end
+        # finish is always callable, so a grammar-constrained turn can end; a read just answered
+        # from the journal (calls.py) is left out of the next turn's grammar
+        repeats = {c.name for c in sess.calls if c.step == task.usage.steps and (c.data or {}).get("repeat_of")}
+        tt = turn_tools(self.tools, task.tool_groups, sess.calls, skip=repeats,
+                        extra=[FINISH.schema()] if self.tools.get(FINISH.name) is None else [])
+        schemas = tt.prompt
         system = system_prompt(task.workspace, self.fmt, with_format=self.with_format,
                                extra=plugin_prompt(self.plugins, runner.ctx), now=self.now())
         ctx_size = int(self.model.context_size)
@@ -303,9 +310,9 @@ class Agent:
             return True
         step_n = task.usage.steps + 1
         yield StepStarted(n=step_n)
-        force = _force_for(task) or (_FORCE if self.settings.agent.constrain == "always" else None)
+        force = force_for(task) or (FORCE if self.settings.agent.constrain == "always" else None)
         try:
-            out = yield from self._generate(messages, schemas, force, max_tokens)
+            out = yield from self._generate(messages, schemas, force, max_tokens, tt.calls)
         except Exception as exc:  # noqa: BLE001 - model failures become a pause
             msg = str(exc) if isinstance(exc, ModelError) else f"model failed: {type(exc).__name__}: {exc}"
             yield ErrorEvent(msg)
@@ -319,9 +326,10 @@ class Agent:
         task.usage.prompt_tokens += out.metrics.prompt_tokens or prompt_tokens
         yield Metrics(data={**out.metrics.as_dict(), "step": step_n, "stop_reason": out.stop_reason,
                             "usage": task.usage.model_dump()})
-        return (yield from self._absorb_turn(sess, out, schemas, step_n))
+        return (yield from self._absorb_turn(sess, out, tt.callable, step_n))
 
-    def _generate(self, messages: list, schemas: list, force: str | None, max_tokens: int) -> Iterator[Event]:
+    def _generate(self, messages: list, schemas: list, force: str | None, max_tokens: int,
+                  call_tools: list | None = None) -> Iterator[Event]:
         """Run ``model.complete`` in a worker thread, yielding its deltas live."""
         q: queue.Queue = queue.Queue()
 
@@ -330,8 +338,9 @@ class Agent:
 
         def work() -> None:
             try:
+                more = {"call_tools": call_tools} if call_tools is not None else {}  # older ChatModels lack it
                 q.put(("done", self.model.complete(messages, schemas, on_delta=on_delta, cancel=self.cancel_event,
-                                                   force=force, max_tokens=max_tokens)))
+                                                   force=force, max_tokens=max_tokens, **more)))
             except BaseException as exc:  # noqa: BLE001 - handed to the loop
                 q.put(("error", exc))
 
@@ -365,7 +374,7 @@ class Agent:
 
         if isinstance(turn, Calls) and any(c.name == FINISH.name for c in turn.calls) and not turn.errors:
             if len(turn.calls) == 1:  # a finish call alone: the answer, checked like a plain one
-                record = _call_record(turn.calls[0], step_n, msg.seq, 0)
+                record = call_record(turn.calls[0], step_n, msg.seq, 0)
                 msg.tool_calls = [{**record.brief(), "raw": record.raw}]
                 task.format_errors = 0
                 return (yield from end_with_answer(sess, msg, str(record.arguments.get("answer", "")), ev(), record))
@@ -393,7 +402,7 @@ class Agent:
         """Journal the turn's calls as planned (those whose arguments cannot be
         stored as "invalid", with their observation) and its unreadable calls."""
         task = sess.task
-        calls = [_call_record(c, step_n, msg.seq, i) for i, c in enumerate(turn.calls)]
+        calls = [call_record(c, step_n, msg.seq, i) for i, c in enumerate(turn.calls)]
         msg.tool_calls = [{**c.brief(), "raw": c.raw} for c in calls]
         extra = []
         for i, err in enumerate(turn.errors):
@@ -412,38 +421,3 @@ class Agent:
         for c in rejected:
             yield ToolCallFinished(call=c.brief(), result=c.result, error=True)
 
-
-def _call_record(call: ToolCall, step_n: int, turn_seq: int, index: int) -> CallRecord:
-    """The journal entry of a parsed call; a call whose arguments cannot be
-    stored (:func:`argument_problem`) is entered as "invalid", with the reason
-    as its result and a storable copy of its arguments."""
-    arguments = dict(call.arguments)
-    problem = argument_problem(arguments)
-    record = CallRecord(id=f"s{step_n}c{index}", step=step_n, turn_seq=turn_seq, index=index,
-                        name=storable_text(call.name), arguments=storable(arguments) if problem else arguments,
-                        raw=storable_text(call.raw))
-    if problem:
-        record.status, record.result, record.error = "invalid", f"Call not run: {problem}.", True
-    elif call.name == FINISH.name:
-        record.status, record.result, record.error = "invalid", (
-            "Call not run: finish must be the only call of its turn; read the other results first, then finish."), True
-    return record
-
-
-def _force_for(task: Task) -> str | None:
-    """How the next turn is constrained after format errors.
-
-    Measured on Qwen2.5-Coder-1.5B: a free turn after a failed call tends to
-    announce work it never did, and a turn that may also answer took the answer
-    ("DONE") instead of the call it had just tried to write. So the turn right
-    after a failed call attempt must be a tool call; after other errors (a plan
-    instead of an action, a claim with nothing behind it, a cut-off reply), and
-    after a second error in a row, it may be a call or an explicit final answer;
-    once a task has seen two format errors, every later turn stays constrained
-    (the model keeps falling back to its habit, e.g. calls in fenced JSON blocks).
-    """
-    if task.format_errors == 1:
-        return "tool_call" if task.call_expected else _FORCE
-    if task.format_errors >= 2 or task.format_errors_total >= 2:
-        return _FORCE
-    return None

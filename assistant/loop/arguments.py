@@ -11,7 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["MAX_ARGUMENT_DEPTH", "argument_problem", "storable", "storable_text"]
+from model.types import ToolCall
+
+from ..state.models import CallRecord
+
+__all__ = ["MAX_ARGUMENT_DEPTH", "argument_problem", "storable", "storable_text", "call_record"]
 
 MAX_ARGUMENT_DEPTH = 64
 """Deepest nesting of lists/objects accepted in one argument (real tools use < 5)."""
@@ -75,3 +79,20 @@ def storable(value: Any, max_depth: int = MAX_ARGUMENT_DEPTH, _depth: int = 0) -
             return {storable_text(str(k)): storable(v, max_depth, _depth + 1) for k, v in value.items()}
         return [storable(v, max_depth, _depth + 1) for v in value]
     return value
+
+
+def call_record(call: ToolCall, step_n: int, turn_seq: int, index: int) -> CallRecord:
+    """The journal entry of a parsed call; a call whose arguments cannot be
+    stored (:func:`argument_problem`) is entered as "invalid", with the reason
+    as its result and a storable copy of its arguments."""
+    arguments = dict(call.arguments)
+    problem = argument_problem(arguments)
+    record = CallRecord(id=f"s{step_n}c{index}", step=step_n, turn_seq=turn_seq, index=index,
+                        name=storable_text(call.name), arguments=storable(arguments) if problem else arguments,
+                        raw=storable_text(call.raw))
+    if problem:
+        record.status, record.result, record.error = "invalid", f"Call not run: {problem}.", True
+    elif call.name == "finish":
+        record.status, record.result, record.error = "invalid", (
+            "Call not run: finish must be the only call of its turn; read the other results first, then finish."), True
+    return record

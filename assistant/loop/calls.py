@@ -9,7 +9,7 @@ the model reads; nothing here raises into the loop.
 from __future__ import annotations
 
 import json
-from typing import Any, Generator
+from typing import Any, Callable, Generator
 
 from pydantic import ValidationError
 
@@ -22,6 +22,7 @@ from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .history import truncate_observation
 from .policy import decide
+from .stuck import signature
 
 __all__ = ["CallRunner", "APPROVAL_CHOICES", "IN_FLIGHT_CHOICES"]
 
@@ -50,13 +51,22 @@ class CallRunner:
         registry: the tools.
         ctx: the tool context (workspace, task id, config).
         observation_chars: cap on an observation's length (characters).
+        next_step: ``() -> str``, the plan's next step ("" when there is no plan),
+            named when a repeated read is answered from the journal.
+        loaded_note: ``groups -> str``, the schemas of the tools a ``use_tools``
+            call loads, added to its observation (so they arrive after the
+            history and the prompt's beginning stays cached).
     """
 
-    def __init__(self, session: TaskSession, registry: ToolRegistry, ctx: ToolContext, observation_chars: int) -> None:
+    def __init__(self, session: TaskSession, registry: ToolRegistry, ctx: ToolContext, observation_chars: int,
+                 *, next_step: Callable[[], str] = lambda: "",
+                 loaded_note: Callable[[list[str]], str] = lambda groups: "") -> None:
         self.s = session
         self.registry = registry
         self.ctx = ctx
         self.observation_chars = observation_chars
+        self.next_step = next_step
+        self.loaded_note = loaded_note
         self.current: CallRecord | None = None
 
     # -- journal of side effects (Workspace.on_change) -----------------------
@@ -77,6 +87,9 @@ class CallRunner:
         """Record the result and its observation in one transaction."""
         text = truncate_observation(result.text, self.observation_chars, call.name)
         text = _redact(text)  # a secret read by a tool never reaches the model, the DB or a transcript
+        if call.name == "use_tools" and not result.error:
+            note = self.loaded_note(list((result.data or {}).get("tool_groups") or call.arguments.get("groups") or []))
+            text = f"{text}\n{note}" if note else text
         if result.untrusted:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
@@ -154,12 +167,59 @@ class CallRunner:
             yield ApprovalRequested(call=call.brief(), risk=risk.value, diff=diff)
             yield s.pause("approval", reason, APPROVAL_CHOICES, call_id=call.id, calls=[call])
             return True
+        doubt = self._memory_doubt(call)
+        if doubt:
+            return (yield from self.finish(call, ToolResult.fail(doubt), "denied"))
+        earlier = self.answered_before(call, risk)
+        if earlier is not None:
+            return (yield from self.finish(call, ToolResult(text=self._repeat_note(earlier),
+                                                            data={"repeat_of": earlier.id})))
         if tool.name == "ask_human":
             call.status = "awaiting_answer"
             yield s.pause("question", params.question, list(getattr(params, "choices", []) or []),
                           call_id=call.id, calls=[call])
             return True
         return (yield from self._execute(call, tool, params, risk))
+
+    def _memory_doubt(self, call: CallRecord) -> str:
+        """Why ``call`` may not write long-term memory ("" when it may): a
+        ``memory_add`` fact must come from the user's words or a tool result of this task."""
+        if call.name != "memory_add":
+            return ""
+        from .finish import ungrounded_words
+
+        sources = [m.content for m in self.s.messages if m.role == "user" and m.kind in ("goal", "note")]
+        sources += [c.result for c in self.s.calls if c.status == "done" and not c.error and c.id != call.id]
+        missing = ungrounded_words(str(call.arguments.get("fact", "")), sources)
+        if not missing:
+            return ""
+        return (f"Not remembered: {', '.join(missing[:5])} came neither from the user nor from a tool result of "
+                "this task. Remember only what the user said or a tool returned.")
+
+    # -- repeated reads ---------------------------------------------------------
+    def answered_before(self, call: CallRecord, risk: RiskClass) -> CallRecord | None:
+        """The earlier call of this task with the same name and arguments that
+        already answered ``call``, when ``call`` is a read and nothing that
+        changes things (a call of another risk class) finished since; else None."""
+        if risk is not RiskClass.READ or call.name in ("ask_human", "use_tools", "finish"):
+            return None
+        sig, earlier = signature(call), None
+        for c in self.s.calls:
+            if c.id == call.id:
+                break
+            if c.status == "done" and not c.error and not (c.data or {}).get("repeat_of") and signature(c) == sig:
+                earlier = c
+            elif earlier is not None and c.final and c.risk and c.risk != RiskClass.READ.value:
+                earlier = None  # something may have changed since: read again
+        return earlier
+
+    def _repeat_note(self, earlier: CallRecord) -> str:
+        folded = any(m.folded and m.tool_call_id == earlier.id for m in self.s.messages)
+        where = "in the progress summary above" if folded else f"in the history above (step {earlier.step})"
+        step = self.next_step()
+        then = f" The plan's next step: {step}" if step else " Use that result and take the next step."
+        return (f"Not run again: this exact {earlier.name} call already ran at step {earlier.step} and its result "
+                f"is {where}.{then}")
 
     def _execute(self, call: CallRecord, tool: Tool, params: Any, risk: RiskClass) -> Gen:
         call.status = "started"

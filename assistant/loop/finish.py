@@ -26,7 +26,7 @@ from tools.base import RiskClass, Tool, ToolContext, ToolResult
 from ..state.models import CallRecord
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
-           "number_problems", "file_problems", "normalise_number", "FINISH_CHECK_PREFIX"]
+           "number_problems", "file_problems", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words"]
 
 FINISH_CHECK_PREFIX = "Finish check:"
 
@@ -262,3 +262,22 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "
                    "appear in no tool result of this task; get numbers from a tool (e.g. table_query), never by hand")
     return out
+
+
+_WORD = re.compile(r"[^\W\d_]{4,}")
+_COMMON = frozenset("""that this with from have will your their there about which when what were been they them
+than then into also just only some more most very user users like does dont into over such each other""".split())
+
+
+def ungrounded_words(text: str, sources: Iterable[str], *, share: float = 0.67) -> list[str]:
+    """Words (4+ letters, common ones left out) and numbers of ``text`` found
+    in none of ``sources``, when they are too many for ``text`` to be grounded:
+    any number missing, or under ``share`` of the words present. [] when
+    ``text`` is grounded (a memory fact must come from the user or a tool)."""
+    src = " ".join(sources).lower()
+    words = [w for w in _WORD.findall(text.lower()) if w not in _COMMON]
+    missing = [w for w in words if w[:max(4, len(w) - 3)] not in src]  # "drinks" is grounded by "drink"
+    numbers = [n for n in _numbers(text) if n not in _source_numbers([src])]
+    if numbers or (words and (len(words) - len(missing)) / len(words) < share):
+        return numbers + missing
+    return []

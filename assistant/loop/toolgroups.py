@@ -13,8 +13,10 @@ resumed task renders the same prompt (and reuses the same KV-cache prefix).
 from __future__ import annotations
 
 import copy
+import json
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -22,12 +24,12 @@ from tools.base import ToolRegistry
 from tools.core import CORE_TOOLS
 
 __all__ = ["GROUPS", "group_of", "initial_groups", "active_schemas", "compact_schema", "loaded_groups",
-           "unloaded_hint"]
+           "unloaded_hint", "TurnTools", "turn_tools", "loaded_schemas_note"]
 
 # group -> (one-line description for the model, tool-name prefixes); the names are tools.core.GROUP_NAMES
 GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "word": ("Word .docx documents: read, create, edit", ("docx_",)),
-    "excel": ("Excel .xlsx and CSV: read, write, formulas, sheets", ("xlsx_", "csv_")),
+    "excel": ("Excel .xlsx and CSV: read, write, formulas, sheets, SQL over tables", ("xlsx_", "csv_", "table_query")),
     "pdf": ("PDF: read, search, merge, split, extract, rotate pages", ("pdf_",)),
     "web": ("web search and fetching pages", ("web_search", "fetch_url")),
     "calendar": ("calendar events in .ics files", ("calendar_",)),
@@ -80,12 +82,30 @@ def _workspace_kinds(root: Path, limit: int = 2000) -> set[str]:
     return found
 
 
+_NAMED_FILE = re.compile(r"(?<![\w/.-])(?:[\w.-]+/)*[\w-][\w.-]*\.([a-z][a-z0-9]{0,4})\b")
+_DOCUMENT_GROUPS = {"word", "excel", "pdf"}
+_URL = re.compile(r"https?://|\bwww\.")
+
+
 def initial_groups(goal: str, workspace: str | Path | None) -> list[str]:
     """Groups a new task starts with: keywords in ``goal`` plus the document
-    types present in ``workspace`` (at most 2,000 files looked at)."""
+    types present in ``workspace`` (at most 2,000 files looked at).
+
+    A goal that names files (``notes.md``, ``sales.csv``) is a file task: its
+    document groups come only from the named files' types (not from words like
+    "report", nor from other files lying in the workspace), web only from a
+    URL, and a file name is not a keyword (``notes.md`` does not load the
+    notes plugin)."""
     text = goal.lower()
-    groups = {g for g, rx in _KEYWORDS.items() if re.search(rx, text)}
-    if workspace is not None and Path(workspace).is_dir():
+    named = [m.group(1) for m in _NAMED_FILE.finditer(text)]
+    words = _NAMED_FILE.sub(" ", text)
+    groups = {g for g, rx in _KEYWORDS.items() if re.search(rx, words)}
+    if named:
+        groups -= _DOCUMENT_GROUPS
+        groups |= {_EXTENSIONS[f".{ext}"] for ext in named if f".{ext}" in _EXTENSIONS}
+        if not _URL.search(text):
+            groups.discard("web")
+    elif workspace is not None and Path(workspace).is_dir():
         groups |= _workspace_kinds(Path(workspace))
     return sorted(groups)
 
@@ -185,3 +205,58 @@ def unloaded_hint(raw: str, registry: ToolRegistry) -> str:
     if not group:
         return ""
     return f" {name} is in the '{group}' tool group: call use_tools with groups [\"{group}\"] first."
+
+
+@dataclass
+class TurnTools:
+    """The schemas of one turn.
+
+    Attributes:
+        prompt: rendered in the prompt: the core tools, the task's starting
+            groups and ``finish``; the same on every step of a task, so the
+            cached prompt prefix stays valid.
+        calls: what the grammar lets a call use this turn when it differs from
+            ``prompt`` (groups loaded since, whose schemas reached the model in
+            the ``use_tools`` observation; minus tools left out of this turn);
+            None when it is ``prompt``.
+    """
+
+    prompt: list[dict[str, Any]]
+    calls: list[dict[str, Any]] | None = None
+
+    @property
+    def callable(self) -> list[dict[str, Any]]:
+        return self.prompt if self.calls is None else self.calls
+
+
+def _name(schema: dict[str, Any]) -> str:
+    return str((schema.get("function") or schema).get("name", ""))
+
+
+def turn_tools(registry: ToolRegistry, task_groups: Iterable[str], calls: Iterable[Any], *,
+               extra: Iterable[dict[str, Any]] = (), skip: Iterable[str] = ()) -> TurnTools:
+    """:class:`TurnTools` for a task that started with ``task_groups`` and made
+    ``calls``; ``extra`` schemas (e.g. ``finish``) are always offered, and the
+    tools named in ``skip`` are left out of this turn's calls."""
+    calls = list(calls)
+    extra = list(extra)
+    prompt = active_schemas(registry, task_groups) + extra
+    now = active_schemas(registry, loaded_groups(task_groups, calls)) + extra
+    skip = set(skip)
+    if skip:
+        now = [s for s in now if _name(s) not in skip]
+    return TurnTools(prompt, None if [_name(s) for s in now] == [_name(s) for s in prompt] else now)
+
+
+def loaded_schemas_note(registry: ToolRegistry, groups: Iterable[str], shown: Iterable[str]) -> str:
+    """The schemas of the tools in ``groups`` not in ``shown`` (names already
+    visible), one compact JSON object a line, for the ``use_tools`` observation:
+    new tools arrive after the history instead of in the system prompt."""
+    groups, shown = set(groups), set(shown)
+    lines = []
+    for t in registry:
+        if t.name not in shown and group_of(t.name, t.source) in groups:
+            fn = compact_schema(t.schema()).get("function", {})
+            lines.append(json.dumps({"name": fn.get("name"), "description": fn.get("description"),
+                                     "parameters": fn.get("parameters")}, ensure_ascii=False, separators=(",", ":")))
+    return ("New tools you can call from now on:\n" + "\n".join(lines)) if lines else ""

@@ -15,9 +15,13 @@ from typing import Callable, Sequence, Union
 from model.parsing import looks_like_failed_call
 from model.types import ParseError, ToolCall, TurnOutput
 
+from ..state.models import Task
+
 from .verify import announces_work, unbacked_file_claims
 
-__all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn"]
+__all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn", "force_for", "FORCE"]
+
+FORCE = "tool_call_or_final"  # a turn constrained to a call or an explicit final answer
 
 
 @dataclass(frozen=True)
@@ -92,3 +96,22 @@ def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
         return FormatError(f"your answer says {', '.join(missing[:3])} was written, but it does not exist in the "
                            "workspace; call the tool that creates it, then answer", call_expected=False)
     return Answer(text)
+
+
+def force_for(task: Task) -> str | None:
+    """How the next turn is constrained after format errors.
+
+    Measured on Qwen2.5-Coder-1.5B: a free turn after a failed call tends to
+    announce work it never did, and a turn that may also answer took the answer
+    ("DONE") instead of the call it had just tried to write. So the turn right
+    after a failed call attempt must be a tool call; after other errors (a plan
+    instead of an action, a claim with nothing behind it, a cut-off reply), and
+    after a second error in a row, it may be a call or an explicit final answer;
+    once a task has seen two format errors, every later turn stays constrained
+    (the model keeps falling back to its habit, e.g. calls in fenced JSON blocks).
+    """
+    if task.format_errors == 1:
+        return "tool_call" if task.call_expected else FORCE
+    if task.format_errors >= 2 or task.format_errors_total >= 2:
+        return FORCE
+    return None
