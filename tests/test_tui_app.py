@@ -323,3 +323,19 @@ async def test_typing_goes_to_the_input_after_a_panel_button(home, workspace):
         await until(pilot, lambda: status(app) == "stopped")
         await pilot.press(*"ok")
         assert app.query_one("#prompt").value == "ok"
+
+
+async def test_resume_with_an_unknown_id_is_one_line_and_changes_nothing(home, workspace):
+    from assistant.tui.widgets import NoticeLine, Transcript
+
+    app = make_app(home, workspace, ScriptedChatModel(["Hello."]))
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "say hello")
+        await until(pilot, lambda: status(app) == "finished")
+        task_id, before = app.task_id, list(app.query_one(Transcript).children)
+        await type_line(pilot, "/resume zzzz")
+        await pilot.pause()
+        after = list(app.query_one(Transcript).children)
+        assert after[:-1] == before and isinstance(after[-1], NoticeLine)
+        assert "no task 'zzzz'" in str(after[-1].render()) and "\n" not in str(after[-1].render())
+        assert status(app) == "finished" and app.task_id == task_id and not app.running

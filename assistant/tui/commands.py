@@ -166,10 +166,18 @@ class CommandsMixin:
 
         self.push_screen(TasksScreen(self.store.list_tasks(), now=self.now), self._tasks_done)
 
-    def cmd_resume(self: "AssistantApp", task_id: str | None = None) -> None:
+    async def cmd_resume(self: "AssistantApp", task_id: str | None = None) -> None:
         if self.running:
             self.notify("A task is running already.", severity="warning")
             return
+        if task_id is not None:
+            from assistant.state.store import TaskNotFound
+
+            try:
+                task_id = self.store.get_task(task_id).id  # a unique prefix becomes the id
+            except TaskNotFound as exc:  # one line; the task on screen stays as it is
+                await self.say(str(exc), "error")
+                return
         if task_id is None and self.pause is not None and self.pause.kind == "approval":
             self.action_approve()
             return
