@@ -29,6 +29,8 @@ def add_commands(sub: argparse._SubParsersAction) -> None:
                                      "the default model and its memory plan, plugins and folders.")
     doc.add_argument("--json", action="store_true", help="print one JSON object")
     doc.add_argument("--model", metavar="PATH|NAME", help="check this model instead of the default")
+    doc.add_argument("--canary", action="store_true",
+                     help="only run the canary (a tiny model in a subprocess: does this llama.cpp build run here?)")
     doc.set_defaults(func=cmd_doctor)
 
     model = sub.add_parser("model", help="list, inspect or download models",
@@ -152,15 +154,32 @@ def cmd_model_pull(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------- doctor
 def _llama_build() -> dict[str, Any]:
+    """The build's version and CPU features; loaded in-process only after the canary passed."""
+    from model.canary import build_features, machine_features
+    from model.threads import configure_environment
+
     try:
+        configure_environment()
         import llama_cpp
 
-        return {"llama_cpp_python": llama_cpp.__version__,
-                "system_info": llama_cpp.llama_print_system_info().decode(errors="replace").strip(),
+        info = llama_cpp.llama_print_system_info().decode(errors="replace").strip()
+        return {"llama_cpp_python": llama_cpp.__version__, "system_info": info,
+                "build_features": build_features(info), "machine_features": machine_features(),
                 "mmap": bool(llama_cpp.llama_supports_mmap()),
                 "gpu_offload": bool(llama_cpp.llama_supports_gpu_offload())}
     except Exception as exc:  # noqa: BLE001 - reported
         return {"error": f"llama-cpp-python failed to load: {exc}"}
+
+
+def _canary() -> dict[str, Any]:
+    """Run the canary subprocess (a tiny model on this build and CPU), fresh."""
+    from model.canary import run_canary
+    from model.types import ModelError
+
+    try:
+        return run_canary().as_dict()
+    except ModelError as exc:
+        return {"ok": False, "signal": "", "message": str(exc), "build_features": [], "machine_features": []}
 
 
 def _remote_model(settings: Any, probe: dict[str, Any] | None) -> dict[str, Any]:
@@ -269,15 +288,27 @@ def doctor_report(cli_model: str | None = None) -> dict[str, Any]:
     except PackageNotFoundError:  # running from a source tree that is not installed
         __version__ = "0+unknown"
 
-    loop = verify_loops()
+    canary = _canary()
+    if canary["ok"]:
+        loop = verify_loops()
+        loop_report = loop.as_dict() | {"max_abs_err": {str(k): v for k, v in loop.max_abs_err.items()}}
+        build = _llama_build()
+        prompt = _prompt_size(cli_model)
+    else:  # loading llama.cpp in-process would crash the way the canary did
+        skipped = "skipped: the canary failed"
+        loop_report = {"passed": False, "error": skipped, "max_abs_err": {}, "loops_differ": False, "seconds": 0.0}
+        build = {"error": canary["message"], "build_features": canary["build_features"],
+                 "machine_features": canary["machine_features"]}
+        prompt = {"error": skipped}
     report: dict[str, Any] = {
         "version": __version__,
         "python": platform.python_version(),
         "platform": platform.platform(),
-        "llama_cpp": _llama_build(),
-        "loop_check": loop.as_dict() | {"max_abs_err": {str(k): v for k, v in loop.max_abs_err.items()}},
+        "canary": canary,
+        "llama_cpp": build,
+        "loop_check": loop_report,
         "default_model": _default_model(settings, cli_model),
-        "base_prompt": _prompt_size(cli_model),
+        "base_prompt": prompt,
         "plugins": _plugins(settings),
         "state_dir": str(paths.state_dir()),
         "config_file": str(paths.user_config_file()),
@@ -288,7 +319,8 @@ def doctor_report(cli_model: str | None = None) -> dict[str, Any]:
     if remote is not None:
         report["remote_engine"] = remote
         report["default_model"] = _remote_model(settings, remote)
-    report["ok"] = bool(loop.passed and "error" not in report["llama_cpp"] and "error" not in report["default_model"]
+    report["ok"] = bool(canary["ok"] and loop_report["passed"] and "error" not in report["llama_cpp"]
+                        and "error" not in report["default_model"]
                         and not config_error)
     return report
 
@@ -299,11 +331,16 @@ def _format_doctor(r: dict[str, Any]) -> str:
 
     lc = r["loop_check"]
     errs = ", ".join(f"{k} loop(s) {v:.1e}" for k, v in lc["max_abs_err"].items())
+    cn = r["canary"]
+    lc_ = r["llama_cpp"]
     lines = [
         f"assistant {r['version']} on Python {r['python']} ({r['platform']})",
-        f"[{mark('error' not in r['llama_cpp'])}] llama.cpp: "
-        + (r["llama_cpp"].get("error") or f"llama-cpp-python {r['llama_cpp']['llama_cpp_python']}, "
-           f"mmap {'yes' if r['llama_cpp']['mmap'] else 'no'}, GPU offload {'yes' if r['llama_cpp']['gpu_offload'] else 'no'}"),
+        f"[{mark(cn['ok'])}] canary: " + (cn["message"] or f"a tiny model ran in a subprocess in {cn['seconds']:.1f} s"),
+        f"[{mark('error' not in lc_)}] llama.cpp: "
+        + (lc_.get("error") or f"llama-cpp-python {lc_['llama_cpp_python']}, "
+           f"mmap {'yes' if lc_['mmap'] else 'no'}, GPU offload {'yes' if lc_['gpu_offload'] else 'no'}"),
+        f"       CPU features of the build:   {' '.join(lc_.get('build_features') or []) or '?'}",
+        f"       CPU features of the machine: {' '.join(lc_.get('machine_features') or []) or '?'}",
         f"[{mark(lc['passed'])}] looped models (nanbeige): "
         + (lc["error"] or f"llama.cpp matches the NumPy reference ({errs}); 2 loops differ from 1: "
            f"{'yes' if lc['loops_differ'] else 'NO'}; {lc['seconds']:.2f} s"),
@@ -347,6 +384,10 @@ def _format_doctor(r: dict[str, Any]) -> str:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
+    if getattr(args, "canary", False):
+        res = _canary()
+        _print_json(res) if args.json else print(res["message"] or f"canary passed in {res['seconds']:.1f} s")
+        return EXIT_OK if res["ok"] else EXIT_FAIL
     report = doctor_report(getattr(args, "model", None))
     _print_json(report) if args.json else print(_format_doctor(report))
     return EXIT_OK if report["ok"] else EXIT_FAIL

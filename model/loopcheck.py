@@ -179,6 +179,9 @@ def llama_logits(path: str | Path, tokens: list[int], n_ctx: int = 256) -> np.nd
     Returns:
         Array of shape ``(len(tokens), n_vocab)``.
     """
+    from .threads import configure_environment
+
+    configure_environment()
     import llama_cpp
     from llama_cpp import Llama
 

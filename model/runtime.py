@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .gguf_facts import ModelFacts, read_facts
+from .threads import ThreadPolicy, configure_environment
 from .types import GenerationMetrics, GenerationResult, ModelError, SamplingParams
 
 __all__ = ["Runtime", "GrammarPhase", "physical_cores", "common_prefix_len", "repeating_tail"]
@@ -59,6 +60,9 @@ def physical_cores() -> int:
         pass
     return max(1, os.cpu_count() or 1)
 
+
+THREAD_CHECK_TOKENS = 16
+"""Decoded tokens between two thread-count checks (:meth:`Runtime._retune_threads`)."""
 
 REPEAT_SPAN = 48
 """A loop is this many tokens (at least three periods) repeated verbatim at the end."""
@@ -114,14 +118,19 @@ class Runtime:
     Args:
         model_path: a GGUF file.
         n_ctx: context size in tokens (clamped to the trained context).
-        n_threads: CPU threads (default: physical cores).
+        n_threads: CPU threads; None: the cores other processes leave free, re-checked
+            before each prefill and every :data:`THREAD_CHECK_TOKENS` decoded tokens
+            (:class:`model.threads.ThreadPolicy`).
         n_batch: prefill batch size.
         cache_dir: folder for persisted prefix states (None: no persistence).
         type_kv: KV cache type "f16" (default) or "q8_0".
         verbose: llama.cpp logging.
+        canary: first prove the llama.cpp build runs on this CPU in a subprocess
+            (:func:`model.canary.ensure_canary`; once per build).
 
     Raises:
-        ModelError: the file cannot be read or llama.cpp cannot load it.
+        ModelError: the file cannot be read, the build crashes on this CPU (the
+            message names the signal and the rebuild command), or llama.cpp cannot load it.
     """
 
     def __init__(
@@ -134,7 +143,9 @@ class Runtime:
         cache_dir: str | os.PathLike[str] | None = None,
         type_kv: str = "f16",
         verbose: bool = False,
+        canary: bool = True,
     ) -> None:
+        from .canary import ensure_canary
         from .gguf_facts import GGUFError
 
         try:
@@ -143,6 +154,9 @@ class Runtime:
             raise ModelError(str(exc)) from None
         if self.facts.context_length:
             n_ctx = min(n_ctx, self.facts.context_length)
+        if canary:
+            ensure_canary(cache_dir)
+        configure_environment()
         try:
             import llama_cpp
             from llama_cpp import Llama
@@ -154,7 +168,9 @@ class Runtime:
             if type_kv not in kv_types:
                 raise ModelError(f"unknown KV cache type {type_kv!r}; use f16 or q8_0")
             kw.update(type_k=kv_types[type_kv], type_v=kv_types[type_kv], flash_attn=True)
-        self.n_threads = n_threads or physical_cores()
+        self.threads = ThreadPolicy(physical_cores(), fixed=n_threads)
+        self.n_threads = self.threads.current
+        self.thread_history: list[int] = [self.n_threads]
         started = time.perf_counter()
         try:
             self.llm = Llama(
@@ -162,6 +178,7 @@ class Runtime:
                 n_ctx=n_ctx,
                 n_batch=n_batch,
                 n_threads=self.n_threads,
+                n_threads_batch=self.n_threads,
                 use_mmap=True,
                 verbose=verbose,
                 **kw,
@@ -203,10 +220,6 @@ class Runtime:
     @property
     def bos_token_id(self) -> int:
         return self.llm.token_bos()
-
-    @property
-    def eos_token_id(self) -> int:
-        return self.llm.token_eos()
 
     @property
     def cached_tokens(self) -> list[int]:
@@ -270,6 +283,17 @@ class Runtime:
         self.llm.n_tokens = n
         return True
 
+    # ---------------------------------------------------------------- threads
+    def _retune_threads(self) -> None:
+        """Give llama.cpp the thread count :class:`ThreadPolicy` chooses now."""
+        n = self.threads.choose()
+        if n != self.n_threads:
+            import llama_cpp
+
+            llama_cpp.llama_set_n_threads(self.llm._ctx.ctx, n, n)
+            self.n_threads = n
+            self.thread_history.append(n)
+
     # ---------------------------------------------------------------- prefill
     def _prefill(self, prompt: list[int], persist_prefix: int, cancel: threading.Event | None, m: GenerationMetrics) -> bool:
         """Bring the KV cache to ``prompt[:-1]`` evaluated plus the last token, reusing what is there.
@@ -288,6 +312,7 @@ class Runtime:
         llm.n_tokens = keep
         llm._ctx.kv_cache_seq_rm(-1, keep, -1)
         pos = keep
+        self._retune_threads()
         t0 = time.perf_counter()
         while pos < len(prompt):
             if cancel is not None and cancel.is_set():
@@ -435,6 +460,8 @@ class Runtime:
             if not constrained and len(out_ids) % 8 == 0 and repeating_tail(out_ids):
                 reason = "repetition"
                 break
+            if len(out_ids) % THREAD_CHECK_TOKENS == 0:
+                self._retune_threads()
             llm.eval(forced)
             if grammar is not None:
                 if constrained and grammar.end and text.rstrip().endswith(grammar.end):

@@ -26,4 +26,5 @@ start=$(date +%s)
 "$PYTHON" -P -m PyInstaller --noconfirm --clean --log-level WARN \
     --distpath "$DIST" --workpath "$WORK" "$here/assistant.spec" || { echo "build.sh: PyInstaller failed" >&2; exit 1; }
 "$DIST/assistant/assistant" --help >/dev/null || { echo "build.sh: the built app does not start" >&2; exit 1; }
+"$DIST/assistant/assistant" doctor --canary || { echo "build.sh: the built app's llama.cpp does not run on this CPU" >&2; exit 1; }
 echo "built $DIST/assistant in $(( $(date +%s) - start )) s ($(du -sh "$DIST/assistant" | cut -f1))"

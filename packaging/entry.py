@@ -6,7 +6,13 @@ PyInstaller can analyse (a file, not an entry point).
 
 import sys
 
-from assistant.cli import main
-
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--canary-child":  # model.canary runs the build check here
+        del sys.argv[1]
+        from model.canary import run_child
+
+        run_child()
+        sys.exit(0)
+    from assistant.cli import main
+
     sys.exit(main())

@@ -8,7 +8,7 @@
 #                 ${XDG_DATA_HOME:-PREFIX/share}/applications/assistant.desktop
 #   --uninstall   remove those three things (never your config, tasks or models,
 #                 which live in the XDG config/state/data folders)
-# Exit: 0 done; 2 usage error or nothing to install.
+# Exit: 0 done; 1 installed but its llama.cpp cannot run on this CPU (the canary); 2 usage error.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -68,4 +68,11 @@ sed -e "s|^Exec=.*|Exec=$app_dir/assistant|" -e "s|^TryExec=.*|TryExec=$app_dir/
     "$here/assistant.desktop" > "$desktop.tmp"
 mv "$desktop.tmp" "$desktop"
 command -v update-desktop-database >/dev/null 2>&1 && update-desktop-database "$apps_dir" >/dev/null 2>&1 || true
+# The canary: the bundled llama.cpp must run on this CPU (a build for another machine can die
+# with an illegal instruction); it runs a tiny model in a subprocess and says what to do if not.
+if ! "$app_dir/assistant" doctor --canary; then
+    echo "install.sh: installed, but its llama.cpp cannot run on this CPU; build the app on this machine:" \
+         "make rebuild-llama && packaging/build.sh && packaging/install.sh" >&2
+    exit 1
+fi
 echo "installed $app_dir; run: $bin_link (make sure $prefix/bin is on PATH)"

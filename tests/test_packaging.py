@@ -164,3 +164,14 @@ def test_built_app_passes_doctor_with_the_bundled_llama_cpp_and_demo_model(tmp_p
     assert model.get("is_demo") and Path(model["path"]).resolve().is_relative_to(internal.resolve()), model
     assert report["version"] != "0+unknown"
     assert report["ok"] and d.returncode == 0
+
+
+@needs_bash
+def test_install_runs_the_canary_and_says_how_to_fix_a_build_this_cpu_cannot_run(tmp_path):
+    app = fake_build(tmp_path)
+    (app / "assistant").write_text('#!/bin/sh\nif [ "$1 $2" = "doctor --canary" ]; then\n'
+                                   '  echo "llama.cpp crashed with SIGILL ... Rebuild it: ..."; exit 1\nfi\necho v1\n')
+    prefix = tmp_path / "prefix"
+    r = install("--from", str(app), "--prefix", str(prefix), home=tmp_path)
+    assert r.returncode == 1 and "SIGILL" in r.stdout
+    assert "make rebuild-llama && packaging/build.sh" in r.stderr

@@ -198,6 +198,15 @@ class ModelScreen(Screen[None]):
                 lines.append(f"task store: {store.integrity_check()}")
         except Exception as exc:  # noqa: BLE001
             lines.append(f"task store: {exc}")
+        from model.canary import ensure_canary
+        from model.types import ModelError
+
+        try:
+            ensure_canary()  # in a subprocess: a build this CPU cannot run must not crash the app
+        except ModelError as exc:
+            lines.append(f"llama.cpp: {exc}")
+            self.app.call_from_thread(self._show, "\n".join(lines))
+            return
         try:
             import llama_cpp
 
