@@ -111,14 +111,18 @@ def test_text_streams_in_pieces(model):
 
 
 def test_stop_string_ends_the_turn_before_it(server):
+    # The stop string is a word taken from the model's own greedy answer, so the test does not
+    # depend on what a 135M model knows (its answer differs between CPU builds).
     free = RemoteChatModel(server, context_size=2048, sampling=GREEDY)
     answer = free.complete(ask("What is the capital of France?"), [], max_tokens=24).parsed.content
-    assert "Paris" in answer
+    words = [w for w in answer.split() if len(w) >= 3 and answer.find(w) > 0]
+    assert words, f"the greedy answer is too short to pick a stop word from: {answer!r}"
+    word = words[len(words) // 2]
     stopped = RemoteChatModel(server, context_size=2048, sampling=GREEDY,
-                              profile=dataclasses.replace(SMOLLM2_DEMO, stop=("<|im_end|>", "Paris")))
+                              profile=dataclasses.replace(SMOLLM2_DEMO, stop=("<|im_end|>", word)))
     out = stopped.complete(ask("What is the capital of France?"), [], max_tokens=24)
-    assert out.stop_reason == "stop" and "Paris" not in out.parsed.raw
-    assert out.parsed.content == answer[: answer.index("Paris")].strip()
+    assert out.stop_reason == "stop" and word not in out.parsed.raw
+    assert out.parsed.content == answer[: answer.index(word)].strip()
 
 
 def test_max_tokens_ends_with_length(model):
