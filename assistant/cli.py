@@ -42,6 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser (subcommands from other packages are added if importable)."""
     parser = argparse.ArgumentParser(prog="assistant", description="A local, offline-first personal assistant.")
     parser.add_argument("--version", action="version", version=f"assistant {_version()}")
+    # the app's own options (without a COMMAND); own dests so a subcommand's --model never overwrites them
+    parser.add_argument("--model", dest="app_model", metavar="PATH|NAME",
+                        help="the app's model: GGUF file or name (default: ASSISTANT_MODEL, config, pulled, demo)")
+    parser.add_argument("--workspace", dest="app_workspace", metavar="DIR", default=".",
+                        help="folder the app's tasks work in (default: .)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = sub.add_parser("run", help="run a task headless", description="Run a task until it finishes or pauses.")
@@ -231,9 +236,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _tui() -> int:
+def _tui(model: str | None = None, workspace: str = ".") -> int:
+    folder = Path(workspace).expanduser()
+    if not folder.is_dir():
+        print(f"error: workspace folder not found: {folder}", file=sys.stderr)
+        return EXIT_USAGE
     try:
-        settings = _settings(".")
+        settings = _settings(str(folder))
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -242,7 +251,7 @@ def _tui() -> int:
     except ImportError as exc:
         print(f"the terminal UI is not available ({exc}); use `assistant run GOAL`", file=sys.stderr)
         return EXIT_FAIL
-    return int(run_app(settings) or 0)
+    return int(run_app(settings, workspace=folder, model=model) or 0)
 
 
 _COMMANDS = {"run": cmd_run, "resume": cmd_resume, "tasks": cmd_tasks, "undo": cmd_undo, "export": cmd_export}
@@ -253,7 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        return _tui()
+        return _tui(args.app_model, args.app_workspace)
     handler = _COMMANDS.get(args.command) or getattr(args, "func", None)
     if handler is None:
         parser.print_help(sys.stderr)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 from .infra import paths
 
@@ -115,6 +115,19 @@ class _DictSource(PydanticBaseSettingsSource):
         return self._data
 
 
+class _EnvSource(EnvSettingsSource):
+    """The ``ASSISTANT_*`` environment, except that ``ASSISTANT_MODEL`` alone is
+    the model choice (a path or name, read by ``model.select.resolve_model``),
+    not the ``[model]`` section; ``ASSISTANT_MODEL__PATH`` and the other nested
+    names still set the section's keys."""
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        value, key, is_complex = super().get_field_value(field, field_name)
+        if field_name == "model":
+            value = None  # the nested ASSISTANT_MODEL__* variables are gathered in prepare_field_value
+        return value, key, is_complex
+
+
 class Settings(BaseSettings):
     """All settings. Build with :func:`load_config` rather than directly."""
 
@@ -141,7 +154,7 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         files = tuple(_DictSource(settings_cls, layer) for layer in reversed(_LAYERS.get()))
-        return (init_settings, env_settings, *files)
+        return (init_settings, _EnvSource(settings_cls), *files)
 
     def tool_config(self) -> dict[str, Any]:
         """The read-only mapping given to tools (``ToolContext.config``)."""

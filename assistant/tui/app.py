@@ -45,6 +45,10 @@ class AssistantApp(CommandsMixin, App[int]):
         model: an already loaded chat model (tests inject a scripted one); when
             None, ``model_loader`` runs in a thread worker after the first frame.
         model_loader: ``() -> ChatModel`` (default: the model selection order).
+        loader_for: ``(settings) -> model_loader``, used to reload the model when
+            the settings screen changes ``[model]`` (default: the selection order
+            with ``model_choice``).
+        model_choice: the ``--model`` value the app was started with (None: none).
         agent_factory: ``(model) -> Agent`` (default: built-in tools over ``store``).
         store: the task store (default: the state DB under ``paths.state_dir()``).
         workspace: the folder tasks work in (default: the current directory).
@@ -63,6 +67,7 @@ class AssistantApp(CommandsMixin, App[int]):
     ]
 
     def __init__(self, config: Settings | None = None, *, model: Any = None, model_loader: ModelLoader | None = None,
+                 loader_for: Callable[[Settings], ModelLoader] | None = None, model_choice: str | None = None,
                  agent_factory: AgentFactory | None = None, store: Any = None, workspace: Path | str | None = None,
                  now: Callable[[], float] = time.time) -> None:
         super().__init__()
@@ -72,7 +77,9 @@ class AssistantApp(CommandsMixin, App[int]):
             config = load_config(Path.cwd())
         self.config = config
         self.model = model
-        self._model_loader = model_loader or default_model_loader(config)
+        self.model_choice = model_choice
+        self._loader_for = loader_for or (lambda settings: default_model_loader(settings, model_choice))
+        self._model_loader = model_loader or self._loader_for(config)
         self._store = store
         self._agent_factory = agent_factory
         self.agent: Any = None
@@ -175,6 +182,31 @@ class AssistantApp(CommandsMixin, App[int]):
         start = self.run_state.take_queued()
         if start is not None:
             self._drive_with(start)
+
+    def reload_model(self, config: Settings) -> None:
+        """Drop the current model and load the one ``config`` selects, with the
+        loading bar; a running task finishes its run first."""
+        if self.running:
+            earlier = self.run_state.after_run
+
+            def later() -> None:
+                if earlier is not None:
+                    earlier()
+                self.reload_model(config)
+
+            self.run_state.after_run = later
+            self.notify("The model reloads when the running task has stopped.")
+            return
+        old, self.model, self.agent = self.model, None, None
+        close = getattr(getattr(old, "runtime", None), "close", None)
+        if callable(close):
+            close()  # free its memory before the next one loads
+        self._model_loader = self._loader_for(config)
+        self.query_one(StatusBar).model_name = ""
+        self.query_one("#loading-label", Static).update("Loading model…")
+        self.query_one("#loading-bar").display = True
+        self.query_one("#loading").display = True
+        self._load_model()
 
     async def on_model_load_failed(self, message: ModelLoadFailed) -> None:
         self.query_one("#loading-label", Static).update(f"Model not loaded: {message.message}")
@@ -380,6 +412,6 @@ def run_app(config: Settings | None = None, *, workspace: Path | str | None = No
         from assistant.config import load_config
 
         config = load_config(workspace or Path.cwd())
-    app = AssistantApp(config, model_loader=default_model_loader(config, model), workspace=workspace)
+    app = AssistantApp(config, model_choice=model, workspace=workspace)
     result = app.run()
     return int(result or 0)

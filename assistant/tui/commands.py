@@ -226,13 +226,32 @@ class CommandsMixin:
         from .screens.settings import SettingsScreen
 
         def done(config: Any) -> None:
-            if config is not None:
-                self.config = config
-                self.query_one(StatusBar).max_steps = config.agent.max_steps
-                if not self.running:
-                    self.agent = None  # rebuilt with the new settings for the next run
+            if config is None:
+                return
+            old, self.config = self.config, config
+            self.query_one(StatusBar).max_steps = config.agent.max_steps
+            if not self.running:
+                self.agent = None  # rebuilt with the new settings for the next run
+            if config.model != old.model:
+                self.call_later(self._model_settings_changed, old.model, config)
 
         self.push_screen(SettingsScreen(self.config), done)
+
+    async def _model_settings_changed(self: "AssistantApp", old: Any, config: Any) -> None:
+        """``[model]`` changed in the settings screen: reload the model, or say
+        why the change does not apply (``--model`` / ``ASSISTANT_MODEL`` win over
+        ``model.path``)."""
+        import os
+
+        winner = ("--model" if self.model_choice else
+                  "ASSISTANT_MODEL" if os.environ.get("ASSISTANT_MODEL") else None)
+        only_path = old.model_copy(update={"path": config.model.path}) == config.model
+        if winner and only_path:
+            await self.say(f"model.path changed, but {winner} chooses the model: restart the app "
+                           f"without {winner} to use {config.model.path or 'the default'}.", "warning")
+            return
+        await self.say("Model settings changed: reloading the model.")
+        self.reload_model(config)
 
     async def cmd_limits(self: "AssistantApp") -> None:
         if not self.task_id:
