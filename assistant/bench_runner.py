@@ -162,10 +162,10 @@ def run_task(task: BenchTask, model: Any, *, repeat: int = 0, max_steps: int | N
             return run_task(task, model, repeat=repeat, max_steps=max_steps, max_wall_s=max_wall_s,
                             max_tokens=max_tokens, root=Path(tmp))
     from .infra import paths
-    from .loop.agent import Agent
     from .config import load_config
     from .state.store import Store
     from .toolset import build_toolset
+    from .wiring import build_agent
 
     res = RunResult(task=task.name, repeat=repeat)
     ws, home = Path(root) / "workspace", Path(root) / "home"
@@ -183,7 +183,7 @@ def run_task(task: BenchTask, model: Any, *, repeat: int = 0, max_steps: int | N
             res.end, res.error = "error", f"setup failed: {type(exc).__name__}: {exc}"
             return res
         try:
-            agent = Agent(model, toolset.registry, store, settings=settings, state_dir=paths.state_dir(ensure=True))
+            agent = build_agent(settings, model, store, toolset)
             t0 = time.perf_counter()
             for ev in agent.run(task.prompt, workspace=ws, max_steps=max_steps, max_wall_s=max_wall_s,
                                 max_generated_tokens=max_tokens, approve=task.approve):

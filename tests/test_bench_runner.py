@@ -129,3 +129,15 @@ def test_runs_share_one_workspace_path_so_the_prompt_prefix_can_be_reused(assist
     assert [r.end for r in results] == ["finished", "paused:stuck"]
     first, *rest = RecordingModel.systems
     assert rest and all(s == first for s in rest), "the system prompt (which names the workspace) changed between runs"
+
+
+def test_the_bench_builds_the_agent_the_way_the_app_does(assistant_home):
+    class TemplateModel(RecordingModel):
+        teaches_call_format = True  # like a GGUF whose chat template renders the call format
+
+    RecordingModel.systems = []
+    run_task(task("files_find"), RecordingModel(["Not sure."]))
+    run_task(task("files_find"), TemplateModel(["Not sure."]))
+    taught_by_prompt, taught_by_template = RecordingModel.systems[0], RecordingModel.systems[-1]
+    assert "To call a tool" in taught_by_prompt
+    assert "To call a tool" not in taught_by_template
