@@ -86,7 +86,7 @@ def _resolve_path(value: str) -> Path:
 def model_info(path: Path, *, ctx: int | None = None, cache_type: str = "f16") -> dict[str, Any]:
     """Facts and memory plan of ``path`` (raises ``model.gguf_facts.GGUFError``)."""
     from model.gguf_facts import read_facts
-    from model.memory import plan_memory
+    from model.memory_plan import plan_memory
 
     facts = read_facts(path)
     plan = plan_memory(facts, requested_ctx=ctx, cache_type=cache_type)

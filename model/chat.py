@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .gguf_facts import read_facts
-from .memory import plan_memory
+from .memory_plan import plan_memory
 from .runtime import GrammarPhase, Runtime
 from .types import DeltaCallback, Message, ModelError, SamplingParams, TurnOutput, union_of_tools
 

@@ -24,7 +24,7 @@ Hidden folders are skipped, and so are shards 2..N of a split GGUF
 
 :func:`find_models` only walks folders (fast, no file is opened);
 :func:`describe` reads one header (``model.gguf_facts``) and plans memory
-(``model.memory``); :func:`discover_models` does both for everything. A file
+(``model.memory_plan``); :func:`discover_models` does both for everything. A file
 that is not a usable GGUF comes back with a one-line ``problem``, never an exception.
 """
 
@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
 
 from .gguf_facts import ModelFacts, read_facts
-from .memory import MemoryPlan, available_memory, plan_memory
+from .memory_plan import MemoryPlan, available_memory, plan_memory
 
 __all__ = ["SOURCES", "SearchRoot", "FoundModel", "search_roots", "find_models", "describe", "discover_models"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from model.gguf_facts import ModelFacts
-from model.memory import GiB, kv_bytes_per_token, plan_memory
+from model.memory_plan import GiB, kv_bytes_per_token, plan_memory
 
 
 def nanbeige_42_3b(**over) -> ModelFacts:

@@ -51,7 +51,7 @@ def _memory_plan(model: Any) -> str:
     if facts is None:
         return "no memory plan (not a local GGUF model)"
     try:
-        from model.memory import plan_memory
+        from model.memory_plan import plan_memory
 
         return plan_memory(facts, requested_ctx=int(model.context_size)).summary()
     except Exception as exc:  # noqa: BLE001 - informational only
