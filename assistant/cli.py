@@ -40,6 +40,8 @@ def _add_common(p: argparse.ArgumentParser, *, model: bool = True) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (subcommands from other packages are added if importable)."""
+    from .state.models import APPROVE_MODES
+
     parser = argparse.ArgumentParser(prog="assistant", description="A local, offline-first personal assistant.")
     parser.add_argument("--version", action="version", version=f"assistant {_version()}")
     # the app's own options (without a COMMAND); own dests so a subcommand's --model never overwrites them
@@ -55,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--max-steps", type=int, metavar="N", help="step budget for this task")
     run.add_argument("--max-tokens", type=int, metavar="N", help="generated-token budget for this task")
     run.add_argument("--max-time", type=float, metavar="SECONDS", help="active-time budget for this task")
-    run.add_argument("--approve", choices=["ask", "edits", "all", "none"],
+    run.add_argument("--approve", choices=APPROVE_MODES,
                      help="what runs without asking (default from config: ask)")
     _add_common(run)
 

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 
 from .infra import paths
+from .state.models import ApproveMode
 
 __all__ = [
     "ConfigError",
@@ -37,11 +38,9 @@ __all__ = [
     "Settings",
     "load_config",
     "PROJECT_FILE",
-    "ApproveMode",
 ]
 
 PROJECT_FILE = ".assistant.toml"
-ApproveMode = Literal["ask", "edits", "all", "none"]
 
 
 class ConfigError(ValueError):

@@ -8,7 +8,7 @@ from assistant.infra import paths
 from assistant.config import ConfigError, load_config
 from assistant.loop.history import truncate_observation
 from assistant.loop.policy import decide
-from assistant.state.models import CallRecord
+from assistant.state.models import APPROVE_MODES, CallRecord
 from assistant.loop.stuck import detect
 from tools.base import RiskClass as R
 
@@ -30,6 +30,10 @@ def test_grants_and_one_off_approvals_allow_but_never_override_read_only():
     assert decide("none", R.WRITE, approved=True, grants=["write"]) == "deny"
     with pytest.raises(ValueError, match="approve mode"):
         decide("yolo", R.READ)
+
+
+def test_every_approve_mode_has_a_decision_for_every_risk_class():
+    assert [(m, r) for m in APPROVE_MODES for r in R if decide(m, r) not in ("allow", "ask", "deny")] == []
 
 
 def _c(name="peek", result="r", error=False, **args) -> CallRecord:

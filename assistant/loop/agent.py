@@ -29,7 +29,7 @@ from ..config import Settings
 from ..events import (ErrorEvent, Event, Finished, Metrics, Notice, ReasoningDelta, StepStarted, TaskStarted,
                       TextDelta, ToolCallFinished)
 from ..infra.locks import TaskLock
-from ..state.models import Budgets, CallRecord, StoredMessage, Summary, Task, new_task_id
+from ..state.models import APPROVE_MODES, Budgets, CallRecord, StoredMessage, Summary, Task, new_task_id
 from ..state.session import TaskSession, progress_summary
 from ..state.store import Store
 from ..infra.secret_cache import read_secret
@@ -130,8 +130,8 @@ class Agent:
             raise ValueError(f"workspace folder not found: {root}")
         a = self.settings.agent
         mode = approve or a.approve
-        if mode not in ("ask", "edits", "all", "none"):
-            raise ValueError(f"unknown approve mode {mode!r}; use ask, edits, all or none")
+        if mode not in APPROVE_MODES:
+            raise ValueError(f"unknown approve mode {mode!r}; use one of {', '.join(APPROVE_MODES)}")
         task = Task(
             id=new_task_id(), goal=goal, workspace=str(root), approve=mode, marker=new_marker(),
             model=getattr(self.model, "name", ""), summary=Summary(goal=goal),

@@ -26,10 +26,11 @@ from typing import Iterable, Literal
 
 from tools.base import RiskClass
 
-__all__ = ["Decision", "decide", "MODES"]
+from ..state.models import APPROVE_MODES
+
+__all__ = ["Decision", "decide"]
 
 Decision = Literal["allow", "ask", "deny"]
-MODES = ("ask", "edits", "all", "none")
 
 _TABLE: dict[str, dict[RiskClass, Decision]] = {
     "ask": {
@@ -72,7 +73,7 @@ def decide(
         ValueError: unknown mode.
     """
     if mode not in _TABLE:
-        raise ValueError(f"unknown approve mode {mode!r}; use one of {', '.join(MODES)}")
+        raise ValueError(f"unknown approve mode {mode!r}; use one of {', '.join(APPROVE_MODES)}")
     risk = RiskClass(risk)
     base = _TABLE[mode][risk]
     if base == "deny":

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..events import PauseKind
+
 __all__ = [
+    "ApproveMode",
+    "APPROVE_MODES",
     "TaskStatus",
     "CallStatus",
     "MessageKind",
@@ -30,6 +34,10 @@ __all__ = [
     "ChangeEntry",
     "new_task_id",
 ]
+
+ApproveMode = Literal["ask", "edits", "all", "none"]
+"""What runs without asking; ``assistant.loop.policy`` says what each mode allows."""
+APPROVE_MODES: tuple[str, ...] = get_args(ApproveMode)
 
 TaskStatus = Literal["running", "paused", "finished", "stopped", "failed"]
 CallStatus = Literal[
@@ -86,7 +94,7 @@ class Summary(_Model):
 class Pause(_Model):
     """Why a task waits for a human and what it accepts to go on."""
 
-    kind: Literal["approval", "question", "budget", "stuck", "in_flight", "cancelled", "error"]
+    kind: PauseKind
     reason: str
     choices: list[str] = Field(default_factory=list)
     call_id: str = ""
@@ -113,7 +121,7 @@ class Task(_Model):
     updated_at: float = Field(default_factory=time.time)
     budgets: Budgets
     usage: Usage = Field(default_factory=Usage)
-    approve: Literal["ask", "edits", "all", "none"] = "ask"
+    approve: ApproveMode = "ask"
     grants: list[str] = Field(default_factory=list)  # risk classes approved for the task
     pause: Pause | None = None
     summary: Summary = Field(default_factory=Summary)
