@@ -126,13 +126,14 @@ class LocalChatModel:
         parser = StreamParser(union_of_tools(tools, grammar_tools), self.fmt, starts_in_think)
         tools = grammar_tools  # below: what the grammar lets a call use
         phase = None
+        act = getattr(self.profile, "action_sampling", None)  # calls greedy by default; free text keeps sampling
         if tools and force == "tool_call" and not starts_in_think:
-            phase = GrammarPhase(tool_call_grammar(tools, self.fmt, include_open=True), from_start=True)
+            phase = GrammarPhase(tool_call_grammar(tools, self.fmt, include_open=True), from_start=True, sampling=act)
         elif tools and force in ("tool_call_or_final", "tool_call"):
             phase = GrammarPhase(forced_turn_grammar(tools, self.fmt, in_think=starts_in_think, max_calls=1),
-                                 end="", from_start=True)
+                                 end="", from_start=True, sampling=None if starts_in_think else act)
         elif tools and self.grammar_enabled:
-            phase = GrammarPhase(tool_call_grammar(tools, self.fmt))
+            phase = GrammarPhase(tool_call_grammar(tools, self.fmt), sampling=act)
         room = self.context_size - len(tokens) - 1
         if room < 16:
             raise ModelError(f"the prompt ({len(tokens)} tokens) leaves no room to answer in a context of {self.context_size}")

@@ -17,7 +17,10 @@ from typing import Any, Literal
 
 from .types import SamplingParams
 
-__all__ = ["ModelProfile", "select_profile", "NANBEIGE", "QWEN_HERMES", "SMOLLM2_DEMO", "GENERIC_CHATML"]
+__all__ = ["ModelProfile", "select_profile", "NANBEIGE", "QWEN_HERMES", "SMOLLM2_DEMO", "GENERIC_CHATML", "GREEDY"]
+
+GREEDY = SamplingParams(temperature=0.0, top_p=1.0, top_k=1, min_p=0.0, repeat_penalty=1.0)
+"""Greedy decoding: the most likely token every time."""
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,10 @@ class ModelProfile:
         preserve_thinking: keep past reasoning in the history (keeps the KV
             cache prefix stable across steps).
         stop: stop strings ending a turn.
-        sampling: sampling defaults.
+        sampling: sampling defaults (reasoning and free text).
+        action_sampling: sampling while a grammar constrains a tool call
+            (default greedy: a call is an action, not prose; a small model's
+            most likely call is its best one). None: ``sampling``.
         warning: a line for the user when the profile is a guess ("" otherwise).
     """
 
@@ -42,6 +48,7 @@ class ModelProfile:
     preserve_thinking: bool = True
     stop: tuple[str, ...] = ("<|im_end|>",)
     sampling: SamplingParams = field(default_factory=SamplingParams)
+    action_sampling: SamplingParams | None = field(default_factory=lambda: GREEDY)
     warning: str = ""
 
     def template_kwargs(self) -> dict[str, Any]:

@@ -104,12 +104,15 @@ class GrammarPhase:
         trigger: text that opens the constrained phase, e.g. ``<tool_call>``.
         end: text that closes it, e.g. ``</tool_call>``.
         from_start: constrain from the first token (a forced turn), then free.
+        sampling: sampling while the grammar constrains (tool calls greedy or
+            near-greedy, ``ModelProfile.action_sampling``); None: the turn's.
     """
 
     grammar: str
     trigger: str = "<tool_call>"
     end: str = "</tool_call>"
     from_start: bool = False
+    sampling: SamplingParams | None = None
 
 
 class Runtime:
@@ -408,7 +411,7 @@ class Runtime:
         max_tokens = max(0, min(max_tokens, self.n_ctx - len(prompt) - 1))
         free = self._sampler(s, None)
         constrained = grammar is not None and grammar.from_start
-        sampler = self._sampler(s, grammar.grammar) if constrained else free
+        sampler = self._sampler(grammar.sampling or s, grammar.grammar) if constrained else free
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         out_ids: list[int] = []
         text = ""
@@ -467,7 +470,7 @@ class Runtime:
                 if constrained and grammar.end and text.rstrip().endswith(grammar.end):
                     constrained, sampler = False, free
                 elif not constrained and self._opens(text, piece, grammar.trigger):
-                    constrained, sampler = True, self._sampler(s, grammar.grammar)
+                    constrained, sampler = True, self._sampler(grammar.sampling or s, grammar.grammar)
             if on_text is not None and len(text) - hold > emitted:
                 on_text(text[emitted : len(text) - hold])
                 emitted = len(text) - hold
