@@ -220,15 +220,50 @@ def _unsafe_encoding(head: bytes) -> str | None:
     return None
 
 
+_FORMATS = (  # (how the bytes start, a part name inside the zip or None, suffixes, the format's name)
+    (b"%PDF", None, (".pdf",), "a PDF"),
+    (b"PK", "word/", (".docx",), "a Word document"),
+    (b"PK", "xl/", (".xlsx", ".xlsm"), "an Excel workbook"),
+)
+
+
+def check_suffix(path: str, data: bytes) -> None:
+    """Refuse to save a document under a name of another type (a .docx archive named main.py).
+
+    The format is read from ``data`` itself: a PDF, or an OOXML zip holding ``word/`` or ``xl/``.
+
+    Raises:
+        ToolError: ``path`` does not end in a suffix of that format; the message names the
+            right suffix and, for text and code, ``write_file``.
+    """
+    lower = str(path).lower()
+    for magic, part, suffixes, name in _FORMATS:
+        if not data.startswith(magic):
+            continue
+        if part is not None:
+            try:
+                with zipfile.ZipFile(io.BytesIO(data)) as zf:
+                    if not any(n.startswith(part) for n in zf.namelist()):
+                        continue
+            except zipfile.BadZipFile:
+                continue
+        if not lower.endswith(suffixes):
+            raise ToolError(f"{path} would be {name}, which must be named *{suffixes[0]}; for a text, Markdown or "
+                            "code file use write_file instead.")
+        return
+
+
 def save_bytes(ctx: ToolContext, path: str, data: bytes, *, overwrite: bool) -> Any:
     """Write ``data`` to a workspace path atomically (undoable).
 
     Raises:
-        ToolError: the file exists and ``overwrite`` is false, or the sandbox
+        ToolError: the file exists and ``overwrite`` is false, the name's type does
+            not match the document's format (:func:`check_suffix`), or the sandbox
             refuses the path.
     """
     from sandbox import SandboxError
 
+    check_suffix(path, data)
     ws = _ws(ctx)
     try:
         if not overwrite and ws.exists(path):
