@@ -23,6 +23,7 @@ from model.scripted import ScriptedChatModel
 from assistant.state import Store
 from tools.core import ASK_HUMAN
 from tools.base import RiskClass, Tool, ToolContext, ToolRegistry, ToolResult
+from agent_helpers import call
 
 
 class PathArgs(BaseModel):
@@ -60,11 +61,6 @@ def tools() -> ToolRegistry:
         Tool("big", "Large output.", PathArgs, _big, RiskClass.READ),
         ASK_HUMAN,
     ])
-
-
-def call(name: str, **args) -> str:
-    params = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in args.items())
-    return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>"
 
 
 @pytest.fixture

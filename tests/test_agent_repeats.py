@@ -5,19 +5,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from assistant.config import load_config
 from assistant.events import Finished, ToolCallFinished
-from assistant.loop.agent import Agent
 from assistant.loop.finish import ungrounded_words
-from assistant.state.store import Store
-from model.scripted import ScriptedChatModel
-from tools.base import RiskClass, Tool, ToolContext, ToolRegistry, ToolResult
+from tools.base import RiskClass, Tool, ToolContext, ToolResult
 from tools.files import FILE_TOOLS
-
-
-def call(name, **args):
-    params = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in args.items())
-    return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>"
+from agent_helpers import call, scripted_agent
 
 
 class Fact(BaseModel):
@@ -33,13 +25,7 @@ def _remember(ctx: ToolContext, p: Fact) -> ToolResult:
 
 
 def _agent(assistant_home, tmp_path, outputs, extra=()):
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    store = Store(assistant_home / "t.db")
-    model = ScriptedChatModel(outputs)
-    agent = Agent(model, ToolRegistry([*FILE_TOOLS, *extra]), store,
-                  settings=load_config(overrides={"agent": {"approve": "all"}}), state_dir=tmp_path / "state")
-    return agent, model, ws, store
+    return scripted_agent(tmp_path, outputs, [*FILE_TOOLS, *extra], approve="all")
 
 
 def test_an_identical_read_is_not_run_again_and_leaves_the_next_grammar(assistant_home, tmp_path):

@@ -10,13 +10,9 @@ from assistant.events import Finished
 from model.scripted import ScriptedChatModel
 from assistant.state import Store
 from assistant.state.undo import undo_task
+from agent_helpers import call
 
 files = pytest.importorskip("tools.files")
-
-
-def call(name: str, **args) -> str:
-    params = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in args.items())
-    return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>"
 
 
 def snapshot(ws):

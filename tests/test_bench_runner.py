@@ -8,13 +8,9 @@ import json
 import os
 
 from assistant.bench_runner import (DEFAULT_TASKS_DIR, RunResult, add_commands, format_table, load_task, run_bench,
-                             run_task, summarise)
+                                    run_task, summarise)
 from model.scripted import ScriptedChatModel
-
-
-def call(name: str, **params: str) -> str:
-    body = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in params.items())
-    return f"<tool_call>\n<function={name}>\n{body}</function>\n</tool_call>"
+from agent_helpers import call
 
 
 RENAMES = "\n".join(call("move", src=f"photos/IMG_{n}.jpg", dest=f"photos/holiday-{n}.jpg")

@@ -7,11 +7,7 @@ import json
 import pytest
 
 from assistant.cli import build_parser, main
-
-
-def call(name: str, **args) -> str:
-    params = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in args.items())
-    return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>"
+from agent_helpers import call
 
 
 @pytest.fixture

@@ -19,17 +19,13 @@ from model.chat import LocalChatModel
 from model.chat_template import ChatTemplate
 from model.profiles import NANBEIGE, QWEN_HERMES
 from model.types import GenerationMetrics, GenerationResult, Message, ToolCall
+from agent_helpers import call
 
 files = pytest.importorskip("tools.files")
 
 NESTED_XML = ("<tool_call>\n<function=delete>\n<parameter=path>\na.txt\n</parameter>\n</function>\n"
               "</tool_call>")
 NESTED_JSON = '<tool_call>\n{"name": "delete", "arguments": {"path": "a.txt"}}\n</tool_call>'
-
-
-def call(name: str, **args: str) -> str:
-    params = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in args.items())
-    return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>"
 
 
 @pytest.fixture

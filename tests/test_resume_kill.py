@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from agent_helpers import call
+
 REPO = Path(__file__).resolve().parents[1]
 
 TOOLS_FILE = textwrap.dedent('''
@@ -56,11 +58,6 @@ TOOLS_FILE = textwrap.dedent('''
         Tool("peek", "Read a file.", ReadArgs, peek, RiskClass.READ),
     ]
 ''')
-
-
-def call(name: str, **args) -> str:
-    params = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in args.items())
-    return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>"
 
 
 OUTPUTS = [

@@ -10,12 +10,7 @@ from assistant.config import Settings
 from model.scripted import ScriptedChatModel
 from assistant.state import Store
 from model.types import ParsedTurn, TurnOutput
-
-
-def call(name: str, **args: str) -> str:
-    """A tool call in the default xml format."""
-    params = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in args.items())
-    return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>"
+from agent_helpers import call
 
 
 OVERWRITE_SCRIPT = [

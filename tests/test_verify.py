@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from assistant.loop.agent import Agent
-from assistant.config import load_config
+from agent_helpers import scripted_agent
 from assistant.events import Finished
-from model.scripted import ScriptedChatModel
-from assistant.state.store import Store
 from assistant.loop.verify import unbacked_file_claims
-from tools.files import FILE_TOOLS
-from tools.base import ToolRegistry
 
 
 def test_claims_checked_against_the_workspace(tmp_path):
@@ -24,14 +19,10 @@ def test_claims_checked_against_the_workspace(tmp_path):
 
 
 def test_false_claim_is_a_format_error_then_the_real_write_finishes(assistant_home, tmp_path):
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    store = Store(assistant_home / "t.db")
     write = ('<tool_call>\n<function=write_file>\n<parameter=path>\ntotals.txt\n</parameter>\n'
              '<parameter=content>\nSales 125\n</parameter>\n</function>\n</tool_call>')
-    model = ScriptedChatModel(["The totals are written to totals.txt.", write, "I wrote totals.txt."])
-    agent = Agent(model, ToolRegistry(FILE_TOOLS), store, settings=load_config(overrides={"agent": {"approve": "all"}}),
-                  state_dir=tmp_path / "state")
+    agent, _, ws, store = scripted_agent(
+        tmp_path, ["The totals are written to totals.txt.", write, "I wrote totals.txt."], approve="all")
     events = list(agent.run("write totals.txt", workspace=ws))
     assert isinstance(events[-1], Finished) and events[-1].answer == "I wrote totals.txt."
     assert (ws / "totals.txt").read_text().strip() == "Sales 125"
@@ -50,13 +41,10 @@ def test_a_plan_is_not_an_answer():
 
 
 def test_plan_turn_is_fed_back_and_the_task_goes_on(assistant_home, tmp_path):
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    (ws / "a.txt").write_text("alpha")
-    store = Store(assistant_home / "t.db")
     read = '<tool_call>\n<function=read_file>\n<parameter=path>\na.txt\n</parameter>\n</function>\n</tool_call>'
-    model = ScriptedChatModel(["I will read a.txt and then report its content.", read, "a.txt says alpha."])
-    agent = Agent(model, ToolRegistry(FILE_TOOLS), store, settings=load_config(), state_dir=tmp_path / "state")
+    agent, _, ws, store = scripted_agent(
+        tmp_path, ["I will read a.txt and then report its content.", read, "a.txt says alpha."])
+    (ws / "a.txt").write_text("alpha")
     events = list(agent.run("what does a.txt say?", workspace=ws))
     assert isinstance(events[-1], Finished) and events[-1].answer == "a.txt says alpha."
     notes = [m.content for m in store.messages(events[-1].task_id) if m.kind == "format_error" and m.role == "user"]
@@ -65,13 +53,9 @@ def test_plan_turn_is_fed_back_and_the_task_goes_on(assistant_home, tmp_path):
 
 
 def test_a_cut_off_or_fake_tool_response_turn_is_not_the_answer(assistant_home, tmp_path):
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    store = Store(assistant_home / "t.db")
     rambling = "The file says " + "and then it says " * 400  # longer than max_turn_tokens
-    model = ScriptedChatModel([rambling, "<tool_response>\nThe task is done.", "Nothing to do."])
-    agent = Agent(model, ToolRegistry(FILE_TOOLS), store,
-                  settings=load_config(overrides={"agent": {"max_turn_tokens": 256}}), state_dir=tmp_path / "s")
+    agent, model, ws, store = scripted_agent(
+        tmp_path, [rambling, "<tool_response>\nThe task is done.", "Nothing to do."], max_turn_tokens=256)
     events = list(agent.run("say hi", workspace=ws))
     assert isinstance(events[-1], Finished) and events[-1].answer == "Nothing to do."
     notes = [m.content for m in store.messages(events[-1].task_id) if m.kind == "format_error" and m.role == "user"]

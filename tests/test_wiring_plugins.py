@@ -15,11 +15,7 @@ from assistant.toolset import build_toolset
 from assistant.tui.commands import COMMANDS, plugin_commands, run_plugin_command
 from plugins.api import Plugin
 from tools.base import ToolContext
-
-
-def call(name: str, **args) -> str:
-    params = "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in args.items())
-    return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call>"
+from agent_helpers import call
 
 
 class RecordingModel(ScriptedChatModel):
