@@ -31,6 +31,7 @@ from .events import (
     ToolCallStarted,
     event_to_dict,
 )
+from .progress import PhaseClock
 
 __all__ = ["consume", "EXIT_OK", "EXIT_FAIL", "EXIT_USAGE", "EXIT_PAUSED"]
 
@@ -43,15 +44,20 @@ def _one_line(text: str, n: int = 200) -> str:
 
 
 def _progress(event: Event, err: TextIO, state: dict) -> bool:
-    """On a terminal, show a live count of what the model is writing (a step can
-    take minutes on a CPU); returns True when ``event`` was a delta it counted."""
+    """On a terminal, show a live line of what the step is doing (a step can take
+    minutes on a CPU): reading the prompt (tokens done/total, elapsed, ETA, tok/s),
+    then thinking or writing (characters, elapsed, live tok/s). Returns True when
+    ``event`` was a delta it counted."""
     raw = getattr(err, "stream", err)  # our own text: written past the control-character filter
     live = state.setdefault("live", bool(getattr(raw, "isatty", lambda: False)()))
+    clock = state.setdefault("clock", PhaseClock())
+    clock.feed(event)
     if isinstance(event, (TextDelta, ReasoningDelta)):
-        kind = "thinking" if isinstance(event, ReasoningDelta) else "writing"
-        state["chars"] = state.get("chars", 0) + len(event.text)
+        if not (isinstance(event, TextDelta) and event.kind == "prefill"):
+            state["chars"] = state.get("chars", 0) + len(event.text)
+            clock.detail = f"({state['chars']} characters)"
         if live:
-            raw.write(f"\r   ... {kind} ({state['chars']} characters)")
+            raw.write(f"\r   ... {clock.line()}\033[K")
             raw.flush()
             state["line_open"] = True
         return True

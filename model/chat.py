@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .gguf_facts import read_facts
 from .memory_plan import plan_memory
@@ -106,8 +106,13 @@ class LocalChatModel:
     def complete(self, messages: list[Message], tools: list[dict[str, Any]], *,
                  on_delta: DeltaCallback | None = None, cancel: threading.Event | None = None,
                  force: str | None = None, max_tokens: int | None = None,
-                 call_tools: list[dict[str, Any]] | None = None) -> TurnOutput:
+                 call_tools: list[dict[str, Any]] | None = None,
+                 on_progress: Callable[[int, int], None] | None = None) -> TurnOutput:
         """Generate one assistant turn (see :class:`model.types.ChatModel`).
+
+        ``on_progress(done, total)``: prompt tokens read so far, after each prefill
+        batch; without it, and with ``on_delta``, the same goes out as
+        ``on_delta("prefill", "DONE/TOTAL")`` (how the agent loop's events carry it).
 
         Raises:
             ModelError: the template fails or the prompt does not fit the context.
@@ -149,6 +154,7 @@ class LocalChatModel:
             on_text=on_text, cancel=cancel, grammar=phase,
             persist_prefix=self._persist_len(messages, tools, tokens),
             reasoning=starts_in_think, reasoning_budget=self.reasoning_budget,
+            on_progress=on_progress or (_prefill_delta(on_delta) if on_delta is not None else None),
         )
         for kind, piece in parser.flush():
             if on_delta is not None:
@@ -161,6 +167,11 @@ class LocalChatModel:
             parsed.content = strip_final_answer(parsed.content)
         return TurnOutput(parsed=parsed, token_ids=result.token_ids,
                           stop_reason=result.stop_reason, metrics=result.metrics)
+
+
+def _prefill_delta(on_delta: DeltaCallback) -> Callable[[int, int], None]:
+    """Prefill progress as ``on_delta("prefill", "DONE/TOTAL")``."""
+    return lambda done, total: on_delta("prefill", f"{done}/{total}")
 
 
 def open_chat_model(path: str | os.PathLike[str], *, n_ctx: int | None = None, cache_dir: str | os.PathLike[str] | None = None,

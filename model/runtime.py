@@ -35,6 +35,8 @@ from .types import GenerationMetrics, GenerationResult, ModelError, SamplingPara
 __all__ = ["Runtime", "GrammarPhase", "physical_cores", "common_prefix_len", "repeating_tail"]
 
 TextCallback = Callable[[str], None]
+ProgressCallback = Callable[[int, int], None]
+"""``on_progress(done_tokens, total_tokens)`` while the prompt is read (prefill)."""
 
 
 def physical_cores() -> int:
@@ -298,9 +300,12 @@ class Runtime:
             self.thread_history.append(n)
 
     # ---------------------------------------------------------------- prefill
-    def _prefill(self, prompt: list[int], persist_prefix: int, cancel: threading.Event | None, m: GenerationMetrics) -> bool:
+    def _prefill(self, prompt: list[int], persist_prefix: int, cancel: threading.Event | None, m: GenerationMetrics,
+                 on_progress: ProgressCallback | None = None) -> bool:
         """Bring the KV cache to ``prompt[:-1]`` evaluated plus the last token, reusing what is there.
 
+        ``on_progress(done, total)`` is called once the reusable prefix is known and
+        after each batch (``done``: prompt tokens in the cache, reused ones included).
         Returns False when cancelled.
         """
         llm = self.llm
@@ -317,6 +322,8 @@ class Runtime:
         pos = keep
         self._retune_threads()
         t0 = time.perf_counter()
+        if on_progress is not None:
+            on_progress(pos, len(prompt))
         while pos < len(prompt):
             if cancel is not None and cancel.is_set():
                 m.prefill_s += time.perf_counter() - t0
@@ -327,6 +334,8 @@ class Runtime:
             llm.eval(prompt[pos:end])
             m.evaluated += end - pos
             pos = end
+            if on_progress is not None:
+                on_progress(pos, len(prompt))
             if pos == persist_prefix and not m.restored:
                 self._save_prefix(prompt[:persist_prefix])
         m.prefill_s += time.perf_counter() - t0
@@ -347,6 +356,7 @@ class Runtime:
         reasoning: bool = False,
         reasoning_budget: int | None = None,
         reasoning_end: str = "</think>",
+        on_progress: ProgressCallback | None = None,
     ) -> GenerationResult:
         """Generate from token ids.
 
@@ -357,6 +367,7 @@ class Runtime:
             stop: stop strings; the text up to (not including) the first one is returned.
             on_text: streaming callback receiving text deltas (stop strings held back).
             cancel: when set, stops at the next token or prefill batch ("cancelled").
+            on_progress: ``(done, total)`` prompt tokens in the cache, after each prefill batch.
             grammar: optional phase-switched grammar.
             persist_prefix: number of leading prompt tokens whose KV state is
                 saved to / restored from ``cache_dir`` (0: none).
@@ -380,7 +391,7 @@ class Runtime:
         with self._lock:
             return self._generate(
                 list(prompt), max_tokens, sampling or SamplingParams(), list(stop), on_text, cancel,
-                grammar, persist_prefix, reasoning, reasoning_budget, reasoning_end,
+                grammar, persist_prefix, reasoning, reasoning_budget, reasoning_end, on_progress,
             )
 
     def _sampler(self, s: SamplingParams, grammar_text: str | None):
@@ -402,10 +413,10 @@ class Runtime:
         return i != -1 and not text[i + len(trigger):].strip()
 
     def _generate(self, prompt, max_tokens, s, stop, on_text, cancel, grammar, persist_prefix,
-                  reasoning, reasoning_budget, reasoning_end) -> GenerationResult:
+                  reasoning, reasoning_budget, reasoning_end, on_progress=None) -> GenerationResult:
         m = GenerationMetrics(prompt_tokens=len(prompt))
         t_start = time.perf_counter()
-        if not self._prefill(prompt, persist_prefix, cancel, m):
+        if not self._prefill(prompt, persist_prefix, cancel, m, on_progress):
             return GenerationResult("", [], "cancelled", m)
         llm = self.llm
         max_tokens = max(0, min(max_tokens, self.n_ctx - len(prompt) - 1))

@@ -184,7 +184,8 @@ class GenerationResult:
 
 
 DeltaCallback = Callable[[str, str], None]
-"""``on_delta(kind, text)`` with kind "reasoning", "content" or "tool_call"."""
+"""``on_delta(kind, text)`` with kind "reasoning", "content" or "tool_call" (local models also send
+"prefill" with text "DONE/TOTAL": prompt tokens read so far)."""
 
 
 @dataclass

@@ -139,12 +139,18 @@ class AssistantApp(CommandsMixin, App[int]):
         self.handler = EventHandler(transcript, status, on_paused=self._on_paused,
                                     on_finished=self._on_finished, on_started=self._on_started)
         status.max_steps = self.config.agent.max_steps
+        self.set_interval(1.0, self._tick)
         self.query_one(PromptInput).focus()
         self.call_after_refresh(self._greet)
         if self.model is not None:
             self._model_ready(self.model)
         else:
             self._load_model()
+
+    def _tick(self) -> None:
+        """Each second while a task runs: refresh the phase's elapsed time and ETA."""
+        if self.running and self.handler is not None:
+            self.handler.show_phase()
 
     async def _greet(self) -> None:
         """After the first frame: point at tasks left paused by an earlier session."""

@@ -20,6 +20,7 @@ from assistant.events import (
     ToolCallFinished,
     ToolCallStarted,
 )
+from assistant.progress import PhaseClock
 
 from .widgets import AgentResponse, NoticeLine, ReasoningBlock, StatusBar, ToolCallCard, Transcript
 
@@ -42,6 +43,7 @@ class EventHandler:
     Attributes:
         pending_approval: the last :class:`ApprovalRequested` not yet answered.
         cards: tool-call cards by call id.
+        clock: the running task's phase and its figures (shown in the status bar).
     """
 
     def __init__(self, transcript: Transcript, status: StatusBar, *, context_size: int | None = None,
@@ -57,6 +59,11 @@ class EventHandler:
         self.task_id: str | None = None
         self._response: AgentResponse | None = None
         self._reasoning: ReasoningBlock | None = None
+        self.clock = PhaseClock()
+
+    def show_phase(self) -> None:
+        """Put the clock's line in the status bar (also called each second by the app)."""
+        self.status.phase = self.clock.line()
 
     async def _mount(self, widget: "Widget") -> None:
         await self.transcript.mount(widget)
@@ -81,6 +88,11 @@ class EventHandler:
 
     async def handle(self, event: Event) -> None:
         """Apply one event (unknown event types are ignored)."""
+        self.clock.feed(event)
+        await self._apply(event)
+        self.show_phase()
+
+    async def _apply(self, event: Event) -> None:
         if isinstance(event, TextDelta):
             if event.kind == "tool_call":
                 self.status.status = "writing a tool call…"

@@ -22,6 +22,8 @@ class StatusBar(Widget):
         ctx_pct: context used by the last prompt, 0..100 (None: unknown).
         step / max_steps: model turns taken and the task's step budget.
         status: task status ("idle", "running", "paused", "finished", ...).
+        phase: what the running task does now, with its live figures (""
+            none); shown instead of the last turn's tok/s.
     """
 
     DEFAULT_CSS = """
@@ -36,6 +38,7 @@ class StatusBar(Widget):
     step: reactive[int] = reactive(0)
     max_steps: reactive[int] = reactive(0)
     status: reactive[str] = reactive("idle")
+    phase: reactive[str] = reactive("")
 
     def set_model(self, model: Any) -> None:
         """Read ``name``, ``is_demo`` and ``facts.num_loops`` from a chat model."""
@@ -70,10 +73,14 @@ class StatusBar(Widget):
         parts = []
         if self.loops:
             parts.append(f"loops {self.loops}")
-        parts.append(f"{self.tps:.1f} tok/s" if self.tps > 0 else "– tok/s")
+        if self.phase:
+            parts.append(self.phase)
+        else:
+            parts.append(f"{self.tps:.1f} tok/s" if self.tps > 0 else "– tok/s")
         parts.append(f"ctx {self.ctx_pct:.0f}%" if self.ctx_pct is not None else "ctx –")
         limit = f"/{self.max_steps}" if self.max_steps else ""
         parts.append(f"step {self.step}{limit}")
-        parts.append(self.status)
+        if not self.phase:  # the phase says more than "running"
+            parts.append(self.status)
         text.append(" · " + " · ".join(parts))
         return text
