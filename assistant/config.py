@@ -82,6 +82,9 @@ class AgentSettings(_Section):
     # "recover": constrain turns only after format errors; "always": every turn must be a
     # tool call or "Final answer: ..." (grammar-enforced; for very small models)
     constrain: Literal["recover", "always"] = "recover"
+    # the first turn writes a short plan (update_plan) and every prompt ends with the
+    # harness's progress block: plan, calls done, files written, facts found, step n of max
+    plan: bool = True
 
 
 class WebSettings(BaseModel):

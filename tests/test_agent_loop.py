@@ -99,7 +99,7 @@ def test_tool_calls_then_final_answer_finishes_and_writes(env):
 def test_invented_tools_list_is_a_format_error_not_an_answer(env):
     ws, store = env
     invented = '<tools>\n{"name": "note", "arguments": {"path": "a.txt"}}\n</tools>'
-    agent, model = make(env, [invented, invented, call("note", path="a.txt", text="x"), "done"])
+    agent, model = make(env, [invented, invented, call("note", path="a.txt", text="x"), "done"], plan=False)
     events = run(agent, ws=ws)
     assert isinstance(events[-1], Finished) and events[-1].answer == "done"
     assert (ws / "a.txt").read_text() == "x"
@@ -338,7 +338,7 @@ def test_a_task_driven_elsewhere_is_not_run_twice(env):
 
 def test_constrain_always_forces_every_turn(env):
     ws, store = env
-    agent, model = make(env, [call("note", path="a.txt", text="x"), "done"], constrain="always")
+    agent, model = make(env, [call("note", path="a.txt", text="x"), "done"], constrain="always", plan=False)
     events = run(agent, ws=ws)
     assert isinstance(events[-1], Finished)
     assert [f for f, _ in model.calls] == ["tool_call_or_final", "tool_call_or_final"]

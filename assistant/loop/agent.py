@@ -38,6 +38,7 @@ from .calls import CallRunner
 from .ending import end_with_answer, evidence_of
 from .finish import FINISH
 from .history import fit_prompt, to_model_messages
+from .plan import PLAN_TURN_TOKENS, UPDATE_PLAN, context_message, next_plan_step, plan_tool, wants_plan_turn
 from .prompt import format_error_note, plugin_prompt, system_prompt, today_line
 from .resolve import apply_resume
 from .stuck import corrective_note, detect
@@ -230,7 +231,8 @@ class Agent:
                 self.tools, sess.task.tool_groups, sess.calls).callable}
             return loaded_schemas_note(self.tools, groups, shown)
 
-        runner = CallRunner(sess, self.tools, ctx, limit, loaded_note=loaded_note)
+        runner = CallRunner(sess, self.tools, ctx, limit, loaded_note=loaded_note, extra_tools=[plan_tool(sess.task)],
+                            next_step=lambda: next_plan_step(sess.task, sess.calls))
         ctx.workspace = self._workspace(sess.task, runner.on_change)
         from tools.web import allow_urls_from_text
 
@@ -282,11 +284,12 @@ class Agent:
     def _step(self, sess: TaskSession, runner: CallRunner) -> Iterator[Event]:
         task = sess.task
         faults.crash_point("step_start")
-        # finish is always callable, so a grammar-constrained turn can end; a read just answered
-        # from the journal (calls.py) is left out of the next turn's grammar
+        # finish and update_plan are always callable (so a grammar-constrained turn can end); a read
+        # just answered from the journal (calls.py) is left out of the next turn's grammar
         repeats = {c.name for c in sess.calls if c.step == task.usage.steps and (c.data or {}).get("repeat_of")}
         tt = turn_tools(self.tools, task.tool_groups, sess.calls, skip=repeats,
-                        extra=[FINISH.schema()] if self.tools.get(FINISH.name) is None else [])
+                        extra=[t.schema() for t in (FINISH, UPDATE_PLAN) if self.tools.get(t.name) is None])
+        planning = self.settings.agent.plan
         schemas = tt.prompt
         system = system_prompt(task.workspace, self.fmt, with_format=self.with_format,
                                extra=plugin_prompt(self.plugins, runner.ctx), now=self.now())
@@ -295,6 +298,7 @@ class Agent:
 
         def render(t: Task, msgs: list[StoredMessage]) -> tuple[list, int]:
             messages = to_model_messages(t, msgs, system, sess.model_messages)
+            messages += [context_message(t, sess.calls, enabled=planning)] if planning else []  # after the history
             return messages, self.model.count_tokens(messages, schemas)
 
         messages, prompt_tokens, folded = fit_prompt(task, sess.messages, sess.calls, render, limit)
@@ -311,8 +315,11 @@ class Agent:
         step_n = task.usage.steps + 1
         yield StepStarted(n=step_n)
         force = force_for(task) or (FORCE if self.settings.agent.constrain == "always" else None)
+        call_tools = tt.calls
+        if wants_plan_turn(task, planning):  # the first turn writes the plan: one short constrained call
+            force, call_tools, max_tokens = "tool_call", [UPDATE_PLAN.schema()], min(max_tokens, PLAN_TURN_TOKENS)
         try:
-            out = yield from self._generate(messages, schemas, force, max_tokens, tt.calls)
+            out = yield from self._generate(messages, schemas, force, max_tokens, call_tools)
         except Exception as exc:  # noqa: BLE001 - model failures become a pause
             msg = str(exc) if isinstance(exc, ModelError) else f"model failed: {type(exc).__name__}: {exc}"
             yield ErrorEvent(msg)
@@ -367,7 +374,7 @@ class Agent:
         msg = sess.new_message("assistant", storable_text(parsed.content), reasoning=storable_text(parsed.reasoning),
                                token_ids=list(out.token_ids))
         msg.step = step_n
-        names = [*self.tools.names(), FINISH.name]
+        names = [*self.tools.names(), FINISH.name, UPDATE_PLAN.name]
         turn = classify_turn(out, task.workspace, names, hint=lambda raw: unloaded_hint(raw, self.tools))
         def ev():
             return evidence_of(sess, names, [today_line(self.now())])

@@ -9,7 +9,7 @@ the model reads; nothing here raises into the loop.
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Generator
+from typing import Any, Callable, Generator, Sequence
 
 from pydantic import ValidationError
 
@@ -56,11 +56,14 @@ class CallRunner:
         loaded_note: ``groups -> str``, the schemas of the tools a ``use_tools``
             call loads, added to its observation (so they arrive after the
             history and the prompt's beginning stays cached).
+        extra_tools: tools of the harness outside the registry (``update_plan``),
+            run like registry tools.
     """
 
     def __init__(self, session: TaskSession, registry: ToolRegistry, ctx: ToolContext, observation_chars: int,
                  *, next_step: Callable[[], str] = lambda: "",
-                 loaded_note: Callable[[list[str]], str] = lambda groups: "") -> None:
+                 loaded_note: Callable[[list[str]], str] = lambda groups: "",
+                 extra_tools: Sequence[Tool] = ()) -> None:
         self.s = session
         self.registry = registry
         self.ctx = ctx
@@ -68,6 +71,7 @@ class CallRunner:
         self.next_step = next_step
         self.loaded_note = loaded_note
         self.current: CallRecord | None = None
+        self.extra_tools = {t.name: t for t in extra_tools}
 
     # -- journal of side effects (Workspace.on_change) -----------------------
     def on_change(self, record: Any) -> None:
@@ -135,7 +139,7 @@ class CallRunner:
             yield s.pause("question", s.task.pause.reason if s.task.pause else "waiting for your answer",
                           list(s.task.pause.choices) if s.task.pause else [], call_id=call.id)
             return True
-        tool = self.registry.get(call.name)
+        tool = self.registry.get(call.name) or self.extra_tools.get(call.name)
         if tool is None:
             names = ", ".join(self.registry.names())
             return (yield from self.finish(
@@ -201,7 +205,7 @@ class CallRunner:
         """The earlier call of this task with the same name and arguments that
         already answered ``call``, when ``call`` is a read and nothing that
         changes things (a call of another risk class) finished since; else None."""
-        if risk is not RiskClass.READ or call.name in ("ask_human", "use_tools", "finish"):
+        if risk is not RiskClass.READ or call.name in ("ask_human", "use_tools", "finish", "update_plan"):
             return None
         sig, earlier = signature(call), None
         for c in self.s.calls:

@@ -26,6 +26,7 @@ __all__ = [
     "Budgets",
     "Usage",
     "Summary",
+    "Plan",
     "Pause",
     "StuckState",
     "Task",
@@ -110,6 +111,17 @@ class StuckState(_Model):
     warned_step: int = 0
 
 
+class Plan(_Model):
+    """The plan the harness holds for a task (``assistant.loop.plan``): 1-5
+    short steps written by the model's ``update_plan`` call, shown after the
+    history at every step. ``step`` is the model turn that wrote it (1 = the
+    first turn); ``revisions`` counts rewrites after the first."""
+
+    steps: list[str] = Field(default_factory=list)
+    step: int = 0
+    revisions: int = 0
+
+
 class Task(_Model):
     """One task: a goal worked on in a workspace until finished or stopped."""
 
@@ -133,6 +145,7 @@ class Task(_Model):
     marker: str = ""  # fence token for untrusted content
     model: str = ""  # label of the model that ran it
     tool_groups: list[str] = Field(default_factory=list)  # tool groups shown from the start (toolgroups.py)
+    plan: Plan | None = None  # None: no plan written yet (rows of older versions have none)
 
 
 class StoredMessage(_Model):

@@ -1,0 +1,143 @@
+"""The plan the harness holds: the first turn writes it, every later prompt ends
+with it (done, facts, step n of max) after an unchanged history, update_plan
+replaces it, a resumed task shows the same one, and the block stays small."""
+
+from __future__ import annotations
+
+import json
+
+from assistant.config import load_config
+from assistant.events import Finished, Paused
+from assistant.loop.agent import Agent
+from assistant.state.store import Store
+from tools.base import ToolRegistry
+from assistant.loop.plan import BLOCK_CHARS, PLAN_TURN_TOKENS, context_block
+from assistant.state.models import Budgets, CallRecord, Plan, Task
+from model.chat_template import ChatTemplate
+from model.scripted import ScriptedChatModel
+from tools.core import CORE_TOOLS
+from tools.files import FILE_TOOLS
+from agent_helpers import call, scripted_agent
+
+PLAN = ["Read notes.md", "Write the date into answer.txt", "Finish with the answer"]
+GOAL = "Read notes.md and save the beta date into answer.txt"
+
+
+def plan_call(steps: list[str]) -> str:
+    return call("update_plan", steps=json.dumps(steps))
+
+
+class Recording(ScriptedChatModel):
+    """A scripted model that keeps the messages of every prompt it was given."""
+
+    def __init__(self, outputs: list[str]) -> None:
+        super().__init__(outputs)
+        self.prompts: list[list] = []
+
+    def complete(self, messages, tools, **kw):
+        self.prompts.append(list(messages))
+        return super().complete(messages, tools, **kw)
+
+
+def _run(tmp_path, outputs, **settings):
+    model = Recording(outputs)
+    run = scripted_agent(tmp_path, model, [*FILE_TOOLS, *CORE_TOOLS], **{"approve": "all", **settings})
+    (run.ws / "notes.md").write_text("beta release: 14 March\n")
+    return run, model
+
+
+def test_the_first_turn_writes_the_plan_and_it_is_stored(assistant_home, tmp_path):
+    (agent, _, ws, store), model = _run(tmp_path, [plan_call(PLAN), "Nothing else to do."])
+    events = list(agent.run(GOAL, workspace=ws))
+    # the first turn is one constrained call that can only be update_plan, and short
+    assert model.calls[0][0] == "tool_call" and model.calls[0][1] <= PLAN_TURN_TOKENS
+    assert model.grammar_tools[0] == ["update_plan"]
+    assert "update_plan" in model.grammar_tools[1] and "read_file" in model.grammar_tools[1]
+    assert "First write a short plan" in model.prompts[0][-1].content
+    task = store.get_task(events[0].task_id)
+    assert task.plan == Plan(steps=PLAN, step=1, revisions=0)
+    journal = store.calls(task.id)
+    assert journal[0].name == "update_plan" and journal[0].status == "done" and journal[0].risk == "read"
+    assert "Read notes.md" not in journal[0].result  # the model's words never become evidence
+    store.close()
+
+
+def test_later_prompts_show_plan_done_facts_and_step_after_an_unchanged_history(assistant_home, tmp_path):
+    (agent, _, ws, store), model = _run(tmp_path, [
+        plan_call(PLAN), call("read_file", path="notes.md"),
+        call("write_file", path="answer.txt", content="14 March"), "Saved 14 March into answer.txt."])
+    events = list(agent.run(GOAL, workspace=ws, max_steps=9))
+    assert isinstance(events[-1], Finished)
+    blocks = [p[-1].content for p in model.prompts]
+    assert all(p[-1].role == "user" for p in model.prompts)
+    assert "step 2 of 9" in blocks[1] and "1. Read notes.md" in blocks[1] and "[done]" not in blocks[1]
+    assert "Next: 1. Read notes.md" in blocks[1]
+    third = blocks[2]
+    assert "step 3 of 9" in third and "1. [done] Read notes.md" in third and "2. Write the date" in third
+    assert "Facts found:" in third and "14 March" in third and "Done: read_file notes.md" in third
+    fourth = blocks[3]
+    assert "2. [done] Write the date into answer.txt" in fourth and "Files written: answer.txt" in fourth
+    # the block is never stored: the history holds no trace of it
+    assert not any("Progress check" in m.content for m in store.messages(events[-1].task_id))
+    # prefix stability: the text of step n+1 starts with step n's prompt minus its trailing block
+    tpl = ChatTemplate.chatml_fallback()
+    for before, after in zip(model.prompts, model.prompts[1:]):
+        head = tpl.render(before[:-1], [], add_generation_prompt=False)
+        full = tpl.render(after, [], add_generation_prompt=True)
+        assert full.startswith(head)
+        assert before[-1].content not in full  # the old block is gone, not left in the history
+    store.close()
+
+
+def test_update_plan_replaces_the_plan(assistant_home, tmp_path):
+    new = ["Write answer.txt", "Finish"]
+    (agent, _, ws, store), model = _run(tmp_path, [
+        plan_call(PLAN), plan_call(new), "Nothing else to do."])
+    events = list(agent.run(GOAL, workspace=ws))
+    task = store.get_task(events[0].task_id)
+    assert task.plan == Plan(steps=new, step=2, revisions=1)
+    last = model.prompts[-1][-1].content
+    assert "1. Write answer.txt" in last and "Read notes.md" not in last
+    store.close()
+
+
+def test_a_resumed_task_shows_the_same_plan(assistant_home, tmp_path):
+    outputs = [plan_call(PLAN), call("read_file", path="notes.md"), call("ask_human", question="Which format?"),
+               call("write_file", path="answer.txt", content="14 March"), "Saved."]
+    (agent, _, ws, store), model = _run(tmp_path, outputs)
+    events = list(agent.run(GOAL, workspace=ws))
+    assert isinstance(events[-1], Paused) and events[-1].kind == "question"
+    tid = events[-1].task_id
+    store.close()
+    # a new process: a new store, agent and model over the same database
+    model2 = Recording(outputs)
+    store2 = Store(tmp_path / "t.db")
+    agent2 = Agent(model2, ToolRegistry([*FILE_TOOLS, *CORE_TOOLS]), store2, state_dir=tmp_path / "state",
+                   settings=load_config(overrides={"agent": {"approve": "all"}}))
+    out = list(agent2.resume(tid, answer="plain text"))
+    assert isinstance(out[-1], Finished)
+    assert store2.get_task(tid).plan.steps == PLAN
+    block = model2.prompts[0][-1].content  # the first prompt of the new process
+    assert "1. [done] Read notes.md" in block and "2. Write the date into answer.txt" in block
+    assert "plain text" in block  # the user's answer is a fact found
+    store2.close()
+
+
+def test_the_block_stays_under_its_cap_with_a_long_journal():
+    task = Task(id="t", goal="g", workspace="/w", budgets=Budgets(max_steps=40, max_generated_tokens=1, max_wall_s=1),
+                plan=Plan(steps=["x" * 80] * 5))
+    calls = [CallRecord(id=f"c{i}", step=i, turn_seq=i, name="read_file", arguments={"path": f"dir/file{i}.csv"},
+                        risk="read", status="done", result=f"{i} " + "1234.50 " * 400) for i in range(60)]
+    calls += [CallRecord(id=f"w{i}", step=i, turn_seq=i, name="write_file", arguments={"path": f"out{i}.md"},
+                         risk="write", status="done", result="ok") for i in range(30)]
+    block = context_block(task, calls)
+    assert len(block) <= BLOCK_CHARS
+    assert "step 1 of 40" in block and block.count('- read_file') <= 4
+    assert "1. " in block and "5. " in block  # the plan itself is never cut
+
+
+def test_rows_written_before_plans_existed_still_load():
+    task = Task(id="t", goal="g", workspace="/w", budgets=Budgets(max_steps=1, max_generated_tokens=1, max_wall_s=1))
+    old = json.loads(task.model_dump_json())
+    del old["plan"]
+    assert Task.model_validate_json(json.dumps(old)).plan is None
