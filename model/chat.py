@@ -57,6 +57,8 @@ class LocalChatModel:
         self.last_metrics = None
         self._kv_text = ""
         self._kv_tokens: list[int] = []
+        self._stable: tuple[str, list[int]] = ("", [])  # the last prompt without its last message, and its ids
+        self._next_stable = self._stable
         self._prefix_cache: dict[str, list[int]] = {}
         self._add_bos = bool(runtime.llm.metadata.get("tokenizer.ggml.add_bos_token", "false") == "true")
 
@@ -70,16 +72,39 @@ class LocalChatModel:
         return self.template.render(messages, tools, add_generation_prompt=add_generation_prompt,
                                     **self.profile.template_kwargs())
 
-    def _tokenize_prompt(self, text: str) -> list[int]:
-        """Token ids of a prompt, splicing in the exact ids of the last prompt +
-        generation when ``text`` continues it (so generated ids are reused)."""
+    def _tokenize_prompt(self, text: str, cut: int = 0) -> list[int]:
+        """Token ids of a prompt, splicing in the ids of the longest known prefix:
+        the last prompt + generation (so generated ids are reused) or the last
+        prompt without its last message (so a trailing message that changes every
+        step, like the agent's progress block, costs only itself and the turns
+        after that prefix). With ``cut`` (characters), the text is also split
+        there and ``(text[:cut], ids)`` becomes the next stable prefix."""
         rt = self.runtime
-        if self._kv_text and text.startswith(self._kv_text):
-            return self._kv_tokens + rt.tokenize(text[len(self._kv_text):])
-        ids = rt.tokenize(text)
-        if self._add_bos and (not ids or ids[0] != rt.bos_token_id):
-            ids = [rt.bos_token_id] + ids
+        known, ids = "", []
+        for t, i in ((self._kv_text, self._kv_tokens), self._stable):
+            if t and len(t) > len(known) and text.startswith(t):
+                known, ids = t, list(i)
+        bounds = [cut, len(text)] if cut > len(known) else [len(text)]
+        start = len(known)
+        for end in bounds:
+            new = rt.tokenize(text[start:end]) if end > start else []
+            if not ids and self._add_bos and (not new or new[0] != rt.bos_token_id):
+                new = [rt.bos_token_id] + new
+            ids += new
+            if end == cut and end < len(text):
+                self._next_stable = (text[:cut], list(ids))
+            start = end
         return ids
+
+    def _stable_cut(self, messages: list[Message], tools: list[dict[str, Any]], prompt: str) -> int:
+        """Characters of ``prompt`` before its last message (0 when that is not a prefix of it)."""
+        if len(messages) < 2:
+            return 0
+        try:
+            head = self.render(messages[:-1], tools, add_generation_prompt=False)
+        except Exception:  # noqa: BLE001 - a template that needs a user turn last
+            return 0
+        return len(head) if head and len(head) < len(prompt) and prompt.startswith(head) else 0
 
     def _persist_len(self, messages: list[Message], tools: list[dict[str, Any]], tokens: list[int]) -> int:
         """Length of the system+tools prefix whose KV state is persisted (0 if none)."""
@@ -125,7 +150,8 @@ class LocalChatModel:
             prompt = self.render(messages, tools)
         except TemplateError as exc:
             raise ModelError(str(exc)) from None
-        tokens = self._tokenize_prompt(prompt)
+        self._next_stable = self._stable
+        tokens = self._tokenize_prompt(prompt, self._stable_cut(messages, tools, prompt))
         starts_in_think = self.profile.prompt_opens_think(prompt)
         grammar_tools = tools if call_tools is None else call_tools
         parser = StreamParser(union_of_tools(tools, grammar_tools), self.fmt, starts_in_think)
@@ -161,6 +187,7 @@ class LocalChatModel:
                 on_delta(kind, piece)
         self._kv_text = prompt + result.text
         self._kv_tokens = tokens + result.token_ids
+        self._stable = self._next_stable
         self.last_metrics = result.metrics
         parsed = parser.finish()
         if force:

@@ -94,3 +94,43 @@ def test_forced_turn_gives_schema_valid_call(chat, fmt):
 def test_system_prefix_is_persisted(chat):
     chat.complete(history("Hi."), TOOLS, max_tokens=4)
     assert list(chat.runtime.cache_dir.glob("prefix-*.state"))
+
+
+def test_a_trailing_block_is_all_that_is_evaluated_again(chat):
+    """A user message at the end that changes every step (the agent's progress
+    block) costs only itself and the turn before it: the history before it
+    stays in the KV cache, generated ids included."""
+    def block(n: int) -> Message:
+        return Message("user", f"[Progress check: step {n} of 9]\nPlan:\n1. Name colours\nDone: {n - 1} turns")
+
+    msgs = history("Name a colour.")
+    first = chat.complete(msgs + [block(1)], [], max_tokens=12)
+    for n, ask in ((2, "Name another."), (3, "And one more.")):
+        msgs.append(Message("assistant", first.parsed.content, token_ids=first.token_ids))
+        before = chat.render(msgs[:-1], [], add_generation_prompt=False)  # history up to the last block's place
+        msgs.append(Message("user", ask))
+        prompt = chat.render(msgs + [block(n)], [])
+        assert prompt.startswith(before)
+        new = len(chat.runtime.tokenize(prompt[len(before):]))  # the last turn, the new message, the block
+        out = chat.complete(msgs + [block(n)], [], max_tokens=12)
+        assert out.metrics.evaluated <= new + 1
+        assert out.metrics.reused >= out.metrics.prompt_tokens - new - 1
+        first = out
+
+
+def test_the_ids_before_the_last_message_are_kept_for_the_next_prompt(chat):
+    """The prompt without its last message is a second checkpoint: a later prompt
+    that continues it (not the last prompt + generation, because the trailing
+    block changed) reuses its exact ids, even where re-tokenizing the text would
+    give other ids (as a generated turn often does)."""
+    msgs = history("Name a colour.") + [Message("user", "[Progress check: step 1 of 9]")]
+    chat.complete(msgs, [], max_tokens=4)
+    head = chat.render(msgs[:-1], [], add_generation_prompt=False)
+    assert chat._stable[0] == head
+    # pretend the cached ids of that prefix are an unusual tokenization of the same text
+    odd = list(chat._stable[1][:-3]) + [t for ch in chat.runtime.detokenize(chat._stable[1][-3:])
+                                          for t in chat.runtime.tokenize(ch)]
+    assert odd != chat._stable[1]
+    chat._stable = (head, odd)
+    later = head + "<|im_start|>user\n[Progress check: step 2 of 9]<|im_end|>\n<|im_start|>assistant\n"
+    assert chat._tokenize_prompt(later)[:len(odd)] == odd
