@@ -339,3 +339,37 @@ async def test_resume_with_an_unknown_id_is_one_line_and_changes_nothing(home, w
         assert after[:-1] == before and isinstance(after[-1], NoticeLine)
         assert "no task 'zzzz'" in str(after[-1].render()) and "\n" not in str(after[-1].render())
         assert status(app) == "finished" and app.task_id == task_id and not app.running
+
+
+async def test_the_transcript_follows_new_output_unless_the_user_scrolled_up(home, workspace):
+    from assistant.tui.widgets import NoticeLine, Transcript, UnseenNote
+    from test_tui_support import call
+
+    app = make_app(home, workspace, ScriptedChatModel([call("list_dir", path="."), "Listed."]))
+    async with app.run_test(size=(100, 20)) as pilot:
+        await type_line(pilot, "list files")
+        await until(pilot, lambda: status(app) == "finished")
+        transcript = app.query_one(Transcript)
+
+        async def more(n: int) -> None:
+            for i in range(n):
+                await transcript.mount(NoticeLine(f"line {i}"))
+            await pilot.pause()
+            await pilot.pause()
+
+        await more(15)
+        app.query_one(ToolCallCard).query_one("CollapsibleTitle").focus()  # scrolls the card into view
+        await pilot.pause()
+        await more(15)
+        assert transcript.scroll_y == transcript.max_scroll_y > 0  # still at the newest line
+        assert not app.query_one(UnseenNote).display
+        transcript.focus()
+        await pilot.press("pageup")
+        await pilot.pause()
+        top = transcript.scroll_y
+        await more(5)
+        assert transcript.scroll_y == top < transcript.max_scroll_y  # the user's place is kept
+        assert app.query_one(UnseenNote).display  # and the user is told
+        await pilot.press("end")
+        await more(5)
+        assert transcript.scroll_y == transcript.max_scroll_y and not app.query_one(UnseenNote).display

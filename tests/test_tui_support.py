@@ -33,7 +33,7 @@ class BlockingModel(ScriptedChatModel):
         super().__init__(["never used"], name="blocking")
         self.started = threading.Event()
 
-    def complete(self, messages, tools, *, on_delta=None, cancel=None, force=None, max_tokens=None) -> TurnOutput:
+    def complete(self, messages, tools, *, on_delta=None, cancel=None, **kw) -> TurnOutput:
         self.started.set()
         if on_delta is not None:
             on_delta("content", "Working on it")

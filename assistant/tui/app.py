@@ -30,7 +30,7 @@ from .messages import AgentEvent, ModelLoaded, ModelLoadFailed, RunEnded
 from .pauses import resolution_for
 from .run_state import MakeEvents, Phase, RunState
 from .screens.approval import ApprovalDecision, ApprovalScreen
-from .widgets import HandOffPanel, NoticeLine, PromptInput, StatusBar, Transcript, UserMessage
+from .widgets import HandOffPanel, NoticeLine, PromptInput, StatusBar, Transcript, UnseenNote, UserMessage
 
 __all__ = ["AssistantApp", "run_app"]
 
@@ -116,6 +116,7 @@ class AssistantApp(CommandsMixin, App[int]):
     # -- layout ------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Transcript(id="transcript")
+        yield UnseenNote(id="unseen")
         with Horizontal(id="loading"):
             yield Static("Loading model…", id="loading-label")
             yield ProgressBar(total=None, show_eta=False, id="loading-bar")
@@ -251,6 +252,9 @@ class AssistantApp(CommandsMixin, App[int]):
             self.post_message(RunEnded(f"{type(exc).__name__}: {exc}"))
             return
         self.post_message(RunEnded())
+
+    def on_transcript_unseen(self, message: Transcript.Unseen) -> None:
+        self.query_one(UnseenNote).display = message.unseen
 
     async def on_agent_event(self, message: AgentEvent) -> None:
         if self.handler is not None:

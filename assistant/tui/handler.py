@@ -90,6 +90,8 @@ class EventHandler:
         """Apply one event (unknown event types are ignored)."""
         self.clock.feed(event)
         await self._apply(event)
+        if isinstance(event, (TextDelta, ReasoningDelta, ToolCallFinished)):
+            self.transcript.new_output()  # an entry grew: follow it (mounts follow by themselves)
         self.show_phase()
 
     async def _apply(self, event: Event) -> None:

@@ -4,7 +4,7 @@ from .handoff import HandOffPanel
 from .prompt import PromptInput
 from .status_bar import StatusBar
 from .tool_card import ToolCallCard, key_arguments, summarize_result
-from .transcript import AgentResponse, NoticeLine, ReasoningBlock, Transcript, UserMessage
+from .transcript import AgentResponse, NoticeLine, ReasoningBlock, Transcript, UnseenNote, UserMessage
 
 __all__ = [
     "AgentResponse",
@@ -15,6 +15,7 @@ __all__ = [
     "StatusBar",
     "ToolCallCard",
     "Transcript",
+    "UnseenNote",
     "UserMessage",
     "key_arguments",
     "summarize_result",
