@@ -76,109 +76,125 @@ def make_register(clock: Clock | None = None) -> Callable[[PluginAPI], None]:
     now_in: Clock = clock or (lambda zone: datetime.now(zone))
 
     def register(api: PluginAPI) -> None:
-        settings = api.settings(CalendarSettings)
-
-        def zone(name: str) -> tzinfo:
-            try:
-                return resolve_zone(name or settings.timezone)
-            except ValueError as exc:
-                raise ToolError(str(exc)) from None
-
-        def when(text: str, now: datetime, **kw):
-            try:
-                return parse_when(text, now, **kw)
-            except ValueError as exc:
-                raise ToolError(str(exc)) from None
-
-        def where(ctx: ToolContext) -> tuple[Loc, list[Loc], Loc]:
-            """(folder or file, files to read, file to write)."""
-            loc = locate(ctx, settings.path, "calendar", base=data_dir(ctx), prefer_workspace=False)
-            if loc.path.suffix.lower() == ".ics":
-                return loc, [loc] if loc.exists() else [], loc
-            return loc, loc.files(".ics"), loc.child(settings.write_file)
-
-        def list_events(ctx: ToolContext, p: ListEvents) -> ToolResult:
-            tz = zone(p.timezone)
-            now = now_in(tz)
-            start = when(p.start, now).dt
-            if p.end:
-                w = when(p.end, now)
-                end = w.dt if w.has_time else w.dt + timedelta(days=1)
-            else:
-                end = start + timedelta(days=7)
-            if end <= start:
-                raise ToolError("end must be after start")
-            _, files, _ = where(ctx)
-            found: list[CalEvent] = []
-            problems = []
-            for f in files:
-                try:
-                    found += events_between(f.read_text() or "", start, end, tz, source=f.path.name)
-                except IcsError as exc:
-                    problems.append(str(exc))
-            found.sort(key=lambda e: e.start)
-            span = f"{start.strftime('%a %Y-%m-%d %H:%M')} to {end.strftime('%a %Y-%m-%d %H:%M')} ({tz})"
-            lines = [_fmt(e, tz) for e in found] or ["no events"]
-            text = f"Events {span}:\n" + "\n".join(lines)
-            if problems:
-                text += "\nSkipped: " + "; ".join(problems)
-            data = {"events": [{"title": e.title, "start": e.start.isoformat(), "end": e.end.isoformat(),
-                                "all_day": e.all_day, "location": e.location, "attendees": e.attendees,
-                                "source": e.source} for e in found]}
-            return ToolResult(text=text, data=data)
-
-        def add(ctx: ToolContext, p: AddEvent) -> ToolResult:
-            tz = zone(p.timezone)
-            now = now_in(tz)
-            s = when(p.start, now)
-            if p.end and p.duration_minutes:
-                raise ToolError("give either end or duration_minutes, not both")
-            if p.end:
-                e = when(p.end, now, base_day=s.dt.date())
-                start, end = (s.dt, e.dt) if s.has_time or e.has_time else (s.dt.date(), e.dt.date() + timedelta(days=1))
-                if s.has_time and not e.has_time:
-                    raise ToolError("end names a day but no time; give a time, e.g. '4pm'")
-            elif p.duration_minutes:
-                start, end = s.dt, s.dt + timedelta(minutes=p.duration_minutes)
-            elif s.has_time:
-                start, end = s.dt, s.dt + timedelta(hours=1)
-            else:
-                start, end = s.dt.date(), s.dt.date() + timedelta(days=1)
-            _, _, target = where(ctx)
-            try:
-                text, uid = add_event(target.read_text(), title=p.title.strip(), start=start, end=end,
-                                      attendees=p.attendees, location=p.location,
-                                      description=p.description, source=target.path.name)
-            except (IcsError, ValueError) as exc:
-                raise ToolError(str(exc)) from None
-            target.write_text(text)
-            all_day = not isinstance(start, datetime)
-            shown = _fmt(CalEvent(p.title.strip(), _as_dt(start, tz), _as_dt(end, tz), all_day,
-                                  p.location, list(p.attendees)), tz)
-            read_as = f"{p.start.strip()!r} is {describe(s)}"
-            if p.end:
-                read_as += f", end {p.end.strip()!r} is {describe(e)}"
-            text = (f"Added: {shown} ({tz}) to {target.path.name}\n"
-                    f"Date check: {read_as} (now is {describe(When(now, True))}).")
-            return ToolResult(text=text,
-                              data={"uid": uid, "start": str(start), "end": str(end), "file": str(target.path)})
-
+        cal = _Calendar(api.settings(CalendarSettings), now_in)
         api.add_tool(Tool("calendar_list_events",
                           "List calendar events between two dates, given as the user said them (e.g. 'next monday'). "
                           "The tool works the dates out.",
-                          ListEvents, list_events, RiskClass.READ))
+                          ListEvents, cal.list_events, RiskClass.READ))
         api.add_tool(Tool("calendar_add_event",
                           "Add a calendar event; give times as the user said them (e.g. 'next tuesday 3pm'): "
                           "the tool resolves the date. It echoes the date it chose; never compute dates yourself. "
                           "Attendees, time zone and location are optional.",
-                          AddEvent, add, RiskClass.WRITE))
+                          AddEvent, cal.add, RiskClass.WRITE))
 
         def slash_agenda(ctx: ToolContext, argument: str) -> str:
-            return list_events(ctx, ListEvents(start=argument.strip() or "today")).text
+            return cal.list_events(ctx, ListEvents(start=argument.strip() or "today")).text
 
         api.add_slash_command("agenda", slash_agenda, "events for the next 7 days: /agenda [from]")
 
     return register
+
+
+def _when(text: str, now: datetime, **kw) -> When:
+    try:
+        return parse_when(text, now, **kw)
+    except ValueError as exc:
+        raise ToolError(str(exc)) from None
+
+
+class _Calendar:
+    """The two calendar tools over one plugin's settings and clock."""
+
+    def __init__(self, settings: CalendarSettings, now_in: Clock) -> None:
+        self.settings = settings
+        self.now_in = now_in
+
+    def zone(self, name: str) -> tzinfo:
+        try:
+            return resolve_zone(name or self.settings.timezone)
+        except ValueError as exc:
+            raise ToolError(str(exc)) from None
+
+    def where(self, ctx: ToolContext) -> tuple[Loc, list[Loc], Loc]:
+        """(folder or file, files to read, file to write)."""
+        loc = locate(ctx, self.settings.path, "calendar", base=data_dir(ctx), prefer_workspace=False)
+        if loc.path.suffix.lower() == ".ics":
+            return loc, [loc] if loc.exists() else [], loc
+        return loc, loc.files(".ics"), loc.child(self.settings.write_file)
+
+    def list_events(self, ctx: ToolContext, p: ListEvents) -> ToolResult:
+        tz = self.zone(p.timezone)
+        now = self.now_in(tz)
+        start = _when(p.start, now).dt
+        if p.end:
+            w = _when(p.end, now)
+            end = w.dt if w.has_time else w.dt + timedelta(days=1)
+        else:
+            end = start + timedelta(days=7)
+        if end <= start:
+            raise ToolError("end must be after start")
+        _, files, _ = self.where(ctx)
+        found: list[CalEvent] = []
+        problems = []
+        for f in files:
+            try:
+                found += events_between(f.read_text() or "", start, end, tz, source=f.path.name)
+            except IcsError as exc:
+                problems.append(str(exc))
+        found.sort(key=lambda e: e.start)
+        span = f"{start.strftime('%a %Y-%m-%d %H:%M')} to {end.strftime('%a %Y-%m-%d %H:%M')} ({tz})"
+        lines = [_fmt(e, tz) for e in found] or ["no events"]
+        text = f"Events {span}:\n" + "\n".join(lines)
+        if problems:
+            text += "\nSkipped: " + "; ".join(problems)
+        data = {"events": [{"title": e.title, "start": e.start.isoformat(), "end": e.end.isoformat(),
+                            "all_day": e.all_day, "location": e.location, "attendees": e.attendees,
+                            "source": e.source} for e in found]}
+        return ToolResult(text=text, data=data)
+
+    def add(self, ctx: ToolContext, p: AddEvent) -> ToolResult:
+        tz = self.zone(p.timezone)
+        now = self.now_in(tz)
+        s = _when(p.start, now)
+        if p.end and p.duration_minutes:
+            raise ToolError("give either end or duration_minutes, not both")
+        e = _when(p.end, now, base_day=s.dt.date()) if p.end else None
+        start, end = _event_span(s, e, p.duration_minutes)
+        _, _, target = self.where(ctx)
+        try:
+            text, uid = add_event(target.read_text(), title=p.title.strip(), start=start, end=end,
+                                  attendees=p.attendees, location=p.location,
+                                  description=p.description, source=target.path.name)
+        except (IcsError, ValueError) as exc:
+            raise ToolError(str(exc)) from None
+        target.write_text(text)
+        all_day = not isinstance(start, datetime)
+        shown = _fmt(CalEvent(p.title.strip(), _as_dt(start, tz), _as_dt(end, tz), all_day,
+                              p.location, list(p.attendees)), tz)
+        read_as = f"{p.start.strip()!r} is {describe(s)}"
+        if e is not None:
+            read_as += f", end {p.end.strip()!r} is {describe(e)}"
+        text = (f"Added: {shown} ({tz}) to {target.path.name}\n"
+                f"Date check: {read_as} (now is {describe(When(now, True))}).")
+        return ToolResult(text=text,
+                          data={"uid": uid, "start": str(start), "end": str(end), "file": str(target.path)})
+
+
+def _event_span(s: When, e: When | None, duration_minutes: int | None):
+    """(start, end) of a new event: datetimes, or dates (end exclusive) for an
+    all-day event. Without an end: ``duration_minutes``, else one hour, else
+    (no time given) the whole day."""
+    if e is not None:
+        if s.has_time and not e.has_time:
+            raise ToolError("end names a day but no time; give a time, e.g. '4pm'")
+        if s.has_time or e.has_time:
+            return s.dt, e.dt
+        return s.dt.date(), e.dt.date() + timedelta(days=1)
+    if duration_minutes:
+        return s.dt, s.dt + timedelta(minutes=duration_minutes)
+    if s.has_time:
+        return s.dt, s.dt + timedelta(hours=1)
+    return s.dt.date(), s.dt.date() + timedelta(days=1)
 
 
 def _as_dt(value, tz: tzinfo) -> datetime:
