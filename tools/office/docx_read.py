@@ -222,22 +222,7 @@ def _render(zf: zipfile.ZipFile, document: str, name: str, *, start: int, change
     finally:
         blocks.close()
     comments = _comments(zf)
-    extra: list[str] = []
-    if comments:
-        extra.append("Comments:")
-        for cid, (author, text) in comments.items():
-            where = f" (on p{comment_at[cid]})" if cid in comment_at else ""
-            extra.append(f"[c{cid}] {author}{where}: {text}")
-    if ins or dels:
-        authors = sorted({a for a, _ in ins + dels})
-        extra.append(f"Tracked changes: {len(ins)} insertions, {len(dels)} deletions, by {', '.join(authors)}.")
-    if controls:
-        extra += ["Content controls:"] + controls
-    if boxes:
-        extra += ["Text boxes:"] + boxes
-    hf = _headers_footers(zf, document)
-    if hf:
-        extra += ["Headers/footers:"] + [f"- {t}" for t in hf]
+    extra = _summary(comments, comment_at, ins, dels, controls, boxes, _headers_footers(zf, document))
     if complete:
         head = f"{name}: {n_para} paragraphs, {n_tbl} tables, {len(comments)} comments, {len(ins) + len(dels)} tracked changes."
     else:
@@ -257,6 +242,28 @@ def _render(zf: zipfile.ZipFile, document: str, name: str, *, start: int, change
         "complete": complete,
     }
     return text, stats
+
+
+def _summary(comments: dict[str, tuple[str, str]], comment_at: dict[str, int], ins: list[tuple[str, str]],
+             dels: list[tuple[str, str]], controls: list[str], boxes: list[str], hf: list[str]) -> list[str]:
+    """The lines after the body: comments (with the paragraph each is on), tracked
+    changes by author, content controls, text boxes, headers and footers."""
+    extra: list[str] = []
+    if comments:
+        extra.append("Comments:")
+        for cid, (author, text) in comments.items():
+            where = f" (on p{comment_at[cid]})" if cid in comment_at else ""
+            extra.append(f"[c{cid}] {author}{where}: {text}")
+    if ins or dels:
+        authors = sorted({a for a, _ in ins + dels})
+        extra.append(f"Tracked changes: {len(ins)} insertions, {len(dels)} deletions, by {', '.join(authors)}.")
+    if controls:
+        extra += ["Content controls:"] + controls
+    if boxes:
+        extra += ["Text boxes:"] + boxes
+    if hf:
+        extra += ["Headers/footers:"] + [f"- {t}" for t in hf]
+    return extra
 
 
 @tool("docx_read", risk=RiskClass.READ)
