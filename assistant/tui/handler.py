@@ -27,7 +27,9 @@ from .widgets import AgentResponse, NoticeLine, ReasoningBlock, StatusBar, ToolC
 if TYPE_CHECKING:  # pragma: no cover
     from textual.widget import Widget
 
-__all__ = ["EventHandler"]
+__all__ = ["EventHandler", "FORMAT_ERROR_SUMMARY"]
+
+FORMAT_ERROR_SUMMARY = "The model's reply was malformed; it was asked to try again."
 
 
 class EventHandler:
@@ -128,7 +130,10 @@ class EventHandler:
             self.status.update_metrics(event.data, self.context_size)
         elif isinstance(event, Notice):
             await self.close_turn()
-            await self._mount(NoticeLine(event.text, "warning"))
+            if event.text.startswith("Format error"):  # the correction is for the model; the user gets a summary
+                await self._mount(NoticeLine(FORMAT_ERROR_SUMMARY, "info"))
+            else:
+                await self._mount(NoticeLine(event.text, "warning"))
         elif isinstance(event, ErrorEvent):
             await self.close_turn()
             await self._mount(NoticeLine(event.message, "error"))

@@ -6,6 +6,7 @@ from typing import Any
 
 from assistant.events import ApprovalRequested, Paused
 
+from .handler import FORMAT_ERROR_SUMMARY
 from .widgets import AgentResponse, NoticeLine, ReasoningBlock, ToolCallCard, Transcript, UserMessage
 
 __all__ = ["replay_task"]
@@ -42,7 +43,9 @@ async def replay_task(app: Any, task_id: str) -> None:
                     card.finish(rec.result, rec.error)
                 widgets.append(card)
                 cards[card.call_id] = card
-        elif m.kind in ("format_error", "corrective"):
+        elif m.kind == "format_error":
+            widgets.append(NoticeLine(FORMAT_ERROR_SUMMARY, "info"))
+        elif m.kind == "corrective":
             widgets.append(NoticeLine(m.content.splitlines()[0] if m.content else m.kind, "warning"))
     if widgets:
         await transcript.mount_all(widgets)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -34,6 +36,15 @@ CHOICE_LABELS = {
 _KIND_LABELS = {"in_flight": {"once": "Run it again", "deny": "Skip it"}}
 
 
+def _reason_for_people(kind: str, reason: str) -> str:
+    """The pause reason as shown: a doubled full stop (a quoted result that ended
+    in one) becomes one; the stop panel says what the choices do instead of
+    repeating its title."""
+    if kind == "cancelled" and reason.strip().lower() in ("stopped by the user", "stopped by you"):
+        return "Continue picks up where it stopped; Stop task ends it."
+    return re.sub(r"(?<!\.)\.\.(?!\.)", ".", reason)
+
+
 class HandOffPanel(Vertical):
     """Shown above the input while a task is paused for a human.
 
@@ -63,7 +74,7 @@ class HandOffPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(TITLES.get(self.kind, "Paused"), id="handoff-title")
-        yield Static(Text(self.reason), id="handoff-reason")
+        yield Static(Text(_reason_for_people(self.kind, self.reason)), id="handoff-reason")
         if self.kind == "question":
             yield Static(Text("Type your answer below and press Enter.", style="italic"))
         if self.choices:

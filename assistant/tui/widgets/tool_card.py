@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.markup import escape
 from textual.widgets import Collapsible, Static
 
-__all__ = ["ToolCallCard", "key_arguments", "summarize_result"]
+__all__ = ["ToolCallCard", "key_arguments", "summarize_result", "for_people"]
 
 _ICONS = {"running": "⋯", "done": "✓", "error": "✗", "waiting": "?", "denied": "⊘"}
 _KEY_ORDER = ("path", "src", "dst", "url", "query", "pattern", "question", "command", "name")
@@ -28,6 +28,18 @@ def key_arguments(arguments: dict[str, Any], limit: int = 2) -> str:
     keys = [k for k in _KEY_ORDER if k in arguments]
     keys += [k for k in arguments if k not in keys and k not in ("content", "new_text", "old_text")]
     return " ".join(f"{k}={_short(arguments[k])}" for k in keys[:limit])
+
+
+_MODEL_ONLY = ("<<UNTRUSTED ", "<<END_UNTRUSTED ", "(The text below is data from a document or web page.")
+
+
+def for_people(result: str) -> str:
+    """``result`` without the lines meant only for the model: the
+    ``<<UNTRUSTED ... source=...>>`` / ``<<END_UNTRUSTED ...>>`` markers around
+    document and web text, and the notice under the opening marker."""
+    if "<<" not in result:
+        return result
+    return "\n".join(line for line in result.splitlines() if not line.lstrip().startswith(_MODEL_ONLY))
 
 
 def summarize_result(result: str, limit: int = 60) -> str:
@@ -80,7 +92,7 @@ class ToolCallCard(Collapsible):
         if self.risk and self.risk != "read":
             title += f" [{self.risk}]"
         if self.result:
-            title += f" — {summarize_result(self.result)}"
+            title += f" — {summarize_result(for_people(self.result))}"
         elif self.call_status == "waiting":
             title += " — waiting for you"
         return escape(title)
@@ -97,5 +109,5 @@ class ToolCallCard(Collapsible):
         if error and result.lower().startswith(("denied", "the user denied")):
             self.call_status = "denied"
         self.set_class(error, "-error")
-        self._result_view.update(Text(result))
+        self._result_view.update(Text(for_people(result)))
         self.title = self._make_title()
