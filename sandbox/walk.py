@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
-from sandbox import _fs
+import sandbox._fs as _fs
 from sandbox.paths import MAX_DEPTH, short
 
 __all__ = ["Entry", "walk_entries", "iter_matching", "glob_to_regex"]
