@@ -373,3 +373,45 @@ async def test_the_transcript_follows_new_output_unless_the_user_scrolled_up(hom
         await pilot.press("end")
         await more(5)
         assert transcript.scroll_y == transcript.max_scroll_y and not app.query_one(UnseenNote).display
+
+
+async def test_workspace_is_shown_and_workspace_command_changes_it(home, workspace, tmp_path):
+    other = tmp_path / "other"
+    other.mkdir()
+    app = make_app(home, workspace, ScriptedChatModel(["Hello."]))
+    async with app.run_test(size=SIZE) as pilot:
+        bar = app.query_one(StatusBar)
+        assert str(bar.render()).endswith("· in ws")
+        await type_line(pilot, "/workspace ../nope")
+        await pilot.pause()
+        assert app.workspace == workspace.resolve()
+        await type_line(pilot, "/workspace ../other")
+        await pilot.pause()
+        assert app.workspace == other.resolve() and str(bar.render()).endswith("· in other")
+        await type_line(pilot, "say hello")
+        await until(pilot, lambda: status(app) == "finished")
+        assert app.store.get_task(app.task_id).workspace == str(other.resolve())
+
+
+async def test_a_resumed_task_shows_its_goal_steps_and_a_different_model(home, workspace):
+    from assistant.tui.widgets import NoticeLine
+    from test_tui_support import call
+
+    script = [call("list_dir", path="."), call("ask_human", question="Which one?"), "Done."]
+    first = make_app(home, workspace, ScriptedChatModel(script, name="model-a"))
+    async with first.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "pick a file")
+        await until(pilot, lambda: first.pause is not None and not first.running)
+        task_id = first.task_id
+    first.store.close()
+    second = make_app(home, workspace, ScriptedChatModel(["(unused)", "(unused)", "Done."], name="model-b"))
+    async with second.run_test(size=SIZE) as pilot:
+        await type_line(pilot, f"/resume {task_id}")
+        await until(pilot, lambda: second.pause is not None and not second.running)
+        assert second.query_one(StatusBar).step == 2  # the task's real count, not 0
+        await type_line(pilot, "the first")
+        await until(pilot, lambda: status(second) == "finished")
+        notes = [str(n.render()) for n in second.query(NoticeLine)]
+        assert any(f"Resumed task {task_id}: pick a file" in n for n in notes)
+        assert sum("started with model-a; it continues with model-b" in n for n in notes) == 1
+        assert second.query_one(StatusBar).step == 3

@@ -20,7 +20,7 @@ from model.scripted import ScriptedChatModel  # noqa: E402
 from model.types import ParsedTurn, TurnOutput  # noqa: E402
 from test_tui_support import make_app, until  # noqa: E402
 
-SIZE = (110, 24)
+SIZE = (120, 24)
 
 
 class Clock:

@@ -88,6 +88,7 @@ class AssistantApp(CommandsMixin, App[int]):
         self.run_state = RunState()
         self.handler: EventHandler | None = None
         self._slash_plugins: list[Any] | None = None  # loaded on first use (commands.py)
+        self._model_warned: set[str] = set()  # tasks already told they run on another model
 
     # -- the run state, read and written through one value ------------------------
     @property
@@ -140,6 +141,7 @@ class AssistantApp(CommandsMixin, App[int]):
         self.handler = EventHandler(transcript, status, on_paused=self._on_paused,
                                     on_finished=self._on_finished, on_started=self._on_started)
         status.max_steps = self.config.agent.max_steps
+        status.workspace = self.workspace.name or str(self.workspace)
         self.set_interval(1.0, self._tick)
         self.query_one(PromptInput).focus()
         self.call_after_refresh(self._greet)
@@ -298,9 +300,16 @@ class AssistantApp(CommandsMixin, App[int]):
     def _on_started(self, event: Any) -> None:
         self.task_id = event.task_id
         try:
-            self.query_one(StatusBar).max_steps = self.store.get_task(event.task_id).budgets.max_steps
+            task = self.store.get_task(event.task_id)
         except Exception:  # noqa: BLE001 - a custom agent may use another store
-            pass
+            return
+        bar = self.query_one(StatusBar)
+        bar.max_steps, bar.step = task.budgets.max_steps, task.usage.steps
+        current = str(getattr(self.model, "name", "") or "")
+        if event.resumed and task.model and current and task.model != current and task.id not in self._model_warned:
+            self._model_warned.add(task.id)
+            self.query_one(Transcript).mount(NoticeLine(
+                f"This task was started with {task.model}; it continues with {current}.", "warning"))
 
     def _on_finished(self, event: Any) -> None:
         self.pause = None

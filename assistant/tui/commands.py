@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import shlex
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from textual.app import SystemCommand
@@ -34,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "/pull": "Download a model, e.g. /pull nanbeige4.2-3b",
     "/settings": "Show and edit the settings (for this session)",
     "/limits": "Budgets and usage of the current task",
+    "/workspace": "Show the folder tasks work in, or /workspace DIR to change it",
     "/help": "List the commands and keys",
 }
 
@@ -252,6 +254,21 @@ class CommandsMixin:
             return
         await self.say("Model settings changed: reloading the model.")
         self.reload_model(config)
+
+    async def cmd_workspace(self: "AssistantApp", folder: str | None = None) -> None:
+        if folder is None:
+            await self.say(f"Workspace: {self.workspace}")
+            return
+        if self.running:
+            self.notify("Stop the task (Esc) before changing the workspace.", severity="warning")
+            return
+        path = (self.workspace / Path(folder).expanduser()).resolve()
+        if not path.is_dir():
+            await self.say(f"/workspace: no folder {path}", "error")
+            return
+        self.workspace = path
+        self.query_one(StatusBar).workspace = path.name or str(path)
+        await self.say(f"Workspace: {path} (new tasks work here; its .assistant.toml applies after a restart)")
 
     async def cmd_limits(self: "AssistantApp") -> None:
         if not self.task_id:

@@ -140,7 +140,9 @@ class EventHandler:
         elif isinstance(event, TaskStarted):
             self.status.status = "running"
             if event.resumed and event.task_id != self.task_id:
-                await self._mount(NoticeLine(f"Resumed task {event.task_id}."))
+                goal = " ".join(event.goal.split())
+                await self._mount(NoticeLine(f"Resumed task {event.task_id}: {goal[:120]}"
+                                             + ("…" if len(goal) > 120 else "")))
             if event.task_id != self.task_id:
                 self.cards.clear()
             self.task_id = event.task_id

@@ -22,6 +22,7 @@ class StatusBar(Widget):
         ctx_pct: context used by the last prompt, 0..100 (None: unknown).
         step / max_steps: model turns taken and the task's step budget.
         status: task status ("idle", "running", "paused", "finished", ...).
+        workspace: the folder tasks work in (its name; "" hides it).
         phase: what the running task does now, with its live figures (""
             none); shown instead of the last turn's tok/s.
     """
@@ -39,6 +40,7 @@ class StatusBar(Widget):
     max_steps: reactive[int] = reactive(0)
     status: reactive[str] = reactive("idle")
     phase: reactive[str] = reactive("")
+    workspace: reactive[str] = reactive("")
 
     def set_model(self, model: Any) -> None:
         """Read ``name``, ``is_demo`` and ``facts.num_loops`` from a chat model."""
@@ -82,5 +84,7 @@ class StatusBar(Widget):
         parts.append(f"step {self.step}{limit}")
         if not self.phase:  # the phase says more than "running"
             parts.append(self.status)
+        if self.workspace:
+            parts.append(f"in {self.workspace}")
         text.append(" · " + " · ".join(parts))
         return text
