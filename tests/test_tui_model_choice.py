@@ -128,3 +128,53 @@ async def test_model_path_change_under_model_option_says_a_restart_is_needed(hom
         text = str(app.query(NoticeLine).last().render())
         assert "--model chooses the model" in text and "restart" in text
         assert loads == [1]
+
+
+async def test_model_screen_lists_models_on_disk_and_uses_one(home, tmp_path, monkeypatch):
+    from textual.widgets import DataTable
+
+    from assistant.tui.screens.model import ModelScreen
+
+    fake_home = tmp_path / "user"
+    snap = fake_home / ".cache/huggingface/hub/models--acme--tiny-GGUF/snapshots/abc123"
+    snap.mkdir(parents=True)
+    (snap / "tiny-Q4_K_M.gguf").write_bytes(b"not really a gguf")
+    lms = fake_home / ".lmstudio/models/acme/other-GGUF"
+    lms.mkdir(parents=True)
+    (lms / "other-Q8_0.gguf").write_bytes(b"nope")
+    monkeypatch.setenv("HOME", str(fake_home))
+    for var in ("HF_HOME", "HF_HUB_CACHE", "XDG_CACHE_HOME", "OLLAMA_MODELS"):
+        monkeypatch.delenv(var, raising=False)
+    chosen: list[str | None] = []
+
+    def loader_for(config):
+        def load():
+            chosen.append(app.model_choice)
+            return ScriptedChatModel(["Hello."], name=Path(app.model_choice or "first").stem)
+        return load
+
+    base = make_app(home, tmp_path, None)
+    app = AssistantApp(base.config, loader_for=loader_for, agent_factory=base._agent_factory, store=base.store,
+                       workspace=tmp_path)
+    async with app.run_test(size=(140, 50)) as pilot:
+        await until(pilot, lambda: app.model is not None)
+        await pilot.press("f2")
+        await until(pilot, lambda: isinstance(app.screen, ModelScreen) and bool(app.screen.found), tries=1500)
+        screen = app.screen
+        names = [f.name for f in screen.found]
+        assert "acme/tiny-GGUF:tiny-Q4_K_M.gguf" in names and any("other-Q8_0.gguf" in n for n in names)
+        bad = names.index("acme/tiny-GGUF:tiny-Q4_K_M.gguf")
+        assert screen.found[bad].problem  # a file that is not a GGUF says why
+        table = screen.query_one("#found", DataTable)
+        table.focus()
+        table.move_cursor(row=bad)
+        await pilot.press("u")
+        await pilot.pause()
+        assert app.screen is screen and chosen == [None]  # refused: nothing loads
+        usable = [i for i, f in enumerate(screen.found) if not f.problem]
+        if not usable:
+            pytest.skip("no usable GGUF on this machine (the demo model is not installed)")
+        table.move_cursor(row=usable[0])
+        await pilot.press("u")
+        await until(pilot, lambda: len(chosen) == 2 and app.model is not None and app.model.name != "first")
+        assert chosen[1] == str(screen.found[usable[0]].path) and not isinstance(app.screen, ModelScreen)

@@ -32,7 +32,7 @@ def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hub: FakeHub):  # noqa:
     monkeypatch.setenv("ASSISTANT_HOME", str(home))
     monkeypatch.setenv("HF_ENDPOINT", hub.url)
     # the model screen's health check loads llama.cpp; not what these tests are about
-    monkeypatch.setattr("model.loopcheck.verify_loops", lambda *a, **k: LoopCheck(passed=True, max_abs_err={1: 0.0}))
+    monkeypatch.setattr("model.loopcheck.verify_loops", lambda *a, **k: LoopCheck(passed=True, max_abs_err={1: 0.0}, loops_differ=True, seconds=0.0))
     ws = tmp_path / "ws"
     ws.mkdir()
     return make_app(home, ws, ScriptedChatModel(["Hello."]))

@@ -78,7 +78,7 @@ class AssistantApp(CommandsMixin, App[int]):
         self.config = config
         self.model = model
         self.model_choice = model_choice
-        self._loader_for = loader_for or (lambda settings: default_model_loader(settings, model_choice))
+        self._loader_for = loader_for or (lambda settings: default_model_loader(settings, self.model_choice))
         self._model_loader = model_loader or self._loader_for(config)
         self._store = store
         self._agent_factory = agent_factory
@@ -191,6 +191,14 @@ class AssistantApp(CommandsMixin, App[int]):
         start = self.run_state.take_queued()
         if start is not None:
             self._drive_with(start)
+
+    def use_model(self, path: str, name: str = "") -> None:
+        """Run ``path`` (a GGUF) for the rest of this session, as ``--model`` would
+        (the model screen's "use this"); the current model is unloaded first."""
+        self.model_choice = path
+        self.query_one(Transcript).mount(NoticeLine(
+            f"Loading {name or path}. To keep it, set model.path = \"{path}\" in config.toml."))
+        self.reload_model(self.config)
 
     def reload_model(self, config: Settings) -> None:
         """Drop the current model and load the one ``config`` selects, with the

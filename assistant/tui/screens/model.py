@@ -1,6 +1,8 @@
 """The model screen: what model runs, its facts (layers, loops, KV layers,
-context), the memory plan, the last turn's speed, a health check, and a
-download box (``model.pull.pull_model`` in a thread worker, with a progress bar)."""
+context), the memory plan, the last turn's speed, a health check, the GGUF
+models already on this machine (``model.discover``: pulled, config folders, the
+Hugging Face cache, LM Studio, Ollama) with a "use this" action, and a download
+box (``model.pull.pull_model`` in a thread worker, with a progress bar)."""
 
 from __future__ import annotations
 
@@ -13,11 +15,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, ProgressBar, Static
+from textual.widgets import Button, DataTable, Footer, Input, ProgressBar, Static
 
 from assistant.infra import paths
 
-__all__ = ["ModelScreen", "model_rows", "pull_done_text"]
+__all__ = ["ModelScreen", "model_rows", "pull_done_text", "found_row"]
 
 _FACT_KEYS = ("architecture", "quantization", "block_count", "num_loops", "kv_layers", "head_count",
               "head_count_kv", "head_dim", "embedding_length", "context_length", "vocab_size")
@@ -46,6 +48,16 @@ def model_rows(model: Any) -> list[tuple[str, str]]:
     return rows
 
 
+def found_row(found: Any) -> tuple[str, ...]:
+    """A found model (``model.discover.FoundModel``) as table cells: name,
+    source, architecture, loops, quantization, size (GiB), memory (fits or the problem)."""
+    d = found.as_dict()
+    size = f"{d['size'] / 2**30:.2f} GiB" if d.get("size") else "?"
+    memory = d.get("problem") or ("fits" if d.get("fits") else "too big" if d.get("fits") is False else "?")
+    return (str(d["name"]), str(d["source"]), str(d.get("architecture") or "?"), str(d.get("num_loops") or "?"),
+            str(d.get("quantization") or "?"), size, str(memory))
+
+
 def _memory_plan(model: Any) -> str:
     facts = getattr(model, "facts", None)
     if facts is None:
@@ -72,12 +84,13 @@ class ModelScreen(Screen[None]):
     ``pull``: a model name to start downloading when the screen opens (``/pull NAME``).
     """
 
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("u", "use_found", "Use this model")]
 
     DEFAULT_CSS = """
     ModelScreen VerticalScroll { padding: 1 2; }
     ModelScreen .section { text-style: bold; margin-top: 1; }
     ModelScreen #pull-row { height: auto; }
+    ModelScreen #found { height: auto; max-height: 12; }
     ModelScreen #pull-name { width: 1fr; }
     ModelScreen #pull-progress { display: none; }
     ModelScreen #pull-progress.running { display: block; }
@@ -108,12 +121,62 @@ class ModelScreen(Screen[None]):
                 yield Button("Download", id="pull-button")
             yield ProgressBar(id="pull-progress")
             yield Static("", id="pull-status")
+            yield Static("On this machine (u or Enter: use this)", classes="section")
+            yield DataTable(id="found", cursor_type="row")
+            yield Static("looking…", id="found-status")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.found: list[Any] = []
+        self.query_one("#found", DataTable).add_columns("name", "source", "architecture", "loops", "quant",
+                                                        "size", "memory")
+        self._discover()
         self._check()
         if self._initial_pull:
             self.start_pull(self._initial_pull)
+
+    # -- models on disk ----------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="discover", exit_on_error=False)
+    def _discover(self) -> None:
+        from model.discover import discover_models
+
+        try:
+            config = getattr(self.app, "config", None)
+            extra = list(config.model.search_paths) if config is not None else []
+            found = discover_models(pulled_dir=paths.data_dir() / "models", extra_paths=extra)
+        except Exception as exc:  # noqa: BLE001 - shown, never raised
+            self.app.call_from_thread(self._found_status, f"search failed: {exc}")
+            return
+        self.app.call_from_thread(self._show_found, found)
+
+    def _show_found(self, found: list[Any]) -> None:
+        self.found = list(found)
+        table = self.query_one("#found", DataTable)
+        for i, item in enumerate(self.found):
+            table.add_row(*found_row(item), key=str(i))
+        self._found_status(f"{len(self.found)} found" if self.found else
+                           "none found (pulled models, model.search_paths, Hugging Face cache, LM Studio, Ollama)")
+
+    def _found_status(self, text: str) -> None:
+        self.query_one("#found-status", Static).update(Text(text))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_use_found()
+
+    def action_use_found(self) -> None:
+        """Use the highlighted found model for this session (the app reloads it)."""
+        table = self.query_one("#found", DataTable)
+        if not self.found or table.cursor_row is None or not 0 <= table.cursor_row < len(self.found):
+            return
+        item = self.found[table.cursor_row]
+        if item.problem:
+            self._found_status(f"{item.name}: {item.problem}")
+            return
+        use = getattr(self.app, "use_model", None)
+        if use is not None:
+            self.app.pop_screen()
+            use(str(item.path), item.name)
 
     # -- download ----------------------------------------------------------------------
     def start_pull(self, name: str) -> None:
