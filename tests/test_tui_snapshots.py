@@ -112,3 +112,27 @@ def test_approval_modal_with_a_note_typed(snap_compare, tmp_path, workspace):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_model_screen_lists_found_models(snap_compare, tmp_path, workspace, monkeypatch):
+    from assistant.tui.screens.model import ModelScreen
+
+    user = tmp_path / "user"
+    snap = user / ".cache/huggingface/hub/models--acme--tiny-GGUF/snapshots/abc123"
+    snap.mkdir(parents=True)
+    (snap / "tiny-Q4_K_M.gguf").write_bytes(b"not really a gguf")
+    (user / ".lmstudio/models/acme/other-GGUF").mkdir(parents=True)
+    (user / ".lmstudio/models/acme/other-GGUF/other-Q8_0.gguf").write_bytes(b"nope")
+    monkeypatch.setenv("HOME", str(user))
+    for var in ("HF_HOME", "HF_HUB_CACHE", "XDG_CACHE_HOME", "OLLAMA_MODELS"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(ModelScreen, "_check", lambda self: None)  # the health check's lines vary by machine
+    monkeypatch.setattr("model.discover._demo", lambda: iter(()))  # whether the demo package is installed varies
+    app = make_app(tmp_path / "home", workspace, scripted(["Hello."]), files_only=True)
+
+    async def run_before(pilot) -> None:
+        await pilot.press("f2")
+        await until(pilot, lambda: isinstance(pilot.app.screen, ModelScreen) and bool(pilot.app.screen.found))
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(110, 40), run_before=run_before)
