@@ -72,3 +72,15 @@ async def test_pause_panel_wording(kind, reason, shown, hidden):
         text = str(panel.query_one("#handoff-reason").render())
     assert shown in text and hidden not in text
 
+
+
+async def test_plugins_command_lists_plugins_with_state_and_tools(tmp_path, monkeypatch):
+    monkeypatch.setenv("ASSISTANT_HOME", str(tmp_path / "home"))
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    app = make_app(tmp_path / "home", ws, ScriptedChatModel(["Hello."]))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press(*"/plugins", "enter")
+        await until(pilot, lambda: any("Plugins and MCP servers:" in str(n.render()) for n in app.query(NoticeLine)))
+        text = [str(n.render()) for n in app.query(NoticeLine) if "Plugins and MCP servers:" in str(n.render())][0]
+    assert "calendar" in text and "started" in text  # a bundled plugin, its state and its tools

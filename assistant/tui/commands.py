@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "/pull": "Download a model, e.g. /pull nanbeige4.2-3b",
     "/settings": "Show and edit the settings (for this session)",
     "/limits": "Budgets and usage of the current task",
+    "/plugins": "Plugins and MCP servers: state, tools, start errors",
     "/workspace": "Show the folder tasks work in, or /workspace DIR to change it",
     "/help": "List the commands and keys",
 }
@@ -254,6 +255,19 @@ class CommandsMixin:
             return
         await self.say("Model settings changed: reloading the model.")
         self.reload_model(config)
+
+    async def cmd_plugins(self: "AssistantApp") -> None:
+        """List every plugin and MCP server with its state and tools (as ``assistant plugins``)."""
+        from assistant.cli_plugins import collect_plugins, format_plugins
+
+        await self.say("Checking plugins and MCP servers…")
+        try:
+            rows = [s.as_dict() for s in await asyncio.to_thread(collect_plugins, self.config)]
+        except Exception as exc:  # noqa: BLE001 - one line, never a crash
+            await self.say(f"/plugins failed: {type(exc).__name__}: {exc}", "error")
+            return
+        lines = format_plugins(rows) if rows else ["  none"]
+        await self.say("Plugins and MCP servers:\n" + "\n".join(lines))
 
     async def cmd_workspace(self: "AssistantApp", folder: str | None = None) -> None:
         if folder is None:
