@@ -141,3 +141,14 @@ def test_rows_written_before_plans_existed_still_load():
     old = json.loads(task.model_dump_json())
     del old["plan"]
     assert Task.model_validate_json(json.dumps(old)).plan is None
+
+
+def test_the_plan_request_gives_an_example_from_this_task_only():
+    # A 1.5B model copied the old fixed example ("Read notes.md", "Write answer.txt") as its plan for a CSV task.
+    budgets = Budgets(max_steps=8, max_generated_tokens=1, max_wall_s=1)
+    task = Task(id="t", goal="What are the total sales per region in sales.csv?", workspace="/w", budgets=budgets)
+    block = context_block(task, [])
+    assert "call update_plan" in block and 'first "Read sales.csv"' in block
+    assert "notes.md" not in block and "answer.txt" not in block
+    plain = context_block(Task(id="u", goal="Say hello", workspace="/w", budgets=budgets), [])
+    assert "call update_plan" in plain and "Read " not in plain

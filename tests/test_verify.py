@@ -55,7 +55,8 @@ def test_plan_turn_is_fed_back_and_the_task_goes_on(assistant_home, tmp_path):
 def test_a_cut_off_or_fake_tool_response_turn_is_not_the_answer(assistant_home, tmp_path):
     rambling = "The file says " + "and then it says " * 400  # longer than max_turn_tokens
     agent, model, ws, store = scripted_agent(
-        tmp_path, [rambling, "<tool_response>\nThe task is done.", "Nothing to do."], max_turn_tokens=256)
+        tmp_path, [rambling, "<tool_response>\nThe task is done.", "Nothing to do."], max_turn_tokens=256,
+        plan=False)  # no plan turn: the forced-turn sequence below is the recovery's alone
     events = list(agent.run("say hi", workspace=ws))
     assert isinstance(events[-1], Finished) and events[-1].answer == "Nothing to do."
     notes = [m.content for m in store.messages(events[-1].task_id) if m.kind == "format_error" and m.role == "user"]

@@ -46,7 +46,7 @@ _NOT_WORK = ("update_plan", "finish", "use_tools")  # calls that are not steps o
 class UpdatePlanParams(BaseModel):
     steps: list[Annotated[str, Field(min_length=1, max_length=STEP_CHARS)]] = Field(
         min_length=1, max_length=MAX_PLAN_STEPS,
-        description="The steps still to do, in order: short imperative lines such as \"Read notes.md\".")
+        description="The steps still to do, in order: one short action per line.")
 
 
 def _unbound(ctx: ToolContext, params: UpdatePlanParams) -> ToolResult:
@@ -81,6 +81,18 @@ def plan_tool(task: Task) -> Tool:
 
     return Tool(name=UPDATE_PLAN.name, description=UPDATE_PLAN.description, params=UpdatePlanParams, fn=run,
                 risk=RiskClass.READ)
+
+
+def _example(goal: str) -> str:
+    """A first step made from the goal's own file names ("; e.g. first \"Read sales.csv\""), or "".
+
+    A small model copies an example's steps verbatim, so the example is never
+    about files the task does not have.
+    """
+    from .toolgroups import named_files
+
+    files = named_files(goal)
+    return f"; e.g. first \"Read {files[0]}\"" if files else ""
 
 
 def wants_plan_turn(task: Task, enabled: bool = True) -> bool:
@@ -180,8 +192,8 @@ def context_block(task: Task, calls: Sequence[CallRecord], *, step: int | None =
     head = f"[Progress check: step {n} of {task.budgets.max_steps}]"
     if task.plan is None:
         if wants_plan_turn(task, enabled):
-            return (f"{head}\nFirst write a short plan: call update_plan with 1-5 short steps "
-                    "(e.g. \"Read notes.md\", \"Write answer.txt\", \"Finish with the answer\").")
+            return (f"{head}\nFirst write a short plan for this task: call update_plan with 1-5 short steps, "
+                    f"one action each, ending with \"Finish with the answer\"{_example(task.goal)}.")
         plan_lines = []
     else:
         plan_lines = ["Plan:"] + [f"{i}. {'[done] ' if step_done(s, calls) else ''}{s}"

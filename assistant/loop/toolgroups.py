@@ -87,6 +87,11 @@ _DOCUMENT_GROUPS = {"word", "excel", "pdf"}
 _URL = re.compile(r"https?://|\bwww\.")
 
 
+def named_files(goal: str) -> list[str]:
+    """File names the goal mentions, in order ("Total sales.csv into out.md" -> ["sales.csv", "out.md"])."""
+    return [m.group(0) for m in _NAMED_FILE.finditer(goal) if not _URL.search(goal[max(0, m.start() - 8):m.start()])]
+
+
 def initial_groups(goal: str, workspace: str | Path | None) -> list[str]:
     """Groups a new task starts with: keywords in ``goal`` plus the document
     types present in ``workspace`` (at most 2,000 files looked at).
