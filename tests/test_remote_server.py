@@ -43,7 +43,7 @@ def server(tmp_path_factory):
     log = tmp_path_factory.mktemp("server") / "server.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(path), "--host", "127.0.0.1",
-                                 "--port", str(port), "--n_ctx", "2048", "--n_threads", "2"],
+                                 "--port", str(port), "--n_ctx", "4096", "--n_threads", "2"],  # the app's prompt with the plan block passes 2k
                                 stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
