@@ -26,8 +26,10 @@ def open_store() -> Store:
     return Store(paths.db_path(ensure=True))
 
 
-def open_model(settings: Settings, cli_value: str | None = None) -> Any:
+def open_model(settings: Settings, cli_value: str | None = None, *, on_load_progress: Any = None) -> Any:
     """Resolve and load the chat model (``--model`` > env > config > pulled > demo).
+
+    ``on_load_progress(fraction)`` is called while a local model's weights load (0.0 .. 1.0).
 
     Raises:
         model.types.ModelError: the model cannot be found or loaded.
@@ -41,7 +43,7 @@ def open_model(settings: Settings, cli_value: str | None = None) -> Any:
     return open_chat_model(
         choice.path, n_ctx=settings.model.n_ctx, cache_dir=paths.cache_dir(ensure=True) / "kv",
         grammar=settings.model.grammar, label=choice.label, is_demo=choice.is_demo,
-        n_threads=settings.model.threads,
+        n_threads=settings.model.threads, on_load_progress=on_load_progress,
     )
 
 

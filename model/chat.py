@@ -203,7 +203,8 @@ def _prefill_delta(on_delta: DeltaCallback) -> Callable[[int, int], None]:
 
 def open_chat_model(path: str | os.PathLike[str], *, n_ctx: int | None = None, cache_dir: str | os.PathLike[str] | None = None,
                     grammar: bool = True, label: str | None = None, is_demo: bool = False,
-                    type_kv: str = "f16", n_threads: int | None = None) -> LocalChatModel:
+                    type_kv: str = "f16", n_threads: int | None = None,
+                    on_load_progress: Any = None) -> LocalChatModel:
     """Load a GGUF as a :class:`LocalChatModel`, sizing the context with the memory plan.
 
     Args:
@@ -211,6 +212,7 @@ def open_chat_model(path: str | os.PathLike[str], *, n_ctx: int | None = None, c
         n_ctx: the user's context setting (tokens); default :data:`DEFAULT_CTX`.
         cache_dir: folder for persisted prefix KV states.
         grammar: grammar-constrained tool calls.
+        on_load_progress: ``callback(fraction)`` while the weights load (0.0 .. 1.0).
 
     Raises:
         ModelError: unreadable file, no memory for a minimal context, or a load failure.
@@ -226,7 +228,8 @@ def open_chat_model(path: str | os.PathLike[str], *, n_ctx: int | None = None, c
     plan = plan_memory(facts, requested_ctx=n_ctx or DEFAULT_CTX, cache_type=type_kv)
     if not plan.fits:
         raise ModelError(f"{Path(path).name}: not enough memory: {plan.summary()}")
-    runtime = Runtime(path, n_ctx=plan.n_ctx, cache_dir=cache_dir, type_kv=type_kv, n_threads=n_threads)
+    runtime = Runtime(path, n_ctx=plan.n_ctx, cache_dir=cache_dir, type_kv=type_kv, n_threads=n_threads,
+                      on_load_progress=on_load_progress)
     try:
         template = ChatTemplate(facts.chat_template, bos_token=facts.special_tokens.get("bos", ""),
                                 eos_token=facts.special_tokens.get("eos", ""))

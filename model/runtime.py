@@ -20,6 +20,7 @@ What it adds over llama-cpp-python's own completion API:
 from __future__ import annotations
 
 import codecs
+import contextlib
 import hashlib
 import os
 import threading
@@ -117,6 +118,45 @@ class GrammarPhase:
     sampling: SamplingParams | None = None
 
 
+@contextlib.contextmanager
+def _load_progress(llama_cpp: Any, callback: Callable[[float], None] | None):
+    """Make the next ``Llama(...)`` report its load progress to ``callback``.
+
+    ``llama_cpp`` is the low-level binding module ``llama_cpp.llama_cpp``, the one
+    ``llama_cpp.llama`` calls through.
+
+    llama-cpp-python 0.3.36's ``Llama.__init__`` takes no progress callback but
+    builds its model parameters with ``llama_model_default_params()``; for the
+    duration of this block that function returns parameters whose
+    ``progress_callback`` calls ``callback(fraction)`` (llama.cpp's
+    ``llama_progress_callback``: return true to go on loading).
+    """
+    if callback is None:
+        yield
+        return
+    original = llama_cpp.llama_model_default_params
+
+    def report(progress: float, _user: Any) -> bool:
+        try:
+            callback(max(0.0, min(1.0, float(progress))))
+        except Exception:  # noqa: BLE001 - a UI error must not abort the load
+            pass
+        return True
+
+    c_report = llama_cpp.llama_progress_callback(report)  # kept alive until the load ends
+
+    def with_progress():
+        params = original()
+        params.progress_callback = c_report
+        return params
+
+    llama_cpp.llama_model_default_params = with_progress
+    try:
+        yield
+    finally:
+        llama_cpp.llama_model_default_params = original
+
+
 class Runtime:
     """Owns one llama.cpp context and serialises generations on it.
 
@@ -132,6 +172,8 @@ class Runtime:
         verbose: llama.cpp logging.
         canary: first prove the llama.cpp build runs on this CPU in a subprocess
             (:func:`model.canary.ensure_canary`; once per build).
+        on_load_progress: called with the fraction of the weights loaded (0.0 .. 1.0),
+            from llama.cpp's load progress callback, while the model loads.
 
     Raises:
         ModelError: the file cannot be read, the build crashes on this CPU (the
@@ -149,6 +191,7 @@ class Runtime:
         type_kv: str = "f16",
         verbose: bool = False,
         canary: bool = True,
+        on_load_progress: Callable[[float], None] | None = None,
     ) -> None:
         from .canary import ensure_canary
         from .gguf_facts import GGUFError
@@ -178,16 +221,17 @@ class Runtime:
         self.thread_history: list[int] = [self.n_threads]
         started = time.perf_counter()
         try:
-            self.llm = Llama(
-                model_path=str(model_path),
-                n_ctx=n_ctx,
-                n_batch=n_batch,
-                n_threads=self.n_threads,
-                n_threads_batch=self.n_threads,
-                use_mmap=True,
-                verbose=verbose,
-                **kw,
-            )
+            with _load_progress(llama_cpp.llama_cpp, on_load_progress):
+                self.llm = Llama(
+                    model_path=str(model_path),
+                    n_ctx=n_ctx,
+                    n_batch=n_batch,
+                    n_threads=self.n_threads,
+                    n_threads_batch=self.n_threads,
+                    use_mmap=True,
+                    verbose=verbose,
+                    **kw,
+                )
         except Exception as exc:  # llama-cpp-python raises ValueError on load failure
             raise ModelError(f"{model_path}: llama.cpp could not load the model ({exc})") from None
         self.load_s = time.perf_counter() - started

@@ -206,3 +206,16 @@ def test_a_looping_output_stops_early(rt):
     r = rt.generate(p, max_tokens=400, sampling=GREEDY)
     assert r.stop_reason == "repetition"
     assert r.metrics.generated < 200
+
+
+def test_loading_reports_real_progress_and_leaves_llama_cpp_as_it_was():
+    import llama_cpp.llama_cpp as binding
+
+    before = binding.llama_model_default_params
+    seen: list[float] = []
+    rt = Runtime(demo_model_path(), n_ctx=256, n_threads=1, on_load_progress=seen.append)
+    try:
+        assert len(seen) > 2 and seen == sorted(seen) and seen[-1] == 1.0 and 0.0 <= seen[0] < 1.0
+        assert binding.llama_model_default_params is before
+    finally:
+        rt.close()
