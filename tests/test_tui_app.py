@@ -12,6 +12,7 @@ pytest.importorskip("textual")
 from model.scripted import ScriptedChatModel  # noqa: E402
 from assistant.tui.app import AssistantApp  # noqa: E402
 from assistant.tui.screens import ApprovalScreen, TasksScreen  # noqa: E402
+from assistant.tui.screens.confirm import ConfirmScreen  # noqa: E402
 from assistant.tui.widgets import HandOffPanel, StatusBar, ToolCallCard  # noqa: E402
 from test_tui_support import OVERWRITE_SCRIPT, QUESTION_SCRIPT, BlockingModel, make_app, until  # noqa: E402
 
@@ -137,10 +138,31 @@ async def test_quit_mid_task_checkpoints_then_exits(home, workspace):
         await until(pilot, model.started.is_set)
         await until(pilot, lambda: app.task_id is not None)
         task_id = app.task_id
+        await pilot.press("ctrl+q")  # asks first; "n" keeps the task running
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "A task is running" in str(app.screen.query_one("#confirm-title").render())
+        await pilot.press("n")
+        await pilot.pause(0.1)
+        assert app.running and app.return_value is None and not isinstance(app.screen, ConfirmScreen)
         await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
         await until(pilot, lambda: app.return_value is not None)
         # the app exits only once the loop has checkpointed the pause
         assert app.store.get_task(task_id).status == "paused"
+    assert app.return_value == 0
+
+
+async def test_second_ctrl_q_in_the_quit_dialog_means_yes(home, workspace):
+    model = BlockingModel()
+    app = make_app(home, workspace, model)
+    async with app.run_test(size=SIZE) as pilot:
+        await type_line(pilot, "long job")
+        await until(pilot, model.started.is_set)
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("ctrl+q")
+        await until(pilot, lambda: app.return_value is not None)
     assert app.return_value == 0
 
 
@@ -183,7 +205,12 @@ async def test_tasks_screen_opens_a_task_and_undo_restores_the_file(home, worksp
         assert app.query_one(ToolCallCard).call_status == "done"
         await pilot.press("ctrl+t")
         await until(pilot, lambda: isinstance(app.screen, TasksScreen))
-        await pilot.press("u")
+        await pilot.press("u")  # asks first, listing what it will restore
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        shown = str(app.screen.query_one("#confirm-lines Static").render())
+        assert "restore the earlier text of notes.txt" in shown
+        assert (workspace / "notes.txt").read_text() == "new text"
+        await pilot.press("y")
         await until(pilot, lambda: (workspace / "notes.txt").read_text() == "old text\n")
 
 

@@ -13,13 +13,42 @@ from pathlib import Path
 from ..infra.locks import TaskLock
 from .store import Store
 
-__all__ = ["undo_task", "UndoError"]
+__all__ = ["undo_task", "undo_plan", "UndoError"]
 
 _NOT_DONE = ("skipped", "could not", "cannot", "kept")
 
 
 class UndoError(RuntimeError):
     """The undo cannot start (task running elsewhere, workspace gone)."""
+
+
+_PLAN = {
+    "create": "remove {path} (created by the task)",
+    "write": "restore the earlier text of {path}",
+    "delete": "bring back {path} from the trash",
+    "move": "move {dest} back to {path}",
+    "copy": "remove the copy {dest}",
+    "mkdir": "remove the folder {path} (made by the task)",
+}
+
+
+def undo_plan(store: Store, task_id: str, *, from_step: int | None = None) -> list[str]:
+    """What :func:`undo_task` would try, one line per journaled change, newest
+    first (``"step 2: restore the earlier text of notes.md"``); reads only, and
+    ``[]`` when nothing is left to undo. A file edited since is still skipped by
+    the undo itself.
+
+    Raises:
+        TaskNotFound: unknown task id.
+    """
+    task = store.get_task(task_id)
+    entries = [e for e in store.changes(task.id) if from_step is None or e.step >= from_step]
+    lines = []
+    for entry in reversed(entries):
+        rec = entry.record
+        text = _PLAN.get(str(rec.get("op")), "revert {path}").format(path=rec.get("path"), dest=rec.get("dest"))
+        lines.append(f"step {entry.step}: {text}")
+    return lines
 
 
 def undo_task(store: Store, task_id: str, state_dir: Path, *, from_step: int | None = None) -> list[str]:

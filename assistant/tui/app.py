@@ -23,21 +23,23 @@ from textual.widgets import Footer, ProgressBar, Static
 from assistant.config import Settings
 from assistant.events import Paused
 
-from .commands import CommandsMixin
+from .commands import COMMANDS, CommandsMixin, plugin_commands
+from .completion import goal_with_mentions, list_files
 from .handler import EventHandler
-from .loading import AgentFactory, ModelLoader, default_agent_factory, default_model_loader
-from .messages import AgentEvent, ModelLoaded, ModelLoadFailed, RunEnded
-from .pauses import resolution_for
+from .loading import AgentFactory, ModelLoader, default_model_loader
+from .messages import AgentEvent, RunEnded
+from .model_mixin import ModelMixin
+from .pauses import removal_preview, resolution_for
 from .run_state import MakeEvents, Phase, RunState
 from .screens.approval import ApprovalDecision, ApprovalScreen
-from .widgets import HandOffPanel, NoticeLine, PromptInput, StatusBar, Transcript, UnseenNote, UserMessage
+from .widgets import HandOffPanel, NoticeLine, PromptArea, PromptInput, StatusBar, Transcript, UnseenNote, UserMessage
 
 __all__ = ["AssistantApp", "run_app"]
 
 _IDLE_HINT = "Type a goal and press Enter · /help for commands"
 
 
-class AssistantApp(CommandsMixin, App[int]):
+class AssistantApp(CommandsMixin, ModelMixin, App[int]):
     """The assistant's TUI.
 
     Args:
@@ -63,6 +65,7 @@ class AssistantApp(CommandsMixin, App[int]):
         Binding("ctrl+n", "new_task", "New", id="new", priority=True),
         Binding("f2", "model_screen", "Model", id="model"),
         Binding("f3", "settings", "Settings", id="settings"),
+        Binding("f1", "keys_help", "Keys", id="keys"),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
     ]
 
@@ -122,7 +125,7 @@ class AssistantApp(CommandsMixin, App[int]):
             yield Static("Loading model…", id="loading-label")
             yield ProgressBar(total=None, show_eta=False, id="loading-bar")
         yield Vertical(id="handoff-area")
-        yield PromptInput(placeholder=_IDLE_HINT, id="prompt")
+        yield PromptArea(placeholder=_IDLE_HINT, prompt_id="prompt")
         yield StatusBar(id="status")
         yield Footer()
 
@@ -143,7 +146,10 @@ class AssistantApp(CommandsMixin, App[int]):
         status.max_steps = self.config.agent.max_steps
         status.workspace = self.workspace.name or str(self.workspace)
         self.set_interval(1.0, self._tick)
-        self.query_one(PromptInput).focus()
+        prompt = self.query_one(PromptInput)
+        prompt.commands = lambda: [*COMMANDS, *plugin_commands(self.slash_plugins())]
+        prompt.files = lambda: list_files(self.workspace)
+        prompt.focus()
         self.call_after_refresh(self._greet)
         if self.model is not None:
             self._model_ready(self.model)
@@ -168,75 +174,6 @@ class AssistantApp(CommandsMixin, App[int]):
             await self.query_one(Transcript).mount(NoticeLine(
                 f"Task {t.id} ({' '.join(t.goal.split())[:50]}){more} waits for you: "
                 "/resume continues it, /tasks lists all."))
-
-    # -- model loading -------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="model", exit_on_error=False)
-    def _load_model(self) -> None:
-        try:
-            model = self._model_loader()
-        except Exception as exc:  # noqa: BLE001 - shown to the user, never a crash
-            self.post_message(ModelLoadFailed(str(exc) or type(exc).__name__))
-            return
-        self.post_message(ModelLoaded(model))
-
-    def on_model_loaded(self, message: ModelLoaded) -> None:
-        self._model_ready(message.model)
-
-    def _model_ready(self, model: Any) -> None:
-        self.model = model
-        self.query_one("#loading").display = False
-        self.query_one(StatusBar).set_model(model)
-        if self.handler is not None:
-            self.handler.context_size = int(getattr(model, "context_size", 0) or 0) or None
-        start = self.run_state.take_queued()
-        if start is not None:
-            self._drive_with(start)
-
-    def use_model(self, path: str, name: str = "") -> None:
-        """Run ``path`` (a GGUF) for the rest of this session, as ``--model`` would
-        (the model screen's "use this"); the current model is unloaded first."""
-        self.model_choice = path
-        self.query_one(Transcript).mount(NoticeLine(
-            f"Loading {name or path}. To keep it, set model.path = \"{path}\" in config.toml."))
-        self.reload_model(self.config)
-
-    def reload_model(self, config: Settings) -> None:
-        """Drop the current model and load the one ``config`` selects, with the
-        loading bar; a running task finishes its run first."""
-        if self.running:
-            earlier = self.run_state.after_run
-
-            def later() -> None:
-                if earlier is not None:
-                    earlier()
-                self.reload_model(config)
-
-            self.run_state.after_run = later
-            self.notify("The model reloads when the running task has stopped.")
-            return
-        old, self.model, self.agent = self.model, None, None
-        close = getattr(getattr(old, "runtime", None), "close", None)
-        if callable(close):
-            close()  # free its memory before the next one loads
-        self._model_loader = self._loader_for(config)
-        self.query_one(StatusBar).model_name = ""
-        self.query_one("#loading-label", Static).update("Loading model…")
-        self.query_one("#loading-bar").display = True
-        self.query_one("#loading").display = True
-        self._load_model()
-
-    async def on_model_load_failed(self, message: ModelLoadFailed) -> None:
-        self.query_one("#loading-label", Static).update(f"Model not loaded: {message.message}")
-        self.query_one("#loading-bar").display = False
-        await self.query_one(Transcript).mount(
-            NoticeLine(f"Model not loaded: {message.message}. Use /model to see details.", "error"))
-
-    def ensure_agent(self) -> Any:
-        """The agent (built on first use; needs the model)."""
-        if self.agent is None:
-            factory = self._agent_factory or default_agent_factory(self.config, self.store)
-            self.agent = factory(self.model)
-        return self.agent
 
     # -- running the loop ------------------------------------------------------------
     def _drive_with(self, make_events: MakeEvents) -> None:
@@ -288,6 +225,7 @@ class AssistantApp(CommandsMixin, App[int]):
         self.run_state.forget_task()
         self.query_one(Transcript).mount(UserMessage(goal))
         workspace = self.workspace
+        goal = goal_with_mentions(goal, workspace)  # "Files mentioned: ..." for the @file words
         self._drive_with(lambda: self.ensure_agent().run(goal, workspace=workspace))
 
     def resume_task(self, task_id: str | None = None, **resolution: Any) -> None:
@@ -359,7 +297,9 @@ class AssistantApp(CommandsMixin, App[int]):
             from .pauses import preview_for
 
             diff = preview_for(self.store, self.pause.task_id or self.task_id, pending.call)
-        self.push_screen(ApprovalScreen(pending.call, pending.risk, diff, self.pause.reason), self._approval_done)
+        detail = removal_preview(self.workspace, pending.call)
+        self.push_screen(ApprovalScreen(pending.call, pending.risk, diff, self.pause.reason, detail),
+                         self._approval_done)
 
     def _approval_done(self, decision: ApprovalDecision | None) -> None:
         if decision is None or self.pause is None:
@@ -367,9 +307,7 @@ class AssistantApp(CommandsMixin, App[int]):
         self.resume_task(self.pause.task_id or None, approval=decision.choice, note=decision.note or None)
 
     # -- input ---------------------------------------------------------------------------
-    async def on_input_submitted(self, event: PromptInput.Submitted) -> None:
-        if not isinstance(event.input, PromptInput):
-            return
+    async def on_prompt_input_submitted(self, event: PromptInput.Submitted) -> None:
         text = event.value.strip()
         event.input.value = ""
         if not text:
@@ -399,7 +337,7 @@ class AssistantApp(CommandsMixin, App[int]):
         event.stop()
         event.prevent_default()
         prompt.focus()
-        prompt.insert_text_at_cursor(event.character)
+        prompt.insert(event.character)
 
     # -- actions ---------------------------------------------------------------------------
     def action_cancel_task(self) -> None:
@@ -417,14 +355,30 @@ class AssistantApp(CommandsMixin, App[int]):
             self.agent.cancel()
 
     async def action_quit(self) -> None:
-        """Quit; a running task is first cancelled and checkpointed (a second
-        Ctrl+Q quits at once)."""
-        if self.running and not self.run_state.quit_pending:
-            self.run_state.quit_pending = True
-            self._request_cancel()
-            self.notify("Stopping the task so it can be resumed… (Ctrl+Q again quits now)")
+        """Quit; while a task runs, ask first (Ctrl+Q again or y: yes), then
+        cancel it and wait for its checkpoint (a Ctrl+Q after that quits at once)."""
+        from .screens.confirm import ConfirmScreen
+
+        if isinstance(self.screen, ConfirmScreen) and self.screen.id == "quit-confirm":
+            self.screen.dismiss(True)
+        elif self.running and not self.run_state.quit_pending:
+            screen = ConfirmScreen("A task is running. Quit?", [
+                "The task stops at once and is checkpointed either way:",
+                "/resume (or `assistant resume`) continues it later."], yes="Quit (y)", no="Keep working (n)")
+            screen.id = "quit-confirm"
+            self.push_screen(screen, self._quit_confirmed)
+        else:
+            self.exit(0)
+
+    def _quit_confirmed(self, yes: bool | None) -> None:
+        if not yes:
             return
-        self.exit(0)
+        if not self.running:
+            self.exit(0)
+            return
+        self.run_state.quit_pending = True
+        self._request_cancel()
+        self.notify("Stopping the task so it can be resumed… (Ctrl+Q again quits now)")
 
 
 def run_app(config: Settings | None = None, *, workspace: Path | str | None = None, model: str | None = None) -> int:

@@ -148,7 +148,9 @@ class CommandsMixin:
         if extra:
             lines += ["", "Plugin commands:"]
             lines += [f"{name:<10} {doc or '(no help)'} [{owner}]" for name, (_, doc, owner) in extra.items()]
-        lines += ["", "Esc stops the running task · Ctrl+T tasks · Ctrl+N new · Ctrl+P command palette · Ctrl+Q quit"]
+        lines += ["", "Enter sends · Shift+Enter, Alt+Enter or Ctrl+J: new line · @file mentions a file · "
+                  "Tab completes · F1 all keys", "Esc stops the running task · Ctrl+T tasks · Ctrl+N new · "
+                  "Ctrl+P command palette · Ctrl+Q quit"]
         await self.say("\n".join(lines))
 
     async def cmd_new(self: "AssistantApp") -> None:
@@ -200,6 +202,27 @@ class CommandsMixin:
         if self.running:
             self.notify("Stop the task (Esc) before undoing its changes.", severity="warning")
             return
+        from assistant.state.undo import undo_plan
+
+        from .screens.confirm import ConfirmScreen
+
+        try:
+            plan = undo_plan(self.store, task_id)
+        except Exception as exc:  # noqa: BLE001 - shown as one line
+            await self.say(f"Undo failed: {exc}", "error")
+            return
+        if not plan:
+            await self.say(f"Task {task_id}: nothing to undo.")
+            return
+
+        async def done(yes: bool | None) -> None:
+            if yes:
+                await self._undo_now(task_id)
+
+        self.push_screen(ConfirmScreen(f"Undo {len(plan)} change{'s' if len(plan) != 1 else ''} of task {task_id}?",
+                                       plan, yes="Undo (y)", no="Keep (n)"), done)
+
+    async def _undo_now(self: "AssistantApp", task_id: str) -> None:
         from assistant.state.undo import undo_task
 
         try:
@@ -304,6 +327,13 @@ class CommandsMixin:
     async def action_new_task(self: "AssistantApp") -> None:
         if self.screen is self.screen_stack[0]:
             await self.cmd_new()
+
+    def action_keys_help(self: "AssistantApp") -> None:
+        """F1: the keys help screen (once)."""
+        from .screens.keys import KeysHelpScreen
+
+        if not isinstance(self.screen, KeysHelpScreen):
+            self.push_screen(KeysHelpScreen())
 
     def action_model_screen(self: "AssistantApp") -> None:
         self.cmd_model()

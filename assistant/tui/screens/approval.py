@@ -70,6 +70,8 @@ class ApprovalScreen(ModalScreen[ApprovalDecision | None]):
         risk: the risk class value ("write", "destructive", "exec", ...).
         diff: unified diff of the change (None: no preview available).
         reason: the pause reason, shown under the title.
+        detail: what the call would remove or change, in words (a delete's
+            file, size and first lines; None: nothing to add).
     """
 
     BINDINGS = [
@@ -89,18 +91,21 @@ class ApprovalScreen(ModalScreen[ApprovalDecision | None]):
     ApprovalScreen #approval-title { text-style: bold; color: $warning; }
     ApprovalScreen #approval-diff { height: auto; max-height: 18; border: round $primary; }
     ApprovalScreen #approval-args { color: $text-muted; }
+    ApprovalScreen #approval-detail { border: round $error; max-height: 10; }
     ApprovalScreen Horizontal { height: auto; margin-top: 1; }
     ApprovalScreen Button { margin-right: 1; }
     ApprovalScreen Input { margin-top: 1; }
     ApprovalScreen #approval-hint { color: $text-muted; }
     """
 
-    def __init__(self, call: dict[str, Any], risk: str, diff: str | None = None, reason: str = "") -> None:
+    def __init__(self, call: dict[str, Any], risk: str, diff: str | None = None, reason: str = "",
+                 detail: str | None = None) -> None:
         super().__init__()
         self.call = call
         self.risk = risk
         self.diff = diff
         self.reason = reason
+        self.detail = detail
 
     def compose(self) -> ComposeResult:
         name = self.call.get("name", "?")
@@ -112,6 +117,8 @@ class ApprovalScreen(ModalScreen[ApprovalDecision | None]):
                     if not (self.diff and k in ("content", "new_text", "old_text"))}
             if args:
                 yield Static(Text(json.dumps(args, ensure_ascii=False, indent=1)[:800]), id="approval-args")
+            if self.detail:
+                yield Static(Text(self.detail), id="approval-detail")
             if self.diff:
                 with VerticalScroll(id="approval-diff"):
                     yield Static(Syntax(self.diff, "diff", theme="ansi_dark", word_wrap=True))
