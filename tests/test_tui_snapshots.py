@@ -136,3 +136,24 @@ def test_model_screen_lists_found_models(snap_compare, tmp_path, workspace, monk
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(110, 40), run_before=run_before)
+
+
+def test_delete_approval_shows_the_file(snap_compare, tmp_path, workspace):
+    app = make_app(tmp_path / "home", workspace, scripted([call("delete", path="notes.txt"), "Deleted."]),
+                   files_only=True)
+    done = goal("remove the notes", lambda a: isinstance(a.screen, ApprovalScreen))
+    assert snap_compare(app, terminal_size=SIZE, run_before=done)
+
+
+def test_f1_keys_help_over_a_multi_line_input(snap_compare, tmp_path, workspace):
+    app = make_app(tmp_path / "home", workspace, scripted(["Done."]), files_only=True)
+
+    async def run_before(pilot) -> None:
+        pilot.app.query_one("#prompt").cursor_blink = False
+        await pilot.press(*"first line", "ctrl+j", *"see @no")
+        await pilot.pause()
+        await pilot.press("f1")
+        await until(pilot, lambda: type(pilot.app.screen).__name__ == "KeysHelpScreen")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
