@@ -16,7 +16,7 @@ from assistant.tui.completion import file_candidates, goal_with_mentions, list_f
 from assistant.tui.screens import ApprovalScreen  # noqa: E402
 from assistant.tui.screens.keys import KeysHelpScreen  # noqa: E402
 from assistant.tui.widgets import CompletionMenu, NoticeLine  # noqa: E402
-from test_tui_support import call, make_app, until  # noqa: E402
+from test_tui_support import BlockingModel, call, make_app, until  # noqa: E402
 
 SIZE = (100, 32)
 pytestmark = pytest.mark.anyio
@@ -147,3 +147,15 @@ def test_completion_helpers(workspace):
     assert goal_with_mentions("read @../outside and @missing.md", workspace) == "read @../outside and @missing.md"
     assert goal_with_mentions("read @notes.md, then @data/part2.csv.", workspace).endswith(
         "\n\nFiles mentioned: notes.md, data/part2.csv")
+
+
+async def test_enter_while_a_task_runs_keeps_the_text(home, workspace):
+    model = BlockingModel()
+    app = make_app(home, workspace, model)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*"long job", "enter")
+        await until(pilot, model.started.is_set)
+        await pilot.press(*"next goal", "enter")
+        assert app.query_one("#prompt").value == "next goal"  # not lost: sent once the task has stopped
+        await pilot.press("escape")
+        await until(pilot, lambda: not app.running)

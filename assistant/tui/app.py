@@ -309,14 +309,15 @@ class AssistantApp(CommandsMixin, ModelMixin, App[int]):
     # -- input ---------------------------------------------------------------------------
     async def on_prompt_input_submitted(self, event: PromptInput.Submitted) -> None:
         text = event.value.strip()
-        event.input.value = ""
         if not text:
             return
+        if self.running and not text.startswith("/"):  # keep the text for when the task has stopped
+            self.notify("A task is running. Press Esc to stop it first.", severity="warning")
+            return
+        event.input.value = ""
         event.input.remember(text)
         if text.startswith("/"):
             await self.run_command(text)
-        elif self.running:
-            self.notify("A task is running. Press Esc to stop it first.", severity="warning")
         elif self.pause is not None and self.pause.kind != "approval":
             await self.query_one(Transcript).mount(UserMessage(text))
             self.resume_task(self.pause.task_id or None, **resolution_for(self.pause.kind, text=text))
