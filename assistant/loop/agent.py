@@ -30,7 +30,7 @@ from ..events import (ErrorEvent, Event, Finished, Metrics, Notice, ReasoningDel
                       TextDelta, ToolCallFinished)
 from ..infra.locks import TaskLock
 from ..state.models import APPROVE_MODES, Budgets, CallRecord, StoredMessage, Summary, Task, new_task_id
-from ..state.session import TaskSession, progress_summary
+from ..state.session import TaskSession
 from ..state.store import Store
 from ..infra.secret_cache import read_secret
 from .arguments import call_record, storable_text
@@ -41,7 +41,7 @@ from .history import fit_prompt, to_model_messages
 from .plan import PLAN_TURN_TOKENS, UPDATE_PLAN, context_message, next_plan_step, plan_tool, wants_plan_turn
 from .prompt import format_error_note, plugin_prompt, system_prompt, today_line
 from .resolve import apply_resume
-from .stuck import corrective_note, detect
+from .stuck import check_budget, check_stuck
 from .toolgroups import initial_groups, loaded_schemas_note, turn_tools, unloaded_hint
 from .turns import FORCE, Answer, Calls, classify_turn, force_for
 
@@ -208,9 +208,9 @@ class Agent:
                 if self.cancel_event.is_set():
                     yield sess.pause("cancelled", "stopped by the user", ["continue", "stop"])
                     return
-                if (yield from self._check_stuck(sess)):
+                if (yield from check_stuck(sess, self.settings.agent.stale_steps)):
                     return
-                if (yield from self._check_budget(sess)):
+                if (yield from check_budget(sess)):
                     return
                 if (yield from self._step(sess, runner)):
                     return
@@ -246,39 +246,6 @@ class Agent:
 
         return Workspace(task.workspace, blobs=BlobStore(self.state_dir / "blobs"), on_change=on_change,
                          trash_dir=self.state_dir / "trash" / task.id)
-
-    def _check_stuck(self, sess: TaskSession) -> Iterator[Event]:
-        task = sess.task
-        st = task.stuck
-        reason = detect(sess.calls[st.since:], stale=self.settings.agent.stale_steps)
-        if reason is None:
-            if st.warned and task.usage.steps - st.warned_step >= 6:
-                st.warned = ""
-            return False
-        st.since = len(sess.calls)
-        if not st.warned:
-            st.warned, st.warned_step = reason, task.usage.steps
-            note = sess.new_message("user", corrective_note(reason), kind="corrective")
-            sess.commit(messages=[note])
-            yield Notice(note.content)
-            return False
-        yield sess.pause("stuck", f"The agent seems stuck: {reason}. Add a hint (note) and continue, or stop.",
-                         ["continue", "stop"])
-        return True
-
-    def _check_budget(self, sess: TaskSession) -> Iterator[Event]:
-        b, u = sess.task.budgets, sess.task.usage
-        if u.steps >= b.max_steps:
-            which, text = "steps", f"step budget reached ({u.steps} of {b.max_steps} steps)"
-        elif u.generated_tokens >= b.max_generated_tokens:
-            which, text = "tokens", f"token budget reached ({u.generated_tokens} of {b.max_generated_tokens} tokens)"
-        elif sess.wall_s() >= b.max_wall_s:
-            which, text = "time", f"time budget reached ({sess.wall_s():.0f} of {b.max_wall_s:.0f} s)"
-        else:
-            return False
-        yield sess.pause("budget", f"{text}. Progress: {progress_summary(sess)} Extend the budget or stop?",
-                         ["extend", "stop"], budget=which)
-        return True
 
     # -- one model turn -----------------------------------------------------------
     def _step(self, sess: TaskSession, runner: CallRunner) -> Iterator[Event]:

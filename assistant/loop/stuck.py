@@ -16,11 +16,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from ..state.models import CallRecord
 
-__all__ = ["detect", "signature", "corrective_note"]
+if TYPE_CHECKING:  # pragma: no cover
+    from ..events import Event
+    from ..state.session import TaskSession
+
+__all__ = ["detect", "signature", "corrective_note", "check_stuck", "check_budget"]
 
 
 def signature(call: CallRecord) -> str:
@@ -69,3 +73,48 @@ def corrective_note(reason: str) -> str:
         "different arguments or another tool, give your final answer if you have "
         "it, or call ask_human if you need the user."
     )
+
+
+def check_stuck(sess: "TaskSession", stale_steps: int) -> Iterator["Event"]:
+    """Before a step: warn once when the journal since the last check looks stuck, pause the second time.
+
+    A generator for ``yield from``: it yields the notice or the pause event and
+    returns True when the task paused. A warning is forgotten after 6 calm steps.
+    """
+    from ..events import Notice
+
+    task = sess.task
+    st = task.stuck
+    reason = detect(sess.calls[st.since:], stale=stale_steps)
+    if reason is None:
+        if st.warned and task.usage.steps - st.warned_step >= 6:
+            st.warned = ""
+        return False
+    st.since = len(sess.calls)
+    if not st.warned:
+        st.warned, st.warned_step = reason, task.usage.steps
+        note = sess.new_message("user", corrective_note(reason), kind="corrective")
+        sess.commit(messages=[note])
+        yield Notice(note.content)
+        return False
+    yield sess.pause("stuck", f"The agent seems stuck: {reason}. Add a hint (note) and continue, or stop.",
+                     ["continue", "stop"])
+    return True
+
+
+def check_budget(sess: "TaskSession") -> Iterator["Event"]:
+    """Before a step: pause when the step, token or time budget is spent (``yield from``; returns True then)."""
+    from ..state.session import progress_summary
+
+    b, u = sess.task.budgets, sess.task.usage
+    if u.steps >= b.max_steps:
+        which, text = "steps", f"step budget reached ({u.steps} of {b.max_steps} steps)"
+    elif u.generated_tokens >= b.max_generated_tokens:
+        which, text = "tokens", f"token budget reached ({u.generated_tokens} of {b.max_generated_tokens} tokens)"
+    elif sess.wall_s() >= b.max_wall_s:
+        which, text = "time", f"time budget reached ({sess.wall_s():.0f} of {b.max_wall_s:.0f} s)"
+    else:
+        return False
+    yield sess.pause("budget", f"{text}. Progress: {progress_summary(sess)} Extend the budget or stop?",
+                     ["extend", "stop"], budget=which)
+    return True
