@@ -47,12 +47,14 @@ def _run(tmp_path, outputs, **settings):
 
 
 def test_the_first_turn_writes_the_plan_and_it_is_stored(assistant_home, tmp_path):
-    (agent, _, ws, store), model = _run(tmp_path, [plan_call(PLAN), "Nothing else to do."])
+    (agent, _, ws, store), model = _run(tmp_path, [plan_call(PLAN), call("list_dir", path="."), "Nothing else to do."])
     events = list(agent.run(GOAL, workspace=ws))
     # the first turn is one constrained call that can only be update_plan, and short
     assert model.calls[0][0] == "tool_call" and model.calls[0][1] <= PLAN_TURN_TOKENS
     assert model.grammar_tools[0] == ["update_plan"]
-    assert "update_plan" in model.grammar_tools[1] and "read_file" in model.grammar_tools[1]
+    # right after a plan the turn must act (a 1.5B model rewrote its plan at every step); then it may revise
+    assert "update_plan" not in model.grammar_tools[1] and "read_file" in model.grammar_tools[1]
+    assert "update_plan" in model.grammar_tools[2]
     assert "First write a short plan" in model.prompts[0][-1].content
     task = store.get_task(events[0].task_id)
     assert task.plan == Plan(steps=PLAN, step=1, revisions=0)
@@ -92,10 +94,10 @@ def test_later_prompts_show_plan_done_facts_and_step_after_an_unchanged_history(
 def test_update_plan_replaces_the_plan(assistant_home, tmp_path):
     new = ["Write answer.txt", "Finish"]
     (agent, _, ws, store), model = _run(tmp_path, [
-        plan_call(PLAN), plan_call(new), "Nothing else to do."])
+        plan_call(PLAN), call("list_dir", path="."), plan_call(new), "Nothing else to do."])
     events = list(agent.run(GOAL, workspace=ws))
     task = store.get_task(events[0].task_id)
-    assert task.plan == Plan(steps=new, step=2, revisions=1)
+    assert task.plan == Plan(steps=new, step=3, revisions=1)
     last = model.prompts[-1][-1].content
     assert "1. Write answer.txt" in last and "Read notes.md" not in last
     store.close()
@@ -152,3 +154,10 @@ def test_the_plan_request_gives_an_example_from_this_task_only():
     assert "notes.md" not in block and "answer.txt" not in block
     plain = context_block(Task(id="u", goal="Say hello", workspace="/w", budgets=budgets), [])
     assert "call update_plan" in plain and "Read " not in plain
+
+
+def test_an_email_address_is_not_a_file_to_read():
+    budgets = Budgets(max_steps=8, max_generated_tokens=1, max_wall_s=1)
+    task = Task(id="t", goal="Schedule a review with Ann (ann@example.org) next Wednesday", workspace="/w",
+                budgets=budgets)
+    assert "example.org" not in context_block(task, [])

@@ -253,9 +253,12 @@ class Agent:
         faults.crash_point("step_start")
         # finish and update_plan are always callable (so a grammar-constrained turn can end); a read
         # just answered from the journal (calls.py) is left out of the next turn's grammar
-        repeats = {c.name for c in sess.calls if c.step == task.usage.steps and (c.data or {}).get("repeat_of")}
+        last = [c for c in sess.calls if c.step == task.usage.steps]
+        repeats = {c.name for c in last if (c.data or {}).get("repeat_of")}
+        # right after a plan update the next turn must act: a 1.5B model otherwise rewrites its plan every step
+        harness = [t for t in (FINISH, UPDATE_PLAN) if not (t is UPDATE_PLAN and any(c.name == t.name for c in last))]
         tt = turn_tools(self.tools, task.tool_groups, sess.calls, skip=repeats,
-                        extra=[t.schema() for t in (FINISH, UPDATE_PLAN) if self.tools.get(t.name) is None])
+                        extra=[t.schema() for t in harness if self.tools.get(t.name) is None])
         planning = self.settings.agent.plan
         schemas = tt.prompt
         system = system_prompt(task.workspace, self.fmt, with_format=self.with_format,

@@ -89,7 +89,9 @@ _URL = re.compile(r"https?://|\bwww\.")
 
 def named_files(goal: str) -> list[str]:
     """File names the goal mentions, in order ("Total sales.csv into out.md" -> ["sales.csv", "out.md"])."""
-    return [m.group(0) for m in _NAMED_FILE.finditer(goal) if not _URL.search(goal[max(0, m.start() - 8):m.start()])]
+    return [m.group(0) for m in _NAMED_FILE.finditer(goal)
+            if not _URL.search(goal[max(0, m.start() - 8):m.start()])
+            and not goal[max(0, m.start() - 1):m.start()] == "@"]  # ann@example.org is an address, not a file
 
 
 def initial_groups(goal: str, workspace: str | Path | None) -> list[str]:
