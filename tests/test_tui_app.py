@@ -234,6 +234,25 @@ async def test_model_loads_in_a_worker_after_the_first_frame(home, workspace):
         assert not app.query_one("#loading").display
 
 
+async def test_loading_a_model_shows_a_real_percentage(home, workspace):
+    release = threading.Event()
+    model = ScriptedChatModel(["Hello."], name="SmolLM2-135M")
+
+    def loader(on_progress=None):  # the default loader passes llama.cpp's load progress here
+        on_progress(0.0)
+        on_progress(0.42)
+        release.wait(30)
+        on_progress(1.0)
+        return model
+
+    app = AssistantApp(make_app(home, workspace, model).config, model_loader=loader, workspace=workspace)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "42%" in str(app.query_one("#loading-label").render()))
+        assert app.query_one("#loading-bar").percentage == 0.42
+        release.set()
+        await until(pilot, lambda: app.query_one(StatusBar).model_name == "SmolLM2-135M")
+
+
 async def test_model_load_failure_is_shown_not_raised(home, workspace):
     def loader():
         raise RuntimeError("no GGUF found; run `assistant model pull`")

@@ -9,8 +9,9 @@ from assistant.config import Settings
 
 __all__ = ["default_model_loader", "default_agent_factory", "ModelLoader", "AgentFactory"]
 
-ModelLoader = Callable[[], Any]
-"""``() -> ChatModel``; may raise ``model.types.ModelError`` (one-line message)."""
+ModelLoader = Callable[..., Any]
+"""``(on_progress=None) -> ChatModel``; may raise ``model.types.ModelError`` (one-line message).
+``on_progress(fraction)`` (0.0 .. 1.0) is optional: a loader without that parameter is called with none."""
 
 AgentFactory = Callable[[Any], Any]
 """``(chat_model) -> assistant.loop.agent.Agent``."""
@@ -22,10 +23,10 @@ def default_model_loader(config: Settings, cli_model: str | None = None) -> Mode
     long as llama.cpp needs to load the weights; call it from a worker thread.
     """
 
-    def load() -> Any:
+    def load(on_progress: Callable[[float], None] | None = None) -> Any:
         from assistant.wiring import open_model
 
-        return open_model(config, cli_model)
+        return open_model(config, cli_model, on_load_progress=on_progress)
 
     return load
 

@@ -30,12 +30,34 @@ class ModelMixin:
 
     @work(thread=True, exclusive=True, group="model", exit_on_error=False)
     def _load_model(self: "AssistantApp") -> None:
+        import inspect
+
+        shown = [-1]
+
+        def on_progress(fraction: float) -> None:  # llama.cpp's load callback, on this worker thread
+            percent = int(fraction * 100)
+            if percent != shown[0]:
+                shown[0] = percent
+                self.call_from_thread(self._show_load_progress, percent)
+
+        loader = self._model_loader
         try:
-            model = self._model_loader()
+            takes = "on_progress" in inspect.signature(loader).parameters
+        except (TypeError, ValueError):
+            takes = False
+        try:
+            model = loader(on_progress=on_progress) if takes else loader()
         except Exception as exc:  # noqa: BLE001 - shown to the user, never a crash
             self.post_message(ModelLoadFailed(str(exc) or type(exc).__name__))
             return
         self.post_message(ModelLoaded(model))
+
+    def _show_load_progress(self: "AssistantApp", percent: int) -> None:
+        """The loading bar at ``percent`` of the weights loaded (a real figure, not a spinner)."""
+        from textual.widgets import ProgressBar
+
+        self.query_one("#loading-bar", ProgressBar).update(total=100, progress=percent)
+        self.query_one("#loading-label", Static).update(f"Loading model… {percent}%")
 
     def on_model_loaded(self: "AssistantApp", message: ModelLoaded) -> None:
         self._model_ready(message.model)
