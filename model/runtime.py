@@ -106,7 +106,8 @@ class GrammarPhase:
         grammar: GBNF text for what follows the trigger (must end with ``end``).
         trigger: text that opens the constrained phase, e.g. ``<tool_call>``.
         end: text that closes it, e.g. ``</tool_call>``.
-        from_start: constrain from the first token (a forced turn), then free.
+        from_start: constrain from the first token (a forced turn); the turn ends
+            when the text reaches ``end`` (with ``end=""`` the grammar itself ends it).
         sampling: sampling while the grammar constrains (tool calls greedy or
             near-greedy, ``ModelProfile.action_sampling``); None: the turn's.
     """
@@ -517,6 +518,10 @@ class Runtime:
                 break  # keep the last token out of the cache only when done
             if not constrained and len(out_ids) % 8 == 0 and repeating_tail(out_ids):
                 reason = "repetition"
+                break
+            if grammar is not None and grammar.from_start and constrained and grammar.end \
+                    and text.rstrip().endswith(grammar.end):
+                reason = "stop"  # a forced turn is the one constrained text: it ends where the grammar does
                 break
             if len(out_ids) % THREAD_CHECK_TOKENS == 0:
                 self._retune_threads()
