@@ -194,3 +194,29 @@ def test_a_second_doubtful_finish_call_hands_off_with_the_reasons(assistant_home
     calls = store.calls(events[-1].task_id)
     assert [c.status for c in calls] == ["done", "invalid", "invalid"]
     store.close()
+
+
+# -- an answer that repeats the harness ----------------------------------------------------
+def test_an_answer_that_echoes_the_call_format_help_is_not_an_answer(tmp_path):
+    # seen on Qwen2.5-Coder-1.5B (2026-12-01): this line was accepted as the final answer of a calendar task
+    echo = "To call a tool, write exactly this block (one block per call; several blocks are allowed):"
+    problems = _problems(tmp_path, "Schedule a review next Wednesday at 2:30pm", echo, files=())
+    assert len(problems) == 1 and "repeats the instructions" in problems[0]
+
+
+def test_an_answer_that_echoes_a_correction_is_not_an_answer(tmp_path):
+    from assistant.loop.finish import echoes_harness
+
+    note = "Format error: your reply went into a loop repeating the same text; write one short tool call or answer"
+    assert echoes_harness("Your reply went into a loop repeating the same text.", [note])
+    assert not echoes_harness("The review is on Wednesday 9 December at 14:30.", [note])
+    assert not echoes_harness("Done.", [note])  # too short to tell
+
+
+def test_the_echoed_format_help_never_ends_the_task(assistant_home, tmp_path):
+    echo = "To call a tool, write exactly this block (one block per call; several blocks are allowed):"
+    agent, ws, store = _agent(assistant_home, tmp_path, [echo, echo, "unused"])
+    events = list(agent.run("Schedule a review next Wednesday at 2:30pm", workspace=ws))
+    assert not any(isinstance(e, Finished) for e in events)
+    assert isinstance(events[-1], Paused) and events[-1].kind == "stuck" and "Hand-off" in events[-1].reason
+    store.close()

@@ -30,8 +30,10 @@ def evidence_of(sess: TaskSession, tool_names: Sequence[str], extra_texts: Seque
         for key in ("path", "dest"):
             if ch.record.get(key):
                 touched.append(str(ch.record[key]))
+    harness = [m.content for m in sess.messages if m.role == "user" and m.kind in ("format_error", "corrective")]
     return Evidence(goal=task.goal, workspace=task.workspace, calls=list(sess.calls), touched=touched,
-                    user_texts=user, tool_names=list(tool_names), extra_texts=list(extra_texts))
+                    user_texts=user, tool_names=list(tool_names), extra_texts=list(extra_texts),
+                    harness_texts=harness)
 
 
 def checks_failed_since_note(messages: Sequence[StoredMessage]) -> int:

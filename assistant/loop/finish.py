@@ -26,7 +26,8 @@ from tools.base import RiskClass, Tool, ToolContext, ToolResult
 from ..state.models import CallRecord
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
-           "number_problems", "file_problems", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words"]
+           "number_problems", "file_problems", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
+           "echoes_harness"]
 
 FINISH_CHECK_PREFIX = "Finish check:"
 
@@ -62,6 +63,8 @@ class Evidence:
         workspace: the workspace folder.
         tool_names: names of the tools the model can call.
         extra_texts: other trusted sources of numbers (e.g. the date line of the system prompt).
+        harness_texts: what the harness itself told the model (format help, corrections):
+            an answer that repeats it is not an answer.
     """
 
     goal: str
@@ -71,6 +74,7 @@ class Evidence:
     user_texts: Sequence[str] = ()
     tool_names: Sequence[str] = ()
     extra_texts: Sequence[str] = field(default_factory=tuple)
+    harness_texts: Sequence[str] = field(default_factory=tuple)
 
 
 # -- call-like markup ----------------------------------------------------------
@@ -244,6 +248,27 @@ _FILLER = re.compile(r"^\W*(no (further |more |new )?(instructions?|input|tasks?
                      r"i('m| am) (ready|waiting)|waiting for (your|further|more)|let me know)\b", re.IGNORECASE)
 
 
+def _squash(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int = 24) -> bool:
+    """True when ``answer`` is a copy of the harness's own words to the model.
+
+    A 1.5B model answered "To call a tool, write exactly this block (one block per
+    call; several blocks are allowed):" (the format help) and the task finished.
+    The test: the answer's first line (whitespace and case folded, at least
+    ``min_chars`` long) occurs in one of ``harness_texts``, or in the call-format help.
+    """
+    from model.call_format import format_instructions
+
+    first = _squash(next((ln for ln in answer.splitlines() if ln.strip()), "")).rstrip(" .:;!,")
+    if len(first) < min_chars:
+        return False
+    texts = [*harness_texts, format_instructions("xml"), format_instructions("json")]
+    return any(first in _squash(t) for t in texts if t)
+
+
 def finish_problems(answer: str, ev: Evidence) -> list[str]:
     """Every doubt about ``answer`` as a final answer, one line each ([] when
     it may end the task). A call-like answer is reported alone (the rest does
@@ -253,6 +278,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     markup = markup_problem(answer, ev.tool_names)
     if markup:
         return [markup]
+    if echoes_harness(answer, ev.harness_texts):
+        return ["the answer repeats the instructions the harness gave, not a result of the task; do the work "
+                "with tools, or say plainly what you could not do"]
     if _FILLER.search(answer) and len(answer) < 200:
         return ["the answer says nothing about the task; do the work with tools, or say plainly what you could not do"]
     out = file_problems(answer, ev)
