@@ -83,8 +83,10 @@ class AgentSettings(_Section):
     # tool call or "Final answer: ..." (grammar-enforced; for very small models)
     constrain: Literal["recover", "always"] = "recover"
     # the first turn writes a short plan (update_plan) and every prompt ends with the
-    # harness's progress block: plan, calls done, files written, facts found, step n of max
-    plan: bool = True
+    # harness's progress block: plan, calls done, files written, facts found, step n of max.
+    # Off by default: on Qwen2.5-Coder-1.5B the plan cost steps (it rewrote its plan at 5 of 7
+    # steps of a calendar task, docs/BENCHMARKS.md "Evaluation", 2026-12-01)
+    plan: bool = False
 
 
 class WebSettings(BaseModel):

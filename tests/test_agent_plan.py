@@ -41,7 +41,7 @@ class Recording(ScriptedChatModel):
 
 def _run(tmp_path, outputs, **settings):
     model = Recording(outputs)
-    run = scripted_agent(tmp_path, model, [*FILE_TOOLS, *CORE_TOOLS], **{"approve": "all", **settings})
+    run = scripted_agent(tmp_path, model, [*FILE_TOOLS, *CORE_TOOLS], **{"approve": "all", "plan": True, **settings})
     (run.ws / "notes.md").write_text("beta release: 14 March\n")
     return run, model
 
@@ -115,7 +115,7 @@ def test_a_resumed_task_shows_the_same_plan(assistant_home, tmp_path):
     model2 = Recording(outputs)
     store2 = Store(tmp_path / "t.db")
     agent2 = Agent(model2, ToolRegistry([*FILE_TOOLS, *CORE_TOOLS]), store2, state_dir=tmp_path / "state",
-                   settings=load_config(overrides={"agent": {"approve": "all"}}))
+                   settings=load_config(overrides={"agent": {"approve": "all", "plan": True}}))
     out = list(agent2.resume(tid, answer="plain text"))
     assert isinstance(out[-1], Finished)
     assert store2.get_task(tid).plan.steps == PLAN
