@@ -6,6 +6,12 @@ import pytest
 
 
 @pytest.fixture
+def anyio_backend() -> str:
+    """Async tests (Textual's Pilot, MCP clients) run on asyncio."""
+    return "asyncio"
+
+
+@pytest.fixture
 def assistant_home(tmp_path, monkeypatch):
     """Point ASSISTANT_HOME at a fresh folder so config/state/cache are isolated."""
     home = tmp_path / "home"

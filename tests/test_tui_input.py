@@ -23,11 +23,6 @@ pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def home(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("ASSISTANT_HOME", str(tmp_path / "home"))
     return tmp_path / "home"

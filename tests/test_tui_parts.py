@@ -21,11 +21,6 @@ from test_tui_support import make_app
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.parametrize(
     ("kind", "choice", "text", "expected"),
     [

@@ -22,11 +22,6 @@ DATA = b"GGUF" + b"tui-pull" * 40_000  # ~320 KB: several progress updates
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hub: FakeHub):  # noqa: F811
     home = tmp_path / "home"
     monkeypatch.setenv("ASSISTANT_HOME", str(home))

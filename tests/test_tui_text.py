@@ -18,11 +18,6 @@ from tools.untrusted import fence, new_marker  # noqa: E402
 pytestmark = pytest.mark.anyio
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 class Holder(App):
     def __init__(self, *widgets) -> None:
         super().__init__()

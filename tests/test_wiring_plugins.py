@@ -144,11 +144,6 @@ def test_dispatcher_reports_a_failing_command_and_builtins_win():
     assert plugin_commands(plugins)["/bad"][2] == "p"  # the first plugin keeps the name
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @pytest.mark.anyio
 async def test_tui_runs_plugin_commands_and_lists_them_in_help(assistant_home, workspace):
     pytest.importorskip("textual")
