@@ -11,11 +11,13 @@ import pytest
 
 pytest.importorskip("textual")
 
+from textual import events  # noqa: E402
 from model.scripted import ScriptedChatModel  # noqa: E402
 from assistant.tui.completion import file_candidates, goal_with_mentions, list_files, word_at  # noqa: E402
 from assistant.tui.screens import ApprovalScreen  # noqa: E402
 from assistant.tui.screens.keys import KeysHelpScreen  # noqa: E402
 from assistant.tui.widgets import CompletionMenu, NoticeLine  # noqa: E402
+from assistant.tui.widgets.prompt import NEWLINE_KEYS  # noqa: E402
 from test_tui_support import BlockingModel, call, make_app, until  # noqa: E402
 
 SIZE = (100, 32)
@@ -154,3 +156,30 @@ async def test_enter_while_a_task_runs_keeps_the_text(home, workspace):
         assert app.query_one("#prompt").value == "next goal"  # not lost: sent once the task has stopped
         await pilot.press("escape")
         await until(pilot, lambda: not app.running)
+
+
+def test_terminal_alt_enter_sequence_is_parsed_as_alt_enter():
+    """ESC CR (what xterm and tmux send for Alt+Enter) reaches the app as alt+enter,
+    not as enter (Textual alone reissues it as a plain enter, which submitted)."""
+    from textual._xterm_parser import XTermParser
+
+    from assistant.tui.terminal_keys import ALT_ENTER, teach_parser
+
+    assert teach_parser()
+    keys = []
+    for seq in (ALT_ENTER, "\r", "\x1b[27;2;13~"):
+        parser = XTermParser()
+        keys.append([e.key for e in [*parser.feed(seq), *parser.feed("")] if isinstance(e, events.Key)])
+    assert keys[0] == ["alt+enter"] and keys[1] == ["enter"]
+    assert keys[2] and keys[2][0] in NEWLINE_KEYS  # modifyOtherKeys Shift+Enter (tmux extended-keys)
+
+
+async def test_modify_other_keys_shift_enter_inserts_a_newline(home, workspace):
+    app = make_app(home, workspace, ScriptedChatModel(["Done."]))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press(*"one")
+        prompt = app.query_one("#prompt")
+        prompt.post_message(events.Key("shift+\r", "\r"))
+        await pilot.pause()
+        await pilot.press(*"two")
+        assert prompt.value == "one\ntwo" and app.task_id is None

@@ -394,6 +394,9 @@ def run_app(config: Settings | None = None, *, workspace: Path | str | None = No
         from assistant.config import load_config
 
         config = load_config(workspace or Path.cwd())
+    from .terminal_keys import teach_parser
+
+    teach_parser()  # Alt+Enter (ESC CR) inserts a newline instead of submitting
     app = AssistantApp(config, model_choice=model, workspace=workspace)
     result = app.run()
     return int(result or 0)

@@ -13,7 +13,7 @@ __all__ = ["KeysHelpScreen", "KEYS"]
 
 KEYS: list[tuple[str, str]] = [
     ("Enter", "Send the goal, answer or note"),
-    ("Shift+Enter / Alt+Enter / Ctrl+J", "New line in the input (Ctrl+J works in every terminal)"),
+    ("Alt+Enter / Ctrl+J / Shift+Enter", "New line in the input (Shift+Enter only where the terminal reports it)"),
     ("Up / Down", "Older / newer input (on the first / last line)"),
     ("/", "Commands: type / then Tab to complete; /help lists them"),
     ("@", "Mention a workspace file: @no then Tab completes @notes.md"),

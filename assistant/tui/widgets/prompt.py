@@ -22,8 +22,9 @@ from ..completion import file_candidates, slash_candidates, word_at
 
 __all__ = ["PromptInput", "PromptArea", "CompletionMenu", "NEWLINE_KEYS"]
 
-NEWLINE_KEYS = ("shift+enter", "alt+enter", "ctrl+j")
-"""Keys that insert a newline instead of submitting."""
+NEWLINE_KEYS = ("shift+enter", "alt+enter", "ctrl+j", "shift+\r", "ctrl+enter")
+"""Keys that insert a newline instead of submitting (``shift+\r`` is how Textual names
+xterm's modifyOtherKeys Shift+Enter, as tmux sends it with ``extended-keys on``)."""
 
 _FILES_TTL_S = 3.0
 
