@@ -72,6 +72,10 @@ class RunResult:
     answer: str = ""
     error: str = ""
     calls: list[str] = field(default_factory=list)
+    #: what happened, in order, for reading a run afterwards: ``{"step": n}``, ``{"text": ...}`` (what the
+    #: model wrote, per step), ``{"call": {...}}``, ``{"result": ..., "error": bool}``
+    #: (first 600 characters), ``{"notice": ...}``, ``{"paused": kind, "reason": ...}``.
+    trace: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _load_module(path: Path, name: str) -> Any:
@@ -205,7 +209,11 @@ def run_task(task: BenchTask, model: Any, *, repeat: int = 0, max_steps: int | N
     return res
 
 
+_TRACE_CHARS = 600
+
+
 def _absorb(res: RunResult, ev: Any) -> None:
+    _trace(res, ev)
     if isinstance(ev, Metrics):
         d = ev.data
         res.steps = int(d.get("step", res.steps))
@@ -223,6 +231,25 @@ def _absorb(res: RunResult, ev: Any) -> None:
         res.end, res.answer = ev.status, ev.answer
     elif type(ev).__name__ == "ToolCallStarted":
         res.calls.append(str(ev.call.get("name", "")))
+
+
+def _trace(res: RunResult, ev: Any) -> None:
+    trace = res.trace
+    if type(ev).__name__ == "StepStarted":
+        trace.append({"step": ev.n})
+    elif isinstance(ev, TextDelta) and ev.kind == "content":
+        if trace and "text" in trace[-1]:
+            trace[-1]["text"] += ev.text
+        else:
+            trace.append({"text": ev.text})
+    elif type(ev).__name__ == "ToolCallStarted":
+        trace.append({"call": dict(ev.call)})
+    elif type(ev).__name__ == "ToolCallFinished":
+        trace.append({"result": ev.result[:_TRACE_CHARS], "error": bool(ev.error)})
+    elif isinstance(ev, Notice):
+        trace.append({"notice": ev.text[:_TRACE_CHARS]})
+    elif isinstance(ev, Paused):
+        trace.append({"paused": ev.kind, "reason": ev.reason[:_TRACE_CHARS]})
 
 
 def run_bench(tasks: list[BenchTask], model_for: Callable[[BenchTask], Any], *, repeat: int = 1,
@@ -382,13 +409,23 @@ def _run_and_report(args: argparse.Namespace, tasks: list[BenchTask], model_for:
               + (f" [{r.error}]" if r.error else ""), file=sys.stderr)
 
     t0 = time.time()
-    results = run_bench(tasks, model_for, repeat=args.repeat, max_steps=args.max_steps,
-                        max_wall_s=args.max_time, max_tokens=args.max_tokens, on_result=progress)
-    rows = summarise(results)
-    report = {"model": model_name, "started": t0, "wall_s": round(time.time() - t0, 1), "repeat": args.repeat,
-              "max_steps": args.max_steps, "max_tokens": args.max_tokens, "tasks": rows,
-              "runs": [asdict(r) for r in results]}
-    output.write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
+    done: list[RunResult] = []
+
+    def write(results: list[RunResult]) -> list[dict[str, Any]]:
+        rows = summarise(results)
+        report = {"model": model_name, "started": t0, "wall_s": round(time.time() - t0, 1), "repeat": args.repeat,
+                  "max_steps": args.max_steps, "max_tokens": args.max_tokens, "tasks": rows,
+                  "runs": [asdict(r) for r in results]}
+        output.write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
+        return rows
+
+    def on_result(r: RunResult) -> None:
+        progress(r)
+        done.append(r)
+        write(done)  # after every run, so a long bench that is stopped keeps what it measured
+
+    rows = write(run_bench(tasks, model_for, repeat=args.repeat, max_steps=args.max_steps,
+                           max_wall_s=args.max_time, max_tokens=args.max_tokens, on_result=on_result))
     print(format_table(rows))
     print(f"results written to {output}", file=sys.stderr)
     return 0

@@ -31,6 +31,10 @@ def test_a_solved_task_is_graded_one_with_its_costs(assistant_home):
     assert r.calls == ["move"] * 5
     assert r.generated > 0 and r.prompt_tokens > 0 and r.evaluated > 0
     assert r.answer == "Renamed the five photos."
+    kinds = [next(iter(t)) for t in r.trace]  # the trace a person reads afterwards, in order
+    assert kinds[:3] == ["step", "call", "result"] and kinds.count("call") == 5
+    assert r.trace[1]["call"]["arguments"] == {"src": "photos/IMG_0007.jpg", "dest": "photos/holiday-0007.jpg"}
+    assert r.trace[-1] == {"text": "Renamed the five photos."}
 
 
 def test_each_run_gets_its_own_home_and_the_callers_home_comes_back(assistant_home):
