@@ -11,7 +11,7 @@ import bisect
 import json
 import re
 
-__all__ = ["looks_like_failed_call"]
+__all__ = ["looks_like_failed_call", "salvage_json_calls"]
 
 _NAME_KEY_RE = re.compile(r"""["']name["']\s*:\s*["']([^"']+)["']""")
 _ARGS_KEY_RE = re.compile(r"""["'](arguments|parameters)["']\s*:""")
@@ -56,6 +56,81 @@ def _json_call_names(text: str) -> list[str]:
         if i < len(args) and args[i][1] <= m.end() + 400:
             names.append(m.group(1))
     return names
+
+
+_CALL_START_RE = re.compile(r"""\{\s*["']name["']\s*:""")
+_MAX_SALVAGED = 4
+_MAX_SALVAGE_TRIES = 32  # decode attempts per turn (each may scan to the end of the text)
+
+
+def _fence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each fenced block, fences included (same rules as :func:`_fenced_blocks`)."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    while True:
+        start = text.find(_FENCE, pos)
+        if start < 0:
+            return spans
+        newline = text.find("\n", start + len(_FENCE))
+        if newline < 0:
+            return spans
+        if text.find("`", start + len(_FENCE), newline) >= 0:
+            pos = start + 1
+            continue
+        close = text.find(_FENCE, newline + 1)
+        end = len(text) if close < 0 else close + len(_FENCE)
+        spans.append((start, end))
+        pos = end
+
+
+def salvage_json_calls(text: str, tool_names: list[str]) -> tuple[list[tuple[str, dict, str]], str]:
+    """Read tool calls a model wrote as JSON instead of in its call format.
+
+    Small models (Qwen2.5-Coder-1.5B in our bench) often write a correct call as
+    ``{"name": "calendar_add_event", "arguments": {...}}`` in a fenced code block
+    or bare, with prose around it. Each object that a JSON decoder reads whole,
+    whose ``name`` is one of ``tool_names`` and whose ``arguments`` (or
+    ``parameters``) is an object, is a call. Anything else (a loose regex
+    match, broken JSON, an unknown name) is not salvaged: the caller keeps
+    treating the turn as a failed call.
+
+    Returns:
+        ``([(name, arguments, raw_json), ...], prose)``: at most four calls in
+        text order, and ``text`` without the fenced blocks (or bare objects)
+        that held them, stripped. No calls: ``([], text)``.
+    """
+    names = set(tool_names)
+    decoder = json.JSONDecoder()
+    fences = _fence_spans(text)
+    calls: list[tuple[str, dict, str]] = []
+    cut: list[tuple[int, int]] = []
+    pos = 0
+    for tries, m in enumerate(_CALL_START_RE.finditer(text)):
+        if tries >= _MAX_SALVAGE_TRIES or len(calls) >= _MAX_SALVAGED:
+            break
+        if m.start() < pos:
+            continue
+        try:
+            obj, end = decoder.raw_decode(text, m.start())
+        except ValueError:
+            continue
+        if not isinstance(obj, dict) or obj.get("name") not in names:
+            continue
+        args = obj.get("arguments", obj.get("parameters", {}))
+        if not isinstance(args, dict) or set(obj) - {"name", "arguments", "parameters", "id", "type"}:
+            continue
+        calls.append((obj["name"], args, text[m.start():end]))
+        fence = next(((a, b) for a, b in fences if a <= m.start() < b), None)
+        cut.append(fence if fence and end <= fence[1] else (m.start(), end))
+        pos = end
+    if not calls:
+        return [], text
+    prose, last = [], 0
+    for a, b in sorted(set(cut)):
+        prose.append(text[last:a])
+        last = max(last, b)
+    prose.append(text[last:])
+    return calls, re.sub(r"\n{3,}", "\n\n", "".join(prose)).strip()
 
 
 def looks_like_failed_call(text: str, tool_names: list[str]) -> str | None:

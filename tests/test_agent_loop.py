@@ -112,7 +112,7 @@ def test_invented_tools_list_is_a_format_error_not_an_answer(env):
 
 def test_repeated_format_errors_pause_instead_of_finishing(env):
     ws, store = env
-    agent, _ = make(env, ['```json\n{"name": "note", "arguments": {"path": "a"}}\n```'] * 5)
+    agent, _ = make(env, ['```json\n{"name": "note", "arguments": {"path": "a"}\n```'] * 5)  # unterminated JSON
     events = run(agent, ws=ws)
     assert isinstance(events[-1], Paused) and events[-1].kind == "stuck"
     assert not any(isinstance(e, Finished) for e in events)

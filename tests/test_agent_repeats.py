@@ -3,6 +3,7 @@ grammar; long-term memory takes only facts from the user or a tool result."""
 
 from __future__ import annotations
 
+import pytest
 from pydantic import BaseModel
 
 from assistant.events import Finished, ToolCallFinished
@@ -77,3 +78,73 @@ def test_memory_takes_only_facts_from_the_user_or_a_tool(assistant_home, tmp_pat
 def test_grounded_words():
     assert ungrounded_words("I prefer tea", ["The user says: I prefer tea in the morning"]) == []
     assert ungrounded_words("Meeting costs 250 euros", ["meeting costs euros"]) == ["250"]
+
+
+class Entry(BaseModel):
+    title: str
+
+
+ADDED: list[str] = []
+
+
+def _add(ctx: ToolContext, p: Entry) -> ToolResult:
+    ADDED.append(p.title)
+    return ToolResult(text=f"Added: {p.title}")
+
+
+def test_an_identical_write_that_succeeded_is_not_run_twice(assistant_home, tmp_path):
+    """Qwen 1.5B called calendar_add_event with the same arguments four times in a row."""
+    ADDED.clear()
+    add = Tool("calendar_add_event", "Add an event.", Entry, _add, RiskClass.WRITE)
+    same = call("calendar_add_event", title="Budget review")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [same, same, same, "Added the budget review."],
+                                     extra=[add])
+    events = list(agent.run("add a budget review event", workspace=ws))
+    assert isinstance(events[-1], Finished)
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert ADDED == ["Budget review"]
+    assert all(r.startswith("Not run again") and "Added: Budget review" in r and "final answer" in r
+               for r in results[1:])
+    store.close()
+
+
+def test_a_write_repeated_after_another_change_runs_again(assistant_home, tmp_path):
+    write_a = call("write_file", path="a.txt", content="one")
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        write_a, call("move", src="a.txt", dest="b.txt"), write_a, write_a, "Done."], FILE_TOOLS, approve="all")
+    events = list(agent.run("make a.txt and b.txt", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert not results[2].startswith("Not run again") and results[3].startswith("Not run again")
+    assert (ws / "a.txt").read_text() == "one" and (ws / "b.txt").read_text() == "one"
+    store.close()
+
+
+def test_a_question_task_changes_no_file(assistant_home, tmp_path):
+    """Asked "How much is the monthly rent in lease.docx?", Qwen 1.5B overwrote the lease with its answer."""
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="lease.txt"),
+        call("write_file", path="lease.txt", content="Monthly Rent: EUR 1,450"),
+        "The monthly rent is EUR 1,450."], FILE_TOOLS, approve="all")
+    (ws / "lease.txt").write_text("The monthly rent is EUR 1,450.\n")
+    events = list(agent.run("How much is the monthly rent in lease.txt?", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "The monthly rent is EUR 1,450."
+    refused = [e for e in events if isinstance(e, ToolCallFinished)][1]
+    assert refused.error and refused.result.startswith("Not run: the task is a question")
+    assert (ws / "lease.txt").read_text() == "The monthly rent is EUR 1,450.\n"
+    store.close()
+
+
+@pytest.mark.parametrize("goal, question", [
+    ("How much is the monthly rent in lease.docx?", True),
+    ("What is our landlord's phone number? It should be somewhere in my files.", True),
+    ("What was the average delivery time, according to logistics-review.pdf?", True),
+    ("What are the totals per region? Save them to totals.csv.", False),
+    ("Can you put the dentist on my calendar for Friday?", False),
+    ("Could you tidy the inbox folder?", False),
+    ("Rename the photos to holiday-N.jpg", False),
+    ("Which notes mention Bob? Make a list in bob.md", False),
+])
+def test_which_goals_are_only_questions(goal, question):
+    from assistant.loop.finish import asks_only_a_question
+
+    assert asks_only_a_question(goal) is question

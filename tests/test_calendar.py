@@ -231,3 +231,31 @@ def test_real_clock_resolves_today_against_the_current_date(home):
     header = out.text.splitlines()[0]
     assert any(d.isoformat() in header for d in (before, after))
     assert plugin.slash_commands["agenda"](ToolContext(), "").startswith("Events ")
+
+
+def test_an_event_that_contradicts_the_users_weekday_or_length_is_not_added(home):
+    """Qwen 1.5B booked "next Wednesday ... for 45 minutes" as Friday 14:30-14:35 (its own arithmetic)."""
+    said = ['Schedule "Budget review" next Wednesday at 2:30pm for 45 minutes.']
+    call, _ = make(ctx=ToolContext(user_words=said))
+    ics = home / "data" / "calendar" / "assistant.ics"
+    wrong_day = call("calendar_add_event", title="Budget review", start="2026-11-27 14:30", end="2026-11-27 15:15")
+    assert wrong_day.error and "'next Wednesday at 2:30pm'" in wrong_day.text and "Friday" in wrong_day.text
+    wrong_length = call("calendar_add_event", title="Budget review", start="next Wednesday at 2:30pm", end="14:35")
+    assert wrong_length.error and "duration_minutes=45" in wrong_length.text and "lasts 5" in wrong_length.text
+    assert not ics.exists()
+    right = call("calendar_add_event", title="Budget review", start="next Wednesday at 2:30pm", duration_minutes=45)
+    assert not right.error, right.text
+    (ev,), _ = read_events(ics)
+    assert ev["dtstart"].dt == datetime(2026, 12, 2, 14, 30, tzinfo=BERLIN)
+    assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)
+
+
+@pytest.mark.parametrize("said", [
+    ["Move my Monday call to Wednesday at 3pm"],     # two weekdays: not for the tool to judge
+    ["Add lunch with Bo tomorrow at noon"],          # no weekday, no length
+    ["Put 'Sync' on 2026-12-02 at 14:30 for 30 minutes, and 'Retro' for 1 hour after it"],  # two lengths
+])
+def test_ambiguous_user_words_are_not_checked(home, said):
+    call, _ = make(ctx=ToolContext(user_words=said))
+    out = call("calendar_add_event", title="X", start="2026-11-27 14:30", end="2026-11-27 14:35")
+    assert not out.error, out.text

@@ -191,3 +191,20 @@ def test_list_dir_says_when_it_hides_undecodable_names(tmp_path) -> None:
         fh.write(b"x")
     r = call(ToolContext(workspace=Workspace(root)), "list_dir")
     assert "ok.txt" in r.text and "1 entries with names that are not valid UTF-8" in r.text
+
+
+def test_grep_without_matches_says_what_would_match(ctx: ToolContext) -> None:
+    """Qwen 1.5B grepped a .docx for "Monthly Rent" (case-sensitive), got "no matches" and wrote the answer
+    into the lease instead: the result names the reader and the ignore_case switch."""
+    import docx
+
+    doc = docx.Document()
+    doc.add_paragraph("The monthly rent is EUR 1,450.")
+    doc.save(str(Path(ctx.workspace.root) / "lease.docx"))
+    (Path(ctx.workspace.root) / "terms.txt").write_text("Monthly rent: see the lease.\nmonthly RENT again\n")
+    r = call(ctx, "grep", pattern="MONTHLY RENT")
+    assert not r.error and r.data["matches"] == 0
+    assert "2 lines match if case is ignored: pass ignore_case=true" in r.text
+    assert "lease.docx is a Word document: grep cannot search it; read it with docx_read" in r.text
+    r = call(ctx, "grep", pattern="Monthly rent")
+    assert r.data["matches"] == 1 and "docx_read" not in r.text

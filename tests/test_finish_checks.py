@@ -220,3 +220,21 @@ def test_the_echoed_format_help_never_ends_the_task(assistant_home, tmp_path):
     assert not any(isinstance(e, Finished) for e in events)
     assert isinstance(events[-1], Paused) and events[-1].kind == "stuck" and "Hand-off" in events[-1].reason
     store.close()
+
+
+def test_an_answer_refused_before_any_tool_call_forces_a_look(assistant_home, tmp_path):
+    """Qwen 1.5B answered "123-456-7890" without a call, was told the number came from no tool, and gave the same
+    answer again: the turn after such a refusal must be a tool call, and not finish."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    store = Store(assistant_home / "t.db")
+    model = ScriptedChatModel(["The landlord's phone number is 123-456-7890.", call("grep", pattern="landlord"),
+                               "I could not find the landlord's phone number in your files."])
+    agent = Agent(model, ToolRegistry(FILE_TOOLS), store, settings=load_config(overrides={"agent": {"approve": "all"}}),
+                  state_dir=tmp_path / "state")
+    (ws / "contacts.csv").write_text("name,phone\nTom Reilly,555 0100\n")
+    events = list(agent.run("What is our landlord's phone number? It is somewhere in my files.", workspace=ws))
+    assert isinstance(events[-1], Finished) and "could not find" in events[-1].answer
+    assert [force for force, _ in model.calls] == [None, "tool_call", None]
+    assert "finish" not in model.grammar_tools[1] and "grep" in model.grammar_tools[1]
+    store.close()

@@ -25,7 +25,8 @@ BAD = ParseError(index=0, raw="<function=write_file>", message="missing </functi
     (turn("It is", stop="length"), FormatError, False, "cut off"),
     (turn("<tool_response>\nok\n</tool_response>"), FormatError, False, "<tool_response>"),
     (turn("   \n"), FormatError, False, "neither a tool call nor an answer"),
-    (turn('```json\n{"name": "write_file", "arguments": {"path": "a"}}\n```'), FormatError, True, None),
+    (turn('```json\n{"name": "write_file", "arguments": {"path": "a"}\n```'), FormatError, True, None),  # broken JSON
+    (turn('```json\n{"name": "delete_all", "arguments": {"path": "a"}}\n```'), Answer, None, None),  # no such tool
     (turn("I will read the file now."), FormatError, False, "called no tool"),
     (turn("I wrote report.txt with the totals."), FormatError, False, "report.txt"),
 ])
@@ -51,3 +52,25 @@ def test_a_claimed_file_that_exists_is_an_answer_and_the_hint_is_added_to_malfor
     assert isinstance(classify_turn(turn("I wrote report.txt with the totals."), str(tmp_path), TOOLS), Answer)
     result = classify_turn(turn(errors=[BAD]), str(tmp_path), TOOLS, hint=lambda raw: f" [hint for {raw}]")
     assert result.reason.endswith("[hint for <function=write_file>]") and result.example == "<tool_call>..."
+
+
+@pytest.mark.parametrize("text, prose", [
+    ('To do it:\n\n```json\n{"name": "write_file", "arguments": {"path": "a.txt", "content": "x"}}\n```\n\nThen done.',
+     "To do it:\n\nThen done."),
+    ('{"name": "write_file", "arguments": {"path": "a.txt", "content": "x"}}', ""),
+    ('Step: {"name": "write_file", "parameters": {"path": "a.txt", "content": "x"}} and more', "Step:  and more"),
+])
+def test_a_well_formed_json_call_outside_the_call_format_is_run_as_a_call(tmp_path, text, prose):
+    """Qwen 1.5B wrote right calls in ```json blocks; a retry cost a whole turn (60-100 s) each time."""
+    result = classify_turn(turn(text), str(tmp_path), TOOLS)
+    assert isinstance(result, Calls) and result.content == prose
+    assert [(c.name, c.arguments) for c in result.calls] == [("write_file", {"path": "a.txt", "content": "x"})]
+    assert result.calls[0].raw.startswith('{"name": "write_file"')
+
+
+def test_json_that_is_not_exactly_a_call_stays_a_format_error(tmp_path):
+    extra_key = '```json\n{"name": "read_file", "arguments": {"path": "a"}, "then": "write"}\n```'
+    args_not_object = '```json\n{"name": "read_file", "arguments": "a"}\n```'
+    for text in (extra_key, args_not_object):
+        result = classify_turn(turn(text), str(tmp_path), TOOLS)
+        assert isinstance(result, FormatError) and result.call_expected, text

@@ -85,6 +85,9 @@ class ToolContext:
         state: a per-task scratch dict tools may use for caches (e.g. fetched
             URLs); it is not persisted.
         secrets: callable ``name -> str | None`` reading a secret by name.
+        user_words: what the user wrote in this task (the goal, notes, answers to
+            questions), oldest first. Tools may check a call against it (the
+            calendar refuses a start on another weekday than the user named).
     """
 
     workspace: Any = None
@@ -92,6 +95,7 @@ class ToolContext:
     config: Mapping[str, Any] = field(default_factory=dict)
     state: dict[str, Any] = field(default_factory=dict)
     secrets: Callable[[str], str | None] = lambda name: None
+    user_words: list[str] = field(default_factory=list)
 
 
 P = TypeVar("P", bound=BaseModel)

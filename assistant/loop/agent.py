@@ -36,14 +36,14 @@ from ..infra.secret_cache import read_secret
 from .arguments import call_record, storable_text
 from .calls import CallRunner
 from .ending import end_with_answer, evidence_of
-from .finish import FINISH
+from .finish import FINISH, FINISH_CHECK_PREFIX
 from .history import fit_prompt, to_model_messages
 from .plan import PLAN_TURN_TOKENS, UPDATE_PLAN, context_message, next_plan_step, plan_tool, wants_plan_turn
 from .prompt import format_error_note, plugin_prompt, system_prompt, today_line
 from .resolve import apply_resume
 from .stuck import check_budget, check_stuck
 from .toolgroups import initial_groups, loaded_schemas_note, turn_tools, unloaded_hint
-from .turns import FORCE, Answer, Calls, classify_turn, force_for
+from .turns import FORCE, Answer, Calls, classify_turn, force_for, force_to_look
 
 __all__ = ["Agent", "MAX_FORMAT_ERRORS"]
 
@@ -239,6 +239,7 @@ class Agent:
         for m in sess.messages:
             if (m.role == "user" and m.kind in ("goal", "note")) or (m.role == "tool" and m.name == "ask_human"):
                 allow_urls_from_text(ctx, m.content)
+                ctx.user_words.append(m.content)
         return runner
 
     def _workspace(self, task: Task, on_change: Callable[[Any], None]) -> Any:
@@ -284,8 +285,12 @@ class Agent:
             return True
         step_n = task.usage.steps + 1
         yield StepStarted(n=step_n)
-        force = force_for(task) or (FORCE if self.settings.agent.constrain == "always" else None)
+        look = force_to_look(sess.messages, sess.calls, FINISH_CHECK_PREFIX)
+        force = look or force_for(task) or (FORCE if self.settings.agent.constrain == "always" else None)
         call_tools = tt.calls
+        if look:  # answered without looking and was refused: this turn calls a tool, and not finish
+            call_tools = [t for t in (tt.callable if call_tools is None else call_tools)
+                          if (t.get("function") or t).get("name") != FINISH.name]
         if wants_plan_turn(task, planning):  # the first turn writes the plan: one short constrained call
             force, call_tools, max_tokens = "tool_call", [UPDATE_PLAN.schema()], min(max_tokens, PLAN_TURN_TOKENS)
         try:
@@ -380,6 +385,8 @@ class Agent:
         stored as "invalid", with their observation) and its unreadable calls."""
         task = sess.task
         calls = [call_record(c, step_n, msg.seq, i) for i, c in enumerate(turn.calls)]
+        if turn.content is not None:  # calls read from JSON in the prose: keep the prose, render the calls
+            msg.content, msg.token_ids = storable_text(turn.content), []
         msg.tool_calls = [{**c.brief(), "raw": c.raw} for c in calls]
         extra = []
         for i, err in enumerate(turn.errors):

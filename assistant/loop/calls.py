@@ -20,9 +20,12 @@ from ..infra import faults
 from ..events import ApprovalRequested, Event, ToolCallFinished, ToolCallStarted
 from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
+from .finish import asks_only_a_question
 from .history import truncate_observation
 from .policy import decide
 from .stuck import signature
+
+_HARNESS_CALLS = ("ask_human", "use_tools", "finish", "update_plan")
 
 __all__ = ["CallRunner", "APPROVAL_CHOICES", "IN_FLIGHT_CHOICES"]
 
@@ -159,6 +162,16 @@ class CallRunner:
                 return True
             return (yield from self._execute(call, tool, params, risk))
         call.risk = risk.value
+        if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and asks_only_a_question(s.task.goal) \
+                and call.name not in _HARNESS_CALLS:
+            msg = (f"Not run: the task is a question and asks for no changes, so {call.name} was not run. Answer "
+                   "it with what you found; if it is not there, say you could not find it. (If the user does want "
+                   "a change, call ask_human to confirm it first.)")
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        earlier = self.answered_before(call)  # before any approval: a repeat is never run, so never asked about
+        if earlier is not None:
+            return (yield from self.finish(call, ToolResult(text=self._repeat_note(earlier),
+                                                            data={"repeat_of": earlier.id})))
         decision = decide(s.task.approve, risk, grants=s.task.grants, approved=call.approved)
         if decision == "deny":
             msg = (f"Not allowed: {call.name} is a {risk.value} action and this task is read-only "
@@ -174,10 +187,6 @@ class CallRunner:
         doubt = self._memory_doubt(call)
         if doubt:
             return (yield from self.finish(call, ToolResult.fail(doubt), "denied"))
-        earlier = self.answered_before(call, risk)
-        if earlier is not None:
-            return (yield from self.finish(call, ToolResult(text=self._repeat_note(earlier),
-                                                            data={"repeat_of": earlier.id})))
         if tool.name == "ask_human":
             call.status = "awaiting_answer"
             yield s.pause("question", params.question, list(getattr(params, "choices", []) or []),
@@ -200,12 +209,14 @@ class CallRunner:
         return (f"Not remembered: {', '.join(missing[:5])} came neither from the user nor from a tool result of "
                 "this task. Remember only what the user said or a tool returned.")
 
-    # -- repeated reads ---------------------------------------------------------
-    def answered_before(self, call: CallRecord, risk: RiskClass) -> CallRecord | None:
+    # -- repeated calls ----------------------------------------------------------
+    def answered_before(self, call: CallRecord) -> CallRecord | None:
         """The earlier call of this task with the same name and arguments that
-        already answered ``call``, when ``call`` is a read and nothing that
-        changes things (a call of another risk class) finished since; else None."""
-        if risk is not RiskClass.READ or call.name in ("ask_human", "use_tools", "finish", "update_plan"):
+        already succeeded, when nothing that changes things (another call that is
+        not a read) finished since; else None. Reads are answered from the journal;
+        a repeated write is not run again either (Qwen 1.5B added the same calendar
+        event four times in a row: each run would have been a duplicate)."""
+        if call.name in _HARNESS_CALLS:
             return None
         sig, earlier = signature(call), None
         for c in self.s.calls:
@@ -213,15 +224,23 @@ class CallRunner:
                 break
             if c.status == "done" and not c.error and not (c.data or {}).get("repeat_of") and signature(c) == sig:
                 earlier = c
-            elif earlier is not None and c.final and c.risk and c.risk != RiskClass.READ.value:
-                earlier = None  # something may have changed since: read again
+            elif earlier is not None and c.final and c.risk and c.risk != RiskClass.READ.value \
+                    and not (c.data or {}).get("repeat_of"):
+                earlier = None  # something may have changed since: run it again
         return earlier
 
     def _repeat_note(self, earlier: CallRecord) -> str:
         folded = any(m.folded and m.tool_call_id == earlier.id for m in self.s.messages)
         where = "in the progress summary above" if folded else f"in the history above (step {earlier.step})"
+        if earlier.risk and earlier.risk != RiskClass.READ.value:
+            first = (earlier.result or "").strip().splitlines()[:1]
+            done = f" ({first[0][:160]})" if first else ""
+            return (f"Not run again: this exact {earlier.name} call already succeeded at step {earlier.step}{done}; "
+                    "running it again would do it twice. If that completes the task, give your final answer now; "
+                    "otherwise take the next, different step.")
         step = self.next_step()
-        then = f" The plan's next step: {step}" if step else " Use that result and take the next step."
+        then = f" The plan's next step: {step}" if step else (
+            " If it answers the task, give your final answer now; otherwise take a different next step.")
         return (f"Not run again: this exact {earlier.name} call already ran at step {earlier.step} and its result "
                 f"is {where}.{then}")
 

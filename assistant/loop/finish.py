@@ -27,7 +27,7 @@ from ..state.models import CallRecord
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
-           "echoes_harness"]
+           "echoes_harness", "asks_only_a_question"]
 
 FINISH_CHECK_PREFIX = "Finish check:"
 
@@ -193,6 +193,25 @@ def goal_files(goal: str) -> tuple[list[str], list[str]]:
         if rel not in outputs and rel not in inputs:
             target.append(rel)
     return outputs, inputs
+
+
+_CHANGE = re.compile(
+    r"\b(creat|writ|wrote|sav|stor|add|append|insert|edit|chang|updat|modif|fix|correct|replac|renam|mov|cop(y|ies)|"
+    r"delet|remov|eras|sort|organi[sz]|tidy|clean|convert|export|merg|combin|split|schedul|book|generat|draft|fill|"
+    r"remember|send|e-?mail|archiv|format|translat|summari[sz]|rewrit|repl(y|ies)|prepar|extract|download|upload|"
+    r"install)\w*|\b(put|set|make|made|mark|log|plan|keep|build|turn|note (it|this|that|down)|record)s?\b",
+    re.IGNORECASE)
+_REQUEST = re.compile(r"\b(please|can you|could you|would you|will you|would you mind|i need you to|i want you to)\b",
+                      re.IGNORECASE)
+
+
+def asks_only_a_question(goal: str) -> bool:
+    """True when ``goal`` is a question that asks for no change: it has a "?" and
+    no verb of making or changing things (save, add, update, schedule, ...) and no
+    request form ("can you", "please"). Generous on purpose: a goal that might ask
+    for a change is never counted as a question. A 1.5B model overwrote the lease
+    it was asked "How much is the monthly rent in lease.docx?" with its answer."""
+    return "?" in goal and not _CHANGE.search(goal) and not _REQUEST.search(goal)
 
 
 def _norm(path: str) -> str:

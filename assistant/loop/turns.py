@@ -4,22 +4,24 @@
 the loop only records the result. A turn without a tool call is an answer
 unless it is a failed attempt at one (malformed markup, a reply cut off or
 looping, a forged ``<tool_response>``, an empty reply), announces work it did
-not do, or claims files the workspace does not have.
+not do, or claims files the workspace does not have. A call written as
+well-formed JSON outside the call format (in a code block, say) is run as a call.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Sequence, Union
+from typing import Any, Callable, Sequence, Union
 
 from model.parsing import looks_like_failed_call
+from model.parsing_failed import salvage_json_calls
 from model.types import ParseError, ToolCall, TurnOutput
 
 from ..state.models import Task
 
 from .verify import announces_work, unbacked_file_claims
 
-__all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn", "force_for", "FORCE"]
+__all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn", "force_for", "force_to_look", "FORCE"]
 
 FORCE = "tool_call_or_final"  # a turn constrained to a call or an explicit final answer
 
@@ -33,10 +35,14 @@ class Answer:
 
 @dataclass(frozen=True)
 class Calls:
-    """Tool calls to run; ``errors`` are calls of the same turn that could not be read."""
+    """Tool calls to run; ``errors`` are calls of the same turn that could not be read.
+    ``content`` is set when the calls were read from JSON the model wrote outside
+    its call format: the turn's prose without them (the history then shows the
+    calls in the proper format, which teaches the model by example)."""
 
     calls: list[ToolCall]
     errors: list[ParseError] = field(default_factory=list)
+    content: str | None = None
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,10 @@ def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
         return FormatError("the reply had neither a tool call nor an answer", call_expected=False)
     failed = looks_like_failed_call(text, list(tool_names))
     if failed is not None:
+        salvaged, prose = ([], text) if "<tool" in text or "<function=" in text else \
+            salvage_json_calls(text, list(tool_names))  # never from an invented <tools> list or broken markup
+        if salvaged:  # a well-formed JSON call in a code block: run it rather than spend a turn on a retry
+            return Calls([ToolCall(name=n, arguments=a, raw=r) for n, a, r in salvaged], content=prose)
         return FormatError(failed, call_expected=True)
     if announces_work(text):
         return FormatError("you said what you will do but called no tool; call the first tool now, or give the "
@@ -115,3 +125,16 @@ def force_for(task: Task) -> str | None:
     if task.format_errors >= 2 or task.format_errors_total >= 2:
         return FORCE
     return None
+
+
+def force_to_look(messages: Sequence[Any], calls: Sequence[Any], check_prefix: str) -> str | None:
+    """"tool_call" when the last message refused an answer (it starts with
+    ``check_prefix``) and no tool call has succeeded in the task yet: the model
+    answered without looking. Qwen 1.5B, asked for a phone number "somewhere in
+    my files", answered 123-456-7890 at once and, told the number came from no
+    tool, gave the same answer again; the turn after the refusal must look."""
+    if not messages or not str(getattr(messages[-1], "content", "")).startswith(check_prefix):
+        return None
+    if any(c.status == "done" and not c.error and c.name not in ("finish", "update_plan") for c in calls):
+        return None
+    return "tool_call"

@@ -159,6 +159,10 @@ def find_files(ctx: ToolContext, params: FindFilesParams) -> ToolResult:
     return ToolResult(text="\n".join(lines), data={"paths": [e.path for e in found], "omitted": more})
 
 
+_DOCUMENT_READERS = {"docx": ("a Word document", "docx_read"), "xlsx": ("an Excel workbook", "xlsx_read"),
+                     "pdf": ("a PDF", "pdf_read")}
+
+
 class GrepParams(BaseModel):
     pattern: str = Field(description="Regular expression (Python syntax) to search for.")
     path: str = Field(".", description="File or folder to search.")
@@ -184,6 +188,9 @@ def grep(ctx: ToolContext, params: GrepParams) -> ToolResult:
         ]
     out: list[str] = []
     matches, files, skipped = 0, 0, 0
+    documents: list[str] = []  # office documents skipped: their text needs their own read tool
+    other_case = 0  # lines that would match with ignore_case
+    loose = re.compile(params.pattern, re.IGNORECASE) if not params.ignore_case else None
     for path in paths:
         if name_re and not name_re.match(path.rsplit("/", 1)[-1]):
             continue
@@ -191,10 +198,14 @@ def grep(ctx: ToolContext, params: GrepParams) -> ToolResult:
             text = decode_text(ws.read_bytes(path))[0]
         except (SandboxError, ValueError):
             skipped += 1
+            if path.rsplit(".", 1)[-1].lower() in _DOCUMENT_READERS:
+                documents.append(path)
             continue
         lines = text.splitlines()
         hits = [i for i, line in enumerate(lines) if regex.search(line)]
         if not hits:
+            if loose is not None and not matches:
+                other_case += sum(1 for line in lines if loose.search(line))
             continue
         files += 1
         shown_until = -1
@@ -214,7 +225,13 @@ def grep(ctx: ToolContext, params: GrepParams) -> ToolResult:
     deep = _deep_note(ws, "searched")
     if not matches:
         note = f" ({skipped} unreadable or binary files skipped)" if skipped else ""
-        return ToolResult(text="\n".join([f"no matches for {params.pattern!r}{note}."] + deep), data={"matches": 0})
+        lines = [f"no matches for {params.pattern!r}{note}."]
+        if other_case:
+            lines.append(f"{other_case} lines match if case is ignored: pass ignore_case=true.")
+        for path in documents[:5]:
+            kind, reader = _DOCUMENT_READERS[path.rsplit(".", 1)[-1].lower()]
+            lines.append(f"{path} is {kind}: grep cannot search it; read it with {reader}.")
+        return ToolResult(text="\n".join(lines + deep), data={"matches": 0})
     capped = matches >= params.max_matches
     out.append(f"{matches} matching lines in {files} files" + ("; stopped at max_matches, narrow the pattern or path." if capped else "."))
     out += deep

@@ -26,7 +26,7 @@ import os
 from dateutil import parser as du_parser
 from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
-__all__ = ["When", "parse_when", "describe", "resolve_zone", "local_zone_name"]
+__all__ = ["When", "parse_when", "describe", "resolve_zone", "local_zone_name", "conflicts_with_user"]
 
 _WEEKDAYS = {
     "monday": MO, "mon": MO, "tuesday": TU, "tue": TU, "tues": TU, "wednesday": WE, "wed": WE,
@@ -152,6 +152,48 @@ def parse_when(text: str, now: datetime, *, base_day: date | None = None) -> Whe
             and bare.group(2) in _WEEKDAYS):
         resolved = datetime.combine(day + relativedelta(days=7), t, tzinfo=tz)
     return When(resolved, t is not None)
+
+
+_SAID_DAY = re.compile(r"\b(?:(?:next|this|coming|on)\s+)?(monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+                       r"(?:\s+(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?(?![\w:]))?", re.I)
+_SAID_LENGTH = re.compile(r"\bfor\s+(\d{1,4}|an?|one)\s*(minutes?|mins?|hours?|hrs?)\b", re.I)
+_FULL_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def conflicts_with_user(user_words: list[str], start: datetime, end: datetime, *, start_text: str,
+                        timed: bool) -> str:
+    """Why a new event contradicts what the user said ("" when it does not).
+
+    Small models work out dates themselves and get them wrong (Qwen2.5-1.5B
+    booked "next Wednesday" on a Friday, and "for 45 minutes" as 5 minutes).
+    Checked only when the user's words are unambiguous: exactly one weekday
+    named (``start`` must fall on it) and one "for N minutes/hours" (a timed
+    event must last that long).
+
+    Args:
+        user_words: the user's texts in this task (``ToolContext.user_words``).
+        start, end: the event as resolved; ``timed`` False for an all-day event.
+        start_text: the start as the model passed it (quoted in the message).
+
+    Returns:
+        One line naming the contradiction and the argument to pass instead.
+    """
+    text = "\n".join(user_words)
+    days = {m.group(1).lower(): m.group(0) for m in _SAID_DAY.finditer(text)}
+    if len(days) == 1:
+        (day, phrase), = days.items()
+        if _FULL_DAYS[start.weekday()] != day:
+            return (f"the user said {phrase!r}, but start {start_text!r} is a {start.strftime('%A')} "
+                    f"({start.date().isoformat()}); pass start exactly as the user said it: {phrase!r}")
+    lengths = {(m.group(1).lower(), m.group(2).lower()[0]) for m in _SAID_LENGTH.finditer(text)}
+    if timed and len(lengths) == 1:
+        (n, unit), = lengths
+        minutes = (1 if n in ("a", "an", "one") else int(n)) * (60 if unit == "h" else 1)
+        got = round((end - start).total_seconds() / 60)
+        if got != minutes:
+            return (f"the user said the event lasts {minutes} minutes, but this one lasts {got}; "
+                    f"pass duration_minutes={minutes} and no end")
+    return ""
 
 
 def describe(when: When) -> str:

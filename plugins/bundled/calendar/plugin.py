@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from plugins.api import PluginAPI
 from plugins.bundled._store import Loc, data_dir, locate
-from plugins.bundled.calendar.dates import When, describe, parse_when, resolve_zone
+from plugins.bundled.calendar.dates import When, conflicts_with_user, describe, parse_when, resolve_zone
 from plugins.bundled.calendar.ics import CalEvent, IcsError, add_event, events_between
 from tools.base import RiskClass, Tool, ToolContext, ToolError, ToolResult
 
@@ -50,7 +50,8 @@ class AddEvent(BaseModel):
                                         "yourself: the tool does and echoes it. A day without a time makes an "
                                         "all-day event")
     end: str = Field("", description="as the user said it (e.g. '4:30pm'); or duration_minutes")
-    duration_minutes: int | None = Field(None, ge=1, le=60 * 24 * 31, description="length in minutes")
+    duration_minutes: int | None = Field(None, ge=1, le=60 * 24 * 31,
+                                         description="length in minutes, e.g. 45 for 'for 45 minutes'")
     attendees: list[str] = Field(default_factory=list, description="e.g. ['Ann <ann@example.org>', 'Bob']")
     timezone: str = Field("", description="IANA zone of the times, e.g. America/New_York")
     location: str = Field("", description="where")
@@ -160,6 +161,10 @@ class _Calendar:
             raise ToolError("give either end or duration_minutes, not both")
         e = _when(p.end, now, base_day=s.dt.date()) if p.end else None
         start, end = _event_span(s, e, p.duration_minutes)
+        conflict = conflicts_with_user(ctx.user_words, _as_dt(start, tz), _as_dt(end, tz), start_text=p.start.strip(),
+                                       timed=isinstance(start, datetime))
+        if conflict:
+            raise ToolError(f"not added: {conflict}")
         _, _, target = self.where(ctx)
         try:
             text, uid = add_event(target.read_text(), title=p.title.strip(), start=start, end=end,
