@@ -259,3 +259,18 @@ def test_ambiguous_user_words_are_not_checked(home, said):
     call, _ = make(ctx=ToolContext(user_words=said))
     out = call("calendar_add_event", title="X", start="2026-11-27 14:30", end="2026-11-27 14:35")
     assert not out.error, out.text
+
+
+def test_a_length_given_as_the_end_is_a_duration_and_a_zone_the_user_never_named_is_ignored(home):
+    """Qwen 1.5B passed end="45 minutes" (read as a moment, the event "lasted -2265 minutes") and
+    timezone="Europe/Berlin" for a user in another zone who named none."""
+    said = ['Schedule "Budget review" next Wednesday at 2:30pm for 45 minutes.']
+    call, _ = make({"timezone": "UTC"}, ctx=ToolContext(user_words=said))
+    ok = call("calendar_add_event", title="Budget review", start="next wednesday 2:30pm", end="45 minutes",
+              timezone="Europe/Berlin")
+    assert not ok.error and "'Europe/Berlin' was ignored" in ok.text and "(UTC)" in ok.text, ok.text
+    (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)
+    assert ev["dtstart"].dt.utcoffset() == timedelta(0) and ev["dtstart"].dt.hour == 14
+    call2, _ = make(ctx=ToolContext(user_words=["Lunch with Bo in Berlin time, tomorrow 1pm"]))
+    assert not call2("calendar_add_event", title="Lunch", start="tomorrow 1pm", timezone="Europe/Berlin").error

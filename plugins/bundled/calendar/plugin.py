@@ -13,6 +13,7 @@ date, ``datetime.now(zone)``; tests inject a fixed clock via
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta, tzinfo
 from typing import Callable
 
@@ -154,13 +155,24 @@ class _Calendar:
         return ToolResult(text=text, data=data)
 
     def add(self, ctx: ToolContext, p: AddEvent) -> ToolResult:
+        ignored = ""
+        if p.timezone.strip() and not _said_zone(p.timezone, ctx.user_words):
+            # a zone the user never named is the model's guess (Qwen 1.5B passed Europe/Berlin unasked)
+            ignored = f"\nTime zone: the user named none, so {p.timezone.strip()!r} was ignored."
+            p = p.model_copy(update={"timezone": ""})
         tz = self.zone(p.timezone)
         now = self.now_in(tz)
         s = _when(p.start, now)
-        if p.end and p.duration_minutes:
+        end_text, minutes = p.end.strip(), p.duration_minutes
+        length = _LENGTH.fullmatch(end_text.lower())
+        if length and not minutes:  # "45 minutes" as the end: a length, not a moment
+            end_text, minutes = "", int(length.group(1)) * (60 if length.group(2).startswith("h") else 1)
+        if end_text and minutes:
             raise ToolError("give either end or duration_minutes, not both")
-        e = _when(p.end, now, base_day=s.dt.date()) if p.end else None
-        start, end = _event_span(s, e, p.duration_minutes)
+        e = _when(end_text, now, base_day=s.dt.date()) if end_text else None
+        start, end = _event_span(s, e, minutes)
+        if _as_dt(end, tz) <= _as_dt(start, tz):
+            raise ToolError(f"the event must end after it starts (end {p.end.strip()!r}); pass duration_minutes instead")
         conflict = conflicts_with_user(ctx.user_words, _as_dt(start, tz), _as_dt(end, tz), start_text=p.start.strip(),
                                        timed=isinstance(start, datetime))
         if conflict:
@@ -180,9 +192,24 @@ class _Calendar:
         if e is not None:
             read_as += f", end {p.end.strip()!r} is {describe(e)}"
         text = (f"Added: {shown} ({tz}) to {target.path.name}\n"
-                f"Date check: {read_as} (now is {describe(When(now, True))}).")
+                f"Date check: {read_as} (now is {describe(When(now, True))}).{ignored}")
         return ToolResult(text=text,
                           data={"uid": uid, "start": str(start), "end": str(end), "file": str(target.path)})
+
+
+_LENGTH = re.compile(r"(?:for\s+)?(\d{1,4})\s*(minutes?|mins?|m|hours?|hrs?|h)")
+
+
+def _said_zone(zone: str, user_words: list[str]) -> bool:
+    """Whether the user's words name ``zone`` ("Europe/Berlin": "Berlin" or the
+    whole name; "UTC"/"GMT" as written). Without user words (a call outside a
+    task) any zone counts as said."""
+    if not user_words:
+        return True
+    text = " ".join(user_words).lower()
+    zone = zone.strip().lower()
+    parts = {zone, zone.rsplit("/", 1)[-1].replace("_", " ")}
+    return any(re.search(rf"\b{re.escape(p)}\b", text) for p in parts if p)
 
 
 def _event_span(s: When, e: When | None, duration_minutes: int | None):
