@@ -15,6 +15,7 @@ from assistant.state.models import CallRecord
 from assistant.state.store import Store
 from tools.base import ToolRegistry
 from tools.files import FILE_TOOLS
+from agent_helpers import scripted_agent
 
 TOOLS = ["read_file", "write_file", "list_dir", "use_tools", "copy", "finish"]
 
@@ -238,3 +239,56 @@ def test_an_answer_refused_before_any_tool_call_forces_a_look(assistant_home, tm
     assert [force for force, _ in model.calls] == [None, "tool_call", None]
     assert "finish" not in model.grammar_tools[1] and "grep" in model.grammar_tools[1]
     store.close()
+
+
+class _Recording(ScriptedChatModel):
+    """Keeps the last message of every prompt."""
+
+    def __init__(self, outputs):
+        super().__init__(outputs)
+        self.last_messages: list[str] = []
+
+    def complete(self, messages, tools, **kw):
+        self.last_messages.append(messages[-1].content)
+        return super().complete(messages, tools, **kw)
+
+
+def test_the_last_step_of_the_budget_ends_the_task_with_an_answer(assistant_home, tmp_path):
+    """Qwen 1.5B read both files that held the answer (no number for the landlord), then spent its last
+    steps on invented file names and ran out of budget with nothing said."""
+    model = _Recording([call("read_file", path="contacts.csv"), call("read_file", path="nope.txt"),
+                        call("finish", answer="I could not find the landlord's phone number in contacts.csv.")])
+    agent, _, ws, store = scripted_agent(tmp_path, model, approve="all", max_steps=3)
+    (ws / "contacts.csv").write_text("name,phone\nTom Reilly,555 0100\n")
+    events = list(agent.run("What is our landlord's phone number?", workspace=ws))
+    assert isinstance(events[-1], Finished) and "could not find" in events[-1].answer
+    assert [force for force, _ in model.calls] == [None, None, "tool_call"]
+    assert model.grammar_tools[2] == ["finish"]
+    assert model.last_messages[2].startswith("[Step 3 of 3: the last step.]")
+    assert not any(m.startswith("[Step") for m in model.last_messages[:2])
+    assert not any(m.content.startswith("[Step") for m in store.messages(events[-1].task_id))  # never stored
+    store.close()
+
+
+def test_a_last_step_without_any_successful_call_is_a_normal_turn(assistant_home, tmp_path):
+    model = _Recording([call("read_file", path="a.txt"), call("read_file", path="b.txt"),
+                        call("read_file", path="c.txt")])
+    agent, _, ws, store = scripted_agent(tmp_path, model, approve="all", max_steps=3)
+    events = list(agent.run("What is in a.txt?", workspace=ws))
+    assert isinstance(events[-1], Paused) and events[-1].kind == "budget"
+    assert [force for force, _ in model.calls] == [None, None, None]
+    store.close()
+
+
+@pytest.mark.parametrize("answer, doubt", [
+    ("{}", "no words"),
+    ("The file about the passport is not present in the folder.", "showed only part"),
+])
+def test_wordless_answers_and_not_found_after_a_cut_listing_are_doubted(tmp_path, answer, doubt):
+    from assistant.state.models import CallRecord
+
+    cut = CallRecord(id="c1", name="find_files", arguments={"pattern": "*.txt", "max_results": 1}, step=1, turn_seq=1,
+                     status="done", result="car.txt\n... 9 more matches not shown", data={"omitted": 9})
+    problems = finish_problems(answer, Evidence(goal="Which text file is about my passport?", workspace=tmp_path,
+                                                calls=[cut]))
+    assert any(doubt in p for p in problems), problems

@@ -20,7 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from model.types import ChatModel, ModelError, ToolCall, TurnOutput
+from model.types import ChatModel, Message, ModelError, ToolCall, TurnOutput
 from tools.base import ToolContext, ToolRegistry
 from tools.untrusted import new_marker
 
@@ -43,7 +43,7 @@ from .prompt import format_error_note, plugin_prompt, system_prompt, today_line
 from .resolve import apply_resume
 from .stuck import check_budget, check_stuck
 from .toolgroups import initial_groups, loaded_schemas_note, turn_tools, unloaded_hint
-from .turns import FORCE, Answer, Calls, classify_turn, force_for, force_to_look
+from .turns import FORCE, Answer, Calls, classify_turn, force_for, force_to_look, last_step_note
 
 __all__ = ["Agent", "MAX_FORMAT_ERRORS"]
 
@@ -267,9 +267,12 @@ class Agent:
         ctx_size = int(self.model.context_size)
         limit = int(ctx_size * self.settings.agent.fold_at)
 
+        closing = last_step_note(task, sess.calls)
+
         def render(t: Task, msgs: list[StoredMessage]) -> tuple[list, int]:
             messages = to_model_messages(t, msgs, system, sess.model_messages)
             messages += [context_message(t, sess.calls, enabled=planning)] if planning else []  # after the history
+            messages += [Message(role="user", content=closing)] if closing else []  # never stored
             return messages, self.model.count_tokens(messages, schemas)
 
         messages, prompt_tokens, folded = fit_prompt(task, sess.messages, sess.calls, render, limit)
@@ -291,7 +294,11 @@ class Agent:
         if look:  # answered without looking and was refused: this turn calls a tool, and not finish
             call_tools = [t for t in (tt.callable if call_tools is None else call_tools)
                           if (t.get("function") or t).get("name") != FINISH.name]
-        if wants_plan_turn(task, planning):  # the first turn writes the plan: one short constrained call
+        if closing:  # the step budget's last turn ends the task: finish (checked as usual) or ask the user
+            force = "tool_call"
+            ask = [t for t in tt.callable if (t.get("function") or t).get("name") == "ask_human"]
+            call_tools = [FINISH.schema(), *ask]
+        elif wants_plan_turn(task, planning):  # the first turn writes the plan: one short constrained call
             force, call_tools, max_tokens = "tool_call", [UPDATE_PLAN.schema()], min(max_tokens, PLAN_TURN_TOKENS)
         try:
             out = yield from self._generate(messages, schemas, force, max_tokens, call_tools)

@@ -288,12 +288,35 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
     return any(first in _squash(t) for t in texts if t)
 
 
+_HAS_WORD = re.compile(r"[^\W_]{2,}")
+_NOT_FOUND = re.compile(r"\b(not (found|present|there|listed|mentioned)|no (such )?(file|match|result)s?|"
+                        r"(could ?n[o']t|cannot|can't|unable to|did ?n[o']t|was ?n[o']t able to) (find|locate|see))\b",
+                        re.IGNORECASE)
+
+
+def _cut_search(answer: str, calls: Sequence[CallRecord]) -> str:
+    """A doubt when ``answer`` says something was not found but a listing or
+    search of this task showed only part of what matched (find_files with
+    ``max_results=1`` showed 1 of 10 files, and the model answered "not present")."""
+    if not _NOT_FOUND.search(answer):
+        return ""
+    for c in calls:
+        data = c.data or {}
+        if c.status == "done" and not c.error and (data.get("omitted") or data.get("capped")):
+            shown = f"{c.name} at step {c.step} showed only part of what matched"
+            return (f"the answer says it was not found, but {shown}; look at the rest (a narrower pattern, "
+                    "grep for a word of the question) before saying it is not there")
+    return ""
+
+
 def finish_problems(answer: str, ev: Evidence) -> list[str]:
     """Every doubt about ``answer`` as a final answer, one line each ([] when
     it may end the task). A call-like answer is reported alone (the rest does
     not apply to a call)."""
     if not answer.strip():
         return ["the answer is empty"]
+    if not _HAS_WORD.search(answer):  # "{}" ended a task as its answer (Qwen 1.5B)
+        return ["the answer has no words; write the answer in plain sentences"]
     markup = markup_problem(answer, ev.tool_names)
     if markup:
         return [markup]
@@ -304,6 +327,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         return ["the answer says nothing about the task; do the work with tools, or say plainly what you could not do"]
     out = file_problems(answer, ev)
     results = [c.result for c in ev.calls if c.status == "done" and not c.error and c.name != "finish"]
+    cut = _cut_search(answer, ev.calls)
+    if cut:
+        out.append(cut)
     unseen = number_problems(answer, [ev.goal, *ev.user_texts, *results, *ev.extra_texts])
     if unseen:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "

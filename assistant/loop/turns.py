@@ -21,7 +21,8 @@ from ..state.models import Task
 
 from .verify import announces_work, unbacked_file_claims
 
-__all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn", "force_for", "force_to_look", "FORCE"]
+__all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn", "force_for", "force_to_look", "last_step_note",
+           "FORCE"]
 
 FORCE = "tool_call_or_final"  # a turn constrained to a call or an explicit final answer
 
@@ -138,3 +139,18 @@ def force_to_look(messages: Sequence[Any], calls: Sequence[Any], check_prefix: s
     if any(c.status == "done" and not c.error and c.name not in ("finish", "update_plan") for c in calls):
         return None
     return "tool_call"
+
+
+def last_step_note(task: Task, calls: Sequence[Any]) -> str:
+    """The note that makes the step budget's last turn end the task ("" when
+    this is not that turn). Qwen 1.5B read both files that held the answer
+    ("no phone number for the landlord"), then spent its last steps on invented
+    file names and ran out of budget with nothing said. Only after 3+ steps of
+    which at least one tool call succeeded (a one-step budget still gets to look)."""
+    n, last = task.usage.steps + 1, task.budgets.max_steps
+    if n != last or n < 3:
+        return ""
+    if not any(c.status == "done" and not c.error and c.name not in ("finish", "update_plan") for c in calls):
+        return ""
+    return (f"[Step {n} of {last}: the last step.] Call finish now with your answer: what you found and did, and "
+            "say plainly what you could not find or finish. Or call ask_human if only the user can help.")
