@@ -148,3 +148,20 @@ def test_which_goals_are_only_questions(goal, question):
     from assistant.loop.finish import asks_only_a_question
 
     assert asks_only_a_question(goal) is question
+
+
+def test_reading_a_table_whole_for_a_ranking_points_to_table_query(assistant_home, tmp_path):
+    """Qwen 1.5B read orders.csv with read_file for a top-3 task, then tried xlsx_info on it."""
+    from tools.tables import TABLE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="orders.csv"), call("read_file", path="notes.txt"), "Acme spent most."],
+        [*FILE_TOOLS, *TABLE_TOOLS], approve="all")
+    (ws / "orders.csv").write_text("Customer,Amount\nAcme,5\nBirch,3\n")
+    (ws / "notes.txt").write_text("Acme, Birch\n")
+    events = list(agent.run("Which customer spent the most in total in orders.csv?", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[0].rstrip().endswith("never add numbers up by hand.") and "table 'orders'" in results[0]
+    assert results[0].index("<<END_UNTRUSTED") < results[0].index("Hint:")  # the harness's words, outside the fence
+    assert "Hint:" not in results[1]
+    store.close()

@@ -136,7 +136,7 @@ def test_bad_requests_are_error_results(home):
     call, _ = make()
     assert "IANA" in call("calendar_add_event", title="x", start="tomorrow 3pm", timezone="Mars/Base").text
     assert "end after" in call("calendar_add_event", title="x", start="tomorrow 3pm", end="2pm").text
-    assert "not both" in call("calendar_add_event", title="x", start="tomorrow 3pm", end="4pm",
+    assert "disagree" in call("calendar_add_event", title="x", start="tomorrow 3pm", end="4pm",
                               duration_minutes=5).text
     assert "cannot read the date" in call("calendar_add_event", title="x", start="someday").text
     assert not (home / "data" / "calendar" / "assistant.ics").exists()
@@ -274,3 +274,13 @@ def test_a_length_given_as_the_end_is_a_duration_and_a_zone_the_user_never_named
     assert ev["dtstart"].dt.utcoffset() == timedelta(0) and ev["dtstart"].dt.hour == 14
     call2, _ = make(ctx=ToolContext(user_words=["Lunch with Bo in Berlin time, tomorrow 1pm"]))
     assert not call2("calendar_add_event", title="Lunch", start="tomorrow 1pm", timezone="Europe/Berlin").error
+
+
+def test_end_and_duration_that_agree_are_accepted(home):
+    """Qwen 1.5B passed end 15:45 and duration_minutes=45 for a 15:00 start; refusing that cost the task."""
+    call, _ = make({"timezone": "UTC"})
+    out = call("calendar_add_event", title="Dentist", start="2026-12-03T15:00:00Z", end="2026-12-03T15:45:00Z",
+               duration_minutes=45, timezone="UTC")
+    assert not out.error, out.text
+    (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)

@@ -292,3 +292,35 @@ def test_wordless_answers_and_not_found_after_a_cut_listing_are_doubted(tmp_path
     problems = finish_problems(answer, Evidence(goal="Which text file is about my passport?", workspace=tmp_path,
                                                 calls=[cut]))
     assert any(doubt in p for p in problems), problems
+
+
+def test_a_task_that_asks_for_a_change_is_not_done_by_an_answer_alone(assistant_home, tmp_path):
+    """Qwen 1.5B's calendar call failed, it answered 'Please provide either "end" or "duration_minutes"' and the
+    task 'finished' with no event added: a wrong done."""
+    from assistant.state.models import CallRecord
+
+    failed = CallRecord(id="c1", name="calendar_add_event", arguments={}, step=1, turn_seq=1, status="done",
+                        error=True, risk="write", result="give either end or duration_minutes")
+    added = failed.model_copy(update={"error": False, "result": "Added: Dentist"})
+    goal = 'Add "Dentist appointment" to my calendar on 2026-12-03 at 15:00 for 45 minutes.'
+    answer = 'Please provide either "end" or "duration_minutes".'
+    assert any("asks for a change" in p for p in finish_problems(answer, Evidence(goal, tmp_path, calls=[failed])))
+    assert finish_problems("Added the dentist appointment.", Evidence(goal, tmp_path, calls=[added])) == []
+    honest = "I could not add it: the calendar file is read-only."
+    assert finish_problems(honest, Evidence(goal, tmp_path, calls=[failed])) == []
+    assert finish_problems("It is in March.", Evidence("When is the beta? See notes", tmp_path)) == []
+
+
+@pytest.mark.parametrize("answer, doubted", [
+    ("I used a SQL query to sum the amount by region. The results are shown in the table above.", True),
+    ("See the table above for the totals.", True),
+    ("The totals are listed above.", True),
+    ("North 1837.35, West 2174.40.", False),
+    ("The rent, as stated above the signature line, is EUR 1,450.", False),
+])
+def test_an_answer_that_points_to_the_tool_output_is_doubted(tmp_path, answer, doubted):
+    """Qwen 1.5B ran the right table_query, then answered "The results are shown in the table above."
+    and the task finished without a single total in the answer: a wrong done."""
+    problems = finish_problems(answer, Evidence("What are the total sales per region?", tmp_path,
+                                                extra_texts=["1837.35 2174.40 1,450"]))
+    assert any("points to results" in p for p in problems) is doubted, problems

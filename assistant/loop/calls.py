@@ -9,6 +9,7 @@ the model reads; nothing here raises into the loop.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable, Generator, Sequence
 
 from pydantic import ValidationError
@@ -26,6 +27,8 @@ from .policy import decide
 from .stuck import signature
 
 _HARNESS_CALLS = ("ask_human", "use_tools", "finish", "update_plan")
+_AGGREGATE = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|most|top|highest|lowest|largest|smallest|count\w*|"
+                        r"how many|per|by (region|month|category|customer|vendor|department))\b", re.IGNORECASE)
 
 __all__ = ["CallRunner", "APPROVAL_CHOICES", "IN_FLIGHT_CHOICES"]
 
@@ -101,6 +104,8 @@ class CallRunner:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
+        hint = self._table_hint(call, result)
+        text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         call.result = text
         call.error = bool(result.error)
         call.data = _jsonable(result.data)
@@ -112,6 +117,24 @@ class CallRunner:
         faults.crash_point("call_done")
         yield ToolCallFinished(call=call.brief(), result=text, error=call.error, data=call.data)
         return False
+
+    def _table_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """A pointer to ``table_query`` after a table was read whole in a task that
+        asks for totals, counts or rankings ("" otherwise). Qwen 1.5B read
+        orders.csv with read_file for a top-3 task, then tried xlsx_info on it
+        and ran out of steps; with table_query it got group totals right at once."""
+        if result.error or call.name not in ("read_file", "csv_read", "xlsx_read"):
+            return ""
+        if self.registry.get("table_query") is None:
+            return ""
+        path = str(call.arguments.get("path", ""))
+        if not path.lower().endswith((".csv", ".tsv", ".xlsx")) or not _AGGREGATE.search(self.s.task.goal):
+            return ""
+        from tools.tables.naming import table_name
+
+        stem = path.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        return (f"Hint: for totals, counts or rankings, query this table with table_query (SQL, table "
+                f"{table_name(stem)!r} for a CSV or one-sheet workbook); never add numbers up by hand.")
 
     def _preview(self, tool: Tool, params: Any) -> str | None:
         from tools.files import preview_diff

@@ -294,6 +294,18 @@ _NOT_FOUND = re.compile(r"\b(not (found|present|there|listed|mentioned)|no (such
                         re.IGNORECASE)
 
 
+_MUST_CHANGE = re.compile(
+    r"^\W*(please\s+)?(creat|writ|sav|add|append|insert|edit|chang|updat|modif|replac|renam|mov|cop(y|ies)|delet|"
+    r"remov|sort|organi[sz]|convert|export|merg|combin|split|schedul|book|put|remember)\w*\b", re.IGNORECASE)
+_NOT_DONE = re.compile(r"\b(could ?n[o']t|cannot|can't|unable|did ?n[o']t|not able|not (done|possible|found))\b",
+                       re.IGNORECASE)
+
+
+_POINTS_AWAY = re.compile(
+    r"\b(shown|listed|given|displayed|see|found|are|is)\s+(in\s+)?(the\s+)?(table|results?|output|list|query)?\s*above\b"
+    r"|\b(see|in) the (table|results?|output) (above|below)\b", re.IGNORECASE)
+
+
 def _cut_search(answer: str, calls: Sequence[CallRecord]) -> str:
     """A doubt when ``answer`` says something was not found but a listing or
     search of this task showed only part of what matched (find_files with
@@ -330,6 +342,13 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     cut = _cut_search(answer, ev.calls)
     if cut:
         out.append(cut)
+    if _POINTS_AWAY.search(answer):
+        out.append("the answer points to results the user cannot see ('shown above'); write the result itself "
+                   "in the answer")
+    if _MUST_CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) and not any(
+            c.status == "done" and not c.error and c.risk in ("write", "destructive") for c in ev.calls):
+        out.append("the task asks for a change, but no tool call of this task changed anything; do it with a tool, "
+                   "say plainly why it cannot be done, or call ask_human if you need the user")
     unseen = number_problems(answer, [ev.goal, *ev.user_texts, *results, *ev.extra_texts])
     if unseen:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "

@@ -167,9 +167,11 @@ class _Calendar:
         length = _LENGTH.fullmatch(end_text.lower())
         if length and not minutes:  # "45 minutes" as the end: a length, not a moment
             end_text, minutes = "", int(length.group(1)) * (60 if length.group(2).startswith("h") else 1)
-        if end_text and minutes:
-            raise ToolError("give either end or duration_minutes, not both")
         e = _when(end_text, now, base_day=s.dt.date()) if end_text else None
+        if e is not None and minutes:  # both: fine when they agree (Qwen 1.5B passes both, and right)
+            if e.dt - s.dt != timedelta(minutes=minutes):
+                raise ToolError(f"end {end_text!r} and duration_minutes={minutes} disagree; give only one of them")
+            e = None
         start, end = _event_span(s, e, minutes)
         if _as_dt(end, tz) <= _as_dt(start, tz):
             raise ToolError(f"the event must end after it starts (end {p.end.strip()!r}); pass duration_minutes instead")
