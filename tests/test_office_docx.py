@@ -231,6 +231,14 @@ def test_insert_after_paragraph_at_start_and_append(ctx):
     assert doc.tables[0].cell(0, 1).text == "b"
 
 
+def test_insert_after_a_paragraph_past_the_end_appends_and_says_so(ctx):
+    """Qwen 1.5B, told to add a final paragraph, passed after=15 for a 3-paragraph letter."""
+    call(docx_create, ctx, path="l.docx", blocks=[{"type": "paragraph", "text": t} for t in ("Dear", "Body", "Regards")])
+    res = call(docx_insert, ctx, path="l.docx", after=15, blocks=[{"type": "paragraph", "text": "Approved by: Dana Lee"}])
+    assert not res.error and "at the end (there is no paragraph 15: the file had 3)" in res.text
+    assert [p.text for p in load_doc(ctx, "l.docx").paragraphs] == ["Dear", "Body", "Regards", "Approved by: Dana Lee"]
+
+
 def test_block_without_needed_field_is_an_error(ctx):
     res = call(docx_create, ctx, path="e.docx", blocks=[{"type": "table"}])
     assert res.error and "rows" in res.text

@@ -278,8 +278,12 @@ def docx_insert(ctx: ToolContext, params: DocxInsertParams) -> ToolResult:
     doc = open_docx(data, params.path)
     body = doc.element.body
     numbered = body_paragraphs(body)
+    past_end = ""
     if params.after is not None and params.after > len(numbered):
-        raise ToolError(f"paragraph {params.after} does not exist; {params.path} has {len(numbered)} (see docx_read).")
+        # a number past the last paragraph means "at the end" (Qwen 1.5B passed after=15 for a 3-paragraph
+        # letter, told to add a final paragraph, and repeated it after the error until the task stopped)
+        past_end = f" (there is no paragraph {params.after}: the file had {len(numbered)})"
+        params = params.model_copy(update={"after": None})
     new = add_blocks(doc, params.blocks)
     if params.after is not None:
         if params.after == 0:
@@ -295,6 +299,7 @@ def docx_insert(ctx: ToolContext, params: DocxInsertParams) -> ToolResult:
     _save(ctx, doc, out, overwrite=params.output is None)
     where = "at the end" if params.after is None else ("at the start" if params.after == 0 else f"after p{params.after}")
     return ToolResult(
-        text=f"inserted {len(new)} paragraphs/tables {where}; saved {out}. Paragraph numbers after the insertion point have changed.",
+        text=f"inserted {len(new)} paragraphs/tables {where}{past_end}; saved {out}. "
+             "Paragraph numbers after the insertion point have changed.",
         data={"path": out, "inserted": len(new)},
     )
