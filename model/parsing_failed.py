@@ -59,7 +59,6 @@ def _json_call_names(text: str) -> list[str]:
 
 
 _CALL_START_RE = re.compile(r"""\{\s*["']name["']\s*:""")
-_MAX_SALVAGED = 4
 _MAX_SALVAGE_TRIES = 32  # decode attempts per turn (each may scan to the end of the text)
 
 
@@ -84,32 +83,28 @@ def _fence_spans(text: str) -> list[tuple[int, int]]:
 
 
 def salvage_json_calls(text: str, tool_names: list[str]) -> tuple[list[tuple[str, dict, str]], str]:
-    """Read tool calls a model wrote as JSON instead of in its call format.
+    """Read the first tool call a model wrote as JSON instead of in its call format.
 
     Small models (Qwen2.5-Coder-1.5B in our bench) often write a correct call as
     ``{"name": "calendar_add_event", "arguments": {...}}`` in a fenced code block
-    or bare, with prose around it. Each object that a JSON decoder reads whole,
-    whose ``name`` is one of ``tool_names`` and whose ``arguments`` (or
-    ``parameters``) is an object, is a call. Anything else (a loose regex
+    or bare, with prose around it. The first object that a JSON decoder reads
+    whole, whose ``name`` is one of ``tool_names`` and whose ``arguments`` (or
+    ``parameters``) is an object, is the call. Anything else (a loose regex
     match, broken JSON, an unknown name) is not salvaged: the caller keeps
-    treating the turn as a failed call.
+    treating the turn as a failed call. Only the first: the calls after it, and
+    the prose after it, were written before any result came back (Qwen 1.5B
+    followed a right ``docx_read`` with edits of the lease built on a rent it
+    imagined), so they are dropped.
 
     Returns:
-        ``([(name, arguments, raw_json), ...], prose)``: at most four calls in
-        text order, and ``text`` without the fenced blocks (or bare objects)
-        that held them, stripped. No calls: ``([], text)``.
+        ``([(name, arguments, raw_json)], prose)``: the call, and the text before
+        the fenced block (or bare object) that held it, stripped. No call: ``([], text)``.
     """
     names = set(tool_names)
     decoder = json.JSONDecoder()
-    fences = _fence_spans(text)
-    calls: list[tuple[str, dict, str]] = []
-    cut: list[tuple[int, int]] = []
-    pos = 0
     for tries, m in enumerate(_CALL_START_RE.finditer(text)):
-        if tries >= _MAX_SALVAGE_TRIES or len(calls) >= _MAX_SALVAGED:
+        if tries >= _MAX_SALVAGE_TRIES:
             break
-        if m.start() < pos:
-            continue
         try:
             obj, end = decoder.raw_decode(text, m.start())
         except ValueError:
@@ -119,18 +114,10 @@ def salvage_json_calls(text: str, tool_names: list[str]) -> tuple[list[tuple[str
         args = obj.get("arguments", obj.get("parameters", {}))
         if not isinstance(args, dict) or set(obj) - {"name", "arguments", "parameters", "id", "type"}:
             continue
-        calls.append((obj["name"], args, text[m.start():end]))
-        fence = next(((a, b) for a, b in fences if a <= m.start() < b), None)
-        cut.append(fence if fence and end <= fence[1] else (m.start(), end))
-        pos = end
-    if not calls:
-        return [], text
-    prose, last = [], 0
-    for a, b in sorted(set(cut)):
-        prose.append(text[last:a])
-        last = max(last, b)
-    prose.append(text[last:])
-    return calls, re.sub(r"\n{3,}", "\n\n", "".join(prose)).strip()
+        fence = next(((a, b) for a, b in _fence_spans(text) if a <= m.start() < b), None)
+        start = fence[0] if fence and end <= fence[1] else m.start()
+        return [(obj["name"], args, text[m.start():end])], text[:start].strip()
+    return [], text
 
 
 def looks_like_failed_call(text: str, tool_names: list[str]) -> str | None:

@@ -56,9 +56,12 @@ def test_a_claimed_file_that_exists_is_an_answer_and_the_hint_is_added_to_malfor
 
 @pytest.mark.parametrize("text, prose", [
     ('To do it:\n\n```json\n{"name": "write_file", "arguments": {"path": "a.txt", "content": "x"}}\n```\n\nThen done.',
-     "To do it:\n\nThen done."),
+     "To do it:"),
     ('{"name": "write_file", "arguments": {"path": "a.txt", "content": "x"}}', ""),
-    ('Step: {"name": "write_file", "parameters": {"path": "a.txt", "content": "x"}} and more', "Step:  and more"),
+    ('Step: {"name": "write_file", "parameters": {"path": "a.txt", "content": "x"}} and more', "Step:"),
+    # only the first call: the rest was written before any result came back
+    ('```json\n{"name": "write_file", "arguments": {"path": "a.txt", "content": "x"}}\n```\nAssuming it says 3:\n'
+     '```json\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n```', ""),
 ])
 def test_a_well_formed_json_call_outside_the_call_format_is_run_as_a_call(tmp_path, text, prose):
     """Qwen 1.5B wrote right calls in ```json blocks; a retry cost a whole turn (60-100 s) each time."""
