@@ -284,3 +284,13 @@ def test_end_and_duration_that_agree_are_accepted(home):
     assert not out.error, out.text
     (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
     assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)
+
+
+def test_an_end_copied_from_the_start_gives_way_to_the_duration(home):
+    """Qwen 1.5B passed start and end both 'next wednesday 2:30pm' with duration_minutes=45, twice."""
+    call, _ = make({"timezone": "UTC"})
+    out = call("calendar_add_event", title="Budget review", start="next wednesday 2:30pm",
+               end="next wednesday 2:30pm", duration_minutes=45)
+    assert not out.error, out.text
+    (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)

@@ -169,7 +169,7 @@ class _Calendar:
             end_text, minutes = "", int(length.group(1)) * (60 if length.group(2).startswith("h") else 1)
         e = _when(end_text, now, base_day=s.dt.date()) if end_text else None
         if e is not None and minutes:  # both: fine when they agree (Qwen 1.5B passes both, and right)
-            if e.dt - s.dt != timedelta(minutes=minutes):
+            if e.dt > s.dt and e.dt - s.dt != timedelta(minutes=minutes):  # an end at the start is a copy of it
                 raise ToolError(f"end {end_text!r} and duration_minutes={minutes} disagree; give only one of them")
             e = None
         start, end = _event_span(s, e, minutes)
