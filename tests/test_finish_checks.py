@@ -324,3 +324,16 @@ def test_an_answer_that_points_to_the_tool_output_is_doubted(tmp_path, answer, d
     problems = finish_problems(answer, Evidence("What are the total sales per region?", tmp_path,
                                                 extra_texts=["1837.35 2174.40 1,450"]))
     assert any("points to results" in p for p in problems) is doubted, problems
+
+
+@pytest.mark.parametrize("answer, doubt", [
+    ('```\n{\n  "answer": "Paragraph numbers after the insertion point have changed."\n}\n```', "JSON object"),
+    ("To find the rent I'll use these steps:\n1. Read it.\n2. Search it.\nHere's the complete JSON object:\n",
+     "announcing something"),
+])
+def test_answers_not_shaped_like_answers_are_doubted(tmp_path, answer, doubt):
+    """Two wrong dones of Qwen 1.5B on the bench (docx_append_paragraph, docx_lookup at 8d95f79)."""
+    problems = finish_problems(answer, Evidence("How much is the rent in lease.docx?", tmp_path))
+    assert len(problems) == 1 and doubt in problems[0], problems
+    assert finish_problems("The rent is due on the first: of each month, says the lease.",
+                           Evidence("When is the rent due?", tmp_path)) == []

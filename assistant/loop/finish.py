@@ -306,6 +306,25 @@ _POINTS_AWAY = re.compile(
     r"|\b(see|in) the (table|results?|output) (above|below)\b", re.IGNORECASE)
 
 
+def _shape_problem(answer: str) -> str:
+    """Why ``answer`` is not shaped like an answer ("" when it is): a JSON object
+    (Qwen 1.5B 'finished' with ```{"answer": "Paragraph numbers ... have changed."}```),
+    or a reply whose last line announces what follows ("Here's the complete JSON object:")."""
+    body = "\n".join(ln for ln in answer.strip().splitlines() if not ln.strip().startswith("```")).strip()
+    if body.startswith("{"):
+        try:
+            obj = json.loads(body)
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict):
+            return "the answer is a JSON object; write the answer as plain sentences (or call finish with it)"
+    last = body.splitlines()[-1].strip() if body else ""
+    if last.endswith(":"):
+        return (f"the answer ends with {last[-60:]!r}, announcing something that never follows; give the result "
+                "itself, or call the tool you meant to call")
+    return ""
+
+
 def _cut_search(answer: str, calls: Sequence[CallRecord]) -> str:
     """A doubt when ``answer`` says something was not found but a listing or
     search of this task showed only part of what matched (find_files with
@@ -335,6 +354,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if echoes_harness(answer, ev.harness_texts):
         return ["the answer repeats the instructions the harness gave, not a result of the task; do the work "
                 "with tools, or say plainly what you could not do"]
+    shape = _shape_problem(answer)
+    if shape:
+        return [shape]
     if _FILLER.search(answer) and len(answer) < 200:
         return ["the answer says nothing about the task; do the work with tools, or say plainly what you could not do"]
     out = file_problems(answer, ev)
