@@ -294,3 +294,13 @@ def test_an_end_copied_from_the_start_gives_way_to_the_duration(home):
     assert not out.error, out.text
     (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
     assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)
+
+
+def test_listing_in_a_zone_the_user_never_named_uses_theirs(home):
+    """Qwen 1.5B listed events in America/New_York, unasked, and missed the event it had just added."""
+    said = ['Schedule "Budget review" next Wednesday at 2:30pm for 45 minutes.']
+    call, _ = make({"timezone": "UTC"}, ctx=ToolContext(user_words=said))
+    assert not call("calendar_add_event", title="Budget review", start="next wednesday 2:30pm",
+                    duration_minutes=45).error
+    out = call("calendar_list_events", start="next wednesday 2:30pm", timezone="America/New_York")
+    assert "Budget review" in out.text and "'America/New_York' was ignored" in out.text and "(UTC)" in out.text

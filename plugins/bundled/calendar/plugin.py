@@ -125,6 +125,12 @@ class _Calendar:
         return loc, loc.files(".ics"), loc.child(self.settings.write_file)
 
     def list_events(self, ctx: ToolContext, p: ListEvents) -> ToolResult:
+        ignored = ""
+        if p.timezone.strip() and not _said_zone(p.timezone, ctx.user_words):
+            # Qwen 1.5B listed "from next wednesday 2:30pm" in America/New_York, unasked, missed the event
+            # it had just added in the user's zone, and went round in circles
+            ignored = f"\nTime zone: the user named none, so {p.timezone.strip()!r} was ignored."
+            p = p.model_copy(update={"timezone": ""})
         tz = self.zone(p.timezone)
         now = self.now_in(tz)
         start = _when(p.start, now).dt
@@ -146,7 +152,7 @@ class _Calendar:
         found.sort(key=lambda e: e.start)
         span = f"{start.strftime('%a %Y-%m-%d %H:%M')} to {end.strftime('%a %Y-%m-%d %H:%M')} ({tz})"
         lines = [_fmt(e, tz) for e in found] or ["no events"]
-        text = f"Events {span}:\n" + "\n".join(lines)
+        text = f"Events {span}:\n" + "\n".join(lines) + ignored
         if problems:
             text += "\nSkipped: " + "; ".join(problems)
         data = {"events": [{"title": e.title, "start": e.start.isoformat(), "end": e.end.isoformat(),
