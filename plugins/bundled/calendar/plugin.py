@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta, tzinfo
-from typing import Callable
+from typing import Callable, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -125,12 +125,7 @@ class _Calendar:
         return loc, loc.files(".ics"), loc.child(self.settings.write_file)
 
     def list_events(self, ctx: ToolContext, p: ListEvents) -> ToolResult:
-        ignored = ""
-        if p.timezone.strip() and not _said_zone(p.timezone, ctx.user_words):
-            # Qwen 1.5B listed "from next wednesday 2:30pm" in America/New_York, unasked, missed the event
-            # it had just added in the user's zone, and went round in circles
-            ignored = f"\nTime zone: the user named none, so {p.timezone.strip()!r} was ignored."
-            p = p.model_copy(update={"timezone": ""})
+        p, ignored = _users_zone(p, ctx.user_words)
         tz = self.zone(p.timezone)
         now = self.now_in(tz)
         start = _when(p.start, now).dt
@@ -161,11 +156,7 @@ class _Calendar:
         return ToolResult(text=text, data=data)
 
     def add(self, ctx: ToolContext, p: AddEvent) -> ToolResult:
-        ignored = ""
-        if p.timezone.strip() and not _said_zone(p.timezone, ctx.user_words):
-            # a zone the user never named is the model's guess (Qwen 1.5B passed Europe/Berlin unasked)
-            ignored = f"\nTime zone: the user named none, so {p.timezone.strip()!r} was ignored."
-            p = p.model_copy(update={"timezone": ""})
+        p, ignored = _users_zone(p, ctx.user_words)
         tz = self.zone(p.timezone)
         now = self.now_in(tz)
         s = _when(p.start, now)
@@ -205,7 +196,20 @@ class _Calendar:
                           data={"uid": uid, "start": str(start), "end": str(end), "file": str(target.path)})
 
 
+P = TypeVar("P", bound=BaseModel)
+
 _LENGTH = re.compile(r"(?:for\s+)?(\d{1,4})\s*(minutes?|mins?|m|hours?|hrs?|h)")
+
+
+def _users_zone(p: P, user_words: list[str]) -> tuple[P, str]:
+    """``p`` without a ``timezone`` the user never named, and a line saying so
+    ("" when kept). A zone the user did not name is the model's guess: Qwen 1.5B
+    passed Europe/Berlin to add an event, and listed in America/New_York and
+    missed the event it had just added."""
+    if not p.timezone.strip() or _said_zone(p.timezone, user_words):
+        return p, ""
+    line = f"\nTime zone: the user named none, so {p.timezone.strip()!r} was ignored."
+    return p.model_copy(update={"timezone": ""}), line
 
 
 def _said_zone(zone: str, user_words: list[str]) -> bool:
