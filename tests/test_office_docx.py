@@ -239,6 +239,14 @@ def test_insert_after_a_paragraph_past_the_end_appends_and_says_so(ctx):
     assert [p.text for p in load_doc(ctx, "l.docx").paragraphs] == ["Dear", "Body", "Regards", "Approved by: Dana Lee"]
 
 
+def test_an_output_that_names_the_input_changes_it_in_place(ctx):
+    """Qwen 1.5B passed output equal to path and was told to pass an overwrite docx_insert does not have."""
+    call(docx_create, ctx, path="l.docx", blocks=[{"type": "paragraph", "text": "Dear"}])
+    res = call(docx_insert, ctx, path="l.docx", output="./l.docx", blocks=[{"type": "paragraph", "text": "Approved"}])
+    assert not res.error, res.text
+    assert [p.text for p in load_doc(ctx, "l.docx").paragraphs] == ["Dear", "Approved"]
+
+
 def test_block_without_needed_field_is_an_error(ctx):
     res = call(docx_create, ctx, path="e.docx", blocks=[{"type": "table"}])
     assert res.error and "rows" in res.text

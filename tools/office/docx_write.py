@@ -257,8 +257,8 @@ def docx_replace(ctx: ToolContext, params: DocxReplaceParams) -> ToolResult:
         if lower:
             hint = "it occurs only with different letter case; copy the exact text from docx_read."
         raise ToolError(f"text not found in {scope}; {hint}")
-    out = params.output or params.path
-    _save(ctx, doc, out, overwrite=params.output is None)
+    out, in_place = _target(ctx, params.path, params.output)
+    _save(ctx, doc, out, overwrite=in_place)
     places = ", ".join(dict.fromkeys(where))
     text = f"replaced {total} match{'es' if total != 1 else ''} in {places}; saved {out}."
     if mixed:
@@ -267,6 +267,20 @@ def docx_replace(ctx: ToolContext, params: DocxReplaceParams) -> ToolResult:
             " the replacement took the formatting of the first run. Check the result with docx_read."
         )
     return ToolResult(text=text + _tracked_note(doc), data={"path": out, "replaced": total, "spanning_runs": mixed})
+
+
+def _target(ctx: ToolContext, path: str, output: str | None) -> tuple[str, bool]:
+    """``(path to save, in place)``. An ``output`` that names the input itself
+    means in place (Qwen 1.5B passed output equal to path and was told to pass
+    an ``overwrite`` this tool does not have)."""
+    if not output:
+        return path, True
+    ws = ctx.workspace
+    try:
+        same = ws.rel(ws.resolve(output)) == ws.rel(ws.resolve(path))
+    except Exception:  # noqa: BLE001 - a bad output path is reported by the save
+        same = False
+    return (path, True) if same else (output, False)
 
 
 @tool("docx_insert", risk=edit_risk())
@@ -295,8 +309,8 @@ def docx_insert(ctx: ToolContext, params: DocxInsertParams) -> ToolResult:
             for el in new:
                 cur.addnext(el)
                 cur = el
-    out = params.output or params.path
-    _save(ctx, doc, out, overwrite=params.output is None)
+    out, in_place = _target(ctx, params.path, params.output)
+    _save(ctx, doc, out, overwrite=in_place)
     where = "at the end" if params.after is None else ("at the start" if params.after == 0 else f"after p{params.after}")
     return ToolResult(
         text=f"inserted {len(new)} paragraphs/tables {where}{past_end}; saved {out}. "
