@@ -31,7 +31,7 @@ from ..state.models import CallRecord, Plan, Task
 from .history import PATH_KEYS
 
 __all__ = ["UPDATE_PLAN", "UpdatePlanParams", "plan_tool", "context_block", "context_message", "next_plan_step",
-           "wants_plan_turn", "step_done", "BLOCK_CHARS", "MAX_PLAN_STEPS", "PLAN_TURN_TOKENS"]
+           "work_calls", "wants_plan_turn", "step_done", "BLOCK_CHARS", "MAX_PLAN_STEPS", "PLAN_TURN_TOKENS"]
 
 MAX_PLAN_STEPS = 5
 STEP_CHARS = 80  # one plan step, at most (the grammar enforces it)
@@ -101,7 +101,9 @@ def wants_plan_turn(task: Task, enabled: bool = True) -> bool:
     return enabled and task.usage.steps == 0 and task.plan is None
 
 
-def _work_calls(calls: Sequence[CallRecord]) -> list[CallRecord]:
+def work_calls(calls: Sequence[CallRecord]) -> list[CallRecord]:
+    """The calls that did part of the work: finished without error, not a harness
+    call (plan, finish, loading tools), not a repeat answered from the journal."""
     return [c for c in calls if c.status == "done" and not c.error and c.name not in _NOT_WORK
             and not (c.data or {}).get("repeat_of")]
 
@@ -119,7 +121,7 @@ def step_done(step: str, calls: Sequence[CallRecord]) -> bool:
     in its path arguments, a file or folder the step names ("Read notes.md"
     and ``read_file(path="notes.md")``), or is of a tool the step names."""
     words = _words(step)
-    for c in _work_calls(calls):
+    for c in work_calls(calls):
         if c.name in words:
             return True
         for p in _paths(c):
@@ -155,7 +157,7 @@ def _label(call: CallRecord) -> str:
 
 def _facts(calls: Sequence[CallRecord]) -> list[str]:
     out = []
-    for c in _work_calls(calls):
+    for c in work_calls(calls):
         if c.risk == RiskClass.READ.value or c.name == "ask_human":
             text = _excerpt(c.result)
             if text:
@@ -165,7 +167,7 @@ def _facts(calls: Sequence[CallRecord]) -> list[str]:
 
 def _written(calls: Sequence[CallRecord]) -> list[str]:
     out: list[str] = []
-    for c in _work_calls(calls):
+    for c in work_calls(calls):
         if c.risk and c.risk != RiskClass.READ.value:
             out += [p for p in _paths(c) if p not in out]
     return out
@@ -198,7 +200,7 @@ def context_block(task: Task, calls: Sequence[CallRecord], *, step: int | None =
     else:
         plan_lines = ["Plan:"] + [f"{i}. {'[done] ' if step_done(s, calls) else ''}{s}"
                                   for i, s in enumerate(task.plan.steps, 1)]
-    work = _work_calls(calls)
+    work = work_calls(calls)
     done = [_label(c) for c in work if c.name != "ask_human"][-_DONE:]
     written = _written(calls)
     facts = _facts(calls)

@@ -19,6 +19,7 @@ from model.types import ParseError, ToolCall, TurnOutput
 
 from ..state.models import Task
 
+from .plan import work_calls
 from .verify import announces_work, unbacked_file_claims
 
 __all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn", "force_for", "force_to_look", "last_step_note",
@@ -136,7 +137,7 @@ def force_to_look(messages: Sequence[Any], calls: Sequence[Any], check_prefix: s
     tool, gave the same answer again; the turn after the refusal must look."""
     if not messages or not str(getattr(messages[-1], "content", "")).startswith(check_prefix):
         return None
-    if any(c.status == "done" and not c.error and c.name not in ("finish", "update_plan") for c in calls):
+    if work_calls(calls):
         return None
     return "tool_call"
 
@@ -150,7 +151,7 @@ def last_step_note(task: Task, calls: Sequence[Any]) -> str:
     n, last = task.usage.steps + 1, task.budgets.max_steps
     if n != last or n < 3:
         return ""
-    if not any(c.status == "done" and not c.error and c.name not in ("finish", "update_plan") for c in calls):
+    if not work_calls(calls):
         return ""
     return (f"[Step {n} of {last}: the last step.] Call finish now with your answer: what you found and did, and "
             "say plainly what you could not find or finish. Or call ask_human if only the user can help.")
