@@ -62,15 +62,15 @@ def test_memory_takes_only_facts_from_the_user_or_a_tool(assistant_home, tmp_pat
     REMEMBERED.clear()
     remember = Tool("memory_add", "Remember a fact.", Fact, _remember, RiskClass.WRITE)
     agent, model, ws, store = _agent(assistant_home, tmp_path, [
-        call("memory_add", fact="The beta release is scheduled for next week"),  # the issue's invented fact
         call("read_file", path="notes.md"),
+        call("memory_add", fact="The beta release is scheduled for next week"),  # the issue's invented fact
         call("memory_add", fact="Beta release: 14 March"),
         "Remembered that the beta release is on 14 March."], extra=[remember])
     (ws / "notes.md").write_text("beta release: 14 March\n")
     events = list(agent.run("remember when the beta release is (see notes.md)", workspace=ws))
     assert isinstance(events[-1], Finished)
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
-    assert results[0].startswith("Not remembered") and "scheduled" in results[0]
+    assert results[1].startswith("Not remembered") and "scheduled" in results[1]
     assert REMEMBERED == ["Beta release: 14 March"]
     store.close()
 
@@ -131,6 +131,36 @@ def test_a_question_task_changes_no_file(assistant_home, tmp_path):
     refused = [e for e in events if isinstance(e, ToolCallFinished)][1]
     assert refused.error and refused.result.startswith("Not run: the task is a question")
     assert (ws / "lease.txt").read_text() == "The monthly rent is EUR 1,450.\n"
+    store.close()
+
+
+def test_no_change_before_a_file_the_task_names_is_read(assistant_home, tmp_path):
+    """Asked to put the meeting from invite.txt in the calendar, Qwen 1.5B first added
+    a meeting it made up ("Meeting with John, next monday 10am"), then read the invite."""
+    ADDED.clear()
+    add = Tool("calendar_add_event", "Add an event.", Entry, _add, RiskClass.WRITE)
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("calendar_add_event", title="Meeting with John"),
+        call("read_file", path="invite.txt"),
+        call("calendar_add_event", title="Budget review"),
+        call("write_file", path="invite.txt", content="accepted"),  # names the file itself: fine once read
+        "Added the budget review."], extra=[add])
+    (ws / "invite.txt").write_text("Budget review on Thursday at 10:00\n")
+    events = list(agent.run("Put the meeting from invite.txt in my calendar", workspace=ws))
+    assert isinstance(events[-1], Finished)
+    results = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert results[0].error and results[0].result.startswith("Not run: the task names invite.txt")
+    assert ADDED == ["Budget review"] and not results[3].error
+    store.close()
+
+
+def test_a_file_the_call_writes_itself_needs_no_read_first(assistant_home, tmp_path):
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("write_file", path="todo.txt", content="- milk\n- eggs\n"), "Wrote todo.txt."],
+        FILE_TOOLS, approve="all")
+    (ws / "todo.txt").write_text("- milk\n")
+    events = list(agent.run("Add eggs to todo.txt", workspace=ws))
+    assert isinstance(events[-1], Finished) and (ws / "todo.txt").read_text() == "- milk\n- eggs\n"
     store.close()
 
 

@@ -21,7 +21,7 @@ from ..infra import faults
 from ..events import ApprovalRequested, Event, ToolCallFinished, ToolCallStarted
 from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
-from .finish import asks_only_a_question
+from .finish import asks_only_a_question, unread_inputs
 from .history import truncate_observation
 from .policy import decide
 from .stuck import signature
@@ -191,6 +191,12 @@ class CallRunner:
                    "it with what you found; if it is not there, say you could not find it. (If the user does want "
                    "a change, call ask_human to confirm it first.)")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.name not in _HARNESS_CALLS:
+            unread = unread_inputs(s.task.goal, s.task.workspace, s.calls, call)
+            if unread:
+                msg = (f"Not run: the task names {', '.join(unread)}, which you have not read yet. Read it first: "
+                       f"what it says decides what {call.name} should do.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         earlier = self.answered_before(call)  # before any approval: a repeat is never run, so never asked about
         if earlier is not None:
             return (yield from self.finish(call, ToolResult(text=self._repeat_note(earlier),

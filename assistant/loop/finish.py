@@ -231,6 +231,17 @@ def _was_read(rel: str, calls: Sequence[CallRecord]) -> bool:
     return False
 
 
+def unread_inputs(goal: str, workspace: str | Path, calls: Sequence[CallRecord], call: CallRecord) -> list[str]:
+    """Files ``goal`` names as inputs that exist in ``workspace`` but no call of
+    this task has read, and that ``call`` itself does not name: a change made
+    before reading them is a guess. Qwen 1.5B, asked to put the meeting from
+    invite.txt in the calendar, first added a meeting it made up, then read the file."""
+    args = json.dumps(call.arguments, ensure_ascii=False).lower()
+    root = Path(workspace)
+    return [rel for rel in goal_files(goal)[1]
+            if (root / rel).is_file() and Path(rel).name.lower() not in args and not _was_read(rel, calls)]
+
+
 def file_problems(answer: str, ev: Evidence) -> list[str]:
     """Doubts about files: outputs the goal asks for that are missing or were
     not written by this task; files the answer names that do not exist (or that
