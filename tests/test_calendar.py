@@ -201,6 +201,18 @@ def test_list_defaults_to_seven_days_and_reports_broken_files(home):
     assert "broken.ics is not a valid .ics file" in out.text
 
 
+def test_a_day_without_an_end_lists_that_day_only(home):
+    """Asked "What's on my calendar on 2026-12-07?", Qwen 1.5B passed only that start;
+    a week's listing showed the next day's gym too, and the model listed it."""
+    call, plugin = make()
+    call("calendar_add_event", title="Standup", start="tomorrow 9am")
+    call("calendar_add_event", title="Gym", start="2026-11-28 18:00")
+    day = call("calendar_list_events", start="tomorrow")
+    assert "Standup" in day.text and "Gym" not in day.text
+    assert "Gym" in call("calendar_list_events", start="tomorrow 8am").text  # a moment: 7 days on
+    assert "Gym" in plugin.slash_commands["agenda"](ToolContext(), "tomorrow")
+
+
 def test_adding_never_clobbers_an_unreadable_calendar(home, tmp_path):
     target = tmp_path / "mine.ics"
     target.write_text("garbage")

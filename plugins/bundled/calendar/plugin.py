@@ -40,8 +40,8 @@ class CalendarSettings(BaseModel):
 
 class ListEvents(BaseModel):
     start: str = Field("today", description="from when, as the user said it, e.g. 'today', 'next monday'")
-    end: str = Field("", description="until when, as the user said it; default start + 7 days. "
-                                     "A day means the end of that day")
+    end: str = Field("", description="until when, as the user said it. A day means the end of that day. "
+                                     "Default: the end of the start day when start is a day, else 7 days on")
     timezone: str = Field("", description="IANA zone for the answer, e.g. Europe/Berlin")
 
 
@@ -90,7 +90,7 @@ def make_register(clock: Clock | None = None) -> Callable[[PluginAPI], None]:
                           AddEvent, cal.add, RiskClass.WRITE))
 
         def slash_agenda(ctx: ToolContext, argument: str) -> str:
-            return cal.list_events(ctx, ListEvents(start=argument.strip() or "today")).text
+            return cal.list_events(ctx, ListEvents(start=argument.strip() or "today"), days=7).text
 
         api.add_slash_command("agenda", slash_agenda, "events for the next 7 days: /agenda [from]")
 
@@ -124,14 +124,21 @@ class _Calendar:
             return loc, [loc] if loc.exists() else [], loc
         return loc, loc.files(".ics"), loc.child(self.settings.write_file)
 
-    def list_events(self, ctx: ToolContext, p: ListEvents) -> ToolResult:
+    def list_events(self, ctx: ToolContext, p: ListEvents, days: int | None = None) -> ToolResult:
+        """The events from ``p.start`` to ``p.end``; without an end, the start's day
+        when a day was given, else 7 days (``days`` overrides that)."""
         p, ignored = _users_zone(p, ctx.user_words)
         tz = self.zone(p.timezone)
         now = self.now_in(tz)
-        start = _when(p.start, now).dt
-        if p.end:
+        first = _when(p.start, now)
+        start = first.dt
+        if days:
+            end = start + timedelta(days=days)
+        elif p.end:
             w = _when(p.end, now)
             end = w.dt if w.has_time else w.dt + timedelta(days=1)
+        elif "start" in p.model_fields_set and not first.has_time:
+            end = start + timedelta(days=1)  # "what's on 2026-12-07?": that day (a week listed Tuesday's gym too)
         else:
             end = start + timedelta(days=7)
         if end <= start:
