@@ -245,6 +245,8 @@ def _trace(res: RunResult, ev: Any) -> None:
     elif type(ev).__name__ == "ToolCallStarted":
         trace.append({"call": dict(ev.call)})
     elif type(ev).__name__ == "ToolCallFinished":
+        if not (trace and trace[-1].get("call", {}).get("id") == ev.call.get("id")):
+            trace.append({"call": dict(ev.call), "run": False})  # refused before it ran: show what was asked
         trace.append({"result": ev.result[:_TRACE_CHARS], "error": bool(ev.error)})
     elif isinstance(ev, Notice):
         trace.append({"notice": ev.text[:_TRACE_CHARS]})

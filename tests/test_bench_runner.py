@@ -37,6 +37,15 @@ def test_a_solved_task_is_graded_one_with_its_costs(assistant_home):
     assert r.trace[-1] == {"text": "Renamed the five photos."}
 
 
+def test_the_trace_shows_a_call_that_was_refused_before_it_ran(assistant_home):
+    move = call("move", src="photos/IMG_0007.jpg", dest="photos/holiday-0007.jpg")
+    r = run_task(task("files_rename_pattern"), ScriptedChatModel([move, move, "Renamed one photo."]))
+    refused = [t for t in r.trace if t.get("run") is False]
+    assert [t["call"]["name"] for t in refused] == ["move"]
+    after = r.trace[r.trace.index(refused[0]) + 1]
+    assert after["result"].startswith("Not run again")
+
+
 def test_each_run_gets_its_own_home_and_the_callers_home_comes_back(assistant_home):
     r = run_task(task("note_add"), ScriptedChatModel([
         call("note_add", title="Wifi password", body="guest network password is sunflower42"), "Saved."]))
