@@ -270,6 +270,21 @@ def test_the_last_step_of_the_budget_ends_the_task_with_an_answer(assistant_home
     store.close()
 
 
+def test_two_repeated_calls_in_a_row_end_the_task(assistant_home, tmp_path):
+    """Qwen 1.5B listed the right day's events, then asked for the same listing three more times."""
+    read = call("read_file", path="cal.txt")
+    model = _Recording([read, read, "Let me look at other events.", read,
+                        call("finish", answer="On Monday: standup at 09:00.")])
+    agent, _, ws, store = scripted_agent(tmp_path, model, approve="all", max_steps=12)
+    (ws / "cal.txt").write_text("Mon 09:00 standup\n")
+    events = list(agent.run("What is on Monday, according to cal.txt?", workspace=ws))
+    assert isinstance(events[-1], Finished) and "standup" in events[-1].answer
+    assert [force for force, _ in model.calls][-1] == "tool_call" and model.grammar_tools[-1] == ["finish"]
+    assert model.last_messages[-1].startswith("[Your last two calls repeated")
+    assert not any(m.startswith("[Your last") for m in model.last_messages[:-1])
+    store.close()
+
+
 def test_a_last_step_without_any_successful_call_is_a_normal_turn(assistant_home, tmp_path):
     model = _Recording([call("read_file", path="a.txt"), call("read_file", path="b.txt"),
                         call("read_file", path="c.txt")])

@@ -147,11 +147,21 @@ def last_step_note(task: Task, calls: Sequence[Any]) -> str:
     this is not that turn). Qwen 1.5B read both files that held the answer
     ("no phone number for the landlord"), then spent its last steps on invented
     file names and ran out of budget with nothing said. Only after 3+ steps of
-    which at least one tool call succeeded (a one-step budget still gets to look)."""
+    which at least one tool call succeeded (a one-step budget still gets to look).
+
+    The same note ends a task whose last two calls both repeated a call that had
+    already run (answered from the journal, not run): Qwen 1.5B listed the right
+    day's events, then asked for the same listing three more times."""
     n, last = task.usage.steps + 1, task.budgets.max_steps
-    if n != last or n < 3:
+    tail = [c for c in calls if c.final][-2:]
+    repeating = len(tail) == 2 and all((c.data or {}).get("repeat_of") for c in tail)
+    if (n != last and not repeating) or n < 3:
         return ""
     if not work_calls(calls):
         return ""
+    if n != last:
+        return ("[Your last two calls repeated calls that had already run; their results are above.] Call finish "
+                "now with your answer: what you found and did, and say plainly what you could not find or finish. "
+                "Or call ask_human if only the user can help.")
     return (f"[Step {n} of {last}: the last step.] Call finish now with your answer: what you found and did, and "
             "say plainly what you could not find or finish. Or call ask_human if only the user can help.")
