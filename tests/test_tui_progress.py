@@ -136,6 +136,7 @@ async def test_status_bar_shows_the_phase_while_the_prompt_is_read(pinned, tmp_p
         text = str(app.query_one(StatusBar).render())
         assert "reading the prompt 1,024/4,385 (23%) · 10 s · ETA 33 s · 102.4 tok/s" in text
         assert "– tok/s" not in text  # no stale figure of an earlier step
+        assert "step 1/" in text  # the step in progress, not the steps done
         await pilot.press("escape")
         await until(pilot, lambda: not app.running)
         assert app.query_one(StatusBar).phase == ""

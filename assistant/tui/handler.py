@@ -114,6 +114,7 @@ class EventHandler:
         elif isinstance(event, StepStarted):
             await self.close_turn()
             self.status.status = "running"
+            self.status.step = event.n  # the step in progress ("step 0/40" while the first one ran)
         elif isinstance(event, ToolCallStarted):
             card = await self._card(event.call, event.risk)
             card.risk = event.risk
