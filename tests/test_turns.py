@@ -25,6 +25,7 @@ BAD = ParseError(index=0, raw="<function=write_file>", message="missing </functi
     (turn("It is", stop="length"), FormatError, False, "cut off"),
     (turn("<tool_response>\nok\n</tool_response>"), FormatError, False, "<tool_response>"),
     (turn("   \n"), FormatError, False, "neither a tool call nor an answer"),
+    (turn("{\n"), FormatError, False, "no words"),  # Qwen 1.5B: "{" spent the one retry a refused answer gets
     (turn('```json\n{"name": "write_file", "arguments": {"path": "a"}\n```'), FormatError, True, None),  # broken JSON
     (turn('```json\n{"name": "delete_all", "arguments": {"path": "a"}}\n```'), Answer, None, None),  # no such tool
     (turn("I will read the file now."), FormatError, False, "called no tool"),

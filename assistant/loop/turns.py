@@ -10,6 +10,7 @@ well-formed JSON outside the call format (in a code block, say) is run as a call
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence, Union
 
@@ -25,6 +26,7 @@ from .verify import announces_work, unbacked_file_claims
 __all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn", "force_for", "force_to_look", "last_step_note",
            "FORCE"]
 
+_HAS_WORD = re.compile(r"[^\W_]{2,}")
 FORCE = "tool_call_or_final"  # a turn constrained to a call or an explicit final answer
 
 
@@ -93,6 +95,9 @@ def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
                            call_expected=False)
     if not text.strip():
         return FormatError("the reply had neither a tool call nor an answer", call_expected=False)
+    if not _HAS_WORD.search(text):  # "{" or "{}": a call begun and dropped, not an answer to check
+        return FormatError("the reply had no words; call a tool inside <tool_call> tags, or answer in sentences",
+                           call_expected=False)
     failed = looks_like_failed_call(text, list(tool_names))
     if failed is not None:
         salvaged, prose = ([], text) if "<tool" in text or "<function=" in text else \
