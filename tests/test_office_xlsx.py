@@ -10,6 +10,7 @@ import sys
 import zipfile
 
 import pytest
+from pydantic import ValidationError
 
 openpyxl = pytest.importorskip("openpyxl")
 
@@ -111,6 +112,22 @@ def test_write_bad_cell_reference(ctx):
     res = call(xlsx_write, ctx, path="x.xlsx", cells=[{"cell": "7B", "value": 1}])
     assert res.error and "bad cell reference" in res.text
     assert not ctx.workspace.exists("x.xlsx")
+
+
+def test_write_rows_from_a_start_cell(ctx, no_soffice):
+    """Converting a CSV, Qwen 1.5B passed the data as `rows` (a parameter xlsx_write lacked: ignored)."""
+    res = call(xlsx_write, ctx, path="contacts.xlsx", rows=[["Name", "Age"], ["Ines", 41], ["Tom", 35]])
+    assert not res.error, res.text
+    assert "3 rows from A1" in res.text and res.data["cells"] == 6
+    res = call(xlsx_write, ctx, path="contacts.xlsx", rows=[["total", "=SUM(B2:B3)"]], start="A5",
+               cells=[{"cell": "D1", "value": "note"}])
+    assert not res.error, res.text
+    ws = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("contacts.xlsx"))).active
+    assert [[c.value for c in r] for r in ws.iter_rows(max_col=2)] == [
+        ["Name", "Age"], ["Ines", 41], ["Tom", 35], [None, None], ["total", "=SUM(B2:B3)"]]
+    assert ws["D1"].value == "note"
+    with pytest.raises(ValidationError, match="give cells or rows"):
+        xlsx_write.validate({"path": "contacts.xlsx"})
 
 
 def test_append_rows_and_add_sheet(ctx, no_soffice):

@@ -16,7 +16,7 @@ import re
 import zipfile
 from typing import Any, Literal, Union
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
 from tools.files._common import sandboxed
@@ -63,9 +63,18 @@ class CellWrite(BaseModel):
 
 class XlsxWriteParams(BaseModel):
     path: str = Field(description="Workspace path of the .xlsx file (created if missing).")
-    cells: list[CellWrite] = Field(min_length=1, description="Cells to set.")
+    cells: list[CellWrite] = Field(default_factory=list, description="Cells to set.")
+    rows: list[list[Value]] = Field(default_factory=list, description="Rows of values to write, the first at `start` "
+                                    "(e.g. a header row, then data rows); with or instead of cells.")
+    start: str = Field("A1", description="Top-left cell of `rows`.")
     sheet: str | None = Field(None, description="Sheet name; omit for the active sheet (created if the file is new).")
     output: str | None = Field(None, description="Save to this new path instead of changing the file.")
+
+    @model_validator(mode="after")
+    def _something_to_write(self) -> "XlsxWriteParams":
+        if not self.cells and not self.rows:
+            raise ValueError("give cells or rows to write")
+        return self
 
 
 class XlsxAddSheetParams(BaseModel):
@@ -176,17 +185,26 @@ def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
             ws.title = params.sheet
     formulas = False
     for cw in params.cells:
-        ref = cw.cell.replace("$", "").strip().upper()
-        if not _CELL_RE.match(ref):
-            raise ToolError(f"bad cell reference {cw.cell!r}; use forms like 'B7' (one cell, column letters then row number).")
-        cell = ws[ref]
-        formulas |= _set(cell, cw.value, cw.kind, cw.number_format)
+        formulas |= _set(ws[_ref(cw.cell)], cw.value, cw.kind, cw.number_format)
+    top = ws[_ref(params.start)]
+    for i, row in enumerate(params.rows):
+        for j, v in enumerate(row):
+            formulas |= _set(ws.cell(row=top.row + i, column=top.column + j), v)
+    n = len(params.cells) + sum(len(r) for r in params.rows)
     out = params.output or params.path
     recalc = _save(ctx, wb, params.path, params.output, formulas)
+    where = f" ({len(params.rows)} rows from {_ref(params.start)})" if params.rows else ""
     return ToolResult(
-        text=f"set {len(params.cells)} cells in sheet {ws.title!r}; saved {out}.{note}{recalc}",
-        data={"path": out, "sheet": ws.title, "cells": len(params.cells)},
+        text=f"set {n} cells in sheet {ws.title!r}{where}; saved {out}.{note}{recalc}",
+        data={"path": out, "sheet": ws.title, "cells": n},
     )
+
+
+def _ref(cell: str) -> str:
+    ref = cell.replace("$", "").strip().upper()
+    if not _CELL_RE.match(ref):
+        raise ToolError(f"bad cell reference {cell!r}; use forms like 'B7' (one cell, column letters then row number).")
+    return ref
 
 
 @tool("xlsx_add_sheet", risk=edit_risk())
