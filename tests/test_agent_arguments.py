@@ -99,3 +99,28 @@ def test_argument_problem_names_the_argument_and_storable_copies_are_json():
     assert "nested too deep" in argument_problem({"rows": nested(65)})
     assert argument_problem({"rows": nested(63)}) is None
     json.dumps(storable({"path": "\udcff", "rows": nested(5000)}), ensure_ascii=False).encode("utf-8")
+
+
+def test_an_argument_the_tool_does_not_have_stops_a_write_and_is_named_on_a_read(assistant_home, tmp_path):
+    """Qwen 1.5B passed a CSV's data to xlsx_write as `rows` when it had no such parameter:
+    pydantic dropped it and only the header cells would have been written."""
+    from agent_helpers import call, scripted_agent
+    from tools.files import FILE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="a.txt", colour="blue"),
+        call("write_file", path="b.txt", content="x", rows=[["1", "2"]]),
+        call("write_file", path="b.txt", content="x"),
+        "Wrote b.txt."], FILE_TOOLS, approve="all")
+    (ws / "a.txt").write_text("hello\n")
+    events = list(agent.run("copy a.txt to b.txt", workspace=ws))
+    assert isinstance(events[-1], Finished)
+    read, bad, good = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert not read.error and "hello" in read.result and "no parameter 'colour'" in read.result
+    assert bad.error and bad.result.startswith("Not run: write_file has no parameter 'rows'") and "content" in bad.result
+    assert not good.error and (ws / "b.txt").read_text() == "x"
+    store.close()
+    from assistant.loop.calls import _unknown_arguments
+
+    write = next(t for t in FILE_TOOLS if t.name == "write_file")
+    assert _unknown_arguments(write, {"path": "a", "content": "", "overwrite": None, "mode": ""}) == []  # nulls

@@ -175,6 +175,12 @@ class CallRunner:
         except ValidationError as exc:
             return (yield from self.finish(call, ToolResult.fail(format_validation_error(tool, exc)), "invalid"))
         risk = tool.risk_of(self.ctx, params)
+        unknown = _unknown_arguments(tool, call.arguments)
+        if unknown and risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.status != "started":
+            msg = (f"Not run: {tool.name} has no parameter {', '.join(map(repr, unknown))}, so that part of the call "
+                   f"would be lost. Its parameters: {', '.join(tool.params.model_fields)}. Call it again with those.")
+            return (yield from self.finish(call, ToolResult.fail(msg), "invalid"))
+        note = f"\n(Ignored: {tool.name} has no parameter {', '.join(map(repr, unknown))}.)" if unknown else ""
         if call.status == "started":  # journaled as running, never finished: in flight at a crash
             if RiskClass(call.risk or risk.value) is not RiskClass.READ:
                 changes = self._changes_of(call)
@@ -183,7 +189,7 @@ class CallRunner:
                           f"it may have run partly.{seen} Re-run it (once) or skip it (deny)?")
                 yield s.pause("in_flight", reason, IN_FLIGHT_CHOICES, call_id=call.id)
                 return True
-            return (yield from self._execute(call, tool, params, risk))
+            return (yield from self._execute(call, tool, params, risk, note))
         call.risk = risk.value
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and asks_only_a_question(s.task.goal) \
                 and call.name not in _HARNESS_CALLS:
@@ -221,7 +227,7 @@ class CallRunner:
             yield s.pause("question", params.question, list(getattr(params, "choices", []) or []),
                           call_id=call.id, calls=[call])
             return True
-        return (yield from self._execute(call, tool, params, risk))
+        return (yield from self._execute(call, tool, params, risk, note))
 
     def _memory_doubt(self, call: CallRecord) -> str:
         """Why ``call`` may not write long-term memory ("" when it may): a
@@ -273,7 +279,7 @@ class CallRunner:
         return (f"Not run again: this exact {earlier.name} call already ran at step {earlier.step} and its result "
                 f"is {where}.{then}")
 
-    def _execute(self, call: CallRecord, tool: Tool, params: Any, risk: RiskClass) -> Gen:
+    def _execute(self, call: CallRecord, tool: Tool, params: Any, risk: RiskClass, note: str = "") -> Gen:
         call.status = "started"
         call.risk = risk.value
         self.s.commit(calls=[call], durable=risk is not RiskClass.READ)
@@ -286,7 +292,19 @@ class CallRunner:
             self.current = None
         if not isinstance(result, ToolResult):
             result = ToolResult(text=str(result))
+        if note and not result.error:
+            result.text += note
         return (yield from self.finish(call, result))
+
+
+def _unknown_arguments(tool: Tool, arguments: dict[str, Any]) -> list[str]:
+    """Names in ``arguments`` with a value (not null or empty) that ``tool`` has
+    no parameter for; pydantic drops them silently. Qwen 1.5B passed a CSV's
+    data to xlsx_write as ``rows`` when it had none: only the header was written."""
+    if tool.params.model_config.get("extra") == "allow":
+        return []
+    known = set(tool.params.model_fields) | {f.alias for f in tool.params.model_fields.values() if f.alias}
+    return [k for k, v in arguments.items() if k not in known and v not in (None, "", [], {})]
 
 
 def _redact(text: str) -> str:
