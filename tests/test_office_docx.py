@@ -247,6 +247,39 @@ def test_an_output_that_names_the_input_changes_it_in_place(ctx):
     assert [p.text for p in load_doc(ctx, "l.docx").paragraphs] == ["Dear", "Approved"]
 
 
+def test_a_text_in_several_paragraphs_is_changed_only_when_one_or_all_is_said(ctx):
+    """Asked to change the notice period in clause 2 only, Qwen 1.5B replaced "30 days" everywhere
+    (clause 5 said "30 days" too)."""
+    doc = docx.Document()
+    for t in ("1. Term: one year.", "2. Notice: either party may end this with 30 days notice.",
+              "5. Payment: invoices are due within 30 days."):
+        doc.add_paragraph(t)
+    save_doc(ctx, "c.docx", doc)
+    before = ctx.workspace.read_bytes("c.docx")
+    res = call(docx_replace, ctx, path="c.docx", find="30 days", replace="60 days")
+    assert res.error and "occurs in 2 paragraphs" in res.text and "p2: …" in res.text and "p3: …" in res.text
+    assert "paragraph=N" in res.text and ctx.workspace.read_bytes("c.docx") == before
+    res = call(docx_replace, ctx, path="c.docx", find="30 days", replace="60 days", paragraph=2)
+    assert not res.error, res.text
+    assert [p.text for p in load_doc(ctx, "c.docx").paragraphs][1:] == [
+        "2. Notice: either party may end this with 60 days notice.", "5. Payment: invoices are due within 30 days."]
+    ctx.user_words = ["Replace every 'days' with 'calendar days'"]
+    assert not call(docx_replace, ctx, path="c.docx", find="days", replace="calendar days").error
+    ctx.user_words = []
+    assert not call(docx_replace, ctx, path="c.docx", find="calendar", replace="cal.", max_count=0).error
+
+
+def test_an_insert_the_user_wanted_at_the_end_is_not_put_elsewhere(ctx):
+    """Asked for a final paragraph "at the end of letter.docx", Qwen 1.5B passed after=0 (the start) and said Done."""
+    call(docx_create, ctx, path="l.docx", blocks=[{"type": "paragraph", "text": t} for t in ("Dear", "Body", "Regards")])
+    ctx.user_words = ['Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.']
+    res = call(docx_insert, ctx, path="l.docx", after=0, blocks=[{"type": "paragraph", "text": "Approved by: Dana Lee"}])
+    assert res.error and "inserts at the start" in res.text and "p3" in res.text and "Omit after" in res.text
+    res = call(docx_insert, ctx, path="l.docx", after=3, blocks=[{"type": "paragraph", "text": "Approved by: Dana Lee"}])
+    assert not res.error, res.text
+    assert [p.text for p in load_doc(ctx, "l.docx").paragraphs] == ["Dear", "Body", "Regards", "Approved by: Dana Lee"]
+
+
 def test_block_without_needed_field_is_an_error(ctx):
     res = call(docx_create, ctx, path="e.docx", blocks=[{"type": "table"}])
     assert res.error and "rows" in res.text

@@ -239,6 +239,14 @@ def docx_replace(ctx: ToolContext, params: DocxReplaceParams) -> ToolResult:
         targets = [numbered[params.paragraph - 1]]
     else:
         targets = list(body.iter(w("p")))
+    if params.paragraph is None and "max_count" not in params.model_fields_set and not _SAYS_ALL.search(
+            " ".join(ctx.user_words)):
+        hits = [(number.get(id(p)), _text(p)) for p in targets if params.find in _text(p)]
+        if len(hits) > 1:  # like an editor's unique old_string: "30 days" was in clause 2 and clause 5
+            shown = "; ".join(f"p{n}: {_around(t, params.find)}" if n else f"a table or text box: {_around(t, params.find)}"
+                              for n, t in hits[:5])
+            raise ToolError(f"{params.find!r} occurs in {len(hits)} paragraphs ({shown}); nothing was changed. Pass "
+                            "paragraph=N for the one to change, or max_count=0 to change them all.")
     total = mixed = 0
     where: list[str] = []
     for p in targets:
@@ -267,6 +275,21 @@ def docx_replace(ctx: ToolContext, params: DocxReplaceParams) -> ToolResult:
             " the replacement took the formatting of the first run. Check the result with docx_read."
         )
     return ToolResult(text=text + _tracked_note(doc), data={"path": out, "replaced": total, "spanning_runs": mixed})
+
+
+_SAYS_ALL = re.compile(r"\b(all|every|each|everywhere|throughout|wherever)\b", re.IGNORECASE)
+_SAYS_END = re.compile(r"\b(at the (very )?end|to the end|append\w*|final paragraph|closing (paragraph|line))\b",
+                       re.IGNORECASE)
+
+
+def _text(p: Any) -> str:
+    return "".join(n.text or "" for n in own_text_nodes(p))
+
+
+def _around(text: str, find: str, width: int = 30) -> str:
+    i = text.find(find)
+    start, end = max(0, i - width), min(len(text), i + len(find) + width)
+    return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
 
 
 def _target(ctx: ToolContext, path: str, output: str | None) -> tuple[str, bool]:
@@ -298,6 +321,10 @@ def docx_insert(ctx: ToolContext, params: DocxInsertParams) -> ToolResult:
         # letter, told to add a final paragraph, and repeated it after the error until the task stopped)
         past_end = f" (there is no paragraph {params.after}: the file had {len(numbered)})"
         params = params.model_copy(update={"after": None})
+    if params.after is not None and params.after < len(numbered) and _SAYS_END.search(" ".join(ctx.user_words)):
+        where = "at the start" if params.after == 0 else f"after p{params.after}"
+        raise ToolError(f"the user asked for the end of the document, but after={params.after} inserts {where} "
+                        f"(the last paragraph is p{len(numbered)}); nothing was changed. Omit after to append at the end.")
     new = add_blocks(doc, params.blocks)
     if params.after is not None:
         if params.after == 0:
