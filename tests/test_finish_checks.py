@@ -216,10 +216,28 @@ def test_an_answer_that_echoes_a_correction_is_not_an_answer(tmp_path):
 
 def test_the_echoed_format_help_never_ends_the_task(assistant_home, tmp_path):
     echo = "To call a tool, write exactly this block (one block per call; several blocks are allowed):"
-    agent, ws, store = _agent(assistant_home, tmp_path, [echo, echo, "unused"])
+    agent, ws, store = _agent(assistant_home, tmp_path, [echo] * 4 + ["unused"])
     events = list(agent.run("Schedule a review next Wednesday at 2:30pm", workspace=ws))
     assert not any(isinstance(e, Finished) for e in events)
-    assert isinstance(events[-1], Paused) and events[-1].kind == "stuck" and "Hand-off" in events[-1].reason
+    assert isinstance(events[-1], Paused) and events[-1].kind == "stuck" and "4 times in a row" in events[-1].reason
+    assert "repeats the harness's message" in events[-1].reason
+    store.close()
+
+
+def test_a_reply_that_is_no_answer_keeps_the_finish_checks_retry(assistant_home, tmp_path):
+    """Qwen 1.5B read the lease, replied with the harness's own "Not run again" note (refused), and its next
+    real attempt was then handed off: a reply that is not an answer at all is a format error instead."""
+    agent, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="lease.txt"),
+        "The rent is in the result of read_file.",  # names a tool: no answer
+        "The monthly rent is EUR 999.",  # a real answer, doubted (999 came from no tool)
+        "The monthly rent is EUR 1,450."])
+    (ws / "lease.txt").write_text("The monthly rent is EUR 1,450.\n")
+    events = list(agent.run("How much is the monthly rent in lease.txt?", workspace=ws))
+    assert isinstance(events[-1], Finished) and "1,450" in events[-1].answer
+    notices = [e.text for e in events if isinstance(e, Notice)]
+    assert notices[0].startswith("Format error: the answer names the tool 'read_file'")
+    assert notices[1].startswith("Finish check:") and "999" in notices[1]
     store.close()
 
 

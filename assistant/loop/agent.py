@@ -36,14 +36,14 @@ from ..infra.secret_cache import read_secret
 from .arguments import call_record, storable_text
 from .calls import CallRunner
 from .ending import end_with_answer, evidence_of
-from .finish import FINISH, FINISH_CHECK_PREFIX
+from .finish import FINISH, FINISH_CHECK_PREFIX, not_an_answer
 from .history import fit_prompt, to_model_messages
 from .plan import PLAN_TURN_TOKENS, UPDATE_PLAN, context_message, next_plan_step, plan_tool, wants_plan_turn
 from .prompt import format_error_note, plugin_prompt, system_prompt, today_line
 from .resolve import apply_resume
 from .stuck import check_budget, check_stuck
 from .toolgroups import initial_groups, loaded_schemas_note, turn_tools, unloaded_hint
-from .turns import FORCE, Answer, Calls, classify_turn, force_for, force_to_look, last_step_note
+from .turns import FORCE, Answer, Calls, FormatError, classify_turn, force_for, force_to_look, last_step_note
 
 __all__ = ["Agent", "MAX_FORMAT_ERRORS"]
 
@@ -371,7 +371,10 @@ class Agent:
             yield from self._record_calls(sess, msg, turn, step_n)
             return False
         if isinstance(turn, Answer):
-            return (yield from end_with_answer(sess, msg, turn.text, ev()))
+            bad = not_an_answer(turn.text, ev())
+            if bad is None:
+                return (yield from end_with_answer(sess, msg, turn.text, ev()))
+            turn = FormatError(bad, call_expected=False)  # not an answer: a format error, the check's retry kept
         task.call_expected = turn.call_expected
         task.format_errors += 1
         task.format_errors_total += 1

@@ -27,7 +27,7 @@ from ..state.models import CallRecord
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
-           "echoes_harness", "asks_only_a_question"]
+           "echoes_harness", "asks_only_a_question", "not_an_answer"]
 
 FINISH_CHECK_PREFIX = "Finish check:"
 
@@ -349,6 +349,21 @@ def _cut_search(answer: str, calls: Sequence[CallRecord]) -> str:
             return (f"the answer says it was not found, but {shown}; look at the rest (a narrower pattern, "
                     "grep for a word of the question) before saying it is not there")
     return ""
+
+
+def not_an_answer(answer: str, ev: Evidence) -> str | None:
+    """Why a plain-text reply is no answer at all (call-like markup, a tool named
+    by its identifier, the harness's own words), or None. The loop treats such a
+    reply as a format error, so it does not spend the one retry a doubted answer
+    gets: Qwen 1.5B read the lease, then replied with the harness's "Not run again: ..."
+    note, and its next, real attempt was handed off."""
+    markup = markup_problem(answer, ev.tool_names)
+    if markup:
+        return markup
+    if echoes_harness(answer, ev.harness_texts):
+        return ("the reply repeats the harness's message instead of answering; answer with what you found, "
+                "or call a tool")
+    return None
 
 
 def finish_problems(answer: str, ev: Evidence) -> list[str]:
