@@ -342,3 +342,31 @@ def test_constrain_always_forces_every_turn(env):
     events = run(agent, ws=ws)
     assert isinstance(events[-1], Finished)
     assert [f for f, _ in model.calls] == ["tool_call_or_final", "tool_call_or_final"]
+
+
+class _Rambling(ScriptedChatModel):
+    """Writes prose until it is cancelled, like a 1.5B model's 4,096-token turn (9 minutes on 2 cores)."""
+
+    def complete(self, messages, tools, *, on_delta=None, cancel=None, **kw):
+        import time
+
+        from model.types import ParsedTurn, TurnOutput
+
+        for _ in range(400):
+            if cancel is not None and cancel.is_set():
+                return TurnOutput(parsed=ParsedTurn(content="To do this, first"), stop_reason="cancelled")
+            on_delta("content", "and then ")
+            time.sleep(0.01)
+        return TurnOutput(parsed=ParsedTurn(content="never cut"), stop_reason="stop")
+
+
+def test_the_time_budget_ends_a_turn_that_runs_past_it(env):
+    ws, store = env
+    agent, _ = make(env, [])
+    agent.model = _Rambling(["unused"])
+    events = run(agent, ws=ws, max_wall_s=0.5)
+    assert isinstance(events[-1], Paused) and events[-1].kind == "budget", events[-1]
+    assert "time budget reached" in events[-1].reason
+    task = store.get_task(events[-1].task_id)
+    assert task.usage.steps == 0 and not agent.cancel_event.is_set()
+    assert not any(m.content == "never cut" for m in store.messages(task.id))
