@@ -170,14 +170,17 @@ class LocalChatModel:
             raise ModelError(f"the prompt ({len(tokens)} tokens) leaves no room to answer in a context of {self.context_size}")
         limit = min(max_tokens or room, room)
 
+        cut = _JsonCallCut(union_of_tools(tools, grammar_tools) if force is None else [], cancel)
+
         def on_text(delta: str) -> None:
             for kind, piece in parser.feed(delta):  # always fed: finish() needs the whole text
+                cut.feed(kind, piece)
                 if on_delta is not None:
                     on_delta(kind, piece)
 
         result = self.runtime.generate(
             tokens, max_tokens=limit, sampling=self.sampling, stop=list(self.profile.stop),
-            on_text=on_text, cancel=cancel, grammar=phase,
+            on_text=on_text, cancel=cut, grammar=phase,
             persist_prefix=self._persist_len(messages, tools, tokens),
             reasoning=starts_in_think, reasoning_budget=self.reasoning_budget,
             on_progress=on_progress or (_prefill_delta(on_delta) if on_delta is not None else None),
@@ -192,8 +195,39 @@ class LocalChatModel:
         parsed = parser.finish()
         if force:
             parsed.content = strip_final_answer(parsed.content)
-        return TurnOutput(parsed=parsed, token_ids=result.token_ids,
-                          stop_reason=result.stop_reason, metrics=result.metrics)
+        user_cancel = cancel is not None and cancel.is_set()
+        stop_reason = "stop" if result.stop_reason == "cancelled" and cut.done and not user_cancel else result.stop_reason
+        return TurnOutput(parsed=parsed, token_ids=result.token_ids, stop_reason=stop_reason, metrics=result.metrics)
+
+
+class _JsonCallCut:
+    """Ends a free turn once it holds a whole JSON tool call written as prose.
+
+    Small models write a call as ``{"name": ..., "arguments": {...}}`` in a code
+    block and go on writing (more calls, imagined results): Qwen2.5-Coder-1.5B
+    filled a 300 s budget with one such turn. The loop runs only the first such
+    call (:func:`model.parsing_failed.salvage_json_calls`), so generating past it
+    is wasted. Passed to the runtime as its ``cancel`` (``is_set()``): set by the
+    user's cancel, or once the content so far holds a call; ``done`` tells the two apart.
+    """
+
+    def __init__(self, tools: list[dict[str, Any]], cancel: threading.Event | None) -> None:
+        self.names = [str((t.get("function") or t).get("name", "")) for t in tools]
+        self.cancel = cancel
+        self.content: list[str] = []
+        self.done = False
+
+    def feed(self, kind: str, piece: str) -> None:
+        if not self.names or self.done or kind != "content":
+            return
+        self.content.append(piece)
+        if "}" in piece:
+            from .parsing_failed import salvage_json_calls
+
+            self.done = bool(salvage_json_calls("".join(self.content), self.names)[0])
+
+    def is_set(self) -> bool:
+        return self.done or (self.cancel is not None and self.cancel.is_set())
 
 
 def _prefill_delta(on_delta: DeltaCallback) -> Callable[[int, int], None]:

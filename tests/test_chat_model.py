@@ -134,3 +134,31 @@ def test_the_ids_before_the_last_message_are_kept_for_the_next_prompt(chat):
     chat._stable = (head, odd)
     later = head + "<|im_start|>user\n[Progress check: step 2 of 9]<|im_end|>\n<|im_start|>assistant\n"
     assert chat._tokenize_prompt(later)[:len(odd)] == odd
+
+
+def test_a_free_turn_ends_once_it_holds_a_whole_json_call():
+    """Qwen2.5-Coder-1.5B wrote a call in a ```json block and went on (more calls, imagined results) until
+    a 300 s budget ran out; the loop only runs the first such call."""
+    import threading
+
+    from model.chat import _JsonCallCut
+
+    stream = ["I'll list the files.\n```json\n{\n  \"name\": \"write_file\",", " \"arguments\": {\"path\": \"a\"",
+              ", \"content\": \"{x}\"}", "\n}", "\n```\nThen I will"]
+    cancel = threading.Event()
+    cut = _JsonCallCut(TOOLS, cancel)
+    seen = []
+    for piece in stream:
+        if cut.is_set():
+            break
+        seen.append(piece)
+        cut.feed("content", piece)
+    assert len(seen) == 4 and cut.done and cut.is_set()  # stopped right after the object closed
+    other = _JsonCallCut(TOOLS, cancel)
+    for piece in ['{"name": "delete_all", "arguments": {}}', '{"name": "write_file", "arguments": "a"}']:
+        other.feed("content", piece)  # no such tool; not a call's shape
+    other.feed("reasoning", '{"name": "write_file", "arguments": {}}')  # thinking is not the answer
+    assert not other.is_set()
+    cancel.set()
+    assert other.is_set() and not other.done  # the user's cancel still cancels
+    assert not _JsonCallCut([], None).is_set()  # a constrained turn: nothing to watch
