@@ -93,6 +93,14 @@ def test_not_found_says_what_to_do_next(ctx: ToolContext) -> None:
     assert r.error and "not found" in r.text and "list_dir" in r.text
 
 
+def test_a_wildcard_path_is_told_that_paths_are_never_wildcards(ctx: ToolContext) -> None:
+    """Qwen 1.5B copied "todo/*.txt" to todo/all.txt to combine files, got "not found" and gave up."""
+    ctx.workspace.write_text("todo/a.txt", "milk\n")
+    r = call(ctx, "copy", src="todo/*.txt", dest="todo/all.txt")
+    assert r.error and "never wildcards" in r.text and "find_files" in r.text and "read each one" in r.text
+    assert "never wildcards" not in call(ctx, "read_file", path="nope.txt").text
+
+
 def test_write_file_creates_then_overwrites_with_a_diff(ctx: ToolContext) -> None:
     r = call(ctx, "write_file", path="out/hello.txt", content="hello\n")
     assert not r.error and r.text.startswith("created out/hello.txt") and r.data["created"]

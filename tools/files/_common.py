@@ -65,7 +65,11 @@ def sandboxed() -> Iterator[None]:
         yield
     except SandboxError as exc:
         hint = _HINTS.get(exc.code, "")
-        message = str(exc)  # paths ending in "." come quoted (sandbox.paths.short): keep them whole
+        message = str(exc)
+        if exc.code == "not_found" and any(ch in message for ch in "*?["):
+            # Qwen 1.5B copied "todo/*.txt" to combine files, got "not found" and gave up
+            hint = ("Paths are never wildcards: name one file (find_files lists the files a pattern matches); to "
+                    "combine files, read each one and write the combined text.")  # paths ending in "." come quoted (sandbox.paths.short): keep them whole
         if not message.endswith("."):
             message += "."
         raise ToolError(f"{message} {hint}".strip()) from None
