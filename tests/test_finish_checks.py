@@ -370,3 +370,24 @@ def test_answers_not_shaped_like_answers_are_doubted(tmp_path, answer, doubt):
     assert len(problems) == 1 and doubt in problems[0], problems
     assert finish_problems("The rent is due on the first: of each month, says the lease.",
                            Evidence("When is the rent due?", tmp_path)) == []
+
+
+def test_an_answer_wrapped_in_a_one_key_json_object_is_the_text_inside(assistant_home, tmp_path):
+    """Qwen 1.5B answered {"response": "The file `garden.txt` is in the `home` folder. ..."}: refused as a JSON
+    object, then 'garden.txt does not exist' (it looked only at the top folder): handed off though the file is real."""
+    from assistant.loop.finish import unwrap_answer
+
+    assert unwrap_answer('```json\n{"response": "It is home/a.txt."}\n```') == "It is home/a.txt."
+    assert unwrap_answer('{"answer": "x", "confidence": 1}').startswith("{")  # not one key
+    assert unwrap_answer('{"name": "read_file"}') == '{"name": "read_file"}'
+    agent, ws, store = _agent(assistant_home, tmp_path, [
+        call("list_dir", path="."),
+        '{\n"response": "The passport file is `passport.txt`, in the home folder (home/passport.txt)."\n}'])
+    (ws / "home").mkdir()
+    (ws / "home" / "passport.txt").write_text("passport renewal: 3 March\n")
+    events = list(agent.run("Which file is about my passport?", workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    assert events[-1].answer.startswith("The passport file is `passport.txt`")
+    store.close()
+    problems = finish_problems("It is in nowhere.txt.", Evidence(goal="Which file?", workspace=ws, calls=[]))
+    assert any("nowhere.txt, which does not exist" in p for p in problems)

@@ -36,7 +36,7 @@ from ..infra.secret_cache import read_secret
 from .arguments import call_record, storable_text
 from .calls import CallRunner
 from .ending import end_with_answer, evidence_of
-from .finish import FINISH, FINISH_CHECK_PREFIX, not_an_answer
+from .finish import FINISH, FINISH_CHECK_PREFIX, not_an_answer, unwrap_answer
 from .history import fit_prompt, to_model_messages
 from .plan import PLAN_TURN_TOKENS, UPDATE_PLAN, context_message, next_plan_step, plan_tool, wants_plan_turn
 from .prompt import format_error_note, plugin_prompt, system_prompt, today_line
@@ -389,9 +389,10 @@ class Agent:
             yield from self._record_calls(sess, msg, turn, step_n)
             return False
         if isinstance(turn, Answer):
-            bad = not_an_answer(turn.text, ev())
+            text = unwrap_answer(turn.text)  # {"response": "..."}: the answer inside
+            bad = not_an_answer(text, ev())
             if bad is None:
-                return (yield from end_with_answer(sess, msg, turn.text, ev()))
+                return (yield from end_with_answer(sess, msg, text, ev()))
             turn = FormatError(bad, call_expected=False)  # not an answer: a format error, the check's retry kept
         task.call_expected = turn.call_expected
         task.format_errors += 1

@@ -13,6 +13,7 @@ the next answer is doubtful too, for the human (a hand-off with reasons).
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +28,7 @@ from ..state.models import CallRecord
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
-           "echoes_harness", "asks_only_a_question", "not_an_answer"]
+           "echoes_harness", "asks_only_a_question", "not_an_answer", "unwrap_answer"]
 
 FINISH_CHECK_PREFIX = "Finish check:"
 
@@ -242,6 +243,24 @@ def unread_inputs(goal: str, workspace: str | Path, calls: Sequence[CallRecord],
             if (root / rel).is_file() and Path(rel).name.lower() not in args and not _was_read(rel, calls)]
 
 
+def _exists_somewhere(root: Path, rel: str, limit: int = 2000) -> bool:
+    """``rel`` exists under ``root``; a bare file name may be in any folder (an
+    answer said "garden.txt is in the home folder": home/garden.txt is real)."""
+    if (root / rel).exists():
+        return True
+    if "/" in rel:
+        return False
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        if rel in files:
+            return True
+        seen += len(files) + len(dirs)
+        if seen > limit:
+            return True  # too big to look through: give the benefit of the doubt
+    return False
+
+
 def file_problems(answer: str, ev: Evidence) -> list[str]:
     """Doubts about files: outputs the goal asks for that are missing or were
     not written by this task; files the answer names that do not exist (or that
@@ -263,7 +282,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             continue  # "I could not find data.csv" is an honest answer
         if rel in outputs:
             continue
-        if not (root / rel).exists():
+        if not _exists_somewhere(root, rel):
             out.append(f"the answer names {rel}, which does not exist in the workspace")
         elif _CLAIM.search(before + after) and _norm(rel) not in touched:
             out.append(f"the answer says {rel} was written, but this task did not write it")
@@ -349,6 +368,27 @@ def _cut_search(answer: str, calls: Sequence[CallRecord]) -> str:
             return (f"the answer says it was not found, but {shown}; look at the rest (a narrower pattern, "
                     "grep for a word of the question) before saying it is not there")
     return ""
+
+
+_ANSWER_KEYS = {"answer", "response", "result", "final_answer", "message", "reply", "text"}
+
+
+def unwrap_answer(text: str) -> str:
+    """The text of an answer wrapped in a one-key JSON object
+    (``{"response": "The file is home/garden.txt."}``, fenced or not; Qwen 1.5B
+    answers so), else ``text`` unchanged. The unwrapped text is checked as usual."""
+    body = "\n".join(ln for ln in text.strip().splitlines() if not ln.strip().startswith("```")).strip()
+    if not body.startswith("{"):
+        return text
+    try:
+        obj = json.loads(body)
+    except ValueError:
+        return text
+    if isinstance(obj, dict) and len(obj) == 1:
+        key, value = next(iter(obj.items()))
+        if str(key).lower() in _ANSWER_KEYS and isinstance(value, str) and value.strip():
+            return value.strip()
+    return text
 
 
 def not_an_answer(answer: str, ev: Evidence) -> str | None:
