@@ -67,8 +67,8 @@ def test_handoff_task_pausing_on_ask_human_passes(assistant_home):
 
 def test_a_task_left_undone_scores_zero_and_format_errors_are_counted(assistant_home):
     bad = "<tool_call>\n<function=move>\n<parameter=src>\nphotos/IMG_0007.jpg\n</function>"
-    r = run_task(task("files_rename_pattern"), ScriptedChatModel([bad, "Done."]))
-    assert (r.grade, r.passed, r.end) == (0.0, False, "finished")
+    r = run_task(task("files_rename_pattern"), ScriptedChatModel([bad, "Done.", "Done."]))
+    assert (r.grade, r.passed, r.end) == (0.0, False, "paused:stuck")  # "Done." with nothing done: handed off
     assert r.format_errors == 1
 
 

@@ -391,3 +391,19 @@ def test_an_answer_wrapped_in_a_one_key_json_object_is_the_text_inside(assistant
     store.close()
     problems = finish_problems("It is in nowhere.txt.", Evidence(goal="Which file?", workspace=ws, calls=[]))
     assert any("nowhere.txt, which does not exist" in p for p in problems)
+
+
+def test_an_answer_that_claims_a_change_nothing_made_is_doubted(tmp_path):
+    """files_rename_pattern: every edit_file failed ("not found"), and Qwen 1.5B answered "I renamed them to
+    holiday-0042.jpg. I could not find any other files." - a wrong done the goal-verb check missed ("In the photos
+    folder, rename ...") and the "could not" let through."""
+    failed = CallRecord(id="c1", name="edit_file", arguments={"path": "photos/IMG_0042.jpg"}, step=1, turn_seq=1,
+                        status="done", error=True, risk="write", result="not found")
+    goal = "In the photos folder, rename every file named like IMG_0042.jpg to holiday-0042.jpg."
+    answer = "I found 2 files. I renamed them to holiday-0042.jpg. I could not find any other files."
+    problems = finish_problems(answer, Evidence(goal=goal, workspace=tmp_path, calls=[failed]))
+    assert any("was renamed, but no tool call of this task changed anything" in p for p in problems), problems
+    honest = "The files could not be renamed: edit_file cannot rename. Nothing was changed."
+    assert not any("changed anything" in p for p in finish_problems(honest, Evidence(goal=goal, workspace=tmp_path,
+                                                                                      calls=[failed])))
+    assert any("asks for a change" in p for p in finish_problems("Ok.", Evidence(goal=goal, workspace=tmp_path)))

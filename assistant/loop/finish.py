@@ -325,7 +325,7 @@ _NOT_FOUND = re.compile(r"\b(not (found|present|there|listed|mentioned)|no (such
 
 
 _MUST_CHANGE = re.compile(
-    r"^\W*(please\s+)?(creat|writ|sav|add|append|insert|edit|chang|updat|modif|replac|renam|mov|cop(y|ies)|delet|"
+    r"(^|[.,;:]\s+)\W*(please\s+)?(creat|writ|sav|add|append|insert|edit|chang|updat|modif|replac|renam|mov|cop(y|ies)|delet|"
     r"remov|sort|organi[sz]|convert|export|merg|combin|split|schedul|book|put|remember)\w*\b", re.IGNORECASE)
 _NOT_DONE = re.compile(r"\b(could ?n[o']t|cannot|can't|unable|did ?n[o']t|not able|not (done|possible|found))\b",
                        re.IGNORECASE)
@@ -406,6 +406,21 @@ def not_an_answer(answer: str, ev: Evidence) -> str | None:
     return None
 
 
+_CHANGED = re.compile(r"\b(renamed|moved|created|added|deleted|removed|wrote|written|updated|saved|changed|edited|"
+                      r"inserted|appended|sorted|organi[sz]ed|merged|combined|copied|scheduled|booked|converted|"
+                      r"replaced)\b", re.IGNORECASE)
+
+
+def _claimed_change(answer: str) -> str | None:
+    """The first change the answer says was made ("renamed"), in a sentence
+    without a negation ("could not be renamed" is no claim), or None."""
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", answer):
+        m = _CHANGED.search(sentence)
+        if m and not _NEGATED.search(sentence) and not re.search(r"\b(nothing|none|neither|nor)\b", sentence, re.I):
+            return "written" if m.group(1).lower() == "wrote" else m.group(1).lower()
+    return None
+
+
 def finish_problems(answer: str, ev: Evidence) -> list[str]:
     """Every doubt about ``answer`` as a final answer, one line each ([] when
     it may end the task). A call-like answer is reported alone (the rest does
@@ -433,8 +448,13 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if _POINTS_AWAY.search(answer):
         out.append("the answer points to results the user cannot see ('shown above'); write the result itself "
                    "in the answer")
-    if _MUST_CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) and not any(
-            c.status == "done" and not c.error and c.risk in ("write", "destructive") for c in ev.calls):
+    changed = bool(ev.touched) or any(c.status == "done" and not c.error and c.risk in ("write", "destructive")
+                                      for c in ev.calls)
+    claim = None if changed or any("did not write" in p for p in out) else _claimed_change(answer)
+    if claim:  # "I renamed them to holiday-0042.jpg" after every call had failed (Qwen 1.5B)
+        out.append(f"the answer says something was {claim}, but no tool call of this task changed anything; do it "
+                   "with a tool, or say plainly that it was not done and why")
+    elif _MUST_CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) and not changed:
         out.append("the task asks for a change, but no tool call of this task changed anything; do it with a tool, "
                    "say plainly why it cannot be done, or call ask_human if you need the user")
     unseen = number_problems(answer, [ev.goal, *ev.user_texts, *results, *ev.extra_texts])
