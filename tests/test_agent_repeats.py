@@ -195,3 +195,21 @@ def test_reading_a_table_whole_for_a_ranking_points_to_table_query(assistant_hom
     assert results[0].index("<<END_UNTRUSTED") < results[0].index("Hint:")  # the harness's words, outside the fence
     assert "Hint:" not in results[1]
     store.close()
+
+
+def test_no_approval_is_asked_for_destroying_a_file_that_is_not_there(assistant_home, tmp_path):
+    """Told to "delete the old report", Qwen 1.5B asked the user to approve deleting reports/old_report.pdf,
+    a file it made up."""
+    from assistant.events import Paused
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("delete", path="reports/old_report.pdf"), call("delete", path="reports/q3.docx"), "Deleted."],
+        FILE_TOOLS, approve="ask")
+    (ws / "reports").mkdir()
+    (ws / "reports" / "q3.docx").write_bytes(b"PK")
+    events = list(agent.run("Delete the old report.", workspace=ws))
+    first = [e for e in events if isinstance(e, ToolCallFinished)][0]
+    assert first.error and "not found" in first.result
+    assert isinstance(events[-1], Paused) and events[-1].kind == "approval" and "q3.docx" in events[-1].reason
+    assert (ws / "reports" / "q3.docx").exists()
+    store.close()

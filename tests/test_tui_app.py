@@ -14,7 +14,7 @@ from assistant.tui.app import AssistantApp  # noqa: E402
 from assistant.tui.screens import ApprovalScreen, TasksScreen  # noqa: E402
 from assistant.tui.screens.confirm import ConfirmScreen  # noqa: E402
 from assistant.tui.widgets import HandOffPanel, StatusBar, ToolCallCard  # noqa: E402
-from test_tui_support import OVERWRITE_SCRIPT, QUESTION_SCRIPT, BlockingModel, make_app, until  # noqa: E402
+from test_tui_support import DENIED_SCRIPT, OVERWRITE_SCRIPT, QUESTION_SCRIPT, BlockingModel, make_app, until  # noqa: E402
 
 SIZE = (100, 32)
 pytestmark = pytest.mark.anyio
@@ -59,7 +59,7 @@ async def test_overwrite_waits_for_approval_then_runs(home, workspace):
 
 
 async def test_deny_with_note_tells_the_model_and_keeps_the_file(home, workspace):
-    app = make_app(home, workspace, ScriptedChatModel(OVERWRITE_SCRIPT))
+    app = make_app(home, workspace, ScriptedChatModel(DENIED_SCRIPT))
     async with app.run_test(size=SIZE) as pilot:
         await type_line(pilot, "tidy notes")
         await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
@@ -303,7 +303,7 @@ async def test_escape_right_after_enter_is_not_lost(home, workspace):
 
 async def test_typing_a_note_never_decides_and_enter_denies_with_it(home, workspace):
     note = "End the file with a newline."  # has an "n" (deny) and a "t" (approve for the task)
-    app = make_app(home, workspace, ScriptedChatModel(OVERWRITE_SCRIPT))
+    app = make_app(home, workspace, ScriptedChatModel(DENIED_SCRIPT))
     async with app.run_test(size=SIZE) as pilot:
         await type_line(pilot, "tidy notes")
         await until(pilot, lambda: isinstance(app.screen, ApprovalScreen))

@@ -17,6 +17,7 @@ OVERWRITE_SCRIPT = [
     "<think>\nThe file exists; I will replace its text.\n</think>\n" + call("write_file", path="notes.txt", content="new text"),
     "I replaced the text of notes.txt.",
 ]
+DENIED_SCRIPT = [OVERWRITE_SCRIPT[0], "I left notes.txt as it was, as you asked."]  # true after a deny
 QUESTION_SCRIPT = [
     call("ask_human", question="Which colour should the title be?"),
     "The title will be **blue**.",

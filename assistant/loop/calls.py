@@ -212,6 +212,8 @@ class CallRunner:
             msg = (f"Not allowed: {call.name} is a {risk.value} action and this task is read-only "
                    "(approve=none). Use read-only tools or give your final answer.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        if decision == "ask" and risk is RiskClass.DESTRUCTIVE and self._source_missing(call):
+            decision = "allow"  # nothing there to destroy: it fails "not found" instead of asking about a phantom
         if decision == "ask":
             call.status = "awaiting_approval"
             diff = self._preview(tool, params)
@@ -228,6 +230,18 @@ class CallRunner:
                           call_id=call.id, calls=[call])
             return True
         return (yield from self._execute(call, tool, params, risk, note))
+
+    def _source_missing(self, call: CallRecord) -> bool:
+        """The call's ``path`` (or ``src``) names nothing in the workspace. Qwen 1.5B, told to
+        "delete the old report", asked the user to approve deleting reports/old_report.pdf, a file it made up."""
+        path = call.arguments.get("src", call.arguments.get("path"))
+        ws = getattr(self.ctx, "workspace", None)
+        if not isinstance(path, str) or not path.strip() or ws is None or any(ch in path for ch in "*?["):
+            return False
+        try:
+            return not ws.exists(path)
+        except Exception:  # noqa: BLE001 - outside the workspace etc.: the tool refuses it without asking
+            return True
 
     def _memory_doubt(self, call: CallRecord) -> str:
         """Why ``call`` may not write long-term memory ("" when it may): a
