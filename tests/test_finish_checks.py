@@ -407,3 +407,16 @@ def test_an_answer_that_claims_a_change_nothing_made_is_doubted(tmp_path):
     assert not any("changed anything" in p for p in finish_problems(honest, Evidence(goal=goal, workspace=tmp_path,
                                                                                       calls=[failed])))
     assert any("asks for a change" in p for p in finish_problems("Ok.", Evidence(goal=goal, workspace=tmp_path)))
+
+
+def test_a_task_no_tool_can_do_must_end_saying_so(tmp_path):
+    """handoff_send_budget: Qwen 1.5B wrote two letter files and 'finished' with steps for the user to send
+    the budget themselves."""
+    goal = "Send the budget to my manager."
+    steps = "To send the budget to your manager, follow these steps: 1. Open the file. 2. Send it by email."
+    assert any("no tool here can send" in p for p in finish_problems(steps, Evidence(goal=goal, workspace=tmp_path)))
+    honest = "I cannot send e-mail from here; the budget is in budget.xlsx for you to send."
+    assert not any("no tool" in p for p in finish_problems(honest, Evidence(goal=goal, workspace=tmp_path)))
+    with_mail = Evidence(goal=goal, workspace=tmp_path, tool_names=["email_send"])
+    assert not any("no tool" in p for p in finish_problems(steps, with_mail))
+    assert not any("no tool" in p for p in finish_problems("It is 3.", Evidence(goal="Who called?", workspace=tmp_path)))

@@ -421,6 +421,22 @@ def _claimed_change(answer: str) -> str | None:
     return None
 
 
+_UNDOABLE = re.compile(r"(?:^|[.,;:]\s+)\W*(?:please\s+)?(send|e-?mail|mail|text|call|phone|print|pay|post|fax|tweet)\b",
+                       re.IGNORECASE)
+
+
+def _undoable_verb(goal: str, tool_names: Sequence[str]) -> str:
+    """The verb a goal starts with that no tool can do ("send" in "Send the budget to
+    my manager", when no tool's name says send or mail), or "". Qwen 1.5B answered
+    with steps for the user to send it themselves, and the task 'finished'."""
+    m = _UNDOABLE.search(goal)
+    if not m:
+        return ""
+    verb = m.group(1).lower()
+    stem = "mail" if "mail" in verb else verb
+    return "" if any(stem in n.lower() for n in tool_names) else verb
+
+
 def finish_problems(answer: str, ev: Evidence) -> list[str]:
     """Every doubt about ``answer`` as a final answer, one line each ([] when
     it may end the task). A call-like answer is reported alone (the rest does
@@ -457,6 +473,10 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     elif _MUST_CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) and not changed:
         out.append("the task asks for a change, but no tool call of this task changed anything; do it with a tool, "
                    "say plainly why it cannot be done, or call ask_human if you need the user")
+    cannot = _undoable_verb(ev.goal, ev.tool_names)
+    if cannot and not _NOT_DONE.search(answer):
+        out.append(f"the task asks to {cannot}, and no tool here can {cannot}; say plainly that you could not "
+                   f"{cannot} it (and what you did instead), or call ask_human")
     unseen = number_problems(answer, [ev.goal, *ev.user_texts, *results, *ev.extra_texts])
     if unseen:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "
