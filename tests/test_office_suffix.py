@@ -29,3 +29,17 @@ def test_excel_tool_refuses_a_csv_name(ctx):
     assert res.error and "must be named *.xlsx" in res.text and "write_file" in res.text
     assert not ctx.workspace.exists("totals.csv")
     assert not call(xlsx_write, ctx, path="totals.xlsx", cells=[{"cell": "A1", "value": 1}]).error
+
+
+def test_a_reader_given_another_kind_of_file_names_the_right_reader(ctx):
+    """Qwen 1.5B called docx_read on invoices.pdf three times; the error said only "check the file type"."""
+    from tool_helpers import call
+    from tools.office.docx_read import docx_read
+    from tools.office.pdf import pdf_read
+
+    ctx.workspace.write_bytes("invoices.pdf", b"%PDF-1.4\n%%EOF\n")
+    ctx.workspace.write_text("notes.txt", "hello")
+    ctx.workspace.write_text("fake.pdf", "not a pdf")
+    assert "use pdf_read for this file" in call(docx_read, ctx, path="invoices.pdf").text
+    assert "use read_file" in call(docx_read, ctx, path="notes.txt").text
+    assert "check the file type" in call(pdf_read, ctx, path="fake.pdf").text  # its own kind: no loop

@@ -77,6 +77,22 @@ _KIND = {
 }
 
 
+def type_hint(name: str, reader: str = "") -> str:
+    """What to do with a file of another type than the tool reads: the reader its
+    extension calls for ("use pdf_read for this file"), else "check the file type."
+    Qwen 1.5B called docx_read on invoices.pdf three times."""
+    import os
+
+    from tools.files._common import _OFFICE_TOOLS
+
+    found = _OFFICE_TOOLS.get(os.path.splitext(str(name))[1].lower())
+    if found and found[0] != reader:
+        return f"use {found[0]} for this file."
+    if str(name).lower().endswith((".txt", ".md", ".csv", ".tsv", ".json")):
+        return "it is a text file: use read_file."
+    return "check the file type."
+
+
 def _ws(ctx: ToolContext) -> Any:
     if ctx.workspace is None:
         raise ToolError("no workspace is open; start the task with --workspace DIR.")
@@ -137,7 +153,7 @@ def check_ooxml_zip(data: bytes, name: str, kind: str, *, streamed: tuple[str, .
             f"ask the user to save it as .{kind} without a password."
         )
     if data[:4] != b"PK\x03\x04" and data[:4] != b"PK\x05\x06":
-        raise ToolError(f"{name} is not a {label} (not a zip archive); check the file type.")
+        raise ToolError(f"{name} is not a {label} (not a zip archive); {type_hint(name, kind + '_read')}")
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
@@ -152,7 +168,7 @@ def check_ooxml_zip(data: bytes, name: str, kind: str, *, streamed: tuple[str, .
         raise ToolError(f"{name} would expand to {total // (1 << 20)} MiB; refusing to open it (zip bomb guard).")
     names = {i.filename for i in infos}
     if main_part not in names:
-        raise ToolError(f"{name} is not a {label} (zip without {main_part}); check the file type.")
+        raise ToolError(f"{name} is not a {label} (zip without {main_part}); {type_hint(name, kind + '_read')}")
     left = MAX_UNZIPPED_BYTES
     for info in infos:
         left -= _check_part(zf, info, name, label, streamed, left)

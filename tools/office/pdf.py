@@ -20,7 +20,7 @@ from typing import Any, Callable
 from pydantic import BaseModel, Field
 
 from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
-from tools.office._common import parse_page_spec, read_doc_bytes
+from tools.office._common import parse_page_spec, read_doc_bytes, type_hint
 
 __all__ = [
     "open_pdf",
@@ -62,7 +62,7 @@ def open_pdf(data: bytes, name: str) -> Any:
     from pypdf.errors import DependencyError, PyPdfError
 
     if b"%PDF-" not in data[:1024]:
-        raise ToolError(f"{name} is not a PDF (no %PDF header); check the file type.")
+        raise ToolError(f"{name} is not a PDF (no %PDF header); {type_hint(name, 'pdf_read')}")
     try:
         reader = PdfReader(io.BytesIO(data), strict=False)
         if reader.is_encrypted:
