@@ -213,3 +213,22 @@ def test_no_approval_is_asked_for_destroying_a_file_that_is_not_there(assistant_
     assert isinstance(events[-1], Paused) and events[-1].kind == "approval" and "q3.docx" in events[-1].reason
     assert (ws / "reports" / "q3.docx").exists()
     store.close()
+
+
+def test_metadata_is_not_reading_and_a_repeat_names_the_reader(assistant_home, tmp_path):
+    """pdf_page_count: Qwen 1.5B called pdf_info three times and never pdf_read for "the title on its first page";
+    pdf_number_lookup: pdf_info only, then "we cannot determine it from logistics-review.pdf" (a wrong done)."""
+    from assistant.loop.finish import Evidence, finish_problems
+
+    info = call("file_info", path="manual.txt")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        info, info, call("read_file", path="manual.txt"), "The title is Pump Manual."])
+    (ws / "manual.txt").write_text("Pump Manual\n")
+    events = list(agent.run("What is the title of manual.txt?", workspace=ws))
+    assert isinstance(events[-1], Finished)
+    repeat = [e for e in events if isinstance(e, ToolCallFinished)][1]
+    assert "Not read yet: manual.txt; read_file reads its contents." in repeat.result
+    calls = store.calls(events[-1].task_id)
+    ev = Evidence(goal="What is the title of manual.txt?", workspace=ws, calls=calls[:1])
+    assert any("never read" in p for p in finish_problems("I could not find a title.", ev))
+    store.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any, Callable, Generator, Sequence
 
 from pydantic import ValidationError
@@ -287,6 +288,10 @@ class CallRunner:
             return (f"Not run again: this exact {earlier.name} call already succeeded at step {earlier.step}{done}; "
                     "running it again would do it twice. If that completes the task, give your final answer now; "
                     "otherwise take the next, different step.")
+        unread = unread_inputs(self.s.task.goal, self.s.task.workspace, self.s.calls)
+        if unread:  # pdf_page_count: pdf_info three times, never pdf_read, for "the title on its first page"
+            return (f"Not run again: this exact {earlier.name} call already ran at step {earlier.step} and its result "
+                    f"is {where}. Not read yet: {', '.join(unread)}; {reader_hint(unread[0])}")
         step = self.next_step()
         then = f" The plan's next step: {step}" if step else (
             " If it answers the task, give your final answer now; otherwise take a different next step.")
@@ -309,6 +314,14 @@ class CallRunner:
         if note and not result.error:
             result.text += note
         return (yield from self.finish(call, result))
+
+
+def reader_hint(path: str) -> str:
+    """The tool that reads ``path``'s contents, as a short instruction."""
+    from tools.files._common import _OFFICE_TOOLS
+
+    tool = _OFFICE_TOOLS.get(Path(path).suffix.lower(), ("read_file",))[0]
+    return f"{tool} reads its contents."
 
 
 def _unknown_arguments(tool: Tool, arguments: dict[str, Any]) -> list[str]:

@@ -219,10 +219,15 @@ def _norm(path: str) -> str:
     return path.strip().lstrip("./").rstrip("/") if path.startswith("./") else path.strip().rstrip("/")
 
 
+_NOT_READING = frozenset({"pdf_info", "xlsx_info", "file_info", "list_dir", "find_files"})  # name, size, pages
+
+
 def _was_read(rel: str, calls: Sequence[CallRecord]) -> bool:
+    """A call of this task read ``rel``'s contents (metadata tools do not count: Qwen 1.5B
+    called pdf_info only, then said the figure was not in logistics-review.pdf)."""
     stem = Path(rel).stem.lower()
     for c in calls:
-        if c.status != "done" or c.error:
+        if c.status != "done" or c.error or c.name in _NOT_READING or (c.data or {}).get("repeat_of"):
             continue
         args = json.dumps(c.arguments, ensure_ascii=False).lower()
         if rel.lower() in args or Path(rel).name.lower() in args:
@@ -232,15 +237,16 @@ def _was_read(rel: str, calls: Sequence[CallRecord]) -> bool:
     return False
 
 
-def unread_inputs(goal: str, workspace: str | Path, calls: Sequence[CallRecord], call: CallRecord) -> list[str]:
+def unread_inputs(goal: str, workspace: str | Path, calls: Sequence[CallRecord],
+                  call: CallRecord | None = None) -> list[str]:
     """Files ``goal`` names as inputs that exist in ``workspace`` but no call of
     this task has read, and that ``call`` itself does not name: a change made
     before reading them is a guess. Qwen 1.5B, asked to put the meeting from
     invite.txt in the calendar, first added a meeting it made up, then read the file."""
-    args = json.dumps(call.arguments, ensure_ascii=False).lower()
+    args = json.dumps(call.arguments, ensure_ascii=False).lower() if call is not None else ""
     root = Path(workspace)
     return [rel for rel in goal_files(goal)[1]
-            if (root / rel).is_file() and Path(rel).name.lower() not in args and not _was_read(rel, calls)]
+            if (root / rel).is_file() and not (args and Path(rel).name.lower() in args) and not _was_read(rel, calls)]
 
 
 def _exists_somewhere(root: Path, rel: str, limit: int = 2000) -> bool:
