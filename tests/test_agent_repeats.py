@@ -154,13 +154,18 @@ def test_no_change_before_a_file_the_task_names_is_read(assistant_home, tmp_path
     store.close()
 
 
-def test_a_file_the_call_writes_itself_needs_no_read_first(assistant_home, tmp_path):
+def test_a_change_to_the_file_itself_needs_a_read_only_when_it_brings_its_own_content(assistant_home, tmp_path):
+    """xlsx_top_vendors: Qwen 1.5B added a "Top 5" sheet of five invented vendors to spending.xlsx, unread."""
     agent, model, ws, store = scripted_agent(tmp_path, [
-        call("write_file", path="todo.txt", content="- milk\n- eggs\n"), "Wrote todo.txt."],
-        FILE_TOOLS, approve="all")
-    (ws / "todo.txt").write_text("- milk\n")
-    events = list(agent.run("Add eggs to todo.txt", workspace=ws))
-    assert isinstance(events[-1], Finished) and (ws / "todo.txt").read_text() == "- milk\n- eggs\n"
+        call("edit_file", path="todo.txt", old_text="milk", new_text="oat milk"),
+        call("write_file", path="todo.txt", content="- oat milk\n- eggs\n- bread\n"),
+        "Changed milk to oat milk in todo.txt."], FILE_TOOLS, approve="all")
+    (ws / "todo.txt").write_text("- milk\n- tea\n")
+    events = list(agent.run("In todo.txt, change milk to oat milk", workspace=ws))
+    assert isinstance(events[-1], Finished)
+    edit, write = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert not edit.error and write.error and write.result.startswith("Not run: the task names todo.txt")
+    assert (ws / "todo.txt").read_text() == "- oat milk\n- tea\n"
     store.close()
 
 

@@ -222,13 +222,15 @@ def _norm(path: str) -> str:
 _NOT_READING = frozenset({"pdf_info", "xlsx_info", "file_info", "list_dir", "find_files"})  # name, size, pages
 
 
-def _was_read(rel: str, calls: Sequence[CallRecord]) -> bool:
+def _was_read(rel: str, calls: Sequence[CallRecord], *, reads_only: bool = False) -> bool:
     """A call of this task read ``rel``'s contents (metadata tools do not count: Qwen 1.5B
     called pdf_info only, then said the figure was not in logistics-review.pdf)."""
     stem = Path(rel).stem.lower()
     for c in calls:
         if c.status != "done" or c.error or c.name in _NOT_READING or (c.data or {}).get("repeat_of"):
             continue
+        if reads_only and c.risk and c.risk != "read":
+            continue  # an edit of the file is no read of it
         args = json.dumps(c.arguments, ensure_ascii=False).lower()
         if rel.lower() in args or Path(rel).name.lower() in args:
             return True
@@ -244,9 +246,25 @@ def unread_inputs(goal: str, workspace: str | Path, calls: Sequence[CallRecord],
     before reading them is a guess. Qwen 1.5B, asked to put the meeting from
     invite.txt in the calendar, first added a meeting it made up, then read the file."""
     args = json.dumps(call.arguments, ensure_ascii=False).lower() if call is not None else ""
+    # a call on the file itself needs no read when all it writes is in the user's words ("change 30 days to
+    # 60 days"); not when it brings content of its own (an xlsx_add_sheet of five invented vendors)
+    own = bool(args) and not ungrounded_words(" ".join(_values(call.arguments)), [goal])
     root = Path(workspace)
     return [rel for rel in goal_files(goal)[1]
-            if (root / rel).is_file() and not (args and Path(rel).name.lower() in args) and not _was_read(rel, calls)]
+            if (root / rel).is_file() and not (own and Path(rel).name.lower() in args)
+            and not _was_read(rel, calls, reads_only=True)]
+
+
+_PATH_KEYS = {"path", "src", "dest", "output", "source", "target", "file"}
+
+
+def _values(args: Any) -> list[str]:
+    """The text a call writes: every value of its arguments but the paths."""
+    if isinstance(args, dict):
+        return [v for k, x in args.items() if k not in _PATH_KEYS for v in _values(x)]
+    if isinstance(args, list):
+        return [v for x in args for v in _values(x)]
+    return [] if args is None or isinstance(args, bool) else [str(args)]
 
 
 def _exists_somewhere(root: Path, rel: str, limit: int = 2000) -> bool:
