@@ -242,3 +242,14 @@ def test_reading_past_the_used_area_does_not_grow_it(ctx):
     assert "(used area A1:B7)" in res.text
     bad = call(xlsx_read, ctx, path="s.xlsx", range="1A:??")
     assert bad.error and "bad range" in bad.text
+
+
+def test_an_output_that_names_the_input_writes_in_place(ctx, no_soffice):
+    """xlsx_total: Qwen 1.5B passed output equal to path and was told to pass an overwrite xlsx_write lacks."""
+    ctx.workspace.write_bytes("s.xlsx", sales_book())
+    res = call(xlsx_write, ctx, path="s.xlsx", output="./s.xlsx", cells=[{"cell": "D1", "value": "ok"}])
+    assert not res.error, res.text
+    res = call(xlsx_append_rows, ctx, path="s.xlsx", output="s.xlsx", rows=[["Total", 1]])
+    assert not res.error, res.text
+    ws = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("s.xlsx"))).active
+    assert ws["D1"].value == "ok" and ws.cell(row=ws.max_row, column=1).value == "Total"

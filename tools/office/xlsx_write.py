@@ -103,6 +103,20 @@ def unkept_parts(data: bytes) -> list[str]:
     return list(dict.fromkeys(label for prefix, label in _UNKEPT.items() if any(n.startswith(prefix) for n in names)))
 
 
+def _in_place(ctx: ToolContext, params: Any) -> Any:
+    """``params`` with an ``output`` that names the input itself dropped: it means
+    in place (Qwen 1.5B passed output equal to path and was told to pass an
+    ``overwrite`` that xlsx_write does not have, three times)."""
+    if not params.output:
+        return params
+    ws = ctx.workspace
+    try:
+        same = ws.rel(ws.resolve(params.output)) == ws.rel(ws.resolve(params.path))
+    except Exception:  # noqa: BLE001 - a bad output path is reported by the save
+        same = False
+    return params.model_copy(update={"output": None}) if same else params
+
+
 def _load_for_edit(ctx: ToolContext, path: str, output: str | None) -> tuple[Any, str]:
     """Load an existing workbook for editing; refuse in-place saves that would lose parts."""
     data = read_doc_bytes(ctx, path)
@@ -165,6 +179,7 @@ def _has_formulas(wb: Any) -> bool:
 @tool("xlsx_write", risk=edit_risk())
 def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
     """Set cells in an Excel sheet: values, formulas ('=SUM(A1:A9)') and number formats; creates the file if new."""
+    params = _in_place(ctx, params)
     import openpyxl
     note = ""
     with sandboxed():  # a refused path is a one-line result like the other tools', not "failed: SandboxError"
@@ -210,6 +225,7 @@ def _ref(cell: str) -> str:
 @tool("xlsx_add_sheet", risk=edit_risk())
 def xlsx_add_sheet(ctx: ToolContext, params: XlsxAddSheetParams) -> ToolResult:
     """Add a new sheet to an Excel workbook, optionally filled with rows."""
+    params = _in_place(ctx, params)
     wb, note = _load_for_edit(ctx, params.path, params.output)
     if any(t.lower() == params.name.lower() for t in wb.sheetnames):
         raise ToolError(f"sheet {params.name!r} already exists; sheets: {', '.join(wb.sheetnames)}.")
@@ -228,6 +244,7 @@ def xlsx_add_sheet(ctx: ToolContext, params: XlsxAddSheetParams) -> ToolResult:
 @tool("xlsx_append_rows", risk=edit_risk())
 def xlsx_append_rows(ctx: ToolContext, params: XlsxAppendParams) -> ToolResult:
     """Append rows below the last used row of an Excel sheet."""
+    params = _in_place(ctx, params)
     wb, note = _load_for_edit(ctx, params.path, params.output)
     ws = pick_sheet(wb, params.sheet, params.path)
     empty = ws.max_row == 1 and all(c.value is None for c in ws[1])
