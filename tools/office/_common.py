@@ -27,6 +27,8 @@ __all__ = [
     "target_risk",
     "edit_risk",
     "parse_page_spec",
+    "names_input",
+    "type_hint",
 ]
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
@@ -91,6 +93,20 @@ def type_hint(name: str, reader: str = "") -> str:
     if str(name).lower().endswith((".txt", ".md", ".csv", ".tsv", ".json")):
         return "it is a text file: use read_file."
     return "check the file type."
+
+
+def names_input(ctx: ToolContext, path: str, output: str | None) -> bool:
+    """True when ``output`` names the same workspace file as ``path``: the edit is
+    then in place (Qwen 1.5B passed output equal to path and was told to pass an
+    ``overwrite`` the docx and xlsx edit tools do not have). A bad path is False
+    (the save reports it)."""
+    if not output:
+        return False
+    ws = ctx.workspace
+    try:
+        return ws.rel(ws.resolve(output)) == ws.rel(ws.resolve(path))
+    except Exception:  # noqa: BLE001
+        return False
 
 
 def _ws(ctx: ToolContext) -> Any:

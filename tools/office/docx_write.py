@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from tools.base import ToolContext, ToolError, ToolResult, tool
-from tools.office._common import edit_risk, read_doc_bytes, save_bytes, target_risk
+from tools.office._common import edit_risk, names_input, read_doc_bytes, save_bytes, target_risk
 from tools.office.docx_xml import body_paragraphs, open_docx, own_text_nodes, w
 
 __all__ = ["Block", "DocxCreateParams", "DocxReplaceParams", "DocxInsertParams", "docx_create", "docx_replace", "docx_insert", "add_blocks"]
@@ -293,17 +293,10 @@ def _around(text: str, find: str, width: int = 30) -> str:
 
 
 def _target(ctx: ToolContext, path: str, output: str | None) -> tuple[str, bool]:
-    """``(path to save, in place)``. An ``output`` that names the input itself
-    means in place (Qwen 1.5B passed output equal to path and was told to pass
-    an ``overwrite`` this tool does not have)."""
-    if not output:
+    """``(path to save, in place)``; an ``output`` naming the input is in place."""
+    if not output or names_input(ctx, path, output):
         return path, True
-    ws = ctx.workspace
-    try:
-        same = ws.rel(ws.resolve(output)) == ws.rel(ws.resolve(path))
-    except Exception:  # noqa: BLE001 - a bad output path is reported by the save
-        same = False
-    return (path, True) if same else (output, False)
+    return output, False
 
 
 @tool("docx_insert", risk=edit_risk())

@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
 from tools.files._common import sandboxed
-from tools.office._common import edit_risk, read_doc_bytes, save_bytes
+from tools.office._common import edit_risk, names_input, read_doc_bytes, save_bytes
 from tools.office.recalc import NOT_RECOMPUTED, find_soffice, recalculate
 from tools.office.xlsx import open_workbook, pick_sheet, show_value
 
@@ -104,17 +104,8 @@ def unkept_parts(data: bytes) -> list[str]:
 
 
 def _in_place(ctx: ToolContext, params: Any) -> Any:
-    """``params`` with an ``output`` that names the input itself dropped: it means
-    in place (Qwen 1.5B passed output equal to path and was told to pass an
-    ``overwrite`` that xlsx_write does not have, three times)."""
-    if not params.output:
-        return params
-    ws = ctx.workspace
-    try:
-        same = ws.rel(ws.resolve(params.output)) == ws.rel(ws.resolve(params.path))
-    except Exception:  # noqa: BLE001 - a bad output path is reported by the save
-        same = False
-    return params.model_copy(update={"output": None}) if same else params
+    """``params`` without an ``output`` that names the input itself (that is in place)."""
+    return params.model_copy(update={"output": None}) if names_input(ctx, params.path, params.output) else params
 
 
 def _load_for_edit(ctx: ToolContext, path: str, output: str | None) -> tuple[Any, str]:
