@@ -237,3 +237,26 @@ def test_metadata_is_not_reading_and_a_repeat_names_the_reader(assistant_home, t
     ev = Evidence(goal="What is the title of manual.txt?", workspace=ws, calls=calls[:1])
     assert any("never read" in p for p in finish_problems("I could not find a title.", ev))
     store.close()
+
+
+def test_advice_to_load_a_group_is_dropped_once_it_is_loaded(assistant_home, tmp_path):
+    """Qwen 1.5B, told "if it is not in your tools, call use_tools with groups ["excel"]"
+    after read_file on a .xlsx with the excel group loaded, loaded it again (a step), in 4 runs."""
+    import openpyxl
+
+    def run(goal, where):
+        (tmp_path / where).mkdir()
+        agent, model, ws, store = _agent(assistant_home, tmp_path / where, [
+            call("read_file", path="sales.xlsx"), "I cannot read it."])
+        wb = openpyxl.Workbook()
+        wb.active.append(["region", "total"])
+        wb.save(ws / "sales.xlsx")
+        (ws / "notes.md").write_text("nothing\n")
+        events = list(agent.run(goal, workspace=ws))
+        store.close()
+        return [e for e in events if isinstance(e, ToolCallFinished)][0].result
+
+    loaded = run("What is the total in sales.xlsx?", "a")  # names an .xlsx: the excel group is loaded
+    assert "xlsx_read" in loaded and "use_tools" not in loaded
+    unloaded = run("Tidy notes.md", "b")  # no excel group: the advice stays
+    assert 'call use_tools with groups ["excel"] first' in unloaded

@@ -26,10 +26,13 @@ from .finish import asks_only_a_question, unread_inputs
 from .history import truncate_observation
 from .policy import decide
 from .stuck import signature
+from .toolgroups import loaded_groups
 
 _HARNESS_CALLS = ("ask_human", "use_tools", "finish", "update_plan")
 _AGGREGATE = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|most|top|highest|lowest|largest|smallest|count\w*|"
                         r"how many|per|by (region|month|category|customer|vendor|department))\b", re.IGNORECASE)
+
+_LOAD_ADVICE = re.compile(r" ?\(if it is not in your tools, call use_tools with groups \[\"(\w+)\"\] first\)")
 
 __all__ = ["CallRunner", "APPROVAL_CHOICES", "IN_FLIGHT_CHOICES"]
 
@@ -97,6 +100,7 @@ class CallRunner:
     def finish(self, call: CallRecord, result: ToolResult, status: str | None = None) -> Gen:
         """Record the result and its observation in one transaction."""
         text = truncate_observation(result.text, self.observation_chars, call.name)
+        text = self._drop_loaded_advice(text) if result.error else text
         text = _redact(text)  # a secret read by a tool never reaches the model, the DB or a transcript
         if call.name == "use_tools" and not result.error:
             note = self.loaded_note(list((result.data or {}).get("tool_groups") or call.arguments.get("groups") or []))
@@ -118,6 +122,17 @@ class CallRunner:
         faults.crash_point("call_done")
         yield ToolCallFinished(call=call.brief(), result=text, error=call.error, data=call.data)
         return False
+
+    def _drop_loaded_advice(self, text: str) -> str:
+        """``text`` without "(if it is not in your tools, call use_tools with groups
+        ["g"] first)" when group g is loaded already. A tool does not know the
+        task's groups; Qwen 1.5B, told this after read_file on a .xlsx with the
+        excel group loaded, called use_tools again (a step) in 4 runs."""
+        def keep(m: re.Match[str]) -> str:
+            loaded = loaded_groups(self.s.task.tool_groups, self.s.calls)
+            return "" if m.group(1) in loaded else m.group(0)
+
+        return _LOAD_ADVICE.sub(keep, text)
 
     def _table_hint(self, call: CallRecord, result: ToolResult) -> str:
         """A pointer to ``table_query`` after a table was read whole in a task that
