@@ -159,6 +159,9 @@ class TreeOps:
         dp = self._validate(dest, for_write=True)
         if not sp or not dp:
             raise SandboxError(f"cannot {verb} the workspace folder itself", "invalid")
+        if sp == dp:
+            raise SandboxError(f"cannot {verb} {short('/'.join(sp))} onto itself (source and destination are the same "
+                               "path); nothing was changed", "invalid")
         if [p.casefold() for p in dp[: len(sp)]] == [p.casefold() for p in sp] and len(dp) > len(sp):
             raise SandboxError(f"cannot {verb} {short('/'.join(sp))} into itself", "invalid")
         return sp, dp

@@ -203,6 +203,17 @@ def test_move_never_clobbers_without_overwrite(ws: Workspace) -> None:
     assert ws.blobs.get(r.dest_before_sha) == b"b"
 
 
+def test_move_onto_itself_is_refused_not_reported_as_moved(ws: Workspace) -> None:
+    """A no-op move (src == dest) said "moved a.txt to a.txt"; a model took that as done."""
+    ws.write_bytes("a.txt", b"a")
+    before = len(ws.journal)
+    with pytest.raises(SandboxError, match="onto itself"):
+        ws.move("a.txt", "./a.txt")
+    assert ws.read_bytes("a.txt") == b"a" and len(ws.journal) == before
+    ws.move("a.txt", "A.txt")  # a case-only rename is a real change
+    assert ws.read_bytes("A.txt") == b"a"
+
+
 def test_move_folder_and_into_itself(ws: Workspace) -> None:
     ws.write_bytes("p/q.txt", b"q")
     with pytest.raises(SandboxError, match="into itself"):
