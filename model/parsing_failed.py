@@ -59,6 +59,7 @@ def _json_call_names(text: str) -> list[str]:
 
 
 _CALL_START_RE = re.compile(r"""\{\s*["']name["']\s*:""")
+_CALL_NAME_RE = re.compile(r"""\{\s*["']name["']\s*:\s*["']([^"']+)["']""")
 _MAX_SALVAGE_TRIES = 32  # decode attempts per turn (each may scan to the end of the text)
 
 
@@ -108,7 +109,15 @@ def salvage_json_calls(text: str, tool_names: list[str]) -> tuple[list[tuple[str
         try:
             obj, end = decoder.raw_decode(text, m.start())
         except ValueError:
-            continue
+            clean, kept = _without_comments(text, m.start())
+            try:
+                obj, n = decoder.raw_decode(clean)
+            except ValueError:
+                named = _CALL_NAME_RE.match(text, m.start())
+                if named and named.group(1) in names:
+                    return [], text  # a broken call comes first: never run a later one (a finish) in its place
+                continue
+            end = kept[n - 1] + 1
         if not isinstance(obj, dict) or obj.get("name") not in names:
             continue
         args = obj.get("arguments", obj.get("parameters", {}))
@@ -118,6 +127,40 @@ def salvage_json_calls(text: str, tool_names: list[str]) -> tuple[list[tuple[str
         start = fence[0] if fence and end <= fence[1] else m.start()
         return [(obj["name"], args, text[m.start():end])], text[:start].strip()
     return [], text
+
+
+def _without_comments(text: str, start: int, limit: int = 8000) -> tuple[str, list[int]]:
+    """``text[start:start+limit]`` without ``//`` and ``/* */`` comments outside
+    JSON strings, and for each kept character its index in ``text``. Qwen 1.5B
+    wrote ``"end": "45", // Duration in minutes`` inside a call; the call was
+    dropped as broken JSON and a ``finish`` after it was run instead."""
+    out: list[str] = []
+    kept: list[int] = []
+    i, stop = start, min(len(text), start + limit)
+    in_string = False
+    while i < stop:
+        ch = text[i]
+        if in_string:
+            if ch == "\\" and i + 1 < stop:
+                out += [ch, text[i + 1]]
+                kept += [i, i + 1]
+                i += 2
+                continue
+            in_string = ch != '"'
+        elif ch == '"':
+            in_string = True
+        elif text.startswith("//", i):
+            newline = text.find("\n", i, stop)
+            i = stop if newline < 0 else newline
+            continue
+        elif text.startswith("/*", i):
+            close = text.find("*/", i + 2, stop)
+            i = stop if close < 0 else close + 2
+            continue
+        out.append(ch)
+        kept.append(i)
+        i += 1
+    return "".join(out), kept
 
 
 def looks_like_failed_call(text: str, tool_names: list[str]) -> str | None:

@@ -78,3 +78,19 @@ def test_json_that_is_not_exactly_a_call_stays_a_format_error(tmp_path):
     for text in (extra_key, args_not_object):
         result = classify_turn(turn(text), str(tmp_path), TOOLS)
         assert isinstance(result, FormatError) and result.call_expected, text
+
+
+def test_a_call_with_comments_is_read_and_a_broken_call_is_never_skipped_for_a_later_one(tmp_path):
+    """Qwen 1.5B (calendar_add_event) wrote a call with `// Duration in minutes` in it, then a finish call:
+    the broken call was skipped, the finish run, and the event was never added."""
+    commented = ('```json\n{\n  "name": "write_file",\n  "arguments": {\n    "path": "a.txt", // the file\n'
+                 '    "content": "x // y" /* kept: in a string */\n  }\n}\n```\nThen:\n'
+                 '```json\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n```')
+    result = classify_turn(turn(commented), str(tmp_path), TOOLS)
+    assert isinstance(result, Calls)
+    assert [(c.name, c.arguments) for c in result.calls] == [("write_file", {"path": "a.txt", "content": "x // y"})]
+    assert result.calls[0].raw.startswith('{\n  "name": "write_file"') and result.calls[0].raw.endswith("}")
+    broken = ('```json\n{"name": "write_file", "arguments": {"path": "a.txt", "content": x}}\n```\n'
+              '```json\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n```')
+    result = classify_turn(turn(broken), str(tmp_path), TOOLS)
+    assert isinstance(result, FormatError) and result.call_expected and "write_file" in result.reason
