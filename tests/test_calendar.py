@@ -288,6 +288,14 @@ def test_a_length_given_as_the_end_is_a_duration_and_a_zone_the_user_never_named
     assert not call2("calendar_add_event", title="Lunch", start="tomorrow 1pm", timezone="Europe/Berlin").error
 
 
+def test_a_bare_number_as_the_end_is_refused_with_the_way_to_say_it(home):
+    """Qwen 1.5B passed end="45" for 45 minutes; it was read as the year 2045."""
+    call, _ = make({"timezone": "UTC"})
+    out = call("calendar_add_event", title="Dentist", start="2026-12-03 15:00", end="45")
+    assert out.error and "duration_minutes=45" in out.text, out.text
+    assert not (home / "data" / "calendar" / "assistant.ics").exists()
+
+
 def test_end_and_duration_that_agree_are_accepted(home):
     """Qwen 1.5B passed end 15:45 and duration_minutes=45 for a 15:00 start; refusing that cost the task."""
     call, _ = make({"timezone": "UTC"})

@@ -171,6 +171,9 @@ class _Calendar:
         length = _LENGTH.fullmatch(end_text.lower())
         if length and not minutes:  # "45 minutes" as the end: a length, not a moment
             end_text, minutes = "", int(length.group(1)) * (60 if length.group(2).startswith("h") else 1)
+        if re.fullmatch(r"\d{1,3}", end_text):  # Qwen 1.5B: "end": "45" for 45 minutes (read as the year 2045)
+            raise ToolError(f"end {end_text!r} is a bare number: give a clock time (e.g. '4:30pm') or "
+                            f"duration_minutes={end_text} for a length")
         e = _when(end_text, now, base_day=s.dt.date()) if end_text else None
         if e is not None and minutes:  # both: fine when they agree (Qwen 1.5B passes both, and right)
             if e.dt > s.dt and e.dt - s.dt != timedelta(minutes=minutes):  # an end at the start is a copy of it
