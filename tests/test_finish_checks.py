@@ -420,3 +420,17 @@ def test_a_task_no_tool_can_do_must_end_saying_so(tmp_path):
     with_mail = Evidence(goal=goal, workspace=tmp_path, tool_names=["email_send"])
     assert not any("no tool" in p for p in finish_problems(steps, with_mail))
     assert not any("no tool" in p for p in finish_problems("It is 3.", Evidence(goal="Who called?", workspace=tmp_path)))
+
+
+def test_after_a_refused_answer_the_next_turn_is_a_call(assistant_home, tmp_path):
+    """Qwen 1.5B answered "4 rows:" (the first line of its query result), was refused, and wrote "4 rows:"
+    again in free text: a hand-off. The refusal says to fix it with calls, so the next turn is one (finish too)."""
+    model = _Recording([call("read_file", path="sales.csv"), "4 rows:",
+                        call("finish", answer="North 10, South 20.")])
+    agent, _, ws, store = scripted_agent(tmp_path, model, approve="all", max_steps=8)
+    (ws / "sales.csv").write_text("region,amount\nNorth,10\nSouth,20\n")
+    events = list(agent.run("What are the sales per region in sales.csv?", workspace=ws))
+    assert isinstance(events[-1], Finished) and "North 10" in events[-1].answer
+    assert [force for force, _ in model.calls] == [None, None, "tool_call"]
+    assert "finish" in model.grammar_tools[2] and "read_file" in model.grammar_tools[2]
+    store.close()

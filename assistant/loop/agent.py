@@ -43,7 +43,8 @@ from .prompt import format_error_note, plugin_prompt, system_prompt, today_line
 from .resolve import apply_resume
 from .stuck import check_budget, check_stuck
 from .toolgroups import initial_groups, loaded_schemas_note, turn_tools, unloaded_hint
-from .turns import FORCE, Answer, Calls, FormatError, classify_turn, force_for, force_to_look, last_step_note
+from .turns import (FORCE, Answer, Calls, FormatError, classify_turn, force_for, force_to_look, last_step_note,
+                    refused_answer)
 
 __all__ = ["Agent", "MAX_FORMAT_ERRORS"]
 
@@ -290,7 +291,8 @@ class Agent:
         step_n = task.usage.steps + 1
         yield StepStarted(n=step_n)
         look = force_to_look(sess.messages, sess.calls, FINISH_CHECK_PREFIX)
-        force = look or force_for(task) or (FORCE if self.settings.agent.constrain == "always" else None)
+        refused = "tool_call" if refused_answer(sess.messages, FINISH_CHECK_PREFIX) else None
+        force = look or refused or force_for(task) or (FORCE if self.settings.agent.constrain == "always" else None)
         call_tools = tt.calls
         if look:  # answered without looking and was refused: this turn calls a tool, and not finish
             call_tools = [t for t in (tt.callable if call_tools is None else call_tools)

@@ -24,7 +24,7 @@ from .plan import work_calls
 from .verify import announces_work, unbacked_file_claims
 
 __all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn", "force_for", "force_to_look", "last_step_note",
-           "FORCE"]
+           "refused_answer", "FORCE"]
 
 _HAS_WORD = re.compile(r"[^\W_]{2,}")
 FORCE = "tool_call_or_final"  # a turn constrained to a call or an explicit final answer
@@ -145,6 +145,14 @@ def force_to_look(messages: Sequence[Any], calls: Sequence[Any], check_prefix: s
     if work_calls(calls):
         return None
     return "tool_call"
+
+
+def refused_answer(messages: Sequence[Any], check_prefix: str) -> bool:
+    """True when the last message refused an answer (it starts with ``check_prefix``):
+    the next turn is a tool call (``finish`` among them). Qwen 1.5B, its answer
+    "4 rows:" (the first line of a query result) refused, wrote "4 rows:" again in
+    free text and the task was handed off; the refusal says to fix it with calls."""
+    return bool(messages) and str(getattr(messages[-1], "content", "")).startswith(check_prefix)
 
 
 def last_step_note(task: Task, calls: Sequence[Any]) -> str:
