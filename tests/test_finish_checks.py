@@ -334,7 +334,8 @@ def test_a_task_that_asks_for_a_change_is_not_done_by_an_answer_alone(assistant_
 
     failed = CallRecord(id="c1", name="calendar_add_event", arguments={}, step=1, turn_seq=1, status="done",
                         error=True, risk="write", result="give either end or duration_minutes")
-    added = failed.model_copy(update={"error": False, "result": "Added: Dentist"})
+    added = failed.model_copy(update={"error": False, "result": "Added: Dentist",
+                                      "arguments": {"title": "Dentist appointment", "start": "2026-12-03 15:00"}})
     goal = 'Add "Dentist appointment" to my calendar on 2026-12-03 at 15:00 for 45 minutes.'
     answer = 'Please provide either "end" or "duration_minutes".'
     assert any("asks for a change" in p for p in finish_problems(answer, Evidence(goal, tmp_path, calls=[failed])))
@@ -434,3 +435,25 @@ def test_after_a_refused_answer_the_next_turn_is_a_call(assistant_home, tmp_path
     assert [force for force, _ in model.calls] == [None, None, "tool_call"]
     assert "finish" in model.grammar_tools[2] and "read_file" in model.grammar_tools[2]
     store.close()
+
+
+def test_a_phrase_the_user_quoted_must_be_in_a_change_the_task_made(tmp_path):
+    """calendar_next_weekday: Qwen 1.5B titled the event "Bring the Q3 numbers" (the quoted note), never
+    "Budget review" (the quoted title), and said "The budget review was scheduled": a wrong done."""
+    goal = 'Schedule "Budget review" with Ann next Wednesday at 2:30pm, with the note “Bring the Q3 numbers”.'
+    args = {"title": "Bring the Q3 numbers", "start": "next wednesday 2:30pm", "description": "Bring the Q3 numbers"}
+    wrong = CallRecord(id="c1", name="calendar_add_event", arguments=args, step=1, turn_seq=1, status="done",
+                       risk="write", result="Added: Wed 2026-12-02 14:30-15:15 Bring the Q3 numbers")
+    answer = "The budget review was scheduled for Wed 2026-12-02 14:30."
+    problems = finish_problems(answer, Evidence(goal, tmp_path, calls=[wrong]))
+    assert any("quotes 'Budget review'" in p for p in problems) and not any("Q3" in p for p in problems)
+    right = wrong.model_copy(update={"arguments": {**args, "title": "Budget  Review"}})
+    assert finish_problems(answer, Evidence(goal, tmp_path, calls=[right])) == []
+    # a quoted search term is used when a file the task changed holds it
+    (tmp_path / "falcon.txt").write_text("Notes on Project Falcon\n")
+    copied = CallRecord(id="c2", name="copy", arguments={"src": "a/notes.txt", "dest": "falcon.txt"}, step=1,
+                        turn_seq=1, status="done", risk="write", result="copied")
+    goal2 = 'Copy the file that mentions "Project Falcon" to falcon.txt'
+    assert finish_problems("Copied it to falcon.txt.", Evidence(goal2, tmp_path, calls=[copied],
+                                                                 touched=["falcon.txt"])) == []
+    assert finish_problems("It is in March.", Evidence('When is "beta"? See notes.md', tmp_path)) == []

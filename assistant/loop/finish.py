@@ -445,6 +445,29 @@ def _claimed_change(answer: str) -> str | None:
     return None
 
 
+_QUOTED = re.compile(r"\"([^\"\n]{2,80})\"|\u201c([^\u201d\n]{2,80})\u201d")
+
+
+def _unused_quotes(ev: Evidence) -> list[str]:
+    """Phrases the goal puts in double quotes that appear neither in the arguments of
+    a change this task made nor in a plain-text file it changed ([] when all do)."""
+    quoted = [(a or b).strip() for a, b in _QUOTED.findall(ev.goal)]
+    if not quoted:
+        return []
+    used = [json.dumps(c.arguments, ensure_ascii=False) for c in ev.calls
+            if c.status == "done" and not c.error and c.risk in ("write", "destructive")]
+    root = Path(ev.workspace)
+    for rel in dict.fromkeys(ev.touched):
+        try:
+            path = root / rel
+            if path.is_file() and path.stat().st_size <= 1_000_000:
+                used.append(path.read_text(encoding="utf-8", errors="ignore"))
+        except OSError:
+            continue
+    text = " ".join(" ".join(u.split()) for u in used).lower().replace('\\"', '"')
+    return [q for q in quoted if q and " ".join(q.split()).lower() not in text]
+
+
 _UNDOABLE = re.compile(r"(?:^|[.,;:]\s+)\W*(?:please\s+)?(send|e-?mail|mail|text|call|phone|print|pay|post|fax|tweet)\b",
                        re.IGNORECASE)
 
@@ -497,6 +520,10 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     elif _MUST_CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) and not changed:
         out.append("the task asks for a change, but no tool call of this task changed anything; do it with a tool, "
                    "say plainly why it cannot be done, or call ask_human if you need the user")
+    unused = _unused_quotes(ev) if changed else []
+    if unused:  # calendar_next_weekday: titled "Bring the Q3 numbers" (the quoted note), never "Budget review"
+        out.append(f"the task quotes {', '.join(repr(q) for q in unused[:3])}, but no change of this task used "
+                   f"{'them' if len(unused) > 1 else 'it'}; use the user's exact words where the task gives them")
     cannot = _undoable_verb(ev.goal, ev.tool_names)
     if cannot and not _NOT_DONE.search(answer):
         out.append(f"the task asks to {cannot}, and no tool here can {cannot}; say plainly that you could not "
