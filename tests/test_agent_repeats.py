@@ -260,3 +260,21 @@ def test_advice_to_load_a_group_is_dropped_once_it_is_loaded(assistant_home, tmp
     assert "xlsx_read" in loaded and "use_tools" not in loaded
     unloaded = run("Tidy notes.md", "b")  # no excel group: the advice stays
     assert 'call use_tools with groups ["excel"] first' in unloaded
+
+
+def test_the_user_is_not_asked_about_a_file_the_task_names_before_it_is_read(assistant_home, tmp_path):
+    """csv_to_xlsx: Qwen 1.5B, told to read contacts.csv before writing, asked the user "Do you have the
+    contacts.csv file in your workspace?" and the task paused on that question."""
+    from tools.core import ASK_HUMAN
+
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("ask_human", question="Do you have the contacts.csv file in your workspace?"),
+        call("read_file", path="contacts.csv"), call("write_file", path="names.txt", content="Ann\nBo\n"),
+        "Wrote names.txt with Ann and Bo."], extra=[ASK_HUMAN])
+    (ws / "contacts.csv").write_text("name\nAnn\nBo\n")
+    events = list(agent.run("Put the names from contacts.csv into names.txt", workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    asked = [e for e in events if isinstance(e, ToolCallFinished)][0]
+    assert asked.error and asked.result.startswith("Not asked: contacts.csv") and "read_file" in asked.result
+    assert (ws / "names.txt").read_text() == "Ann\nBo\n"
+    store.close()

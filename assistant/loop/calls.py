@@ -216,8 +216,14 @@ class CallRunner:
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.name not in _HARNESS_CALLS:
             unread = unread_inputs(s.task.goal, s.task.workspace, s.calls, call)
             if unread:
-                msg = (f"Not run: the task names {', '.join(unread)}, which you have not read yet. Read it first: "
-                       f"what it says decides what {call.name} should do.")
+                msg = (f"Not run: the task names {', '.join(unread)}, which you have not read yet. Read it first "
+                       f"({reader_hint(unread[0])}): what it says decides what {call.name} should do.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        if call.name == "ask_human":  # csv_to_xlsx: "Do you have the contacts.csv file in your workspace?"
+            unread = unread_inputs(s.task.goal, s.task.workspace, s.calls)
+            if unread:
+                msg = (f"Not asked: {', '.join(unread)} is in the workspace and you have not read it yet. Read it "
+                       f"first ({reader_hint(unread[0])}); ask the user only what the files cannot tell you.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         earlier = self.answered_before(call)  # before any approval: a repeat is never run, so never asked about
         if earlier is not None:
