@@ -278,3 +278,19 @@ def test_the_user_is_not_asked_about_a_file_the_task_names_before_it_is_read(ass
     assert asked.error and asked.result.startswith("Not asked: contacts.csv") and "read_file" in asked.result
     assert (ws / "names.txt").read_text() == "Ann\nBo\n"
     store.close()
+
+
+def test_layout_arguments_are_not_content_of_the_calls_own(tmp_path):
+    """docx_append_paragraph: docx_insert of "Approved by: Dana Lee" (the goal's words) with after=0 and a block
+    type "paragraph" was refused as bringing content of its own, four times, until the time ran out."""
+    from assistant.loop.finish import unread_inputs
+    from assistant.state.models import CallRecord
+
+    (tmp_path / "letter.docx").write_bytes(b"PK")
+    goal = 'Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.'
+    insert = CallRecord(id="c1", name="docx_insert", step=1, turn_seq=1, arguments={
+        "path": "letter.docx", "blocks": [{"type": "paragraph", "text": "Approved by: Dana Lee"}], "after": 0})
+    assert unread_inputs(goal, tmp_path, [], insert) == []
+    invented = insert.model_copy(update={"arguments": {**insert.arguments, "blocks": [
+        {"type": "paragraph", "text": "Approved by: Dana Lee on 3 May, budget 4,000"}]}})
+    assert unread_inputs(goal, tmp_path, [], invented) == ["letter.docx"]

@@ -256,12 +256,15 @@ def unread_inputs(goal: str, workspace: str | Path, calls: Sequence[CallRecord],
 
 
 _PATH_KEYS = {"path", "src", "dest", "output", "source", "target", "file"}
+# where and how a call writes, not what: docx_insert's after=0 made "Approved by: Dana Lee" (all in the
+# goal) look like content of its own, and the insert was refused four times (docx_append_paragraph)
+_LAYOUT_KEYS = {"after", "before", "paragraph", "index", "position", "max_count", "type", "kind", "style", "level"}
 
 
 def _values(args: Any) -> list[str]:
-    """The text a call writes: every value of its arguments but the paths."""
+    """The text a call writes: every value of its arguments but the paths and the layout."""
     if isinstance(args, dict):
-        return [v for k, x in args.items() if k not in _PATH_KEYS for v in _values(x)]
+        return [v for k, x in args.items() if k not in _PATH_KEYS | _LAYOUT_KEYS for v in _values(x)]
     if isinstance(args, list):
         return [v for x in args for v in _values(x)]
     return [] if args is None or isinstance(args, bool) else [str(args)]
