@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -288,12 +289,21 @@ def test_a_length_given_as_the_end_is_a_duration_and_a_zone_the_user_never_named
     assert not call2("calendar_add_event", title="Lunch", start="tomorrow 1pm", timezone="Europe/Berlin").error
 
 
-def test_a_bare_number_as_the_end_is_refused_with_the_way_to_say_it(home):
-    """Qwen 1.5B passed end="45" for 45 minutes; it was read as the year 2045."""
-    call, _ = make({"timezone": "UTC"})
-    out = call("calendar_add_event", title="Dentist", start="2026-12-03 15:00", end="45")
-    assert out.error and "duration_minutes=45" in out.text, out.text
-    assert not (home / "data" / "calendar" / "assistant.ics").exists()
+def test_a_bare_number_as_the_end_is_the_length_the_user_said_or_refused_without_an_example(home):
+    """Qwen 1.5B passed end="45" for "for 45 minutes" (read as the year 2045); told "give a clock time (e.g.
+    '4:30pm')", it passed end="4:30pm" with duration_minutes=45, five times, and the task was stuck."""
+    said = ['Add "Dentist" to my calendar on 2026-12-03 at 15:00 for 45 minutes.']
+    call, _ = make({"timezone": "UTC"}, ctx=ToolContext(user_words=said))
+    assert not call("calendar_add_event", title="Dentist", start="2026-12-03 15:00", end="45").error
+    out = call("calendar_add_event", title="Dentist 2", start="2026-12-03 15:00", end="4:30pm", duration_minutes=45)
+    assert not out.error and "End '4:30pm' was ignored: the user said 45 minutes." in out.text, out.text
+    events, _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert [ev["dtend"].dt - ev["dtstart"].dt for ev in events] == [timedelta(minutes=45)] * 2
+    call2, _ = make({"timezone": "UTC"})  # the user gave no length: a bare number is refused, with no example
+    out = call2("calendar_add_event", title="X", start="2026-12-03 15:00", end="30")
+    assert out.error and "duration_minutes" in out.text and not re.search(r"\d", out.text.split("bare number")[1])
+    out = call2("calendar_add_event", title="X", start="2026-12-03 15:00", end="4:30pm", duration_minutes=45)
+    assert out.error and "disagree" in out.text
 
 
 def test_end_and_duration_that_agree_are_accepted(home):

@@ -185,15 +185,23 @@ def conflicts_with_user(user_words: list[str], start: datetime, end: datetime, *
         if _FULL_DAYS[start.weekday()] != day:
             return (f"the user said {phrase!r}, but start {start_text!r} is a {start.strftime('%A')} "
                     f"({start.date().isoformat()}); pass start exactly as the user said it: {phrase!r}")
-    lengths = {(m.group(1).lower(), m.group(2).lower()[0]) for m in _SAID_LENGTH.finditer(text)}
-    if timed and len(lengths) == 1:
-        (n, unit), = lengths
-        minutes = (1 if n in ("a", "an", "one") else int(n)) * (60 if unit == "h" else 1)
+    minutes = said_minutes(user_words)
+    if timed and minutes is not None:
         got = round((end - start).total_seconds() / 60)
         if got != minutes:
             return (f"the user said the event lasts {minutes} minutes, but this one lasts {got}; "
                     f"pass duration_minutes={minutes} and no end")
     return ""
+
+
+def said_minutes(user_words: list[str]) -> int | None:
+    """The event's length in minutes when the user's words give exactly one
+    ("for 45 minutes", "for an hour"), else None."""
+    lengths = {(m.group(1).lower(), m.group(2).lower()[0]) for m in _SAID_LENGTH.finditer("\n".join(user_words))}
+    if len(lengths) != 1:
+        return None
+    (n, unit), = lengths
+    return (1 if n in ("a", "an", "one") else int(n)) * (60 if unit == "h" else 1)
 
 
 def describe(when: When) -> str:

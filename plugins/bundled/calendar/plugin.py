@@ -21,7 +21,8 @@ from pydantic import BaseModel, Field
 
 from plugins.api import PluginAPI
 from plugins.bundled._store import Loc, data_dir, locate
-from plugins.bundled.calendar.dates import When, conflicts_with_user, describe, parse_when, resolve_zone
+from plugins.bundled.calendar.dates import (When, conflicts_with_user, describe, parse_when, resolve_zone,
+                                            said_minutes)
 from plugins.bundled.calendar.ics import CalEvent, IcsError, add_event, events_between
 from tools.base import RiskClass, Tool, ToolContext, ToolError, ToolResult
 
@@ -171,13 +172,18 @@ class _Calendar:
         length = _LENGTH.fullmatch(end_text.lower())
         if length and not minutes:  # "45 minutes" as the end: a length, not a moment
             end_text, minutes = "", int(length.group(1)) * (60 if length.group(2).startswith("h") else 1)
+        said, dropped = said_minutes(ctx.user_words), ""
         if re.fullmatch(r"\d{1,3}", end_text):  # Qwen 1.5B: "end": "45" for 45 minutes (read as the year 2045)
-            raise ToolError(f"end {end_text!r} is a bare number: give a clock time (e.g. '4:30pm') or "
-                            f"duration_minutes={end_text} for a length")
+            if int(end_text) not in (minutes, said):  # never an example to copy: it passed "4:30pm" five times
+                raise ToolError(f"end {end_text!r} is a bare number: pass a length as duration_minutes and leave "
+                                "end empty, or give end as a time of day")
+            end_text, minutes = "", minutes or int(end_text)
         e = _when(end_text, now, base_day=s.dt.date()) if end_text else None
         if e is not None and minutes:  # both: fine when they agree (Qwen 1.5B passes both, and right)
             if e.dt > s.dt and e.dt - s.dt != timedelta(minutes=minutes):  # an end at the start is a copy of it
-                raise ToolError(f"end {end_text!r} and duration_minutes={minutes} disagree; give only one of them")
+                if minutes != said:
+                    raise ToolError(f"end {end_text!r} and duration_minutes={minutes} disagree; give only one of them")
+                dropped = f"\nEnd {end_text!r} was ignored: the user said {said} minutes."
             e = None
         start, end = _event_span(s, e, minutes)
         if _as_dt(end, tz) <= _as_dt(start, tz):
@@ -201,7 +207,7 @@ class _Calendar:
         if e is not None:
             read_as += f", end {p.end.strip()!r} is {describe(e)}"
         text = (f"Added: {shown} ({tz}) to {target.path.name}\n"
-                f"Date check: {read_as} (now is {describe(When(now, True))}).{ignored}")
+                f"Date check: {read_as} (now is {describe(When(now, True))}).{dropped}{ignored}")
         return ToolResult(text=text,
                           data={"uid": uid, "start": str(start), "end": str(end), "file": str(target.path)})
 
