@@ -216,3 +216,10 @@ def test_grep_without_matches_says_what_would_match(ctx: ToolContext) -> None:
     assert "lease.docx is a Word document: grep cannot search it; read it with docx_read" in r.text
     r = call(ctx, "grep", pattern="Monthly rent")
     assert r.data["matches"] == 1 and "docx_read" not in r.text
+
+
+def test_errors_give_no_example_value_a_model_could_copy(ctx: ToolContext) -> None:
+    """Small models copy an error's example into the next call (Qwen 1.5B passed the calendar's
+    "e.g. '4:30pm'" five times): a folder given to write_file says what to give, not a made-up name."""
+    out = call(ctx, "write_file", path="docs", content="x")
+    assert out.error and "docs/ and the file's name" in out.text and "notes.txt" not in out.text

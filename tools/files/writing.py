@@ -44,7 +44,8 @@ def write_file(ctx: ToolContext, params: WriteFileParams) -> ToolResult:
     ws = workspace_of(ctx)
     with sandboxed():
         if ws.is_dir(params.path):
-            raise ToolError(f"{params.path} is a folder. Give a file name inside it, e.g. {params.path.rstrip('/')}/notes.txt.")
+            raise ToolError(f"{params.path} is a folder. Give the full path of a file inside it: "
+                            f"{params.path.rstrip('/')}/ and the file's name.")
         old = _old_text(ws, params.path)
         record = ws.write_text(params.path, params.content)
     size = human_size(len(params.content.encode("utf-8")))

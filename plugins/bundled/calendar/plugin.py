@@ -246,7 +246,8 @@ def _event_span(s: When, e: When | None, duration_minutes: int | None):
     (no time given) the whole day."""
     if e is not None:
         if s.has_time and not e.has_time:
-            raise ToolError("end names a day but no time; give a time, e.g. '4pm'")
+            raise ToolError("end names a day but no time; give the time of day it ends, or pass duration_minutes "
+                            "and leave end empty")
         if s.has_time or e.has_time:
             return s.dt, e.dt
         return s.dt.date(), e.dt.date() + timedelta(days=1)
