@@ -98,7 +98,7 @@ def test_tool_calls_then_final_answer_finishes_and_writes(env):
 
 def test_invented_tools_list_is_a_format_error_not_an_answer(env):
     ws, store = env
-    invented = '<tools>\n{"name": "note", "arguments": {"path": "a.txt"}}\n</tools>'
+    invented = '<tools>\n{"name": "note", "parameters": {"type": "object", "properties": {"path": {}}}}\n</tools>'
     agent, model = make(env, [invented, invented, call("note", path="a.txt", text="x"), "done"], plan=False)
     events = run(agent, ws=ws)
     assert isinstance(events[-1], Finished) and events[-1].answer == "done"

@@ -94,3 +94,18 @@ def test_a_call_with_comments_is_read_and_a_broken_call_is_never_skipped_for_a_l
               '```json\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n```')
     result = classify_turn(turn(broken), str(tmp_path), TOOLS)
     assert isinstance(result, FormatError) and result.call_expected and "write_file" in result.reason
+
+
+def test_a_call_with_arguments_in_a_tools_tag_is_run_and_a_recited_tool_list_is_not(tmp_path):
+    """calendar_add_event, calendar_next_weekday: Qwen 1.5B wrapped its right first call in <tools> ... </tools>;
+    the format error cost a step (30-60 s). A tool list recited from the prompt (schemas) stays a format error."""
+    wrapped = '<tools>\n{"name": "write_file", "arguments": {"path": "a.txt", "content": "x"}}\n</tools>'
+    result = classify_turn(turn(wrapped), str(tmp_path), TOOLS)
+    assert isinstance(result, Calls) and result.content == ""
+    assert [(c.name, c.arguments) for c in result.calls] == [("write_file", {"path": "a.txt", "content": "x"})]
+    recited = ('<tools>\n{"name": "write_file", "arguments": {"type": "object", "properties": {"path": {}}}}\n'
+               '{"name": "read_file", "parameters": {"path": "a.txt"}}\n</tools>')
+    result = classify_turn(turn(recited), str(tmp_path), TOOLS)
+    assert isinstance(result, FormatError) and "<tools> list" in result.reason
+    broken = '<tool_call>\n{"name": "write_file", "arguments": {"path": "a.txt"}}'
+    assert isinstance(classify_turn(turn(broken), str(tmp_path), TOOLS), FormatError)

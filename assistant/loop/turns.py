@@ -100,8 +100,7 @@ def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
                            call_expected=False)
     failed = looks_like_failed_call(text, list(tool_names))
     if failed is not None:
-        salvaged, prose = ([], text) if "<tool" in text or "<function=" in text else \
-            salvage_json_calls(text, list(tool_names))  # never from an invented <tools> list or broken markup
+        salvaged, prose = _salvage(text, tool_names)
         if salvaged:  # a well-formed JSON call in a code block: run it rather than spend a turn on a retry
             return Calls([ToolCall(name=n, arguments=a, raw=r) for n, a, r in salvaged], content=prose)
         return FormatError(failed, call_expected=True)
@@ -113,6 +112,23 @@ def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
         return FormatError(f"your answer says {', '.join(missing[:3])} was written, but it does not exist in the "
                            "workspace; call the tool that creates it, then answer", call_expected=False)
     return Answer(text)
+
+
+def _salvage(text: str, tool_names: Sequence[str]) -> tuple[list, str]:
+    """The JSON call written outside the call format (:func:`salvage_json_calls`);
+    never from broken call markup (``<tool_call>``, ``<function=``). Inside a
+    ``<tools>`` tag only a call with concrete ``arguments``: such a tag more often
+    recites the tool list (schemas: ``parameters``, ``properties``), but Qwen 1.5B
+    also wrapped its right calendar call in one, and the retry cost a step."""
+    if "<function=" in text or re.search(r"<tool_(call|response)", text):
+        return [], text
+    salvaged, prose = salvage_json_calls(text, list(tool_names))
+    if salvaged and "<tools>" in text:
+        raw = salvaged[0][2]
+        if '"arguments"' not in raw or '"properties"' in raw or re.search(r'"type"\s*:\s*"object"', raw):
+            return [], text
+        prose = re.sub(r"</?tools>", "", prose).strip()
+    return salvaged, prose
 
 
 def force_for(task: Task) -> str | None:
