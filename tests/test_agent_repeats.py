@@ -58,6 +58,20 @@ def test_a_read_after_a_write_runs_again(assistant_home, tmp_path):
     store.close()
 
 
+def test_a_refused_write_between_two_reads_changes_nothing_so_the_read_is_not_run_again(assistant_home, tmp_path):
+    """calendar_list_day: a calendar_add_event refused (the task is a question) between two identical listings
+    let the listing run again, and the model kept alternating the two until the step budget ran out."""
+    read = call("read_file", path="a.txt")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        read, call("write_file", path="b.txt", content="made up"), read, "a.txt says old."])
+    (ws / "a.txt").write_text("old")
+    events = list(agent.run("What does a.txt say?", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run: the task is a question") and results[2].startswith("Not run again")
+    assert not (ws / "b.txt").exists()
+    store.close()
+
+
 def test_memory_takes_only_facts_from_the_user_or_a_tool(assistant_home, tmp_path):
     REMEMBERED.clear()
     remember = Tool("memory_add", "Remember a fact.", Fact, _remember, RiskClass.WRITE)

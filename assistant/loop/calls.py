@@ -284,7 +284,8 @@ class CallRunner:
     def answered_before(self, call: CallRecord) -> CallRecord | None:
         """The earlier call of this task with the same name and arguments that
         already succeeded, when nothing that changes things (another call that is
-        not a read) finished since; else None. Reads are answered from the journal;
+        not a read) ran since; else None. calendar_list_day: a refused
+        calendar_add_event between two identical listings let the listing run again. Reads are answered from the journal;
         a repeated write is not run again either (Qwen 1.5B added the same calendar
         event four times in a row: each run would have been a duplicate)."""
         if call.name in _HARNESS_CALLS:
@@ -295,9 +296,9 @@ class CallRunner:
                 break
             if c.status == "done" and not c.error and not (c.data or {}).get("repeat_of") and signature(c) == sig:
                 earlier = c
-            elif earlier is not None and c.final and c.risk and c.risk != RiskClass.READ.value \
+            elif earlier is not None and c.status == "done" and c.risk and c.risk != RiskClass.READ.value \
                     and not (c.data or {}).get("repeat_of"):
-                earlier = None  # something may have changed since: run it again
+                earlier = None  # something changed since: run it again (a refused or failed call changed nothing)
         return earlier
 
     def _repeat_note(self, earlier: CallRecord) -> str:
