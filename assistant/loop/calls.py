@@ -216,15 +216,19 @@ class CallRunner:
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.name not in _HARNESS_CALLS:
             unread = unread_inputs(s.task.goal, s.task.workspace, s.calls, call)
             if unread:
-                msg = (f"Not run: the task names {', '.join(unread)}, which you have not read yet. Read it first "
-                       f"({reader_hint(unread[0])}): what it says decides what {call.name} should do.")
+                return (yield from self._read_first(call, unread, f"Not run: the task names {unread[0]}, which you "
+                                                    f"had not read; what it says decides what {call.name} should do."))
+            guessed = self._guessed_before(call)
+            if guessed is not None:
+                msg = (f"Not run: these are the arguments you wrote before reading {guessed.data['read_for_you']}, "
+                       f"so they do not come from it. Write the call from what it says (step {guessed.step}).")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if call.name == "ask_human":  # csv_to_xlsx: "Do you have the contacts.csv file in your workspace?"
             unread = unread_inputs(s.task.goal, s.task.workspace, s.calls)
             if unread:
-                msg = (f"Not asked: {', '.join(unread)} is in the workspace and you have not read it yet. Read it "
-                       f"first ({reader_hint(unread[0])}); ask the user only what the files cannot tell you.")
-                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+                return (yield from self._read_first(call, unread, f"Not asked: {unread[0]} is in the workspace and "
+                                                    "you had not read it; ask the user only what the files cannot "
+                                                    "tell you."))
         earlier = self.answered_before(call)  # before any approval: a repeat is never run, so never asked about
         if earlier is not None:
             return (yield from self.finish(call, ToolResult(text=self._repeat_note(earlier),
@@ -319,6 +323,47 @@ class CallRunner:
             " If it answers the task, give your final answer now; otherwise take a different next step.")
         return (f"Not run again: this exact {earlier.name} call already ran at step {earlier.step} and its result "
                 f"is {where}.{then}")
+
+    def _read_first(self, call: CallRecord, unread: list[str], why: str) -> Gen:
+        """Refuse ``call`` because ``unread[0]`` (a file the goal names) was not read,
+        and show that file in the refusal, read with its reader tool: Qwen 1.5B, told
+        to read invite.txt first, sent its invented calendar_add_event six more times
+        and never read it. Without a reader for it, the refusal names the reader."""
+        rel = unread[0]
+        name, shown = self._read_for_model(rel)
+        if not shown:
+            msg = f"{why} Read it first ({reader_hint(rel)})"
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        msg = f"{why} Here it is, read for you with {name}:\n{shown}"
+        return (yield from self.finish(call, ToolResult(text=msg, error=True, data={"read_for_you": rel}), "denied"))
+
+    def _read_for_model(self, rel: str) -> tuple[str, str]:
+        """``(reader tool, its result fenced as data)`` for the workspace file ``rel``;
+        ``("", "")`` when no reader is registered or it fails."""
+        from tools.files._common import _OFFICE_TOOLS
+        from tools.untrusted import fence as fence_data
+
+        name = _OFFICE_TOOLS.get(Path(rel).suffix.lower(), ("read_file",))[0]
+        tool = self.registry.get(name)
+        if tool is None:
+            return "", ""
+        try:
+            result = tool.invoke(self.ctx, tool.validate({"path": rel}))
+        except (ValidationError, ValueError):
+            return "", ""
+        if result.error or not result.text.strip():
+            return "", ""
+        text = truncate_observation(result.text, max(400, self.observation_chars - 600), name)
+        return name, fence_data(text, self.s.task.marker, rel)
+
+    def _guessed_before(self, call: CallRecord) -> CallRecord | None:
+        """An earlier call with the same name and arguments that was refused because a
+        file was unread and showed that file: the same arguments again are still a guess."""
+        sig = signature(call)
+        for c in self.s.calls:
+            if c.id != call.id and (c.data or {}).get("read_for_you") and signature(c) == sig:
+                return c
+        return None
 
     def _execute(self, call: CallRecord, tool: Tool, params: Any, risk: RiskClass, note: str = "") -> Gen:
         call.status = "started"

@@ -227,6 +227,8 @@ def _was_read(rel: str, calls: Sequence[CallRecord], *, reads_only: bool = False
     called pdf_info only, then said the figure was not in logistics-review.pdf)."""
     stem = Path(rel).stem.lower()
     for c in calls:
+        if (c.data or {}).get("read_for_you") == rel:
+            return True  # a refusal that showed the file (calls.CallRunner._read_first)
         if c.status != "done" or c.error or c.name in _NOT_READING or (c.data or {}).get("repeat_of"):
             continue
         if reads_only and c.risk and c.risk != "read":
