@@ -457,3 +457,18 @@ def test_a_phrase_the_user_quoted_must_be_in_a_change_the_task_made(tmp_path):
     assert finish_problems("Copied it to falcon.txt.", Evidence(goal2, tmp_path, calls=[copied],
                                                                  touched=["falcon.txt"])) == []
     assert finish_problems("It is in March.", Evidence('When is "beta"? See notes.md', tmp_path)) == []
+
+
+def test_an_answer_may_say_which_tool_that_ran_found_it(tmp_path):
+    """csv_group_totals: Qwen 1.5B's right totals ("I used the `table_query` function ... North: $1,837.35 ...")
+    were refused for naming a tool, then it asked the user whether to start over."""
+    query = _done("table_query", "region | sum\nNorth | 1837.35\nWest | 2174.40", sql="SELECT ...")
+    answer = ("I used the `table_query` function with SELECT region, SUM(amount). The totals are:\n"
+              "- North: $1,837.35\n- West: $2,174.40")
+    goal = "What are the total sales per region in sales.csv?"
+    assert finish_problems(answer, Evidence(goal, tmp_path, calls=[query], tool_names=["table_query", "write_file"])) \
+        == []
+    named = "I will now call write_file with the totals."  # a tool that never ran: still no answer
+    assert "names the tool 'write_file'" in markup_problem(named, ["table_query", "write_file"], ["table_query"])
+    pointer = "The totals are in the result of table_query."  # points to a result instead of giving it
+    assert "names the tool 'table_query'" in markup_problem(pointer, ["table_query"], ["table_query"])

@@ -83,14 +83,16 @@ _MARKUP = re.compile(r"<\s*/?\s*(tool_call|function[=\s>]|parameter[=\s>]|tools\
                      r"|[\"']?\barguments[\"']?\s*:|[\"']name[\"']\s*:\s*[\"']", re.IGNORECASE)
 
 
-def markup_problem(answer: str, tool_names: Sequence[str]) -> str | None:
+def markup_problem(answer: str, tool_names: Sequence[str], called: Iterable[str] = ()) -> str | None:
     """Why ``answer`` is a call attempt and not an answer, or None.
 
     Caught: ``<tool_call>``/``<function=``/``<parameter=`` tags, well-formed or
     not; JSON-ish ``"name": "..."`` or ``arguments:`` keys, fenced or bare, with
     or without their quotes (``arguments":`` missing its opening quote); a
-    tool named by its identifier (``use_tools``, ``read_file(``); and everything
-    :func:`model.parsing_failed.looks_like_failed_call` catches.
+    tool named by its identifier (``use_tools``, ``read_file(``) unless it is
+    in ``called`` (tools that ran in this task: "I used table_query" tells how
+    the result was found; Qwen 1.5B's right totals were refused for it); and
+    everything :func:`model.parsing_failed.looks_like_failed_call` catches.
     """
     names = [n for n in tool_names if n]
     failed = looks_like_failed_call(answer, names)
@@ -98,12 +100,17 @@ def markup_problem(answer: str, tool_names: Sequence[str]) -> str | None:
         return failed
     if _MARKUP.search(answer):
         return "the answer holds tool-call markup; a call goes inside <tool_call> tags and an answer has none"
+    ran = set(called)
     for n in names:
         # names with an underscore are identifiers, never plain words; "copy(" or "`copy`" is a call too
         pattern = rf"(?<![\w-]){re.escape(n)}(?![\w-])" if "_" in n else rf"`{re.escape(n)}`|\b{re.escape(n)}\s*\("
-        if re.search(pattern, answer):
+        m = re.search(pattern, answer)
+        if m and (n not in ran or _POINTS_TO_RESULT.search(answer[max(0, m.start() - 40): m.start()])):
             return f"the answer names the tool '{n}'; call tools with <tool_call>, and answer with what you found"
     return None
+
+
+_POINTS_TO_RESULT = re.compile(r"\b(result|output|response)s?\s+(of|from)\s+(the\s+)?`?$", re.IGNORECASE)
 
 
 # -- numbers -----------------------------------------------------------------
@@ -420,13 +427,18 @@ def unwrap_answer(text: str) -> str:
     return text
 
 
+def _ran(calls: Sequence[CallRecord]) -> set[str]:
+    """Names of the tools that ran and succeeded in this task (repeats answered from the journal aside)."""
+    return {c.name for c in calls if c.status == "done" and not c.error and not (c.data or {}).get("repeat_of")}
+
+
 def not_an_answer(answer: str, ev: Evidence) -> str | None:
     """Why a plain-text reply is no answer at all (call-like markup, a tool named
     by its identifier, the harness's own words), or None. The loop treats such a
     reply as a format error, so it does not spend the one retry a doubted answer
     gets: Qwen 1.5B read the lease, then replied with the harness's "Not run again: ..."
     note, and its next, real attempt was handed off."""
-    markup = markup_problem(answer, ev.tool_names)
+    markup = markup_problem(answer, ev.tool_names, _ran(ev.calls))
     if markup:
         return markup
     if echoes_harness(answer, ev.harness_texts):
@@ -497,7 +509,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         return ["the answer is empty"]
     if not _HAS_WORD.search(answer):  # "{}" ended a task as its answer (Qwen 1.5B)
         return ["the answer has no words; write the answer in plain sentences"]
-    markup = markup_problem(answer, ev.tool_names)
+    markup = markup_problem(answer, ev.tool_names, _ran(ev.calls))
     if markup:
         return [markup]
     if echoes_harness(answer, ev.harness_texts):
