@@ -223,3 +223,15 @@ def test_errors_give_no_example_value_a_model_could_copy(ctx: ToolContext) -> No
     "e.g. '4:30pm'" five times): a folder given to write_file says what to give, not a made-up name."""
     out = call(ctx, "write_file", path="docs", content="x")
     assert out.error and "docs/ and the file's name" in out.text and "notes.txt" not in out.text
+
+
+def test_a_copy_or_move_that_changes_a_documents_type_is_refused(ctx: ToolContext) -> None:
+    """csv_to_xlsx: Qwen 1.5B meant to convert contacts.csv by copying it to contacts.xlsx."""
+    (Path(ctx.workspace.root) / "contacts.csv").write_text("Name\nAnn\n")
+    out = call(ctx, "copy", src="contacts.csv", dest="contacts.xlsx")
+    assert out.error and "a CSV file under a .xlsx name" in out.text and "xlsx_write with from_csv" in out.text
+    assert not (Path(ctx.workspace.root) / "contacts.xlsx").exists()
+    out = call(ctx, "move", src="contacts.csv", dest="contacts.pdf")
+    assert out.error and "read it with its reader" in out.text
+    assert not call(ctx, "copy", src="contacts.csv", dest="contacts-copy.csv").error
+    assert not call(ctx, "move", src="contacts-copy.csv", dest="names.txt").error  # text to text: a rename

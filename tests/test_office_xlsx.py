@@ -126,8 +126,24 @@ def test_write_rows_from_a_start_cell(ctx, no_soffice):
     assert [[c.value for c in r] for r in ws.iter_rows(max_col=2)] == [
         ["Name", "Age"], ["Ines", 41], ["Tom", 35], [None, None], ["total", "=SUM(B2:B3)"]]
     assert ws["D1"].value == "note"
-    with pytest.raises(ValidationError, match="give cells or rows"):
+    with pytest.raises(ValidationError, match="give cells, rows or from_csv"):
         xlsx_write.validate({"path": "contacts.xlsx"})
+
+
+def test_a_csv_is_converted_whole_by_from_csv(ctx, no_soffice):
+    """csv_to_xlsx: Qwen 1.5B typed the CSV into xlsx_write one row per call and ran out of time after two."""
+    ctx.workspace.write_bytes("contacts.csv", "Name,Zip,Amount,Note\nInes Costa,007,1837.35,=cmd|' /C calc'!A0\n"
+                              "Tom Baker,,12,\n".encode())
+    res = call(xlsx_write, ctx, path="contacts.xlsx", from_csv="contacts.csv")
+    assert not res.error, res.text
+    assert "3 rows of contacts.csv, header included" in res.text
+    ws = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("contacts.xlsx"))).active
+    assert [[c.value for c in r] for r in ws.iter_rows()] == [
+        ["Name", "Zip", "Amount", "Note"], ["Ines Costa", "007", 1837.35, "=cmd|' /C calc'!A0"],
+        ["Tom Baker", None, 12, None]]
+    assert ws["D2"].data_type == "s"  # CSV data never becomes a formula
+    res = call(xlsx_write, ctx, path="other.xlsx", from_csv="contacts.xlsx")
+    assert res.error and "from_csv must name a .csv" in res.text
 
 
 def test_append_rows_and_add_sheet(ctx, no_soffice):

@@ -3,6 +3,7 @@ copy, delete, and :func:`preview_diff` for the approval dialog."""
 
 from __future__ import annotations
 
+import os
 from typing import Any, Mapping
 
 from pydantic import BaseModel, Field
@@ -116,9 +117,29 @@ class MoveParams(BaseModel):
     overwrite: bool = Field(False, description="Replace an existing file at dest.")
 
 
+_DOCUMENT_TYPES = {".xlsx": "an Excel workbook", ".xlsm": "an Excel workbook", ".docx": "a Word document",
+                   ".pdf": "a PDF", ".csv": "a CSV file", ".tsv": "a TSV file"}
+_BINARY = {".xlsx", ".xlsm", ".docx", ".pdf"}
+_CONVERTERS = {(".csv", ".xlsx"): "xlsx_write with from_csv", (".tsv", ".xlsx"): "xlsx_write with from_csv"}
+
+
+def _no_conversion(verb: str, src: str, dest: str) -> None:
+    """Refuse a copy or move that changes a document's type by its name: the bytes
+    stay what they were. csv_to_xlsx: Qwen 1.5B meant to "convert" contacts.csv by
+    copying it to contacts.xlsx (CSV text under an Excel name)."""
+    a, b = (os.path.splitext(p.rstrip("/"))[1].lower() for p in (src, dest))
+    if a == b or not a or not b or not ({a, b} & _BINARY):  # text to text (.csv to .txt) is a rename
+        return
+    how = _CONVERTERS.get((a, b))
+    hint = f"to convert it, use {how}" if how else "to convert it, read it with its reader and write the new file"
+    raise ToolError(f"{verb} keeps the bytes: {dest} would be {_DOCUMENT_TYPES.get(a, f'a {a} file')} under a {b} "
+                    f"name; {hint}.")
+
+
 @tool("move", risk=RiskClass.DESTRUCTIVE)
 def move(ctx: ToolContext, params: MoveParams) -> ToolResult:
     """Move or rename a file or folder inside the workspace."""
+    _no_conversion("move", params.src, params.dest)
     ws = workspace_of(ctx)
     with sandboxed():
         record = ws.move(params.src, params.dest, overwrite=params.overwrite)
@@ -135,6 +156,7 @@ class CopyParams(BaseModel):
 @tool("copy", risk=RiskClass.DESTRUCTIVE)
 def copy(ctx: ToolContext, params: CopyParams) -> ToolResult:
     """Copy a file or folder inside the workspace."""
+    _no_conversion("copy", params.src, params.dest)
     ws = workspace_of(ctx)
     with sandboxed():
         ws.unnamed_skipped, ws.unnamed_paths = 0, []

@@ -66,14 +66,16 @@ class XlsxWriteParams(BaseModel):
     cells: list[CellWrite] = Field(default_factory=list, description="Cells to set.")
     rows: list[list[Value]] = Field(default_factory=list, description="Rows of values to write, the first at `start` "
                                     "(e.g. a header row, then data rows); with or instead of cells.")
-    start: str = Field("A1", description="Top-left cell of `rows`.")
+    start: str = Field("A1", description="Top-left cell of `rows` (or of `from_csv`).")
+    from_csv: str | None = Field(None, description="Workspace path of a .csv/.tsv file: all its rows, header "
+                                 "included, are written from `start` (converts a CSV; no need to type its rows).")
     sheet: str | None = Field(None, description="Sheet name; omit for the active sheet (created if the file is new).")
     output: str | None = Field(None, description="Save to this new path instead of changing the file.")
 
     @model_validator(mode="after")
     def _something_to_write(self) -> "XlsxWriteParams":
-        if not self.cells and not self.rows:
-            raise ValueError("give cells or rows to write")
+        if not self.cells and not self.rows and not self.from_csv:
+            raise ValueError("give cells, rows or from_csv to write")
         return self
 
 
@@ -196,14 +198,42 @@ def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
     for i, row in enumerate(params.rows):
         for j, v in enumerate(row):
             formulas |= _set(ws.cell(row=top.row + i, column=top.column + j), v)
-    n = len(params.cells) + sum(len(r) for r in params.rows)
+    csv_rows = _csv_rows(ctx, params.from_csv) if params.from_csv else []
+    for i, row in enumerate(csv_rows, start=len(params.rows)):
+        for j, v in enumerate(row):  # data: text stays text (a cell "=cmd|..." is never a formula)
+            _set(ws.cell(row=top.row + i, column=top.column + j), v, "text" if isinstance(v, str) else "auto")
+    n = len(params.cells) + sum(len(r) for r in params.rows) + sum(len(r) for r in csv_rows)
     out = params.output or params.path
     recalc = _save(ctx, wb, params.path, params.output, formulas)
     where = f" ({len(params.rows)} rows from {_ref(params.start)})" if params.rows else ""
+    if csv_rows:
+        where += f" ({len(csv_rows)} rows of {params.from_csv}, header included)"
     return ToolResult(
         text=f"set {n} cells in sheet {ws.title!r}{where}; saved {out}.{note}{recalc}",
         data={"path": out, "sheet": ws.title, "cells": n},
     )
+
+
+_NUMBER_TEXT = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?")
+
+
+def _csv_rows(ctx: ToolContext, path: str) -> list[list[Value]]:
+    """The rows of the workspace CSV/TSV ``path`` (delimiter and encoding detected);
+    plain numbers ("1837.35", not "007") become numbers, everything else text."""
+    from tools.office.csvtools import MAX_CSV_BYTES, decode_text, parse_csv
+
+    if not path.lower().endswith((".csv", ".tsv", ".txt")):
+        raise ToolError(f"from_csv must name a .csv or .tsv file, not {path}; for a workbook use xlsx_read.")
+    text, _ = decode_text(read_doc_bytes(ctx, path, limit=MAX_CSV_BYTES))
+    rows, _ = parse_csv(text, "\t" if path.lower().endswith(".tsv") else None)
+
+    def value(v: str) -> Value:
+        t = v.strip()
+        if _NUMBER_TEXT.fullmatch(t):
+            return float(t) if "." in t else int(t)
+        return v
+
+    return [[value(v) for v in row] for row in rows if row]
 
 
 def _ref(cell: str) -> str:
