@@ -215,6 +215,21 @@ def test_replace_not_found_leaves_file_untouched(ctx):
     assert res.error and "has 1" in res.text
 
 
+def test_replace_in_the_wrong_paragraph_names_where_the_text_is_and_a_missing_file_its_near_name(ctx):
+    """docx_edit_clause: Qwen 1.5B took "clause 2" for paragraph 2 (it is p4), then edited its own output
+    name contract_modified.docx, never created, three times."""
+    doc = docx.Document()
+    for text in ("Contract", "Between A and B.", "1. Term. One year.", "2. Notice. 30 days' written notice."):
+        doc.add_paragraph(text)
+    save_doc(ctx, "contract.docx", doc)
+    res = call(docx_replace, ctx, path="contract.docx", find="30 days", replace="60 days", paragraph=2)
+    assert res.error and "text not found in paragraph 2; it is in p4: " in res.text and "30 days" in res.text
+    res = call(docx_replace, ctx, path="contract_modified.docx", find="30 days", replace="60 days", paragraph=4)
+    assert res.error and "Did you mean contract.docx?" in res.text
+    res = call(docx_replace, ctx, path="zzz.docx", find="30 days", replace="60 days")
+    assert res.error and "Did you mean" not in res.text and "list_dir" in res.text
+
+
 def test_insert_after_paragraph_at_start_and_append(ctx):
     call(docx_create, ctx, path="i.docx", blocks=[{"type": "paragraph", "text": "one"}, {"type": "paragraph", "text": "three"}])
     res = call(docx_insert, ctx, path="i.docx", after=1, blocks=[{"type": "paragraph", "text": "two"}, {"type": "table", "rows": [["a", "b"]]}])

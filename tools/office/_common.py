@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from pathlib import PurePosixPath
 from typing import Any
 
 from tools.base import RiskClass, ToolContext, ToolError
@@ -115,6 +116,27 @@ def _ws(ctx: ToolContext) -> Any:
     return ctx.workspace
 
 
+def _did_you_mean(ws: Any, path: str, limit: int = 2000) -> str:
+    """"Did you mean contract.docx?" when one workspace file of the same type has a
+    close name, else the list_dir hint. docx_edit_clause: Qwen 1.5B edited its own
+    output name contract_modified.docx (never created) three times, not contract.docx."""
+    import difflib
+    import itertools
+
+    ext = PurePosixPath(path).suffix.lower()
+    try:
+        files = [e.path for e in itertools.islice(ws.walk("."), limit)
+                 if e.kind == "file" and PurePosixPath(e.path).suffix.lower() == ext]
+    except Exception:  # noqa: BLE001 - only a hint
+        files = []
+    name = PurePosixPath(path.replace("\\", "/")).name
+    close = difflib.get_close_matches(name, [PurePosixPath(f).name for f in files], n=1, cutoff=0.5)
+    same = [f for f in files if close and PurePosixPath(f).name == close[0]]
+    if len(same) == 1:
+        return f"Did you mean {same[0]}? (list_dir shows what exists)"
+    return "Use list_dir to see what exists."
+
+
 def read_doc_bytes(ctx: ToolContext, path: str, *, limit: int = MAX_FILE_BYTES) -> bytes:
     """Read a workspace file as bytes.
 
@@ -127,7 +149,7 @@ def read_doc_bytes(ctx: ToolContext, path: str, *, limit: int = MAX_FILE_BYTES) 
     ws = _ws(ctx)
     try:
         if not ws.exists(path):
-            raise ToolError(f"file not found: {path}. Use list_dir to see what exists.")
+            raise ToolError(f"file not found: {path}. {_did_you_mean(ws, path)}")
         if not ws.is_file(path):
             raise ToolError(f"{path} is a folder, not a file.")
         data = ws.read_bytes(path, limit=limit + 1)

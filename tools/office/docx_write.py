@@ -264,6 +264,11 @@ def docx_replace(ctx: ToolContext, params: DocxReplaceParams) -> ToolResult:
         lower = any(params.find.lower() in "".join(n.text or "" for n in own_text_nodes(p)).lower() for p in targets)
         if lower:
             hint = "it occurs only with different letter case; copy the exact text from docx_read."
+        elif params.paragraph is not None:  # docx_edit_clause: "clause 2" taken for paragraph 2; it is p4
+            elsewhere = [(i, _text(p)) for i, p in enumerate(numbered, 1) if params.find in _text(p)]
+            if elsewhere:
+                shown = "; ".join(f"p{i}: {_around(t, params.find)}" for i, t in elsewhere[:3])
+                hint = f"it is in {shown}. Pass that paragraph number; nothing was changed."
         raise ToolError(f"text not found in {scope}; {hint}")
     out, in_place = _target(ctx, params.path, params.output)
     _save(ctx, doc, out, overwrite=in_place)
