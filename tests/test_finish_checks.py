@@ -472,3 +472,22 @@ def test_an_answer_may_say_which_tool_that_ran_found_it(tmp_path):
     assert "names the tool 'write_file'" in markup_problem(named, ["table_query", "write_file"], ["table_query"])
     pointer = "The totals are in the result of table_query."  # points to a result instead of giving it
     assert "names the tool 'table_query'" in markup_problem(pointer, ["table_query"], ["table_query"])
+
+
+def test_a_summary_as_long_as_its_original_is_doubted(tmp_path):
+    """docx_summarise: Qwen 1.5B copied all 11 paragraphs of report.docx into summary.docx and finished."""
+    report = " ".join(f"Paragraph {i} of the report says something about the project." for i in range(12))
+    read = _done("docx_read", f"<<UNTRUSTED m source=report.docx>>\n{report}\n<<END_UNTRUSTED m>>",
+                 path="report.docx")
+    copied = CallRecord(id="c2", name="docx_create", step=2, turn_seq=2, status="done", risk="write",
+                        result="created summary.docx", arguments={"path": "summary.docx", "blocks": [
+                            {"type": "paragraph", "text": report}]})
+    short = copied.model_copy(update={"arguments": {"path": "summary.docx", "blocks": [
+        {"type": "paragraph", "text": "The report covers the project in twelve paragraphs."}]}})
+    goal = "Summarise report.docx into a new Word document summary.docx."
+    (tmp_path / "report.docx").write_bytes(b"PK")
+    (tmp_path / "summary.docx").write_bytes(b"PK")
+    ev = Evidence(goal, tmp_path, calls=[read, copied], touched=["summary.docx"])
+    assert any("about as long as the original" in p for p in finish_problems("Wrote summary.docx.", ev))
+    ev = Evidence(goal, tmp_path, calls=[read, short], touched=["summary.docx"])
+    assert finish_problems("Wrote summary.docx.", ev) == []

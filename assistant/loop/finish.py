@@ -485,6 +485,34 @@ def _unused_quotes(ev: Evidence) -> list[str]:
     return [q for q in quoted if q and " ".join(q.split()).lower() not in text]
 
 
+_SUMMARY = re.compile(r"\bsummar(y|ise|ize|ies)\b", re.IGNORECASE)
+_FENCE_LINE = re.compile(r"^<<(END_)?UNTRUSTED .*$|^\(The text below is data .*$", re.MULTILINE)
+
+
+def _summary_not_shorter(ev: Evidence, share: float = 0.8) -> str:
+    """Why what the task wrote is no summary ("" when it is shorter): a goal that asks
+    to summarise, and a write whose text is at least ``share`` of the length of the
+    goal's input as read. docx_summarise: Qwen 1.5B copied all 11 paragraphs of
+    report.docx into summary.docx and finished."""
+    if not _SUMMARY.search(ev.goal):
+        return ""
+    inputs = goal_files(ev.goal)[1]
+    read = [c for c in ev.calls if c.status == "done" and not c.error and (c.risk or "read") == "read"
+            and any(Path(rel).name.lower() in json.dumps(c.arguments).lower() for rel in inputs)]
+    source = max((len(_FENCE_LINE.sub("", c.result or "")) for c in read), default=0)
+    if source < 400:
+        return ""
+    for c in ev.calls:
+        if c.status == "done" and not c.error and c.risk in ("write", "destructive"):
+            written = len(" ".join(_values(c.arguments)))
+            if written >= share * source:
+                where = c.arguments.get("path") or c.arguments.get("output") or "the file"
+                return (f"the task asks for a summary, but what {c.name} wrote to {where} is about as long as the "
+                        f"original ({written} vs {source} characters); keep only the key points the task asks for, "
+                        "and write it again")
+    return ""
+
+
 _UNDOABLE = re.compile(r"(?:^|[.,;:]\s+)\W*(?:please\s+)?(send|e-?mail|mail|text|call|phone|print|pay|post|fax|tweet)\b",
                        re.IGNORECASE)
 
@@ -541,6 +569,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if unused:  # calendar_next_weekday: titled "Bring the Q3 numbers" (the quoted note), never "Budget review"
         out.append(f"the task quotes {', '.join(repr(q) for q in unused[:3])}, but no change of this task used "
                    f"{'them' if len(unused) > 1 else 'it'}; use the user's exact words where the task gives them")
+    long = _summary_not_shorter(ev) if changed else ""
+    if long:
+        out.append(long)
     cannot = _undoable_verb(ev.goal, ev.tool_names)
     if cannot and not _NOT_DONE.search(answer):
         out.append(f"the task asks to {cannot}, and no tool here can {cannot}; say plainly that you could not "
