@@ -491,3 +491,25 @@ def test_a_summary_as_long_as_its_original_is_doubted(tmp_path):
     assert any("about as long as the original" in p for p in finish_problems("Wrote summary.docx.", ev))
     ev = Evidence(goal, tmp_path, calls=[read, short], touched=["summary.docx"])
     assert finish_problems("Wrote summary.docx.", ev) == []
+
+
+def test_an_honest_could_not_with_nothing_changed_is_a_hand_off_not_done(assistant_home, tmp_path):
+    """files_organise: after one failed call Qwen 1.5B answered "I apologize, but I can't continue the task as
+    instructed." and the task counted as finished: a change task that changed nothing is handed to the user."""
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="inbox/a.txt"), "I apologize, but I can't continue the task as instructed."],
+        approve="all")
+    (ws / "inbox").mkdir()
+    (ws / "inbox" / "a.txt").write_text("x")
+    events = list(agent.run("Sort the files in the inbox folder into subfolders named after their extension.",
+                            workspace=ws))
+    assert isinstance(events[-1], Paused) and events[-1].kind == "stuck"
+    assert "could not do the task and changed nothing" in events[-1].reason and "can't continue" in events[-1].reason
+    store.close()
+    (tmp_path / "b").mkdir()
+    agent, _, ws, store = scripted_agent(tmp_path / "b", [
+        call("move", src="a.txt", dest="txt/a.txt"), "Moved a.txt to txt/a.txt; the other file could not be moved."], approve="all")
+    (ws / "a.txt").write_text("x")
+    events = list(agent.run("Sort the files into subfolders named after their extension.", workspace=ws))
+    assert isinstance(events[-1], Finished)  # something was done: the answer says what was not
+    store.close()

@@ -16,6 +16,10 @@ def test_claims_checked_against_the_workspace(tmp_path):
         == ["totals.txt", "notes.md"]
     assert unbacked_file_claims("The report mentions budget.xlsx.", tmp_path) == []  # no claim of writing
     assert unbacked_file_claims("Created /etc/hosts.txt and https://x.org/a.pdf", tmp_path) == []
+    (tmp_path / "inbox" / "pdf").mkdir(parents=True)  # files_organise: "Moved scan.pdf to inbox/pdf/scan.pdf"
+    (tmp_path / "inbox" / "pdf" / "scan.pdf").write_text("x")
+    assert unbacked_file_claims("Moved scan.pdf to inbox/pdf/scan.pdf.", tmp_path) == []
+    assert unbacked_file_claims("Moved scan.pdf to inbox/scan.pdf.", tmp_path) == ["inbox/scan.pdf"]
 
 
 def test_false_claim_is_a_format_error_then_the_real_write_finishes(assistant_home, tmp_path):

@@ -15,7 +15,7 @@ from typing import Iterator, Sequence
 from ..events import Event, Notice
 from ..state.models import CallRecord, StoredMessage
 from ..state.session import TaskSession
-from .finish import FINISH_CHECK_PREFIX, Evidence, finish_problems
+from .finish import FINISH_CHECK_PREFIX, Evidence, finish_problems, gives_up
 
 __all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note"]
 
@@ -53,6 +53,17 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
     its ``finish_call``) when the checks pass; otherwise feed the doubts back
     once, then pause for the human. Returns True when the task ended or paused."""
     problems = finish_problems(answer, ev)
+    if not problems and gives_up(answer, ev):  # an honest "could not": the user decides what next
+        reason = (f"Hand-off: the agent could not do the task and changed nothing.\nIts answer: {answer[:500]}\n"
+                  "Add a note and continue, or stop.")
+        extra = []
+        if finish_call is not None:
+            finish_call.status, finish_call.result = "done", "Handed off to the user."
+            sess.task.usage.tool_calls += 1
+            extra.append(_observation(sess, msg, finish_call))
+        yield sess.pause("stuck", reason, ["continue", "stop"], messages=[msg, *extra],
+                         calls=[finish_call] if finish_call else [])
+        return True
     if not problems:
         msg.kind = "answer"
         sess.task.call_expected = False

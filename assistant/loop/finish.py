@@ -13,7 +13,6 @@ the next answer is doubtful too, for the human (a hand-off with reasons).
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,10 +24,11 @@ from model.parsing_failed import looks_like_failed_call
 from tools.base import RiskClass, Tool, ToolContext, ToolResult
 
 from ..state.models import CallRecord
+from .verify import exists_somewhere
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
-           "echoes_harness", "asks_only_a_question", "not_an_answer", "unwrap_answer"]
+           "echoes_harness", "asks_only_a_question", "not_an_answer", "unwrap_answer", "gives_up"]
 
 FINISH_CHECK_PREFIX = "Finish check:"
 
@@ -279,24 +279,6 @@ def _values(args: Any) -> list[str]:
     return [] if args is None or isinstance(args, bool) else [str(args)]
 
 
-def _exists_somewhere(root: Path, rel: str, limit: int = 2000) -> bool:
-    """``rel`` exists under ``root``; a bare file name may be in any folder (an
-    answer said "garden.txt is in the home folder": home/garden.txt is real)."""
-    if (root / rel).exists():
-        return True
-    if "/" in rel:
-        return False
-    seen = 0
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        if rel in files:
-            return True
-        seen += len(files) + len(dirs)
-        if seen > limit:
-            return True  # too big to look through: give the benefit of the doubt
-    return False
-
-
 def file_problems(answer: str, ev: Evidence) -> list[str]:
     """Doubts about files: outputs the goal asks for that are missing or were
     not written by this task; files the answer names that do not exist (or that
@@ -318,7 +300,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             continue  # "I could not find data.csv" is an honest answer
         if rel in outputs:
             continue
-        if not _exists_somewhere(root, rel):
+        if not exists_somewhere(root, rel):
             out.append(f"the answer names {rel}, which does not exist in the workspace")
         elif _CLAIM.search(before + after) and _norm(rel) not in touched:
             out.append(f"the answer says {rel} was written, but this task did not write it")
@@ -527,6 +509,15 @@ def _undoable_verb(goal: str, tool_names: Sequence[str]) -> str:
     verb = m.group(1).lower()
     stem = "mail" if "mail" in verb else verb
     return "" if any(stem in n.lower() for n in tool_names) else verb
+
+
+def gives_up(answer: str, ev: Evidence) -> bool:
+    """The task asks for a change, nothing was changed, and the answer says it could
+    not be done: that is a hand-off, not a finished task (files_organise: "I apologize,
+    but I can't continue the task as instructed." after one failed call, as "done")."""
+    changed = bool(list(ev.touched)) or any(c.status == "done" and not c.error and c.risk in ("write", "destructive")
+                                            for c in ev.calls)
+    return not changed and bool(_MUST_CHANGE.search(ev.goal)) and bool(_NOT_DONE.search(answer))
 
 
 def finish_problems(answer: str, ev: Evidence) -> list[str]:

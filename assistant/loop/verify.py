@@ -9,10 +9,11 @@ workspace: a file it says was written, created or saved must exist.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
-__all__ = ["unbacked_file_claims", "announces_work"]
+__all__ = ["unbacked_file_claims", "announces_work", "exists_somewhere"]
 
 _PLAN = re.compile(r"\b(I will|I'll|I am going to|I'm going to|let me|let's|next,? I|first,? I|I need to|"
                    r"I should|I can now)\b", re.IGNORECASE)
@@ -51,6 +52,24 @@ def unbacked_file_claims(answer: str, workspace: str | Path) -> list[str]:
         rel = m.group(1).strip().strip("`'\"")
         if rel.startswith("/") or "://" in answer[max(0, m.start() - 8) : m.start()]:
             continue
-        if not (root / rel).exists() and rel not in missing:
+        if not exists_somewhere(root, rel) and rel not in missing:  # "moved a.txt to txt/a.txt"
             missing.append(rel)
     return missing
+
+
+def exists_somewhere(root: Path, rel: str, limit: int = 2000) -> bool:
+    """``rel`` exists under ``root``; a bare file name may be in any folder (an
+    answer said "garden.txt is in the home folder": home/garden.txt is real)."""
+    if (root / rel).exists():
+        return True
+    if "/" in rel:
+        return False
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        if rel in files:
+            return True
+        seen += len(files) + len(dirs)
+        if seen > limit:
+            return True  # too big to look through: give the benefit of the doubt
+    return False
