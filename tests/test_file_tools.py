@@ -235,3 +235,16 @@ def test_a_copy_or_move_that_changes_a_documents_type_is_refused(ctx: ToolContex
     assert out.error and "read it with its reader" in out.text
     assert not call(ctx, "copy", src="contacts.csv", dest="contacts-copy.csv").error
     assert not call(ctx, "move", src="contacts-copy.csv", dest="names.txt").error  # text to text: a rename
+
+
+def test_list_dir_depth_zero_lists_the_folder_and_use_tools_says_why_it_loads_few_groups(ctx: ToolContext) -> None:
+    """files_merge_todos: Qwen 1.5B passed depth=0 (refused, twice) and asked use_tools for all 8 groups (twice)."""
+    from pydantic import ValidationError
+
+    from tools.core import USE_TOOLS
+
+    out = call(ctx, "list_dir", path=".", depth=0)
+    assert not out.error and "docs" in out.text
+    with pytest.raises(ValidationError, match="the file tools .* are always loaded"):
+        USE_TOOLS.validate({"groups": ["word", "excel", "pdf", "web", "calendar", "notes", "memory", "extras"]})
+    assert USE_TOOLS.validate({"groups": ["excel", "excel"]}).groups == ["excel"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from tools.base import RiskClass, Tool, ToolContext, ToolResult
 
@@ -42,7 +42,16 @@ GROUP_NAMES: tuple[str, ...] = get_args(GroupName)
 
 
 class UseToolsParams(BaseModel):
-    groups: list[GroupName] = Field(description="Groups to load, e.g. [\"excel\"].", min_length=1, max_length=4)
+    groups: list[GroupName] = Field(description="Groups to load, e.g. [\"excel\"].", min_length=1)
+
+    @field_validator("groups")
+    @classmethod
+    def _few(cls, groups: list[str]) -> list[str]:
+        """At most 4: each group's schemas are prompt tokens (files_merge_todos asked for all 8, twice)."""
+        if len(set(groups)) > 4:
+            raise ValueError("load at most 4 groups, only those whose tools this task needs now; the file tools "
+                             "(read_file, write_file, list_dir, move, ...) are always loaded")
+        return list(dict.fromkeys(groups))
 
 
 def _use_tools(ctx: ToolContext, params: UseToolsParams) -> ToolResult:

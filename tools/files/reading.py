@@ -21,7 +21,7 @@ GREP_MAX_FILE_BYTES = 5_000_000
 
 class ListDirParams(BaseModel):
     path: str = Field(".", description="Folder to list, relative to the workspace.")
-    depth: int = Field(2, ge=1, le=6, description="How many folder levels to show.")
+    depth: int = Field(2, ge=0, le=6, description="How many folder levels to show (0 or 1: this folder only).")
     max_entries: int = Field(200, ge=1, le=2000, description="Most entries to show.")
 
 
@@ -38,7 +38,7 @@ def list_dir(ctx: ToolContext, params: ListDirParams) -> ToolResult:
         entries = []
         omitted = 0
         ws.unnamed_skipped = ws.deep_skipped = 0
-        for entry in ws.walk(params.path, max_depth=params.depth):
+        for entry in ws.walk(params.path, max_depth=max(1, params.depth)):
             if len(entries) < params.max_entries:
                 entries.append(entry)
             else:
