@@ -513,3 +513,17 @@ def test_an_honest_could_not_with_nothing_changed_is_a_hand_off_not_done(assista
     events = list(agent.run("Sort the files into subfolders named after their extension.", workspace=ws))
     assert isinstance(events[-1], Finished)  # something was done: the answer says what was not
     store.close()
+
+
+def test_an_answer_that_copies_a_whole_tool_result_is_doubted(tmp_path):
+    """files_find: asked which file is about the passport appointment, Qwen 1.5B answered with the list_dir
+    listing it had just got (the file was deeper and not in it), and the task finished."""
+    listing = "./ (workspace)\n  archive/\n    2024/\n  home/\n    garden.txt  37 B\n  readme.txt  18 B"
+    ls = _done("list_dir", listing, path=".")
+    goal = "Somewhere in this folder there is a text file about my passport renewal. Which file is it?"
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "garden.txt").write_text("x")
+    (tmp_path / "readme.txt").write_text("x")
+    problems = finish_problems(listing, Evidence(goal, tmp_path, calls=[ls]))
+    assert problems and "copies the whole result of list_dir" in problems[0]
+    assert finish_problems("It is home/garden.txt (37 B).", Evidence(goal, tmp_path, calls=[ls])) == []

@@ -511,6 +511,25 @@ def _undoable_verb(goal: str, tool_names: Sequence[str]) -> str:
     return "" if any(stem in n.lower() for n in tool_names) else verb
 
 
+def _copied_result(answer: str, calls: Sequence[CallRecord]) -> str:
+    """The tool whose whole result ``answer`` repeats ("" when none): files_find's
+    answer to "which file is it?" was the list_dir listing it had just got, where
+    the file was not even shown."""
+    said = " ".join(answer.split())
+    if len(said) < 60:
+        return ""
+    for c in calls:
+        if c.status != "done" or c.error or not c.result:
+            continue
+        body = _FENCE_LINE.sub("", c.result)
+        if sum(1 for ln in body.splitlines() if ln.strip()) < 3:  # a one-line fact copied is an answer
+            continue
+        got = " ".join(body.split())
+        if said in got and len(said) >= 0.8 * len(got):
+            return c.name
+    return ""
+
+
 def gives_up(answer: str, ev: Evidence) -> bool:
     """The task asks for a change, nothing was changed, and the answer says it could
     not be done: that is a hand-off, not a finished task (files_organise: "I apologize,
@@ -537,6 +556,10 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     shape = _shape_problem(answer)
     if shape:
         return [shape]
+    copied = _copied_result(answer, ev.calls)
+    if copied:
+        return [f"the answer copies the whole result of {copied} instead of answering; answer what the task asks "
+                "in your own sentence, or call the next tool"]
     if _FILLER.search(answer) and len(answer) < 200:
         return ["the answer says nothing about the task; do the work with tools, or say plainly what you could not do"]
     out = file_problems(answer, ev)
