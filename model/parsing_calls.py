@@ -197,7 +197,10 @@ def decode_call(raw: str, tools: list[dict[str, Any]], fmt: str, index: int,
         tool = by_name.get(name)
         if tool is None:
             known = ", ".join(by_name) or "(none)"
-            raise _Bad(f"unknown tool '{name}'. Available tools: {known}")
+            from .parsing_failed import nearest_tool
+
+            near = nearest_tool(name, list(by_name))
+            raise _Bad(f"unknown tool '{name}'{f'; use {near}' if near else ''}. Available tools: {known}")
         params = parameters_of(tool)
         props = params.get("properties", {}) or {}
         missing = [k for k in params.get("required", []) or [] if k not in args]

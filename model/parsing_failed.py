@@ -11,7 +11,7 @@ import bisect
 import json
 import re
 
-__all__ = ["looks_like_failed_call", "salvage_json_calls"]
+__all__ = ["looks_like_failed_call", "salvage_json_calls", "nearest_tool", "unknown_json_tool"]
 
 _NAME_KEY_RE = re.compile(r"""["']name["']\s*:\s*["']([^"']+)["']""")
 _ARGS_KEY_RE = re.compile(r"""["'](arguments|parameters)["']\s*:""")
@@ -127,6 +127,36 @@ def salvage_json_calls(text: str, tool_names: list[str]) -> tuple[list[tuple[str
         start = fence[0] if fence and end <= fence[1] else m.start()
         return [(obj["name"], args, text[m.start():end])], text[:start].strip()
     return [], text
+
+
+# Names small models call that are not tools here, and the tool that does it (Qwen 1.5B: "rename").
+_ALIASES = {"rename": "move", "mv": "move", "move_file": "move", "rename_file": "move", "cp": "copy",
+            "copy_file": "copy", "rm": "delete", "remove": "delete", "delete_file": "delete", "del": "delete",
+            "ls": "list_dir", "list": "list_dir", "list_files": "list_dir", "dir": "list_dir", "cat": "read_file",
+            "read": "read_file", "open": "read_file", "open_file": "read_file", "write": "write_file",
+            "create_file": "write_file", "save_file": "write_file", "search": "grep", "find": "find_files",
+            "search_files": "grep", "answer": "finish", "final_answer": "finish", "done": "finish"}
+
+
+def nearest_tool(name: str, tool_names: list[str]) -> str:
+    """The registered tool meant by an unknown ``name`` ("rename" -> "move"), or ""."""
+    import difflib
+
+    alias = _ALIASES.get(name.lower())
+    if alias in tool_names:
+        return alias
+    close = difflib.get_close_matches(name, tool_names, n=1, cutoff=0.75)
+    return close[0] if close else ""
+
+
+def unknown_json_tool(text: str, tool_names: list[str]) -> str:
+    """"there is no tool 'rename'; use move" when ``text`` holds a JSON call of a
+    name that is no tool ("" otherwise)."""
+    for name in _json_call_names(text):
+        if name not in tool_names:
+            near = nearest_tool(name, tool_names)
+            return f"there is no tool '{name}'" + (f"; use {near}" if near else "; call one of your tools")
+    return ""
 
 
 def _without_comments(text: str, start: int, limit: int = 8000) -> tuple[str, list[int]]:

@@ -109,3 +109,21 @@ def test_a_call_with_arguments_in_a_tools_tag_is_run_and_a_recited_tool_list_is_
     assert isinstance(result, FormatError) and "<tools> list" in result.reason
     broken = '<tool_call>\n{"name": "write_file", "arguments": {"path": "a.txt"}}'
     assert isinstance(classify_turn(turn(broken), str(tmp_path), TOOLS), FormatError)
+
+
+def test_a_call_of_a_tool_that_does_not_exist_names_the_one_that_does_it(tmp_path):
+    """files_rename_pattern: Qwen 1.5B called "rename" (no such tool) and was told only "the answer holds
+    tool-call markup"; it then answered "The task is done."."""
+    from assistant.loop.finish import markup_problem
+    from model.parsing import parse_turn
+    from model.parsing_failed import nearest_tool
+
+    text = '```json\n{"name": "rename", "arguments": {"path": "photos", "new_name": "holiday-0042.jpg"}}\n```'
+    tools = ["move", "copy", "read_file", "list_dir"]
+    assert markup_problem(text, tools).startswith("there is no tool 'rename'; use move")
+    assert nearest_tool("list_dirs", tools) == "list_dir" and nearest_tool("frobnicate", tools) == ""
+    schemas = [{"type": "function", "function": {"name": n, "parameters": {"type": "object", "properties": {}}}}
+               for n in tools]
+    parsed = parse_turn('<tool_call>\n{"name": "mv", "arguments": {}}\n</tool_call>', schemas, fmt="json",
+                        starts_in_think=False)
+    assert "unknown tool 'mv'; use move." in parsed.errors[0].message

@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
-from model.parsing_failed import looks_like_failed_call
+from model.parsing_failed import looks_like_failed_call, unknown_json_tool
 from tools.base import RiskClass, Tool, ToolContext, ToolResult
 
 from ..state.models import CallRecord
@@ -99,6 +99,9 @@ def markup_problem(answer: str, tool_names: Sequence[str], called: Iterable[str]
     if failed is not None:
         return failed
     if _MARKUP.search(answer):
+        unknown = unknown_json_tool(answer, names)  # files_rename_pattern: a call of "rename", which is no tool
+        if unknown:
+            return f"{unknown}; a call goes inside <tool_call> tags and an answer has none"
         return "the answer holds tool-call markup; a call goes inside <tool_call> tags and an answer has none"
     ran = set(called)
     for n in names:
