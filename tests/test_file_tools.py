@@ -32,13 +32,14 @@ def call(ctx: ToolContext, name: str, **args):
     return t.invoke(ctx, t.validate(args))
 
 
-def test_the_ten_tools_with_their_risk_classes(ctx: ToolContext) -> None:
+def test_the_eleven_tools_with_their_risk_classes(ctx: ToolContext) -> None:
     expected = {
         "list_dir": RiskClass.READ, "read_file": RiskClass.READ, "find_files": RiskClass.READ,
         "grep": RiskClass.READ, "file_info": RiskClass.READ, "edit_file": RiskClass.WRITE,
         "move": RiskClass.DESTRUCTIVE, "copy": RiskClass.DESTRUCTIVE, "delete": RiskClass.DESTRUCTIVE,
+        "rename_many": RiskClass.DESTRUCTIVE,
     }
-    assert len(ToolRegistry(FILE_TOOLS)) == 10
+    assert len(ToolRegistry(FILE_TOOLS)) == 11
     for name, risk in expected.items():
         assert TOOLS[name].risk is risk
     wf = TOOLS["write_file"]
@@ -248,3 +249,25 @@ def test_list_dir_depth_zero_lists_the_folder_and_use_tools_says_why_it_loads_fe
     with pytest.raises(ValidationError, match="the file tools .* are always loaded"):
         USE_TOOLS.validate({"groups": ["word", "excel", "pdf", "web", "calendar", "notes", "memory", "extras"]})
     assert USE_TOOLS.validate({"groups": ["excel", "excel"]}).groups == ["excel"]
+
+
+def test_rename_many_replaces_a_text_in_the_names_of_a_folders_files(ctx: ToolContext) -> None:
+    """files_rename_pattern: five files to rename took Qwen 1.5B more calls than its budget had."""
+    root = Path(ctx.workspace.root)
+    (root / "photos" / "old").mkdir(parents=True)
+    for name in ("IMG_0007.jpg", "IMG_0420.jpg", "readme.txt", "old/IMG_0001.jpg"):
+        (root / "photos" / name).write_text(name)
+    out = call(ctx, "rename_many", folder="photos", find="IMG_", replace="holiday-", pattern="*.jpg")
+    assert not out.error, out.text
+    assert out.text.startswith("renamed 2 files: photos/IMG_0007.jpg -> photos/holiday-0007.jpg")
+    assert sorted(p.name for p in (root / "photos").iterdir()) == ["holiday-0007.jpg", "holiday-0420.jpg", "old",
+                                                                    "readme.txt"]
+    assert (root / "photos" / "holiday-0420.jpg").read_text() == "IMG_0420.jpg"
+    assert (root / "photos" / "old" / "IMG_0001.jpg").exists()  # subfolders are left alone
+    assert [r.op for r in ctx.state["journal"][-2:]] == ["move", "move"]  # each one undoable
+    out = call(ctx, "rename_many", folder="photos", find="IMG_", replace="x")
+    assert out.error and "nothing was renamed" in out.text
+    (root / "photos" / "a-1.txt").write_text("a")
+    (root / "photos" / "b-1.txt").write_text("b")
+    out = call(ctx, "rename_many", folder="photos", find="b-", replace="a-")
+    assert out.error and "would overwrite photos/a-1.txt" in out.text and (root / "photos" / "b-1.txt").exists()

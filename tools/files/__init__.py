@@ -2,13 +2,14 @@
 
 Risk classes: list_dir, read_file, find_files, grep, file_info: read;
 write_file: write (destructive when it overwrites); edit_file: write;
-move, copy, delete: destructive.
+move, copy, rename_many, delete: destructive.
 """
 
 from tools.files.reading import file_info, find_files, grep, list_dir, read_file
-from tools.files.writing import apply_edit, copy, delete, edit_file, move, preview_diff, write_file
+from tools.files.writing import apply_edit, copy, delete, edit_file, move, preview_diff, rename_many, write_file
 
-FILE_TOOLS = [list_dir, read_file, write_file, edit_file, move, copy, delete, find_files, grep, file_info]
+FILE_TOOLS = [list_dir, read_file, write_file, edit_file, move, rename_many, copy, delete, find_files, grep,
+              file_info]
 """The file tools in the order the model sees them."""
 
 __all__ = [
@@ -24,5 +25,6 @@ __all__ = [
     "move",
     "preview_diff",
     "read_file",
+    "rename_many",
     "write_file",
 ]

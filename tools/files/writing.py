@@ -173,6 +173,47 @@ def copy(ctx: ToolContext, params: CopyParams) -> ToolResult:
     return ToolResult(text=f"copied {record.path} to {record.dest}{note}.", data=record.to_dict())
 
 
+class RenameManyParams(BaseModel):
+    folder: str = Field(".", description="Folder whose files are renamed (its subfolders are left alone).")
+    find: str = Field(min_length=1, description="Text in the file names to replace.")
+    replace: str = Field("", description="What that text becomes in each name.")
+    pattern: str = Field("*", description="Only names matching this wildcard (* any text, ? one character).")
+
+
+@tool("rename_many", risk=RiskClass.DESTRUCTIVE)
+def rename_many(ctx: ToolContext, params: RenameManyParams) -> ToolResult:
+    """Rename every file in a folder whose name holds a text, replacing that text in each name (one undoable move each)."""
+    import fnmatch
+
+    ws = workspace_of(ctx)
+    with sandboxed():
+        if not ws.is_dir(params.folder):
+            raise ToolError(f"{params.folder} is not a folder; give the folder whose files to rename.")
+        names = [e.path for e in ws.walk(params.folder, max_depth=1) if e.kind == "file"]
+        plan = []
+        for path in names:
+            head, _, name = path.rpartition("/")
+            if params.find in name and params.find != params.replace and fnmatch.fnmatchcase(name, params.pattern):
+                new = name.replace(params.find, params.replace)
+                if "/" in new or not new.strip(". "):
+                    raise ToolError(f"{name!r} would become {new!r}, which is not a file name; nothing was renamed.")
+                plan.append((path, f"{head}/{new}" if head else new))
+        if not plan:
+            raise ToolError(f"no file name in {params.folder} holds {params.find!r}"
+                            + (f" and matches {params.pattern!r}" if params.pattern != "*" else "")
+                            + "; nothing was renamed. list_dir shows the names.")
+        sources, dests = {src for src, _ in plan}, [dest for _, dest in plan]
+        clash = sorted({d for d in dests if dests.count(d) > 1 or d in sources or ws.exists(d)})
+        if clash:
+            raise ToolError(f"renaming would overwrite {', '.join(clash[:5])}; nothing was renamed.")
+        records = [ws.move(src, dest) for src, dest in plan]
+    shown = "; ".join(f"{r.path} -> {r.dest}" for r in records[:20])
+    more = f" (and {len(records) - 20} more)" if len(records) > 20 else ""
+    return ToolResult(text=f"renamed {len(records)} file{'s' if len(records) != 1 else ''}: {shown}{more}. "
+                           "Undo can restore the old names.",
+                      data={"renamed": [[r.path, r.dest] for r in records]})
+
+
 class DeleteParams(BaseModel):
     path: str = Field(description="File or folder to delete (it goes to the trash).")
 
