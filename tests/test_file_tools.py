@@ -271,3 +271,10 @@ def test_rename_many_replaces_a_text_in_the_names_of_a_folders_files(ctx: ToolCo
     (root / "photos" / "b-1.txt").write_text("b")
     out = call(ctx, "rename_many", folder="photos", find="b-", replace="a-")
     assert out.error and "would overwrite photos/a-1.txt" in out.text and (root / "photos" / "b-1.txt").exists()
+
+
+def test_a_text_tool_on_a_document_names_the_tools_that_change_it(ctx: ToolContext) -> None:
+    """handoff_which_contract: edit_file on contract-acme.docx was told only "use the office tools"."""
+    (Path(ctx.workspace.root) / "contract.docx").write_bytes(b"PK\x03\x04" + bytes(range(256)) * 4)
+    out = call(ctx, "edit_file", path="contract.docx", old_text="a", new_text="b")
+    assert out.error and "docx_replace and docx_insert change it" in out.text and '["word"]' in out.text

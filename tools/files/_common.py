@@ -4,6 +4,7 @@ with a next step, sizes and diffs."""
 from __future__ import annotations
 
 import contextlib
+import re
 import difflib
 from typing import Iterator
 
@@ -32,6 +33,24 @@ def office_hint(path: str) -> str:
         return OFFICE_HINT
     tool, group = found
     return f"Use {tool} for this file (if it is not in your tools, call use_tools with groups [\"{group}\"] first)."
+
+_DOCUMENT_TOOLS = {".pdf": ("pdf_read reads it", "pdf"),
+                   ".docx": ("docx_read reads it, docx_replace and docx_insert change it", "word"),
+                   ".xlsx": ("xlsx_read reads it, xlsx_write changes it", "excel"),
+                   ".xlsm": ("xlsx_read reads it, xlsx_write changes it", "excel")}
+
+
+def document_hint(path: str) -> str:
+    """The tools that read and change ``path`` when it is a document (with the
+    group to load), :data:`OFFICE_HINT` otherwise."""
+    import os
+
+    found = _DOCUMENT_TOOLS.get(os.path.splitext(str(path))[1].lower())
+    if not found:
+        return OFFICE_HINT
+    tools, group = found
+    return f"It is a document: {tools} (if it is not in your tools, call use_tools with groups [\"{group}\"] first)."
+
 
 _HINTS = {
     "not_found": "Use list_dir or find_files to see what exists.",
@@ -70,6 +89,9 @@ def sandboxed() -> Iterator[None]:
             # Qwen 1.5B copied "todo/*.txt" to combine files, got "not found" and gave up
             hint = ("Paths are never wildcards: name one file (find_files lists the files a pattern matches); to "
                     "combine files, read each one and write the combined text.")  # paths ending in "." come quoted (sandbox.paths.short): keep them whole
+        if exc.code == "binary":  # name the tools for that document (handoff_which_contract: edit_file on a .docx)
+            m = re.match(r"'?(.+?)'? is not a text file", message)
+            hint = document_hint(m.group(1)) if m else hint
         if not message.endswith("."):
             message += "."
         raise ToolError(f"{message} {hint}".strip()) from None
