@@ -196,7 +196,9 @@ class LocalChatModel:
         if force:
             parsed.content = strip_final_answer(parsed.content)
         user_cancel = cancel is not None and cancel.is_set()
-        stop_reason = "stop" if result.stop_reason == "cancelled" and cut.done and not user_cancel else result.stop_reason
+        stop_reason = result.stop_reason
+        if result.stop_reason == "cancelled" and cut.done and not user_cancel:
+            stop_reason = "length" if cut.prose else "stop"
         return TurnOutput(parsed=parsed, token_ids=result.token_ids, stop_reason=stop_reason, metrics=result.metrics)
 
 
@@ -211,20 +213,34 @@ class _JsonCallCut:
     user's cancel, or once the content so far holds a call; ``done`` tells the two apart.
     """
 
+    PROSE_CHARS = 2400
+    """Prose (about 600 tokens) with no call begun ends the turn as cut off at the
+    length limit: multistep_invoices_memo's first turn wrote a plan for 300 s, the
+    whole time budget, without a call (a free answer is rarely this long; the
+    constrained turn after the cut may still give it)."""
+
     def __init__(self, tools: list[dict[str, Any]], cancel: threading.Event | None) -> None:
         self.names = [str((t.get("function") or t).get("name", "")) for t in tools]
         self.cancel = cancel
         self.content: list[str] = []
+        self.chars = 0
         self.done = False
+        self.prose = False
 
     def feed(self, kind: str, piece: str) -> None:
-        if not self.names or self.done or kind != "content":
+        if not self.names or self.done:
+            return
+        if kind != "content":
+            self.chars = -10**9 if kind == "tool_call" else self.chars  # a call has begun: never prose
             return
         self.content.append(piece)
+        self.chars += len(piece)
         if "}" in piece:
             from .parsing_failed import salvage_json_calls
 
             self.done = bool(salvage_json_calls("".join(self.content), self.names)[0])
+        if not self.done and self.chars > self.PROSE_CHARS and '"name"' not in "".join(self.content):
+            self.done = self.prose = True
 
     def is_set(self) -> bool:
         return self.done or (self.cancel is not None and self.cancel.is_set())

@@ -162,3 +162,24 @@ def test_a_free_turn_ends_once_it_holds_a_whole_json_call():
     cancel.set()
     assert other.is_set() and not other.done  # the user's cancel still cancels
     assert not _JsonCallCut([], None).is_set()  # a constrained turn: nothing to watch
+
+
+def test_a_free_turn_of_long_prose_with_no_call_is_cut_as_too_long():
+    """multistep_invoices_memo: Qwen 1.5B's first turn wrote a plan in prose for the whole 300 s budget."""
+    from model.chat import _JsonCallCut
+
+    cut = _JsonCallCut(TOOLS, None)
+    words = "First I will read the invoices and then I will add them up carefully. " * 60
+    for i in range(0, len(words), 50):
+        cut.feed("content", words[i:i + 50])
+        if cut.is_set():
+            break
+    assert cut.done and cut.prose and i < _JsonCallCut.PROSE_CHARS + 50
+    calling = _JsonCallCut(TOOLS, None)  # a call has begun: long arguments are not prose
+    calling.feed("content", 'Here it is:\n```json\n{"name": "write_file", "arguments": {"path": "a", "content": "')
+    calling.feed("content", "x" * 5000)
+    assert not calling.is_set()
+    answered = _JsonCallCut(TOOLS, None)
+    answered.feed("tool_call", "<tool_call>...</tool_call>")
+    answered.feed("content", "y" * 5000)
+    assert not answered.is_set()
