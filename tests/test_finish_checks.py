@@ -298,7 +298,7 @@ def test_two_repeated_calls_in_a_row_end_the_task(assistant_home, tmp_path):
     events = list(agent.run("What is on Monday, according to cal.txt?", workspace=ws))
     assert isinstance(events[-1], Finished) and "standup" in events[-1].answer
     assert [force for force, _ in model.calls][-1] == "tool_call" and model.grammar_tools[-1] == ["finish"]
-    assert model.last_messages[-1].startswith("[Your last two calls repeated")
+    assert model.last_messages[-1].startswith("[Two of your last calls repeated")
     assert not any(m.startswith("[Your last") for m in model.last_messages[:-1])
     store.close()
 
@@ -527,3 +527,19 @@ def test_an_answer_that_copies_a_whole_tool_result_is_doubted(tmp_path):
     problems = finish_problems(listing, Evidence(goal, tmp_path, calls=[ls]))
     assert problems and "copies the whole result of list_dir" in problems[0]
     assert finish_problems("It is home/garden.txt (37 B).", Evidence(goal, tmp_path, calls=[ls])) == []
+
+
+def test_two_repeats_among_the_last_three_calls_end_the_task(assistant_home, tmp_path):
+    """pdf_number_lookup: Qwen 1.5B read the figure, then alternated repeated calls with new searches until
+    the 300 s budget ran out, never answering."""
+    read = call("read_file", path="review.txt")
+    grep = call("grep", pattern="delivery")
+    model = _Recording([read, read, grep, grep, call("finish", answer="This year: 3.4 days.")])
+    agent, _, ws, store = scripted_agent(tmp_path, model, approve="all", max_steps=12)
+    (ws / "review.txt").write_text("Average delivery time this year: 3.4 days.\n")
+    events = list(agent.run("What was the average delivery time this year, according to review.txt?",
+                            workspace=ws))
+    assert isinstance(events[-1], Finished) and "3.4" in events[-1].answer
+    assert [force for force, _ in model.calls] == [None, None, None, None, "tool_call"]
+    assert model.last_messages[-1].startswith("[Two of your last calls repeated")
+    store.close()

@@ -178,18 +178,21 @@ def last_step_note(task: Task, calls: Sequence[Any]) -> str:
     file names and ran out of budget with nothing said. Only after 3+ steps of
     which at least one tool call succeeded (a one-step budget still gets to look).
 
-    The same note ends a task whose last two calls both repeated a call that had
-    already run (answered from the journal, not run): Qwen 1.5B listed the right
-    day's events, then asked for the same listing three more times."""
+    The same note ends a task when two of its last three calls (the last one among
+    them) repeated a call that had already run (answered from the journal, not
+    run): Qwen 1.5B listed the right day's events, then asked for the same listing
+    three more times; pdf_number_lookup read the figure, then alternated repeats
+    with new searches until the time ran out."""
     n, last = task.usage.steps + 1, task.budgets.max_steps
-    tail = [c for c in calls if c.final][-2:]
-    repeating = len(tail) == 2 and all((c.data or {}).get("repeat_of") for c in tail)
+    tail = [c for c in calls if c.final][-3:]
+    repeating = tail and (tail[-1].data or {}).get("repeat_of") and \
+        sum(1 for c in tail if (c.data or {}).get("repeat_of")) >= 2
     if (n != last and not repeating) or n < 3:
         return ""
     if not work_calls(calls):
         return ""
     if n != last:
-        return ("[Your last two calls repeated calls that had already run; their results are above.] Call finish "
+        return ("[Two of your last calls repeated calls that had already run; their results are above.] Call finish "
                 "now with your answer: what you found and did, and say plainly what you could not find or finish. "
                 "Or call ask_human if only the user can help.")
     return (f"[Step {n} of {last}: the last step.] Call finish now with your answer: what you found and did, and "
