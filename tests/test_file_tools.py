@@ -278,3 +278,17 @@ def test_a_text_tool_on_a_document_names_the_tools_that_change_it(ctx: ToolConte
     (Path(ctx.workspace.root) / "contract.docx").write_bytes(b"PK\x03\x04" + bytes(range(256)) * 4)
     out = call(ctx, "edit_file", path="contract.docx", old_text="a", new_text="b")
     assert out.error and "docx_replace and docx_insert change it" in out.text and '["word"]' in out.text
+
+
+def test_write_file_never_puts_text_in_a_document_or_over_a_binary_file(ctx: ToolContext) -> None:
+    """xlsx_group_sums: Qwen 1.5B overwrote the user's sales.xlsx with CSV text ("it was not text; undo can
+    restore it") and finished."""
+    root = Path(ctx.workspace.root)
+    (root / "sales.xlsx").write_bytes(b"PK\x03\x04 workbook")
+    (root / "photo.png").write_bytes(bytes(range(256)))
+    out = call(ctx, "write_file", path="sales.xlsx", content="Region,Total\nNorth,1\n")
+    assert out.error and "names a document" in out.text and "xlsx_write changes it" in out.text
+    assert (root / "sales.xlsx").read_bytes() == b"PK\x03\x04 workbook"
+    assert call(ctx, "write_file", path="new.docx", content="text").error  # not a Word file either
+    out = call(ctx, "write_file", path="photo.png", content="x")
+    assert out.error and "cannot be read as text" in out.text and (root / "photo.png").read_bytes() == bytes(range(256))

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from sandbox import SandboxError, Workspace
 from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
-from tools.files._common import human_size, sandboxed, unified_diff, workspace_of
+from tools.files._common import document_hint, human_size, sandboxed, unified_diff, workspace_of
 
 __all__ = ["write_file", "edit_file", "move", "copy", "delete", "preview_diff", "apply_edit"]
 
@@ -47,19 +47,21 @@ def write_file(ctx: ToolContext, params: WriteFileParams) -> ToolResult:
         if ws.is_dir(params.path):
             raise ToolError(f"{params.path} is a folder. Give the full path of a file inside it: "
                             f"{params.path.rstrip('/')}/ and the file's name.")
+        if os.path.splitext(params.path)[1].lower() in _BINARY:  # xlsx_group_sums: CSV text over sales.xlsx
+            raise ToolError(f"write_file writes plain text, and {params.path} names a document; nothing was "
+                            f"written. {document_hint(params.path)}")
         old = _old_text(ws, params.path)
+        if old is None and ws.is_file(params.path):
+            raise ToolError(f"{params.path} cannot be read as text; write_file will not replace it (nothing "
+                            "was written). Write to a new name, or ask the user.")
         record = ws.write_text(params.path, params.content)
     size = human_size(len(params.content.encode("utf-8")))
     n = _count_lines(params.content)
     if record.op == "create":
         diff = unified_diff(record.path, "", params.content)
         return ToolResult(text=f"created {record.path} ({n} lines, {size}).", data={"path": record.path, "created": True, "diff": diff})
-    if old is None:
-        diff = ""
-        text = f"overwrote {record.path} (it was not text; undo can restore it); now {n} lines, {size}."
-    else:
-        diff = unified_diff(record.path, old, params.content)
-        text = f"overwrote {record.path}: was {_count_lines(old)} lines, now {n} lines ({size})."
+    diff = unified_diff(record.path, old or "", params.content)
+    text = f"overwrote {record.path}: was {_count_lines(old or '')} lines, now {n} lines ({size})."
     return ToolResult(text=text, data={"path": record.path, "created": False, "diff": diff})
 
 
