@@ -329,3 +329,22 @@ def test_a_refused_change_shows_the_unread_file_and_the_same_guess_again_is_refu
     assert again.error and again.result.startswith("Not run: these are the arguments you wrote before reading")
     assert not right.error and ADDED == ["Budget review"]
     store.close()
+
+
+def test_a_table_write_with_numbers_no_tool_gave_is_refused(assistant_home, tmp_path):
+    """xlsx_summary_sheet: Qwen 1.5B added a Summary sheet whose monthly totals 200 and 300 came from nowhere,
+    and finished: a wrong done with invented numbers in the user's workbook."""
+    from tools.office.csvtools import csv_write
+
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="data.csv"),
+        call("csv_write", path="totals.csv", rows='[["North", 215], ["South", 300]]'),
+        call("csv_write", path="totals.csv", rows='[["Region", "Amount"], ["North", 120], ["South", "95"], ["x", "=B2+B3"]]'),
+        "Wrote totals.csv."], extra=[csv_write])
+    (ws / "data.csv").write_text("region,amount\nNorth,120\nSouth,95\n")
+    events = list(agent.run("Copy the amounts from data.csv into totals.csv", workspace=ws))
+    assert isinstance(events[-1], Finished)
+    invented, right = [e for e in events if isinstance(e, ToolCallFinished)][1:]
+    assert invented.error and invented.result.startswith("Not run: the numbers 215, 300 in this csv_write call")
+    assert not right.error and "North,120" in (ws / "totals.csv").read_text()
+    store.close()

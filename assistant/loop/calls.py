@@ -29,6 +29,7 @@ from .stuck import signature
 from .toolgroups import loaded_groups
 
 _HARNESS_CALLS = ("ask_human", "use_tools", "finish", "update_plan")
+_TABLE_WRITES = ("xlsx_write", "xlsx_add_sheet", "xlsx_append_rows", "csv_write")
 _AGGREGATE = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|most|top|highest|lowest|largest|smallest|count\w*|"
                         r"how many|per|by (region|month|category|customer|vendor|department))\b", re.IGNORECASE)
 
@@ -218,6 +219,12 @@ class CallRunner:
             if unread:
                 return (yield from self._read_first(call, unread, f"Not run: the task names {unread[0]}, which you "
                                                     f"had not read; what it says decides what {call.name} should do."))
+            invented = self._invented_numbers(call)
+            if invented:  # xlsx_summary_sheet: a Summary sheet of monthly totals 200 and 300 found nowhere
+                msg = (f"Not run: the numbers {', '.join(invented[:5])} in this {call.name} call appear in no tool "
+                       "result of this task and not in the user's words. Get each number from a tool first (for "
+                       "totals, table_query); never work numbers out by hand.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             guessed = self._guessed_before(call)
             if guessed is not None:
                 msg = (f"Not run: these are the arguments you wrote before reading {guessed.data['read_for_you']}, "
@@ -355,6 +362,36 @@ class CallRunner:
             return "", ""
         text = truncate_observation(result.text, max(400, self.observation_chars - 600), name)
         return name, fence_data(text, self.s.task.marker, rel)
+
+    def _invented_numbers(self, call: CallRecord) -> list[str]:
+        """Numbers a table write (spreadsheet or CSV rows and cells) would put in a file
+        that no tool result of this task and no words of the user hold; formulas aside."""
+        if call.name not in _TABLE_WRITES:
+            return []
+        from .finish import number_problems
+
+        values: list[str] = []
+
+        def collect(x: Any) -> None:
+            if isinstance(x, bool) or x is None:
+                return
+            if isinstance(x, (int, float)):
+                values.append(str(x))
+            elif isinstance(x, str) and not x.startswith("="):
+                values.append(x)
+            elif isinstance(x, list):
+                for y in x:
+                    collect(y)
+            elif isinstance(x, dict):
+                collect(x.get("value"))
+
+        collect(call.arguments.get("rows"))
+        collect(call.arguments.get("cells"))
+        sources = [m.content for m in self.s.messages if m.role == "user" and m.kind in ("goal", "note")]
+        sources += [c.result for c in self.s.calls if c.status == "done" and not c.error and c.id != call.id]
+        sources += [json.dumps(c.arguments) for c in self.s.calls if c.status == "done" and not c.error
+                    and c.id != call.id and c.name in _TABLE_WRITES]  # numbers this task already wrote
+        return number_problems(" ; ".join(values), sources)
 
     def _guessed_before(self, call: CallRecord) -> CallRecord | None:
         """An earlier call with the same name and arguments that was refused because a
