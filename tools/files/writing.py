@@ -29,6 +29,15 @@ def _old_text(ws: Workspace, path: str) -> str | None:
         return None
 
 
+def _is_binary(ws: Workspace, path: str) -> bool:
+    """``path`` is a file that cannot be read as text (other refusals, e.g. a hard link, say their own reason)."""
+    try:
+        ws.read_text(path)
+    except SandboxError as exc:
+        return exc.code == "binary"
+    return False
+
+
 class WriteFileParams(BaseModel):
     path: str = Field(description="File to write, relative to the workspace.")
     content: str = Field(description="The complete new content of the file.")
@@ -51,7 +60,7 @@ def write_file(ctx: ToolContext, params: WriteFileParams) -> ToolResult:
             raise ToolError(f"write_file writes plain text, and {params.path} names a document; nothing was "
                             f"written. {document_hint(params.path)}")
         old = _old_text(ws, params.path)
-        if old is None and ws.is_file(params.path):
+        if old is None and _is_binary(ws, params.path):
             raise ToolError(f"{params.path} cannot be read as text; write_file will not replace it (nothing "
                             "was written). Write to a new name, or ask the user.")
         record = ws.write_text(params.path, params.content)
