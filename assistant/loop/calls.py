@@ -347,10 +347,10 @@ class CallRunner:
     def _read_for_model(self, rel: str) -> tuple[str, str]:
         """``(reader tool, its result fenced as data)`` for the workspace file ``rel``;
         ``("", "")`` when no reader is registered or it fails."""
-        from tools.files._common import _OFFICE_TOOLS
+        from tools.files._common import reader_for
         from tools.untrusted import fence as fence_data
 
-        name = _OFFICE_TOOLS.get(Path(rel).suffix.lower(), ("read_file",))[0]
+        name = reader_for(rel)
         tool = self.registry.get(name)
         if tool is None:
             return "", ""
@@ -422,10 +422,9 @@ class CallRunner:
 
 def reader_hint(path: str) -> str:
     """The tool that reads ``path``'s contents, as a short instruction."""
-    from tools.files._common import _OFFICE_TOOLS
+    from tools.files._common import reader_for
 
-    tool = _OFFICE_TOOLS.get(Path(path).suffix.lower(), ("read_file",))[0]
-    return f"{tool} reads its contents."
+    return f"{reader_for(path)} reads its contents."
 
 
 def _unknown_arguments(tool: Tool, arguments: dict[str, Any]) -> list[str]:

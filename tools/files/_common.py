@@ -12,15 +12,29 @@ from sandbox import SandboxError, Workspace
 from tools.base import ToolContext, ToolError
 
 __all__ = ["workspace_of", "sandboxed", "human_size", "unified_diff", "DIFF_MAX_LINES", "OFFICE_HINT",
-           "office_hint"]
+           "office_hint", "document_hint", "reader_for", "DOCUMENT_TOOLS"]
 
 DIFF_MAX_LINES = 400
 """Longest diff (in lines) kept in a result; the rest is summarised."""
 
 OFFICE_HINT = "Use the office tools for PDF, Word (.docx) and Excel (.xlsx) files, or file_info."
 
-_OFFICE_TOOLS = {".pdf": ("pdf_read", "pdf"), ".docx": ("docx_read", "word"), ".xlsx": ("xlsx_read", "excel"),
-                 ".xlsm": ("xlsx_read", "excel")}
+DOCUMENT_TOOLS: dict[str, tuple[str, str, str]] = {
+    ".pdf": ("pdf_read", "", "pdf"),
+    ".docx": ("docx_read", "docx_replace and docx_insert change it", "word"),
+    ".xlsx": ("xlsx_read", "xlsx_write changes it", "excel"),
+    ".xlsm": ("xlsx_read", "xlsx_write changes it", "excel"),
+}
+"""Document suffix -> ``(reader tool, "tools that change it" or "", tool group to load)``."""
+
+
+def reader_for(path: str) -> str:
+    """The tool that reads ``path``'s contents: its document reader (``pdf_read``,
+    ``docx_read``, ``xlsx_read``) by suffix, else ``read_file``."""
+    import os
+
+    found = DOCUMENT_TOOLS.get(os.path.splitext(str(path))[1].lower())
+    return found[0] if found else "read_file"
 
 
 def office_hint(path: str) -> str:
@@ -28,16 +42,11 @@ def office_hint(path: str) -> str:
     ``xlsx_read``), with the tool group to load; :data:`OFFICE_HINT` otherwise."""
     import os
 
-    found = _OFFICE_TOOLS.get(os.path.splitext(str(path))[1].lower())
+    found = DOCUMENT_TOOLS.get(os.path.splitext(str(path))[1].lower())
     if not found:
         return OFFICE_HINT
-    tool, group = found
+    tool, _, group = found
     return f"Use {tool} for this file (if it is not in your tools, call use_tools with groups [\"{group}\"] first)."
-
-_DOCUMENT_TOOLS = {".pdf": ("pdf_read reads it", "pdf"),
-                   ".docx": ("docx_read reads it, docx_replace and docx_insert change it", "word"),
-                   ".xlsx": ("xlsx_read reads it, xlsx_write changes it", "excel"),
-                   ".xlsm": ("xlsx_read reads it, xlsx_write changes it", "excel")}
 
 
 def document_hint(path: str) -> str:
@@ -45,10 +54,11 @@ def document_hint(path: str) -> str:
     group to load), :data:`OFFICE_HINT` otherwise."""
     import os
 
-    found = _DOCUMENT_TOOLS.get(os.path.splitext(str(path))[1].lower())
+    found = DOCUMENT_TOOLS.get(os.path.splitext(str(path))[1].lower())
     if not found:
         return OFFICE_HINT
-    tools, group = found
+    reader, editors, group = found
+    tools = f"{reader} reads it" + (f", {editors}" if editors else "")
     return f"It is a document: {tools} (if it is not in your tools, call use_tools with groups [\"{group}\"] first)."
 
 

@@ -86,9 +86,9 @@ def type_hint(name: str, reader: str = "") -> str:
     Qwen 1.5B called docx_read on invoices.pdf three times."""
     import os
 
-    from tools.files._common import _OFFICE_TOOLS
+    from tools.files._common import DOCUMENT_TOOLS
 
-    found = _OFFICE_TOOLS.get(os.path.splitext(str(name))[1].lower())
+    found = DOCUMENT_TOOLS.get(os.path.splitext(str(name))[1].lower())
     if found and found[0] != reader:
         return f"use {found[0]} for this file."
     if str(name).lower().endswith((".txt", ".md", ".csv", ".tsv", ".json")):
