@@ -273,6 +273,43 @@ def test_rename_many_replaces_a_text_in_the_names_of_a_folders_files(ctx: ToolCo
     assert out.error and "would overwrite photos/a-1.txt" in out.text and (root / "photos" / "b-1.txt").exists()
 
 
+def test_move_with_a_wildcard_sorts_matching_files_into_a_folder(ctx: ToolContext) -> None:
+    """files_organise: Qwen 1.5B tried regular expressions in rename_many to sort an inbox into
+    pdf/, jpg/ and txt/ folders; inbox/*.pdf as a path was "not found"."""
+    root = Path(ctx.workspace.root)
+    (root / "inbox" / "old").mkdir(parents=True)
+    files = {"scan.pdf": b"%PDF a", "Invoice.PDF": b"%PDF b", "beach.jpg": b"\xff\xd8", "old/keep.pdf": b"%PDF c"}
+    for name, data in files.items():
+        (root / "inbox" / name).write_bytes(data)
+    out = call(ctx, "move", src="inbox/*.pdf", dest="inbox/pdf/")
+    assert not out.error, out.text
+    assert out.text.startswith("moved 2 files: inbox/Invoice.PDF -> inbox/pdf/Invoice.PDF; inbox/scan.pdf -> ")
+    assert (root / "inbox" / "pdf" / "scan.pdf").read_bytes() == b"%PDF a"
+    assert (root / "inbox" / "pdf" / "Invoice.PDF").read_bytes() == b"%PDF b"
+    assert (root / "inbox" / "old" / "keep.pdf").exists() and (root / "inbox" / "beach.jpg").exists()
+    assert [r.op for r in ctx.state["journal"][-2:]] == ["move", "move"]  # each one undoable
+    out = call(ctx, "move", src="inbox/*.jpg", dest="inbox/jpg/*.jpg")  # a wildcard dest names its folder
+    assert not out.error and (root / "inbox" / "jpg" / "beach.jpg").exists()
+    out = call(ctx, "move", src="inbox/*.txt", dest="inbox/txt")
+    assert out.error and "nothing was moved" in out.text and not (root / "inbox" / "txt").exists()
+    (root / "inbox" / "scan.pdf").write_bytes(b"%PDF new")
+    out = call(ctx, "move", src="inbox/*.pdf", dest="inbox/pdf")
+    assert out.error and "would overwrite inbox/pdf/scan.pdf" in out.text
+    assert (root / "inbox" / "pdf" / "scan.pdf").read_bytes() == b"%PDF a"  # refused whole
+    assert call(ctx, "move", src="*/scan.pdf", dest="x").error
+
+
+def test_rename_many_says_what_it_is_not(ctx: ToolContext) -> None:
+    """files_organise: find="\\.pdf$", replace="inbox/pdf" five times, each "nothing was renamed"."""
+    root = Path(ctx.workspace.root)
+    (root / "inbox").mkdir()
+    (root / "inbox" / "scan.pdf").write_bytes(b"%PDF a")
+    out = call(ctx, "rename_many", folder="inbox", find="\\.pdf$", replace="pdf/")
+    assert out.error and "not a regular expression" in out.text
+    out = call(ctx, "rename_many", folder="inbox", find="scan", replace="pdf/scan")
+    assert out.error and "call move with a wildcard src" in out.text and (root / "inbox" / "scan.pdf").exists()
+
+
 def test_a_text_tool_on_a_document_names_the_tools_that_change_it(ctx: ToolContext) -> None:
     """handoff_which_contract: edit_file on contract-acme.docx was told only "use the office tools"."""
     (Path(ctx.workspace.root) / "contract.docx").write_bytes(b"PK\x03\x04" + bytes(range(256)) * 4)

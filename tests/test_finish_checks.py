@@ -543,3 +543,22 @@ def test_two_repeats_among_the_last_three_calls_end_the_task(assistant_home, tmp
     assert [force for force, _ in model.calls] == [None, None, None, None, "tool_call"]
     assert model.last_messages[-1].startswith("[Two of your last calls repeated")
     store.close()
+
+
+def test_sorting_an_inbox_with_wildcard_moves_finishes(tmp_path):
+    """files_organise, the bench's own goal: three wildcard moves then an answer end the task as done (the
+    example path the goal gives, inbox/pdf/scan.pdf, exists because a move made it)."""
+    goal = ("Sort the files in the inbox folder into subfolders of inbox named after their file extension: pdf, jpg "
+            "and txt (for example inbox/pdf/scan.pdf). Keep the file names as they are.")
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("move", src="inbox/*.pdf", dest="inbox/pdf"), call("move", src="inbox/*.jpg", dest="inbox/jpg"),
+        call("move", src="inbox/*.txt", dest="inbox/txt"),
+        "Sorted the files into inbox/pdf, inbox/jpg and inbox/txt."], approve="all")
+    (ws / "inbox").mkdir()
+    for name in ("scan.pdf", "beach.jpg", "todo.txt"):
+        (ws / "inbox" / name).write_text(name)
+    events = list(agent.run(goal, workspace=ws))
+    assert isinstance(events[-1], Finished), events
+    assert sorted(p.relative_to(ws).as_posix() for p in ws.rglob("*.*")) == [
+        "inbox/jpg/beach.jpg", "inbox/pdf/scan.pdf", "inbox/txt/todo.txt"]
+    store.close()

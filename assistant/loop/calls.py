@@ -22,7 +22,7 @@ from ..infra import faults
 from ..events import ApprovalRequested, Event, ToolCallFinished, ToolCallStarted
 from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
-from .finish import asks_only_a_question, unread_inputs
+from .finish import asks_only_a_question, made_paths, unread_inputs
 from .history import truncate_observation
 from .policy import decide
 from .stuck import signature
@@ -215,7 +215,7 @@ class CallRunner:
                    "a change, call ask_human to confirm it first.)")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.name not in _HARNESS_CALLS:
-            unread = unread_inputs(s.task.goal, s.task.workspace, s.calls, call)
+            unread = unread_inputs(s.task.goal, s.task.workspace, s.calls, call, self._made())
             if unread:
                 return (yield from self._read_first(call, unread, f"Not run: the task names {unread[0]}, which you "
                                                     f"had not read; what it says decides what {call.name} should do."))
@@ -231,7 +231,7 @@ class CallRunner:
                        f"so they do not come from it. Write the call from what it says (step {guessed.step}).")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if call.name == "ask_human":  # csv_to_xlsx: "Do you have the contacts.csv file in your workspace?"
-            unread = unread_inputs(s.task.goal, s.task.workspace, s.calls)
+            unread = unread_inputs(s.task.goal, s.task.workspace, s.calls, made=self._made())
             if unread:
                 return (yield from self._read_first(call, unread, f"Not asked: {unread[0]} is in the workspace and "
                                                     "you had not read it; ask the user only what the files cannot "
@@ -321,7 +321,7 @@ class CallRunner:
             return (f"Not run again: this exact {earlier.name} call already succeeded at step {earlier.step}{done}; "
                     "running it again would do it twice. If that completes the task, give your final answer now; "
                     "otherwise take the next, different step.")
-        unread = unread_inputs(self.s.task.goal, self.s.task.workspace, self.s.calls)
+        unread = unread_inputs(self.s.task.goal, self.s.task.workspace, self.s.calls, made=self._made())
         if unread:  # pdf_page_count: pdf_info three times, never pdf_read, for "the title on its first page"
             return (f"Not run again: this exact {earlier.name} call already ran at step {earlier.step} and its result "
                     f"is {where}. Not read yet: {', '.join(unread)}; {reader_hint(unread[0])}")
@@ -343,6 +343,10 @@ class CallRunner:
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         msg = f"{why} Here it is, read for you with {name}:\n{shown}"
         return (yield from self.finish(call, ToolResult(text=msg, error=True, data={"read_for_you": rel}), "denied"))
+
+    def _made(self) -> list[str]:
+        """Paths this task brought into being (see :func:`finish.made_paths`)."""
+        return made_paths(ch.record for ch in self.s.store.changes(self.s.task.id))
 
     def _read_for_model(self, rel: str) -> tuple[str, str]:
         """``(reader tool, its result fenced as data)`` for the workspace file ``rel``;

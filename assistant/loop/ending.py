@@ -15,7 +15,7 @@ from typing import Iterator, Sequence
 from ..events import Event, Notice
 from ..state.models import CallRecord, StoredMessage
 from ..state.session import TaskSession
-from .finish import FINISH_CHECK_PREFIX, Evidence, finish_problems, gives_up
+from .finish import FINISH_CHECK_PREFIX, Evidence, finish_problems, gives_up, made_paths
 
 __all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note"]
 
@@ -26,12 +26,14 @@ def evidence_of(sess: TaskSession, tool_names: Sequence[str], extra_texts: Seque
     task = sess.task
     user = [m.content for m in sess.messages if m.role == "user" and m.kind == "note"]
     touched: list[str] = []
-    for ch in sess.store.changes(task.id):
+    changes = sess.store.changes(task.id)
+    for ch in changes:
         for key in ("path", "dest"):
             if ch.record.get(key):
                 touched.append(str(ch.record[key]))
     harness = [m.content for m in sess.messages if m.role == "user" and m.kind in ("format_error", "corrective")]
     return Evidence(goal=task.goal, workspace=task.workspace, calls=list(sess.calls), touched=touched,
+                    made=made_paths(ch.record for ch in changes),
                     user_texts=user, tool_names=list(tool_names), extra_texts=list(extra_texts),
                     harness_texts=harness)
 

@@ -16,7 +16,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
@@ -61,6 +61,8 @@ class Evidence:
         user_texts: other words from the user (notes, answers to questions).
         calls: the task's call journal (only finished calls count).
         touched: workspace-relative paths changed by this task (written, moved to, ...).
+        made: the paths among them that did not exist before this task (created, moved
+            or copied to a free name): never an input the user gave.
         workspace: the workspace folder.
         tool_names: names of the tools the model can call.
         extra_texts: other trusted sources of numbers (e.g. the date line of the system prompt).
@@ -72,6 +74,7 @@ class Evidence:
     workspace: str | Path
     calls: Sequence[CallRecord] = ()
     touched: Iterable[str] = ()
+    made: Iterable[str] = ()
     user_texts: Sequence[str] = ()
     tool_names: Sequence[str] = ()
     extra_texts: Sequence[str] = field(default_factory=tuple)
@@ -251,19 +254,35 @@ def _was_read(rel: str, calls: Sequence[CallRecord], *, reads_only: bool = False
     return False
 
 
+def made_paths(records: Iterable[dict[str, Any]]) -> list[str]:
+    """The workspace paths a task's change records (``ChangeRecord`` dicts, oldest
+    first) brought into being: created files, and move/copy destinations that
+    were free. files_organise: the goal's example "inbox/pdf/scan.pdf" is made by
+    the first move, and is no input to read before the second."""
+    made: list[str] = []
+    for r in records:
+        if r.get("op") == "create" and r.get("path"):
+            made.append(str(r["path"]))
+        elif r.get("op") in ("move", "copy") and r.get("dest") and not r.get("dest_before_sha"):
+            made.append(str(r["dest"]))
+    return made
+
+
 def unread_inputs(goal: str, workspace: str | Path, calls: Sequence[CallRecord],
-                  call: CallRecord | None = None) -> list[str]:
+                  call: CallRecord | None = None, made: Iterable[str] = ()) -> list[str]:
     """Files ``goal`` names as inputs that exist in ``workspace`` but no call of
-    this task has read, and that ``call`` itself does not name: a change made
-    before reading them is a guess. Qwen 1.5B, asked to put the meeting from
-    invite.txt in the calendar, first added a meeting it made up, then read the file."""
+    this task has read, and that ``call`` itself does not name, nor this task made
+    (``made``, see :func:`made_paths`): a change made before reading them is a
+    guess. Qwen 1.5B, asked to put the meeting from invite.txt in the calendar,
+    first added a meeting it made up, then read the file."""
     args = json.dumps(call.arguments, ensure_ascii=False).lower() if call is not None else ""
     # a call on the file itself needs no read when all it writes is in the user's words ("change 30 days to
     # 60 days"); not when it brings content of its own (an xlsx_add_sheet of five invented vendors)
     own = bool(args) and not ungrounded_words(" ".join(_values(call.arguments)), [goal])
     root = Path(workspace)
+    ours = {_norm(p) for p in made}
     return [rel for rel in goal_files(goal)[1]
-            if (root / rel).is_file() and not (own and Path(rel).name.lower() in args)
+            if (root / rel).is_file() and _norm(rel) not in ours and not (own and Path(rel).name.lower() in args)
             and not _was_read(rel, calls, reads_only=True)]
 
 
@@ -307,8 +326,9 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             out.append(f"the answer names {rel}, which does not exist in the workspace")
         elif _CLAIM.search(before + after) and _norm(rel) not in touched:
             out.append(f"the answer says {rel} was written, but this task did not write it")
+    made = {_norm(p) for p in ev.made}
     for rel in inputs:
-        if (root / rel).is_file() and not _was_read(rel, ev.calls):
+        if (root / rel).is_file() and _norm(rel) not in made and not _was_read(rel, ev.calls):
             out.append(f"the task names {rel}, but it was never read; read it before answering")
     return out
 

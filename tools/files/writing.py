@@ -4,6 +4,7 @@ copy, delete, and :func:`preview_diff` for the approval dialog."""
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Mapping
 
 from pydantic import BaseModel, Field
@@ -123,8 +124,8 @@ def edit_file(ctx: ToolContext, params: EditFileParams) -> ToolResult:
 
 
 class MoveParams(BaseModel):
-    src: str = Field(description="File or folder to move/rename.")
-    dest: str = Field(description="Its full new path (not just a folder to put it in).")
+    src: str = Field(description="File or folder to move/rename, or a wildcard (inbox/*.pdf) for many files.")
+    dest: str = Field(description="Its full new path; for a wildcard src, the folder the files go into.")
     overwrite: bool = Field(False, description="Replace an existing file at dest.")
 
 
@@ -147,15 +148,64 @@ def _no_conversion(verb: str, src: str, dest: str) -> None:
                     f"name; {hint}.")
 
 
+_WILDCARD = re.compile(r"[*?\[]")
+
+
 @tool("move", risk=RiskClass.DESTRUCTIVE)
 def move(ctx: ToolContext, params: MoveParams) -> ToolResult:
-    """Move or rename a file or folder inside the workspace."""
+    """Move or rename a file or folder inside the workspace; a wildcard src (inbox/*.pdf) moves every matching file into the folder dest."""
+    if _WILDCARD.search(params.src):
+        return _move_matching(workspace_of(ctx), params)
     _no_conversion("move", params.src, params.dest)
     ws = workspace_of(ctx)
     with sandboxed():
         record = ws.move(params.src, params.dest, overwrite=params.overwrite)
     note = " (the old file there was replaced; undo can restore it)" if record.dest_before_sha else ""
     return ToolResult(text=f"moved {record.path} to {record.dest}{note}.", data=record.to_dict())
+
+
+def _move_matching(ws: Workspace, params: MoveParams) -> ToolResult:
+    """Move every file whose name matches the wildcard in ``params.src`` (one folder,
+    not its subfolders) into the folder ``params.dest``, names kept: one undoable
+    move each, refused whole when a name is taken. files_organise: Qwen 1.5B sorted
+    an inbox by extension with regular expressions in rename_many, and with
+    ``inbox/*.pdf`` paths that were refused as "not found".
+
+    Raises:
+        ToolError: a wildcard in a folder name, nothing matches, a name taken at dest.
+    """
+    import fnmatch
+
+    folder, _, pattern = params.src.strip().rstrip("/").rpartition("/")
+    if _WILDCARD.search(folder):
+        raise ToolError(f"only the file name may hold a wildcard ({params.src!r}); name the folder itself.")
+    into = params.dest.strip().rstrip("/")
+    if _WILDCARD.search(into):  # "inbox/pdf/*.pdf": the folder is what comes before the wildcard name
+        into = into.rpartition("/")[0]
+        if not into or _WILDCARD.search(into):
+            raise ToolError(f"dest must be a folder for a wildcard src, not {params.dest!r}.")
+    with sandboxed():
+        folder = folder or "."
+        if not ws.is_dir(folder):
+            raise ToolError(f"{folder} is not a folder; list_dir shows what exists.")
+        names = sorted(e.path.rpartition("/")[2] for e in ws.walk(folder, max_depth=1) if e.kind == "file")
+        matched = [n for n in names if fnmatch.fnmatchcase(n.casefold(), pattern.casefold())]
+        if not matched:
+            raise ToolError(f"no file in {folder} matches {pattern!r}; nothing was moved. list_dir shows the names.")
+        base = "" if folder == "." else f"{folder}/"
+        plan = [(f"{base}{n}", f"{into}/{n}" if into not in ("", ".") else n) for n in matched]
+        if all(src == dest for src, dest in plan):
+            raise ToolError(f"the files matching {pattern!r} are already in {into or '.'}; nothing was moved.")
+        taken = [dest for src, dest in plan if src != dest and ws.exists(dest)]
+        if taken and not params.overwrite:
+            raise ToolError(f"moving would overwrite {', '.join(taken[:5])}; nothing was moved (pass overwrite=true "
+                            "to replace them).")
+        records = [ws.move(src, dest, overwrite=params.overwrite) for src, dest in plan if src != dest]
+    shown = "; ".join(f"{r.path} -> {r.dest}" for r in records[:20])
+    more = f" (and {len(records) - 20} more)" if len(records) > 20 else ""
+    return ToolResult(text=f"moved {len(records)} file{'s' if len(records) != 1 else ''}: {shown}{more}. "
+                           "Undo can put them back.",
+                      data={"moved": [[r.path, r.dest] for r in records]})
 
 
 class CopyParams(BaseModel):
@@ -207,12 +257,16 @@ def rename_many(ctx: ToolContext, params: RenameManyParams) -> ToolResult:
             if params.find in name and params.find != params.replace and fnmatch.fnmatchcase(name, params.pattern):
                 new = name.replace(params.find, params.replace)
                 if "/" in new or not new.strip(". "):
-                    raise ToolError(f"{name!r} would become {new!r}, which is not a file name; nothing was renamed.")
+                    into = (" rename_many keeps files in their folder; to move files into a folder, call move with a "
+                            "wildcard src (inbox/*.pdf) and the folder as dest.") if "/" in new else ""
+                    raise ToolError(f"{name!r} would become {new!r}, which is not a file name; nothing was renamed.{into}")
                 plan.append((path, f"{head}/{new}" if head else new))
         if not plan:
+            regex = (" find is plain text, not a regular expression." if re.search(r"[$^\\]|\.\*|\(", params.find)
+                     else "")
             raise ToolError(f"no file name in {params.folder} holds {params.find!r}"
                             + (f" and matches {params.pattern!r}" if params.pattern != "*" else "")
-                            + "; nothing was renamed. list_dir shows the names.")
+                            + f"; nothing was renamed.{regex} list_dir shows the names.")
         sources, dests = {src for src, _ in plan}, [dest for _, dest in plan]
         clash = sorted({d for d in dests if dests.count(d) > 1 or d in sources or ws.exists(d)})
         if clash:
