@@ -33,6 +33,7 @@ from ..state.models import APPROVE_MODES, Budgets, CallRecord, StoredMessage, Su
 from ..state.session import TaskSession
 from ..state.store import Store
 from ..infra.secret_cache import read_secret
+from .ambiguity import AMBIGUOUS_KEY
 from .arguments import call_record, storable_text
 from .calls import CallRunner
 from .ending import end_with_answer, evidence_of
@@ -297,7 +298,11 @@ class Agent:
         if look:  # answered without looking and was refused: this turn calls a tool, and not finish
             call_tools = [t for t in (tt.callable if call_tools is None else call_tools)
                           if (t.get("function") or t).get("name") != FINISH.name]
-        if closing:  # the step budget's last turn ends the task: finish (checked as usual) or ask the user
+        ask_which = [t for t in tt.callable if (t.get("function") or t).get("name") == "ask_human"] \
+            if any((c.data or {}).get(AMBIGUOUS_KEY) for c in last) else []
+        if ask_which:  # a change aimed at one of several files the goal fits: the user says which (ambiguity.py)
+            force, call_tools = "tool_call", ask_which
+        elif closing:  # the step budget's last turn ends the task: finish (checked as usual) or ask the user
             force = "tool_call"
             ask = [t for t in tt.callable if (t.get("function") or t).get("name") == "ask_human"]
             call_tools = [FINISH.schema(), *ask]

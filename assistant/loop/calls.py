@@ -22,6 +22,7 @@ from ..infra import faults
 from ..events import ApprovalRequested, Event, ToolCallFinished, ToolCallStarted
 from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
+from .ambiguity import AMBIGUOUS_KEY, ambiguous_target
 from .finish import asks_only_a_question, made_paths, unread_inputs
 from .history import truncate_observation
 from .policy import decide
@@ -215,6 +216,13 @@ class CallRunner:
                    "a change, call ask_human to confirm it first.)")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.name not in _HARNESS_CALLS:
+            which = self._ambiguous(call)
+            if which is not None:  # handoff_which_contract: the first of two contracts edited
+                phrase, files = which
+                msg = (f"Not run: the task says \"{phrase}\", and {len(files)} files could be it: {', '.join(files)}. "
+                       "Only the user knows which one: call ask_human and ask which file they mean.")
+                return (yield from self.finish(call, ToolResult(text=msg, error=True, data={AMBIGUOUS_KEY: files}),
+                                               "denied"))
             unread = unread_inputs(s.task.goal, s.task.workspace, s.calls, call, self._made())
             if unread:
                 return (yield from self._read_first(call, unread, f"Not run: the task names {unread[0]}, which you "
@@ -343,6 +351,16 @@ class CallRunner:
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         msg = f"{why} Here it is, read for you with {name}:\n{shown}"
         return (yield from self.finish(call, ToolResult(text=msg, error=True, data={"read_for_you": rel}), "denied"))
+
+    def _ambiguous(self, call: CallRecord) -> tuple[str, list[str]] | None:
+        """See :func:`ambiguity.ambiguous_target`; None once the user has answered a
+        question or added a note in this task (their words may settle it)."""
+        ws = getattr(self.ctx, "workspace", None)
+        if ws is None or any(c.name == "ask_human" and c.status == "done" for c in self.s.calls):
+            return None
+        if any(m.role == "user" and m.kind == "note" for m in self.s.messages):
+            return None
+        return ambiguous_target(self.s.task.goal, ws, call.arguments, self._made())
 
     def _made(self) -> list[str]:
         """Paths this task brought into being (see :func:`finish.made_paths`)."""

@@ -322,7 +322,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             continue  # "I could not find data.csv" is an honest answer
         if rel in outputs:
             continue
-        if not exists_somewhere(root, rel):
+        if not exists_somewhere(root, rel) and _norm(rel) not in touched:  # a file this task deleted or moved away
             out.append(f"the answer names {rel}, which does not exist in the workspace")
         elif _CLAIM.search(before + after) and _norm(rel) not in touched:
             out.append(f"the answer says {rel} was written, but this task did not write it")

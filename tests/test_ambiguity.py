@@ -1,0 +1,76 @@
+"""A change aimed at "the contract" when two contracts lie in the workspace is
+refused and the user is asked which (assistant/loop/ambiguity.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agent_helpers import call, scripted_agent
+from assistant.events import Finished, Paused
+from assistant.loop.ambiguity import ambiguous_target
+from sandbox import BlobStore, Workspace
+from tools.core import ASK_HUMAN
+from tools.files import FILE_TOOLS
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    root = tmp_path / "w"
+    (root / "reports").mkdir(parents=True)
+    for name in ("contract-acme.docx", "contract-birch.docx", "budget.xlsx", "reports/report-2025-q3.docx",
+                 "reports/report-final.docx", "notes.md"):
+        (root / name).write_bytes(b"x")
+    return Workspace(root, blobs=BlobStore(tmp_path / "blobs"), trash_dir=tmp_path / "trash")
+
+
+@pytest.mark.parametrize("goal, args, phrase", [
+    ("Update the client's address in the contract to 12 Harbour Road.", {"path": "contract-acme.docx"},
+     "the contract"),
+    ("Delete the old report.", {"path": "reports/report-final.docx"}, "the old report"),
+    ("Rename the report to final.docx", {"src": "reports/report-2025-q3.docx", "dest": "final.docx"}, "the report"),
+])
+def test_a_change_to_one_of_several_files_the_goal_fits_is_ambiguous(ws, goal, args, phrase):
+    found = ambiguous_target(goal, ws, args)
+    assert found is not None and found[0] == phrase and len(found[1]) >= 2
+
+
+@pytest.mark.parametrize("goal, args", [
+    ("Update the address in contract-acme.docx to 12 Harbour Road.", {"path": "contract-acme.docx"}),  # named
+    ("Delete the reports.", {"path": "reports/report-final.docx"}),  # plural: all of them
+    ("Add a line to the budget.", {"path": "budget.xlsx"}),  # one budget
+    ("Write the contract summary.", {"path": "contract-summary.md"}),  # a new file
+    ("Tidy the notes.", {"path": "notes.md"}),  # "notes" is one file
+    ("Update the contract.", {"path": "*.docx"}),
+])
+def test_a_change_the_goal_pins_down_is_not_ambiguous(ws, goal, args):
+    assert ambiguous_target(goal, ws, args) is None
+
+
+def test_files_this_task_made_are_no_candidates(ws):
+    assert ambiguous_target("Fix the contract.", ws, {"path": "contract-acme.docx"},
+                            made=["contract-birch.docx"]) is None
+
+
+def test_the_ambiguous_change_is_refused_and_the_user_is_asked(tmp_path):
+    """handoff_delete_report: Qwen 1.5B deleted a report of its choosing; the next turn may only ask."""
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("delete", path="reports/report-2025-q3.docx"),
+        call("ask_human", question="Which report is the old one?"),
+        call("delete", path="reports/report-2025-q3.docx"),
+        "Deleted reports/report-2025-q3.docx."], [*FILE_TOOLS, ASK_HUMAN], approve="all")
+    (ws / "reports").mkdir()
+    names = ("report-2025-q3.docx", "report-2025-q4.docx", "report-final.docx")
+    for n in names:
+        (ws / "reports" / n).write_bytes(b"PK\x03\x04")
+    events = list(agent.run("Delete the old report.", workspace=ws))
+    assert isinstance(events[-1], Paused) and events[-1].kind == "question"
+    assert all((ws / "reports" / n).exists() for n in names)
+    refused = store.calls(events[-1].task_id)[0]
+    assert refused.status == "denied" and "3 files could be it" in refused.result
+    assert model.grammar_tools[1] == ["ask_human"]  # the turn after the refusal could only ask
+    events = list(agent.resume(events[-1].task_id, answer="the q3 one"))
+    assert isinstance(events[-1], Finished), [e for e in events if type(e).__name__ in ("ToolCallFinished", "Notice")]
+    assert not (ws / "reports" / "report-2025-q3.docx").exists() and (ws / "reports" / "report-final.docx").exists()
+    store.close()
