@@ -48,6 +48,14 @@ def test_a_change_the_goal_pins_down_is_not_ambiguous(ws, goal, args):
     assert ambiguous_target(goal, ws, args) is None
 
 
+def test_a_made_up_file_to_delete_is_ambiguous_too(ws):
+    """handoff_delete_report: Qwen 1.5B tried to delete reports/report_2026-12-01.md, a name of its own."""
+    args = {"path": "reports/report_2026-12-01.md"}
+    assert ambiguous_target("Delete the old report.", ws, args) is None  # writing a new file: no choice
+    found = ambiguous_target("Delete the old report.", ws, args, needs_source=True)
+    assert found == ("the old report", ["reports/report-2025-q3.docx", "reports/report-final.docx"])
+
+
 def test_files_this_task_made_are_no_candidates(ws):
     assert ambiguous_target("Fix the contract.", ws, {"path": "contract-acme.docx"},
                             made=["contract-birch.docx"]) is None

@@ -34,25 +34,29 @@ def _name_words(path: str) -> set[str]:
     return {w for w in re.split(r"[^a-z]+", stem.lower()) if len(w) >= 3}
 
 
-def ambiguous_target(goal: str, ws: Any, arguments: dict[str, Any], made: Iterable[str] = (),
-                     ) -> tuple[str, list[str]] | None:
-    """``("the contract", [candidates])`` when a change with ``arguments`` targets an
-    existing workspace file that the goal only calls "the <noun>", and two or more
-    files (not made by this task, ``made``) have that noun in their names; else None.
+def ambiguous_target(goal: str, ws: Any, arguments: dict[str, Any], made: Iterable[str] = (), *,
+                     needs_source: bool = False) -> tuple[str, list[str]] | None:
+    """``("the contract", [candidates])`` when a change with ``arguments`` targets a
+    workspace file that the goal only calls "the <noun>", and two or more files
+    (not made by this task, ``made``) have that noun in their names; else None.
 
     Args:
         goal: the user's goal text.
         ws: the task's :class:`sandbox.Workspace`.
         arguments: the change call's arguments (its target under ``path``/``src``/...).
         made: workspace paths this task created (never a candidate).
+        needs_source: the call acts on a file that must exist (delete, move, copy):
+            a made-up name (reports/report_2026-12-01.md for "the old report")
+            counts too. Otherwise only an existing target does (a new file is no
+            choice among the user's).
     """
     target = next((v for k in _TARGET_KEYS if isinstance(v := arguments.get(k), str) and v.strip()), None)
     if target is None or any(ch in target for ch in "*?["):
         return None
     try:
         rel = ws.rel(ws.resolve(target))
-        if not ws.is_file(rel):
-            return None  # a new file is no choice among the user's
+        if not ws.is_file(rel) and (not needs_source or ws.exists(rel)):
+            return None  # a new file is no choice among the user's; a folder is not a file
         ours = {p.strip("/") for p in made}
         files = [p for p in ws.iter_files(".") if p not in ours]
     except Exception:  # noqa: BLE001 - a refused or odd path is the tool's to report

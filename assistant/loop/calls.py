@@ -216,7 +216,7 @@ class CallRunner:
                    "a change, call ask_human to confirm it first.)")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.name not in _HARNESS_CALLS:
-            which = self._ambiguous(call)
+            which = self._ambiguous(call, needs_source=risk is RiskClass.DESTRUCTIVE)
             if which is not None:  # handoff_which_contract: the first of two contracts edited
                 phrase, files = which
                 msg = (f"Not run: the task says \"{phrase}\", and {len(files)} files could be it: {', '.join(files)}. "
@@ -352,7 +352,7 @@ class CallRunner:
         msg = f"{why} Here it is, read for you with {name}:\n{shown}"
         return (yield from self.finish(call, ToolResult(text=msg, error=True, data={"read_for_you": rel}), "denied"))
 
-    def _ambiguous(self, call: CallRecord) -> tuple[str, list[str]] | None:
+    def _ambiguous(self, call: CallRecord, *, needs_source: bool) -> tuple[str, list[str]] | None:
         """See :func:`ambiguity.ambiguous_target`; None once the user has answered a
         question or added a note in this task (their words may settle it)."""
         ws = getattr(self.ctx, "workspace", None)
@@ -360,7 +360,7 @@ class CallRunner:
             return None
         if any(m.role == "user" and m.kind == "note" for m in self.s.messages):
             return None
-        return ambiguous_target(self.s.task.goal, ws, call.arguments, self._made())
+        return ambiguous_target(self.s.task.goal, ws, call.arguments, self._made(), needs_source=needs_source)
 
     def _made(self) -> list[str]:
         """Paths this task brought into being (see :func:`finish.made_paths`)."""
