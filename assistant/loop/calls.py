@@ -29,6 +29,8 @@ from .policy import decide
 from .stuck import signature
 from .toolgroups import loaded_groups
 
+_NOT_FOUND = re.compile(r"\bnot found\b|\bno such file\b|\bdoes not exist\b", re.IGNORECASE)
+_FILES_SHOWN = "What the workspace holds:"
 _HARNESS_CALLS = ("ask_human", "use_tools", "finish", "update_plan")
 _TABLE_WRITES = ("xlsx_write", "xlsx_add_sheet", "xlsx_append_rows", "csv_write")
 _AGGREGATE = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|most|top|highest|lowest|largest|smallest|count\w*|"
@@ -439,7 +441,31 @@ class CallRunner:
             result = ToolResult(text=str(result))
         if note and not result.error:
             result.text += note
+        if result.error and _NOT_FOUND.search(result.text):
+            shown = self._workspace_files()
+            result.text += f"\n{shown}" if shown else ""
         return (yield from self.finish(call, result))
+
+    def _workspace_files(self, limit: int = 25) -> str:
+        """The workspace's files (two levels, at most ``limit``) for the first "not
+        found" of a task that has not listed the workspace yet; "" otherwise.
+        handoff_not_found: Qwen 1.5B read notes/landlord_info.txt and other names of
+        its own three times and never saw contacts.csv and notes.md."""
+        import itertools
+
+        listed = any(c.name in ("list_dir", "find_files") and c.status == "done" and not c.error for c in self.s.calls)
+        if listed or any(_FILES_SHOWN in (c.result or "") for c in self.s.calls):
+            return ""
+        ws = getattr(self.ctx, "workspace", None)
+        try:
+            entries = list(itertools.islice(ws.walk(".", max_depth=2), limit + 1)) if ws is not None else []
+        except Exception:  # noqa: BLE001 - only a hint
+            return ""
+        names = [e.path + ("/" if e.kind == "dir" else "") for e in entries[:limit]]
+        if not names:
+            return f"{_FILES_SHOWN} none (it is empty)."
+        more = " (and more: list_dir shows them)" if len(entries) > limit else ""
+        return f"{_FILES_SHOWN} {', '.join(names)}{more}."
 
 
 def reader_hint(path: str) -> str:
