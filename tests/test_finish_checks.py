@@ -114,6 +114,10 @@ def test_files_the_answer_names_must_exist_unless_it_says_they_are_missing(tmp_p
     assert _problems(tmp_path, "tidy up", "Everything is in summary.md.") == \
         ["the answer names summary.md, which does not exist in the workspace"]
     assert _problems(tmp_path, "tidy up", "I could not find summary.md in the workspace.") == []
+    # calendar_from_invite: "I could not find the file invite.txt." right after reading it
+    read = _done("read_file", "The beta release is on 14 March.", path="notes.md")
+    assert _problems(tmp_path, "tidy up", 'I could not find the file "notes.md".', [read]) == \
+        ["the answer says notes.md could not be found, but it is in the workspace and this task read it; use what it says"]
     assert _problems(tmp_path, "tidy up", "I wrote notes.md.") == \
         ["the answer says notes.md was written, but this task did not write it"]
 

@@ -301,6 +301,19 @@ def _values(args: Any) -> list[str]:
     return [] if args is None or isinstance(args, bool) else [str(args)]
 
 
+def _says_missing(answer: str, rel: str) -> bool:
+    """The answer says the file ``rel`` itself is not there ("could not find the file
+    invite.txt", "invite.txt does not exist"), not something in it ("could not find the
+    number in contacts.csv")."""
+    name = re.escape(rel)
+    q = r"[\"'`]?"
+    return bool(re.search(
+        rf"\b(could ?n[o']t|cannot|can't|unable to|did ?n[o']t|was ?n[o']t able to) (find|locate|see|open|access)"
+        rf"( the)?( file| document)? {q}{name}{q}(?![\w-]|\.\w)"
+        rf"|{q}{name}{q} (file |document )?((was|is|does) ?n[o']t|(was|is|does) not) (found|exist|there|available)",
+        answer, re.IGNORECASE))
+
+
 def file_problems(answer: str, ev: Evidence) -> list[str]:
     """Doubts about files: outputs the goal asks for that are missing or were
     not written by this task; files the answer names that do not exist (or that
@@ -319,7 +332,12 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         before = _sentence_before(answer, pos)
         after = answer[pos: pos + 80].split("\n")[0]
         if _NEGATED.search(before) or _NEGATED.search(after):
-            continue  # "I could not find data.csv" is an honest answer
+            if _says_missing(answer, rel) and (root / rel).is_file():
+                # calendar_from_invite: "I could not find the file invite.txt." right after reading it
+                seen = " and this task read it" if _was_read(rel, ev.calls) else ""
+                out.append(f"the answer says {rel} could not be found, but it is in the workspace{seen}; "
+                           "use what it says")
+            continue  # "I could not find data.csv" is an honest answer when it is not there
         if rel in outputs:
             continue
         if not exists_somewhere(root, rel) and _norm(rel) not in touched:  # a file this task deleted or moved away
