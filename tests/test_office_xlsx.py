@@ -71,6 +71,19 @@ def test_read_shows_formula_and_cached_value(ctx):
     assert "A7:B7" in res.text and res.data["merged"] == ["A7:B7"]
 
 
+def test_read_names_the_other_sheets(ctx):
+    """xlsx_two_sheet_total: Qwen 1.5B read sheet Q1 of a two-quarter workbook and never learnt Q2 existed."""
+    wb = openpyxl.Workbook()
+    wb.active.title = "Q1"
+    wb.active.append(["Category", "Amount"])
+    wb.create_sheet("Q2").append(["Category", "Amount"])
+    ctx.workspace.write_bytes("e.xlsx", wb_bytes(wb))
+    assert 'This workbook has 1 more sheet: "Q2" (read one with sheet=NAME).' in call(xlsx_read, ctx, path="e.xlsx").text
+    assert '1 more sheet: "Q1"' in call(xlsx_read, ctx, path="e.xlsx", sheet="Q2").text
+    ctx.workspace.write_bytes("s.xlsx", sales_book())
+    assert "more sheet" not in call(xlsx_read, ctx, path="s.xlsx").text
+
+
 def test_read_says_when_cached_values_are_missing(ctx):
     ctx.workspace.write_bytes("s.xlsx", sales_book())  # openpyxl never computes formulas
     res = call(xlsx_read, ctx, path="s.xlsx", range="A1:B5")

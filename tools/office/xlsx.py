@@ -221,6 +221,7 @@ def xlsx_read(ctx: ToolContext, params: XlsxReadParams) -> ToolResult:
     try:
         fws = pick_sheet(fwb, params.sheet, params.path)
         title = fws.title
+        others = [name for name in fwb.sheetnames if name != title]
         rows, cols = _size(fws)  # before reading: a normal worksheet grows when read past its end
         full = f"A1:{get_column_letter(cols)}{rows}" if rows and cols else "unknown"
         c1, r1, c2, r2 = _bounds(fws, params.range)
@@ -276,6 +277,10 @@ def xlsx_read(ctx: ToolContext, params: XlsxReadParams) -> ToolResult:
             f"{missing} of {formulas} formulas have no cached value (the file was saved by a program that does not "
             "compute formulas); '?' is unknown, not zero. Use xlsx_recalc to compute them."
         )
+    if others:  # xlsx_two_sheet_total: Qwen 1.5B read sheet Q1 and never learnt that Q2 existed
+        shown_others = ", ".join(f'"{n}"' for n in others[:10]) + (" ..." if len(others) > 10 else "")
+        notes.append(f"This workbook has {len(others)} more sheet{'s' if len(others) > 1 else ''}: {shown_others} "
+                     "(read one with sheet=NAME).")
     if merged:
         notes.append(f"Merged cells (value is in the top-left cell): {', '.join(merged[:50])}.")
     elif stream:
