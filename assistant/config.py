@@ -87,6 +87,9 @@ class AgentSettings(_Section):
     # Off by default: on Qwen2.5-Coder-1.5B the plan cost steps (it rewrote its plan at 5 of 7
     # steps of a calendar task, docs/BENCHMARKS.md "Evaluation", 2026-12-01)
     plan: bool = False
+    # the files the goal names are read by the harness before the model's first turn
+    # (step 0, no step of the budget spent; assistant/loop/preread.py)
+    preread: bool = True
 
 
 class WebSettings(BaseModel):

@@ -74,7 +74,7 @@ class ScriptedChatModel:
     ) -> TurnOutput:
         if cancel is not None and cancel.is_set():
             return TurnOutput(parsed=ParsedTurn(), stop_reason="cancelled")
-        index = max(len(self.calls), sum(1 for m in messages if m.role == "assistant"))
+        index = max(len(self.calls), sum(1 for m in messages if m.role == "assistant" and not _harness_turn(m)))
         self.calls.append((force, max_tokens))
         grammar_tools = tools if call_tools is None else call_tools
         self.grammar_tools.append([str((t.get("function") or t).get("name", "")) for t in grammar_tools])
@@ -101,6 +101,12 @@ class ScriptedChatModel:
         chars = sum(len(m.content) + len(m.reasoning) + sum(len(c.raw) for c in m.tool_calls) for m in messages)
         chars += len(json.dumps(tools)) if tools else 0
         return chars // 4
+
+
+def _harness_turn(m: Message) -> bool:
+    """An assistant turn the harness wrote, not the model: the reads of step 0
+    (``assistant.loop.preread``, call ids ``s0c<i>``). It takes no output of the script."""
+    return bool(m.tool_calls) and all(c.id.startswith("s0c") for c in m.tool_calls)
 
 
 def load_script(path: Path | str) -> dict[str, Any]:

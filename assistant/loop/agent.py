@@ -40,6 +40,7 @@ from .ending import end_with_answer, evidence_of
 from .finish import FINISH, FINISH_CHECK_PREFIX, not_an_answer, unwrap_answer
 from .history import fit_prompt, to_model_messages
 from .plan import PLAN_TURN_TOKENS, UPDATE_PLAN, context_message, next_plan_step, plan_tool, wants_plan_turn
+from .preread import PREREAD_STEP, preread_calls
 from .prompt import format_error_note, plugin_prompt, system_prompt, today_line
 from .resolve import apply_resume
 from .stuck import check_budget, check_stuck
@@ -204,6 +205,9 @@ class Agent:
                 yield ErrorEvent(message)
                 yield sess.pause("error", message, ["continue", "stop"])
                 return
+            if self.settings.agent.preread and task.usage.steps == 0 and not sess.calls \
+                    and not any(m.role == "assistant" for m in sess.messages):
+                self._preread(sess)
             while True:
                 for call in sess.pending_calls():
                     if (yield from runner.process(call)):
@@ -224,6 +228,18 @@ class Agent:
                 yield sess.pause("error", message, ["continue", "stop"])
             except Exception:  # noqa: BLE001 - the DB itself failed; nothing more to save
                 sess.mark_paused()
+
+    def _preread(self, sess: TaskSession) -> None:
+        """Journal the harness's reads of the files the goal names (preread.py) as a
+        step-0 turn; the loop runs them like any planned call."""
+        calls = preread_calls(sess.task.goal, sess.task.workspace, lambda name: self.tools.get(name) is not None)
+        if not calls:
+            return
+        msg = sess.new_message("assistant", "")
+        msg.step = PREREAD_STEP
+        records = [call_record(c, PREREAD_STEP, msg.seq, i) for i, c in enumerate(calls)]
+        msg.tool_calls = [{**r.brief(), "raw": r.raw} for r in records]
+        sess.commit(messages=[msg], calls=records)
 
     def _runner(self, sess: TaskSession) -> CallRunner:
         ctx = ToolContext(task_id=sess.task.id, config=self.settings.tool_config(), state={},
