@@ -41,7 +41,8 @@ class Recording(ScriptedChatModel):
 
 def _run(tmp_path, outputs, **settings):
     model = Recording(outputs)
-    run = scripted_agent(tmp_path, model, [*FILE_TOOLS, *CORE_TOOLS], **{"approve": "all", "plan": True, **settings})
+    run = scripted_agent(tmp_path, model, [*FILE_TOOLS, *CORE_TOOLS],  # the plan's first step is the model's read
+                         **{"approve": "all", "plan": True, "preread": False, **settings})
     (run.ws / "notes.md").write_text("beta release: 14 March\n")
     return run, model
 

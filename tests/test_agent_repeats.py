@@ -26,7 +26,8 @@ def _remember(ctx: ToolContext, p: Fact) -> ToolResult:
 
 
 def _agent(assistant_home, tmp_path, outputs, extra=()):
-    return scripted_agent(tmp_path, outputs, [*FILE_TOOLS, *extra], approve="all")
+    # these tests drive the model's own reads: the harness's step-0 reads (preread.py) are off
+    return scripted_agent(tmp_path, outputs, [*FILE_TOOLS, *extra], approve="all", preread=False)
 
 
 def test_an_identical_read_is_not_run_again_and_leaves_the_next_grammar(assistant_home, tmp_path):
@@ -125,7 +126,7 @@ def test_an_identical_write_that_succeeded_is_not_run_twice(assistant_home, tmp_
 def test_a_write_repeated_after_another_change_runs_again(assistant_home, tmp_path):
     write_a = call("write_file", path="a.txt", content="one")
     agent, model, ws, store = scripted_agent(tmp_path, [
-        write_a, call("move", src="a.txt", dest="b.txt"), write_a, write_a, "Done."], FILE_TOOLS, approve="all")
+        write_a, call("move", src="a.txt", dest="b.txt"), write_a, write_a, "Done."], FILE_TOOLS, approve="all", preread=False)
     events = list(agent.run("make a.txt and b.txt", workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     assert not results[2].startswith("Not run again") and results[3].startswith("Not run again")
@@ -138,7 +139,7 @@ def test_a_question_task_changes_no_file(assistant_home, tmp_path):
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("read_file", path="lease.txt"),
         call("write_file", path="lease.txt", content="Monthly Rent: EUR 1,450"),
-        "The monthly rent is EUR 1,450."], FILE_TOOLS, approve="all")
+        "The monthly rent is EUR 1,450."], FILE_TOOLS, approve="all", preread=False)
     (ws / "lease.txt").write_text("The monthly rent is EUR 1,450.\n")
     events = list(agent.run("How much is the monthly rent in lease.txt?", workspace=ws))
     assert isinstance(events[-1], Finished) and events[-1].answer == "The monthly rent is EUR 1,450."
@@ -173,7 +174,7 @@ def test_a_change_to_the_file_itself_needs_a_read_only_when_it_brings_its_own_co
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("edit_file", path="todo.txt", old_text="milk", new_text="oat milk"),
         call("write_file", path="todo.txt", content="- oat milk\n- eggs\n- bread\n"),
-        "Changed milk to oat milk in todo.txt."], FILE_TOOLS, approve="all")
+        "Changed milk to oat milk in todo.txt."], FILE_TOOLS, approve="all", preread=False)
     (ws / "todo.txt").write_text("- milk\n- tea\n")
     events = list(agent.run("In todo.txt, change milk to oat milk", workspace=ws))
     assert isinstance(events[-1], Finished)
@@ -205,7 +206,7 @@ def test_reading_a_table_whole_for_a_ranking_points_to_table_query(assistant_hom
 
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("read_file", path="orders.csv"), call("read_file", path="notes.txt"), "Acme spent most."],
-        [*FILE_TOOLS, *TABLE_TOOLS], approve="all")
+        [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
     (ws / "orders.csv").write_text("Customer,Amount\nAcme,5\nBirch,3\n")
     (ws / "notes.txt").write_text("Acme, Birch\n")
     events = list(agent.run("Which customer spent the most in total in orders.csv?", workspace=ws))

@@ -138,7 +138,7 @@ def _agent(assistant_home, tmp_path, outputs, **agent):
     ws.mkdir()
     store = Store(assistant_home / "t.db")
     model = ScriptedChatModel(outputs)
-    cfg = load_config(overrides={"agent": {"approve": "all", **agent}})
+    cfg = load_config(overrides={"agent": {"approve": "all", "preread": False, **agent}})  # the model reads itself
     return Agent(model, ToolRegistry(FILE_TOOLS), store, settings=cfg, state_dir=tmp_path / "state"), ws, store
 
 
@@ -539,7 +539,7 @@ def test_two_repeats_among_the_last_three_calls_end_the_task(assistant_home, tmp
     read = call("read_file", path="review.txt")
     grep = call("grep", pattern="delivery")
     model = _Recording([read, read, grep, grep, call("finish", answer="This year: 3.4 days.")])
-    agent, _, ws, store = scripted_agent(tmp_path, model, approve="all", max_steps=12)
+    agent, _, ws, store = scripted_agent(tmp_path, model, approve="all", max_steps=12, preread=False)
     (ws / "review.txt").write_text("Average delivery time this year: 3.4 days.\n")
     events = list(agent.run("What was the average delivery time this year, according to review.txt?",
                             workspace=ws))

@@ -1,0 +1,81 @@
+"""The harness reads the files a goal names before the model's first turn
+(assistant/loop/preread.py)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from agent_helpers import call, scripted_agent
+from assistant.events import Finished, Paused, ToolCallFinished
+from assistant.loop.preread import preread_calls
+
+READERS = {"read_file", "pdf_read", "docx_read", "xlsx_read"}
+
+
+def _names(goal: str, root: Path, registered=READERS.__contains__) -> list[tuple[str, str]]:
+    return [(c.name, c.arguments["path"]) for c in preread_calls(goal, root, registered)]
+
+
+def test_each_named_file_that_exists_gets_its_reader(tmp_path):
+    for name in ("notes.md", "q3-report.pdf", "contract.docx", "sales.xlsx"):
+        (tmp_path / name).write_bytes(b"x")
+    assert _names("Who is the plumber? It is in notes.md", tmp_path) == [("read_file", "notes.md")]
+    assert _names("What total is on page 3 of q3-report.pdf?", tmp_path) == [("pdf_read", "q3-report.pdf")]
+    assert _names("Total sales.xlsx by region and add a line to contract.docx", tmp_path) == [
+        ("xlsx_read", "sales.xlsx"), ("docx_read", "contract.docx")]
+    # a file to create, a missing one, a reader that is not registered: nothing to read
+    assert _names("Write the summary into summary.md", tmp_path) == []
+    assert _names("Read missing.txt", tmp_path) == []
+    assert _names("What is on page 1 of q3-report.pdf?", tmp_path, registered={"read_file"}.__contains__) == []
+
+
+def test_at_most_three_files_and_never_one_outside_the_workspace(tmp_path):
+    root = tmp_path / "ws"
+    root.mkdir()
+    for i in range(5):
+        (root / f"f{i}.txt").write_text(str(i))
+    assert len(_names("Merge f0.txt, f1.txt, f2.txt, f3.txt and f4.txt", root)) == 3
+    (tmp_path / "secret.txt").write_text("secret")
+    os.symlink(tmp_path / "secret.txt", root / "link.txt")
+    assert _names("What does link.txt say?", root) == []
+
+
+def test_the_task_starts_with_the_file_read_and_no_step_spent(tmp_path):
+    """The model's first turn already has the file: it can answer at step 1."""
+    agent, model, ws, store = scripted_agent(tmp_path, ["The plumber is Bob Lane, 555 0100."], approve="all")
+    (ws / "notes.md").write_text("Plumber: Bob Lane, 555 0100\n")
+    events = list(agent.run("Who is the plumber? It is in notes.md", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "The plumber is Bob Lane, 555 0100."
+    read = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert read.call["id"] == "s0c0" and "Bob Lane" in read.result and "UNTRUSTED" in read.result  # fenced as data
+    task = store.get_task(events[-1].task_id)
+    assert task.usage.steps == 1
+    journal = store.calls(task.id)
+    assert [(c.name, c.step, c.status) for c in journal] == [("read_file", 0, "done")]
+    store.close()
+
+
+def test_preread_off_leaves_the_reading_to_the_model(tmp_path):
+    agent, model, ws, store = scripted_agent(tmp_path, [call("read_file", path="notes.md"), "It is Bob."],
+                                             approve="all", preread=False)
+    (ws / "notes.md").write_text("Plumber: Bob\n")
+    events = list(agent.run("Who is the plumber? It is in notes.md", workspace=ws))
+    assert isinstance(events[-1], Finished)
+    assert [c.step for c in store.calls(events[-1].task_id)] == [1]
+    store.close()
+
+
+def test_a_resumed_task_is_not_read_again(tmp_path):
+    from tools.core import ASK_HUMAN
+    from tools.files import FILE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("ask_human", question="Which plumber?"), "It is Bob."], [*FILE_TOOLS, ASK_HUMAN], approve="all")
+    (ws / "notes.md").write_text("Plumber: Bob\n")
+    events = list(agent.run("Who is the plumber? It is in notes.md", workspace=ws))
+    assert isinstance(events[-1], Paused), events[-1]
+    events = list(agent.resume(events[-1].task_id, answer="the one in notes.md"))
+    assert isinstance(events[-1], Finished)
+    assert [c.name for c in store.calls(events[-1].task_id)].count("read_file") == 1
+    store.close()
