@@ -122,6 +122,17 @@ def test_files_the_answer_names_must_exist_unless_it_says_they_are_missing(tmp_p
         ["the answer says notes.md was written, but this task did not write it"]
 
 
+def test_done_is_no_answer_to_a_question(tmp_path):
+    """calendar_list_day: asked "What's on my calendar on 2026-12-07?", Qwen 1.5B listed the day, then answered
+    "Done" and the task finished."""
+    listing = _done("calendar_list_events", "Mon 2026-12-07 09:00-09:15 Team standup")
+    goal = "What's on my calendar on 2026-12-07?"
+    assert "only says it is done" in _problems(tmp_path, goal, "Done", [listing])[0]
+    assert _problems(tmp_path, goal, "Team standup at 09:00.", [listing], files=()) == []
+    assert not any("only says it is done" in p for p in _problems(tmp_path, "Tidy up the notes folder.", "Done.",
+                                                                   touched=["notes/a.txt"], files=()))
+
+
 @pytest.mark.parametrize("answer", ["No further instructions provided.", "How can I help you today?", "  "])
 def test_a_filler_reply_is_not_an_answer(tmp_path, answer):
     assert _problems(tmp_path, "tidy up", answer, files=())

@@ -351,6 +351,8 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     return out
 
 
+_BARE_DONE = re.compile(r"^\W*(done|ok(ay)?|finished|completed?|task (is )?(done|complete(d)?|finished)|all done|"
+                        r"success(ful)?)\W*$", re.IGNORECASE)
 _FILLER = re.compile(r"^\W*(no (further |more |new )?(instructions?|input|tasks?|information)( (were|was|is|are))?"
                      r"( provided| given)?|how (can|may) i (help|assist)|"
                      r"i('m| am) (ready|waiting)|waiting for (your|further|more)|let me know)\b", re.IGNORECASE)
@@ -603,6 +605,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                 "in your own sentence, or call the next tool"]
     if _FILLER.search(answer) and len(answer) < 200:
         return ["the answer says nothing about the task; do the work with tools, or say plainly what you could not do"]
+    if asks_only_a_question(ev.goal) and _BARE_DONE.match(answer):  # calendar_list_day: "Done" after the listing
+        return ["the task asks a question and the answer only says it is done; answer the question itself with "
+                "what the tools showed"]
     out = file_problems(answer, ev)
     results = [c.result for c in ev.calls if c.status == "done" and not c.error and c.name != "finish"]
     cut = _cut_search(answer, ev.calls)
