@@ -173,6 +173,7 @@ def _has_formulas(wb: Any) -> bool:
 def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
     """Set cells in an Excel sheet: values, formulas ('=SUM(A1:A9)') and number formats; creates the file if new."""
     params = _in_place(ctx, params)
+    _no_overlap(params)
     import openpyxl
     note = ""
     with sandboxed():  # a refused path is a one-line result like the other tools', not "failed: SandboxError"
@@ -215,6 +216,30 @@ def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
 
 
 _NUMBER_TEXT = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?")
+
+
+def _no_overlap(params: XlsxWriteParams) -> None:
+    """Refuse a call whose ``rows`` land on cells its ``cells`` also set: one of the two
+    would be lost. csv_to_xlsx: Qwen 1.5B set the header in A1:C1 with ``cells`` and the
+    five data rows with ``rows`` from A1, and the header was overwritten.
+
+    Raises:
+        ToolError: naming the cells both would set.
+    """
+    from openpyxl.utils import get_column_letter
+    from openpyxl.utils.cell import coordinate_from_string, column_index_from_string
+
+    if not params.rows or not params.cells:
+        return
+    col, row = coordinate_from_string(_ref(params.start))
+    c0 = column_index_from_string(col)
+    by_rows = {f"{get_column_letter(c0 + j)}{row + i}" for i, r in enumerate(params.rows) for j in range(len(r))}
+    both = [ref for ref in (_ref(cw.cell) for cw in params.cells) if ref in by_rows]
+    if both:
+        below = f"{col}{row + 1}"
+        raise ToolError(f"rows from {_ref(params.start)} would overwrite {', '.join(both[:6])}, which cells also sets; "
+                        f"nothing was written. Put those values in the first row of rows, or start the rows below "
+                        f"them (start={below!r}).")
 
 
 def _csv_rows(ctx: ToolContext, path: str) -> list[list[Value]]:
