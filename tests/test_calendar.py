@@ -263,6 +263,20 @@ def test_an_event_that_contradicts_the_users_weekday_or_length_is_not_added(home
     assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)
 
 
+def test_the_note_the_user_quoted_is_not_the_title(home):
+    """calendar_next_weekday: Qwen 1.5B titled the event "Bring the Q3 numbers", the text the user gave as its note."""
+    said = ['Schedule "Budget review" with Ann next Wednesday at 2:30pm for 45 minutes, with the note '
+            '"Bring the Q3 numbers".']
+    call, _ = make(ctx=ToolContext(user_words=said))
+    wrong = call("calendar_add_event", title="Bring the Q3 numbers", start="next Wednesday at 2:30pm",
+                 duration_minutes=45)
+    assert wrong.error and "pass it as description" in wrong.text and 'the title the user gave is "Budget review"' \
+        in wrong.text
+    right = call("calendar_add_event", title="Budget review", start="next Wednesday at 2:30pm", duration_minutes=45,
+                 description="Bring the Q3 numbers")
+    assert not right.error, right.text
+
+
 @pytest.mark.parametrize("said", [
     ["Move my Monday call to Wednesday at 3pm"],     # two weekdays: not for the tool to judge
     ["Add lunch with Bo tomorrow at noon"],          # no weekday, no length

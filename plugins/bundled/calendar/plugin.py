@@ -189,7 +189,7 @@ class _Calendar:
         if _as_dt(end, tz) <= _as_dt(start, tz):
             raise ToolError(f"the event must end after it starts (end {p.end.strip()!r}); pass duration_minutes instead")
         conflict = conflicts_with_user(ctx.user_words, _as_dt(start, tz), _as_dt(end, tz), start_text=p.start.strip(),
-                                       timed=isinstance(start, datetime))
+                                       timed=isinstance(start, datetime)) or _note_as_title(ctx.user_words, p.title)
         if conflict:
             raise ToolError(f"not added: {conflict}")
         _, _, target = self.where(ctx)
@@ -213,6 +213,23 @@ class _Calendar:
 
 
 P = TypeVar("P", bound=BaseModel)
+
+_QUOTED = re.compile(r"[\"\u201c]([^\"\u201c\u201d]{2,200})[\"\u201d]")
+_NOTE_WORD = re.compile(r"\b(note|notes|description|saying|message|reminder|comment)\W*(that|of|:)?\s*$", re.IGNORECASE)
+
+
+def _note_as_title(user_words: list[str], title: str) -> str:
+    """Why ``title`` is wrong when it is the text the user quoted as the event's note
+    ('with the note "Bring the Q3 numbers"'), "" otherwise. calendar_next_weekday:
+    Qwen 1.5B titled "Budget review" with Ann "Bring the Q3 numbers", the note."""
+    notes, others = [], []
+    for text in user_words:
+        for m in _QUOTED.finditer(text):
+            (notes if _NOTE_WORD.search(text[max(0, m.start() - 40):m.start()]) else others).append(m.group(1).strip())
+    if not any(title.strip().lower() == n.lower() for n in notes):
+        return ""
+    named = f'; the title the user gave is "{others[0]}"' if others else ""
+    return f'"{title.strip()}" is what the user gave as the note: pass it as description{named}'
 
 _LENGTH = re.compile(r"(?:for\s+)?(\d{1,4})\s*(minutes?|mins?|m|hours?|hrs?|h)")
 
