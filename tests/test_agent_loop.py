@@ -387,3 +387,7 @@ def test_the_first_not_found_shows_what_the_workspace_holds(tmp_path):
     assert results[0].endswith("What the workspace holds: contacts.csv, notes.md.")
     assert "workspace holds" not in results[1]  # once a task
     store.close()
+    from assistant.loop.calls import _NOT_FOUND
+
+    assert not _NOT_FOUND.search("docx_replace: text not found in paragraph 2; it is in p4")  # a text, not a file
+    assert _NOT_FOUND.search("docx_read: file not found: contract_v2.docx.")

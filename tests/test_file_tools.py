@@ -310,6 +310,18 @@ def test_rename_many_says_what_it_is_not(ctx: ToolContext) -> None:
     assert out.error and "call move with a wildcard src" in out.text and (root / "inbox" / "scan.pdf").exists()
 
 
+def test_a_csv_written_as_a_displayed_table_is_refused(ctx: ToolContext) -> None:
+    """csv_top_customers: Qwen 1.5B copied table_query's "customer | Total" display into top3.csv."""
+    out = call(ctx, "write_file", path="top3.csv", content="customer|Total\nHarbor|1845.25\nAcme|1813.65")
+    assert out.error and "separate its columns with commas" in out.text
+    assert not (Path(ctx.workspace.root) / "top3.csv").exists()
+    out = call(ctx, "write_file", path="t.csv", content="customer | Total\n---------+------\nHarbor | 1845.25\n")
+    assert out.error
+    assert not call(ctx, "write_file", path="top3.csv", content="Customer,Total\nHarbor,1845.25\n").error
+    assert not call(ctx, "write_file", path="notes.md", content="a | b\n1 | 2\n").error  # a Markdown table
+    assert not call(ctx, "write_file", path="mixed.csv", content="Name,Note\nAnn,a|b\n").error
+
+
 def test_a_text_tool_on_a_document_names_the_tools_that_change_it(ctx: ToolContext) -> None:
     """handoff_which_contract: edit_file on contract-acme.docx was told only "use the office tools"."""
     (Path(ctx.workspace.root) / "contract.docx").write_bytes(b"PK\x03\x04" + bytes(range(256)) * 4)

@@ -29,7 +29,8 @@ from .policy import decide
 from .stuck import signature
 from .toolgroups import loaded_groups
 
-_NOT_FOUND = re.compile(r"\bnot found\b|\bno such file\b|\bdoes not exist\b", re.IGNORECASE)
+_NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b", re.IGNORECASE)
+# a missing file or folder ("not found: notes"), not a missing text ("text not found in paragraph 2")
 _FILES_SHOWN = "What the workspace holds:"
 _HARNESS_CALLS = ("ask_human", "use_tools", "finish", "update_plan")
 _TABLE_WRITES = ("xlsx_write", "xlsx_add_sheet", "xlsx_append_rows", "csv_write")

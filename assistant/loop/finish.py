@@ -348,7 +348,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     for rel in inputs:
         if (root / rel).is_file() and _norm(rel) not in made and not _was_read(rel, ev.calls):
             out.append(f"the task names {rel}, but it was never read; read it before answering")
-    return out
+    return list(dict.fromkeys(out))  # a file named twice in the answer is one doubt
 
 
 _BARE_DONE = re.compile(r"^\W*(done|ok(ay)?|finished|completed?|task (is )?(done|complete(d)?|finished)|all done|"

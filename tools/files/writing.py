@@ -39,6 +39,24 @@ def _is_binary(ws: Workspace, path: str) -> bool:
     return False
 
 
+def _csv_shaped(path: str, content: str) -> None:
+    """Refuse a .csv/.tsv whose rows are separated by '|' (a displayed table) rather than its
+    delimiter. csv_top_customers: Qwen 1.5B copied table_query's "customer | Total" table
+    into top3.csv; the totals were right and the file was no CSV.
+
+    Raises:
+        ToolError: with the delimiter the file needs.
+    """
+    ext = os.path.splitext(path)[1].lower()
+    if ext not in (".csv", ".tsv"):
+        return
+    sep, name = ("\t", "tabs") if ext == ".tsv" else (",", "commas")
+    lines = [ln for ln in content.splitlines() if ln.strip() and not set(ln.strip()) <= set("-+|: ")]
+    if lines and all("|" in ln and sep not in ln for ln in lines):
+        raise ToolError(f"{path} is a {ext[1:].upper()} file: separate its columns with {name}, not '|' (that is how a "
+                        "table is shown, not how a CSV is written); nothing was written.")
+
+
 class WriteFileParams(BaseModel):
     path: str = Field(description="File to write, relative to the workspace.")
     content: str = Field(description="The complete new content of the file.")
@@ -60,6 +78,7 @@ def write_file(ctx: ToolContext, params: WriteFileParams) -> ToolResult:
         if os.path.splitext(params.path)[1].lower() in _BINARY:  # xlsx_group_sums: CSV text over sales.xlsx
             raise ToolError(f"write_file writes plain text, and {params.path} names a document; nothing was "
                             f"written. {document_hint(params.path)}")
+        _csv_shaped(params.path, params.content)
         old = _old_text(ws, params.path)
         if old is None and _is_binary(ws, params.path):
             raise ToolError(f"{params.path} cannot be read as text; write_file will not replace it (nothing "
