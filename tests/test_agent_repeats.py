@@ -42,9 +42,11 @@ def test_an_identical_read_is_not_run_again_and_leaves_the_next_grammar(assistan
     assert results[1].startswith("Not run again") and "step 1" in results[1] and "14 March" not in results[1]
     calls = store.calls(events[-1].task_id)
     assert calls[1].data == {"repeat_of": calls[0].id}
-    # the turn after the repeat cannot call read_file; the one after that can again
+    # the turn after the repeat is constrained (a call or a final answer) and cannot call read_file; the one
+    # after that is free and can again (docx_summarise: the same plan and read written twice more)
     assert "read_file" in model.grammar_tools[1] and "read_file" not in model.grammar_tools[2]
     assert "read_file" in model.grammar_tools[3]
+    assert [force for force, _ in model.calls] == [None, None, "tool_call_or_final", None]
     store.close()
 
 

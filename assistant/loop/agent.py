@@ -309,7 +309,10 @@ class Agent:
         yield StepStarted(n=step_n)
         look = force_to_look(sess.messages, sess.calls, FINISH_CHECK_PREFIX)
         refused = "tool_call" if refused_answer(sess.messages, FINISH_CHECK_PREFIX) else None
-        force = look or refused or force_for(task) or (FORCE if self.settings.agent.constrain == "always" else None)
+        # a turn right after a repeated call is constrained (a call or a final answer) without the repeated tool:
+        # Qwen 1.5B, its read of report.docx answered from the journal, wrote the same plan and call again
+        force = look or refused or force_for(task) or (FORCE if self.settings.agent.constrain == "always" or repeats
+                                                         else None)
         call_tools = tt.calls
         if look:  # answered without looking and was refused: this turn calls a tool, and not finish
             call_tools = [t for t in (tt.callable if call_tools is None else call_tools)
