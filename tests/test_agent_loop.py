@@ -391,3 +391,4 @@ def test_the_first_not_found_shows_what_the_workspace_holds(tmp_path):
 
     assert not _NOT_FOUND.search("docx_replace: text not found in paragraph 2; it is in p4")  # a text, not a file
     assert _NOT_FOUND.search("docx_read: file not found: contract_v2.docx.")
+    assert _NOT_FOUND.search("rename_many: path is outside the workspace: /tmp/bench-x/photos.")

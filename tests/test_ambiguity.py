@@ -56,6 +56,21 @@ def test_a_made_up_file_to_delete_is_ambiguous_too(ws):
     assert found == ("the old report", ["reports/report-2025-q3.docx", "reports/report-final.docx"])
 
 
+def test_an_edit_of_a_made_up_file_asks_too(tmp_path):
+    """handoff_which_contract: edit_file on contract.txt (made up) twice, with two contracts in the workspace."""
+    from tools.core import ASK_HUMAN
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("edit_file", path="contract.txt", old_text="old address", new_text="12 Harbour Road"),
+        call("ask_human", question="Which contract?")], [*FILE_TOOLS, ASK_HUMAN], approve="all")
+    for name in ("contract-acme.docx", "contract-birch.docx"):
+        (ws / name).write_bytes(b"PK\x03\x04")
+    events = list(agent.run("Update the client's address in the contract to 12 Harbour Road.", workspace=ws))
+    assert isinstance(events[-1], Paused) and events[-1].kind == "question"
+    assert "2 files could be it: contract-acme.docx, contract-birch.docx" in store.calls(events[-1].task_id)[0].result
+    store.close()
+
+
 def test_files_this_task_made_are_no_candidates(ws):
     assert ambiguous_target("Fix the contract.", ws, {"path": "contract-acme.docx"},
                             made=["contract-birch.docx"]) is None

@@ -297,6 +297,10 @@ def test_move_with_a_wildcard_sorts_matching_files_into_a_folder(ctx: ToolContex
     assert out.error and "would overwrite inbox/pdf/scan.pdf" in out.text
     assert (root / "inbox" / "pdf" / "scan.pdf").read_bytes() == b"%PDF a"  # refused whole
     assert call(ctx, "move", src="*/scan.pdf", dest="x").error
+    (root / "inbox" / "a.txt").write_text("a")
+    (root / "inbox" / "b.pdf").write_text("b")
+    out = call(ctx, "move", src="inbox/*", dest="inbox/pdf")  # files_organise: every file into the pdf folder
+    assert out.error and "also matches .txt files" in out.text and (root / "inbox" / "a.txt").exists()
 
 
 def test_rename_many_says_what_it_is_not(ctx: ToolContext) -> None:

@@ -17,7 +17,11 @@ from typing import Any, Iterable
 
 from .finish import goal_files
 
-__all__ = ["ambiguous_target", "AMBIGUOUS_KEY"]
+__all__ = ["ambiguous_target", "AMBIGUOUS_KEY", "EDITS_EXISTING"]
+
+EDITS_EXISTING = frozenset({"edit_file", "docx_replace", "docx_insert", "xlsx_append_rows", "xlsx_add_sheet"})
+"""Tools that change a file that must already exist (their target is never a new file):
+handoff_which_contract: Qwen 1.5B edited contract.txt, a name of its own, for "the contract"."""
 
 AMBIGUOUS_KEY = "ambiguous"
 """Key of a refused call's ``data``: the files the user must choose among."""
@@ -45,7 +49,7 @@ def ambiguous_target(goal: str, ws: Any, arguments: dict[str, Any], made: Iterab
         ws: the task's :class:`sandbox.Workspace`.
         arguments: the change call's arguments (its target under ``path``/``src``/...).
         made: workspace paths this task created (never a candidate).
-        needs_source: the call acts on a file that must exist (delete, move, copy):
+        needs_source: the call acts on a file that must exist (delete, move, copy, an edit):
             a made-up name (reports/report_2026-12-01.md for "the old report")
             counts too. Otherwise only an existing target does (a new file is no
             choice among the user's).

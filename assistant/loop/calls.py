@@ -22,15 +22,17 @@ from ..infra import faults
 from ..events import ApprovalRequested, Event, ToolCallFinished, ToolCallStarted
 from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
-from .ambiguity import AMBIGUOUS_KEY, ambiguous_target
+from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .finish import asks_only_a_question, made_paths, unread_inputs
 from .history import truncate_observation
 from .policy import decide
 from .stuck import signature
 from .toolgroups import loaded_groups
 
-_NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b", re.IGNORECASE)
-# a missing file or folder ("not found: notes"), not a missing text ("text not found in paragraph 2")
+_NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
+                        r"\bpath is outside the workspace\b", re.IGNORECASE)
+# a missing file or folder ("not found: notes"), not a missing text ("text not found in paragraph 2"); a path
+# outside the workspace too (files_rename_pattern: /tmp/bench-x/photos for the workspace's photos folder)
 _FILES_SHOWN = "What the workspace holds:"
 _HARNESS_CALLS = ("ask_human", "use_tools", "finish", "update_plan")
 _TABLE_WRITES = ("xlsx_write", "xlsx_add_sheet", "xlsx_append_rows", "csv_write")
@@ -219,7 +221,7 @@ class CallRunner:
                    "a change, call ask_human to confirm it first.)")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.name not in _HARNESS_CALLS:
-            which = self._ambiguous(call, needs_source=risk is RiskClass.DESTRUCTIVE)
+            which = self._ambiguous(call, needs_source=risk is RiskClass.DESTRUCTIVE or call.name in EDITS_EXISTING)
             if which is not None:  # handoff_which_contract: the first of two contracts edited
                 phrase, files = which
                 msg = (f"Not run: the task says \"{phrase}\", and {len(files)} files could be it: {', '.join(files)}. "

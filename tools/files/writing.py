@@ -168,6 +168,8 @@ def _no_conversion(verb: str, src: str, dest: str) -> None:
 
 
 _WILDCARD = re.compile(r"[*?\[]")
+_EXTENSION_WORDS = {"pdf", "jpg", "jpeg", "png", "gif", "txt", "md", "csv", "tsv", "docx", "doc", "xlsx", "xls",
+                    "pptx", "zip", "mp3", "mp4", "mov", "json", "html", "heic", "webp", "svg"}
 
 
 @tool("move", risk=RiskClass.DESTRUCTIVE)
@@ -211,6 +213,12 @@ def _move_matching(ws: Workspace, params: MoveParams) -> ToolResult:
         matched = [n for n in names if fnmatch.fnmatchcase(n.casefold(), pattern.casefold())]
         if not matched:
             raise ToolError(f"no file in {folder} matches {pattern!r}; nothing was moved. list_dir shows the names.")
+        kind = into.rpartition("/")[2].lower()
+        exts = {os.path.splitext(n)[1].lower().lstrip(".") for n in matched}
+        if kind in _EXTENSION_WORDS | exts and exts - {kind}:  # files_organise: "inbox/*" into inbox/pdf
+            others = ", ".join(f".{e}" for e in sorted(exts - {kind}) if e) or "other"
+            raise ToolError(f"{pattern!r} also matches {others} files, and {into} is named for .{kind} files; "
+                            f"nothing was moved. Move each kind with its own pattern (e.g. {folder}/*.{kind}).")
         base = "" if folder == "." else f"{folder}/"
         plan = [(f"{base}{n}", f"{into}/{n}" if into not in ("", ".") else n) for n in matched]
         if all(src == dest for src, dest in plan):
