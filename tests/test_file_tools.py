@@ -32,14 +32,14 @@ def call(ctx: ToolContext, name: str, **args):
     return t.invoke(ctx, t.validate(args))
 
 
-def test_the_eleven_tools_with_their_risk_classes(ctx: ToolContext) -> None:
+def test_the_twelve_tools_with_their_risk_classes(ctx: ToolContext) -> None:
     expected = {
         "list_dir": RiskClass.READ, "read_file": RiskClass.READ, "find_files": RiskClass.READ,
         "grep": RiskClass.READ, "file_info": RiskClass.READ, "edit_file": RiskClass.WRITE,
         "move": RiskClass.DESTRUCTIVE, "copy": RiskClass.DESTRUCTIVE, "delete": RiskClass.DESTRUCTIVE,
         "rename_many": RiskClass.DESTRUCTIVE,
-    }
-    assert len(ToolRegistry(FILE_TOOLS)) == 11
+    }  # write_file and combine_files: write, or destructive when they replace a file
+    assert len(ToolRegistry(FILE_TOOLS)) == 12
     for name, risk in expected.items():
         assert TOOLS[name].risk is risk
     wf = TOOLS["write_file"]
@@ -98,7 +98,7 @@ def test_a_wildcard_path_is_told_that_paths_are_never_wildcards(ctx: ToolContext
     """Qwen 1.5B copied "todo/*.txt" to todo/all.txt to combine files, got "not found" and gave up."""
     ctx.workspace.write_text("todo/a.txt", "milk\n")
     r = call(ctx, "copy", src="todo/*.txt", dest="todo/all.txt")
-    assert r.error and "never wildcards" in r.text and "find_files" in r.text and "read each one" in r.text
+    assert r.error and "never wildcards" in r.text and "find_files" in r.text and "combine_files joins" in r.text
     assert "never wildcards" not in call(ctx, "read_file", path="nope.txt").text
 
 
@@ -312,6 +312,31 @@ def test_rename_many_says_what_it_is_not(ctx: ToolContext) -> None:
     assert out.error and "not a regular expression" in out.text
     out = call(ctx, "rename_many", folder="inbox", find="scan", replace="pdf/scan")
     assert out.error and "call move with a wildcard src" in out.text and (root / "inbox" / "scan.pdf").exists()
+
+
+def test_combine_files_joins_a_folders_text_files_into_one(ctx: ToolContext) -> None:
+    """files_merge_todos: Qwen 1.5B copied todo/*.txt to todo/all.txt, was told paths are never wildcards, and
+    asked the user how to combine files."""
+    root = Path(ctx.workspace.root)
+    (root / "todo").mkdir()
+    (root / "todo" / "monday.txt").write_text("buy milk\ncall Ann")  # no final newline
+    (root / "todo" / "tuesday.txt").write_text("pay rent\n")
+    (root / "todo" / "img.png").write_bytes(b"\x89PNG")
+    wf = TOOLS["combine_files"]
+    assert wf.risk_of(ctx, wf.validate({"src": "todo/*.txt", "dest": "todo/all.txt"})) is RiskClass.WRITE
+    out = call(ctx, "combine_files", src="todo/*.txt", dest="todo/all.txt")
+    assert not out.error, out.text
+    assert (root / "todo" / "all.txt").read_text() == "buy milk\ncall Ann\npay rent\n"
+    assert "combined 2 files (todo/monday.txt, todo/tuesday.txt) into todo/all.txt (3 lines)" in out.text
+    assert ctx.state["journal"][-1].op == "create"  # undoable
+    out = call(ctx, "combine_files", src="todo/*.txt", dest="todo/all.txt")  # all.txt is no input of itself
+    assert out.error and "exists" in out.text
+    assert wf.risk_of(ctx, wf.validate({"src": "todo/*.txt", "dest": "todo/all.txt"})) is RiskClass.DESTRUCTIVE
+    out = call(ctx, "combine_files", src="todo/tuesday.txt, todo/monday.txt", dest="both.txt")
+    assert (root / "both.txt").read_text() == "pay rent\nbuy milk\ncall Ann\n"
+    assert call(ctx, "combine_files", src="todo/*.md", dest="x.txt").error
+    assert "not found" in call(ctx, "read_file", path="todo/*.txt").text and "combine_files" in \
+        call(ctx, "read_file", path="todo/*.txt").text
 
 
 def test_a_csv_written_as_a_displayed_table_is_refused(ctx: ToolContext) -> None:

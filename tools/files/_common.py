@@ -97,8 +97,8 @@ def sandboxed() -> Iterator[None]:
         message = str(exc)
         if exc.code == "not_found" and any(ch in message for ch in "*?["):
             # Qwen 1.5B copied "todo/*.txt" to combine files, got "not found" and gave up
-            hint = ("Paths are never wildcards: name one file (find_files lists the files a pattern matches); to "
-                    "combine files, read each one and write the combined text.")  # paths ending in "." come quoted (sandbox.paths.short): keep them whole
+            hint = ("Paths are never wildcards here: name one file (find_files lists the files a pattern matches); "
+                    "combine_files joins files (todo/*.txt) into one, move takes a wildcard src.")  # paths ending in "." come quoted (sandbox.paths.short): keep them whole
         if exc.code == "binary":  # name the tools for that document (handoff_which_contract: edit_file on a .docx)
             m = re.match(r"'?(.+?)'? is not a text file", message)
             hint = document_hint(m.group(1)) if m else hint

@@ -13,7 +13,7 @@ from sandbox import SandboxError, Workspace
 from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
 from tools.files._common import document_hint, human_size, sandboxed, unified_diff, workspace_of
 
-__all__ = ["write_file", "edit_file", "move", "copy", "delete", "preview_diff", "apply_edit"]
+__all__ = ["write_file", "edit_file", "move", "copy", "combine_files", "delete", "preview_diff", "apply_edit"]
 
 
 def _count_lines(text: str) -> int:
@@ -233,6 +233,57 @@ def _move_matching(ws: Workspace, params: MoveParams) -> ToolResult:
     return ToolResult(text=f"moved {len(records)} file{'s' if len(records) != 1 else ''}: {shown}{more}. "
                            "Undo can put them back.",
                       data={"moved": [[r.path, r.dest] for r in records]})
+
+
+class CombineParams(BaseModel):
+    src: str = Field(description="The files to combine: a wildcard in one folder (todo/*.txt), or paths separated "
+                                 "by commas, in order.")
+    dest: str = Field(description="The file to write them into.")
+    overwrite: bool = Field(False, description="Replace an existing file at dest.")
+
+
+def _combine_risk(ctx: ToolContext, params: CombineParams) -> RiskClass:
+    """destructive when dest exists (it is replaced), else write."""
+    return RiskClass.DESTRUCTIVE if workspace_of(ctx).exists(params.dest) else RiskClass.WRITE
+
+
+@tool("combine_files", risk=_combine_risk)
+def combine_files(ctx: ToolContext, params: CombineParams) -> ToolResult:
+    """Write the text of several files, one after another, into one file (e.g. every .txt file of a folder)."""
+    import fnmatch
+
+    ws = workspace_of(ctx)
+    dest = params.dest.strip()
+    with sandboxed():
+        dest_rel = ws.rel(ws.resolve(dest))
+        if _WILDCARD.search(params.src):
+            folder, _, pattern = params.src.strip().rstrip("/").rpartition("/")
+            if _WILDCARD.search(folder):
+                raise ToolError(f"only the file name may hold a wildcard ({params.src!r}); name the folder itself.")
+            folder = folder or "."
+            if not ws.is_dir(folder):
+                raise ToolError(f"{folder} is not a folder; list_dir shows what exists.")
+            paths = sorted(e.path for e in ws.walk(folder, max_depth=1) if e.kind == "file"
+                           and fnmatch.fnmatchcase(e.path.rpartition("/")[2].casefold(), pattern.casefold()))
+        else:
+            paths = [ws.rel(ws.resolve(p.strip())) for p in params.src.split(",") if p.strip()]
+        paths = [p for p in paths if p != dest_rel]  # todo/*.txt into todo/all.txt: all.txt is no input
+        if not paths:
+            raise ToolError(f"no file matches {params.src!r}; nothing was written. list_dir shows the names.")
+        if ws.exists(dest_rel) and not params.overwrite:
+            raise ToolError(f"{dest_rel} exists; nothing was written. Choose another name, or pass overwrite=true.")
+        parts = []
+        for p in paths:
+            if os.path.splitext(p)[1].lower() in _BINARY:
+                raise ToolError(f"{p} is a document, not text; nothing was written. {document_hint(p)}")
+            text = ws.read_text(p)
+            parts.append(text if not text or text.endswith("\n") else text + "\n")
+        content = "".join(parts)
+        record = ws.write_text(dest_rel, content)
+    shown = ", ".join(paths[:10]) + (f" and {len(paths) - 10} more" if len(paths) > 10 else "")
+    return ToolResult(text=f"combined {len(paths)} file{'s' if len(paths) != 1 else ''} ({shown}) into {record.path} "
+                           f"({_count_lines(content)} lines).",
+                      data={"path": record.path, "sources": paths})
 
 
 class CopyParams(BaseModel):
