@@ -392,3 +392,12 @@ def test_the_first_not_found_shows_what_the_workspace_holds(tmp_path):
     assert not _NOT_FOUND.search("docx_replace: text not found in paragraph 2; it is in p4")  # a text, not a file
     assert _NOT_FOUND.search("docx_read: file not found: contract_v2.docx.")
     assert _NOT_FOUND.search("rename_many: path is outside the workspace: /tmp/bench-x/photos.")
+    # handoff_not_found: find_files "phone" matched nothing, and the model never saw contacts.csv
+    (tmp_path / "b").mkdir()
+    agent, _, ws, store = scripted_agent(tmp_path / "b", [call("find_files", pattern="phone"), "Not found."],
+                                         approve="all")
+    (ws / "contacts.csv").write_text("name,phone\nTom,1\n")
+    events = list(agent.run("What is our landlord's phone number?", workspace=ws))
+    found = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert found.result.endswith("What the workspace holds: contacts.csv.")
+    store.close()

@@ -58,6 +58,14 @@ def test_list_dir_shows_a_tree_with_sizes_and_counts_what_it_left_out(ctx: ToolC
     r = call(ctx, "list_dir", path="many", max_entries=10)
     assert "20 more entries not shown" in r.text and r.data["omitted"] == 20
     assert call(ctx, "list_dir", path="notes.txt").error
+    # files_find: the file asked for was in archive/2024/, which a depth-2 listing showed as a bare name
+    for name in ("archive/2024/passport.txt", "archive/2024/tax.txt", "archive/2023/old.txt"):
+        ctx.workspace.write_text(name, "x")
+    (Path(ctx.workspace.root) / "archive" / "empty").mkdir()
+    text = call(ctx, "list_dir", path=".", depth=2).text
+    assert "  2024/  (2 entries not shown)" in text and "  2023/  (1 entry not shown)" in text
+    assert "  empty/  (empty)" in text
+    assert "2024/  (" not in call(ctx, "list_dir", path=".", depth=3).text
 
 
 def test_read_file_numbers_lines_and_pages(ctx: ToolContext) -> None:

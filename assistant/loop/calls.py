@@ -30,7 +30,7 @@ from .stuck import signature
 from .toolgroups import loaded_groups
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
-                        r"\bpath is outside the workspace\b", re.IGNORECASE)
+                        r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
 # a missing file or folder ("not found: notes"), not a missing text ("text not found in paragraph 2"); a path
 # outside the workspace too (files_rename_pattern: /tmp/bench-x/photos for the workspace's photos folder)
 _FILES_SHOWN = "What the workspace holds:"
@@ -444,7 +444,7 @@ class CallRunner:
             result = ToolResult(text=str(result))
         if note and not result.error:
             result.text += note
-        if result.error and _NOT_FOUND.search(result.text):
+        if (result.error or (result.data or {}).get("paths") == []) and _NOT_FOUND.search(result.text):
             shown = self._workspace_files()
             result.text += f"\n{shown}" if shown else ""
         return (yield from self.finish(call, result))

@@ -43,11 +43,19 @@ def list_dir(ctx: ToolContext, params: ListDirParams) -> ToolResult:
                 entries.append(entry)
             else:
                 omitted += 1
+    depth = max(1, params.depth)
     lines = [f"{top}/" if top != "." else "./ (workspace)"]
+    counted = 0
     for e in entries:
         name = e.path.rsplit("/", 1)[-1]
         pad = "  " * e.depth
-        if e.kind == "dir":
+        if e.kind == "dir" and e.depth >= depth and counted < 50:  # files_find: the file was in archive/2024/
+            counted += 1
+            with sandboxed():
+                inside = sum(1 for _ in ws.walk(e.path, max_depth=1))
+            lines.append(f"{pad}{name}/" + (f"  ({inside} entr{'ies' if inside != 1 else 'y'} not shown)"
+                                               if inside else "  (empty)"))
+        elif e.kind == "dir":
             lines.append(f"{pad}{name}/")
         elif e.kind == "file":
             lines.append(f"{pad}{name}  {human_size(e.size)}")
