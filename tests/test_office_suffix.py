@@ -12,10 +12,12 @@ from tools.office.docx_write import docx_create  # noqa: E402
 from tools.office.xlsx_write import xlsx_write  # noqa: E402
 
 
-@pytest.mark.parametrize("path", ["src/main.py", "src/README.md", "notes.txt", "report.xlsx"])
-def test_word_tool_refuses_a_name_that_is_not_docx(ctx, path):
+@pytest.mark.parametrize("path, tool", [("src/main.py", "write_file"), ("src/README.md", "write_file"),
+                                        ("notes.txt", "write_file"), ("report.xlsx", "xlsx_write changes it")])
+def test_word_tool_refuses_a_name_that_is_not_docx(ctx, path, tool):
+    """multistep_invoices_memo: docx_create on invoices.xlsx was told to use write_file."""
     res = call(docx_create, ctx, path=path, blocks=[{"type": "paragraph", "text": "print('hi')"}])
-    assert res.error and "must be named *.docx" in res.text and "write_file" in res.text
+    assert res.error and "must be named *.docx" in res.text and tool in res.text
     assert "\n" not in res.text.strip()
     assert not ctx.workspace.exists(path)
 

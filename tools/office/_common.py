@@ -9,6 +9,7 @@ to memory and calling ``ws.write_bytes`` (atomic, undoable).
 from __future__ import annotations
 
 import io
+import os
 import re
 import zipfile
 from pathlib import PurePosixPath
@@ -302,8 +303,12 @@ def check_suffix(path: str, data: bytes) -> None:
             except zipfile.BadZipFile:
                 continue
         if not lower.endswith(suffixes):
-            raise ToolError(f"{path} would be {name}, which must be named *{suffixes[0]}; for a text, Markdown or "
-                            "code file use write_file instead.")
+            from tools.files._common import DOCUMENT_TOOLS
+
+            other = DOCUMENT_TOOLS.get(os.path.splitext(lower)[1])
+            how = (f"{path} names another kind of document: {other[1]}" if other and other[1]  # invoices.xlsx
+                   else "for a text, Markdown or code file use write_file instead")
+            raise ToolError(f"{path} would be {name}, which must be named *{suffixes[0]}; {how}.")
         return
 
 
