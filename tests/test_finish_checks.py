@@ -577,3 +577,16 @@ def test_sorting_an_inbox_with_wildcard_moves_finishes(tmp_path):
     assert sorted(p.relative_to(ws).as_posix() for p in ws.rglob("*.*")) == [
         "inbox/jpg/beach.jpg", "inbox/pdf/scan.pdf", "inbox/txt/todo.txt"]
     store.close()
+
+
+def test_an_answer_that_echoes_a_repeat_note_is_not_an_answer(tmp_path):
+    """note_search: Qwen 1.5B found the plumber, repeated the search, then answered with the harness's
+    "Not run again: this exact note_search call already ran ..." note, and the task finished."""
+    read = call("read_file", path="house.md")
+    echo = "Not run again: this exact read_file call already ran at step 1 and its result is in the history above."
+    agent, _, ws, store = scripted_agent(tmp_path, [read, read, echo, "The plumber is Jonas Berg, 0170 555 0199."],
+                                         approve="all", preread=False)
+    (ws / "house.md").write_text("Plumber: Jonas Berg, phone 0170 555 0199\n")
+    events = list(agent.run("Check my notes in house.md: who is the plumber?", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer.startswith("The plumber is Jonas Berg")
+    store.close()

@@ -32,6 +32,10 @@ def evidence_of(sess: TaskSession, tool_names: Sequence[str], extra_texts: Seque
             if ch.record.get(key):
                 touched.append(str(ch.record[key]))
     harness = [m.content for m in sess.messages if m.role == "user" and m.kind in ("format_error", "corrective")]
+    # the harness's own results too: a repeat answered from the journal, a refused call (note_search: Qwen 1.5B
+    # answered with the "Not run again: this exact note_search call ..." note, and the task finished)
+    harness += [c.result for c in sess.calls
+                if c.result and ((c.data or {}).get("repeat_of") or c.status in ("denied", "invalid"))]
     return Evidence(goal=task.goal, workspace=task.workspace, calls=list(sess.calls), touched=touched,
                     made=made_paths(ch.record for ch in changes),
                     user_texts=user, tool_names=list(tool_names), extra_texts=list(extra_texts),
