@@ -401,3 +401,23 @@ def test_the_first_not_found_shows_what_the_workspace_holds(tmp_path):
     found = next(e for e in events if isinstance(e, ToolCallFinished))
     assert found.result.endswith("What the workspace holds: contacts.csv.")
     store.close()
+
+
+def test_asking_the_user_their_own_question_is_refused(tmp_path):
+    """pdf_find_figure: Qwen 1.5B read the report, then asked the user the task's own question."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    goal = "What total revenue figure is reported in report.txt?"
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("ask_human", question=goal), "The total revenue is 7.85 million EUR."], [*FILE_TOOLS, ASK_HUMAN],
+        approve="all")
+    (ws / "report.txt").write_text("Q3 total revenue: 7.85 million EUR.\n")
+    events = list(agent.run(goal, workspace=ws))
+    assert isinstance(events[-1], Finished) and "7.85" in events[-1].answer
+    asked = [c for c in store.calls(events[-1].task_id) if c.name == "ask_human"]
+    assert asked[0].status == "denied" and "the user's own request" in asked[0].result
+    from assistant.loop.calls import _restates_goal
+
+    assert not _restates_goal("Which of the two contracts do you mean?", "Update the address in the contract.")
+    store.close()

@@ -243,6 +243,11 @@ class CallRunner:
                 msg = (f"Not run: these are the arguments you wrote before reading {guessed.data['read_for_you']}, "
                        f"so they do not come from it. Write the call from what it says (step {guessed.step}).")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        if call.name == "ask_human" and _restates_goal(str(call.arguments.get("question", "")), s.task.goal) \
+                and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):  # "which one?" is the user's
+            msg = ("Not asked: that is the user's own request, word for word; they are waiting for you to do it. "
+                   "Work it out from what the tools showed (or with another tool), then answer.")
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))  # pdf_find_figure
         if call.name == "ask_human":  # csv_to_xlsx: "Do you have the contacts.csv file in your workspace?"
             unread = unread_inputs(s.task.goal, s.task.workspace, s.calls, made=self._made())
             if unread:
@@ -469,6 +474,16 @@ class CallRunner:
             return f"{_FILES_SHOWN} none (it is empty)."
         more = " (and more: list_dir shows them)" if len(entries) > limit else ""
         return f"{_FILES_SHOWN} {', '.join(names)}{more}."
+
+
+def _restates_goal(question: str, goal: str) -> bool:
+    """True when an ``ask_human`` question is the goal itself (pdf_find_figure: Qwen 1.5B
+    read the report, then asked the user "What total revenue figure is reported on page
+    3 of q3-report.pdf?", the task's own words)."""
+    import difflib
+
+    q, g = (" ".join(re.findall(r"\w+", t.lower())) for t in (question, goal))
+    return len(q) >= 12 and (q in g or difflib.SequenceMatcher(None, q, g).ratio() >= 0.85)
 
 
 def reader_hint(path: str) -> str:
