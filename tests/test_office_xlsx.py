@@ -97,6 +97,19 @@ def test_write_refuses_rows_that_land_on_its_own_cells(ctx):
     assert [[c.value for c in r] for r in ws.iter_rows()] == [["Name", "Email", "City"], *rows]
 
 
+def test_rows_never_overwrite_data_unless_asked(ctx):
+    """xlsx_top_vendors: asked to add a sheet "Top 5", Qwen 1.5B wrote its rows from A1 of the user's data sheet."""
+    ctx.workspace.write_bytes("s.xlsx", sales_book())
+    res = call(xlsx_write, ctx, path="s.xlsx", rows=[["Top 5", "Total"], ["Cafe", 20]])
+    assert res.error and "would overwrite 4 cells of sheet 'Sales' that hold data: A1 ('Dept')" in res.text
+    assert "xlsx_add_sheet" in res.text and "start='A9'" in res.text
+    assert openpyxl.load_workbook(ctx.workspace.resolve("s.xlsx")).active["A1"].value == "Dept"
+    assert not call(xlsx_write, ctx, path="s.xlsx", rows=[["Top 5", "Total"]], start="A9").error  # below the data
+    res = call(xlsx_write, ctx, path="s.xlsx", rows=[["Region", "Amount"]], replace_data=True)
+    assert not res.error and openpyxl.load_workbook(ctx.workspace.resolve("s.xlsx")).active["A1"].value == "Region"
+    assert not call(xlsx_write, ctx, path="s.xlsx", cells=[{"cell": "B2", "value": 11}]).error  # one cell: an edit
+
+
 def test_read_says_when_cached_values_are_missing(ctx):
     ctx.workspace.write_bytes("s.xlsx", sales_book())  # openpyxl never computes formulas
     res = call(xlsx_read, ctx, path="s.xlsx", range="A1:B5")

@@ -71,6 +71,7 @@ class XlsxWriteParams(BaseModel):
                                  "included, are written from `start` (converts a CSV; no need to type its rows).")
     sheet: str | None = Field(None, description="Sheet name; omit for the active sheet (created if the file is new).")
     output: str | None = Field(None, description="Save to this new path instead of changing the file.")
+    replace_data: bool = Field(False, description="Let rows or from_csv overwrite cells that already hold data.")
 
     @model_validator(mode="after")
     def _something_to_write(self) -> "XlsxWriteParams":
@@ -192,14 +193,16 @@ def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
         ws = wb.active
         if params.sheet:
             ws.title = params.sheet
+    top = ws[_ref(params.start)]
+    csv_rows = _csv_rows(ctx, params.from_csv) if params.from_csv else []
+    if exists and not params.replace_data:
+        _no_data_overwritten(ws, top, [*params.rows, *csv_rows])
     formulas = False
     for cw in params.cells:
         formulas |= _set(ws[_ref(cw.cell)], cw.value, cw.kind, cw.number_format)
-    top = ws[_ref(params.start)]
     for i, row in enumerate(params.rows):
         for j, v in enumerate(row):
             formulas |= _set(ws.cell(row=top.row + i, column=top.column + j), v)
-    csv_rows = _csv_rows(ctx, params.from_csv) if params.from_csv else []
     for i, row in enumerate(csv_rows, start=len(params.rows)):
         for j, v in enumerate(row):  # data: text stays text (a cell "=cmd|..." is never a formula)
             _set(ws.cell(row=top.row + i, column=top.column + j), v, "text" if isinstance(v, str) else "auto")
@@ -216,6 +219,30 @@ def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
 
 
 _NUMBER_TEXT = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?")
+
+
+def _no_data_overwritten(ws: Any, top: Any, rows: list[list[Value]]) -> None:
+    """Refuse a block of rows that lands on cells of an existing sheet that hold data.
+    xlsx_top_vendors: asked to add a sheet "Top 5", Qwen 1.5B wrote its six rows from A1
+    of the user's data sheet, over the header and five rows of expenses, and said "Done.".
+
+    Raises:
+        ToolError: naming the first cells and the ways out (a new sheet, a free start, replace_data).
+    """
+    from openpyxl.utils import get_column_letter
+
+    taken = []
+    for i, row in enumerate(rows):
+        for j in range(len(row)):
+            cell = ws.cell(row=top.row + i, column=top.column + j)
+            if cell.value not in (None, ""):
+                taken.append(f"{get_column_letter(cell.column)}{cell.row} ({str(cell.value)[:20]!r})")
+    if taken:
+        free = f"A{(ws.max_row or 0) + 2}"
+        raise ToolError(f"rows from {top.coordinate} would overwrite {len(taken)} cell{'s' if len(taken) > 1 else ''} "
+                        f"of sheet {ws.title!r} that hold data: {', '.join(taken[:4])}; nothing was written. For a new "
+                        f"sheet use xlsx_add_sheet; to write below the data, start={free!r}; to replace them, pass "
+                        "replace_data=true.")
 
 
 def _no_overlap(params: XlsxWriteParams) -> None:
