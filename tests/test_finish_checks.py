@@ -590,3 +590,14 @@ def test_an_answer_that_echoes_a_repeat_note_is_not_an_answer(tmp_path):
     events = list(agent.run("Check my notes in house.md: who is the plumber?", workspace=ws))
     assert isinstance(events[-1], Finished) and events[-1].answer.startswith("The plumber is Jonas Berg")
     store.close()
+
+
+def test_an_answer_that_shows_code_instead_of_running_it_is_doubted(tmp_path):
+    """xlsx_lookup: asked which category spent most, Qwen 1.5B answered "you can use a SQL query:" and the
+    query, and the task finished."""
+    goal = "Which category had the highest total spending in spending.xlsx?"
+    answer = ("To find it, you can use a SQL query:\n\n```sql\nSELECT Category, SUM(Amount) FROM spending GROUP BY "
+              "Category\n```\n\nThis will give you the category.")
+    assert "shows code" in _problems(tmp_path, goal, answer, files=())[0]
+    asked = _problems(tmp_path, "Write me a SQL query that totals spending by category.", answer, files=())
+    assert not any("shows code" in p for p in asked)  # code the user asked for is the answer

@@ -351,6 +351,9 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     return list(dict.fromkeys(out))  # a file named twice in the answer is one doubt
 
 
+_CODE_BLOCK = re.compile(r"```[ \t]*(sql|python|py|bash|sh|shell|js|javascript|vba|excel|r)?[ \t]*\n.*?\n[ \t]*```", re.DOTALL)
+_ASKS_CODE = re.compile(r"\b(code|script|snippet|sql|query|queries|function|program|formula|regex|command)s?\b",
+                        re.IGNORECASE)
 _BARE_DONE = re.compile(r"^\W*(done|ok(ay)?|finished|completed?|task (is )?(done|complete(d)?|finished)|all done|"
                         r"success(ful)?)\W*$", re.IGNORECASE)
 _FILLER = re.compile(r"^\W*(no (further |more |new )?(instructions?|input|tasks?|information)( (were|was|is|are))?"
@@ -599,6 +602,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     shape = _shape_problem(answer)
     if shape:
         return [shape]
+    if _CODE_BLOCK.search(answer) and not _ASKS_CODE.search(ev.goal):  # xlsx_lookup: "you can use a SQL query:"
+        return ["the answer shows code for the user to run instead of the result; run it with a tool (SQL with "
+                "table_query) and answer with what it returns"]
     copied = _copied_result(answer, ev.calls)
     if copied:
         return [f"the answer copies the whole result of {copied} instead of answering; answer what the task asks "
