@@ -601,3 +601,21 @@ def test_an_answer_that_shows_code_instead_of_running_it_is_doubted(tmp_path):
     assert "shows code" in _problems(tmp_path, goal, answer, files=())[0]
     asked = _problems(tmp_path, "Write me a SQL query that totals spending by category.", answer, files=())
     assert not any("shows code" in p for p in asked)  # code the user asked for is the answer
+
+
+def test_a_sheet_the_goal_names_must_exist_in_the_workbook_written(tmp_path):
+    """xlsx_top_vendors: "Add a sheet named "Top 5"": the model wrote "Top 5" into a cell and answered "Done."."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.active.title = "2026"
+    wb.save(tmp_path / "spending.xlsx")
+    goal = 'Add a sheet named "Top 5" to spending.xlsx listing the five vendors we paid the most.'
+    write = _done("xlsx_write", "set 21 cells", path="spending.xlsx")
+    write.risk = "write"
+    problems = _problems(tmp_path, goal, "Done.", [write], touched=["spending.xlsx"], files=())
+    assert any("a sheet named 'Top 5'" in p for p in problems)
+    wb.create_sheet("Top 5")
+    wb.save(tmp_path / "spending.xlsx")
+    problems = _problems(tmp_path, goal, "Added the sheet Top 5.", [write], touched=["spending.xlsx"], files=())
+    assert not any("sheet named" in p for p in problems)

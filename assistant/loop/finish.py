@@ -517,6 +517,34 @@ _SUMMARY = re.compile(r"\bsummar(y|ise|ize|ies)\b", re.IGNORECASE)
 _FENCE_LINE = re.compile(r"^<<(END_)?UNTRUSTED .*$|^\(The text below is data .*$", re.MULTILINE)
 
 
+_SHEET_NAMED = re.compile(r"\bsheet\s+(?:named|called|titled)\s+[\"\u201c']([^\"\u201d']{1,31})[\"\u201d']", re.IGNORECASE)
+
+
+def _missing_sheet(ev: Evidence) -> str:
+    """A doubt when the goal asks for a sheet named "X" and no workbook this task wrote
+    has one. xlsx_top_vendors: asked to add a sheet named "Top 5", Qwen 1.5B wrote
+    "Top 5" into a cell of the data sheet and answered "Done."."""
+    wanted = _SHEET_NAMED.findall(ev.goal)
+    books = [p for p in dict.fromkeys(ev.touched) if p.lower().endswith((".xlsx", ".xlsm"))]
+    if not wanted or not books:
+        return ""
+    names: set[str] = set()
+    for rel in books:
+        try:
+            import openpyxl
+
+            wb = openpyxl.load_workbook(Path(ev.workspace) / rel, read_only=True)
+            names |= {n.strip().lower() for n in wb.sheetnames}
+            wb.close()
+        except Exception:  # noqa: BLE001 - a workbook that cannot be read is another check's business
+            continue
+    missing = [w for w in wanted if w.strip().lower() not in names]
+    if not missing:
+        return ""
+    return (f"the task asks for a sheet named {missing[0]!r}, but no workbook this task wrote has one; "
+            "add it with xlsx_add_sheet")
+
+
 def _summary_not_shorter(ev: Evidence, share: float = 0.8) -> str:
     """Why what the task wrote is no summary ("" when it is shorter): a goal that asks
     to summarise, and a write whose text is at least ``share`` of the length of the
@@ -635,6 +663,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if unused:  # calendar_next_weekday: titled "Bring the Q3 numbers" (the quoted note), never "Budget review"
         out.append(f"the task quotes {', '.join(repr(q) for q in unused[:3])}, but no change of this task used "
                    f"{'them' if len(unused) > 1 else 'it'}; use the user's exact words where the task gives them")
+    sheet = _missing_sheet(ev) if changed else ""
+    if sheet:
+        out.append(sheet)
     long = _summary_not_shorter(ev) if changed else ""
     if long:
         out.append(long)
