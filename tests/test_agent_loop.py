@@ -420,4 +420,23 @@ def test_asking_the_user_their_own_question_is_refused(tmp_path):
     from assistant.loop.calls import _restates_goal
 
     assert not _restates_goal("Which of the two contracts do you mean?", "Update the address in the contract.")
+    assert _restates_goal("What is the total sales per region in sales.csv?",
+                          "What are the total sales per region in sales.csv? Give each region with its total.")
+    assert not _restates_goal("Which region do you mean, North or South?",
+                              "What are the total sales per region in sales.csv? Give each region with its total.")
+    store.close()
+
+
+def test_a_call_wrapped_in_tool_response_tags_is_run(tmp_path):
+    """csv_group_totals: Qwen 1.5B wrote a right table_query, then a right finish, each inside <tool_response>
+    tags (the shape of the last message it saw); both were format errors and the task was handed off."""
+    from agent_helpers import scripted_agent
+
+    wrapped = '<tool_response>\n{"name": "read_file", "arguments": {"path": "a.txt"}}\n</tool_response'
+    done = '<tool_response>\n{"name": "finish", "arguments": {"answer": "a.txt says alpha."}}\n</tool_response>'
+    agent, _, ws, store = scripted_agent(tmp_path, [wrapped, done], approve="all", preread=False)
+    (ws / "a.txt").write_text("alpha\n")
+    events = list(agent.run("What does a.txt say?", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "a.txt says alpha."
+    assert [c.name for c in store.calls(events[-1].task_id)] == ["read_file", "finish"]
     store.close()

@@ -90,6 +90,11 @@ def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
                            "answer", call_expected=False)
     if out.stop_reason == "length":
         return FormatError("your reply was cut off at the length limit before it ended", call_expected=False)
+    wrapped = _WRAPPED_CALL.fullmatch(text.strip())
+    if wrapped:  # csv_group_totals: a right table_query, then a right finish, each inside <tool_response> tags
+        salvaged, _ = salvage_json_calls(wrapped.group(1), list(tool_names))
+        if salvaged:
+            return Calls([ToolCall(name=n, arguments=a, raw=r) for n, a, r in salvaged], content="")
     if "<tool_response>" in text:
         return FormatError("you wrote a <tool_response> yourself; results come only from real tool calls",
                            call_expected=False)
@@ -112,6 +117,11 @@ def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
         return FormatError(f"your answer says {', '.join(missing[:3])} was written, but it does not exist in the "
                            "workspace; call the tool that creates it, then answer", call_expected=False)
     return Answer(text)
+
+
+_WRAPPED_CALL = re.compile(r"<tool_response>\s*(\{.*\})\s*(?:</tool_response>?)?", re.DOTALL)
+"""A turn that is nothing but one JSON object inside ``<tool_response>`` tags: a call in the
+wrong wrapper (the model copies the shape of the last message it saw), never a result."""
 
 
 def _salvage(text: str, tool_names: Sequence[str]) -> tuple[list, str]:
