@@ -84,15 +84,13 @@ def test_read_names_the_other_sheets(ctx):
     assert "more sheet" not in call(xlsx_read, ctx, path="s.xlsx").text
 
 
-def test_write_refuses_rows_that_land_on_its_own_cells(ctx):
-    """csv_to_xlsx: Qwen 1.5B set the header with cells A1:C1 and the data with rows from A1; the header was lost."""
+def test_write_puts_rows_below_its_own_cells_not_over_them(ctx):
+    """csv_to_xlsx: Qwen 1.5B set the header with cells A1:C1 and the data with rows from A1, so the header was
+    lost; refused, it sent the same call three times. The rows now go below the cells."""
     header = [{"cell": c, "value": v} for c, v in (("A1", "Name"), ("B1", "Email"), ("C1", "City"))]
     rows = [["Ines", "ines@example.org", "Porto"], ["Tom", "tom@example.org", "Leeds"]]
     res = call(xlsx_write, ctx, path="c.xlsx", cells=header, rows=rows)
-    assert res.error and "would overwrite A1, B1, C1" in res.text and "start='A2'" in res.text
-    assert not ctx.workspace.exists("c.xlsx")
-    res = call(xlsx_write, ctx, path="c.xlsx", cells=header, rows=rows, start="A2")
-    assert not res.error, res.text
+    assert not res.error and "The rows start at A2, below the cells this call sets (A1, B1, C1)" in res.text
     ws = openpyxl.load_workbook(ctx.workspace.resolve("c.xlsx")).active
     assert [[c.value for c in r] for r in ws.iter_rows()] == [["Name", "Email", "City"], *rows]
 

@@ -174,7 +174,7 @@ def _has_formulas(wb: Any) -> bool:
 def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
     """Set cells in an Excel sheet: values, formulas ('=SUM(A1:A9)') and number formats; creates the file if new."""
     params = _in_place(ctx, params)
-    _no_overlap(params)
+    params, shifted = _rows_below_cells(params)
     import openpyxl
     note = ""
     with sandboxed():  # a refused path is a one-line result like the other tools', not "failed: SandboxError"
@@ -213,7 +213,7 @@ def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
     if csv_rows:
         where += f" ({len(csv_rows)} rows of {params.from_csv}, header included)"
     return ToolResult(
-        text=f"set {n} cells in sheet {ws.title!r}{where}; saved {out}.{note}{recalc}",
+        text=f"set {n} cells in sheet {ws.title!r}{where}; saved {out}.{shifted}{note}{recalc}",
         data={"path": out, "sheet": ws.title, "cells": n},
     )
 
@@ -245,28 +245,27 @@ def _no_data_overwritten(ws: Any, top: Any, rows: list[list[Value]]) -> None:
                         "replace_data=true.")
 
 
-def _no_overlap(params: XlsxWriteParams) -> None:
-    """Refuse a call whose ``rows`` land on cells its ``cells`` also set: one of the two
-    would be lost. csv_to_xlsx: Qwen 1.5B set the header in A1:C1 with ``cells`` and the
-    five data rows with ``rows`` from A1, and the header was overwritten.
-
-    Raises:
-        ToolError: naming the cells both would set.
-    """
+def _rows_below_cells(params: XlsxWriteParams) -> tuple[XlsxWriteParams, str]:
+    """``(params, note)``: when ``rows`` would land on cells the same call's ``cells`` set,
+    the rows start below the lowest of those cells instead (nothing of either is lost),
+    and ``note`` says so; else ``(params, "")``. csv_to_xlsx: Qwen 1.5B set the header in
+    A1:C1 with ``cells`` and the data with ``rows`` from A1, over the header; told so, it
+    sent the same call three times."""
     from openpyxl.utils import get_column_letter
     from openpyxl.utils.cell import coordinate_from_string, column_index_from_string
 
     if not params.rows or not params.cells:
-        return
+        return params, ""
     col, row = coordinate_from_string(_ref(params.start))
     c0 = column_index_from_string(col)
     by_rows = {f"{get_column_letter(c0 + j)}{row + i}" for i, r in enumerate(params.rows) for j in range(len(r))}
     both = [ref for ref in (_ref(cw.cell) for cw in params.cells) if ref in by_rows]
-    if both:
-        below = f"{col}{row + 1}"
-        raise ToolError(f"rows from {_ref(params.start)} would overwrite {', '.join(both[:6])}, which cells also sets; "
-                        f"nothing was written. Put those values in the first row of rows, or start the rows below "
-                        f"them (start={below!r}).")
+    if not both:
+        return params, ""
+    below = max(coordinate_from_string(_ref(cw.cell))[1] for cw in params.cells) + 1
+    start = f"{col}{below}"
+    return params.model_copy(update={"start": start}), (f" The rows start at {start}, below the cells this call sets "
+                                                         f"({', '.join(both[:3])}), not over them.")
 
 
 def _csv_rows(ctx: ToolContext, path: str) -> list[list[Value]]:
