@@ -619,3 +619,17 @@ def test_a_sheet_the_goal_names_must_exist_in_the_workbook_written(tmp_path):
     wb.save(tmp_path / "spending.xlsx")
     problems = _problems(tmp_path, goal, "Added the sheet Top 5.", [write], touched=["spending.xlsx"], files=())
     assert not any("sheet named" in p for p in problems)
+
+
+def test_an_answer_that_echoes_the_last_step_note_is_not_done(tmp_path):
+    """The demo model (SmolLM2-135M), on its budget's last step, answered "What you found and did, and said plainly
+    what you could not find or finish" (the harness's closing note, never stored) and the task finished."""
+    from assistant.events import Paused
+
+    echo = "What you found and did, and said plainly what you could not find or finish"
+    agent, _, ws, store = scripted_agent(tmp_path, [call("read_file", path="notes.md"), call("list_dir", path="."),
+                                                    echo], approve="all", max_steps=3, preread=False)
+    (ws / "notes.md").write_text("Plumber: Jonas Berg\n")
+    events = list(agent.run("Who is the plumber? It is in notes.md", workspace=ws))
+    assert isinstance(events[-1], Paused) and events[-1].kind == "budget"
+    store.close()

@@ -98,6 +98,7 @@ class Agent:
         self.now = now
         self.fmt = getattr(model, "fmt", None) or self.settings.model.tool_call_format
         self.cancel_event = threading.Event()
+        self._closing = ""  # the closing note of the turn being generated (turns.last_step_note)
         self._time_up = False  # the last turn was cancelled because the time budget ran out
         self._worker: ThreadPoolExecutor | None = None
 
@@ -287,6 +288,7 @@ class Agent:
         limit = int(ctx_size * self.settings.agent.fold_at)
 
         closing = last_step_note(task, sess.calls)
+        self._closing = closing  # never stored, but the harness's words: an answer that echoes it is none
 
         def render(t: Task, msgs: list[StoredMessage]) -> tuple[list, int]:
             messages = to_model_messages(t, msgs, system, sess.model_messages)
@@ -403,7 +405,8 @@ class Agent:
         names = [*self.tools.names(), FINISH.name, UPDATE_PLAN.name]
         turn = classify_turn(out, task.workspace, names, hint=lambda raw: unloaded_hint(raw, self.tools))
         def ev():
-            return evidence_of(sess, names, [today_line(self.now())])
+            return evidence_of(sess, names, [today_line(self.now())],
+                               harness_extra=[self._closing])
 
         if isinstance(turn, Calls) and any(c.name == FINISH.name for c in turn.calls) and not turn.errors:
             if len(turn.calls) == 1:  # a finish call alone: the answer, checked like a plain one

@@ -20,7 +20,8 @@ from .finish import FINISH_CHECK_PREFIX, Evidence, finish_problems, gives_up, ma
 __all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note"]
 
 
-def evidence_of(sess: TaskSession, tool_names: Sequence[str], extra_texts: Sequence[str] = ()) -> Evidence:
+def evidence_of(sess: TaskSession, tool_names: Sequence[str], extra_texts: Sequence[str] = (),
+                harness_extra: Sequence[str] = ()) -> Evidence:
     """What the task's answer may rest on: goal, the user's notes and answers,
     the call journal and the paths this task changed (from the change journal)."""
     task = sess.task
@@ -36,6 +37,7 @@ def evidence_of(sess: TaskSession, tool_names: Sequence[str], extra_texts: Seque
     # answered with the "Not run again: this exact note_search call ..." note, and the task finished)
     harness += [c.result for c in sess.calls
                 if c.result and ((c.data or {}).get("repeat_of") or c.status in ("denied", "invalid"))]
+    harness += [t for t in harness_extra if t]  # e.g. the last step's closing note, which is never stored
     return Evidence(goal=task.goal, workspace=task.workspace, calls=list(sess.calls), touched=touched,
                     made=made_paths(ch.record for ch in changes),
                     user_texts=user, tool_names=list(tool_names), extra_texts=list(extra_texts),

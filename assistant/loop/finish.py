@@ -12,6 +12,7 @@ the next answer is doubtful too, for the human (a hand-off with reasons).
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from dataclasses import dataclass, field
@@ -379,7 +380,19 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
     if len(first) < min_chars:
         return False
     texts = [*harness_texts, format_instructions("xml"), format_instructions("json")]
-    return any(first in _squash(t) for t in texts if t)
+    if any(first in _squash(t) for t in texts if t):
+        return True
+    # near copies too: the demo model answered "What you found and did, and said plainly what you could not
+    # find or finish" (the last step's note says "say plainly")
+    words = re.findall(r"\w+", first)
+    if len(words) < 6:
+        return False
+    for t in texts:
+        if t:
+            blocks = difflib.SequenceMatcher(None, words, re.findall(r"\w+", t.lower()), autojunk=False)
+            if sum(b.size for b in blocks.get_matching_blocks()) >= 0.85 * len(words):
+                return True
+    return False
 
 
 _HAS_WORD = re.compile(r"[^\W_]{2,}")
