@@ -633,3 +633,10 @@ def test_an_answer_that_echoes_the_last_step_note_is_not_done(tmp_path):
     events = list(agent.run("Who is the plumber? It is in notes.md", workspace=ws))
     assert isinstance(events[-1], Paused) and events[-1].kind == "budget"
     store.close()
+
+
+def test_yes_or_no_is_no_answer_to_a_wh_question(tmp_path):
+    """The demo model read notes.md, then answered "no" to "Who is the plumber?" and the task finished."""
+    read = _done("read_file", "Plumber: Jonas Berg", path="notes.md")
+    assert "only a yes or no" in _problems(tmp_path, "Who is the plumber? It is in notes.md", "no", [read])[0]
+    assert _problems(tmp_path, "Is the plumber in notes.md?", "No.", [read]) == []

@@ -355,6 +355,8 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
 _CODE_BLOCK = re.compile(r"```[ \t]*(sql|python|py|bash|sh|shell|js|javascript|vba|excel|r)?[ \t]*\n.*?\n[ \t]*```", re.DOTALL)
 _ASKS_CODE = re.compile(r"\b(code|script|snippet|sql|query|queries|function|program|formula|regex|command)s?\b",
                         re.IGNORECASE)
+_WH_QUESTION = re.compile(r"(^|[.!?]\s+)\W*(who|what|which|where|when|whose|how (much|many|long))\b", re.IGNORECASE)
+_BARE_YES_NO = re.compile(r"^\W*(yes|no|yep|nope|true|false|none|nothing|unknown|n/?a)\W*$", re.IGNORECASE)
 _BARE_DONE = re.compile(r"^\W*(done|ok(ay)?|finished|completed?|task (is )?(done|complete(d)?|finished)|all done|"
                         r"success(ful)?)\W*$", re.IGNORECASE)
 _FILLER = re.compile(r"^\W*(no (further |more |new )?(instructions?|input|tasks?|information)( (were|was|is|are))?"
@@ -655,6 +657,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if asks_only_a_question(ev.goal) and _BARE_DONE.match(answer):  # calendar_list_day: "Done" after the listing
         return ["the task asks a question and the answer only says it is done; answer the question itself with "
                 "what the tools showed"]
+    if _WH_QUESTION.search(ev.goal) and _BARE_YES_NO.match(answer):  # the demo model: "no" to "Who is the plumber?"
+        return ["the task asks who, what, which, where, when or how much, and the answer is only a yes or no; "
+                "answer with what the tools showed"]
     out = file_problems(answer, ev)
     results = [c.result for c in ev.calls if c.status == "done" and not c.error and c.name != "finish"]
     cut = _cut_search(answer, ev.calls)
