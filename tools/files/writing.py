@@ -228,11 +228,7 @@ def _move_matching(ws: Workspace, params: MoveParams) -> ToolResult:
             raise ToolError(f"moving would overwrite {', '.join(taken[:5])}; nothing was moved (pass overwrite=true "
                             "to replace them).")
         records = [ws.move(src, dest, overwrite=params.overwrite) for src, dest in plan if src != dest]
-    shown = "; ".join(f"{r.path} -> {r.dest}" for r in records[:20])
-    more = f" (and {len(records) - 20} more)" if len(records) > 20 else ""
-    return ToolResult(text=f"moved {len(records)} file{'s' if len(records) != 1 else ''}: {shown}{more}. "
-                           "Undo can put them back.",
-                      data={"moved": [[r.path, r.dest] for r in records]})
+    return _moves_result("moved", records, "Undo can put them back.")
 
 
 class CombineParams(BaseModel):
@@ -350,11 +346,16 @@ def rename_many(ctx: ToolContext, params: RenameManyParams) -> ToolResult:
         if clash:
             raise ToolError(f"renaming would overwrite {', '.join(clash[:5])}; nothing was renamed.")
         records = [ws.move(src, dest) for src, dest in plan]
+    return _moves_result("renamed", records, "Undo can restore the old names.")
+
+
+def _moves_result(verb: str, records: list[Any], undo: str) -> ToolResult:
+    """The result of many moves (a wildcard ``move``, ``rename_many``): "``verb`` N files:
+    a -> b; ..." (the first 20), then ``undo``; ``data[verb]`` lists every ``[src, dest]``."""
     shown = "; ".join(f"{r.path} -> {r.dest}" for r in records[:20])
     more = f" (and {len(records) - 20} more)" if len(records) > 20 else ""
-    return ToolResult(text=f"renamed {len(records)} file{'s' if len(records) != 1 else ''}: {shown}{more}. "
-                           "Undo can restore the old names.",
-                      data={"renamed": [[r.path, r.dest] for r in records]})
+    return ToolResult(text=f"{verb} {len(records)} file{'s' if len(records) != 1 else ''}: {shown}{more}. {undo}",
+                      data={verb: [[r.path, r.dest] for r in records]})
 
 
 class DeleteParams(BaseModel):
