@@ -173,6 +173,7 @@ def test_find_files_and_grep(ctx: ToolContext) -> None:
     assert r.data["paths"] == ["docs/plan.md"]
     r = call(ctx, "find_files", pattern="*.xlsx")
     assert not r.error and "no files match" in r.text
+    assert "to find a file by what it says, use grep" in r.text  # files_find: *.pdf for "a file about my passport"
     r = call(ctx, "grep", pattern=r"buy \w+", context=1)
     assert "docs/plan.md:3: - buy milk" in r.text and "docs/plan.md-4- - call Bob" in r.text
     assert r.untrusted
@@ -347,6 +348,41 @@ def test_combine_files_joins_a_folders_text_files_into_one(ctx: ToolContext) -> 
         call(ctx, "read_file", path="todo/*.txt").text
 
 
+def test_nothing_matching_here_names_the_folder_that_holds_matches(ctx: ToolContext) -> None:
+    """files_merge_todos / files_rename_pattern: Qwen 1.5B combined "*.txt" and renamed in "." with one example
+    name as find ("IMG_0042.jpg", no such file); the files were in todo/ and photos/. It got "nothing matches"
+    and gave up."""
+    root = Path(ctx.workspace.root)
+    (root / "todo").mkdir()
+    (root / "photos").mkdir()
+    for name in ("monday.todo", "tuesday.todo"):
+        (root / "todo" / name).write_text(name + "\n")
+    for name in ("IMG_0007.jpg", "IMG_0420.jpg", "readme.txt"):
+        (root / "photos" / name).write_text(name)
+    out = call(ctx, "combine_files", src="*.todo", dest="all.todo")
+    assert out.error and "todo holds 2 (monday.todo, tuesday.todo)" in out.text and "pass todo/*.todo" in out.text
+    assert not (root / "all.todo").exists()
+    out = call(ctx, "combine_files", src="*.todo", dest="todo/all.todo")  # the wildcard read next to the output
+    assert not out.error and "combined 2 files (todo/monday.todo, todo/tuesday.todo) into todo/all.todo" in out.text
+    assert "'*.todo' was taken in todo, the folder of todo/all.todo" in out.text
+    assert (root / "todo" / "all.todo").read_text() == "monday.todo\ntuesday.todo\n"
+    out = call(ctx, "move", src="*.jpg", dest="pictures")
+    assert out.error and "photos holds 2 (IMG_0007.jpg, IMG_0420.jpg)" in out.text and "pass photos/*.jpg" in out.text
+    out = call(ctx, "rename_many", find="IMG_0042.jpg", replace="holiday-0042.jpg")
+    assert out.error and "nothing was renamed" in out.text
+    assert ("folder='photos', find='IMG_', replace='holiday-' would rename 2 files "
+            "(e.g. IMG_0007.jpg -> holiday-0007.jpg)") in out.text
+    assert sorted(p.name for p in (root / "photos").iterdir()) == ["IMG_0007.jpg", "IMG_0420.jpg", "readme.txt"]
+    out = call(ctx, "rename_many", folder="photos", find="IMG_0042", replace="holiday-0042")
+    assert "folder='photos', find='IMG_', replace='holiday-'" in out.text  # in the folder itself
+    out = call(ctx, "rename_many", find=".jpg", replace="jpg")  # files_organise: sorting by renaming
+    assert out.error and "would change the files' extension (IMG_0007.jpg -> IMG_0007jpg)" in out.text
+    assert "call move with a wildcard src (photos/*.jpg)" in out.text and "would rename" not in out.text
+    out = call(ctx, "rename_many", folder="photos", find="DSC_", replace="x")
+    assert out.error and "would rename" not in out.text and "list_dir shows the names" in out.text
+    assert "list_dir shows the names" in call(ctx, "combine_files", src="*.xyz", dest="x.txt").text
+
+
 def test_a_csv_written_as_a_displayed_table_is_refused(ctx: ToolContext) -> None:
     """csv_top_customers: Qwen 1.5B copied table_query's "customer | Total" display into top3.csv."""
     out = call(ctx, "write_file", path="top3.csv", content="customer|Total\nHarbor|1845.25\nAcme|1813.65")
@@ -378,3 +414,10 @@ def test_write_file_never_puts_text_in_a_document_or_over_a_binary_file(ctx: Too
     assert call(ctx, "write_file", path="new.docx", content="text").error  # not a Word file either
     out = call(ctx, "write_file", path="photo.png", content="x")
     assert out.error and "cannot be read as text" in out.text and (root / "photo.png").read_bytes() == bytes(range(256))
+    assert "from_csv" not in call(ctx, "write_file", path="c.xlsx", content="a,b").text  # no CSV file to name
+    (root / "data").mkdir()
+    (root / "data" / "other.csv").write_text("x\n")
+    (root / "contacts.csv").write_text("Name,City\nInes,Porto\n")
+    out = call(ctx, "write_file", path="contacts.xlsx", content="Name,City\nInes,Porto\n")  # csv_to_xlsx
+    assert out.error and "To make it from a CSV file: xlsx_write with path='contacts.xlsx' and " \
+        "from_csv='contacts.csv'." in out.text and not (root / "contacts.xlsx").exists()

@@ -77,7 +77,7 @@ def write_file(ctx: ToolContext, params: WriteFileParams) -> ToolResult:
                             f"{params.path.rstrip('/')}/ and the file's name.")
         if os.path.splitext(params.path)[1].lower() in _BINARY:  # xlsx_group_sums: CSV text over sales.xlsx
             raise ToolError(f"write_file writes plain text, and {params.path} names a document; nothing was "
-                            f"written. {document_hint(params.path)}")
+                            f"written. {document_hint(params.path)}{_from_csv_hint(ws, params.path)}")
         _csv_shaped(params.path, params.content)
         old = _old_text(ws, params.path)
         if old is None and _is_binary(ws, params.path):
@@ -154,6 +154,22 @@ _BINARY = {".xlsx", ".xlsm", ".docx", ".pdf"}
 _CONVERTERS = {(".csv", ".xlsx"): "xlsx_write with from_csv", (".tsv", ".xlsx"): "xlsx_write with from_csv"}
 
 
+def _from_csv_hint(ws: Workspace, path: str) -> str:
+    """" To make it from a CSV file: xlsx_write with from_csv='contacts.csv'." when
+    ``path`` is a workbook and the workspace holds CSV files ("" otherwise), the one
+    with the same name first. csv_to_xlsx: Qwen 1.5B wrote the CSV text to
+    contacts.xlsx with write_file twice, told only "xlsx_write changes it"."""
+    if not path.lower().endswith(".xlsx"):
+        return ""
+    stem = os.path.splitext(path.rsplit("/", 1)[-1])[0].lower()
+    found = sorted((e.path for e in ws.walk(".", max_depth=3) if e.kind == "file"
+                    and e.path.lower().endswith((".csv", ".tsv"))),
+                   key=lambda p: (os.path.splitext(p.rsplit("/", 1)[-1])[0].lower() != stem, p))
+    if not found:
+        return ""
+    return f" To make it from a CSV file: xlsx_write with path={path!r} and from_csv={found[0]!r}."
+
+
 def _no_conversion(verb: str, src: str, dest: str) -> None:
     """Refuse a copy or move that changes a document's type by its name: the bytes
     stay what they were. csv_to_xlsx: Qwen 1.5B meant to "convert" contacts.csv by
@@ -170,6 +186,57 @@ def _no_conversion(verb: str, src: str, dest: str) -> None:
 _WILDCARD = re.compile(r"[*?\[]")
 _EXTENSION_WORDS = {"pdf", "jpg", "jpeg", "png", "gif", "txt", "md", "csv", "tsv", "docx", "doc", "xlsx", "xls",
                     "pptx", "zip", "mp3", "mp4", "mov", "json", "html", "heic", "webp", "svg"}
+
+
+def _matching(ws: Workspace, src: str) -> tuple[str, str, list[str]]:
+    """Split the wildcard path ``src`` ("todo/*.txt") into its folder and name
+    pattern and list the files of that folder (not its subfolders) whose names
+    match, case-insensitively: ``(folder, pattern, names)``, folder "." for the
+    root, names sorted. Call inside :func:`sandboxed`.
+
+    Raises:
+        ToolError: a wildcard in the folder part; the folder is not a folder.
+    """
+    import fnmatch
+
+    folder, _, pattern = src.strip().rstrip("/").rpartition("/")
+    if _WILDCARD.search(folder):
+        raise ToolError(f"only the file name may hold a wildcard ({src!r}); name the folder itself.")
+    folder = folder or "."
+    if not ws.is_dir(folder):
+        raise ToolError(f"{folder} is not a folder; list_dir shows what exists.")
+    names = sorted(e.path.rpartition("/")[2] for e in ws.walk(folder, max_depth=1) if e.kind == "file")
+    return folder, pattern, [n for n in names if fnmatch.fnmatchcase(n.casefold(), pattern.casefold())]
+
+
+def _found_below(ws: Workspace, folder: str, fits: Any) -> str:
+    """Where under ``folder`` (any depth, the folder itself excluded) files whose
+    names ``fits(name)`` lie: "todo holds 3 (monday.txt, tuesday.txt, ...)" for the
+    folder holding most, "" when none. For the "no file matches" errors: Qwen 1.5B
+    combined ``*.txt`` (the files were in todo/) and renamed in "." (they were in
+    photos/), got "nothing matches" and gave up."""
+    top = ws.rel(ws.resolve(folder))
+    counts: dict[str, list[str]] = {}
+    for entry in ws.walk(folder):
+        head, _, name = entry.path.rpartition("/")
+        if entry.kind == "file" and head and head != top and fits(name):
+            counts.setdefault(head, []).append(name)
+    if not counts:
+        return ""
+    where, names = max(counts.items(), key=lambda kv: (len(kv[1]), -len(kv[0])))
+    shown = ", ".join(sorted(names)[:3]) + (", ..." if len(names) > 3 else "")
+    return f"{where} holds {len(names)} ({shown})"
+
+
+def _elsewhere(ws: Workspace, folder: str, pattern: str) -> str:
+    """The hint after "no file in ``folder`` matches ``pattern``": the subfolder
+    holding matches, as a wildcard path to pass, or "list_dir shows the names"."""
+    import fnmatch
+
+    found = _found_below(ws, folder, lambda n: fnmatch.fnmatchcase(n.casefold(), pattern.casefold()))
+    if not found:
+        return " list_dir shows the names."
+    return f" The wildcard looks in one folder only: {found}; pass {found.split(' holds ')[0]}/{pattern}."
 
 
 @tool("move", risk=RiskClass.DESTRUCTIVE)
@@ -195,24 +262,16 @@ def _move_matching(ws: Workspace, params: MoveParams) -> ToolResult:
     Raises:
         ToolError: a wildcard in a folder name, nothing matches, a name taken at dest.
     """
-    import fnmatch
-
-    folder, _, pattern = params.src.strip().rstrip("/").rpartition("/")
-    if _WILDCARD.search(folder):
-        raise ToolError(f"only the file name may hold a wildcard ({params.src!r}); name the folder itself.")
     into = params.dest.strip().rstrip("/")
     if _WILDCARD.search(into):  # "inbox/pdf/*.pdf": the folder is what comes before the wildcard name
         into = into.rpartition("/")[0]
         if not into or _WILDCARD.search(into):
             raise ToolError(f"dest must be a folder for a wildcard src, not {params.dest!r}.")
     with sandboxed():
-        folder = folder or "."
-        if not ws.is_dir(folder):
-            raise ToolError(f"{folder} is not a folder; list_dir shows what exists.")
-        names = sorted(e.path.rpartition("/")[2] for e in ws.walk(folder, max_depth=1) if e.kind == "file")
-        matched = [n for n in names if fnmatch.fnmatchcase(n.casefold(), pattern.casefold())]
+        folder, pattern, matched = _matching(ws, params.src)
         if not matched:
-            raise ToolError(f"no file in {folder} matches {pattern!r}; nothing was moved. list_dir shows the names.")
+            raise ToolError(f"no file in {folder} matches {pattern!r}; nothing was moved."
+                            + _elsewhere(ws, folder, pattern))
         kind = into.rpartition("/")[2].lower()
         exts = {os.path.splitext(n)[1].lower().lstrip(".") for n in matched}
         if kind in _EXTENSION_WORDS | exts and exts - {kind}:  # files_organise: "inbox/*" into inbox/pdf
@@ -246,26 +305,25 @@ def _combine_risk(ctx: ToolContext, params: CombineParams) -> RiskClass:
 @tool("combine_files", risk=_combine_risk)
 def combine_files(ctx: ToolContext, params: CombineParams) -> ToolResult:
     """Write the text of several files, one after another, into one file (e.g. every .txt file of a folder)."""
-    import fnmatch
-
     ws = workspace_of(ctx)
     dest = params.dest.strip()
     with sandboxed():
         dest_rel = ws.rel(ws.resolve(dest))
+        moved_to = ""
         if _WILDCARD.search(params.src):
-            folder, _, pattern = params.src.strip().rstrip("/").rpartition("/")
-            if _WILDCARD.search(folder):
-                raise ToolError(f"only the file name may hold a wildcard ({params.src!r}); name the folder itself.")
-            folder = folder or "."
-            if not ws.is_dir(folder):
-                raise ToolError(f"{folder} is not a folder; list_dir shows what exists.")
-            paths = sorted(e.path for e in ws.walk(folder, max_depth=1) if e.kind == "file"
-                           and fnmatch.fnmatchcase(e.path.rpartition("/")[2].casefold(), pattern.casefold()))
+            folder, pattern, names = _matching(ws, params.src)
+            home = dest_rel.rpartition("/")[0]
+            if "/" not in params.src.strip() and home and not names and ws.is_dir(home):
+                # files_merge_todos: "*.txt" into todo/all.txt, the lists being in todo/
+                folder, pattern, names = _matching(ws, f"{home}/{pattern}")
+                moved_to = f" ({pattern!r} was taken in {home}, the folder of {dest_rel})"
+            paths = [n if folder == "." else f"{folder}/{n}" for n in names]
         else:
             paths = [ws.rel(ws.resolve(p.strip())) for p in params.src.split(",") if p.strip()]
         paths = [p for p in paths if p != dest_rel]  # todo/*.txt into todo/all.txt: all.txt is no input
         if not paths:
-            raise ToolError(f"no file matches {params.src!r}; nothing was written. list_dir shows the names.")
+            where = _elsewhere(ws, folder, pattern) if _WILDCARD.search(params.src) else " list_dir shows the names."
+            raise ToolError(f"no file matches {params.src!r}; nothing was written.{where}")
         if ws.exists(dest_rel) and not params.overwrite:
             raise ToolError(f"{dest_rel} exists; nothing was written. Choose another name, or pass overwrite=true.")
         parts = []
@@ -278,7 +336,7 @@ def combine_files(ctx: ToolContext, params: CombineParams) -> ToolResult:
         record = ws.write_text(dest_rel, content)
     shown = ", ".join(paths[:10]) + (f" and {len(paths) - 10} more" if len(paths) > 10 else "")
     return ToolResult(text=f"combined {len(paths)} file{'s' if len(paths) != 1 else ''} ({shown}) into {record.path} "
-                           f"({_count_lines(content)} lines).",
+                           f"({_count_lines(content)} lines){moved_to}.",
                       data={"path": record.path, "sources": paths})
 
 
@@ -336,17 +394,58 @@ def rename_many(ctx: ToolContext, params: RenameManyParams) -> ToolResult:
                     raise ToolError(f"{name!r} would become {new!r}, which is not a file name; nothing was renamed.{into}")
                 plan.append((path, f"{head}/{new}" if head else new))
         if not plan:
-            regex = (" find is plain text, not a regular expression." if re.search(r"[$^\\]|\.\*|\(", params.find)
-                     else "")
             raise ToolError(f"no file name in {params.folder} holds {params.find!r}"
                             + (f" and matches {params.pattern!r}" if params.pattern != "*" else "")
-                            + f"; nothing was renamed.{regex} list_dir shows the names.")
+                            + f"; nothing was renamed.{_rename_hint(ws, params)}")
         sources, dests = {src for src, _ in plan}, [dest for _, dest in plan]
         clash = sorted({d for d in dests if dests.count(d) > 1 or d in sources or ws.exists(d)})
         if clash:
             raise ToolError(f"renaming would overwrite {', '.join(clash[:5])}; nothing was renamed.")
         records = [ws.move(src, dest) for src, dest in plan]
     return _moves_result("renamed", records, "Undo can restore the old names.")
+
+
+def _narrowed(find: str, replace: str) -> tuple[str, str]:
+    """An example rename cut down to the part that changes: ("IMG_0042.jpg",
+    "holiday-0042.jpg") -> ("IMG_", "holiday-"); the pair itself when nothing is
+    shared or nothing would be left of ``find``."""
+    head = len(os.path.commonprefix([find, replace]))
+    tail = len(os.path.commonprefix([find[head:][::-1], replace[head:][::-1]]))
+    short, into = find[head:len(find) - tail], replace[head:len(replace) - tail]
+    return (short, into) if len(short) > 1 and into and (head or tail) else (find, replace)
+
+
+def _rename_hint(ws: Workspace, params: RenameManyParams) -> str:
+    """What to pass instead when ``rename_many`` matched nothing. files_rename_pattern:
+    Qwen 1.5B passed one example name as find ("IMG_0042.jpg", a file that does not
+    exist) and the workspace root as folder (the photos were in photos/)."""
+    import fnmatch
+
+    find, replace = _narrowed(params.find, params.replace)
+    def fits(name: str) -> bool:
+        return find in name and fnmatch.fnmatchcase(name, params.pattern)
+
+    here = [e.path.rpartition("/")[2] for e in ws.walk(params.folder, max_depth=1) if e.kind == "file"]
+    folder, found = params.folder, [n for n in here if fits(n)]
+    if not found:
+        below = _found_below(ws, params.folder, fits)
+        if below:
+            folder = below.split(" holds ")[0]
+            found = [e.path.rpartition("/")[2] for e in ws.walk(folder, max_depth=1) if e.kind == "file"
+                     and fits(e.path.rpartition("/")[2])]
+    regex = " find is plain text, not a regular expression." if re.search(r"[$^\\]|\.\*|\(", params.find) else ""
+    if not found:
+        return f"{regex} list_dir shows the names."
+    example = sorted(found)[0]
+    new = example.replace(find, replace)
+    ext = os.path.splitext(example)[1]
+    if ext.lower() != os.path.splitext(new)[1].lower():  # files_organise: find=".jpg", replace="jpg" to sort
+        return (f"{regex} That would change the files' extension ({example} -> {new}). rename_many renames within a "
+                f"folder; to put files into a folder, call move with a wildcard src ({folder}/*{ext}) and the "
+                "folder as dest.")
+    return (f"{regex} find is the part of each name that changes: folder={folder!r}, find={find!r}, "
+            f"replace={replace!r} would rename {len(found)} file{'s' if len(found) != 1 else ''} "
+            f"(e.g. {example} -> {new}).")
 
 
 def _moves_result(verb: str, records: list[Any], undo: str) -> ToolResult:
