@@ -230,6 +230,27 @@ def test_replace_in_the_wrong_paragraph_names_where_the_text_is_and_a_missing_fi
     assert res.error and "Did you mean" not in res.text and "list_dir" in res.text
 
 
+def test_clause_n_of_the_request_passed_as_paragraph_n_edits_that_clause(ctx):
+    """docx_edit_clause: asked to change the notice period "in clause 2", Qwen 1.5B passed paragraph=2 (clause 2 is
+    p4), was told "it is in p4; p5", and answered with instructions for the user instead of a second call."""
+    doc = docx.Document()
+    for text in ("Contract", "Between A and B.", "1. Term. One year.", "2. Notice. 30 days' written notice.",
+                 "3. Payment. Due within 30 days."):
+        doc.add_paragraph(text)
+    save_doc(ctx, "contract.docx", doc)
+    ctx.user_words = ["In contract.docx, change the notice period in clause 2 from 30 days to 60 days."]
+    res = call(docx_replace, ctx, path="contract.docx", find="30 days", replace="60 days", paragraph=2)
+    assert not res.error, res.text
+    assert "in p4 (clause 2 of your request" in res.text
+    assert [p.text for p in load_doc(ctx, "contract.docx").paragraphs][3:] == [
+        "2. Notice. 60 days' written notice.", "3. Payment. Due within 30 days."]
+    res = call(docx_replace, ctx, path="contract.docx", find="30 days", replace="90 days", paragraph=1)
+    assert res.error and "it is in p5" in res.text  # the user named clause 2, not 1
+    ctx.user_words = ["Change 30 days to 45 days in paragraph 3."]  # not a clause: nothing is guessed
+    res = call(docx_replace, ctx, path="contract.docx", find="30 days", replace="45 days", paragraph=3)
+    assert res.error and "it is in p5" in res.text
+
+
 def test_insert_after_paragraph_at_start_and_append(ctx):
     call(docx_create, ctx, path="i.docx", blocks=[{"type": "paragraph", "text": "one"}, {"type": "paragraph", "text": "three"}])
     res = call(docx_insert, ctx, path="i.docx", after=1, blocks=[{"type": "paragraph", "text": "two"}, {"type": "table", "rows": [["a", "b"]]}])

@@ -28,8 +28,8 @@ def test_word_tool_still_writes_docx(ctx):
 
 def test_excel_tool_refuses_a_csv_name(ctx):
     res = call(xlsx_write, ctx, path="totals.csv", cells=[{"cell": "A1", "value": 1}])
-    assert res.error and "must be named *.xlsx" in res.text and "write_file" in res.text
-    assert not ctx.workspace.exists("totals.csv")
+    assert res.error and "is a CSV file, not a workbook" in res.text and "csv_write" in res.text
+    assert "write_file" in res.text and not ctx.workspace.exists("totals.csv")
     assert not call(xlsx_write, ctx, path="totals.xlsx", cells=[{"cell": "A1", "value": 1}]).error
 
 

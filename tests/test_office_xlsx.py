@@ -108,6 +108,26 @@ def test_rows_never_overwrite_data_unless_asked(ctx):
     assert not call(xlsx_write, ctx, path="s.xlsx", cells=[{"cell": "B2", "value": 11}]).error  # one cell: an edit
 
 
+def test_a_grid_passed_as_cells_is_written_as_rows_and_a_csv_path_is_sent_to_csv_write(ctx):
+    """csv_top_customers: Qwen 1.5B called xlsx_write on top3.csv with cells=[["Customer", "Total"], ...] (a grid),
+    was told each item must be a CellWrite, wrote {"cell": "Customer"} and ran out of time."""
+    grid = [["Customer", "Total"], ["Harbor", 1845.25]]
+    res = call(xlsx_write, ctx, path="top.xlsx", cells=grid)
+    assert not res.error, res.text
+    ws = openpyxl.load_workbook(ctx.workspace.resolve("top.xlsx")).active
+    assert [[c.value for c in r] for r in ws.iter_rows()] == grid
+    res = call(xlsx_write, ctx, path="top3.csv", cells=grid)
+    assert res.error and "is a CSV file, not a workbook; write it with csv_write" in res.text
+    assert not ctx.workspace.exists("top3.csv")
+    with pytest.raises(ValidationError):  # a grid beside real rows is not guessed at
+        xlsx_write.validate({"path": "x.xlsx", "cells": [["a"]], "rows": [["b"]]})
+    ctx.workspace.write_bytes("s.xlsx", sales_book())  # xlsx_total: rows=[["C10", 389.9]] meant cell C10
+    res = call(xlsx_write, ctx, path="s.xlsx", cells=[{"cell": "B10", "value": "Total"}], rows=[["C10", 389.9]])
+    assert not res.error, res.text
+    ws = openpyxl.load_workbook(ctx.workspace.resolve("s.xlsx")).active
+    assert (ws["B10"].value, ws["C10"].value, ws["A1"].value) == ("Total", 389.9, "Dept")
+
+
 def test_read_says_when_cached_values_are_missing(ctx):
     ctx.workspace.write_bytes("s.xlsx", sales_book())  # openpyxl never computes formulas
     res = call(xlsx_read, ctx, path="s.xlsx", range="A1:B5")
@@ -245,7 +265,10 @@ def test_recalc_without_soffice_says_not_recomputed(ctx, no_soffice):
     before = ctx.workspace.read_bytes("s.xlsx")
     res = call(xlsx_recalc, ctx, path="s.xlsx")
     assert res.error and "not installed" in res.text and "not recomputed" in res.text
+    assert "nothing more is needed, and xlsx_recalc cannot run on this machine" in res.text
     assert ctx.workspace.read_bytes("s.xlsx") == before
+    out = call(xlsx_write, ctx, path="s.xlsx", cells=[{"cell": "B9", "value": "=SUM(B2:B4)"}])
+    assert not out.error and "xlsx_recalc cannot run on this machine" in out.text  # so the model does not try
     assert xlsx_recalc.risk_of(ctx, xlsx_recalc.validate({"path": "s.xlsx", "save": False})) is RiskClass.READ
 
 

@@ -237,6 +237,9 @@ def docx_replace(ctx: ToolContext, params: DocxReplaceParams) -> ToolResult:
         if params.paragraph > len(numbered):
             raise ToolError(f"paragraph {params.paragraph} does not exist; {params.path} has {len(numbered)} (see docx_read).")
         targets = [numbered[params.paragraph - 1]]
+        clause = _clause_paragraph(numbered, params.paragraph, params.find, ctx.user_words)
+        if params.find not in _text(targets[0]) and clause:  # docx_edit_clause: "clause 2" passed as paragraph=2
+            targets = [numbered[clause - 1]]
     else:
         targets = list(body.iter(w("p")))
     if params.paragraph is None and "max_count" not in params.model_fields_set and not _SAYS_ALL.search(
@@ -273,6 +276,8 @@ def docx_replace(ctx: ToolContext, params: DocxReplaceParams) -> ToolResult:
     out, in_place = _target(ctx, params.path, params.output)
     _save(ctx, doc, out, overwrite=in_place)
     places = ", ".join(dict.fromkeys(where))
+    if params.paragraph is not None and targets[0] is not numbered[params.paragraph - 1]:
+        places += f" (clause {params.paragraph} of your request; paragraph {params.paragraph} does not hold the text)"
     text = f"replaced {total} match{'es' if total != 1 else ''} in {places}; saved {out}."
     if mixed:
         text += (
@@ -285,6 +290,23 @@ def docx_replace(ctx: ToolContext, params: DocxReplaceParams) -> ToolResult:
 _SAYS_ALL = re.compile(r"\b(all|every|each|everywhere|throughout|wherever)\b", re.IGNORECASE)
 _SAYS_END = re.compile(r"\b(at the (very )?end|to the end|append\w*|final paragraph|closing (paragraph|line))\b",
                        re.IGNORECASE)
+
+
+_CLAUSE_WORDS = re.compile(r"\b(?:clause|section|article|item|point|§)\s*(\d+)\b", re.IGNORECASE)
+
+
+def _clause_paragraph(numbered: list[Any], n: int, find: str, user_words: list[str]) -> int | None:
+    """The paragraph number (1-based) of clause ``n`` when the user named "clause
+    ``n``" (or section, article, item, point, §) and exactly one paragraph that
+    starts with that label ("2.", "2)", "Clause 2", "Section 2:") holds ``find``;
+    else None. docx_edit_clause: asked to change the notice period "in clause 2",
+    Qwen 1.5B passed paragraph=2 (clause 2 was p4), was told where the text is, and
+    answered with instructions for the user."""
+    if not any(int(m.group(1)) == n for m in _CLAUSE_WORDS.finditer(" ".join(user_words))):
+        return None
+    label = re.compile(rf"\s*(?:(?:clause|section|article|item|point|§)\s*)?{n}\s*[.):]?(?:\s|$)", re.IGNORECASE)
+    hits = [i for i, p in enumerate(numbered, 1) if label.match(_text(p)) and find in _text(p)]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _text(p: Any) -> str:

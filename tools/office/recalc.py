@@ -19,8 +19,11 @@ __all__ = ["find_soffice", "recalculate", "NOT_RECOMPUTED"]
 
 NOT_RECOMPUTED = (
     "LibreOffice (soffice) is not installed, so formula values were not recomputed; "
-    "Excel or LibreOffice will compute them when the file is opened."
+    "Excel or LibreOffice will compute them when the file is opened. The formulas are saved: nothing more is "
+    "needed, and xlsx_recalc cannot run on this machine."
 )
+"""xlsx_total: told only the first sentence after writing =SUM, Qwen 1.5B called xlsx_recalc three times and ran
+out of time instead of answering."""
 
 # Calc settings: recalculate OOXML and ODF files on load, always (0 = always).
 _PROFILE = """<?xml version="1.0" encoding="UTF-8"?>

@@ -73,6 +73,24 @@ class XlsxWriteParams(BaseModel):
     output: str | None = Field(None, description="Save to this new path instead of changing the file.")
     replace_data: bool = Field(False, description="Let rows or from_csv overwrite cells that already hold data.")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _grid_as_rows(cls, data: Any) -> Any:
+        """``cells`` given as a grid of values (a list of lists) is ``rows``: csv_top_customers, Qwen 1.5B passed
+        cells=[["Customer", "Total"], ["Harbor", 1845.25]], was told each item must be a CellWrite, then wrote
+        {"cell": "Customer", ...} and ran out of time. ``rows`` that are all ``[cell reference, value]`` pairs
+        are ``cells``."""
+        if isinstance(data, dict) and not data.get("rows") and isinstance(data.get("cells"), list) \
+                and data["cells"] and all(isinstance(r, list) for r in data["cells"]):
+            data = {**{k: v for k, v in data.items() if k != "cells"}, "rows": data["cells"]}
+        rows = data.get("rows") if isinstance(data, dict) else None
+        if isinstance(rows, list) and rows and all(
+                isinstance(r, list) and len(r) == 2 and isinstance(r[0], str) and _CELL_RE.match(r[0].strip().upper())
+                for r in rows):  # xlsx_total: rows=[["C10", 389.9]] for the total in C10
+            cells = list(data.get("cells") or []) + [{"cell": r[0].strip().upper(), "value": r[1]} for r in rows]
+            data = {**{k: v for k, v in data.items() if k != "rows"}, "cells": cells}
+        return data
+
     @model_validator(mode="after")
     def _something_to_write(self) -> "XlsxWriteParams":
         if not self.cells and not self.rows and not self.from_csv:
@@ -173,6 +191,9 @@ def _has_formulas(wb: Any) -> bool:
 @tool("xlsx_write", risk=edit_risk())
 def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
     """Set cells in an Excel sheet: values, formulas ('=SUM(A1:A9)') and number formats; creates the file if new."""
+    if params.path.strip().lower().endswith((".csv", ".tsv")):  # csv_top_customers: xlsx_write to top3.csv
+        raise ToolError(f"{params.path} is a CSV file, not a workbook; write it with csv_write (rows: the header, "
+                        "then the data rows) or write_file (comma-separated lines). Nothing was written.")
     params = _in_place(ctx, params)
     params, shifted = _rows_below_cells(params)
     import openpyxl
