@@ -203,7 +203,10 @@ class LocalChatModel:
 
 
 class _JsonCallCut:
-    """Ends a free turn once it holds a whole JSON tool call written as prose.
+    """Ends a free turn once it holds a whole JSON tool call written as prose, or
+    once it begins a ``<tool_response>`` of its own (Qwen2.5-Coder-1.5B opened 8 of
+    179 turns of two bench runs with an invented tool result and wrote one after
+    prose in 2 more; the loop asks for such a turn again, constrained).
 
     Small models write a call as ``{"name": ..., "arguments": {...}}`` in a code
     block and go on writing (more calls, imagined results): Qwen2.5-Coder-1.5B
@@ -226,6 +229,7 @@ class _JsonCallCut:
         self.chars = 0
         self.done = False
         self.prose = False
+        self.tail = ""
 
     def feed(self, kind: str, piece: str) -> None:
         if not self.names or self.done:
@@ -235,6 +239,10 @@ class _JsonCallCut:
             return
         self.content.append(piece)
         self.chars += len(piece)
+        self.tail = (self.tail + piece)[-64:]
+        if "<tool_response>" in self.tail:  # a result it invents: nothing after it is real
+            self.done = True
+            return
         if "}" in piece:
             from .parsing_failed import salvage_json_calls
 

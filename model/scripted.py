@@ -31,7 +31,8 @@ class ScriptedChatModel:
 
     ``complete`` raises :class:`ModelError` when the script is exhausted.
     ``calls`` records ``(force, max_tokens)`` of every non-cancelled call and
-    ``grammar_tools`` the tool names a call could use in it (``call_tools``).
+    ``grammar_tools`` the tool names a call could use in it (``call_tools``),
+    ``prompts`` the messages of each.
     """
 
     teaches_call_format = False  # no template: the agent's system prompt must teach the format
@@ -54,6 +55,7 @@ class ScriptedChatModel:
         self._parser = parser
         self.calls: list[tuple[str | None, int | None]] = []
         self.grammar_tools: list[list[str]] = []
+        self.prompts: list[list[Message]] = []
 
     def _parse(self, text: str, tools: list[dict[str, Any]]) -> ParsedTurn:
         parser = self._parser
@@ -76,6 +78,7 @@ class ScriptedChatModel:
             return TurnOutput(parsed=ParsedTurn(), stop_reason="cancelled")
         index = max(len(self.calls), sum(1 for m in messages if m.role == "assistant" and not _harness_turn(m)))
         self.calls.append((force, max_tokens))
+        self.prompts.append(list(messages))
         grammar_tools = tools if call_tools is None else call_tools
         self.grammar_tools.append([str((t.get("function") or t).get("name", "")) for t in grammar_tools])
         if index >= len(self.outputs):

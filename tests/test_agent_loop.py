@@ -440,3 +440,47 @@ def test_a_call_wrapped_in_tool_response_tags_is_run(tmp_path):
     assert isinstance(events[-1], Finished) and events[-1].answer == "a.txt says alpha."
     assert [c.name for c in store.calls(events[-1].task_id)] == ["read_file", "finish"]
     store.close()
+
+
+def test_a_turn_that_writes_an_invented_tool_result_is_asked_again_constrained(tmp_path):
+    """files_find, handoff_which_contract, xlsx_two_sheet_total: Qwen 1.5B began a turn with a <tool_response> of
+    its own (8 of 179 turns in two bench runs; files_rename_pattern wrote one after "I will use rename_many:"), a
+    format error and a step each. The same step is asked again, constrained to a call or a final answer."""
+    from agent_helpers import call, scripted_agent
+    from assistant.events import Notice, StepStarted
+    from assistant.loop.turns import FORCE
+
+    forged = "<tool_response>\nno files match '*.pdf' under .\n</tool_response>"
+    after_prose = "I will use read_file:\n<tool_response>\nread_file(path='a.txt')\n</tool_response>"
+    agent, model, ws, store = scripted_agent(
+        tmp_path, [forged, call("read_file", path="a.txt"), after_prose, "a.txt says alpha."], approve="all",
+        preread=False)
+    (ws / "a.txt").write_text("alpha\n")
+    events = list(agent.run("What does a.txt say?", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "a.txt says alpha."
+    assert [f for f, _ in model.calls] == [None, FORCE, None, FORCE]  # each second ask is constrained
+    notices = [e.text for e in events if isinstance(e, Notice)]
+    assert not [n for n in notices if n.startswith("Format error")], notices
+    assert sum("began to write a tool result" in n for n in notices) == 2
+    assert sum(isinstance(e, StepStarted) for e in events) == 2  # no step spent on either
+    task = store.get_task(events[-1].task_id)
+    assert task.usage.steps == 2 and task.format_errors == 0
+    store.close()
+
+
+def test_once_the_asked_for_file_is_written_the_next_turn_is_told_so(tmp_path):
+    """pdf_extract_pages, docx_summarise, csv_top_customers: Qwen 1.5B wrote the asked-for file at step 2 or 3, then
+    read it back, wrote it again and ran out of budget with no answer."""
+    from agent_helpers import call, scripted_agent
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("write_file", path="draft.txt", content="x"), call("write_file", path="out.txt", content="hello"),
+        "Wrote hello to out.txt."], approve="all", preread=False)
+    events = list(agent.run("Write hello into out.txt", workspace=ws))
+    assert isinstance(events[-1], Finished) and (ws / "out.txt").read_text() == "hello"
+    last = [m.content for m in model.prompts[1][-1:]] + [m.content for m in model.prompts[2][-1:]]
+    assert not last[0].startswith("[out.txt")  # draft.txt is not what the task asks for
+    assert last[1].startswith("[out.txt is written now, by this task.] If that completes the task, give your final")
+    task = store.get_task(events[-1].task_id)
+    assert not any("[out.txt" in m.content for m in store.messages(task.id))  # never stored
+    store.close()

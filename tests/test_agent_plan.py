@@ -27,20 +27,8 @@ def plan_call(steps: list[str]) -> str:
     return call("update_plan", steps=json.dumps(steps))
 
 
-class Recording(ScriptedChatModel):
-    """A scripted model that keeps the messages of every prompt it was given."""
-
-    def __init__(self, outputs: list[str]) -> None:
-        super().__init__(outputs)
-        self.prompts: list[list] = []
-
-    def complete(self, messages, tools, **kw):
-        self.prompts.append(list(messages))
-        return super().complete(messages, tools, **kw)
-
-
 def _run(tmp_path, outputs, **settings):
-    model = Recording(outputs)
+    model = ScriptedChatModel(outputs)
     run = scripted_agent(tmp_path, model, [*FILE_TOOLS, *CORE_TOOLS],  # the plan's first step is the model's read
                          **{"approve": "all", "plan": True, "preread": False, **settings})
     (run.ws / "notes.md").write_text("beta release: 14 March\n")
@@ -113,7 +101,7 @@ def test_a_resumed_task_shows_the_same_plan(assistant_home, tmp_path):
     tid = events[-1].task_id
     store.close()
     # a new process: a new store, agent and model over the same database
-    model2 = Recording(outputs)
+    model2 = ScriptedChatModel(outputs)
     store2 = Store(tmp_path / "t.db")
     agent2 = Agent(model2, ToolRegistry([*FILE_TOOLS, *CORE_TOOLS]), store2, state_dir=tmp_path / "state",
                    settings=load_config(overrides={"agent": {"approve": "all", "plan": True}}))

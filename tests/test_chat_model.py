@@ -183,3 +183,19 @@ def test_a_free_turn_of_long_prose_with_no_call_is_cut_as_too_long():
     answered.feed("tool_call", "<tool_call>...</tool_call>")
     answered.feed("content", "y" * 5000)
     assert not answered.is_set()
+
+
+def test_a_free_turn_ends_where_it_begins_a_tool_result_of_its_own():
+    """Qwen 1.5B opened turns with an invented <tool_response> (then the result it imagined, hundreds of tokens):
+    the turn ends at the tag; the loop asks again constrained."""
+    from model.chat import _JsonCallCut
+
+    cut = _JsonCallCut(TOOLS, None)
+    for piece in ["<", "tool", "_", "response", ">\n", "no files match"]:
+        if cut.is_set():
+            break
+        cut.feed("content", piece)
+    assert cut.done and not cut.prose and piece == "no files match"  # stopped right after the tag
+    prose = _JsonCallCut(TOOLS, None)
+    prose.feed("content", "The tool_response says the total is 12.")  # the word is no tag
+    assert not prose.is_set()

@@ -46,6 +46,7 @@ from .resolve import apply_resume
 from .stuck import check_budget, check_stuck
 from .toolgroups import initial_groups, loaded_schemas_note, turn_tools, unloaded_hint
 from .turns import (FORCE, Answer, Calls, FormatError, classify_turn, force_for, force_to_look, last_step_note,
+                    forges_result, outputs_made_note,
                     refused_answer)
 
 __all__ = ["Agent", "MAX_FORMAT_ERRORS"]
@@ -99,6 +100,7 @@ class Agent:
         self.fmt = getattr(model, "fmt", None) or self.settings.model.tool_call_format
         self.cancel_event = threading.Event()
         self._closing = ""  # the closing note of the turn being generated (turns.last_step_note)
+        self._made_note = ""  # the note that the asked-for files are written (turns.outputs_made_note)
         self._time_up = False  # the last turn was cancelled because the time budget ran out
         self._worker: ThreadPoolExecutor | None = None
 
@@ -289,11 +291,16 @@ class Agent:
 
         closing = last_step_note(task, sess.calls)
         self._closing = closing  # never stored, but the harness's words: an answer that echoes it is none
+        made = "" if closing else outputs_made_note(
+            task.goal, task.workspace, [str(ch.record.get(k)) for ch in sess.store.changes(task.id)
+                                        for k in ("path", "dest") if ch.record.get(k)])
+        self._made_note = made
 
         def render(t: Task, msgs: list[StoredMessage]) -> tuple[list, int]:
             messages = to_model_messages(t, msgs, system, sess.model_messages)
+            messages += [Message(role="user", content=made)] if made else []  # never stored
             messages += [context_message(t, sess.calls, enabled=planning)] if planning else []  # after the history
-            messages += [Message(role="user", content=closing)] if closing else []  # never stored
+            messages += [Message(role="user", content=closing)] if closing else []  # never stored either
             return messages, self.model.count_tokens(messages, schemas)
 
         messages, prompt_tokens, folded = fit_prompt(task, sess.messages, sess.calls, render, limit)
@@ -332,6 +339,12 @@ class Agent:
         try:
             deadline = self.clock() + max(0.0, task.budgets.max_wall_s - sess.wall_s())
             out = yield from self._generate(messages, schemas, force, max_tokens, call_tools, deadline=deadline)
+            if force is None and out.stop_reason != "cancelled" and forges_result(out):
+                # the turn wrote a tool result of its own (model.chat cuts it there): the same turn again,
+                # constrained to a call or a final answer; the prompt is in the KV cache, so it costs no prefill
+                task.usage.generated_tokens += out.metrics.generated or len(out.token_ids)
+                yield Notice("The model began to write a tool result itself; asking again for a call or an answer.")
+                out = yield from self._generate(messages, schemas, FORCE, max_tokens, call_tools, deadline=deadline)
         except Exception as exc:  # noqa: BLE001 - model failures become a pause
             msg = str(exc) if isinstance(exc, ModelError) else f"model failed: {type(exc).__name__}: {exc}"
             yield ErrorEvent(msg)
@@ -406,7 +419,7 @@ class Agent:
         turn = classify_turn(out, task.workspace, names, hint=lambda raw: unloaded_hint(raw, self.tools))
         def ev():
             return evidence_of(sess, names, [today_line(self.now())],
-                               harness_extra=[self._closing])
+                               harness_extra=[self._closing, self._made_note])
 
         if isinstance(turn, Calls) and any(c.name == FINISH.name for c in turn.calls) and not turn.errors:
             if len(turn.calls) == 1:  # a finish call alone: the answer, checked like a plain one

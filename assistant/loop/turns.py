@@ -24,7 +24,7 @@ from .plan import work_calls
 from .verify import announces_work, unbacked_file_claims
 
 __all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn", "force_for", "force_to_look", "last_step_note",
-           "refused_answer", "FORCE"]
+           "forges_result", "outputs_made_note", "refused_answer", "FORCE"]
 
 _HAS_WORD = re.compile(r"[^\W_]{2,}")
 FORCE = "tool_call_or_final"  # a turn constrained to a call or an explicit final answer
@@ -119,6 +119,18 @@ def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
     return Answer(text)
 
 
+def forges_result(out: TurnOutput) -> bool:
+    """True when a turn writes a ``<tool_response>`` of the model's own and holds no
+    call, not even a JSON one in its prose or inside that tag (:data:`_WRAPPED_CALL`):
+    files_find, handoff_which_contract, xlsx_two_sheet_total (Qwen 1.5B) began turns
+    by inventing the next tool result, files_rename_pattern wrote "I will use
+    rename_many:" and then a ``<tool_response>``; each cost a format error and a step."""
+    text = out.parsed.content
+    if "<tool_response>" not in text or out.parsed.tool_calls or out.parsed.errors:
+        return False
+    return '"name"' not in text
+
+
 _WRAPPED_CALL = re.compile(r"<tool_response>\s*(\{.*\})\s*(?:</tool_response>?)?", re.DOTALL)
 """A turn that is nothing but one JSON object inside ``<tool_response>`` tags: a call in the
 wrong wrapper (the model copies the shape of the last message it saw), never a result."""
@@ -179,6 +191,26 @@ def refused_answer(messages: Sequence[Any], check_prefix: str) -> bool:
     "4 rows:" (the first line of a query result) refused, wrote "4 rows:" again in
     free text and the task was handed off; the refusal says to fix it with calls."""
     return bool(messages) and str(getattr(messages[-1], "content", "")).startswith(check_prefix)
+
+
+def outputs_made_note(goal: str, workspace: str, touched: Sequence[str]) -> str:
+    """A note for the next turn once every file the goal asks for exists and this
+    task wrote it ("" until then, and for goals that name no output). Not a force:
+    the model may go on when the task needs more. pdf_extract_pages, docx_summarise,
+    csv_top_customers (Qwen 1.5B): the asked-for file was written at step 2 or 3, then
+    read back, extracted again and re-created until the budget ran out, no answer given."""
+    from pathlib import Path
+
+    from .finish import goal_files
+
+    outputs = goal_files(goal)[0]
+    done = {p.strip().lstrip("./") if p.startswith("./") else p.strip() for p in touched}
+    if not outputs or not all((Path(workspace) / o).exists() and o in done for o in outputs):
+        return ""
+    names = ", ".join(outputs)
+    return (f"[{names} {'is' if len(outputs) == 1 else 'are'} written now, by this task.] If that completes the "
+            "task, give your final answer now: what you did, and where the result is. Otherwise take the next "
+            "step the task needs.")
 
 
 def last_step_note(task: Task, calls: Sequence[Any]) -> str:
