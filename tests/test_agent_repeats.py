@@ -71,6 +71,10 @@ def test_a_refused_write_between_two_reads_changes_nothing_so_the_read_is_not_ru
     events = list(agent.run("What does a.txt say?", workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     assert results[1].startswith("Not run: the task is a question") and results[2].startswith("Not run again")
+    # calendar_list_day: told "if it is not there, say you could not find it", Qwen 1.5B answered "I could not find
+    # it." with the day's two events listed above; the refusal now points at what was read
+    assert "Answer it from what the tools returned (the last: read_file at step 1)" in results[1]
+    assert "could not find" not in results[1]
     assert not (ws / "b.txt").exists()
     store.close()
 
@@ -213,9 +217,35 @@ def test_reading_a_table_whole_for_a_ranking_points_to_table_query(assistant_hom
     (ws / "notes.txt").write_text("Acme, Birch\n")
     events = list(agent.run("Which customer spent the most in total in orders.csv?", workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
-    assert results[0].rstrip().endswith("never add numbers up by hand.") and "table 'orders'" in results[0]
+    assert results[0].rstrip().endswith("Never add numbers up by hand.") and "table: orders(" in results[0]
+    assert "from orders.csv" in results[0]
     assert results[0].index("<<END_UNTRUSTED") < results[0].index("Hint:")  # the harness's words, outside the fence
     assert "Hint:" not in results[1]
+    store.close()
+
+
+def test_the_table_hint_names_each_sheet_of_a_workbook(assistant_home, tmp_path):
+    """xlsx_two_sheet_total: the hint named table 'expenses' for a two-sheet workbook (its tables are expenses_q1
+    and expenses_q2); Qwen 1.5B added Travel up by hand (1266, wrong) and never queried."""
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_read", path="expenses.xlsx"), "Travel was 1266."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    wb = openpyxl.Workbook()
+    wb.active.title = "Q1"
+    for name, rows in (("Q1", [["Category", "Amount"], ["Travel", 50]]), ("Q2", [["Category", "Amount"], ["Travel", 400]])):
+        sheet = wb[name] if name in wb.sheetnames else wb.create_sheet(name)
+        for row in rows:
+            sheet.append(row)
+    wb.save(ws / "expenses.xlsx")
+    events = list(agent.run("How much did we spend on Travel in total across both quarters in expenses.xlsx?",
+                            workspace=ws))
+    result = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    assert "tables: expenses_q1(category, amount) from expenses.xlsx, sheet Q1; expenses_q2(" in result
+    assert "UNION ALL" in result and "table 'expenses'" not in result
     store.close()
 
 

@@ -79,3 +79,42 @@ def test_a_resumed_task_is_not_read_again(tmp_path):
     assert isinstance(events[-1], Finished)
     assert [c.name for c in store.calls(events[-1].task_id)].count("read_file") == 1
     store.close()
+
+
+def test_a_file_the_harness_read_is_shown_again_once_when_the_model_asks_for_it(tmp_path):
+    """pdf_find_figure, docx_summarise: the harness had read the file; Qwen 1.5B called the same read at step 1, was
+    told "Not run again", asked twice more and handed the user's own question back."""
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="notes.md"), call("read_file", path="notes.md"), "The plumber is Bob Lane."],
+        approve="all")
+    (ws / "notes.md").write_text("Plumber: Bob Lane\n")
+    events = list(agent.run("Who is the plumber? It is in notes.md", workspace=ws))
+    assert isinstance(events[-1], Finished)
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert len(results) == 3 and "Bob Lane" in results[0]
+    assert results[1].startswith("The harness read this for you before your first turn (step 0); here it is again:")
+    assert "Bob Lane" in results[1] and "UNTRUSTED" in results[1]  # still fenced as data
+    assert results[2].startswith("Not run again") and "Bob Lane" not in results[2]  # once, not every time
+    journal = store.calls(events[-1].task_id)
+    assert [c.status for c in journal] == ["done"] * 3 and journal[1].data["repeat_of"] == journal[0].id
+    store.close()
+
+
+def test_a_question_about_my_files_in_a_few_small_files_reads_them_all(tmp_path):
+    """handoff_not_found: "What is our landlord's phone number? It should be somewhere in my files." with two small
+    files: Qwen 1.5B read neither, invented landlord_phone_number.txt and searched for it until the budget ran out."""
+    goal = "What is our landlord's phone number? It should be somewhere in my files."
+    (tmp_path / "contacts.csv").write_text("name,phone\nTom,555\n")
+    (tmp_path / "notes.md").write_text("Landlord: Mrs Okafor\n")
+    (tmp_path / ".hidden").write_text("x")
+    (tmp_path / "photo.png").write_bytes(b"\x89PNG\0\0")  # binary: nothing to read
+    assert _names(goal, tmp_path) == [("read_file", "contacts.csv"), ("read_file", "notes.md")]
+    assert _names("Put the landlord's number in my files, please.", tmp_path) == []  # a change, not a question
+    assert _names("What is the landlord's phone number?", tmp_path) == []  # points at no files
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.txt").write_text("a")
+    (tmp_path / "sub" / "b.txt").write_text("b")
+    assert _names(goal, tmp_path) == []  # four files: too many to read them all
+    (tmp_path / "sub" / "a.txt").unlink()
+    (tmp_path / "sub" / "b.txt").write_text("b" * 9000)
+    assert _names(goal, tmp_path) == []  # a big one

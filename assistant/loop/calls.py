@@ -26,6 +26,7 @@ from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .finish import asks_only_a_question, made_paths, unread_inputs
 from .history import truncate_observation
 from .policy import decide
+from .preread import PREREAD_STEP
 from .stuck import signature
 from .toolgroups import loaded_groups
 
@@ -35,6 +36,8 @@ _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdo
 # outside the workspace too (files_rename_pattern: /tmp/bench-x/photos for the workspace's photos folder)
 _FILES_SHOWN = "What the workspace holds:"
 _HARNESS_CALLS = ("ask_human", "use_tools", "finish", "update_plan")
+_SHOW_AGAIN_CHARS = 6000
+"""A file the harness read before step 1, asked for again by the model, is shown again up to this size."""
 _TABLE_WRITES = ("xlsx_write", "xlsx_add_sheet", "xlsx_append_rows", "csv_write")
 _AGGREGATE = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|most|top|highest|lowest|largest|smallest|count\w*|"
                         r"how many|per|by (region|month|category|customer|vendor|department))\b", re.IGNORECASE)
@@ -153,11 +156,25 @@ class CallRunner:
         path = str(call.arguments.get("path", ""))
         if not path.lower().endswith((".csv", ".tsv", ".xlsx")) or not _AGGREGATE.search(self.s.task.goal):
             return ""
+        from tools.tables.loading import load_tables
         from tools.tables.naming import table_name
 
-        stem = path.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        return (f"Hint: for totals, counts or rankings, query this table with table_query (SQL, table "
-                f"{table_name(stem)!r} for a CSV or one-sheet workbook); never add numbers up by hand.")
+        try:
+            tables = load_tables(self.ctx)[0]
+            rel = self.ctx.workspace.rel(self.ctx.workspace.resolve(path))
+        except Exception:  # noqa: BLE001 - the hint is optional; table_query says what is wrong itself
+            tables, rel = [], path
+        mine = [t for t in tables if t.source == rel or t.source.startswith(f"{rel}, sheet ")]
+        if not mine:
+            stem = path.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            return (f"Hint: for totals, counts or rankings, query this table with table_query (SQL, table "
+                    f"{table_name(stem)!r} for a CSV or one-sheet workbook); never add numbers up by hand.")
+        # xlsx_two_sheet_total: the hint named table 'expenses' for a two-sheet workbook (expenses_q1, expenses_q2)
+        shown = "; ".join(f"{t.name}({', '.join(c.name for c in t.columns[:8])}) from {t.source}" for t in mine[:6])
+        across = (f" For a total across sheets, add the tables' sums (SELECT (SELECT SUM(..) FROM {mine[0].name}) + "
+                  f"(SELECT SUM(..) FROM {mine[1].name})) or UNION ALL them.") if len(mine) > 1 else ""
+        return (f"Hint: for totals, counts or rankings, query with table_query (SQL); "
+                f"table{'s' if len(mine) > 1 else ''}: {shown}.{across} Never add numbers up by hand.")
 
     def _preview(self, tool: Tool, params: Any) -> str | None:
         from tools.files import preview_diff
@@ -216,9 +233,15 @@ class CallRunner:
         call.risk = risk.value
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and asks_only_a_question(s.task.goal) \
                 and call.name not in _HARNESS_CALLS:
-            msg = (f"Not run: the task is a question and asks for no changes, so {call.name} was not run. Answer "
-                   "it with what you found; if it is not there, say you could not find it. (If the user does want "
-                   "a change, call ask_human to confirm it first.)")
+            found = [c for c in s.calls if c.id != call.id and c.status == "done" and not c.error and c.result
+                     and c.risk == RiskClass.READ.value and not (c.data or {}).get("repeat_of")
+                     and c.name not in _HARNESS_CALLS]
+            # calendar_list_day: told "if it is not there, say you could not find it" after listing the day's two
+            # events, Qwen 1.5B answered "I could not find it."
+            how = (f"Answer it from what the tools returned (the last: {found[-1].name} at step {found[-1].step})."
+                   if found else "Answer it with what you found; if it is not there, say you could not find it.")
+            msg = (f"Not run: the task is a question and asks for no changes, so {call.name} was not run. {how} "
+                   "(If the user does want a change, call ask_human to confirm it first.)")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.name not in _HARNESS_CALLS:
             which = self._ambiguous(call, needs_source=risk is RiskClass.DESTRUCTIVE or call.name in EDITS_EXISTING)
@@ -339,6 +362,12 @@ class CallRunner:
             return (f"Not run again: this exact {earlier.name} call already succeeded at step {earlier.step}{done}; "
                     "running it again would do it twice. If that completes the task, give your final answer now; "
                     "otherwise take the next, different step.")
+        if earlier.step == PREREAD_STEP and not folded and len(earlier.result or "") <= _SHOW_AGAIN_CHARS \
+                and not any((c.data or {}).get("repeat_of") == earlier.id for c in self.s.calls):
+            # pdf_find_figure, docx_summarise: the harness had read the file before step 1 and Qwen 1.5B asked
+            # for it again at step 1, was told "Not run again", asked twice more and handed the question back
+            return (f"The harness read this for you before your first turn (step 0); here it is again:\n"
+                    f"{earlier.result.strip()}\nAnswer from it, or take the next step the task needs.")
         unread = unread_inputs(self.s.task.goal, self.s.task.workspace, self.s.calls, made=self._made())
         if unread:  # pdf_page_count: pdf_info three times, never pdf_read, for "the title on its first page"
             return (f"Not run again: this exact {earlier.name} call already ran at step {earlier.step} and its result "

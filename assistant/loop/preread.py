@@ -8,17 +8,21 @@ that names an existing file ("the meeting in invite.txt", "page 3 of
 q3-report.pdf") needs that file read first in every case, so the harness does
 it: one read call per named file, journaled and shown like any call (the UI
 shows the card; the call format in the history is the model's own), before
-step 1. The calls are step 0 and cost no step of the budget.
+step 1. The calls are step 0 and cost no step of the budget. A question that
+points at "my files" without naming one, in a workspace of at most three small
+files, gets all of them read.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 from typing import Any
 
 from model.types import ToolCall
 
-from .finish import goal_files
+from .finish import asks_only_a_question, goal_files
 
 __all__ = ["PREREAD_STEP", "preread_calls"]
 
@@ -26,6 +30,40 @@ PREREAD_STEP = 0
 """The step number of the harness's reads (before the model's step 1)."""
 
 _MAX_FILES = 3
+_SMALL_BYTES = 8192
+_POINTS_AT_FILES = re.compile(r"\b(my|our|these|the|your)\s+(files|documents|notes|folder|workspace)\b|"
+                              r"\bsomewhere\b", re.IGNORECASE)
+
+
+def _few_small_files(root: Path) -> list[str]:
+    """Every file of a workspace that holds at most :data:`_MAX_FILES` files, each
+    at most :data:`_SMALL_BYTES`, hidden names and symlinks skipped; [] for any
+    other workspace. handoff_not_found ("What is our landlord's phone number? It
+    should be somewhere in my files.", two small files): Qwen 1.5B never read
+    either, invented landlord_phone_number.txt and searched for it until the
+    budget ran out."""
+    from tools.files._common import reader_for
+
+    found: list[str] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not os.path.islink(os.path.join(folder, d)))
+        for name in sorted(files):
+            path = Path(folder) / name
+            if name.startswith(".") or path.is_symlink():
+                continue
+            try:
+                size = path.stat().st_size
+                with open(path, "rb") as fh:
+                    binary = b"\0" in fh.read(1024)
+            except OSError:
+                return []
+            rel = path.relative_to(root).as_posix()
+            if binary and reader_for(rel) == "read_file":
+                continue  # a picture or other binary file: nothing to read
+            found.append(rel)
+            if size > _SMALL_BYTES or len(found) > _MAX_FILES:
+                return []
+    return found
 
 
 def preread_calls(goal: str, workspace: str | Path, registered: Any) -> list[ToolCall]:
@@ -39,6 +77,8 @@ def preread_calls(goal: str, workspace: str | Path, registered: Any) -> list[Too
     root = Path(workspace)
     calls: list[ToolCall] = []
     seen: set[str] = set()
+    if not inputs and not outputs and asks_only_a_question(goal) and _POINTS_AT_FILES.search(goal):
+        inputs = _few_small_files(root)
     for rel in [*inputs, *outputs]:
         path = root / rel
         try:
