@@ -104,6 +104,25 @@ def test_a_file_the_goal_names_must_have_been_read(tmp_path):
     assert _problems(tmp_path, "When is the beta release? See notes.md", "On 14 March.", [read]) == []
 
 
+def test_the_file_named_as_the_one_asked_for_must_have_been_looked_inside(tmp_path):
+    """files_find: asked which text file is about the passport appointment, Qwen 1.5B listed the top folder and
+    answered readme.txt (unread, and not it); the task finished."""
+    goal = "Somewhere in this folder there is a text file about my passport renewal appointment. Which file is it?"
+    (tmp_path / "misc").mkdir()
+    (tmp_path / "misc" / "appt.txt").write_text("Passport renewal appointment, 12 April.\n")
+    listed = _done("list_dir", "readme.txt  18 B\nmisc/", path=".")
+    problems = _problems(tmp_path, goal, "It is readme.txt.", [listed], files=("readme.txt",))
+    assert problems == ["the answer says readme.txt is the file, but this task never looked inside it; search the "
+                        "files' text with grep (or read the file) before saying which one it is"]
+    grep = _done("grep", "misc/appt.txt:1: Passport renewal appointment, 12 April.", pattern="passport")
+    assert _problems(tmp_path, goal, "It is misc/appt.txt.", [listed, grep], files=("readme.txt",)) == []
+    read = _done("read_file", "Passport renewal appointment, 12 April.", path="misc/appt.txt")
+    assert _problems(tmp_path, goal, "It is misc/appt.txt.", [read], files=("readme.txt",)) == []
+    assert _problems(tmp_path, "What does readme.txt say?", "It says hello.", [_done("read_file", "hello",
+                                                                                      path="readme.txt")],
+                     files=("readme.txt",)) == []
+
+
 def test_a_table_query_over_a_file_counts_as_reading_it(tmp_path):
     (tmp_path / "sales.csv").write_text("region,amount\nnorth,1700\n")
     q = _done("table_query", "sum\n1700", sql="SELECT sum(amount) FROM sales")
@@ -264,8 +283,8 @@ def test_an_answer_refused_before_any_tool_call_forces_a_look(assistant_home, tm
     store = Store(assistant_home / "t.db")
     model = ScriptedChatModel(["The landlord's phone number is 123-456-7890.", call("grep", pattern="landlord"),
                                "I could not find the landlord's phone number in your files."])
-    agent = Agent(model, ToolRegistry(FILE_TOOLS), store, settings=load_config(overrides={"agent": {"approve": "all"}}),
-                  state_dir=tmp_path / "state")
+    agent = Agent(model, ToolRegistry(FILE_TOOLS), store, state_dir=tmp_path / "state",
+                  settings=load_config(overrides={"agent": {"approve": "all", "preread": False}}))
     (ws / "contacts.csv").write_text("name,phone\nTom Reilly,555 0100\n")
     events = list(agent.run("What is our landlord's phone number? It is somewhere in my files.", workspace=ws))
     assert isinstance(events[-1], Finished) and "could not find" in events[-1].answer
@@ -275,15 +294,11 @@ def test_an_answer_refused_before_any_tool_call_forces_a_look(assistant_home, tm
 
 
 class _Recording(ScriptedChatModel):
-    """Keeps the last message of every prompt."""
+    """Gives the last message of every prompt (``prompts`` keeps them all)."""
 
-    def __init__(self, outputs):
-        super().__init__(outputs)
-        self.last_messages: list[str] = []
-
-    def complete(self, messages, tools, **kw):
-        self.last_messages.append(messages[-1].content)
-        return super().complete(messages, tools, **kw)
+    @property
+    def last_messages(self) -> list[str]:
+        return [p[-1].content for p in self.prompts]
 
 
 def test_the_last_step_of_the_budget_ends_the_task_with_an_answer(assistant_home, tmp_path):
@@ -379,6 +394,8 @@ def test_an_answer_that_points_to_the_tool_output_is_doubted(tmp_path, answer, d
     ('```\n{\n  "answer": "Paragraph numbers after the insertion point have changed."\n}\n```', "JSON object"),
     ("To find the rent I'll use these steps:\n1. Read it.\n2. Search it.\nHere's the complete JSON object:\n",
      "announcing something"),
+    ("I could not find it.", "without saying what"),  # calendar_list_day: the day's two events were listed
+    ("Couldn't find that", "without saying what"),
 ])
 def test_answers_not_shaped_like_answers_are_doubted(tmp_path, answer, doubt):
     """Two wrong dones of Qwen 1.5B on the bench (docx_append_paragraph, docx_lookup at 8d95f79)."""
@@ -386,6 +403,8 @@ def test_answers_not_shaped_like_answers_are_doubted(tmp_path, answer, doubt):
     assert len(problems) == 1 and doubt in problems[0], problems
     assert finish_problems("The rent is due on the first: of each month, says the lease.",
                            Evidence("When is the rent due?", tmp_path)) == []
+    assert finish_problems("I could not find the rent in any of your files.",
+                           Evidence("How much is the rent?", tmp_path)) == []
 
 
 def test_an_answer_wrapped_in_a_one_key_json_object_is_the_text_inside(assistant_home, tmp_path):
@@ -541,7 +560,8 @@ def test_an_answer_that_copies_a_whole_tool_result_is_doubted(tmp_path):
     (tmp_path / "readme.txt").write_text("x")
     problems = finish_problems(listing, Evidence(goal, tmp_path, calls=[ls]))
     assert problems and "copies the whole result of list_dir" in problems[0]
-    assert finish_problems("It is home/garden.txt (37 B).", Evidence(goal, tmp_path, calls=[ls])) == []
+    read = _done("read_file", "x", path="home/garden.txt")
+    assert finish_problems("It is home/garden.txt (37 B).", Evidence(goal, tmp_path, calls=[ls, read])) == []
 
 
 def test_two_repeats_among_the_last_three_calls_end_the_task(assistant_home, tmp_path):
@@ -601,6 +621,10 @@ def test_an_answer_that_shows_code_instead_of_running_it_is_doubted(tmp_path):
     assert "shows code" in _problems(tmp_path, goal, answer, files=())[0]
     asked = _problems(tmp_path, "Write me a SQL query that totals spending by category.", answer, files=())
     assert not any("shows code" in p for p in asked)  # code the user asked for is the answer
+    plain = "The monthly rent in the lease.docx file is:\n\n```\nEUR 1,450\n```"  # docx_lookup: a value, fenced
+    assert not any("shows code" in p for p in _problems(tmp_path, "How much is the monthly rent?", plain, files=()))
+    unmarked = "Run this:\n```\nSELECT SUM(Amount) FROM spending\n```"
+    assert "shows code" in _problems(tmp_path, goal, unmarked, files=())[0]
 
 
 def test_a_sheet_the_goal_names_must_exist_in_the_workbook_written(tmp_path):
@@ -640,3 +664,34 @@ def test_yes_or_no_is_no_answer_to_a_wh_question(tmp_path):
     read = _done("read_file", "Plumber: Jonas Berg", path="notes.md")
     assert "only a yes or no" in _problems(tmp_path, "Who is the plumber? It is in notes.md", "no", [read])[0]
     assert _problems(tmp_path, "Is the plumber in notes.md?", "No.", [read]) == []
+
+
+def test_an_answer_that_picks_a_value_below_the_highest_of_its_query_is_doubted(tmp_path):
+    """xlsx_lookup: the query gave Travel 470, Books 60, Home 250, Food 591; Qwen 1.5B answered "Travel had the
+    highest value of 470" and the task finished."""
+    result = ("<<UNTRUSTED ab source=table_query>>\n4 rows:\ncategory | Total\n---------+------\nTravel   |   470\n"
+              "Books    |    60\nHome     |   250\nFood     |   591\n<<END_UNTRUSTED ab>>")
+    query = _done("table_query", result, sql="SELECT Category, SUM(Amount) AS Total FROM spending GROUP BY Category")
+    goal = "Which category had the highest total spending? Answer with the category name and its total."
+    problems = _problems(tmp_path, goal, "Travel had the highest total, 470.", [query], files=())
+    assert problems == ["the answer gives 470, but the result of table_query at step 1 has a higher value in that "
+                        "column (591); check which is highest (ORDER BY ... DESC LIMIT 1 puts it first)"]
+    assert _problems(tmp_path, goal, "Food, with 591.", [query], files=()) == []
+    low = _problems(tmp_path, "Which category had the lowest total?", "Home, 250.", [query], files=())
+    assert any("lower value in that column (60)" in p for p in low)
+    assert _problems(tmp_path, "What did we spend on Travel?", "Travel: 470.", [query], files=()) == []
+
+
+def test_a_change_asked_of_a_file_that_went_to_a_new_copy_is_doubted(tmp_path):
+    """xlsx_summary_sheet: asked to add a sheet to budget.xlsx, Qwen 1.5B passed output="budget_summary.xlsx" (the
+    user's file unchanged) and answered that the Summary sheet was added."""
+    (tmp_path / "budget.xlsx").write_bytes(b"PK")
+    (tmp_path / "budget_summary.xlsx").write_bytes(b"PK")
+    goal = 'budget.xlsx has one sheet per month. Add a sheet called "Summary" with each month\'s total.'
+    problems = finish_problems("Added the Summary sheet.", Evidence(
+        goal=goal, workspace=tmp_path, calls=[], touched=["budget_summary.xlsx"], tool_names=TOOLS))
+    assert ("the task asks to change budget.xlsx, but this task left it as it was and wrote budget_summary.xlsx "
+            "instead; make the change in budget.xlsx itself (leave out output)") in problems
+    fine = finish_problems("Added the Summary sheet.", Evidence(
+        goal=goal, workspace=tmp_path, calls=[], touched=["budget.xlsx"], tool_names=TOOLS))
+    assert not any("left it as it was" in p for p in fine)

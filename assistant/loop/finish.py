@@ -315,6 +315,31 @@ def _says_missing(answer: str, rel: str) -> bool:
         answer, re.IGNORECASE))
 
 
+_WHICH_FILE = re.compile(r"\b(which|what)\s+(text\s+)?(file|document)\b|\bfind\s+the\s+(text\s+)?(file|document)\b",
+                         re.IGNORECASE)
+
+
+def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
+    """The doubt when the goal asks which file holds something and the answer names
+    existing files of which this task looked inside none (read it, or saw it in a grep
+    result). files_find: asked which file is about the passport appointment, Qwen 1.5B
+    listed the top folder and answered readme.txt, unread."""
+    if not _WHICH_FILE.search(ev.goal):
+        return []
+    root = Path(ev.workspace)
+    words = {w.lower() for w in _WORD.findall(ev.goal)}
+    named = [rel for pos, rel in _paths(answer) if (root / rel).is_file()
+             and not _NEGATED.search(_sentence_before(answer, pos))]
+    if any(words & {w.lower() for w in _WORD.findall(Path(rel).stem)} for rel in named):
+        return []  # "passport.txt" for "which file is about my passport?": its name says so
+    if not named or any(_was_read(rel, ev.calls, reads_only=True) or any(
+            c.name == "grep" and c.status == "done" and not c.error and rel in (c.result or "") for c in ev.calls)
+            for rel in named):
+        return []
+    return [f"the answer says {named[0]} is the file, but this task never looked inside it; search the files' text "
+            "with grep (or read the file) before saying which one it is"]
+
+
 def file_problems(answer: str, ev: Evidence) -> list[str]:
     """Doubts about files: outputs the goal asks for that are missing or were
     not written by this task; files the answer names that do not exist (or that
@@ -345,6 +370,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             out.append(f"the answer names {rel}, which does not exist in the workspace")
         elif _CLAIM.search(before + after) and _norm(rel) not in touched:
             out.append(f"the answer says {rel} was written, but this task did not write it")
+    out += _unlooked_pick(answer, ev)
     made = {_norm(p) for p in ev.made}
     for rel in inputs:
         if (root / rel).is_file() and _norm(rel) not in made and not _was_read(rel, ev.calls):
@@ -352,7 +378,16 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     return list(dict.fromkeys(out))  # a file named twice in the answer is one doubt
 
 
-_CODE_BLOCK = re.compile(r"```[ \t]*(sql|python|py|bash|sh|shell|js|javascript|vba|excel|r)?[ \t]*\n.*?\n[ \t]*```", re.DOTALL)
+_CODE_BLOCK = re.compile(r"```[ \t]*(sql|python|py|bash|sh|shell|js|javascript|vba|excel|r)?[ \t]*\n(.*?)\n[ \t]*```", re.DOTALL)
+_CODE_LIKE = re.compile(r"^\s*(select|insert|update|delete|with)\b.*\b(from|into|set|as)\b|^\s*(import|def|class)\s"
+                        r"|^\s*from\s+\S+\s+import\b|[;{}]|^\s*=|\w\(.*\)", re.IGNORECASE | re.MULTILINE)
+
+
+def _shows_code(answer: str) -> bool:
+    """A fenced block with a code language, or whose text looks like code; not a
+    value set apart in a plain fence (docx_lookup: "```\nEUR 1,450\n```", the right
+    answer, was refused as code and the task handed off)."""
+    return any(m.group(1) or _CODE_LIKE.search(m.group(2)) for m in _CODE_BLOCK.finditer(answer))
 _ASKS_CODE = re.compile(r"\b(code|script|snippet|sql|query|queries|function|program|formula|regex|command)s?\b",
                         re.IGNORECASE)
 _WH_QUESTION = re.compile(r"(^|[.!?]\s+)\W*(who|what|which|where|when|whose|how (much|many|long))\b", re.IGNORECASE)
@@ -415,6 +450,10 @@ _POINTS_AWAY = re.compile(
     r"|\b(see|in) the (table|results?|output) (above|below)\b", re.IGNORECASE)
 
 
+_VAGUE_NOT_FOUND = re.compile(r"^\W*(i\s+)?(could ?n[o']t|cannot|can'?t|did ?n[o']t|was unable to|am unable to)\s+"
+                              r"(find|locate|see)\s+(it|that|this|them|anything)\W*$", re.IGNORECASE)
+
+
 def _shape_problem(answer: str) -> str:
     """Why ``answer`` is not shaped like an answer ("" when it is): a JSON object
     (Qwen 1.5B 'finished' with ```{"answer": "Paragraph numbers ... have changed."}```),
@@ -426,7 +465,12 @@ def _shape_problem(answer: str) -> str:
         except ValueError:
             obj = None
         if isinstance(obj, dict):
-            return "the answer is a JSON object; write the answer as plain sentences (or call finish with it)"
+            # csv_top_customers: {"output": "top3.csv", "rows": [...]} twice, the file written in between
+            return ("the answer is a JSON object; write the answer as plain sentences: what you found and which "
+                    "files you wrote, or call finish with them")
+    if _VAGUE_NOT_FOUND.match(body):  # calendar_list_day: "I could not find it." with the day's events listed
+        return ("the answer says \"it\" was not found without saying what; say what you looked for, where, and "
+                "what the tools showed")
     last = body.splitlines()[-1].strip() if body else ""
     if last.endswith(":"):
         return (f"the answer ends with {last[-60:]!r}, announcing something that never follows; give the result "
@@ -619,6 +663,72 @@ def _copied_result(answer: str, calls: Sequence[CallRecord]) -> str:
     return ""
 
 
+_CELL_NUMBER = re.compile(r"[$€£]?-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?%?")
+_HIGHEST = re.compile(r"\b(highest|most|largest|biggest|greatest|maximum|max|top|best)\b", re.IGNORECASE)
+_LOWEST = re.compile(r"\b(lowest|least|smallest|fewest|minimum|min|cheapest|worst)\b", re.IGNORECASE)
+
+
+def _table_rows(result: str) -> list[list[str]]:
+    """The data rows of a ``table_query`` result ("a | b" lines after the dashed rule)."""
+    lines = [ln for ln in _FENCE_LINE.sub("", result).splitlines() if ln.strip()]
+    rule = next((i for i, ln in enumerate(lines) if re.fullmatch(r"[-+\s]+", ln) and "-" in ln), None)
+    if rule is None:
+        return []
+    return [[c.strip() for c in ln.split("|")] for ln in lines[rule + 1:] if "|" in ln]
+
+
+def _not_the_extreme(answer: str, ev: Evidence) -> str:
+    """The doubt when the goal asks for the highest (or lowest) and the answer gives a
+    number from a query result's column that holds a higher (lower) one ("" otherwise).
+    xlsx_lookup: Qwen 1.5B's query gave Travel 470, Books 60, Home 250, Food 591, and it
+    answered "Travel, 470" as the highest."""
+    high, low = bool(_HIGHEST.search(ev.goal)), bool(_LOWEST.search(ev.goal))
+    if high == low:
+        return ""
+    said = set(_source_numbers([answer]))
+    for c in reversed(ev.calls):
+        if c.name != "table_query" or c.status != "done" or c.error or not c.result:
+            continue
+        rows = _table_rows(c.result)
+        if len(rows) < 2:
+            continue
+        for col in range(min(len(r) for r in rows)):
+            if not all(_CELL_NUMBER.fullmatch(r[col]) for r in rows):
+                continue
+            values = [float(normalise_number(r[col])) for r in rows]
+            hits = [v for v in values if normalise_number(repr(v)) in said]
+            best = max(values) if high else min(values)
+            if hits and best not in hits:
+                word = "higher" if high else "lower"
+                return (f"the answer gives {hits[0]:g}, but the result of table_query at step {c.step} has a {word} "
+                        f"value in that column ({best:g}); check which is {'highest' if high else 'lowest'} (ORDER "
+                        f"BY ... {'DESC' if high else 'ASC'} LIMIT 1 puts it first)")
+        return ""
+    return ""
+
+
+def _changed_a_copy(ev: Evidence) -> str:
+    """The doubt when the goal asks to change a file it names and this task left that
+    file as it was, writing a new file named after it instead ("" otherwise).
+    xlsx_summary_sheet: asked to add a sheet to budget.xlsx, Qwen 1.5B passed
+    output="budget_summary.xlsx" and answered that the sheet was added."""
+    if not _MUST_CHANGE.search(ev.goal):
+        return ""
+    outputs, inputs = goal_files(ev.goal)
+    touched = {_norm(p) for p in ev.touched}
+    root = Path(ev.workspace)
+    for rel in inputs:
+        stem = Path(rel).stem.lower()
+        if rel in outputs or _norm(rel) in touched or not (root / rel).is_file():
+            continue
+        copies = sorted(p for p in touched if Path(p).stem.lower().startswith(stem) and p != _norm(rel)
+                        and Path(p).suffix.lower() == Path(rel).suffix.lower())
+        if copies:
+            return (f"the task asks to change {rel}, but this task left it as it was and wrote {copies[0]} instead; "
+                    f"make the change in {rel} itself (leave out output)")
+    return ""
+
+
 def gives_up(answer: str, ev: Evidence) -> bool:
     """The task asks for a change, nothing was changed, and the answer says it could
     not be done: that is a hand-off, not a finished task (files_organise: "I apologize,
@@ -645,7 +755,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     shape = _shape_problem(answer)
     if shape:
         return [shape]
-    if _CODE_BLOCK.search(answer) and not _ASKS_CODE.search(ev.goal):  # xlsx_lookup: "you can use a SQL query:"
+    if _shows_code(answer) and not _ASKS_CODE.search(ev.goal):  # xlsx_lookup: "you can use a SQL query:"
         return ["the answer shows code for the user to run instead of the result; run it with a tool (SQL with "
                 "table_query) and answer with what it returns"]
     copied = _copied_result(answer, ev.calls)
@@ -691,6 +801,12 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if cannot and not _NOT_DONE.search(answer):
         out.append(f"the task asks to {cannot}, and no tool here can {cannot}; say plainly that you could not "
                    f"{cannot} it (and what you did instead), or call ask_human")
+    beaten = _not_the_extreme(answer, ev)
+    if beaten:
+        out.append(beaten)
+    copy = _changed_a_copy(ev) if changed else ""
+    if copy:
+        out.append(copy)
     unseen = number_problems(answer, [ev.goal, *ev.user_texts, *results, *ev.extra_texts])
     if unseen:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "
