@@ -217,8 +217,9 @@ def test_reading_a_table_whole_for_a_ranking_points_to_table_query(assistant_hom
     (ws / "notes.txt").write_text("Acme, Birch\n")
     events = list(agent.run("Which customer spent the most in total in orders.csv?", workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
-    assert results[0].rstrip().endswith("Never add numbers up by hand.") and "table: orders(" in results[0]
-    assert "from orders.csv" in results[0]
+    assert results[0].rstrip().endswith("Never add numbers up by hand.")
+    assert "table 'orders', e.g. SELECT customer, SUM(amount) FROM orders GROUP BY customer ORDER BY 2 DESC" \
+        in results[0]
     assert results[0].index("<<END_UNTRUSTED") < results[0].index("Hint:")  # the harness's words, outside the fence
     assert "Hint:" not in results[1]
     store.close()
@@ -244,7 +245,7 @@ def test_the_table_hint_names_each_sheet_of_a_workbook(assistant_home, tmp_path)
     events = list(agent.run("How much did we spend on Travel in total across both quarters in expenses.xlsx?",
                             workspace=ws))
     result = next(e.result for e in events if isinstance(e, ToolCallFinished))
-    assert "tables: expenses_q1(category, amount) from expenses.xlsx, sheet Q1; expenses_q2(" in result
+    assert "tables 'expenses_q1', 'expenses_q2', e.g. SELECT category, SUM(amount) FROM expenses_q1" in result
     assert "UNION ALL" in result and "table 'expenses'" not in result
     store.close()
 

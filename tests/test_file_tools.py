@@ -173,7 +173,7 @@ def test_find_files_and_grep(ctx: ToolContext) -> None:
     assert r.data["paths"] == ["docs/plan.md"]
     r = call(ctx, "find_files", pattern="*.xlsx")
     assert not r.error and "no files match" in r.text
-    assert "to find a file by what it says, use grep" in r.text  # files_find: *.pdf for "a file about my passport"
+    assert "grep searches the text inside files" in r.text  # files_find: *.pdf for "a file about my passport"
     r = call(ctx, "grep", pattern=r"buy \w+", context=1)
     assert "docs/plan.md:3: - buy milk" in r.text and "docs/plan.md-4- - call Bob" in r.text
     assert r.untrusted

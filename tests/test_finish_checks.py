@@ -118,6 +118,10 @@ def test_the_file_named_as_the_one_asked_for_must_have_been_looked_inside(tmp_pa
     assert _problems(tmp_path, goal, "It is misc/appt.txt.", [listed, grep], files=("readme.txt",)) == []
     read = _done("read_file", "Passport renewal appointment, 12 April.", path="misc/appt.txt")
     assert _problems(tmp_path, goal, "It is misc/appt.txt.", [read], files=("readme.txt",)) == []
+    echoed = _problems(tmp_path, goal, "To find a file by what it says, use grep.", [listed], files=("readme.txt",))
+    assert echoed == ["the task asks which file it is, and the answer names none; give the file's path, or say "
+                      "plainly that you could not find it"]  # files_find at 2bf36bb: find_files' hint as the answer
+    assert _problems(tmp_path, goal, "I could not find such a file.", [listed], files=("readme.txt",)) == []
     assert _problems(tmp_path, "What does readme.txt say?", "It says hello.", [_done("read_file", "hello",
                                                                                       path="readme.txt")],
                      files=("readme.txt",)) == []

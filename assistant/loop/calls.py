@@ -169,12 +169,15 @@ class CallRunner:
             stem = path.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
             return (f"Hint: for totals, counts or rankings, query this table with table_query (SQL, table "
                     f"{table_name(stem)!r} for a CSV or one-sheet workbook); never add numbers up by hand.")
-        # xlsx_two_sheet_total: the hint named table 'expenses' for a two-sheet workbook (expenses_q1, expenses_q2)
-        shown = "; ".join(f"{t.name}({', '.join(c.name for c in t.columns[:8])}) from {t.source}" for t in mine[:6])
-        across = (f" For a total across sheets, add the tables' sums (SELECT (SELECT SUM(..) FROM {mine[0].name}) + "
-                  f"(SELECT SUM(..) FROM {mine[1].name})) or UNION ALL them.") if len(mine) > 1 else ""
+        # xlsx_two_sheet_total: the hint named table 'expenses' for a two-sheet workbook (expenses_q1, expenses_q2);
+        # xlsx_lookup: a hint shaped "spending(category, amount) from spending.xlsx" was copied into the FROM clause
+        names = ", ".join(repr(t.name) for t in mine[:6])
+        example = _example_query(mine[0])
+        across = (f" For a total across sheets, UNION ALL the tables or add their sums: SELECT (SELECT SUM(x) FROM "
+                  f"{mine[0].name}) + (SELECT SUM(x) FROM {mine[1].name}).") if len(mine) > 1 else ""
         return (f"Hint: for totals, counts or rankings, query with table_query (SQL); "
-                f"table{'s' if len(mine) > 1 else ''}: {shown}.{across} Never add numbers up by hand.")
+                f"table{'s' if len(mine) > 1 else ''} {names}{', e.g. ' + example if example else ''}.{across} "
+                "Never add numbers up by hand.")
 
     def _preview(self, tool: Tool, params: Any) -> str | None:
         from tools.files import preview_diff
@@ -542,3 +545,17 @@ def _redact(text: str) -> str:
 
     secrets = seen_secrets()
     return redact(text, secrets) if secrets else text
+
+
+def _example_query(table: Any) -> str:
+    """A query over ``table`` (a :class:`tools.tables.loading.Table`) to show in a hint:
+    the text column with the fewest distinct values grouped with the sum of the first number column
+    ("SELECT category, SUM(amount) FROM spending GROUP BY category ORDER BY 2 DESC");
+    "" when it has no such pair."""
+    texts = [c for c in table.columns if c.sql_type == "VARCHAR"]
+    text = min(texts, key=lambda c: len(set(c.values))).name if texts else None  # the likeliest grouping key
+    number = next((c.name for c in table.columns if c.sql_type in ("BIGINT", "DOUBLE", "INTEGER", "DECIMAL")
+                   or c.sql_type.startswith("DECIMAL")), None)
+    if not text or not number:
+        return ""
+    return f"SELECT {text}, SUM({number}) FROM {table.name} GROUP BY {text} ORDER BY 2 DESC"

@@ -328,6 +328,10 @@ def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
         return []
     root = Path(ev.workspace)
     words = {w.lower() for w in _WORD.findall(ev.goal)}
+    if not _paths(answer) and not _NOT_FOUND.search(answer) and not _NOT_DONE.search(answer):
+        # files_find: "To find a file by what it says, use grep." (find_files' own hint) as the answer
+        return ["the task asks which file it is, and the answer names none; give the file's path, or say plainly "
+                "that you could not find it"]
     named = [rel for pos, rel in _paths(answer) if (root / rel).is_file()
              and not _NEGATED.search(_sentence_before(answer, pos))]
     if any(words & {w.lower() for w in _WORD.findall(Path(rel).stem)} for rel in named):

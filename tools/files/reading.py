@@ -157,7 +157,7 @@ def find_files(ctx: ToolContext, params: FindFilesParams) -> ToolResult:
     deep = _deep_note(ws, "searched")
     if not found:
         return ToolResult(
-            text="\n".join([f"no files match {params.pattern!r} under {top}. Try a broader pattern (e.g. *report*) or check the folder with list_dir; find_files matches names only: to find a file by what it says, use grep."] + deep),
+            text="\n".join([f"no files match {params.pattern!r} under {top}. Try a broader pattern (e.g. *report*) or check the folder with list_dir; find_files matches names only (grep searches the text inside files)."] + deep),
             data={"paths": []},
         )
     lines = [f"{e.path}  {human_size(e.size)}" for e in found]
