@@ -209,15 +209,21 @@ def _matching(ws: Workspace, src: str) -> tuple[str, str, list[str]]:
     return folder, pattern, [n for n in names if fnmatch.fnmatchcase(n.casefold(), pattern.casefold())]
 
 
+_LOOK_BELOW = 5000
+"""Entries :func:`_found_below` looks at, at most."""
+
+
 def _found_below(ws: Workspace, folder: str, fits: Any) -> str:
-    """Where under ``folder`` (any depth, the folder itself excluded) files whose
-    names ``fits(name)`` lie: "todo holds 3 (monday.txt, tuesday.txt, ...)" for the
+    """Where under ``folder`` (any depth, the folder itself excluded, the first
+    :data:`_LOOK_BELOW` entries) files whose names ``fits(name)`` lie: "todo holds 3 (monday.txt, tuesday.txt, ...)" for the
     folder holding most, "" when none. For the "no file matches" errors: Qwen 1.5B
     combined ``*.txt`` (the files were in todo/) and renamed in "." (they were in
     photos/), got "nothing matches" and gave up."""
+    from itertools import islice
+
     top = ws.rel(ws.resolve(folder))
     counts: dict[str, list[str]] = {}
-    for entry in ws.walk(folder):
+    for entry in islice(ws.walk(folder), _LOOK_BELOW):  # an error's hint: never a walk of a whole home folder
         head, _, name = entry.path.rpartition("/")
         if entry.kind == "file" and head and head != top and fits(name):
             counts.setdefault(head, []).append(name)
