@@ -36,7 +36,7 @@ from ..infra.secret_cache import read_secret
 from .ambiguity import AMBIGUOUS_KEY
 from .arguments import call_record, storable_text
 from .calls import CallRunner
-from .ending import end_with_answer, evidence_of
+from .ending import end_with_answer, evidence_of, touched_paths
 from .finish import FINISH, FINISH_CHECK_PREFIX, not_an_answer, unwrap_answer
 from .history import fit_prompt, to_model_messages
 from .plan import PLAN_TURN_TOKENS, UPDATE_PLAN, context_message, next_plan_step, plan_tool, wants_plan_turn
@@ -291,9 +291,8 @@ class Agent:
 
         closing = last_step_note(task, sess.calls)
         self._closing = closing  # never stored, but the harness's words: an answer that echoes it is none
-        made = "" if closing else outputs_made_note(
-            task.goal, task.workspace, [str(ch.record.get(k)) for ch in sess.store.changes(task.id)
-                                        for k in ("path", "dest") if ch.record.get(k)])
+        made = "" if closing else outputs_made_note(task.goal, task.workspace,
+                                                    touched_paths(sess.store.changes(task.id)))
         self._made_note = made
 
         def render(t: Task, msgs: list[StoredMessage]) -> tuple[list, int]:

@@ -10,14 +10,20 @@ wrong "done".
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from ..events import Event, Notice
 from ..state.models import CallRecord, StoredMessage
 from ..state.session import TaskSession
 from .finish import FINISH_CHECK_PREFIX, Evidence, finish_problems, gives_up, made_paths
 
-__all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note"]
+__all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note", "touched_paths"]
+
+
+def touched_paths(changes: Sequence[Any]) -> list[str]:
+    """The workspace paths a task's change journal entries (oldest first) name: each
+    change's ``path`` and, for moves and copies, its ``dest``."""
+    return [str(ch.record[key]) for ch in changes for key in ("path", "dest") if ch.record.get(key)]
 
 
 def evidence_of(sess: TaskSession, tool_names: Sequence[str], extra_texts: Sequence[str] = (),
@@ -26,12 +32,8 @@ def evidence_of(sess: TaskSession, tool_names: Sequence[str], extra_texts: Seque
     the call journal and the paths this task changed (from the change journal)."""
     task = sess.task
     user = [m.content for m in sess.messages if m.role == "user" and m.kind == "note"]
-    touched: list[str] = []
     changes = sess.store.changes(task.id)
-    for ch in changes:
-        for key in ("path", "dest"):
-            if ch.record.get(key):
-                touched.append(str(ch.record[key]))
+    touched = touched_paths(changes)
     harness = [m.content for m in sess.messages if m.role == "user" and m.kind in ("format_error", "corrective")]
     # the harness's own results too: a repeat answered from the journal, a refused call (note_search: Qwen 1.5B
     # answered with the "Not run again: this exact note_search call ..." note, and the task finished)

@@ -229,7 +229,8 @@ def asks_only_a_question(goal: str) -> bool:
     return "?" in goal and not _CHANGE.search(goal) and not _REQUEST.search(goal)
 
 
-def _norm(path: str) -> str:
+def norm_path(path: str) -> str:
+    """A workspace path as the change journal writes it: "./a.txt" -> "a.txt", no trailing "/"."""
     return path.strip().lstrip("./").rstrip("/") if path.startswith("./") else path.strip().rstrip("/")
 
 
@@ -281,9 +282,9 @@ def unread_inputs(goal: str, workspace: str | Path, calls: Sequence[CallRecord],
     # 60 days"); not when it brings content of its own (an xlsx_add_sheet of five invented vendors)
     own = bool(args) and not ungrounded_words(" ".join(_values(call.arguments)), [goal])
     root = Path(workspace)
-    ours = {_norm(p) for p in made}
+    ours = {norm_path(p) for p in made}
     return [rel for rel in goal_files(goal)[1]
-            if (root / rel).is_file() and _norm(rel) not in ours and not (own and Path(rel).name.lower() in args)
+            if (root / rel).is_file() and norm_path(rel) not in ours and not (own and Path(rel).name.lower() in args)
             and not _was_read(rel, calls, reads_only=True)]
 
 
@@ -350,13 +351,13 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     it says it wrote, but this task did not); inputs the goal names that exist
     but were never read."""
     root = Path(ev.workspace)
-    touched = {_norm(p) for p in ev.touched}
+    touched = {norm_path(p) for p in ev.touched}
     outputs, inputs = goal_files(ev.goal)
     out = []
     for rel in outputs:
         if not (root / rel).exists():
             out.append(f"the task asks for {rel}, but it does not exist; create it with a tool")
-        elif _norm(rel) not in touched:
+        elif norm_path(rel) not in touched:
             out.append(f"the task asks for {rel}, but this task did not write it")
     for pos, rel in _paths(answer):
         before = _sentence_before(answer, pos)
@@ -370,14 +371,14 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             continue  # "I could not find data.csv" is an honest answer when it is not there
         if rel in outputs:
             continue
-        if not exists_somewhere(root, rel) and _norm(rel) not in touched:  # a file this task deleted or moved away
+        if not exists_somewhere(root, rel) and norm_path(rel) not in touched:  # a file this task deleted or moved away
             out.append(f"the answer names {rel}, which does not exist in the workspace")
-        elif _CLAIM.search(before + after) and _norm(rel) not in touched:
+        elif _CLAIM.search(before + after) and norm_path(rel) not in touched:
             out.append(f"the answer says {rel} was written, but this task did not write it")
     out += _unlooked_pick(answer, ev)
-    made = {_norm(p) for p in ev.made}
+    made = {norm_path(p) for p in ev.made}
     for rel in inputs:
-        if (root / rel).is_file() and _norm(rel) not in made and not _was_read(rel, ev.calls):
+        if (root / rel).is_file() and norm_path(rel) not in made and not _was_read(rel, ev.calls):
             out.append(f"the task names {rel}, but it was never read; read it before answering")
     return list(dict.fromkeys(out))  # a file named twice in the answer is one doubt
 
@@ -719,13 +720,13 @@ def _changed_a_copy(ev: Evidence) -> str:
     if not _MUST_CHANGE.search(ev.goal):
         return ""
     outputs, inputs = goal_files(ev.goal)
-    touched = {_norm(p) for p in ev.touched}
+    touched = {norm_path(p) for p in ev.touched}
     root = Path(ev.workspace)
     for rel in inputs:
         stem = Path(rel).stem.lower()
-        if rel in outputs or _norm(rel) in touched or not (root / rel).is_file():
+        if rel in outputs or norm_path(rel) in touched or not (root / rel).is_file():
             continue
-        copies = sorted(p for p in touched if Path(p).stem.lower().startswith(stem) and p != _norm(rel)
+        copies = sorted(p for p in touched if Path(p).stem.lower().startswith(stem) and p != norm_path(rel)
                         and Path(p).suffix.lower() == Path(rel).suffix.lower())
         if copies:
             return (f"the task asks to change {rel}, but this task left it as it was and wrote {copies[0]} instead; "

@@ -201,10 +201,10 @@ def outputs_made_note(goal: str, workspace: str, touched: Sequence[str]) -> str:
     read back, extracted again and re-created until the budget ran out, no answer given."""
     from pathlib import Path
 
-    from .finish import goal_files
+    from .finish import goal_files, norm_path
 
     outputs = goal_files(goal)[0]
-    done = {p.strip().lstrip("./") if p.startswith("./") else p.strip() for p in touched}
+    done = {norm_path(p) for p in touched}
     if not outputs or not all((Path(workspace) / o).exists() and o in done for o in outputs):
         return ""
     names = ", ".join(outputs)
