@@ -142,9 +142,10 @@ def _numbers(text: str) -> list[str]:
 
 def _source_numbers(texts: Iterable[str]) -> set[str]:
     """Every number in ``texts``, read both with and without thousands separators
-    ("a,1,234" holds 1234, 1 and 234)."""
+    ("a,1,234" holds 1234, 1 and 234); the untrusted-data fence lines do not count."""
     found: set[str] = set()
     for text in texts:
+        text = _FENCE_LINE.sub("", text)  # the fence's random marker ("a300f...") holds digits no file said
         found.update(_numbers(text))
         found.update(normalise_number(x) for x in re.findall(r"\d+(?:\.\d+)?", text))
     return found
