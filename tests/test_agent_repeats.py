@@ -382,3 +382,36 @@ def test_a_table_write_with_numbers_no_tool_gave_is_refused(assistant_home, tmp_
     assert invented.error and invented.result.startswith("Not run: the numbers 215, 300 in this csv_write call")
     assert not right.error and "North,120" in (ws / "totals.csv").read_text()
     store.close()
+
+
+def test_a_call_that_failed_the_same_way_twice_leaves_the_next_grammar(assistant_home, tmp_path):
+    """csv_to_xlsx at c628c84: Qwen 1.5B sent the same refused write_file of contacts.xlsx six times and the
+    task paused as stuck; only calls that succeeded were treated as repeats."""
+    same = call("write_file", path="contacts.xlsx", content="Name,City\nIne,Porto")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="contacts.csv"), same, same, "I could not write contacts.xlsx."])
+    (ws / "contacts.csv").write_text("Name,City\nIne,Porto\n")
+    events = list(agent.run("Turn contacts.csv into contacts.xlsx", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert "nothing was written" in results[1] and "This exact" not in results[1]
+    assert results[2].startswith(results[1]) and "failed the same way at step 2" in results[2]
+    calls = store.calls(events[-1].task_id)
+    assert calls[2].data.get("failed_again") == calls[1].id and not (calls[1].data or {}).get("failed_again")
+    # like a repeat that succeeded: the next turn is constrained, without write_file; the one before was free
+    assert [force for force, _ in model.calls][:4] == [None, None, None, "tool_call_or_final"]
+    assert "write_file" in model.grammar_tools[2] and "write_file" not in model.grammar_tools[3]
+    assert not (ws / "contacts.xlsx").exists()
+    store.close()
+
+
+def test_a_failed_call_that_works_the_second_time_is_no_repeat(assistant_home, tmp_path):
+    read = call("read_file", path="a.txt")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        read, call("write_file", path="a.txt", content="made"), read, "a.txt says made."])
+    events = list(agent.run("make a.txt and read it back", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert "not found" in results[0] and "made" in results[2] and "This exact" not in results[2]
+    calls = store.calls(events[-1].task_id)
+    assert not (calls[2].data or {}).get("failed_again")
+    assert [force for force, _ in model.calls][3] is None
+    store.close()

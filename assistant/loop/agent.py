@@ -35,7 +35,7 @@ from ..state.store import Store
 from ..infra.secret_cache import read_secret
 from .ambiguity import AMBIGUOUS_KEY
 from .arguments import call_record, storable_text
-from .calls import CallRunner
+from .calls import FAILED_AGAIN_KEY, CallRunner
 from .ending import end_with_answer, evidence_of, touched_paths
 from .finish import FINISH, FINISH_CHECK_PREFIX, not_an_answer, unwrap_answer
 from .history import fit_prompt, to_model_messages
@@ -277,7 +277,7 @@ class Agent:
         # finish and update_plan are always callable (so a grammar-constrained turn can end); a read
         # just answered from the journal (calls.py) is left out of the next turn's grammar
         last = [c for c in sess.calls if c.step == task.usage.steps]
-        repeats = {c.name for c in last if (c.data or {}).get("repeat_of")}
+        repeats = {c.name for c in last if (c.data or {}).get("repeat_of") or (c.data or {}).get(FAILED_AGAIN_KEY)}
         # right after a plan update the next turn must act: a 1.5B model otherwise rewrites its plan every step
         harness = [t for t in (FINISH, UPDATE_PLAN) if not (t is UPDATE_PLAN and any(c.name == t.name for c in last))]
         tt = turn_tools(self.tools, task.tool_groups, sess.calls, skip=repeats,

@@ -36,6 +36,8 @@ _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdo
 # outside the workspace too (files_rename_pattern: /tmp/bench-x/photos for the workspace's photos folder)
 _FILES_SHOWN = "What the workspace holds:"
 _HARNESS_CALLS = ("ask_human", "use_tools", "finish", "update_plan")
+FAILED_AGAIN_KEY = "failed_again"
+"""``CallRecord.data`` key: the id of the identical earlier call that failed the same way (:meth:`CallRunner.failed_before`)."""
 _SHOW_AGAIN_CHARS = 6000
 """A file the harness read before step 1, asked for again by the model, is shown again up to this size."""
 _TABLE_WRITES = ("xlsx_write", "xlsx_add_sheet", "xlsx_append_rows", "csv_write")
@@ -121,9 +123,15 @@ class CallRunner:
             text = fence(text, self.s.task.marker, source)
         hint = self._table_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
+        again = self.failed_before(call, text) if result.error else None
         call.result = text
         call.error = bool(result.error)
         call.data = _jsonable(result.data)
+        if again is not None:  # the next turn is constrained without this tool (agent.py), as after a repeat
+            call.data = {**(call.data or {}), FAILED_AGAIN_KEY: again.id}
+            call.result = text = (f"{text}\n(This exact {call.name} call failed the same way at step {again.step}; "
+                                  "sent again unchanged it fails again. Change what you pass, use another tool, or "
+                                  "give your final answer.)")
         call.status = status or ("error" if result.error else "done")
         self.s.task.usage.tool_calls += 1
         obs = self.s.new_message("tool", text, kind="observation", name=call.name, tool_call_id=call.id)
@@ -355,6 +363,26 @@ class CallRunner:
                     and not (c.data or {}).get("repeat_of"):
                 earlier = None  # something changed since: run it again (a refused or failed call changed nothing)
         return earlier
+
+    def failed_before(self, call: CallRecord, text: str) -> CallRecord | None:
+        """The earlier call of this task with the same name and arguments that
+        failed with the same ``text`` as ``call`` just did (refused, invalid or an
+        error of the tool), else None. Only succeeded calls are answered from the
+        journal (:meth:`answered_before`); a failed one runs again, since what it
+        depends on may have changed (a file written since, the network back). When
+        it fails the same way, the model is told so and its next turn is
+        constrained without that tool: csv_to_xlsx at c628c84, Qwen 1.5B sent the
+        same write_file of contacts.xlsx six times, each refused with a pointer to
+        ``xlsx_write from_csv``, and the task paused as stuck."""
+        if call.name in _HARNESS_CALLS:
+            return None
+        sig = signature(call)
+        for c in reversed(self.s.calls):
+            if c.id == call.id or c.step > call.step:
+                continue
+            if signature(c) == sig:  # the latest earlier one: had it failed, and the same way?
+                return c if c.error and (c.result or "").split("\n(This exact ")[0] == text else None
+        return None
 
     def _repeat_note(self, earlier: CallRecord) -> str:
         folded = any(m.folded and m.tool_call_id == earlier.id for m in self.s.messages)
