@@ -25,6 +25,7 @@ from model.parsing_failed import looks_like_failed_call, unknown_json_tool
 from tools.base import RiskClass, Tool, ToolContext, ToolResult
 
 from ..state.models import CallRecord
+from .attribution import misattributed_contact
 from .verify import exists_somewhere
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
@@ -810,6 +811,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     beaten = _not_the_extreme(answer, ev)
     if beaten:
         out.append(beaten)
+    whose = misattributed_contact(ev.goal, answer, ev.calls)
+    if whose:  # handoff_not_found: the accountant's number given as the landlord's
+        out.append(whose)
     copy = _changed_a_copy(ev) if changed else ""
     if copy:
         out.append(copy)

@@ -1,0 +1,101 @@
+"""Whose value is it? A finish check for answers that give one person's contact
+detail as another's.
+
+handoff_not_found at c628c84: asked "What is our landlord's phone number?", Qwen
+1.5B read contacts.csv (no landlord in it) and notes.md (the landlord, Mr. Okafor,
+with no number), and answered "The landlord's phone number is +44 20 7946 0011":
+the accountant's number, on the accountant's row. Every digit of it came from a
+tool, so the number check passed it; what was wrong was whose it was.
+
+The check: when the goal asks for a possessor's contact detail ("the landlord's
+phone number", "the email of our accountant") and the answer gives a phone
+number or an e-mail address, some tool-result line holding that value (or the
+call that produced it) must name the possessor, or a name that a line naming
+the possessor gives ("Rent goes to Mr. Okafor, the landlord" links Okafor), or
+the answer must say whose the value is (naming someone on its line).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Sequence
+
+from ..state.models import CallRecord
+
+__all__ = ["misattributed_contact"]
+
+_DETAIL = r"(?:phone|telephone|mobile|cell|number|e-?mail|contact)"
+_POSSESSIVE = re.compile(r"\b([A-Za-z][\w-]{2,})(?:'s|\u2019s)\s+(?:[\w-]+\s+){0,2}?" + _DETAIL, re.IGNORECASE)
+_OF = re.compile(_DETAIL + r"(?:\s+number|\s+address)?\s+(?:of|for)\s+(?:the\s+|our\s+|my\s+|a\s+)?([A-Za-z][\w-]{2,})",
+                 re.IGNORECASE)
+_PHONE = re.compile(r"(?<![\w+])\+?\d[\d ().-]{5,}\d(?!\w)")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
+_NOT_SUBJECTS = frozenset({"what", "which", "whose", "where", "who", "find", "give", "tell", "that", "this", "their",
+                           "your", "let", "its", "there", "here"})
+
+
+def _subjects(goal: str) -> list[str]:
+    """The possessors whose contact detail the goal asks for (lowercase): "landlord"."""
+    found = [m.group(1) for m in _POSSESSIVE.finditer(goal)] + [m.group(1) for m in _OF.finditer(goal)]
+    return [w.lower() for w in found if w.lower() not in _NOT_SUBJECTS]
+
+
+def _values(answer: str) -> list[tuple[str, str]]:
+    """(shown, key) for each phone number (key: its digits, 7 or more) and e-mail address in ``answer``."""
+    out = [(m.group(0), m.group(0).lower()) for m in _EMAIL.finditer(answer)]
+    rest = _EMAIL.sub(" ", answer)
+    for m in _PHONE.finditer(rest):
+        digits = re.sub(r"\D", "", m.group(0))
+        if len(digits) >= 7:
+            out.append((m.group(0).strip(), digits))
+    return out
+
+
+def _key_in(key: str, line: str) -> bool:
+    return key in line.lower() if "@" in key else key in re.sub(r"\D", "", line)
+
+
+def _names(subjects: Sequence[str], results: Iterable[str]) -> set[str]:
+    """The subjects, and capitalised words on any result line that names one of them."""
+    names = set(subjects)
+    for text in results:
+        for line in text.splitlines():
+            low = line.lower()
+            if any(s in low for s in subjects):
+                names.update(w.lower() for w in _NAME.findall(line))
+    return names
+
+
+def misattributed_contact(goal: str, answer: str, calls: Sequence[CallRecord]) -> str:
+    """A doubt (one line) when ``answer`` gives a phone number or e-mail address
+    as the goal's possessor's while every tool-result line holding it names
+    someone else; "" when it does not, or when nothing here says whose it is.
+
+    Args:
+        goal: the user's request.
+        answer: the final answer.
+        calls: the task's call journal; only calls that succeeded count.
+    """
+    subjects = _subjects(goal)
+    if not subjects:
+        return ""
+    done = [c for c in calls if c.status == "done" and not c.error and c.result]
+    names = _names(subjects, [c.result for c in done])
+    values = _values(answer)
+    low_answer = answer.lower()
+    for shown, _ in values:  # lena@example.org names nobody: its letters are not the answer saying whose it is
+        low_answer = low_answer.replace(shown.lower(), " ")
+    for shown, key in values:
+        lines = [(c, line) for c in done for line in c.result.splitlines() if _key_in(key, line)]
+        if not lines:
+            continue  # from nowhere: the number check speaks to that
+        owned = any(n in f"{line} {c.arguments}".lower() for c, line in lines for n in names)
+        said_whose = any(w.lower() in low_answer for _, line in lines for w in _NAME.findall(line))
+        if not owned and not said_whose:
+            line = re.sub(r"^\s*\d+\t", "", lines[0][1]).strip()  # read_file's line number is not the line
+            who = subjects[0]
+            return (f"the answer gives {shown} as the {who}'s, but it appears only on {line[:90]!r}, which does not "
+                    f"name the {who}; answer with what the files say about the {who} (if they give no such detail, "
+                    "say so plainly)")
+    return ""

@@ -1,0 +1,59 @@
+"""A contact detail given as someone else's is doubted (handoff_not_found at
+c628c84: the accountant's number answered as the landlord's)."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.loop.attribution import misattributed_contact
+from assistant.loop.finish import Evidence, finish_problems
+from assistant.state.models import CallRecord
+
+CONTACTS = ("contacts.csv (utf-8, 6 lines)\n     1\tName,Role,Phone\n     2\tPriya Shah,Accountant,+44 20 7946 0011\n"
+            "     3\tTom Reilly,Plumber,+44 20 7946 0342\n     4\tLena Fischer,Neighbour,lena@example.org\n")
+NOTES = ("notes.md (utf-8, 3 lines)\n     1\t# House\n     2\t- Rent goes to Mr. Okafor, the landlord, on the 1st.\n"
+         "     3\t- Okafor's mobile: 07700 900 456\n")
+
+
+def _read(path, result, i=0):
+    return CallRecord(id=f"s0c{i}", step=0, turn_seq=0, index=i, name="read_file", arguments={"path": path},
+                      status="done", result=result)
+
+
+CALLS = [_read("contacts.csv", CONTACTS), _read("notes.md", NOTES, 1)]
+
+
+@pytest.mark.parametrize("goal, answer", [
+    ("What is our landlord's phone number? It should be somewhere in my files.",
+     "The landlord's phone number is +44 20 7946 0011."),
+    ("Find the phone number of the landlord.", "It is +44 20 7946 0342."),
+    ("What is the landlord's email?", "lena@example.org"),
+])
+def test_a_value_on_someone_elses_line_is_doubted(goal, answer):
+    doubt = misattributed_contact(goal, answer, CALLS)
+    assert "landlord" in doubt and "does not name the landlord" in doubt
+    assert any("landlord" in p for p in finish_problems(answer, Evidence(goal=goal, workspace=".", calls=CALLS)))
+
+
+@pytest.mark.parametrize("goal, answer", [
+    # the line names the possessor
+    ("What is the plumber's phone number?", "The plumber, Tom Reilly: +44 20 7946 0342."),
+    ("What is Tom's number?", "+44 20 7946 0342"),
+    # a name that a line naming the possessor gives (Mr. Okafor, the landlord)
+    ("What is our landlord's phone number?", "Mr. Okafor's mobile is 07700 900 456."),
+    # the answer says whose it is: not a wrong attribution
+    ("What is our landlord's phone number?",
+     "The files give no number for the landlord; the only numbers are for others, e.g. Priya Shah +44 20 7946 0011."),
+    # no possessor asked about, or no contact detail in the answer
+    ("List every phone number in contacts.csv.", "+44 20 7946 0011 and +44 20 7946 0342."),
+    ("What is our landlord's phone number?", "The files name the landlord (Mr. Okafor) but give no number for him."),
+])
+def test_a_value_whose_line_names_the_possessor_passes(goal, answer):
+    assert misattributed_contact(goal, answer, CALLS) == ""
+
+
+def test_the_query_that_selected_the_value_counts_as_naming_the_possessor():
+    query = CallRecord(id="s1c0", step=1, turn_seq=1, name="table_query", status="done",
+                       arguments={"sql": "SELECT Phone FROM contacts WHERE Role = 'Landlord'"},
+                       result="1 row:\nPhone\n+44 20 7946 0777")
+    assert misattributed_contact("What is the landlord's phone number?", "+44 20 7946 0777", [query]) == ""
