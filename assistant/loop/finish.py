@@ -461,12 +461,23 @@ _VAGUE_NOT_FOUND = re.compile(r"^\W*(i\s+)?(could ?n[o']t|cannot|can'?t|did ?n[o
                               r"(find|locate|see)\s+(it|that|this|them|anything)\W*$", re.IGNORECASE)
 
 
-def _shape_problem(answer: str) -> str:
+def _outputs_written(ev: Evidence) -> bool:
+    """Every file the goal asks for exists and this task wrote it (False for goals that name no output)."""
+    outputs = goal_files(ev.goal)[0]
+    done = {norm_path(p) for p in ev.touched}
+    return bool(outputs) and all(o in done and (Path(ev.workspace) / o).exists() for o in outputs)
+
+
+def _shape_problem(answer: str, ev: Evidence) -> str:
     """Why ``answer`` is not shaped like an answer ("" when it is): a JSON object
     (Qwen 1.5B 'finished' with ```{"answer": "Paragraph numbers ... have changed."}```),
-    or a reply whose last line announces what follows ("Here's the complete JSON object:")."""
+    or a reply whose last line announces what follows ("Here's the complete JSON object:").
+    A JSON object is let through to the other checks once every file the goal asks
+    for is written by this task: csv_top_customers at fbc3d9d wrote top3.csv right,
+    then answered ``{"output": "top3.csv", "rows": [...]}`` twice and was handed
+    back as stuck with its work done."""
     body = "\n".join(ln for ln in answer.strip().splitlines() if not ln.strip().startswith("```")).strip()
-    if body.startswith("{"):
+    if body.startswith("{") and not _outputs_written(ev):
         try:
             obj = json.loads(body)
         except ValueError:
@@ -759,7 +770,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if echoes_harness(answer, ev.harness_texts):
         return ["the answer repeats the instructions the harness gave, not a result of the task; do the work "
                 "with tools, or say plainly what you could not do"]
-    shape = _shape_problem(answer)
+    shape = _shape_problem(answer, ev)
     if shape:
         return [shape]
     if _shows_code(answer) and not _ASKS_CODE.search(ev.goal):  # xlsx_lookup: "you can use a SQL query:"
