@@ -232,21 +232,31 @@ def test_the_table_hint_names_each_sheet_of_a_workbook(assistant_home, tmp_path)
     from tools.office import OFFICE_TOOLS
     from tools.tables import TABLE_TOOLS
 
+    both = ("SELECT (SELECT SUM(amount) FROM expenses_q1 WHERE category = 'Travel') + "
+            "(SELECT SUM(amount) FROM expenses_q2 WHERE category = 'Travel')")
     agent, model, ws, store = scripted_agent(tmp_path, [
-        call("xlsx_read", path="expenses.xlsx"), "Travel was 1266."],
+        call("xlsx_read", path="expenses.xlsx"), call("table_query", sql="SELECT SUM(Amount) FROM expenses_q1"),
+        call("table_query", sql=both), "Travel was 450."],
         [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
     wb = openpyxl.Workbook()
     wb.active.title = "Q1"
-    for name, rows in (("Q1", [["Category", "Amount"], ["Travel", 50]]), ("Q2", [["Category", "Amount"], ["Travel", 400]])):
+    for name, rows in (("Q1", [["Category", "Amount"], ["Travel", 50], ["Rent", 700]]),
+                       ("Q2", [["Category", "Amount"], ["Travel", 400], ["Rent", 700]])):
         sheet = wb[name] if name in wb.sheetnames else wb.create_sheet(name)
         for row in rows:
             sheet.append(row)
     wb.save(ws / "expenses.xlsx")
     events = list(agent.run("How much did we spend on Travel in total across both quarters in expenses.xlsx?",
                             workspace=ws))
-    result = next(e.result for e in events if isinstance(e, ToolCallFinished))
-    assert "tables 'expenses_q1', 'expenses_q2', e.g. SELECT category, SUM(amount) FROM expenses_q1" in result
-    assert "UNION ALL" in result and "table 'expenses'" not in result
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert "tables 'expenses_q1', 'expenses_q2', e.g. SELECT SUM(amount) FROM expenses_q1 WHERE category = " \
+        "'Travel'" in results[0]
+    assert f"add the tables' sums: {both}." in results[0] and "table 'expenses'" not in results[0]
+    # xlsx_two_sheet_total at c628c84: SUM(Amount) over every category of each sheet, added by hand
+    assert "750" in results[1] and "adds up every row of expenses_q1; the task asks about 'Travel'" in results[1]
+    assert "WHERE category = 'Travel'" in results[1]
+    assert "450" in results[2] and "Note:" not in results[2]  # the hinted query runs as written
+    assert isinstance(events[-1], Finished)
     store.close()
 
 

@@ -157,6 +157,8 @@ class CallRunner:
         asks for totals, counts or rankings ("" otherwise). Qwen 1.5B read
         orders.csv with read_file for a top-3 task, then tried xlsx_info on it
         and ran out of steps; with table_query it got group totals right at once."""
+        if not result.error and call.name == "table_query":
+            return self._unfiltered_hint(call)
         if result.error or call.name not in ("read_file", "csv_read", "xlsx_read"):
             return ""
         if self.registry.get("table_query") is None:
@@ -180,12 +182,42 @@ class CallRunner:
         # xlsx_two_sheet_total: the hint named table 'expenses' for a two-sheet workbook (expenses_q1, expenses_q2);
         # xlsx_lookup: a hint shaped "spending(category, amount) from spending.xlsx" was copied into the FROM clause
         names = ", ".join(repr(t.name) for t in mine[:6])
-        example = _example_query(mine[0])
+        goal = self.s.task.goal
+        example = _example_query(mine[0], goal)
         across = (f" For a total across sheets, UNION ALL the tables or add their sums: SELECT (SELECT SUM(x) FROM "
                   f"{mine[0].name}) + (SELECT SUM(x) FROM {mine[1].name}).") if len(mine) > 1 else ""
+        both = [_filtered_sum(t, goal) for t in mine[:2]]
+        if len(mine) > 1 and all(both):  # xlsx_two_sheet_total at c628c84: every category summed, not Travel
+            across = f" For a total across sheets, add the tables' sums: SELECT ({both[0]}) + ({both[1]})."
         return (f"Hint: for totals, counts or rankings, query with table_query (SQL); "
                 f"table{'s' if len(mine) > 1 else ''} {names}{', e.g. ' + example if example else ''}.{across} "
                 "Never add numbers up by hand.")
+
+    def _unfiltered_hint(self, call: CallRecord) -> str:
+        """A note after a ``table_query`` that totals every row of a table when the
+        goal names one value of that table's text column ("" otherwise).
+        xlsx_two_sheet_total at c628c84: asked for Travel across two quarters, Qwen
+        1.5B ran SELECT SUM(Amount) FROM expenses_q1 (every category) and then the
+        same for expenses_q2."""
+        sql = str(call.arguments.get("sql", ""))
+        if not re.search(r"\b(sum|count|avg|total)\s*\(", sql, re.IGNORECASE) or \
+                re.search(r"\b(where|group\s+by|having)\b", sql, re.IGNORECASE):
+            return ""
+        from tools.tables.loading import load_tables
+
+        try:
+            tables = load_tables(self.ctx)[0]
+        except Exception:  # noqa: BLE001 - the note is optional
+            return ""
+        for t in tables:
+            if not re.search(rf"\b{re.escape(t.name)}\b", sql, re.IGNORECASE):
+                continue
+            found = goal_value(t, self.s.task.goal)
+            if found and found[1].lower() not in sql.lower():
+                column, value = found
+                return (f"Note: this query adds up every row of {t.name}; the task asks about {value!r} (a value of "
+                        f"its {column} column): filter with WHERE {column} = '{_sql_text(value)}'.")
+        return ""
 
     def _preview(self, tool: Tool, params: Any) -> str | None:
         from tools.files import preview_diff
@@ -575,15 +607,55 @@ def _redact(text: str) -> str:
     return redact(text, secrets) if secrets else text
 
 
-def _example_query(table: Any) -> str:
+def _number_column(table: Any) -> str | None:
+    return next((c.name for c in table.columns if c.sql_type in ("BIGINT", "DOUBLE", "INTEGER", "DECIMAL")
+                 or c.sql_type.startswith("DECIMAL")), None)
+
+
+def _sql_text(value: str) -> str:
+    return value.replace("'", "''")
+
+
+def goal_value(table: Any, goal: str) -> tuple[str, str] | None:
+    """``(column, value)``: a value of one of ``table``'s text columns (at most 50
+    distinct values, 3+ characters) that ``goal`` names as a whole word, from the
+    column with the fewest distinct values ("Travel" of category); else None."""
+    best: tuple[str, str, int] | None = None
+    for c in table.columns:
+        if c.sql_type != "VARCHAR":
+            continue
+        values = {str(v) for v in c.values if v is not None}
+        if len(values) > 50:
+            continue
+        for v in sorted(values):
+            if len(v) >= 3 and re.search(rf"(?<!\w){re.escape(v)}(?!\w)", goal, re.IGNORECASE) \
+                    and (best is None or len(values) < best[2]):
+                best = (c.name, v, len(values))
+    return (best[0], best[1]) if best else None
+
+
+def _filtered_sum(table: Any, goal: str) -> str:
+    """``SELECT SUM(amount) FROM t WHERE category = 'Travel'`` when ``goal`` names a value of
+    ``table``'s text column and the table has a number column; else ""."""
+    found, number = goal_value(table, goal), _number_column(table)
+    if not found or not number:
+        return ""
+    return f"SELECT SUM({number}) FROM {table.name} WHERE {found[0]} = '{_sql_text(found[1])}'"
+
+
+def _example_query(table: Any, goal: str = "") -> str:
     """A query over ``table`` (a :class:`tools.tables.loading.Table`) to show in a hint:
-    the text column with the fewest distinct values grouped with the sum of the first number column
+    the sum of the first number column over the rows whose text column holds the value
+    the goal names (:func:`goal_value`), else the text column with the fewest distinct
+    values grouped with that sum
     ("SELECT category, SUM(amount) FROM spending GROUP BY category ORDER BY 2 DESC");
     "" when it has no such pair."""
+    filtered = _filtered_sum(table, goal)
+    if filtered:
+        return filtered
     texts = [c for c in table.columns if c.sql_type == "VARCHAR"]
     text = min(texts, key=lambda c: len(set(c.values))).name if texts else None  # the likeliest grouping key
-    number = next((c.name for c in table.columns if c.sql_type in ("BIGINT", "DOUBLE", "INTEGER", "DECIMAL")
-                   or c.sql_type.startswith("DECIMAL")), None)
+    number = _number_column(table)
     if not text or not number:
         return ""
     return f"SELECT {text}, SUM({number}) FROM {table.name} GROUP BY {text} ORDER BY 2 DESC"
