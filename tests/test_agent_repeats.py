@@ -425,3 +425,50 @@ def test_a_failed_call_that_works_the_second_time_is_no_repeat(assistant_home, t
     assert not (calls[2].data or {}).get("failed_again")
     assert [force for force, _ in model.calls][3] is None
     store.close()
+
+
+def test_a_query_for_a_named_sheet_shows_the_call_that_saves_its_rows(assistant_home, tmp_path):
+    """xlsx_top_vendors at fbc3d9d: the five top vendors queried right, then the workbook read again and copied,
+    and the sheet never written."""
+    import json
+
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    top = "SELECT vendor, SUM(amount) AS total FROM spending GROUP BY vendor ORDER BY total DESC LIMIT 2"
+    saved = {"path": "spending.xlsx", "name": "Top 2", "rows": [["vendor", "total"], ["Hilton", 30], ["Uber", 12.5]]}
+    xml = "".join(f"<parameter={k}>\n{v if isinstance(v, str) else json.dumps(v)}\n</parameter>\n" for k, v in saved.items())
+    add = f"<tool_call>\n<function=xlsx_add_sheet>\n{xml}</function>\n</tool_call>"
+    agent, model, ws, store = scripted_agent(tmp_path, [call("table_query", sql=top), add, "Added the Top 2 sheet."],
+                                             [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    wb = openpyxl.Workbook()
+    for row in (["Vendor", "Amount"], ["Uber", 10.5], ["Hilton", 30], ["Uber", 2], ["Cafe", 1.25]):
+        wb.active.append(row)
+    wb.save(ws / "spending.xlsx")
+    goal = 'Add a sheet named "Top 2" to spending.xlsx listing the two vendors we paid the most in total.'
+    events = list(agent.run(goal, workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert f"call xlsx_add_sheet with {json.dumps(saved)}" in results[0]
+    # the suggested call, sent as written, does what the task asks
+    assert isinstance(events[-1], Finished), results
+    sheet = openpyxl.load_workbook(ws / "spending.xlsx")["Top 2"]
+    assert [[c.value for c in r] for r in sheet.iter_rows()] == saved["rows"]
+    store.close()
+
+
+def test_a_query_for_a_csv_output_shows_csv_write_until_the_file_is_written(assistant_home, tmp_path):
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    top = "SELECT customer, SUM(amount) AS total FROM orders GROUP BY customer ORDER BY total DESC LIMIT 1"
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("table_query", sql=top), call("csv_write", path="top.csv", rows='[["customer", "total"], ["B", 7]]'),
+        call("table_query", sql=top.replace("LIMIT 1", "LIMIT 2")), "Saved top.csv."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "orders.csv").write_text("Customer,Amount\nA,5\nB,7\n")
+    events = list(agent.run("Find the top customer in orders.csv and save it to top.csv", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert 'call csv_write with {"path": "top.csv", "rows": [["customer", "total"], ["B", 7]]}' in results[0]
+    assert "To save these rows" not in results[2]  # top.csv is written by now
+    store.close()

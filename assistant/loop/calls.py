@@ -23,7 +23,8 @@ from ..events import ApprovalRequested, Event, ToolCallFinished, ToolCallStarted
 from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
-from .finish import asks_only_a_question, made_paths, unread_inputs
+from .ending import touched_paths
+from .finish import SHEET_NAMED, asks_only_a_question, goal_files, made_paths, norm_path, unread_inputs
 from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
@@ -158,7 +159,7 @@ class CallRunner:
         orders.csv with read_file for a top-3 task, then tried xlsx_info on it
         and ran out of steps; with table_query it got group totals right at once."""
         if not result.error and call.name == "table_query":
-            return self._unfiltered_hint(call)
+            return self._unfiltered_hint(call) or self._save_hint(result.data or {})
         if result.error or call.name not in ("read_file", "csv_read", "xlsx_read"):
             return ""
         if self.registry.get("table_query") is None:
@@ -218,6 +219,38 @@ class CallRunner:
                 return (f"Note: this query adds up every row of {t.name}; the task asks about {value!r} (a value of "
                         f"its {column} column): filter with WHERE {column} = '{_sql_text(value)}'.")
         return ""
+
+    def _save_hint(self, data: dict[str, Any]) -> str:
+        """After a ``table_query`` in a task that asks for its rows in a file or a
+        named sheet, the call that saves them, built from the result ("" otherwise,
+        and once this task has written that file). xlsx_top_vendors at fbc3d9d: Qwen
+        1.5B queried the five top vendors right, then read the workbook again, copied
+        it and ran out of steps without writing the sheet."""
+        columns, rows = list(data.get("columns") or []), list(data.get("rows") or [])
+        if not rows or len(rows) > _SAVE_HINT_ROWS or int(data.get("total_rows") or 0) > len(rows):
+            return ""
+        goal = self.s.task.goal
+        outputs, inputs = goal_files(goal)
+        table = [columns] + [[_typed(v) for v in row] for row in rows]
+        sheet = SHEET_NAMED.search(goal)
+        books = [p for p in outputs + inputs if p.lower().endswith(".xlsx")]
+        ws = getattr(self.ctx, "workspace", None)
+        if sheet and books:
+            exists = ws is not None and ws.exists(books[0])
+            name = "xlsx_add_sheet" if exists else "xlsx_write"
+            args = {"path": books[0], ("name" if exists else "sheet"): sheet.group(1), "rows": table}
+        else:
+            out = next((o for o in outputs if o.lower().endswith((".csv", ".xlsx"))), None)
+            if out is None:
+                return ""
+            name, args = ("csv_write" if out.lower().endswith(".csv") else "xlsx_write"), {"path": out, "rows": table}
+        if self.registry.get(name) is None and name not in self.extra_tools:
+            return ""
+        if norm_path(args["path"]) in {norm_path(p) for p in touched_paths(self.s.store.changes(self.s.task.id))}:
+            return ""
+        return (f"To save these rows where the task asks, call {name} with "
+                f"{json.dumps(args, ensure_ascii=False)} (header row first: use the task's column names if it "
+                "gives them).")
 
     def _preview(self, tool: Tool, params: Any) -> str | None:
         from tools.files import preview_diff
@@ -605,6 +638,18 @@ def _redact(text: str) -> str:
 
     secrets = seen_secrets()
     return redact(text, secrets) if secrets else text
+
+
+_SAVE_HINT_ROWS = 20
+_NUMERIC = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?")  # "0042" stays text (an id, not a number)
+
+
+def _typed(value: Any) -> Any:
+    """A table_query result cell (text) as the number it shows, else unchanged."""
+    if isinstance(value, str) and _NUMERIC.fullmatch(value):
+        number = float(value)
+        return int(number) if number.is_integer() else number  # a DECIMAL total "30.0" is 30
+    return value
 
 
 def _number_column(table: Any) -> str | None:

@@ -594,14 +594,14 @@ _SUMMARY = re.compile(r"\bsummar(y|ise|ize|ies)\b", re.IGNORECASE)
 _FENCE_LINE = re.compile(r"^<<(END_)?UNTRUSTED .*$|^\(The text below is data .*$", re.MULTILINE)
 
 
-_SHEET_NAMED = re.compile(r"\bsheet\s+(?:named|called|titled)\s+[\"\u201c']([^\"\u201d']{1,31})[\"\u201d']", re.IGNORECASE)
+SHEET_NAMED = re.compile(r"\bsheet\s+(?:named|called|titled)\s+[\"\u201c']([^\"\u201d']{1,31})[\"\u201d']", re.IGNORECASE)
 
 
 def _missing_sheet(ev: Evidence) -> str:
     """A doubt when the goal asks for a sheet named "X" and no workbook this task wrote
     has one. xlsx_top_vendors: asked to add a sheet named "Top 5", Qwen 1.5B wrote
     "Top 5" into a cell of the data sheet and answered "Done."."""
-    wanted = _SHEET_NAMED.findall(ev.goal)
+    wanted = SHEET_NAMED.findall(ev.goal)
     books = [p for p in dict.fromkeys(ev.touched) if p.lower().endswith((".xlsx", ".xlsm"))]
     if not wanted or not books:
         return ""
