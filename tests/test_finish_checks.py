@@ -418,6 +418,11 @@ def test_an_answer_wrapped_in_a_one_key_json_object_is_the_text_inside(assistant
 
     assert unwrap_answer('```json\n{"response": "It is home/a.txt."}\n```') == "It is home/a.txt."
     assert unwrap_answer('{"answer": "x", "confidence": 1}').startswith("{")  # not one key
+    # xlsx_total at fbc3d9d: a value, or a flat object of values, under an answer key is the answer
+    assert unwrap_answer('{\n"result": {\n  "sum(Amount)": 389.9\n}\n}') == "sum(Amount): 389.9"
+    assert unwrap_answer('{"answer": 42}') == "42"
+    assert unwrap_answer('{"result": {"steps": ["read it"]}}').startswith("{")  # not a flat object of values
+    assert unwrap_answer('{"plan": {"a": 1}}').startswith("{")  # not an answer key
     assert unwrap_answer('{"name": "read_file"}') == '{"name": "read_file"}'
     agent, ws, store = _agent(assistant_home, tmp_path, [
         call("list_dir", path="."),

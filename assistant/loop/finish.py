@@ -527,8 +527,15 @@ def unwrap_answer(text: str) -> str:
         return text
     if isinstance(obj, dict) and len(obj) == 1:
         key, value = next(iter(obj.items()))
-        if str(key).lower() in _ANSWER_KEYS and isinstance(value, str) and value.strip():
+        if str(key).lower() not in _ANSWER_KEYS:
+            return text
+        if isinstance(value, str) and value.strip():
             return value.strip()
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+        if isinstance(value, dict) and value and all(isinstance(v, (str, int, float)) for v in value.values()):
+            # xlsx_total at fbc3d9d: {"result": {"sum(Amount)": 389.9}}, refused as a JSON object
+            return "; ".join(f"{k}: {v}" for k, v in value.items())
     return text
 
 
