@@ -421,3 +421,17 @@ def test_write_file_never_puts_text_in_a_document_or_over_a_binary_file(ctx: Too
     out = call(ctx, "write_file", path="contacts.xlsx", content="Name,City\nInes,Porto\n")  # csv_to_xlsx
     assert out.error and "To make it from a CSV file: xlsx_write with path='contacts.xlsx' and " \
         "from_csv='contacts.csv'." in out.text and not (root / "contacts.xlsx").exists()
+
+
+def test_a_folder_that_is_not_there_names_the_close_one(ctx: ToolContext) -> None:
+    """files_organise at fbc3d9d: Qwen 1.5B passed folder ".inbox" for inbox/, was told ".inbox is not a folder"
+    and answered that it had no authority to rename the files."""
+    root = Path(ctx.workspace.root)
+    (root / "inbox").mkdir()
+    (root / "inbox" / "scan.pdf").write_bytes(b"%PDF a")
+    out = call(ctx, "rename_many", folder=".inbox", find=".pdf", replace="pdf")
+    assert out.error and out.text.endswith("Did you mean 'inbox'?")
+    out = call(ctx, "move", src="inbx/*.pdf", dest="inbox/pdf")
+    assert out.error and "Did you mean 'inbox'?" in out.text
+    out = call(ctx, "rename_many", folder="photos", find="a", replace="b")
+    assert out.error and "Did you mean" not in out.text  # nothing close: no guess

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+from itertools import islice
 from typing import Any, Mapping
 
 from pydantic import BaseModel, Field
@@ -204,7 +205,7 @@ def _matching(ws: Workspace, src: str) -> tuple[str, str, list[str]]:
         raise ToolError(f"only the file name may hold a wildcard ({src!r}); name the folder itself.")
     folder = folder or "."
     if not ws.is_dir(folder):
-        raise ToolError(f"{folder} is not a folder; list_dir shows what exists.")
+        raise ToolError(f"{folder} is not a folder; list_dir shows what exists." + _near_folder(ws, folder))
     names = sorted(e.path.rpartition("/")[2] for e in ws.walk(folder, max_depth=1) if e.kind == "file")
     return folder, pattern, [n for n in names if fnmatch.fnmatchcase(n.casefold(), pattern.casefold())]
 
@@ -219,7 +220,6 @@ def _found_below(ws: Workspace, folder: str, fits: Any) -> str:
     folder holding most, "" when none. For the "no file matches" errors: Qwen 1.5B
     combined ``*.txt`` (the files were in todo/) and renamed in "." (they were in
     photos/), got "nothing matches" and gave up."""
-    from itertools import islice
 
     top = ws.rel(ws.resolve(folder))
     counts: dict[str, list[str]] = {}
@@ -232,6 +232,19 @@ def _found_below(ws: Workspace, folder: str, fits: Any) -> str:
     where, names = max(counts.items(), key=lambda kv: (len(kv[1]), -len(kv[0])))
     shown = ", ".join(sorted(names)[:3]) + (", ..." if len(names) > 3 else "")
     return f"{where} holds {len(names)} ({shown})"
+
+
+def _near_folder(ws: Workspace, folder: str) -> str:
+    """" Did you mean 'inbox'?" for a folder that does not exist but is close to one
+    that does ("" when none is). files_organise at fbc3d9d: Qwen 1.5B passed folder
+    ".inbox" for inbox/."""
+    import difflib
+
+    wanted = folder.strip().strip("/")
+    dirs = [e.path for e in islice(ws.walk("."), _LOOK_BELOW) if e.kind == "dir"]
+    near = difflib.get_close_matches(wanted, dirs, n=1, cutoff=0.75) or \
+        difflib.get_close_matches(wanted.lstrip("./"), dirs, n=1, cutoff=0.75)
+    return f" Did you mean {near[0]!r}?" if near else ""
 
 
 def _elsewhere(ws: Workspace, folder: str, pattern: str) -> str:
@@ -387,7 +400,8 @@ def rename_many(ctx: ToolContext, params: RenameManyParams) -> ToolResult:
     ws = workspace_of(ctx)
     with sandboxed():
         if not ws.is_dir(params.folder):
-            raise ToolError(f"{params.folder} is not a folder; give the folder whose files to rename.")
+            raise ToolError(f"{params.folder} is not a folder; give the folder whose files to rename."
+                            + _near_folder(ws, params.folder))
         names = [e.path for e in ws.walk(params.folder, max_depth=1) if e.kind == "file"]
         plan = []
         for path in names:
