@@ -472,3 +472,21 @@ def test_a_query_for_a_csv_output_shows_csv_write_until_the_file_is_written(assi
     assert 'call csv_write with {"path": "top.csv", "rows": [["customer", "total"], ["B", 7]]}' in results[0]
     assert "To save these rows" not in results[2]  # top.csv is written by now
     store.close()
+
+
+def test_a_summary_as_long_as_its_original_is_not_written(assistant_home, tmp_path):
+    """docx_summarise at fbc3d9d: all 11 paragraphs of report.docx copied into summary.docx; the finish check
+    doubted it only after the steps were spent re-reading and re-creating it."""
+    report = "".join(f"Paragraph {i}: the project is on track, with nothing new to say about it here.\n"
+                     for i in range(1, 12))
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="report.md"), call("write_file", path="summary.md", content=report),
+        call("write_file", path="summary.md", content="- On track; nothing new."), "Wrote summary.md."])
+    (ws / "report.md").write_text(report)
+    events = list(agent.run("Summarise report.md into summary.md", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run: the task asks for a summary, and summary.md is about as long as the "
+                                 "original")
+    assert "created summary.md" in results[2] and isinstance(events[-1], Finished)
+    assert (ws / "summary.md").read_text() == "- On track; nothing new."
+    store.close()

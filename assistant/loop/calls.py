@@ -24,7 +24,8 @@ from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
-from .finish import SHEET_NAMED, asks_only_a_question, goal_files, made_paths, norm_path, unread_inputs
+from .finish import SHEET_NAMED, asks_only_a_question, goal_files, made_paths, norm_path, summary_too_long, \
+    unread_inputs
 from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
@@ -331,6 +332,11 @@ class CallRunner:
             if unread:
                 return (yield from self._read_first(call, unread, f"Not run: the task names {unread[0]}, which you "
                                                     f"had not read; what it says decides what {call.name} should do."))
+            long = summary_too_long(s.task.goal, s.calls, call)
+            if long:  # docx_summarise at fbc3d9d: all 11 paragraphs of report.docx copied into summary.docx
+                msg = (f"Not run: the task asks for a summary, and {long}. Write only the key points the task "
+                       "asks for, in a few short sentences or bullets.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             invented = self._invented_numbers(call)
             if invented:  # xlsx_summary_sheet: a Summary sheet of monthly totals 200 and 300 found nowhere
                 msg = (f"Not run: the numbers {', '.join(invented[:5])} in this {call.name} call appear in no tool "

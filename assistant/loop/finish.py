@@ -30,7 +30,7 @@ from .verify import exists_somewhere
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
-           "echoes_harness", "asks_only_a_question", "not_an_answer", "unwrap_answer", "gives_up"]
+           "echoes_harness", "asks_only_a_question", "not_an_answer", "unwrap_answer", "gives_up", "summary_too_long"]
 
 FINISH_CHECK_PREFIX = "Finish check:"
 
@@ -629,28 +629,37 @@ def _missing_sheet(ev: Evidence) -> str:
             "add it with xlsx_add_sheet")
 
 
-def _summary_not_shorter(ev: Evidence, share: float = 0.8) -> str:
-    """Why what the task wrote is no summary ("" when it is shorter): a goal that asks
-    to summarise, and a write whose text is at least ``share`` of the length of the
-    goal's input as read. docx_summarise: Qwen 1.5B copied all 11 paragraphs of
-    report.docx into summary.docx and finished."""
-    if not _SUMMARY.search(ev.goal):
+def _summary_not_shorter(ev: Evidence) -> str:
+    """Why what the task wrote is no summary ("" when it is shorter): see
+    :func:`summary_too_long`. docx_summarise: Qwen 1.5B copied all 11 paragraphs
+    of report.docx into summary.docx and finished."""
+    for c in ev.calls:
+        if c.status == "done" and not c.error and c.risk in ("write", "destructive"):
+            long = summary_too_long(ev.goal, ev.calls, c)
+            if long:
+                return (f"the task asks for a summary, but what {c.name} wrote to {long}; keep only the key points "
+                        "the task asks for, and write it again")
+    return ""
+
+
+def summary_too_long(goal: str, calls: Sequence[CallRecord], write: CallRecord, share: float = 0.8) -> str:
+    """"summary.docx is about as long as the original (N vs M characters)" when
+    ``goal`` asks to summarise and the text of ``write`` (a write call, run or
+    not) is at least ``share`` of the longest read of the goal's input files
+    (400+ characters) among ``calls``; "" otherwise."""
+    if not _SUMMARY.search(goal):
         return ""
-    inputs = goal_files(ev.goal)[1]
-    read = [c for c in ev.calls if c.status == "done" and not c.error and (c.risk or "read") == "read"
+    inputs = goal_files(goal)[1]
+    read = [c for c in calls if c.status == "done" and not c.error and (c.risk or "read") == "read"
             and any(Path(rel).name.lower() in json.dumps(c.arguments).lower() for rel in inputs)]
     source = max((len(_FENCE_LINE.sub("", c.result or "")) for c in read), default=0)
     if source < 400:
         return ""
-    for c in ev.calls:
-        if c.status == "done" and not c.error and c.risk in ("write", "destructive"):
-            written = len(" ".join(_values(c.arguments)))
-            if written >= share * source:
-                where = c.arguments.get("path") or c.arguments.get("output") or "the file"
-                return (f"the task asks for a summary, but what {c.name} wrote to {where} is about as long as the "
-                        f"original ({written} vs {source} characters); keep only the key points the task asks for, "
-                        "and write it again")
-    return ""
+    written = len(" ".join(_values(write.arguments)))
+    if written < share * source:
+        return ""
+    where = write.arguments.get("path") or write.arguments.get("output") or "the file"
+    return f"{where} is about as long as the original ({written} vs {source} characters)"
 
 
 _UNDOABLE = re.compile(r"(?:^|[.,;:]\s+)\W*(?:please\s+)?(send|e-?mail|mail|text|call|phone|print|pay|post|fax|tweet)\b",
