@@ -356,6 +356,19 @@ def test_an_end_copied_from_the_start_gives_way_to_the_duration(home):
     assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)
 
 
+def test_an_iso_time_of_day_as_the_end_refers_to_the_start_day(home):
+    """calendar_next_weekday at e03cee3: Qwen 1.5B passed end "14:30:00Z" (its start's time) with
+    duration_minutes=45, was told the date could not be read, and sent the same call again."""
+    assert parse_when("14:30:00Z", NOW, base_day=date(2026, 12, 1)).dt == datetime(2026, 12, 1, 14, 30, tzinfo=BERLIN)
+    assert parse_when("09:05:30", NOW, base_day=date(2026, 12, 1)).dt == datetime(2026, 12, 1, 9, 5, tzinfo=BERLIN)
+    call, _ = make({"timezone": "UTC"})
+    out = call("calendar_add_event", title="Budget review", start="next wednesday 2:30pm", end="14:30:00Z",
+               duration_minutes=45)
+    assert not out.error, out.text
+    (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)
+
+
 def test_listing_in_a_zone_the_user_never_named_uses_theirs(home):
     """Qwen 1.5B listed events in America/New_York, unasked, and missed the event it had just added."""
     said = ['Schedule "Budget review" next Wednesday at 2:30pm for 45 minutes.']

@@ -37,6 +37,7 @@ _UNITS = {"minute": "minutes", "min": "minutes", "hour": "hours", "hr": "hours",
           "week": "weeks", "month": "months", "year": "years"}
 _WORD_TIMES = {"noon": time(12), "midday": time(12), "midnight": time(0), "morning": time(9),
                "afternoon": time(15), "evening": time(18), "tonight": time(20)}
+_CLOCK = re.compile(r"(\d{1,2}:\d{2})(?::\d{2}(?:\.\d+)?)?z?")  # a bare ISO time of day: "14:30:00", "14:30:00z"
 _AMPM = re.compile(r"(?:\bat\s+)?\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?(?=\s|$)")
 _HHMM = re.compile(r"(?:\bat\s+)?\b(\d{1,2}):(\d{2})\b")
 _AT_H = re.compile(r"\bat\s+(\d{1,2})$")
@@ -128,6 +129,9 @@ def parse_when(text: str, now: datetime, *, base_day: date | None = None) -> Whe
     except ValueError:
         pass
     s = raw.lower().rstrip(".").removeprefix("on ").strip()
+    clock = _CLOCK.fullmatch(s)
+    if clock:  # calendar_next_weekday at e03cee3: Qwen 1.5B passed end "14:30:00Z", read as no date at all
+        s = clock.group(1)
     if s == "now":
         return When(now, True)
     m = _IN.match(s)
