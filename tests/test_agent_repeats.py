@@ -8,7 +8,7 @@ from pydantic import BaseModel
 
 from assistant.events import Finished, ToolCallFinished
 from assistant.loop.finish import ungrounded_words
-from tools.base import RiskClass, Tool, ToolContext, ToolResult
+from tools.base import RiskClass, Tool, ToolContext, ToolError, ToolResult
 from tools.files import FILE_TOOLS
 from agent_helpers import call, scripted_agent
 
@@ -397,9 +397,11 @@ def test_a_table_write_with_numbers_no_tool_gave_is_refused(assistant_home, tmp_
 def test_a_call_that_failed_the_same_way_twice_leaves_the_next_grammar(assistant_home, tmp_path):
     """csv_to_xlsx at c628c84: Qwen 1.5B sent the same refused write_file of contacts.xlsx six times and the
     task paused as stuck; only calls that succeeded were treated as repeats."""
+    from tools.office import OFFICE_TOOLS
+
     same = call("write_file", path="contacts.xlsx", content="Name,City\nIne,Porto")
     agent, model, ws, store = _agent(assistant_home, tmp_path, [
-        call("read_file", path="contacts.csv"), same, same, "I could not write contacts.xlsx."])
+        call("read_file", path="contacts.csv"), same, same, "I could not write contacts.xlsx."], extra=OFFICE_TOOLS)
     (ws / "contacts.csv").write_text("Name,City\nIne,Porto\n")
     events = list(agent.run("Turn contacts.csv into contacts.xlsx", workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
@@ -411,6 +413,27 @@ def test_a_call_that_failed_the_same_way_twice_leaves_the_next_grammar(assistant
     assert [force for force, _ in model.calls][:4] == [None, None, None, "tool_call_or_final"]
     assert "write_file" in model.grammar_tools[2] and "write_file" not in model.grammar_tools[3]
     assert not (ws / "contacts.xlsx").exists()
+    store.close()
+
+
+class When(BaseModel):
+    start: str
+
+
+def _unreadable(ctx: ToolContext, p: When) -> ToolResult:
+    raise ToolError(f"cannot read the date {p.start!r}: try 'YYYY-MM-DD HH:MM' or 'next tuesday 15:00'")
+
+
+def test_a_call_that_failed_twice_keeps_its_tool_when_the_error_names_no_other(assistant_home, tmp_path):
+    """calendar_next_weekday at e03cee3: the same unreadable end twice; the fix is the same tool, called right."""
+    add = Tool("calendar_add_event", "Add an event.", When, _unreadable, RiskClass.WRITE)
+    same = call("calendar_add_event", start="14:30:00Z")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [same, same, "I could not add it."], extra=[add])
+    events = list(agent.run("Add a meeting next wednesday at 2:30pm", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert "failed the same way at step 1" in results[1]
+    assert [force for force, _ in model.calls][:3] == [None, None, "tool_call_or_final"]
+    assert "calendar_add_event" in model.grammar_tools[2]
     store.close()
 
 

@@ -35,7 +35,7 @@ from ..state.store import Store
 from ..infra.secret_cache import read_secret
 from .ambiguity import AMBIGUOUS_KEY
 from .arguments import call_record, storable_text
-from .calls import FAILED_AGAIN_KEY, CallRunner
+from .calls import FAILED_AGAIN_KEY, OTHER_TOOL_KEY, CallRunner
 from .ending import end_with_answer, evidence_of, touched_paths
 from .finish import FINISH, FINISH_CHECK_PREFIX, not_an_answer, unwrap_answer
 from .history import fit_prompt, to_model_messages
@@ -277,7 +277,8 @@ class Agent:
         # finish and update_plan are always callable (so a grammar-constrained turn can end); a read
         # just answered from the journal (calls.py) is left out of the next turn's grammar
         last = [c for c in sess.calls if c.step == task.usage.steps]
-        repeats = {c.name for c in last if (c.data or {}).get("repeat_of") or (c.data or {}).get(FAILED_AGAIN_KEY)}
+        repeats = {c.name for c in last if (c.data or {}).get("repeat_of") or (c.data or {}).get(OTHER_TOOL_KEY)}
+        failed_again = any((c.data or {}).get(FAILED_AGAIN_KEY) for c in last)
         # right after a plan update the next turn must act: a 1.5B model otherwise rewrites its plan every step
         harness = [t for t in (FINISH, UPDATE_PLAN) if not (t is UPDATE_PLAN and any(c.name == t.name for c in last))]
         tt = turn_tools(self.tools, task.tool_groups, sess.calls, skip=repeats,
@@ -318,9 +319,11 @@ class Agent:
         look = force_to_look(sess.messages, sess.calls, FINISH_CHECK_PREFIX)
         refused = "tool_call" if refused_answer(sess.messages, FINISH_CHECK_PREFIX) else None
         # a turn right after a repeated call is constrained (a call or a final answer) without the repeated tool:
-        # Qwen 1.5B, its read of report.docx answered from the journal, wrote the same plan and call again
+        # Qwen 1.5B, its read of report.docx answered from the journal, wrote the same plan and call again.
+        # After a call that failed the same way twice, too; without that tool only when its error named another
+        # (csv_to_xlsx: write_file six times, pointed at xlsx_write; calendar_next_weekday needed the same tool)
         force = look or refused or force_for(task) or (FORCE if self.settings.agent.constrain == "always" or repeats
-                                                         else None)
+                                                         or failed_again else None)
         call_tools = tt.calls
         if look:  # answered without looking and was refused: this turn calls a tool, and not finish
             call_tools = [t for t in (tt.callable if call_tools is None else call_tools)

@@ -40,6 +40,8 @@ _FILES_SHOWN = "What the workspace holds:"
 _HARNESS_CALLS = ("ask_human", "use_tools", "finish", "update_plan")
 FAILED_AGAIN_KEY = "failed_again"
 """``CallRecord.data`` key: the id of the identical earlier call that failed the same way (:meth:`CallRunner.failed_before`)."""
+OTHER_TOOL_KEY = "points_elsewhere"
+"""``CallRecord.data`` key: True when such a repeated failure's result names another tool to use instead."""
 _SHOW_AGAIN_CHARS = 6000
 """A file the harness read before step 1, asked for again by the model, is shown again up to this size."""
 _TABLE_WRITES = ("xlsx_write", "xlsx_add_sheet", "xlsx_append_rows", "csv_write")
@@ -129,8 +131,10 @@ class CallRunner:
         call.result = text
         call.error = bool(result.error)
         call.data = _jsonable(result.data)
-        if again is not None:  # the next turn is constrained without this tool (agent.py), as after a repeat
+        if again is not None:  # the next turn is constrained (agent.py), as after a repeat
             call.data = {**(call.data or {}), FAILED_AGAIN_KEY: again.id}
+            if self._names_another_tool(call.name, text):  # and without this tool: its error pointed elsewhere
+                call.data[OTHER_TOOL_KEY] = True
             call.result = text = (f"{text}\n(This exact {call.name} call failed the same way at step {again.step}; "
                                   "sent again unchanged it fails again. Change what you pass, use another tool, or "
                                   "give your final answer.)")
@@ -434,6 +438,13 @@ class CallRunner:
                     and not (c.data or {}).get("repeat_of"):
                 earlier = None  # something changed since: run it again (a refused or failed call changed nothing)
         return earlier
+
+    def _names_another_tool(self, name: str, text: str) -> bool:
+        """``text`` (a failed call's result) names a tool other than ``name``: "write_file writes plain
+        text ... To make it from a CSV file: xlsx_write with ...". calendar_next_weekday: the error named
+        no other tool, and the fix was the same tool with a start it could read."""
+        names = set(self.registry.names()) | set(self.extra_tools)
+        return any(n != name and re.search(rf"\b{re.escape(n)}\b", text) for n in names)
 
     def failed_before(self, call: CallRecord, text: str) -> CallRecord | None:
         """The earlier call of this task with the same name and arguments that
