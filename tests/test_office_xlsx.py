@@ -329,3 +329,24 @@ def test_an_output_that_names_the_input_writes_in_place(ctx, no_soffice):
     assert not res.error, res.text
     ws = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("s.xlsx"))).active
     assert ws["D1"].value == "ok" and ws.cell(row=ws.max_row, column=1).value == "Total"
+
+
+def test_a_sum_over_text_on_its_own_sheet_is_refused(ctx, no_soffice):
+    """xlsx_summary_sheet at fbc3d9d: =SUM(A2:A4) on the new Summary sheet, beside the month names, for each
+    month (0 once computed) instead of Jan!B2:B4."""
+    ctx.workspace.write_bytes("s.xlsx", sales_book())
+    before = ctx.workspace.read_bytes("s.xlsx")
+    res = call(xlsx_add_sheet, ctx, path="s.xlsx", name="Summary",
+               rows=[["Jan", "=SUM(A2:A4)"], ["Feb", "=SUM(A2:A4)"], ["Mar", "=SUM(A2:A4)"]])
+    assert res.error and "holds text (Feb, Mar) and no numbers; nothing was written" in res.text
+    assert "e.g. =SUM('Sales'!B2:B4)" in res.text
+    res = call(xlsx_write, ctx, path="s.xlsx", sheet="Sales", cells=[{"cell": "C1", "value": "=SUM(A2:A4)"}])
+    assert res.error and "of sheet 'Sales'" in res.text
+    assert ctx.workspace.read_bytes("s.xlsx") == before
+    # a range of numbers, another sheet's range, or an empty range to fill later: written
+    res = call(xlsx_add_sheet, ctx, path="s.xlsx", name="Summary", rows=[["Sales", "=SUM(Sales!B2:B4)"]])
+    assert not res.error, res.text
+    res = call(xlsx_append_rows, ctx, path="s.xlsx", sheet="Sales", rows=[["Total", "=SUM(B2:B4)"]])
+    assert not res.error, res.text
+    res = call(xlsx_write, ctx, path="s.xlsx", sheet="Summary", cells=[{"cell": "B5", "value": "=SUM(C2:C4)"}])
+    assert not res.error, res.text

@@ -14,7 +14,7 @@ import datetime as dt
 import io
 import re
 import zipfile
-from typing import Any, Literal, Union
+from typing import Any, Iterable, Literal, Union
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -180,6 +180,51 @@ def _save(ctx: ToolContext, wb: Any, path: str, output: str | None, formulas: bo
     return " Formula values are not computed yet; run xlsx_recalc to compute them with LibreOffice."
 
 
+_RANGE_SUM = re.compile(r"\b(SUM|AVERAGE|MIN|MAX)\(\s*\$?([A-Z]{1,3})\$?(\d+)\s*:\s*\$?([A-Z]{1,3})\$?(\d+)\s*\)",
+                        re.IGNORECASE)
+
+
+def _no_sums_over_text(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
+    """Refuse formulas among ``cells`` (just written to ``ws``) that add up a range of
+    their own sheet holding text and no numbers. xlsx_summary_sheet at fbc3d9d: Qwen
+    1.5B wrote =SUM(A2:A4) on the new Summary sheet for each month, adding the month
+    names beside it (0 once computed) instead of Jan!B2:B4.
+
+    Raises:
+        ToolError: naming the formula, the range and the way to name another sheet's cells.
+    """
+    from openpyxl.utils import column_index_from_string, get_column_letter
+
+    for cell in cells:
+        if cell.data_type != "f" or not isinstance(cell.value, str):
+            continue
+        for m in _RANGE_SUM.finditer(cell.value):
+            if cell.value[max(0, m.start() - 1):m.start()] == "!":
+                continue  # a range on another sheet
+            c1, r1, c2, r2 = column_index_from_string(m.group(2).upper()), int(m.group(3)), \
+                column_index_from_string(m.group(4).upper()), int(m.group(5))
+            values = [ws.cell(row=r, column=c).value for r in range(min(r1, r2), min(max(r1, r2), min(r1, r2) + 500) + 1)
+                      for c in range(min(c1, c2), max(c1, c2) + 1)]
+            numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)
+                       or isinstance(v, str) and v.startswith("=")]
+            texts = [str(v) for v in values if isinstance(v, str) and v.strip() and not v.startswith("=")]
+            if numbers or not texts:
+                continue
+            other = next((o for o in wb.worksheets if o is not ws and o.max_row > 1), None)
+            hint = ""
+            for col in range(1, other.max_column + 1) if other is not None else ():
+                rows = [r for r in range(1, min(other.max_row, 5000) + 1)
+                        if isinstance(other.cell(row=r, column=col).value, (int, float))]
+                if rows:  # the first column of numbers on another sheet
+                    letter = get_column_letter(col)
+                    hint = f", e.g. =SUM('{other.title}'!{letter}{rows[0]}:{letter}{rows[-1]})"
+                    break
+            raise ToolError(f"{cell.coordinate}: {cell.value} adds {m.group(0)[m.group(0).index('(') + 1:-1]} of sheet "
+                            f"{ws.title!r}, which holds text ({', '.join(texts[:3])}) and no numbers; nothing was "
+                            "written. A range without a sheet name is on the formula's own sheet: to add another "
+                            f"sheet's cells, name the sheet{hint}.")
+
+
 def _has_formulas(wb: Any) -> bool:
     for ws in wb.worksheets:
         for row in ws.iter_rows():
@@ -218,12 +263,16 @@ def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
     csv_rows = _csv_rows(ctx, params.from_csv) if params.from_csv else []
     if exists and not params.replace_data:
         _no_data_overwritten(ws, top, [*params.rows, *csv_rows])
-    formulas = False
+    formulas, written = False, []
     for cw in params.cells:
         formulas |= _set(ws[_ref(cw.cell)], cw.value, cw.kind, cw.number_format)
+        written.append(ws[_ref(cw.cell)])
     for i, row in enumerate(params.rows):
         for j, v in enumerate(row):
             formulas |= _set(ws.cell(row=top.row + i, column=top.column + j), v)
+            written.append(ws.cell(row=top.row + i, column=top.column + j))
+    if formulas:
+        _no_sums_over_text(wb, ws, written)
     for i, row in enumerate(csv_rows, start=len(params.rows)):
         for j, v in enumerate(row):  # data: text stays text (a cell "=cmd|..." is never a formula)
             _set(ws.cell(row=top.row + i, column=top.column + j), v, "text" if isinstance(v, str) else "auto")
@@ -329,6 +378,8 @@ def xlsx_add_sheet(ctx: ToolContext, params: XlsxAddSheetParams) -> ToolResult:
     for row in params.rows:
         ws.append(row)
         formulas |= any(isinstance(v, str) and v.startswith("=") for v in row)
+    if formulas:
+        _no_sums_over_text(wb, ws, [c for row in ws.iter_rows() for c in row])
     out = params.output or params.path
     recalc = _save(ctx, wb, params.path, params.output, formulas)
     return ToolResult(text=f"added sheet {params.name!r} with {len(params.rows)} rows; saved {out}.{note}{recalc}", data={"path": out, "sheet": params.name})
@@ -346,6 +397,9 @@ def xlsx_append_rows(ctx: ToolContext, params: XlsxAppendParams) -> ToolResult:
     for i, row in enumerate(params.rows):
         for j, v in enumerate(row):
             formulas |= _set(ws.cell(row=first + i, column=j + 1), v)
+    if formulas:
+        _no_sums_over_text(wb, ws, [ws.cell(row=first + i, column=j + 1) for i, row in enumerate(params.rows)
+                                    for j in range(len(row))])
     out = params.output or params.path
     recalc = _save(ctx, wb, params.path, params.output, formulas)
     last = first + len(params.rows) - 1
