@@ -138,3 +138,17 @@ def test_table_query_comes_with_the_excel_group():
     from assistant.loop.toolgroups import group_of
 
     assert group_of("table_query") == "excel"
+
+
+def test_core_schemas_come_first_so_tasks_with_other_groups_share_the_prefix(registry):
+    """csv_group_totals at e03cee3: the office tools were registered ahead of ask_human, so a task with the excel
+    group after a calendar task re-read every core schema (300 s, most of it prefill)."""
+    from assistant.loop.toolgroups import group_of, turn_tools
+
+    core = [n["function"]["name"] for n in active_schemas(registry, [])]
+    for groups in (["excel"], ["calendar"], ["word", "pdf"]):
+        tt = turn_tools(registry, groups, [], extra=[{"type": "function", "function": {"name": "finish"}}])
+        got = [s["function"]["name"] for s in tt.prompt]
+        assert got[:len(core)] == core and got[len(core)] == "finish"  # then the groups' own tools
+        assert all(group_of(n, registry.get(n).source) is not None for n in got[len(core) + 1:])
+    assert core[-1] == "use_tools"

@@ -184,19 +184,33 @@ def compact_schema(schema: dict[str, Any], *, desc_cap: int = 120, param_cap: in
 
 
 def active_schemas(registry: ToolRegistry, groups: Iterable[str]) -> list[dict[str, Any]]:
-    """Compacted schemas of the core tools and of the tools in ``groups``,
-    in registration order. ``use_tools`` is only offered while some group is
-    still unloaded."""
+    """Compacted schemas of the core tools and of the tools in ``groups``:
+    see :func:`_schema_parts` for the order."""
+    core, grouped = _schema_parts(registry, groups)
+    return core + grouped
+
+
+def _schema_parts(registry: ToolRegistry, groups: Iterable[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """``(core, grouped)`` compacted schemas: the core tools in registration order
+    (``use_tools`` last, and only while some group is still unloaded), then the
+    tools of ``groups`` in :data:`GROUPS` order. Core first, so that tasks with
+    different groups share the longest prompt prefix (system text + core tools)
+    and its KV cache: the office tools registered ahead of ``ask_human`` made a
+    task with the excel group re-read every core schema after a calendar task
+    (csv_group_totals at e03cee3: 300 s, most of it prefill)."""
     groups = set(groups)
     present = {group_of(t.name, t.source) for t in registry} - {None}
-    out = []
+    core, last, grouped = [], [], {g: [] for g in GROUPS}
     for t in registry:
         g = group_of(t.name, t.source)
-        if t.name == "use_tools" and not (present - groups):
-            continue
-        if g is None or g in groups:
-            out.append(compact_schema(t.schema()))
-    return out
+        if g is None:
+            if t.name != "use_tools":
+                core.append(compact_schema(t.schema()))
+            elif present - groups:
+                last.append(compact_schema(t.schema()))
+        elif g in groups:
+            grouped.setdefault(g, []).append(compact_schema(t.schema()))
+    return core + last, [schema for part in grouped.values() for schema in part]
 
 
 _NAME_RE = re.compile(r"<function=([A-Za-z0-9_.\-]+)|\"name\"\s*:\s*\"([A-Za-z0-9_.\-]+)\"")
@@ -247,8 +261,10 @@ def turn_tools(registry: ToolRegistry, task_groups: Iterable[str], calls: Iterab
     tools named in ``skip`` are left out of this turn's calls."""
     calls = list(calls)
     extra = list(extra)
-    prompt = active_schemas(registry, task_groups) + extra
-    now = active_schemas(registry, loaded_groups(task_groups, calls)) + extra
+    core, grouped = _schema_parts(registry, task_groups)
+    prompt = core + extra + grouped  # finish and update_plan with the core tools: the shared prefix
+    core, grouped = _schema_parts(registry, loaded_groups(task_groups, calls))
+    now = core + extra + grouped
     skip = set(skip)
     if skip:
         now = [s for s in now if _name(s) not in skip]
