@@ -435,3 +435,14 @@ def test_a_folder_that_is_not_there_names_the_close_one(ctx: ToolContext) -> Non
     assert out.error and "Did you mean 'inbox'?" in out.text
     out = call(ctx, "rename_many", folder="photos", find="a", replace="b")
     assert out.error and "Did you mean" not in out.text  # nothing close: no guess
+
+
+def test_combine_files_never_writes_text_under_a_document_name(ctx: ToolContext) -> None:
+    """csv_to_xlsx at e03cee3: Qwen 1.5B "combined" contacts.csv into contacts.xlsx (CSV text under an Excel
+    name) and said it was done."""
+    root = Path(ctx.workspace.root)
+    (root / "contacts.csv").write_text("Name,City\nIne,Porto\n")
+    out = call(ctx, "combine_files", src="contacts.csv", dest="contacts.xlsx")
+    assert out.error and "names a document; nothing was written" in out.text
+    assert "xlsx_write with path='contacts.xlsx' and from_csv='contacts.csv'" in out.text
+    assert not (root / "contacts.xlsx").exists()

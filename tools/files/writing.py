@@ -343,6 +343,9 @@ def combine_files(ctx: ToolContext, params: CombineParams) -> ToolResult:
         if not paths:
             where = _elsewhere(ws, folder, pattern) if _WILDCARD.search(params.src) else " list_dir shows the names."
             raise ToolError(f"no file matches {params.src!r}; nothing was written.{where}")
+        if os.path.splitext(dest_rel)[1].lower() in _BINARY:  # csv_to_xlsx at e03cee3: contacts.csv "into" .xlsx
+            raise ToolError(f"combine_files writes plain text, and {dest_rel} names a document; nothing was "
+                            f"written. {document_hint(dest_rel)}{_from_csv_hint(ws, dest_rel)}")
         if ws.exists(dest_rel) and not params.overwrite:
             raise ToolError(f"{dest_rel} exists; nothing was written. Choose another name, or pass overwrite=true.")
         parts = []
