@@ -733,3 +733,21 @@ def test_a_json_object_answer_passes_once_the_asked_for_file_is_written(tmp_path
     (tmp_path / "top3.csv").unlink()
     assert "JSON object" in finish_problems('{"steps": ["read orders.csv"]}',
                                             Evidence(goal, tmp_path, touched=["top3.csv"]))[0]
+
+
+def test_an_output_that_is_not_the_document_its_name_says_is_doubted(tmp_path):
+    """csv_to_xlsx at e03cee3: combine_files wrote contacts.csv's text under contacts.xlsx; the answer said done."""
+    goal = "Convert contacts.csv into an Excel file contacts.xlsx."
+    read = _done("read_file", "Name,City\nIne,Porto", path="contacts.csv")
+    (tmp_path / "contacts.csv").write_text("Name,City\nIne,Porto\n")
+    (tmp_path / "contacts.xlsx").write_text("Name,City\nIne,Porto\n")
+    written = Evidence(goal, tmp_path, calls=[read], touched=["contacts.xlsx"], written=["contacts.xlsx"])
+    problems = finish_problems("I converted contacts.csv into contacts.xlsx.", written)
+    assert problems == ["contacts.xlsx is not a real Excel workbook (it holds plain text); write it with the Excel "
+                        "workbook's own tool"]
+    moved = Evidence(goal, tmp_path, calls=[read], touched=["contacts.xlsx"])  # the user's own file, moved: theirs
+    assert finish_problems("I converted contacts.csv into contacts.xlsx.", moved) == []
+    import openpyxl
+
+    openpyxl.Workbook().save(tmp_path / "contacts.xlsx")
+    assert finish_problems("I converted contacts.csv into contacts.xlsx.", written) == []

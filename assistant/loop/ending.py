@@ -42,6 +42,7 @@ def evidence_of(sess: TaskSession, tool_names: Sequence[str], extra_texts: Seque
     harness += [t for t in harness_extra if t]  # e.g. the last step's closing note, which is never stored
     return Evidence(goal=task.goal, workspace=task.workspace, calls=list(sess.calls), touched=touched,
                     made=made_paths(ch.record for ch in changes),
+                    written=[str(ch.record["path"]) for ch in changes if ch.record.get("op") in ("create", "write")],
                     user_texts=user, tool_names=list(tool_names), extra_texts=list(extra_texts),
                     harness_texts=harness)
 

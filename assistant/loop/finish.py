@@ -65,6 +65,8 @@ class Evidence:
         touched: workspace-relative paths changed by this task (written, moved to, ...).
         made: the paths among them that did not exist before this task (created, moved
             or copied to a free name): never an input the user gave.
+        written: the paths among them whose content this task wrote (created or
+            replaced, not moved or copied).
         workspace: the workspace folder.
         tool_names: names of the tools the model can call.
         extra_texts: other trusted sources of numbers (e.g. the date line of the system prompt).
@@ -77,6 +79,7 @@ class Evidence:
     calls: Sequence[CallRecord] = ()
     touched: Iterable[str] = ()
     made: Iterable[str] = ()
+    written: Iterable[str] = ()
     user_texts: Sequence[str] = ()
     tool_names: Sequence[str] = ()
     extra_texts: Sequence[str] = field(default_factory=tuple)
@@ -361,6 +364,10 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             out.append(f"the task asks for {rel}, but it does not exist; create it with a tool")
         elif norm_path(rel) not in touched:
             out.append(f"the task asks for {rel}, but this task did not write it")
+    for rel in sorted({norm_path(p) for p in ev.written}):
+        kind = _not_its_kind(root / rel)
+        if kind:  # csv_to_xlsx at e03cee3: CSV text written under contacts.xlsx, then "done"
+            out.append(f"{rel} is not a real {kind} (it holds plain text); write it with the {kind}'s own tool")
     for pos, rel in _paths(answer):
         before = _sentence_before(answer, pos)
         after = answer[pos: pos + 80].split("\n")[0]
@@ -383,6 +390,24 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         if (root / rel).is_file() and norm_path(rel) not in made and not _was_read(rel, ev.calls):
             out.append(f"the task names {rel}, but it was never read; read it before answering")
     return list(dict.fromkeys(out))  # a file named twice in the answer is one doubt
+
+
+_MAGIC = {".xlsx": (b"PK", "Excel workbook"), ".docx": (b"PK", "Word document"),  # both are zip files
+          ".pdf": (b"%PDF", "PDF")}
+
+
+def _not_its_kind(path: Path) -> str:
+    """The kind of document ``path``'s extension names ("Excel workbook") when the
+    file does not start like one; "" when it does, or is no such document or missing."""
+    magic, kind = _MAGIC.get(path.suffix.lower(), (b"", ""))
+    if not magic or not path.is_file():
+        return ""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(magic) + 1024)
+    except OSError:
+        return ""
+    return "" if head.startswith(magic) or (magic == b"%PDF" and magic in head) else kind
 
 
 _CODE_BLOCK = re.compile(r"```[ \t]*(sql|python|py|bash|sh|shell|js|javascript|vba|excel|r)?[ \t]*\n(.*?)\n[ \t]*```", re.DOTALL)
