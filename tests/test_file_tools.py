@@ -446,3 +446,17 @@ def test_combine_files_never_writes_text_under_a_document_name(ctx: ToolContext)
     assert out.error and "names a document; nothing was written" in out.text
     assert "xlsx_write with path='contacts.xlsx' and from_csv='contacts.csv'" in out.text
     assert not (root / "contacts.xlsx").exists()
+
+
+def test_a_name_search_for_plain_words_that_finds_nothing_shows_files_whose_text_holds_them(ctx: ToolContext) -> None:
+    """files_find at e03cee3: Qwen 1.5B searched names for "passport renewal", never grepped, and named
+    home/readme.txt."""
+    root = Path(ctx.workspace.root)
+    (root / "archive" / "2024").mkdir(parents=True)
+    (root / "archive" / "2024" / "a17.txt").write_text("Reminder\nPassport RENEWAL appointment: 3 May, 9:40\n")
+    (root / "archive" / "2024" / "b2.txt").write_text("passport photo only\n")
+    out = call(ctx, "find_files", pattern="passport renewal")
+    assert "no files match" in out.text and "mentions 'passport' and 'renewal'" in out.text
+    assert "archive/2024/a17.txt: Passport RENEWAL appointment: 3 May, 9:40" in out.text
+    assert "b2.txt" not in out.text and out.data == {"paths": [], "mentions_paths": ["archive/2024/a17.txt"]}
+    assert "mentions" not in call(ctx, "find_files", pattern="*passport*").text  # a wildcard is a name search only

@@ -751,3 +751,14 @@ def test_an_output_that_is_not_the_document_its_name_says_is_doubted(tmp_path):
 
     openpyxl.Workbook().save(tmp_path / "contacts.xlsx")
     assert finish_problems("I converted contacts.csv into contacts.xlsx.", written) == []
+
+
+def test_a_file_whose_text_find_files_showed_counts_as_looked_into(tmp_path):
+    goal = "Somewhere in this folder there is a text file about my passport renewal appointment. Which file is it?"
+    (tmp_path / "a17.txt").write_text("Passport renewal appointment: 3 May\n")
+    shown = CallRecord(id="s1c0", step=1, turn_seq=1, name="find_files", arguments={"pattern": "passport renewal"},
+                       status="done", result="no files match ...\n  a17.txt: Passport renewal appointment: 3 May",
+                       data={"paths": [], "mentions_paths": ["a17.txt"]})
+    assert finish_problems("It is a17.txt.", Evidence(goal, tmp_path, calls=[shown])) == []
+    unshown = shown.model_copy(update={"data": {"paths": []}})
+    assert "never looked inside it" in finish_problems("It is a17.txt.", Evidence(goal, tmp_path, calls=[unshown]))[0]

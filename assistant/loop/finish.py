@@ -343,8 +343,9 @@ def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
     if any(words & {w.lower() for w in _WORD.findall(Path(rel).stem)} for rel in named):
         return []  # "passport.txt" for "which file is about my passport?": its name says so
     if not named or any(_was_read(rel, ev.calls, reads_only=True) or any(
-            c.name == "grep" and c.status == "done" and not c.error and rel in (c.result or "") for c in ev.calls)
-            for rel in named):
+            c.status == "done" and not c.error and rel in (c.result or "")
+            and (c.name == "grep" or rel in (c.data or {}).get("mentions_paths", ())) for c in ev.calls)
+            for rel in named):  # grep, or find_files showing the file's text after a name search missed
         return []
     return [f"the answer says {named[0]} is the file, but this task never looked inside it; search the files' text "
             "with grep (or read the file) before saying which one it is"]

@@ -156,15 +156,52 @@ def find_files(ctx: ToolContext, params: FindFilesParams) -> ToolResult:
                     more += 1
     deep = _deep_note(ws, "searched")
     if not found:
+        inside = _text_mentions(ws, params.path, params.pattern)
         return ToolResult(
-            text="\n".join([f"no files match {params.pattern!r} under {top}. Try a broader pattern (e.g. *report*) or check the folder with list_dir; find_files matches names only (grep searches the text inside files)."] + deep),
-            data={"paths": []},
+            text="\n".join([f"no files match {params.pattern!r} under {top}. Try a broader pattern (e.g. *report*) or check the folder with list_dir; find_files matches names only (grep searches the text inside files)."] + inside + deep),
+            data={"paths": [], "mentions_paths": [ln.strip().split(": ", 1)[0] for ln in inside[1:]]},
+            untrusted=bool(inside),
         )
     lines = [f"{e.path}  {human_size(e.size)}" for e in found]
     if more:
         lines.append(f"... {more} more matches not shown; narrow the pattern or the folder.")
     lines += deep
     return ToolResult(text="\n".join(lines), data={"paths": [e.path for e in found], "omitted": more})
+
+
+_MENTION_FILES = 2000  # text files looked into after a name search found nothing
+_MENTION_BYTES = 256 * 1024
+
+
+def _text_mentions(ws, folder: str, pattern: str) -> list[str]:
+    """After a name search for plain words ("passport renewal") found nothing: the text
+    files under ``folder`` whose text holds every one of its words (3+ letters, any
+    case), up to 5, each with its first line that holds one. files_find at e03cee3: Qwen
+    1.5B searched names for "passport renewal", never grepped, and named readme.txt."""
+    if re.search(r"[*?\[\]/]", pattern):
+        return []
+    words = [w.lower() for w in re.findall(r"[^\W_]{3,}", pattern)]
+    if not words:
+        return []
+    out: list[str] = []
+    with sandboxed():
+        entries = [e for _, e in zip(range(_MENTION_FILES * 5), ws.walk(folder))
+                   if e.kind == "file" and e.size <= _MENTION_BYTES][:_MENTION_FILES]
+        for e in entries:
+            try:
+                text = decode_text(ws.read_bytes(e.path))[0]
+            except (SandboxError, ValueError):
+                continue
+            low = text.lower()
+            if all(w in low for w in words):
+                line = next((ln.strip() for ln in text.splitlines() if any(w in ln.lower() for w in words)), "")
+                out.append(f"  {e.path}: {line[:GREP_LINE_CHARS]}")
+                if len(out) == 5:
+                    break
+    if not out:
+        return []
+    return [f"The text of {'this file' if len(out) == 1 else 'these files'} mentions {' and '.join(map(repr, words))} "
+            "(first such line shown):"] + out
 
 
 _DOCUMENT_READERS = {"docx": ("a Word document", "docx_read"), "xlsx": ("an Excel workbook", "xlsx_read"),
