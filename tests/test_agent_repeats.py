@@ -513,3 +513,34 @@ def test_a_summary_as_long_as_its_original_is_not_written(assistant_home, tmp_pa
     assert "created summary.md" in results[2] and isinstance(events[-1], Finished)
     assert (ws / "summary.md").read_text() == "- On track; nothing new."
     store.close()
+
+
+def test_a_document_the_task_asks_to_change_is_not_re_created(assistant_home, tmp_path):
+    """docx_edit_clause at e03cee3: asked to change clause 2 of contract.docx, Qwen 1.5B re-created it with
+    docx_create holding clause 2 alone (five paragraphs of the contract lost) and finished."""
+    import json
+
+    import docx
+    from tools.office import OFFICE_TOOLS
+
+    blocks = [{"type": "paragraph", "text": "2. Notice. Either party may end it with 60 days' notice."}]
+    create = ("<tool_call>\n<function=docx_create>\n<parameter=path>\ncontract.docx\n</parameter>\n<parameter=blocks>\n"
+              f"{json.dumps(blocks)}\n</parameter>\n<parameter=overwrite>\ntrue\n</parameter>\n</function>\n</tool_call>")
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("docx_read", path="contract.docx"), create,
+        call("docx_replace", path="contract.docx", find="30 days", replace="60 days", paragraph=3),
+        "Clause 2 now says 60 days."],
+        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    doc = docx.Document()
+    for text in ("Service Agreement", "1. Term. Starts 1 January.", "2. Notice. Either party may end it with 30 days' "
+                 "notice.", "3. Payment. Within 30 days."):
+        doc.add_paragraph(text)
+    doc.save(ws / "contract.docx")
+    events = list(agent.run("In contract.docx, change the notice period in clause 2 from 30 days to 60 days.",
+                            workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run: docx_create makes a new document, and contract.docx is a document the "
+                                 "task asks to change")
+    texts = [p.text for p in docx.Document(ws / "contract.docx").paragraphs]
+    assert len(texts) == 4 and texts[0] == "Service Agreement" and "60 days" in texts[2]
+    store.close()

@@ -336,6 +336,12 @@ class CallRunner:
             if unread:
                 return (yield from self._read_first(call, unread, f"Not run: the task names {unread[0]}, which you "
                                                     f"had not read; what it says decides what {call.name} should do."))
+            replaced = self._replaces_an_input(call)
+            if replaced:  # docx_edit_clause at e03cee3: contract.docx re-created holding clause 2 alone
+                msg = (f"Not run: {call.name} makes a new document, and {replaced} is a document the task asks to "
+                       f"change, not replace: it would keep only what you pass. Change it in place (docx_replace "
+                       "finds a text and replaces it; docx_insert adds paragraphs).")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             long = summary_too_long(s.task.goal, s.calls, call)
             if long:  # docx_summarise at fbc3d9d: all 11 paragraphs of report.docx copied into summary.docx
                 msg = (f"Not run: the task asks for a summary, and {long}. Write only the key points the task "
@@ -390,6 +396,21 @@ class CallRunner:
                           call_id=call.id, calls=[call])
             return True
         return (yield from self._execute(call, tool, params, risk, note))
+
+    def _replaces_an_input(self, call: CallRecord) -> str:
+        """The path when ``call`` is a ``docx_create`` over an existing document that the
+        goal names as one to work on (an input, not an output to make); else ""."""
+        path = call.arguments.get("path")
+        ws = getattr(self.ctx, "workspace", None)
+        if call.name != "docx_create" or not isinstance(path, str) or ws is None:
+            return ""
+        try:
+            rel = ws.rel(ws.resolve(path))
+            exists = ws.exists(rel)
+        except Exception:  # noqa: BLE001 - outside the workspace etc.: the tool refuses it itself
+            return ""
+        inputs = {norm_path(p) for p in goal_files(self.s.task.goal)[1]}
+        return rel if exists and norm_path(rel) in inputs and rel not in self._made() else ""
 
     def _source_missing(self, call: CallRecord) -> bool:
         """The call's ``path`` (or ``src``) names nothing in the workspace. Qwen 1.5B, told to
