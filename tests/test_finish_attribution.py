@@ -28,6 +28,10 @@ CALLS = [_read("contacts.csv", CONTACTS), _read("notes.md", NOTES, 1)]
      "The landlord's phone number is +44 20 7946 0011."),
     ("Find the phone number of the landlord.", "It is +44 20 7946 0342."),
     ("What is the landlord's email?", "lena@example.org"),
+    # handoff_not_found at e03cee3: naming the accountant does not make her number the landlord's
+    ("What is our landlord's phone number? It should be somewhere in my files.",
+     "1. The output shows that the landlord's name is Priya Shah with a phone number +44 20 7946 0011.\n"
+     "Therefore, the landlord's phone number is \\(\\boxed{+44 20 7946 0011}\\)."),
 ])
 def test_a_value_on_someone_elses_line_is_doubted(goal, answer):
     doubt = misattributed_contact(goal, answer, CALLS)

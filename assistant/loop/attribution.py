@@ -5,14 +5,18 @@ handoff_not_found at c628c84: asked "What is our landlord's phone number?", Qwen
 1.5B read contacts.csv (no landlord in it) and notes.md (the landlord, Mr. Okafor,
 with no number), and answered "The landlord's phone number is +44 20 7946 0011":
 the accountant's number, on the accountant's row. Every digit of it came from a
-tool, so the number check passed it; what was wrong was whose it was.
+tool, so the number check passed it; what was wrong was whose it was. At e03cee3
+it answered that "the landlord's name is Priya Shah with a phone number +44 20
+7946 0011": naming the accountant is no excuse when the sentence gives her
+number as the landlord's.
 
 The check: when the goal asks for a possessor's contact detail ("the landlord's
 phone number", "the email of our accountant") and the answer gives a phone
 number or an e-mail address, some tool-result line holding that value (or the
 call that produced it) must name the possessor, or a name that a line naming
-the possessor gives ("Rent goes to Mr. Okafor, the landlord" links Okafor), or
-the answer must say whose the value is (naming someone on its line).
+the possessor gives ("Rent goes to Mr. Okafor, the landlord" links Okafor). Else
+the answer may give it only as someone else's: no sentence holding it names the
+possessor (unless negated), and one names someone on the value's line.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ _OF = re.compile(_DETAIL + r"(?:\s+number|\s+address)?\s+(?:of|for)\s+(?:the\s+|
 _PHONE = re.compile(r"(?<![\w+])\+?\d[\d ().-]{5,}\d(?!\w)")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
+_SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n")
+_NEGATION = re.compile(r"\b(not|no|never|none|without)\b|n't\b", re.IGNORECASE)
 _NOT_SUBJECTS = frozenset({"what", "which", "whose", "where", "who", "find", "give", "tell", "that", "this", "their",
                            "your", "let", "its", "there", "here"})
 
@@ -83,16 +89,19 @@ def misattributed_contact(goal: str, answer: str, calls: Sequence[CallRecord]) -
     done = [c for c in calls if c.status == "done" and not c.error and c.result]
     names = _names(subjects, [c.result for c in done])
     values = _values(answer)
-    low_answer = answer.lower()
-    for shown, _ in values:  # lena@example.org names nobody: its letters are not the answer saying whose it is
-        low_answer = low_answer.replace(shown.lower(), " ")
+    sentences = [s for s in _SENTENCE.split(answer) if s.strip()]
     for shown, key in values:
         lines = [(c, line) for c in done for line in c.result.splitlines() if _key_in(key, line)]
         if not lines:
             continue  # from nowhere: the number check speaks to that
         owned = any(n in f"{line} {c.arguments}".lower() for c, line in lines for n in names)
-        said_whose = any(w.lower() in low_answer for _, line in lines for w in _NAME.findall(line))
-        if not owned and not said_whose:
+        if owned:
+            continue
+        around = [s.replace(shown, " ") for s in sentences if shown in s]  # lena@example.org names nobody
+        claimed = any(any(n in s.lower() for n in subjects) and not _NEGATION.search(s) for s in around)
+        others = {w.lower() for _, line in lines for w in _NAME.findall(line)}
+        says_whose = any(w in s.lower() for s in around for w in others)
+        if claimed or not says_whose:  # "the landlord's ... is X", or X alone: given as the possessor's
             line = re.sub(r"^\s*\d+\t", "", lines[0][1]).strip()  # read_file's line number is not the line
             who = subjects[0]
             return (f"the answer gives {shown} as the {who}'s, but it appears only on {line[:90]!r}, which does not "
