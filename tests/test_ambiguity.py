@@ -56,6 +56,15 @@ def test_a_made_up_file_to_delete_is_ambiguous_too(ws):
     assert found == ("the old report", ["reports/report-2025-q3.docx", "reports/report-final.docx"])
 
 
+def test_a_file_to_delete_outside_the_workspace_is_judged_by_its_name(ws):
+    """handoff_delete_report at e03cee3: delete /tmp/bench-.../report.pdf (outside the workspace) for "the old
+    report", refused as outside twice, then "Please provide the correct path" as the answer."""
+    found = ambiguous_target("Delete the old report.", ws, {"path": "/tmp/elsewhere/report.pdf"}, needs_source=True)
+    assert found == ("the old report", ["reports/report-2025-q3.docx", "reports/report-final.docx"])
+    assert ambiguous_target("Delete the old report.", ws, {"path": "/tmp/elsewhere/report.pdf"}) is None
+    assert ambiguous_target("Delete the old notes.", ws, {"path": "/tmp/elsewhere/notes.md"}, needs_source=True) is None
+
+
 def test_an_edit_of_a_made_up_file_asks_too(tmp_path):
     """handoff_which_contract: edit_file on contract.txt (made up) twice, with two contracts in the workspace."""
     from tools.core import ASK_HUMAN

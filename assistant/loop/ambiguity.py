@@ -59,6 +59,12 @@ def ambiguous_target(goal: str, ws: Any, arguments: dict[str, Any], made: Iterab
         return None
     try:
         rel = ws.rel(ws.resolve(target))
+    except Exception:  # noqa: BLE001 - outside the workspace: for a call on an existing file, its name counts
+        # handoff_delete_report at e03cee3: Qwen 1.5B asked to delete /tmp/.../report.pdf for "the old report"
+        rel = target.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+        if not needs_source or not rel:
+            return None
+    try:
         if not ws.is_file(rel) and (not needs_source or ws.exists(rel)):
             return None  # a new file is no choice among the user's; a folder is not a file
         ours = {p.strip("/") for p in made}
