@@ -544,3 +544,28 @@ def test_a_document_the_task_asks_to_change_is_not_re_created(assistant_home, tm
     texts = [p.text for p in docx.Document(ws / "contract.docx").paragraphs]
     assert len(texts) == 4 and texts[0] == "Service Agreement" and "60 days" in texts[2]
     store.close()
+
+
+def test_a_totals_table_that_names_a_group_twice_is_not_written(assistant_home, tmp_path):
+    """xlsx_group_sums at e03cee3: asked for "one row per region", Qwen 1.5B copied the twelve sales rows (North
+    three times) into the By Region sheet and finished."""
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    copied = '[["North", 1200], ["South", 950], ["North", 430]]'
+    add = ("<tool_call>\n<function=xlsx_add_sheet>\n<parameter=path>\nsales.xlsx\n</parameter>\n<parameter=name>\n"
+           f"By Region\n</parameter>\n<parameter=rows>\n{copied}\n</parameter>\n</function>\n</tool_call>")
+    agent, model, ws, store = scripted_agent(tmp_path, [add, "Added By Region."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    wb = openpyxl.Workbook()
+    for row in (["Region", "Amount"], ["North", 1200], ["South", 950], ["North", 430]):
+        wb.active.append(row)
+    wb.save(ws / "sales.xlsx")
+    events = list(agent.run('Add a sheet named "By Region" to sales.xlsx with one row per region: the region name '
+                            "in column A and its total sales in column B.", workspace=ws))
+    result = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    assert result.startswith("Not run: the rows name 'North' 2 times in their first column, and the task asks for "
+                             "one row per region")
+    assert openpyxl.load_workbook(ws / "sales.xlsx").sheetnames == ["Sheet"]
+    store.close()

@@ -347,6 +347,13 @@ class CallRunner:
                 msg = (f"Not run: the task asks for a summary, and {long}. Write only the key points the task "
                        "asks for, in a few short sentences or bullets.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            repeated = _repeated_group(s.task.goal, call)
+            if repeated:  # xlsx_group_sums at e03cee3: the twelve sales rows copied, North three times
+                key, n, unit = repeated
+                msg = (f"Not run: the rows name {key!r} {n} times in their first column, and the task asks for one "
+                       f"row per {unit}: add them up first with table_query (SUM ... GROUP BY {unit}) and write its "
+                       "rows.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             invented = self._invented_numbers(call)
             if invented:  # xlsx_summary_sheet: a Summary sheet of monthly totals 200 and 300 found nowhere
                 msg = (f"Not run: the numbers {', '.join(invented[:5])} in this {call.name} call appear in no tool "
@@ -680,6 +687,26 @@ def _redact(text: str) -> str:
 
 _SAVE_HINT_ROWS = 20
 _NUMERIC = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?")  # "0042" stays text (an id, not a number)
+
+
+_ONE_ROW_PER = re.compile(r"\b(?:one (?:row|line|entry) (?:per|for each)|(?:totals?|sums?|subtotals?) (?:per|by|for each))"
+                          r"\s+([a-z]+)", re.IGNORECASE)
+
+
+def _repeated_group(goal: str, call: CallRecord) -> tuple[str, int, str] | None:
+    """``(key, times, unit)`` when ``goal`` asks for one row (or total) per unit ("one row
+    per region") and the rows of table write ``call`` repeat a first-column value: a
+    list of totals names each group once. None otherwise."""
+    m = _ONE_ROW_PER.search(goal)
+    rows = call.arguments.get("rows")
+    if call.name not in _TABLE_WRITES or not m or not isinstance(rows, list):
+        return None
+    keys = [str(r[0]).strip() for r in rows if isinstance(r, list) and r and isinstance(r[0], str) and r[0].strip()]
+    counts: dict[str, int] = {}
+    for k in keys:
+        counts[k.lower()] = counts.get(k.lower(), 0) + 1
+    key = next((k for k in keys if counts[k.lower()] > 1), None)
+    return (key, counts[key.lower()], m.group(1).lower()) if key else None
 
 
 def _typed(value: Any) -> Any:
