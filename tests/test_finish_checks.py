@@ -762,3 +762,25 @@ def test_a_file_whose_text_find_files_showed_counts_as_looked_into(tmp_path):
     assert finish_problems("It is a17.txt.", Evidence(goal, tmp_path, calls=[shown])) == []
     unshown = shown.model_copy(update={"data": {"paths": []}})
     assert "never looked inside it" in finish_problems("It is a17.txt.", Evidence(goal, tmp_path, calls=[unshown]))[0]
+
+
+def test_a_number_written_out_from_millions_is_grounded(tmp_path):
+    """pdf_find_figure at e03cee3: "Q3 total revenue: 7.85 million EUR" answered as 7,850,000 EUR and refused."""
+    assert number_problems("The total revenue is 7,850,000 EUR.", ["Q3 total revenue: 7.85 million EUR."]) == []
+    assert number_problems("It is 2,500 units.", ["2.5k units shipped"]) == []
+    assert number_problems("The total revenue is 7,900,000 EUR.", ["Q3 total revenue: 7.85 million EUR."]) == \
+        ["7900000"]
+
+
+@pytest.mark.parametrize("answer, doubted", [
+    ('The title on the first page of manual.pdf is "Solar Lamp X2 User Guide".', True),
+    ('manual.pdf has 6 pages; the title on its first page is "Solar Lamp X2 User Guide".', False),
+    ("It has six pages; the first is titled Solar Lamp X2 User Guide.", False),
+])
+def test_a_how_many_question_needs_a_number_in_the_answer(tmp_path, answer, doubted):
+    """pdf_page_count at e03cee3: asked how many pages and the title, Qwen 1.5B gave the title alone."""
+    goal = "How many pages does manual.pdf have, and what is the title on its first page?"
+    (tmp_path / "manual.pdf").write_bytes(b"%PDF-1.4")
+    read = _done("pdf_read", "manual.pdf: 6 pages.\n--- page 1 ---\nSolar Lamp X2 User Guide", path="manual.pdf")
+    problems = finish_problems(answer, Evidence(goal, tmp_path, calls=[read]))
+    assert any("how many" in p for p in problems) is doubted, problems

@@ -144,14 +144,24 @@ def _numbers(text: str) -> list[str]:
     return [normalise_number(m.group(0)) for m in _NUMBER.finditer(text)]
 
 
+_SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(million|mio|mn|m|billion|bn|thousand|k)\b", re.IGNORECASE)
+_SCALE = {"million": 10**6, "mio": 10**6, "mn": 10**6, "m": 10**6, "billion": 10**9, "bn": 10**9,
+          "thousand": 10**3, "k": 10**3}
+
+
 def _source_numbers(texts: Iterable[str]) -> set[str]:
     """Every number in ``texts``, read both with and without thousands separators
-    ("a,1,234" holds 1234, 1 and 234); the untrusted-data fence lines do not count."""
+    ("a,1,234" holds 1234, 1 and 234), and written out when a scale word follows
+    ("7.85 million" holds 7850000 too); the untrusted-data fence lines do not count."""
+    from decimal import Decimal
+
     found: set[str] = set()
     for text in texts:
         text = _FENCE_LINE.sub("", text)  # the fence's random marker ("a300f...") holds digits no file said
         found.update(_numbers(text))
         found.update(normalise_number(x) for x in re.findall(r"\d+(?:\.\d+)?", text))
+        for m in _SCALED.finditer(text):  # pdf_find_figure at e03cee3: "7.85 million EUR" answered as 7,850,000
+            found.add(normalise_number(format(Decimal(m.group(1)) * _SCALE[m.group(2).lower()], "f")))
     return found
 
 
@@ -424,6 +434,9 @@ def _shows_code(answer: str) -> bool:
 _ASKS_CODE = re.compile(r"\b(code|script|snippet|sql|query|queries|function|program|formula|regex|command)s?\b",
                         re.IGNORECASE)
 _WH_QUESTION = re.compile(r"(^|[.!?]\s+)\W*(who|what|which|where|when|whose|how (much|many|long))\b", re.IGNORECASE)
+_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
+_COUNT = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])|\b(no|none|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                    r"a dozen|single|several|hundreds?|thousands?)\b", re.IGNORECASE)
 _BARE_YES_NO = re.compile(r"^\W*(yes|no|yep|nope|true|false|none|nothing|unknown|n/?a)\W*$", re.IGNORECASE)
 _BARE_DONE = re.compile(r"^\W*(done|ok(ay)?|finished|completed?|task (is )?(done|complete(d)?|finished)|all done|"
                         r"success(ful)?)\W*$", re.IGNORECASE)
@@ -831,6 +844,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         return ["the task asks who, what, which, where, when or how much, and the answer is only a yes or no; "
                 "answer with what the tools showed"]
     out = file_problems(answer, ev)
+    if _HOW_MANY.search(ev.goal) and not _COUNT.search(answer):  # pdf_page_count at e03cee3: the title, no count
+        out.append("the task asks how many, and the answer gives no number; say how many the tools showed")
     results = [c.result for c in ev.calls if c.status == "done" and not c.error and c.name != "finish"]
     cut = _cut_search(answer, ev.calls)
     if cut:
