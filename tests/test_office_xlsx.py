@@ -340,6 +340,9 @@ def test_a_sum_over_text_on_its_own_sheet_is_refused(ctx, no_soffice):
                rows=[["Jan", "=SUM(A2:A4)"], ["Feb", "=SUM(A2:A4)"], ["Mar", "=SUM(A2:A4)"]])
     assert res.error and "holds text (Feb, Mar) and no numbers; nothing was written" in res.text
     assert "e.g. =SUM('Sales'!B2:B4)" in res.text
+    res = call(xlsx_add_sheet, ctx, path="s.xlsx", name="Summary",  # at e03cee3: each total adds its own cell
+               rows=[["Jan", "=SUM(A2:B4)"], ["Feb", "=SUM(A2:B5)"], ["Mar", "=SUM(A2:B6)"]])
+    assert res.error and "B2: =SUM(A2:B5) adds A2:B5 of sheet 'Summary', which holds B2 itself" in res.text
     res = call(xlsx_write, ctx, path="s.xlsx", sheet="Sales", cells=[{"cell": "C1", "value": "=SUM(A2:A4)"}])
     assert res.error and "of sheet 'Sales'" in res.text
     assert ctx.workspace.read_bytes("s.xlsx") == before

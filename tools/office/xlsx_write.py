@@ -186,7 +186,8 @@ _RANGE_SUM = re.compile(r"\b(SUM|AVERAGE|MIN|MAX)\(\s*\$?([A-Z]{1,3})\$?(\d+)\s*
 
 def _no_sums_over_text(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
     """Refuse formulas among ``cells`` (just written to ``ws``) that add up a range of
-    their own sheet holding text and no numbers. xlsx_summary_sheet at fbc3d9d: Qwen
+    their own sheet holding text and no numbers, or holding the formula's own cell
+    (at e03cee3: =SUM(A2:B5) in B2 of the new Summary sheet). xlsx_summary_sheet at fbc3d9d: Qwen
     1.5B wrote =SUM(A2:A4) on the new Summary sheet for each month, adding the month
     names beside it (0 once computed) instead of Jan!B2:B4.
 
@@ -203,12 +204,14 @@ def _no_sums_over_text(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
                 continue  # a range on another sheet
             c1, r1, c2, r2 = column_index_from_string(m.group(2).upper()), int(m.group(3)), \
                 column_index_from_string(m.group(4).upper()), int(m.group(5))
-            values = [ws.cell(row=r, column=c).value for r in range(min(r1, r2), min(max(r1, r2), min(r1, r2) + 500) + 1)
-                      for c in range(min(c1, c2), max(c1, c2) + 1)]
+            rows, cols = (min(r1, r2), max(r1, r2)), (min(c1, c2), max(c1, c2))
+            own = rows[0] <= cell.row <= rows[1] and cols[0] <= cell.column <= cols[1]
+            values = [ws.cell(row=r, column=c).value for r in range(rows[0], min(rows[1], rows[0] + 500) + 1)
+                      for c in range(cols[0], cols[1] + 1)]
             numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)
                        or isinstance(v, str) and v.startswith("=")]
             texts = [str(v) for v in values if isinstance(v, str) and v.strip() and not v.startswith("=")]
-            if numbers or not texts:
+            if not own and (numbers or not texts):
                 continue
             other = next((o for o in wb.worksheets if o is not ws and o.max_row > 1), None)
             hint = ""
@@ -219,10 +222,11 @@ def _no_sums_over_text(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
                     letter = get_column_letter(col)
                     hint = f", e.g. =SUM('{other.title}'!{letter}{rows[0]}:{letter}{rows[-1]})"
                     break
+            what = (f"which holds {cell.coordinate} itself (a circular reference)" if own else
+                    f"which holds text ({', '.join(texts[:3])}) and no numbers")
             raise ToolError(f"{cell.coordinate}: {cell.value} adds {m.group(0)[m.group(0).index('(') + 1:-1]} of sheet "
-                            f"{ws.title!r}, which holds text ({', '.join(texts[:3])}) and no numbers; nothing was "
-                            "written. A range without a sheet name is on the formula's own sheet: to add another "
-                            f"sheet's cells, name the sheet{hint}.")
+                            f"{ws.title!r}, {what}; nothing was written. A range without a sheet name is on the "
+                            f"formula's own sheet: to add another sheet's cells, name the sheet{hint}.")
 
 
 def _has_formulas(wb: Any) -> bool:
