@@ -460,18 +460,25 @@ def test_a_query_for_a_named_sheet_shows_the_call_that_saves_its_rows(assistant_
     from tools.tables import TABLE_TOOLS
 
     top = "SELECT vendor, SUM(amount) AS total FROM spending GROUP BY vendor ORDER BY total DESC LIMIT 2"
+    hint_first = ("<tool_call>\n<function=xlsx_read>\n<parameter=path>\nspending.xlsx\n</parameter>\n</function>\n"
+                  "</tool_call>")
     saved = {"path": "spending.xlsx", "name": "Top 2", "rows": [["vendor", "total"], ["Hilton", 30], ["Uber", 12.5]]}
     xml = "".join(f"<parameter={k}>\n{v if isinstance(v, str) else json.dumps(v)}\n</parameter>\n" for k, v in saved.items())
     add = f"<tool_call>\n<function=xlsx_add_sheet>\n{xml}</function>\n</tool_call>"
-    agent, model, ws, store = scripted_agent(tmp_path, [call("table_query", sql=top), add, "Added the Top 2 sheet."],
+    agent, model, ws, store = scripted_agent(tmp_path, [hint_first, call("table_query", sql=top), add,
+                                                        "Added the Top 2 sheet."],
                                              [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
     wb = openpyxl.Workbook()
-    for row in (["Vendor", "Amount"], ["Uber", 10.5], ["Hilton", 30], ["Uber", 2], ["Cafe", 1.25]):
+    for row in (["Vendor", "Category", "Amount"], ["Uber", "Travel", 10.5], ["Hilton", "Travel", 30],
+                ["Uber", "Travel", 2], ["Cafe", "Meals", 1.25]):
         wb.active.append(row)
     wb.save(ws / "spending.xlsx")
     goal = 'Add a sheet named "Top 2" to spending.xlsx listing the two vendors we paid the most in total.'
     events = list(agent.run(goal, workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    # xlsx_top_vendors at e03cee3: the example grouped by category (fewest values), copied for a vendor ranking
+    assert "e.g. SELECT vendor, SUM(amount) FROM spending GROUP BY vendor ORDER BY 2 DESC" in results[0]
+    results = results[1:]
     assert f"call xlsx_add_sheet with {json.dumps(saved)}" in results[0]
     # the suggested call, sent as written, does what the task asks
     assert isinstance(events[-1], Finished), results

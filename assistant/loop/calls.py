@@ -756,15 +756,19 @@ def _filtered_sum(table: Any, goal: str) -> str:
 def _example_query(table: Any, goal: str = "") -> str:
     """A query over ``table`` (a :class:`tools.tables.loading.Table`) to show in a hint:
     the sum of the first number column over the rows whose text column holds the value
-    the goal names (:func:`goal_value`), else the text column with the fewest distinct
-    values grouped with that sum
+    the goal names (:func:`goal_value`), else the text column the goal names (or, if
+    none, the one with the fewest distinct values) grouped with that sum
     ("SELECT category, SUM(amount) FROM spending GROUP BY category ORDER BY 2 DESC");
     "" when it has no such pair."""
     filtered = _filtered_sum(table, goal)
     if filtered:
         return filtered
     texts = [c for c in table.columns if c.sql_type == "VARCHAR"]
-    text = min(texts, key=lambda c: len(set(c.values))).name if texts else None  # the likeliest grouping key
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", goal)}
+    named = [c for c in texts if c.name.lower() in words or f"{c.name.lower()}s" in words]
+    # the column the goal names ("the five vendors"), else the likeliest grouping key: xlsx_top_vendors at e03cee3
+    # ran the example grouped by category (fewest distinct values) for a ranking of vendors
+    text = min(named or texts, key=lambda c: len(set(c.values))).name if texts else None
     number = _number_column(table)
     if not text or not number:
         return ""
