@@ -648,10 +648,15 @@ def test_a_sheet_the_goal_names_must_exist_in_the_workbook_written(tmp_path):
     write.risk = "write"
     problems = _problems(tmp_path, goal, "Done.", [write], touched=["spending.xlsx"], files=())
     assert any("a sheet named 'Top 5'" in p for p in problems)
-    wb.create_sheet("Top 5")
+    top = wb.create_sheet("Top 5")
+    wb.save(tmp_path / "spending.xlsx")
+    # xlsx_top_vendors at e03cee3: an empty "Top 5" added, then "done"
+    problems = _problems(tmp_path, goal, "Added the sheet Top 5.", [write], touched=["spending.xlsx"], files=())
+    assert any("the sheet 'Top 5' is empty" in p for p in problems)
+    top.append(["Cafe Mio", 2065.25])
     wb.save(tmp_path / "spending.xlsx")
     problems = _problems(tmp_path, goal, "Added the sheet Top 5.", [write], touched=["spending.xlsx"], files=())
-    assert not any("sheet named" in p for p in problems)
+    assert not any("sheet named" in p or "is empty" in p for p in problems)
 
 
 def test_an_answer_that_echoes_the_last_step_note_is_not_done(tmp_path):

@@ -652,20 +652,28 @@ def _missing_sheet(ev: Evidence) -> str:
     if not wanted or not books:
         return ""
     names: set[str] = set()
+    empty: set[str] = set()
     for rel in books:
         try:
             import openpyxl
 
             wb = openpyxl.load_workbook(Path(ev.workspace) / rel, read_only=True)
-            names |= {n.strip().lower() for n in wb.sheetnames}
+            for ws in wb.worksheets:
+                names.add(ws.title.strip().lower())
+                if not any(v not in (None, "") for row in ws.iter_rows(max_row=50, values_only=True) for v in row):
+                    empty.add(ws.title.strip().lower())
             wb.close()
         except Exception:  # noqa: BLE001 - a workbook that cannot be read is another check's business
             continue
     missing = [w for w in wanted if w.strip().lower() not in names]
-    if not missing:
-        return ""
-    return (f"the task asks for a sheet named {missing[0]!r}, but no workbook this task wrote has one; "
-            "add it with xlsx_add_sheet")
+    if missing:
+        return (f"the task asks for a sheet named {missing[0]!r}, but no workbook this task wrote has one; "
+                "add it with xlsx_add_sheet")
+    blank = [w for w in wanted if w.strip().lower() in empty]
+    if blank:  # xlsx_top_vendors at e03cee3: an empty "Top 5" sheet added, then "done"
+        return (f"the sheet {blank[0]!r} is empty; write into it what the task asks (xlsx_write with "
+                f"sheet={blank[0]!r} and rows)")
+    return ""
 
 
 def _summary_not_shorter(ev: Evidence) -> str:
