@@ -576,3 +576,14 @@ def test_a_totals_table_that_names_a_group_twice_is_not_written(assistant_home, 
                              "one row per region")
     assert openpyxl.load_workbook(ws / "sales.xlsx").sheetnames == ["Sheet"]
     store.close()
+
+
+def test_a_missing_file_read_twice_is_a_repeated_failure_though_the_listing_came_once(assistant_home, tmp_path):
+    read = call("read_file", path="nope.txt")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [read, read, "It is not there."])
+    (ws / "a.txt").write_text("a")
+    events = list(agent.run("What does nope.txt say?", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert "What the workspace holds: a.txt." in results[0] and "What the workspace holds" not in results[1]
+    assert "failed the same way at step 1" in results[1]
+    store.close()

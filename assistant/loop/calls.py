@@ -113,8 +113,9 @@ class CallRunner:
         faults.crash_point("change")
 
     # -- outcomes -------------------------------------------------------------
-    def finish(self, call: CallRecord, result: ToolResult, status: str | None = None) -> Gen:
-        """Record the result and its observation in one transaction."""
+    def finish(self, call: CallRecord, result: ToolResult, status: str | None = None, *, after: str = "") -> Gen:
+        """Record the result and its observation in one transaction; ``after`` (the
+        harness's own words) goes on a line after the result and outside its fence."""
         text = truncate_observation(result.text, self.observation_chars, call.name)
         text = self._drop_loaded_advice(text) if result.error else text
         text = _redact(text)  # a secret read by a tool never reaches the model, the DB or a transcript
@@ -127,6 +128,7 @@ class CallRunner:
             text = fence(text, self.s.task.marker, source)
         hint = self._table_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
+        text = f"{text}\n{after}" if after else text
         again = self.failed_before(call, text) if result.error else None
         call.result = text
         call.error = bool(result.error)
@@ -491,7 +493,7 @@ class CallRunner:
             if c.id == call.id or c.step > call.step:
                 continue
             if signature(c) == sig:  # the latest earlier one: had it failed, and the same way?
-                return c if c.error and (c.result or "").split("\n(This exact ")[0] == text else None
+                return c if c.error and _failure_core(c.result or "") == _failure_core(text) else None
         return None
 
     def _repeat_note(self, earlier: CallRecord) -> str:
@@ -619,10 +621,10 @@ class CallRunner:
             result = ToolResult(text=str(result))
         if note and not result.error:
             result.text += note
+        shown = ""
         if (result.error or (result.data or {}).get("paths") == []) and _NOT_FOUND.search(result.text):
             shown = self._workspace_files()
-            result.text += f"\n{shown}" if shown else ""
-        return (yield from self.finish(call, result))
+        return (yield from self.finish(call, result, after=shown))  # the harness's words: after any fence
 
     def _workspace_files(self, limit: int = 25) -> str:
         """The workspace's files (two levels, at most ``limit``) for the first "not
@@ -644,6 +646,13 @@ class CallRunner:
             return f"{_FILES_SHOWN} none (it is empty)."
         more = " (and more: list_dir shows them)" if len(entries) > limit else ""
         return f"{_FILES_SHOWN} {', '.join(names)}{more}."
+
+
+def _failure_core(text: str) -> str:
+    """A failed call's result without what the harness added once per task (the
+    workspace listing) or for a repeat ("This exact ... failed the same way")."""
+    text = text.split("\n(This exact ")[0]
+    return "\n".join(ln for ln in text.split("\n") if not ln.startswith(_FILES_SHOWN))
 
 
 def _restates_goal(question: str, goal: str) -> bool:
