@@ -460,3 +460,16 @@ def test_a_name_search_for_plain_words_that_finds_nothing_shows_files_whose_text
     assert "archive/2024/a17.txt: Passport RENEWAL appointment: 3 May, 9:40" in out.text
     assert "b2.txt" not in out.text and out.data == {"paths": [], "mentions_paths": ["archive/2024/a17.txt"]}
     assert "mentions" not in call(ctx, "find_files", pattern="*passport*").text  # a wildcard is a name search only
+
+
+def test_rename_many_never_strips_the_extensions(ctx: ToolContext) -> None:
+    """files_organise at 0ed7096: find=".", replace="" renamed the six inbox files to beachjpg, scanpdf, ..."""
+    root = Path(ctx.workspace.root)
+    (root / "inbox").mkdir()
+    for name in ("beach.jpg", "scan.pdf"):
+        (root / "inbox" / name).write_bytes(b"x")
+    out = call(ctx, "rename_many", folder="inbox", find=".", replace="")
+    assert out.error and "losing its extension" in out.text and "move with a wildcard src (inbox/*." in out.text
+    assert sorted(p.name for p in (root / "inbox").iterdir()) == ["beach.jpg", "scan.pdf"]
+    out = call(ctx, "rename_many", folder="inbox", find=".jpg", replace=".jpeg")  # another type: the user's call
+    assert not out.error and (root / "inbox" / "beach.jpeg").exists()

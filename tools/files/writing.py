@@ -415,6 +415,11 @@ def rename_many(ctx: ToolContext, params: RenameManyParams) -> ToolResult:
                     into = (" rename_many keeps files in their folder; to move files into a folder, call move with a "
                             "wildcard src (inbox/*.pdf) and the folder as dest.") if "/" in new else ""
                     raise ToolError(f"{name!r} would become {new!r}, which is not a file name; nothing was renamed.{into}")
+                if os.path.splitext(name)[1] and not os.path.splitext(new)[1]:
+                    # files_organise at 0ed7096: find=".", replace="" renamed beach.jpg to beachjpg (six files)
+                    raise ToolError(f"{name!r} would become {new!r}, losing its extension (its file type); nothing "
+                                    "was renamed. To sort files into folders by type, call move with a wildcard src "
+                                    f"({head or '.'}/*{os.path.splitext(name)[1]}) and the folder as dest.")
                 plan.append((path, f"{head}/{new}" if head else new))
         if not plan:
             raise ToolError(f"no file name in {params.folder} holds {params.find!r}"
