@@ -26,6 +26,7 @@ from tools.base import RiskClass, Tool, ToolContext, ToolResult
 
 from ..state.models import CallRecord
 from .attribution import misattributed_contact
+from .period import wrong_period
 from .verify import exists_somewhere
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
@@ -890,6 +891,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     whose = misattributed_contact(ev.goal, answer, ev.calls)
     if whose:  # handoff_not_found: the accountant's number given as the landlord's
         out.append(whose)
+    period = wrong_period(ev.goal, answer, ev.calls)
+    if period:  # pdf_number_lookup at 0ed7096: last year's 4.1 days for "this year"
+        out.append(period)
     copy = _changed_a_copy(ev) if changed else ""
     if copy:
         out.append(copy)

@@ -1,0 +1,87 @@
+"""Which period is the number about? A finish check for answers that give last
+year's figure when the goal asks about this year.
+
+pdf_number_lookup at 0ed7096: asked for the average delivery time "this year",
+Qwen 1.5B read the review and answered 4.1 days, the figure on the line "Last
+year the average delivery time was 4.1 days across 18,200 orders."; this
+year's 3.4 was on page 2. Every digit came from a tool, so the number check
+passed it; what was wrong was the period.
+
+The check: when the goal names exactly one relative period ("this year", "last
+month", "next quarter"), a number in the answer that tool results hold only on
+lines naming another period of the same unit ("last year"), and never on a
+line naming the goal's period, is doubted, unless the answer's own sentence
+holding it names that other period ("down from 4.1 days last year").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from ..state.models import CallRecord
+
+__all__ = ["wrong_period"]
+
+_PERIOD = re.compile(r"\b(this|current|last|previous|past|prior|next|coming)\s+(year|quarter|month|week)\b",
+                     re.IGNORECASE)
+_WHICH = {"this": "this", "current": "this", "last": "last", "previous": "last", "past": "last", "prior": "last",
+          "next": "next", "coming": "next"}
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n")
+_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?")
+
+
+def _periods(text: str) -> set[tuple[str, str]]:
+    """("last", "year") for each relative period ``text`` names."""
+    return {(_WHICH[m.group(1).lower()], m.group(2).lower()) for m in _PERIOD.finditer(text)}
+
+
+def _checked_numbers(text: str) -> list[str]:
+    """The numbers worth checking: decimals and integers over 10 that are not years."""
+    from .finish import normalise_number
+
+    out = []
+    for m in _NUMBER.finditer(text):
+        n = normalise_number(m.group(0))
+        if "." not in n and (int(n) <= 10 or 1900 <= int(n) <= 2100):
+            continue
+        if n not in out:
+            out.append(n)
+    return out
+
+
+def wrong_period(goal: str, answer: str, calls: Sequence[CallRecord]) -> str:
+    """A doubt (one line) when ``answer`` gives a number that the task's tool
+    results hold only on lines about another period than the one the goal
+    names; "" otherwise (also when the goal names no period, or several).
+
+    Args:
+        goal: the user's request.
+        answer: the final answer.
+        calls: the task's call journal; only calls that succeeded count.
+    """
+    wanted = _periods(goal)
+    if len(wanted) != 1:
+        return ""
+    which, unit = next(iter(wanted))
+    in_goal = set(_checked_numbers(goal))
+    lines = [re.sub(r"^\s*\d+\t", "", line).strip()  # read_file's line number is not the line
+             for c in calls if c.status == "done" and not c.error and c.result for line in c.result.splitlines()]
+    for n in _checked_numbers(answer):
+        if n in in_goal:
+            continue
+        holding = [line for line in lines if n in _checked_numbers(line)]
+        if not holding:
+            continue  # from nowhere: the number check speaks to that
+        named = [_periods(line) for line in holding]
+        if any((which, unit) in p for p in named):
+            continue
+        if all(any(u == unit and w != which for w, u in p) for p in named):
+            other = next(w for w, u in sorted(named[0]) if u == unit and w != which)
+            said = [s for s in _SENTENCE.split(answer) if n in _checked_numbers(s)]
+            if any((other, unit) in _periods(s) for s in said):
+                continue  # "down from 4.1 days last year": the answer says which period it is
+            return (f"the answer gives {n}, but it appears only on {holding[0][:90]!r}, which is about {other} "
+                    f"{unit}; the task asks about {which} {unit}: answer with the figure for {which} {unit} "
+                    "(if the files give none, say so plainly)")
+    return ""

@@ -1,0 +1,49 @@
+"""A figure given for another period than the goal asks about is doubted
+(pdf_number_lookup at 0ed7096: last year's 4.1 days answered for "this year")."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.loop.finish import Evidence, finish_problems
+from assistant.loop.period import wrong_period
+from assistant.state.models import CallRecord
+
+REVIEW = ("logistics-review.pdf (3 pages)\n--- page 1 ---\nLogistics review 2026\n"
+          "Last year the average delivery time was 4.1 days across 18,200 orders.\n--- page 2 ---\n"
+          "Orders shipped this year: 21,450.\nAverage delivery time this year: 3.4 days.\n"
+          "Late deliveries: 6.2 percent of orders.\n--- page 3 ---\nBring the average delivery time down to 2.9 days.")
+CALLS = [CallRecord(id="s0c0", step=0, turn_seq=0, name="pdf_read", arguments={"path": "logistics-review.pdf"},
+                    status="done", result=REVIEW)]
+GOAL = "What was our average delivery time this year? It is in logistics-review.pdf."
+
+
+@pytest.mark.parametrize("answer", [
+    "The average delivery time this year was 4.1 days.",
+    "4.1 days",
+    "Across 18,200 orders the average was 4.1 days.",
+])
+def test_a_figure_found_only_on_another_periods_line_is_doubted(answer):
+    doubt = wrong_period(GOAL, answer, CALLS)
+    assert "about last year" in doubt and "asks about this year" in doubt and "4.1" in doubt
+    assert any("about last year" in p for p in finish_problems(answer, Evidence(goal=GOAL, workspace=".",
+                                                                               calls=CALLS)))
+
+
+@pytest.mark.parametrize("goal, answer", [
+    (GOAL, "The average delivery time this year was 3.4 days (page 2)."),
+    (GOAL, "This year it was 3.4 days, down from 4.1 days last year."),  # the answer says 4.1 is last year's
+    (GOAL, "The target is 2.9 days."),  # a line naming no period: not this check's business
+    ("What was the average delivery time last year?", "4.1 days across 18,200 orders."),
+    ("Compare this year and last year.", "4.1 days last year, 3.4 days this year."),  # two periods: no check
+    ("How many orders were shipped?", "21,450 orders, against 18,200 last year."),  # no period in the goal
+    (GOAL, "It was 5.5 days."),  # from no tool at all: the number check speaks to that
+])
+def test_a_figure_on_a_line_of_the_goals_period_or_of_no_period_passes(goal, answer):
+    assert wrong_period(goal, answer, CALLS) == ""
+
+
+def test_a_failed_call_is_not_a_source():
+    failed = CallRecord(id="s0c1", step=0, turn_seq=0, name="read_file", arguments={"path": "x"}, status="done",
+                        error=True, result="Last year: 4.1 days")
+    assert wrong_period(GOAL, "4.1 days", [failed]) == ""
