@@ -789,3 +789,28 @@ def test_a_how_many_question_needs_a_number_in_the_answer(tmp_path, answer, doub
     read = _done("pdf_read", "manual.pdf: 6 pages.\n--- page 1 ---\nSolar Lamp X2 User Guide", path="manual.pdf")
     problems = finish_problems(answer, Evidence(goal, tmp_path, calls=[read]))
     assert any("how many" in p for p in problems) is doubted, problems
+
+
+def test_could_not_right_after_a_failed_call_is_a_hand_off(assistant_home, tmp_path):
+    """xlsx_two_sheet_total at 0ed7096: Qwen 1.5B's SQL failed (a second SUM inside its WHERE), and its next turn
+    answered "I could not find the requested information." as done: giving up right after a failed call is handed
+    to the user with the call's error; the same words after a call that worked are an answer."""
+    from tools.tables import TABLE_TOOLS
+
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("table_query", sql="SELECT SUM(amount) FROM ledger WHERE SUM(amount) > 0"),
+        "I could not find the requested information."], [*FILE_TOOLS, *TABLE_TOOLS], approve="all")
+    (ws / "ledger.csv").write_text("category,amount\nTravel,12.50\nFood,3\n")
+    events = list(agent.run("What is the total of the travel expenses? See ledger.csv.", workspace=ws))
+    assert isinstance(events[-1], Paused) and events[-1].kind == "stuck"
+    assert "gave up right after a failed call (table_query:" in events[-1].reason
+    assert "could not find the requested information" in events[-1].reason
+    store.close()
+    (tmp_path / "b").mkdir()
+    agent, _, ws, store = scripted_agent(tmp_path / "b", [
+        call("list_dir", path="."), "I could not find any travel expenses: the workspace holds only notes.md."],
+        approve="all")
+    (ws / "notes.md").write_text("groceries\n")
+    events = list(agent.run("What is the total of the travel expenses?", workspace=ws))
+    assert isinstance(events[-1], Finished)
+    store.close()

@@ -64,8 +64,9 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
     its ``finish_call``) when the checks pass; otherwise feed the doubts back
     once, then pause for the human. Returns True when the task ended or paused."""
     problems = finish_problems(answer, ev)
-    if not problems and gives_up(answer, ev):  # an honest "could not": the user decides what next
-        reason = (f"Hand-off: the agent could not do the task and changed nothing.\nIts answer: {answer[:500]}\n"
+    why = "" if problems else gives_up(answer, ev)
+    if why:  # an honest "could not": the user decides what next
+        reason = (f"Hand-off: {why}.\nIts answer: {answer[:500]}\n"
                   "Add a note and continue, or stop.")
         extra = []
         if finish_call is not None:

@@ -811,13 +811,29 @@ def _changed_a_copy(ev: Evidence) -> str:
     return ""
 
 
-def gives_up(answer: str, ev: Evidence) -> bool:
-    """The task asks for a change, nothing was changed, and the answer says it could
-    not be done: that is a hand-off, not a finished task (files_organise: "I apologize,
-    but I can't continue the task as instructed." after one failed call, as "done")."""
+_ABSENT = re.compile(r"\b(not found|no such|does not exist|doesn't exist|no file|no match)", re.IGNORECASE)
+
+
+def gives_up(answer: str, ev: Evidence) -> str:
+    """Why an answer that says it could not be done is a hand-off, not a finished
+    task ("" when it is not): the task asks for a change and nothing was changed
+    (files_organise: "I apologize, but I can't continue the task as instructed."
+    after one failed call), or the task's last call failed (xlsx_two_sheet_total at
+    0ed7096: "I could not find the requested information." right after a SQL error;
+    a call that found nothing, "not found: nope.txt", is a finding, not a failure)."""
+    if not _NOT_DONE.search(answer):
+        return ""
     changed = bool(list(ev.touched)) or any(c.status == "done" and not c.error and c.risk in ("write", "destructive")
                                             for c in ev.calls)
-    return not changed and bool(_MUST_CHANGE.search(ev.goal)) and bool(_NOT_DONE.search(answer))
+    if not changed and _MUST_CHANGE.search(ev.goal):
+        return "the agent could not do the task and changed nothing"
+    last = [c for c in ev.calls if c.name != "finish" and c.final]
+    if not last or last[-1].status == "denied" or not (last[-1].error or last[-1].status != "done"):
+        return ""
+    first = (last[-1].result or last[-1].status).strip().splitlines()[0][:200]
+    if _ABSENT.search(first):  # "not found: nope.txt" is a finding; a SQL error is a method that failed
+        return ""
+    return f"the agent gave up right after a failed call ({last[-1].name}: {first})"
 
 
 def finish_problems(answer: str, ev: Evidence) -> list[str]:
