@@ -152,3 +152,22 @@ def test_core_schemas_come_first_so_tasks_with_other_groups_share_the_prefix(reg
         assert got[:len(core)] == core and got[len(core)] == "finish"  # then the groups' own tools
         assert all(group_of(n, registry.get(n).source) is not None for n in got[len(core) + 1:])
     assert core[-1] == "use_tools"
+
+
+def test_loading_a_group_already_loaded_says_its_tools_are_there(assistant_home, tmp_path, registry):
+    """csv_to_xlsx: the goal named a .csv, so the excel group was loaded from the start; Qwen 1.5B called
+    use_tools for it again and was told only "Loaded tool groups: excel." (a step spent, nothing learnt)."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "sales.csv").write_text("region,amount\nNorth,3\n")
+    store = Store(assistant_home / "t.db")
+    call = '<tool_call>\n<function=use_tools>\n<parameter=groups>\n["excel"]\n</parameter>\n</function>\n</tool_call>'
+    model = RecordingModel([call, "The file holds one row: North, 3."])
+    agent = Agent(model, registry, store, settings=load_config(overrides={"agent": {"approve": "all"}}),
+                  state_dir=tmp_path / "state")
+    events = list(agent.run("What does sales.csv hold?", workspace=ws))
+    assert "xlsx_read" in model.seen[0]  # loaded from the start
+    obs = [m.content for m in store.messages(events[-1].task_id) if m.name == "use_tools"]
+    assert "already in your tool list" in obs[0] and "xlsx_read" in obs[0] and "table_query" in obs[0]
+    assert "New tools" not in obs[0]
+    store.close()

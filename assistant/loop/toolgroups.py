@@ -274,12 +274,22 @@ def turn_tools(registry: ToolRegistry, task_groups: Iterable[str], calls: Iterab
 def loaded_schemas_note(registry: ToolRegistry, groups: Iterable[str], shown: Iterable[str]) -> str:
     """The schemas of the tools in ``groups`` not in ``shown`` (names already
     visible), one compact JSON object a line, for the ``use_tools`` observation:
-    new tools arrive after the history instead of in the system prompt."""
+    new tools arrive after the history instead of in the system prompt. When
+    every tool of ``groups`` is already shown, one line that says so by name."""
     groups, shown = set(groups), set(shown)
-    lines = []
+    lines, had = [], []
     for t in registry:
-        if t.name not in shown and group_of(t.name, t.source) in groups:
-            fn = compact_schema(t.schema()).get("function", {})
-            lines.append(json.dumps({"name": fn.get("name"), "description": fn.get("description"),
-                                     "parameters": fn.get("parameters")}, ensure_ascii=False, separators=(",", ":")))
-    return ("New tools you can call from now on:\n" + "\n".join(lines)) if lines else ""
+        if group_of(t.name, t.source) not in groups:
+            continue
+        if t.name in shown:
+            had.append(t.name)
+            continue
+        fn = compact_schema(t.schema()).get("function", {})
+        lines.append(json.dumps({"name": fn.get("name"), "description": fn.get("description"),
+                                 "parameters": fn.get("parameters")}, ensure_ascii=False, separators=(",", ":")))
+    if lines:
+        return "New tools you can call from now on:\n" + "\n".join(lines)
+    if had:  # csv_to_xlsx: the excel group was loaded from the start, and the model loaded it again (a step)
+        return (f"These tools were already in your tool list: {', '.join(had)}. Loading them again changes "
+                "nothing; call the one the task needs now.")
+    return ""
