@@ -462,6 +462,21 @@ def test_a_name_search_for_plain_words_that_finds_nothing_shows_files_whose_text
     assert "mentions" not in call(ctx, "find_files", pattern="*passport*").text  # a wildcard is a name search only
 
 
+def test_a_phrase_grep_that_matches_nothing_shows_files_holding_its_words(ctx: ToolContext) -> None:
+    """files_find: Qwen 1.5B grepped for "Passport Renewal Appointment - [Date]" (a placeholder, read as a
+    character class) and matched nothing; the file whose text holds the words is shown instead."""
+    root = Path(ctx.workspace.root)
+    (root / "archive" / "2024").mkdir(parents=True)
+    (root / "archive" / "2024" / "appt.txt").write_text("Passport renewal appointment at the city office, 12 April.\n")
+    (root / "home.txt").write_text("Home insurance renewal due in May.\n")
+    out = call(ctx, "grep", pattern="Passport Renewal Appointment - [Date]")
+    assert "no matches for" in out.text and "mentions 'passport' and 'renewal' and 'appointment'" in out.text
+    assert "archive/2024/appt.txt: Passport renewal appointment" in out.text and "home.txt" not in out.text
+    assert out.data["mentions_paths"] == ["archive/2024/appt.txt"] and out.untrusted
+    one_word = call(ctx, "grep", pattern="Lisbon")  # one word that is nowhere: nothing more to show
+    assert one_word.text.startswith("no matches for 'Lisbon'") and "mentions" not in one_word.text
+
+
 def test_rename_many_never_strips_the_extensions(ctx: ToolContext) -> None:
     """files_organise at 0ed7096: find=".", replace="" renamed the six inbox files to beachjpg, scanpdf, ..."""
     root = Path(ctx.workspace.root)

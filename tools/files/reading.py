@@ -156,7 +156,8 @@ def find_files(ctx: ToolContext, params: FindFilesParams) -> ToolResult:
                     more += 1
     deep = _deep_note(ws, "searched")
     if not found:
-        inside = _text_mentions(ws, params.path, params.pattern)
+        inside = [] if re.search(r"[*?\[\]/]", params.pattern) else _text_mentions(ws, params.path,
+                                                                                  _words(params.pattern))
         return ToolResult(
             text="\n".join([f"no files match {params.pattern!r} under {top}. Try a broader pattern (e.g. *report*) or check the folder with list_dir; find_files matches names only (grep searches the text inside files)."] + inside + deep),
             data={"paths": [], "mentions_paths": [ln.strip().split(": ", 1)[0] for ln in inside[1:]]},
@@ -173,14 +174,16 @@ _MENTION_FILES = 2000  # text files looked into after a name search found nothin
 _MENTION_BYTES = 256 * 1024
 
 
-def _text_mentions(ws, folder: str, pattern: str) -> list[str]:
-    """After a name search for plain words ("passport renewal") found nothing: the text
-    files under ``folder`` whose text holds every one of its words (3+ letters, any
-    case), up to 5, each with its first line that holds one. files_find at e03cee3: Qwen
-    1.5B searched names for "passport renewal", never grepped, and named readme.txt."""
-    if re.search(r"[*?\[\]/]", pattern):
-        return []
-    words = [w.lower() for w in re.findall(r"[^\W_]{3,}", pattern)]
+def _words(text: str) -> list[str]:
+    """The words of ``text`` (3+ letters or digits), lowercase, each once."""
+    return list(dict.fromkeys(w.lower() for w in re.findall(r"[^\W_]{3,}", text)))
+
+
+def _text_mentions(ws, folder: str, words: list[str]) -> list[str]:
+    """After a search for plain words found nothing: the text files under ``folder``
+    whose text holds every one of ``words`` (any case), up to 5, each with its first
+    line that holds one. files_find at e03cee3: Qwen 1.5B searched names for
+    "passport renewal", never grepped, and named readme.txt."""
     if not words:
         return []
     out: list[str] = []
@@ -273,6 +276,14 @@ def grep(ctx: ToolContext, params: GrepParams) -> ToolResult:
         lines = [f"no matches for {params.pattern!r}{note}."]
         if other_case:
             lines.append(f"{other_case} lines match if case is ignored: pass ignore_case=true.")
+        # files_find at d2f: "Passport Renewal Appointment - [Date]" (a placeholder read as a character class)
+        words = _words(re.sub(r"\[[^\]]*\]|\\.", " ", params.pattern))
+        inside = (_text_mentions(ws, params.path, words)
+                  if len(words) > 1 and not other_case and not ws.is_file(params.path) else [])
+        if inside:
+            lines += inside
+            return ToolResult(text="\n".join(lines + deep), untrusted=True,
+                              data={"matches": 0, "mentions_paths": [ln.strip().split(": ", 1)[0] for ln in inside[1:]]})
         for path in documents[:5]:
             kind, reader = _DOCUMENT_READERS[path.rsplit(".", 1)[-1].lower()]
             lines.append(f"{path} is {kind}: grep cannot search it; read it with {reader}.")
