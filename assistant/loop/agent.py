@@ -275,13 +275,14 @@ class Agent:
         task = sess.task
         faults.crash_point("step_start")
         # finish and update_plan are always callable (so a grammar-constrained turn can end); a read
-        # just answered from the journal (calls.py) is left out of the next turn's grammar
+        # just answered from the journal (calls.py), or one whose repeated failure named another tool, is left
+        # out of the next turn's grammar
         last = [c for c in sess.calls if c.step == task.usage.steps]
-        repeats = {c.name for c in last if (c.data or {}).get("repeat_of") or (c.data or {}).get(OTHER_TOOL_KEY)}
+        left_out = {c.name for c in last if (c.data or {}).get("repeat_of") or (c.data or {}).get(OTHER_TOOL_KEY)}
         failed_again = any((c.data or {}).get(FAILED_AGAIN_KEY) for c in last)
         # right after a plan update the next turn must act: a 1.5B model otherwise rewrites its plan every step
         harness = [t for t in (FINISH, UPDATE_PLAN) if not (t is UPDATE_PLAN and any(c.name == t.name for c in last))]
-        tt = turn_tools(self.tools, task.tool_groups, sess.calls, skip=repeats,
+        tt = turn_tools(self.tools, task.tool_groups, sess.calls, skip=left_out,
                         extra=[t.schema() for t in harness if self.tools.get(t.name) is None])
         planning = self.settings.agent.plan
         schemas = tt.prompt
@@ -322,7 +323,7 @@ class Agent:
         # Qwen 1.5B, its read of report.docx answered from the journal, wrote the same plan and call again.
         # After a call that failed the same way twice, too; without that tool only when its error named another
         # (csv_to_xlsx: write_file six times, pointed at xlsx_write; calendar_next_weekday needed the same tool)
-        force = look or refused or force_for(task) or (FORCE if self.settings.agent.constrain == "always" or repeats
+        force = look or refused or force_for(task) or (FORCE if self.settings.agent.constrain == "always" or left_out
                                                          or failed_again else None)
         call_tools = tt.calls
         if look:  # answered without looking and was refused: this turn calls a tool, and not finish
