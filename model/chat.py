@@ -132,7 +132,7 @@ class LocalChatModel:
                  on_delta: DeltaCallback | None = None, cancel: threading.Event | None = None,
                  force: str | None = None, max_tokens: int | None = None,
                  call_tools: list[dict[str, Any]] | None = None,
-                 on_progress: Callable[[int, int], None] | None = None) -> TurnOutput:
+                 on_progress: Callable[[int, int], None] | None = None, vary: bool = False) -> TurnOutput:
         """Generate one assistant turn (see :class:`model.types.ChatModel`).
 
         ``on_progress(done, total)``: prompt tokens read so far, after each prefill
@@ -157,7 +157,8 @@ class LocalChatModel:
         parser = StreamParser(union_of_tools(tools, grammar_tools), self.fmt, starts_in_think)
         tools = grammar_tools  # below: what the grammar lets a call use
         phase = None
-        act = getattr(self.profile, "action_sampling", None)  # calls greedy by default; free text keeps sampling
+        # calls greedy by default; free text keeps sampling, and so does a call after a repeated failure
+        act = None if vary else getattr(self.profile, "action_sampling", None)
         if tools and force == "tool_call" and not starts_in_think:
             phase = GrammarPhase(tool_call_grammar(tools, self.fmt, include_open=True), from_start=True, sampling=act)
         elif tools and force in ("tool_call_or_final", "tool_call"):

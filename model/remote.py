@@ -172,7 +172,7 @@ class RemoteChatModel:
     def complete(self, messages: list[Message], tools: list[dict[str, Any]], *,
                  on_delta: DeltaCallback | None = None, cancel: threading.Event | None = None,
                  force: str | None = None, max_tokens: int | None = None,
-                 call_tools: list[dict[str, Any]] | None = None) -> TurnOutput:
+                 call_tools: list[dict[str, Any]] | None = None, vary: bool = False) -> TurnOutput:
         """Generate one assistant turn (see :class:`model.types.ChatModel`).
 
         Raises:

@@ -55,6 +55,7 @@ class ScriptedChatModel:
         self._parser = parser
         self.calls: list[tuple[str | None, int | None]] = []
         self.grammar_tools: list[list[str]] = []
+        self.varied: list[bool] = []  # per turn: sampled with the turn's own sampling (``vary``)
         self.prompts: list[list[Message]] = []
 
     def _parse(self, text: str, tools: list[dict[str, Any]]) -> ParsedTurn:
@@ -73,11 +74,13 @@ class ScriptedChatModel:
         force: str | None = None,
         max_tokens: int | None = None,
         call_tools: list[dict[str, Any]] | None = None,
+        vary: bool = False,
     ) -> TurnOutput:
         if cancel is not None and cancel.is_set():
             return TurnOutput(parsed=ParsedTurn(), stop_reason="cancelled")
         index = max(len(self.calls), sum(1 for m in messages if m.role == "assistant" and not _harness_turn(m)))
         self.calls.append((force, max_tokens))
+        self.varied.append(vary)
         self.prompts.append(list(messages))
         grammar_tools = tools if call_tools is None else call_tools
         self.grammar_tools.append([str((t.get("function") or t).get("name", "")) for t in grammar_tools])

@@ -242,6 +242,7 @@ class ChatModel(Protocol):
         force: str | None = None,
         max_tokens: int | None = None,
         call_tools: list[dict[str, Any]] | None = None,
+        vary: bool = False,
     ) -> TurnOutput:
         """Generate the next assistant turn.
 
@@ -261,6 +262,12 @@ class ChatModel(Protocol):
                 reached the model later in the history (loaded mid-task) can be
                 called without changing the prompt's beginning, and a tool can
                 be left out of one turn. Calls of any tool in either list parse.
+            vary: sample this turn's call with the turn's own sampling, not
+                the profile's near-greedy ``action_sampling``: after a call
+                failed the same way twice, greedy decoding writes it a third
+                time (calendar_next_weekday at 31f8af8, ``constrain = "always"``:
+                the same refused start four times). Engines without action
+                sampling ignore it.
 
         Raises:
             ModelError: the model cannot run at all (not for bad output).

@@ -41,10 +41,10 @@ class StubTemplate:
         return "".join(m.content for m in messages) + self.tail
 
 
-def _turn(profile, force=None, tail=""):
+def _turn(profile, force=None, tail="", vary=False):
     rt = StubRuntime()
     chat = LocalChatModel(rt, StubTemplate(tail), profile)
-    chat.complete([Message(role="user", content="hi")], TOOLS, force=force)
+    chat.complete([Message(role="user", content="hi")], TOOLS, force=force, vary=vary)
     return rt.seen[0]
 
 
@@ -63,3 +63,10 @@ def test_a_forced_turn_that_opens_with_reasoning_keeps_the_profile_sampling():
 def test_a_profile_can_sample_its_calls():
     warm = replace(QWEN_HERMES, action_sampling=None)
     assert _turn(warm)["grammar"].sampling is None
+
+
+def test_a_turn_asked_to_vary_samples_its_call():
+    """After a call failed the same way twice the loop asks for a varied turn: greedy decoding wrote the same
+    refused calendar start four times (calendar_next_weekday at 31f8af8, constrain = "always")."""
+    kw = _turn(QWEN_HERMES, force="tool_call_or_final", vary=True)
+    assert kw["grammar"].sampling is None and kw["sampling"] == QWEN_HERMES.sampling

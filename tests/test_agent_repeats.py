@@ -434,6 +434,8 @@ def test_a_call_that_failed_twice_keeps_its_tool_when_the_error_names_no_other(a
     assert "failed the same way at step 1" in results[1]
     assert [force for force, _ in model.calls][:3] == [None, None, "tool_call_or_final"]
     assert "calendar_add_event" in model.grammar_tools[2]
+    # and sampled, not greedy: at 31f8af8 with constrain = "always", greedy decoding sent the refused start 4 times
+    assert model.varied[:3] == [False, False, True]
     store.close()
 
 

@@ -341,7 +341,8 @@ class Agent:
             force, call_tools, max_tokens = "tool_call", [UPDATE_PLAN.schema()], min(max_tokens, PLAN_TURN_TOKENS)
         try:
             deadline = self.clock() + max(0.0, task.budgets.max_wall_s - sess.wall_s())
-            out = yield from self._generate(messages, schemas, force, max_tokens, call_tools, deadline=deadline)
+            out = yield from self._generate(messages, schemas, force, max_tokens, call_tools, deadline=deadline,
+                                            vary=failed_again)
             if force is None and out.stop_reason != "cancelled" and forges_result(out):
                 # the turn wrote a tool result of its own (model.chat cuts it there): the same turn again,
                 # constrained to a call or a final answer; the prompt is in the KV cache, so it costs no prefill
@@ -367,12 +368,13 @@ class Agent:
         return (yield from self._absorb_turn(sess, out, tt.callable, step_n))
 
     def _generate(self, messages: list, schemas: list, force: str | None, max_tokens: int,
-                  call_tools: list | None = None, deadline: float | None = None) -> Iterator[Event]:
+                  call_tools: list | None = None, deadline: float | None = None, vary: bool = False) -> Iterator[Event]:
         """Run ``model.complete`` in a worker thread, yielding its deltas live.
 
         At ``deadline`` (a ``self.clock()`` reading: where the task's time budget
         runs out) the turn is cancelled and ``self._time_up`` set: one turn of
-        4,096 tokens of prose took 9 minutes on 2 cores, far past the budget."""
+        4,096 tokens of prose took 9 minutes on 2 cores, far past the budget.
+        ``vary``: passed on to ``model.complete`` (see :class:`model.types.ChatModel`)."""
         q: queue.Queue = queue.Queue()
         self._time_up = False
 
@@ -382,6 +384,8 @@ class Agent:
         def work() -> None:
             try:
                 more = {"call_tools": call_tools} if call_tools is not None else {}  # older ChatModels lack it
+                if vary:  # after a call failed the same way twice, the next call is sampled, not greedy
+                    more["vary"] = True
                 q.put(("done", self.model.complete(messages, schemas, on_delta=on_delta, cancel=self.cancel_event,
                                                    force=force, max_tokens=max_tokens, **more)))
             except BaseException as exc:  # noqa: BLE001 - handed to the loop
