@@ -68,6 +68,8 @@ class RunResult:
     evaluated: int = 0
     reused: int = 0
     wall_s: float = 0.0
+    prefill_s: float = 0.0  # seconds reading prompts, summed over the run's turns
+    decode_s: float = 0.0  # seconds generating, summed over the run's turns
     format_errors: int = 0
     answer: str = ""
     error: str = ""
@@ -221,6 +223,8 @@ def _absorb(res: RunResult, ev: Any) -> None:
         res.prompt_tokens += int(d.get("prompt_tokens", 0))
         res.evaluated += int(d.get("evaluated", 0))
         res.reused += int(d.get("reused", 0)) + int(d.get("restored", 0))
+        res.prefill_s += float(d.get("prefill_s", 0.0))
+        res.decode_s += float(d.get("decode_s", 0.0))
     elif isinstance(ev, Notice) and ev.text.startswith("Format error"):
         res.format_errors += 1
     elif isinstance(ev, Paused):

@@ -152,3 +152,15 @@ def test_the_bench_builds_the_agent_the_way_the_app_does(assistant_home):
     taught_by_prompt, taught_by_template = RecordingModel.systems[0], RecordingModel.systems[-1]
     assert "To call a tool" in taught_by_prompt
     assert "To call a tool" not in taught_by_template
+
+
+def test_a_run_sums_its_turns_prefill_and_decode_seconds():
+    """csv_top_customers at 31f8af8 spent its 300 s in 2 steps with 120 tokens generated: per-run seconds of
+    prefill and decode say where such time went."""
+    from assistant.bench_runner import RunResult, _absorb
+    from assistant.events import Metrics
+
+    r = RunResult(task="t", repeat=0)
+    for prefill, decode in ((2.25, 1.5), (0.5, 3.0)):
+        _absorb(r, Metrics(data={"step": 1, "generated": 3, "prefill_s": prefill, "decode_s": decode}))
+    assert (r.prefill_s, r.decode_s, r.generated) == (2.75, 4.5, 6)
