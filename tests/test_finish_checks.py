@@ -814,3 +814,12 @@ def test_could_not_right_after_a_failed_call_is_a_hand_off(assistant_home, tmp_p
     events = list(agent.run("What is the total of the travel expenses?", workspace=ws))
     assert isinstance(events[-1], Finished)
     store.close()
+
+
+def test_gives_up_reads_a_failed_call_with_an_empty_result(tmp_path):
+    from assistant.loop.finish import gives_up
+
+    failed = CallRecord(id="c1", name="table_query", step=1, turn_seq=1, status="error", error=True, result="  \n")
+    why = gives_up("I could not work it out.", Evidence("What is the total in ledger.csv?", tmp_path, calls=[failed]))
+    assert why == "the agent gave up right after a failed call (table_query: error)"
+    assert gives_up("The total is 3.", Evidence("What is the total in ledger.csv?", tmp_path, calls=[failed])) == ""

@@ -830,7 +830,7 @@ def gives_up(answer: str, ev: Evidence) -> str:
     last = [c for c in ev.calls if c.name != "finish" and c.final]
     if not last or last[-1].status == "denied" or not (last[-1].error or last[-1].status != "done"):
         return ""
-    first = (last[-1].result or last[-1].status).strip().splitlines()[0][:200]
+    first = ((last[-1].result or last[-1].status).strip().splitlines() or [last[-1].status])[0][:200]
     if _ABSENT.search(first):  # "not found: nope.txt" is a finding; a SQL error is a method that failed
         return ""
     return f"the agent gave up right after a failed call ({last[-1].name}: {first})"
