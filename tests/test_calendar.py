@@ -246,13 +246,11 @@ def test_real_clock_resolves_today_against_the_current_date(home):
     assert plugin.slash_commands["agenda"](ToolContext(), "").startswith("Events ")
 
 
-def test_an_event_that_contradicts_the_users_weekday_or_length_is_not_added(home):
+def test_an_event_of_the_wrong_length_is_not_added(home):
     """Qwen 1.5B booked "next Wednesday ... for 45 minutes" as Friday 14:30-14:35 (its own arithmetic)."""
     said = ['Schedule "Budget review" next Wednesday at 2:30pm for 45 minutes.']
     call, _ = make(ctx=ToolContext(user_words=said))
     ics = home / "data" / "calendar" / "assistant.ics"
-    wrong_day = call("calendar_add_event", title="Budget review", start="2026-11-27 14:30", end="2026-11-27 15:15")
-    assert wrong_day.error and "'next Wednesday at 2:30pm'" in wrong_day.text and "Friday" in wrong_day.text
     wrong_length = call("calendar_add_event", title="Budget review", start="next Wednesday at 2:30pm", end="14:35")
     assert wrong_length.error and "duration_minutes=45" in wrong_length.text and "lasts 5" in wrong_length.text
     assert not ics.exists()
@@ -261,6 +259,24 @@ def test_an_event_that_contradicts_the_users_weekday_or_length_is_not_added(home
     (ev,), _ = read_events(ics)
     assert ev["dtstart"].dt == datetime(2026, 12, 2, 14, 30, tzinfo=BERLIN)
     assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)
+
+
+def test_a_start_on_another_weekday_than_the_user_named_goes_on_the_users_day(home):
+    """calendar_next_weekday at 31f8af8 (constrain = "always"): asked for "next Wednesday at 2:30pm", Qwen 1.5B
+    passed "2026-12-03T14:30:00" (a Thursday), was refused with the phrase to pass, and sent the same call five more
+    times. The user's day wins, and the result says so."""
+    said = ['Schedule "Budget review" next Wednesday at 2:30pm for 45 minutes.']
+    call, _ = make(ctx=ToolContext(user_words=said))
+    out = call("calendar_add_event", title="Budget review", start="2026-11-27 14:30", end="2026-11-27 15:15")
+    assert not out.error, out.text
+    assert "Start '2026-11-27 14:30' is a Friday; the user said 'next Wednesday at 2:30pm', so the event is on " \
+           "Wednesday 2026-12-02 14:30" in out.text
+    (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert ev["dtstart"].dt == datetime(2026, 12, 2, 14, 30, tzinfo=BERLIN)
+    assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)  # the end moved with it
+    call, _ = make(ctx=ToolContext(user_words=["Put the retro on Friday"]))  # no time said: the model's time stays
+    out = call("calendar_add_event", title="Retro", start="2026-11-30 16:00", duration_minutes=30)
+    assert "so the event is on Friday 2026-11-27 16:00" in out.text and not out.error
 
 
 def test_the_note_the_user_quoted_is_not_the_title(home):

@@ -26,7 +26,7 @@ import os
 from dateutil import parser as du_parser
 from dateutil.relativedelta import FR, MO, SA, SU, TH, TU, WE, relativedelta
 
-__all__ = ["When", "parse_when", "describe", "resolve_zone", "local_zone_name", "conflicts_with_user"]
+__all__ = ["When", "parse_when", "describe", "resolve_zone", "local_zone_name", "conflicts_with_user", "said_weekday"]
 
 _WEEKDAYS = {
     "monday": MO, "mon": MO, "tuesday": TU, "tue": TU, "tues": TU, "wednesday": WE, "wed": WE,
@@ -164,6 +164,13 @@ _SAID_LENGTH = re.compile(r"\bfor\s+(\d{1,4}|an?|one)\s*(minutes?|mins?|hours?|h
 _FULL_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
+def said_weekday(user_words: list[str]) -> tuple[str, str] | None:
+    """(weekday, the user's phrase) when the user's words name exactly one weekday:
+    ("wednesday", "next Wednesday at 2:30pm"); None otherwise."""
+    days = {m.group(1).lower(): m.group(0) for m in _SAID_DAY.finditer("\n".join(user_words))}
+    return next(iter(days.items())) if len(days) == 1 else None
+
+
 def conflicts_with_user(user_words: list[str], start: datetime, end: datetime, *, start_text: str,
                         timed: bool) -> str:
     """Why a new event contradicts what the user said ("" when it does not).
@@ -182,10 +189,9 @@ def conflicts_with_user(user_words: list[str], start: datetime, end: datetime, *
     Returns:
         One line naming the contradiction and the argument to pass instead.
     """
-    text = "\n".join(user_words)
-    days = {m.group(1).lower(): m.group(0) for m in _SAID_DAY.finditer(text)}
-    if len(days) == 1:
-        (day, phrase), = days.items()
+    said = said_weekday(user_words)
+    if said is not None:
+        day, phrase = said
         if _FULL_DAYS[start.weekday()] != day:
             return (f"the user said {phrase!r}, but start {start_text!r} is a {start.strftime('%A')} "
                     f"({start.date().isoformat()}); pass start exactly as the user said it: {phrase!r}")

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 
 from plugins.api import PluginAPI
 from plugins.bundled._store import Loc, data_dir, locate
-from plugins.bundled.calendar.dates import (When, conflicts_with_user, describe, parse_when, resolve_zone,
+from plugins.bundled.calendar.dates import (When, conflicts_with_user, describe, parse_when, resolve_zone, said_weekday,
                                             said_minutes)
 from plugins.bundled.calendar.ics import CalEvent, IcsError, add_event, events_between
 from tools.base import RiskClass, Tool, ToolContext, ToolError, ToolResult
@@ -179,6 +179,7 @@ class _Calendar:
                                 "end empty, or give end as a time of day")
             end_text, minutes = "", minutes or int(end_text)
         e = _when(end_text, now, base_day=s.dt.date()) if end_text else None
+        s, e, moved = _on_the_users_day(ctx.user_words, p.start.strip(), s, e, now)
         if e is not None and minutes:  # both: fine when they agree (Qwen 1.5B passes both, and right)
             if e.dt > s.dt and e.dt - s.dt != timedelta(minutes=minutes):  # an end at the start is a copy of it
                 if minutes != said:
@@ -208,7 +209,7 @@ class _Calendar:
         if e is not None:
             read_as += f", end {p.end.strip()!r} is {describe(e)}"
         text = (f"Added: {shown} ({tz}) to {target.path.name}\n"
-                f"Date check: {read_as} (now is {describe(When(now, True))}).{dropped}{ignored}")
+                f"Date check: {read_as} (now is {describe(When(now, True))}).{moved}{dropped}{ignored}")
         return ToolResult(text=text,
                           data={"uid": uid, "start": str(start), "end": str(end), "file": str(target.path)})
 
@@ -270,6 +271,33 @@ def _said_zone(zone: str, user_words: list[str]) -> bool:
     zone = zone.strip().lower()
     parts = {zone, zone.rsplit("/", 1)[-1].replace("_", " ")}
     return any(re.search(rf"\b{re.escape(p)}\b", text) for p in parts if p)
+
+
+def _on_the_users_day(user_words: list[str], start_text: str, s: When, e: When | None,
+                      now: datetime) -> tuple[When, When | None, str]:
+    """The start (and end) moved to the day the user named, when the model's start
+    falls on another weekday: (start, end, a line saying so), else unchanged and "".
+
+    calendar_next_weekday at 31f8af8 (``constrain = "always"``): asked for "next
+    Wednesday at 2:30pm", Qwen 1.5B passed start "2026-12-03T14:30:00" (a Thursday),
+    was refused with the phrase to pass, and sent the same call five more times. The
+    user's words are the authority on the day; the time the user gave, too, else the
+    model's. The result says what was moved, so nothing changes silently."""
+    said = said_weekday(user_words)
+    if said is None or s.dt.strftime("%A").lower() == said[0]:
+        return s, e, ""
+    try:
+        user = parse_when(said[1], now)
+    except ValueError:
+        return s, e, ""
+    if user.dt.strftime("%A").lower() != said[0]:
+        return s, e, ""
+    clock = user.dt.timetz() if user.has_time else s.dt.timetz()
+    moved = When(datetime.combine(user.dt.date(), clock), user.has_time or s.has_time)
+    shift = moved.dt - s.dt
+    e = When(e.dt + shift, e.has_time) if e is not None else None
+    return moved, e, (f"\nStart {start_text!r} is a {s.dt.strftime('%A')}; the user said {said[1]!r}, so the event "
+                      f"is on {describe(moved)}.")
 
 
 def _event_span(s: When, e: When | None, duration_minutes: int | None):
