@@ -589,3 +589,20 @@ def test_a_missing_file_read_twice_is_a_repeated_failure_though_the_listing_came
     assert "What the workspace holds: a.txt." in results[0] and "What the workspace holds" not in results[1]
     assert "failed the same way at step 1" in results[1]
     store.close()
+
+
+def test_a_change_refused_in_a_question_task_leaves_the_later_grammars(assistant_home, tmp_path):
+    """calendar_list_day at d59b864 (constrain = "always"): after listing the day, Qwen 1.5B tried to add an
+    invented meeting three times, each refused because the task only asks a question."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="notes.md"), call("write_file", path="a.txt", content="x"),
+        call("list_dir", path="."), "The notes say: standup at 9."])
+    (ws / "notes.md").write_text("standup at 9\n")
+    events = list(agent.run("What is in notes.md?", workspace=ws))
+    assert isinstance(events[-1], Finished)
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run: the task is a question")
+    assert "write_file" in model.grammar_tools[1]
+    assert all("write_file" not in g for g in model.grammar_tools[2:]) and "read_file" in model.grammar_tools[3]
+    assert not (ws / "a.txt").exists()
+    store.close()

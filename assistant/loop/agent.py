@@ -35,7 +35,7 @@ from ..state.store import Store
 from ..infra.secret_cache import read_secret
 from .ambiguity import AMBIGUOUS_KEY
 from .arguments import call_record, storable_text
-from .calls import FAILED_AGAIN_KEY, OTHER_TOOL_KEY, CallRunner
+from .calls import FAILED_AGAIN_KEY, OTHER_TOOL_KEY, QUESTION_ONLY_KEY, CallRunner
 from .ending import end_with_answer, evidence_of, touched_paths
 from .finish import FINISH, FINISH_CHECK_PREFIX, not_an_answer, unwrap_answer
 from .history import fit_prompt, to_model_messages
@@ -276,13 +276,16 @@ class Agent:
         faults.crash_point("step_start")
         # finish and update_plan are always callable (so a grammar-constrained turn can end); a read
         # just answered from the journal (calls.py), or one whose repeated failure named another tool, is left
-        # out of the next turn's grammar
+        # out of the next turn's grammar, and so is a change the task (a question) was refused
         last = [c for c in sess.calls if c.step == task.usage.steps]
         left_out = {c.name for c in last if (c.data or {}).get("repeat_of") or (c.data or {}).get(OTHER_TOOL_KEY)}
+        # a change refused because the task only asks a question stays out for the rest of the task (calendar_list_day
+        # at d59b864, always: calendar_add_event for an invented meeting three times after the day was listed)
+        refused_changes = {c.name for c in sess.calls if (c.data or {}).get(QUESTION_ONLY_KEY)}
         failed_again = any((c.data or {}).get(FAILED_AGAIN_KEY) for c in last)
         # right after a plan update the next turn must act: a 1.5B model otherwise rewrites its plan every step
         harness = [t for t in (FINISH, UPDATE_PLAN) if not (t is UPDATE_PLAN and any(c.name == t.name for c in last))]
-        tt = turn_tools(self.tools, task.tool_groups, sess.calls, skip=left_out,
+        tt = turn_tools(self.tools, task.tool_groups, sess.calls, skip=left_out | refused_changes,
                         extra=[t.schema() for t in harness if self.tools.get(t.name) is None])
         planning = self.settings.agent.plan
         schemas = tt.prompt

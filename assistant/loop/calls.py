@@ -42,6 +42,9 @@ FAILED_AGAIN_KEY = "failed_again"
 """``CallRecord.data`` key: the id of the identical earlier call that failed the same way (:meth:`CallRunner.failed_before`)."""
 OTHER_TOOL_KEY = "points_elsewhere"
 """``CallRecord.data`` key: True when such a repeated failure's result names another tool to use instead."""
+QUESTION_ONLY_KEY = "question_only"
+"""``CallRecord.data`` key: True on a change refused because the task only asks a question (the tool is left out
+of the task's later constrained turns)."""
 _SHOW_AGAIN_CHARS = 6000
 """A file the harness read before step 1, asked for again by the model, is shown again up to this size."""
 _TABLE_WRITES = ("xlsx_write", "xlsx_add_sheet", "xlsx_append_rows", "csv_write")
@@ -325,7 +328,8 @@ class CallRunner:
                    if found else "Answer it with what you found; if it is not there, say you could not find it.")
             msg = (f"Not run: the task is a question and asks for no changes, so {call.name} was not run. {how} "
                    "(If the user does want a change, call ask_human to confirm it first.)")
-            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            return (yield from self.finish(call, ToolResult(text=msg, error=True, data={QUESTION_ONLY_KEY: True}),
+                                           "denied"))
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.name not in _HARNESS_CALLS:
             which = self._ambiguous(call, needs_source=risk is RiskClass.DESTRUCTIVE or call.name in EDITS_EXISTING)
             if which is not None:  # handoff_which_contract: the first of two contracts edited
