@@ -252,6 +252,18 @@ def test_an_answer_that_echoes_a_correction_is_not_an_answer(tmp_path):
     assert not echoes_harness("Done.", [note])  # too short to tell
 
 
+def test_an_answer_quoting_a_file_the_harness_showed_again_is_no_echo():
+    """docx_lookup at d59b864: "The monthly rent is EUR 1,450, ..." (the lease's own sentence) was refused twice as
+    repeating the harness's words, because the re-shown read that held it counted as harness text."""
+    from assistant.loop.finish import echoes_harness
+
+    shown = ("The harness read this for you before your first turn (step 0); here it is again:\n"
+             "<<UNTRUSTED 59e0d2efcbfc8ad9 source=lease.docx>>\n[p4] The monthly rent is EUR 1,450, due on the first "
+             "working day of each month.\n<<END_UNTRUSTED 59e0d2efcbfc8ad9>>")
+    assert not echoes_harness("The monthly rent is EUR 1,450, due on the first working day of each month.", [shown])
+    assert echoes_harness("The harness read this for you before your first turn", [shown])  # its own words still are
+
+
 def test_the_echoed_format_help_never_ends_the_task(assistant_home, tmp_path):
     echo = "To call a tool, write exactly this block (one block per call; several blocks are allowed):"
     agent, ws, store = _agent(assistant_home, tmp_path, [echo] * 4 + ["unused"])

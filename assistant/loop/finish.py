@@ -457,9 +457,13 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
     call; several blocks are allowed):" (the format help) and the task finished.
     The test: the answer's first line (whitespace and case folded, at least
     ``min_chars`` long) occurs in one of ``harness_texts``, or in the call-format help.
+    Data fenced inside a harness text (a file shown again) is not the harness's words:
+    docx_lookup at d59b864 answered with the lease's own sentence, which the re-shown
+    read held, and was refused twice.
     """
     from model.call_format import format_instructions
 
+    harness_texts = [_FENCED.sub(" ", t) for t in harness_texts if t]
     first = _squash(next((ln for ln in answer.splitlines() if ln.strip()), "")).rstrip(" .:;!,")
     if len(first) < min_chars:
         return False
@@ -479,6 +483,7 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
     return False
 
 
+_FENCED = re.compile(r"<<UNTRUSTED (\w+)[^\n]*>>.*?<<END_UNTRUSTED \1>>", re.DOTALL)
 _HAS_WORD = re.compile(r"[^\W_]{2,}")
 _NOT_FOUND = re.compile(r"\b(not (found|present|there|listed|mentioned)|no (such )?(file|match|result)s?|"
                         r"(could ?n[o']t|cannot|can't|unable to|did ?n[o']t|was ?n[o']t able to) (find|locate|see))\b",
