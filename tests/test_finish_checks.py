@@ -548,6 +548,30 @@ def test_a_summary_as_long_as_its_original_is_doubted(tmp_path):
     assert finish_problems("Wrote summary.docx.", ev) == []
 
 
+def test_a_summary_is_measured_against_the_files_data_not_a_re_shown_reads_preamble(tmp_path):
+    """docx_summarise at d59b864: 911 characters copied from the 1,012-character report passed, measured against
+    the read the harness showed again (its own line before the fence counted as the report's)."""
+    from assistant.loop.finish import summary_too_long
+
+    report = " ".join(f"Paragraph {i} says something about the project and its budget." for i in range(16))
+    fenced = f"<<UNTRUSTED m source=report.docx>>\n{report}\n<<END_UNTRUSTED m>>"
+    again = CallRecord(id="c1", name="docx_read", step=1, turn_seq=1, status="done", risk="read",
+                       arguments={"path": "report.docx"},
+                       result="The harness read this for you before your first turn (step 0); here it is again:\n"
+                              + "x" * 300 + "\n" + fenced)
+    copy = CallRecord(id="c2", name="docx_create", step=2, turn_seq=2, risk="write",
+                      arguments={"path": "summary.docx", "blocks": [{"type": "paragraph", "text": report[:int(len(report) * 0.75)]}]})
+    goal = "Summarise report.docx into a new Word document summary.docx."
+    import re
+
+    doubt = summary_too_long(goal, [again], copy)
+    source = int(re.search(r"vs (\d+) characters", doubt).group(1))
+    assert abs(source - len(report)) <= 2  # the report's text (and its line breaks), not the harness's preamble
+    short = copy.model_copy(update={"arguments": {"path": "summary.docx", "blocks": [
+        {"type": "paragraph", "text": report[:len(report) // 3]}]}})
+    assert summary_too_long(goal, [again], short) == ""
+
+
 def test_an_honest_could_not_with_nothing_changed_is_a_hand_off_not_done(assistant_home, tmp_path):
     """files_organise: after one failed call Qwen 1.5B answered "I apologize, but I can't continue the task as
     instructed." and the task counted as finished: a change task that changed nothing is handed to the user."""

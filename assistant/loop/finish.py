@@ -695,17 +695,26 @@ def _summary_not_shorter(ev: Evidence) -> str:
     return ""
 
 
-def summary_too_long(goal: str, calls: Sequence[CallRecord], write: CallRecord, share: float = 0.8) -> str:
+def _data_chars(result: str) -> int:
+    """Characters of the data a read showed: inside its fence when fenced (a file
+    the harness showed again comes with a line of its own words before the fence)."""
+    inside = [m.group(0) for m in _FENCED.finditer(result)]
+    return len(_FENCE_LINE.sub("", "\n".join(inside) if inside else result))
+
+
+def summary_too_long(goal: str, calls: Sequence[CallRecord], write: CallRecord, share: float = 0.7) -> str:
     """"summary.docx is about as long as the original (N vs M characters)" when
     ``goal`` asks to summarise and the text of ``write`` (a write call, run or
     not) is at least ``share`` of the longest read of the goal's input files
-    (400+ characters) among ``calls``; "" otherwise."""
+    (400+ characters of data) among ``calls``; "" otherwise. docx_summarise at
+    d59b864: 911 characters copied from a 1,012-character report passed at 0.8,
+    measured against the re-shown read (its preamble counted as the report's)."""
     if not _SUMMARY.search(goal):
         return ""
     inputs = goal_files(goal)[1]
     read = [c for c in calls if c.status == "done" and not c.error and (c.risk or "read") == "read"
             and any(Path(rel).name.lower() in json.dumps(c.arguments).lower() for rel in inputs)]
-    source = max((len(_FENCE_LINE.sub("", c.result or "")) for c in read), default=0)
+    source = max((_data_chars(c.result or "") for c in read), default=0)
     if source < 400:
         return ""
     written = len(" ".join(_values(write.arguments)))
