@@ -606,3 +606,16 @@ def test_a_change_refused_in_a_question_task_leaves_the_later_grammars(assistant
     assert all("write_file" not in g for g in model.grammar_tools[2:]) and "read_file" in model.grammar_tools[3]
     assert not (ws / "a.txt").exists()
     store.close()
+
+
+def test_a_tool_sent_the_same_failing_way_three_times_leaves_the_later_grammars(assistant_home, tmp_path):
+    """files_organise at d59b864 (constrain = "always"): rename_many find='.*' failed four times the same way, with a
+    list_dir between; greedy decoding sends it again whatever the result says."""
+    add = Tool("calendar_add_event", "Add an event.", When, _unreadable, RiskClass.WRITE)
+    same = call("calendar_add_event", start="14:30:00Z")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [same, same, same, call("list_dir", path="."),
+                                                                "I could not add it."], extra=[add])
+    list(agent.run("Add a meeting next wednesday at 2:30pm", workspace=ws))
+    assert "calendar_add_event" in model.grammar_tools[2]  # after the second failure: still there (other arguments)
+    assert "calendar_add_event" not in model.grammar_tools[3] and "calendar_add_event" not in model.grammar_tools[4]
+    store.close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
@@ -281,11 +282,15 @@ class Agent:
         left_out = {c.name for c in last if (c.data or {}).get("repeat_of") or (c.data or {}).get(OTHER_TOOL_KEY)}
         # a change refused because the task only asks a question stays out for the rest of the task (calendar_list_day
         # at d59b864, always: calendar_add_event for an invented meeting three times after the day was listed)
-        refused_changes = {c.name for c in sess.calls if (c.data or {}).get(QUESTION_ONLY_KEY)}
+        kept_out = {c.name for c in sess.calls if (c.data or {}).get(QUESTION_ONLY_KEY)}
+        # and a tool whose calls failed as their identical predecessor did twice (three sendings): greedy decoding
+        # sends it again whatever the result says (files_organise at d59b864: rename_many find='.*' four times)
+        again = Counter(c.name for c in sess.calls if (c.data or {}).get(FAILED_AGAIN_KEY))
+        kept_out |= {name for name, n in again.items() if n >= 2}
         failed_again = any((c.data or {}).get(FAILED_AGAIN_KEY) for c in last)
         # right after a plan update the next turn must act: a 1.5B model otherwise rewrites its plan every step
         harness = [t for t in (FINISH, UPDATE_PLAN) if not (t is UPDATE_PLAN and any(c.name == t.name for c in last))]
-        tt = turn_tools(self.tools, task.tool_groups, sess.calls, skip=left_out | refused_changes,
+        tt = turn_tools(self.tools, task.tool_groups, sess.calls, skip=left_out | kept_out,
                         extra=[t.schema() for t in harness if self.tools.get(t.name) is None])
         planning = self.settings.agent.plan
         schemas = tt.prompt
