@@ -269,8 +269,8 @@ def test_a_start_on_another_weekday_than_the_user_named_goes_on_the_users_day(ho
     call, _ = make(ctx=ToolContext(user_words=said))
     out = call("calendar_add_event", title="Budget review", start="2026-11-27 14:30", end="2026-11-27 15:15")
     assert not out.error, out.text
-    assert "Start '2026-11-27 14:30' is a Friday; the user said 'next Wednesday at 2:30pm', so the event is on " \
-           "Wednesday 2026-12-02 14:30" in out.text
+    assert "Date check: start '2026-11-27 14:30' is a Friday; the user said 'next Wednesday at 2:30pm', so the event " \
+           "is on Wednesday 2026-12-02 14:30 Europe/Berlin (now is" in out.text
     (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
     assert ev["dtstart"].dt == datetime(2026, 12, 2, 14, 30, tzinfo=BERLIN)
     assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)  # the end moved with it

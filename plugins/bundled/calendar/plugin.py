@@ -208,8 +208,9 @@ class _Calendar:
         read_as = f"{p.start.strip()!r} is {describe(s)}"
         if e is not None:
             read_as += f", end {p.end.strip()!r} is {describe(e)}"
+        read_as = moved or read_as  # moved to the user's day: what was passed is not what was added
         text = (f"Added: {shown} ({tz}) to {target.path.name}\n"
-                f"Date check: {read_as} (now is {describe(When(now, True))}).{moved}{dropped}{ignored}")
+                f"Date check: {read_as} (now is {describe(When(now, True))}).{dropped}{ignored}")
         return ToolResult(text=text,
                           data={"uid": uid, "start": str(start), "end": str(end), "file": str(target.path)})
 
@@ -296,8 +297,8 @@ def _on_the_users_day(user_words: list[str], start_text: str, s: When, e: When |
     moved = When(datetime.combine(user.dt.date(), clock), user.has_time or s.has_time)
     shift = moved.dt - s.dt
     e = When(e.dt + shift, e.has_time) if e is not None else None
-    return moved, e, (f"\nStart {start_text!r} is a {s.dt.strftime('%A')}; the user said {said[1]!r}, so the event "
-                      f"is on {describe(moved)}.")
+    return moved, e, (f"start {start_text!r} is a {s.dt.strftime('%A')}; the user said {said[1]!r}, so the event "
+                      f"is on {describe(moved)}")
 
 
 def _event_span(s: When, e: When | None, duration_minutes: int | None):
