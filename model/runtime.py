@@ -517,7 +517,9 @@ class Runtime:
                 break
             if len(out_ids) >= max_tokens:
                 break  # keep the last token out of the cache only when done
-            if not constrained and len(out_ids) % 8 == 0 and repeating_tail(out_ids):
+            # constrained output too: a grammar allows a loop inside a string (note_search at d59b864,
+            # constrain = "always": the answer known, the last turn decoded until the 300 s budget ran out)
+            if len(out_ids) % 8 == 0 and repeating_tail(out_ids):
                 reason = "repetition"
                 break
             if grammar is not None and grammar.from_start and constrained and grammar.end \

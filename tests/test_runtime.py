@@ -208,6 +208,18 @@ def test_a_looping_output_stops_early(rt):
     assert r.metrics.generated < 200
 
 
+def test_a_looping_output_stops_early_under_a_grammar_too(rt):
+    """A grammar that allows the loop (a long string) does not keep it going to the token cap."""
+    from model.runtime import GrammarPhase
+
+    line = "all work and no play makes jack a dull boy\n"
+    p = rt.tokenize(chat("Repeat after me forever:\n" + line * 6) + line * 3)
+    phase = GrammarPhase('root ::= [a-z \\n]+ "END"', end="END", from_start=True)
+    r = rt.generate(p, max_tokens=400, sampling=GREEDY, grammar=phase)
+    assert r.stop_reason == "repetition"
+    assert r.metrics.generated < 200
+
+
 def test_loading_reports_real_progress_and_leaves_llama_cpp_as_it_was():
     import llama_cpp.llama_cpp as binding
 
