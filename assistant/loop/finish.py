@@ -26,6 +26,7 @@ from tools.base import RiskClass, Tool, ToolContext, ToolResult
 
 from ..state.models import CallRecord
 from .attribution import misattributed_contact
+from .numbers import normalise_number
 from .period import wrong_period
 from .verify import exists_somewhere
 
@@ -130,15 +131,6 @@ _NUMBER = re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])|(?
 _FILE_OR_URL = re.compile(r"https?://\S+|(?<![\w/.-])(?:[\w.-]+/)*[\w-][\w.-]*?\.[A-Za-z][A-Za-z0-9]{0,4}\b")
 _LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
 SMALL_INTEGER = 10  # "3 files", "step 2": counts this small are not checked
-
-
-def normalise_number(text: str) -> str:
-    """``"1,234.50"`` / ``"1234.5"`` / ``"$1,234.5"`` -> ``"1234.5"``; ``"007"`` -> ``"7"``."""
-    t = text.strip().lstrip("$€£+-").rstrip("%").replace(",", "")
-    whole, _, frac = t.partition(".")
-    whole = whole.lstrip("0") or "0"
-    frac = frac.rstrip("0")
-    return f"{whole}.{frac}" if frac else whole
 
 
 def _numbers(text: str) -> list[str]:

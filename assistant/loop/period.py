@@ -20,6 +20,7 @@ import re
 from typing import Sequence
 
 from ..state.models import CallRecord
+from .numbers import normalise_number
 
 __all__ = ["wrong_period"]
 
@@ -38,8 +39,6 @@ def _periods(text: str) -> set[tuple[str, str]]:
 
 def _checked_numbers(text: str) -> list[str]:
     """The numbers worth checking: decimals and integers over 10 that are not years."""
-    from .finish import normalise_number
-
     out = []
     for m in _NUMBER.finditer(text):
         n = normalise_number(m.group(0))
