@@ -670,6 +670,14 @@ def test_an_answer_that_shows_code_instead_of_running_it_is_doubted(tmp_path):
     assert not any("shows code" in p for p in _problems(tmp_path, "How much is the monthly rent?", plain, files=()))
     unmarked = "Run this:\n```\nSELECT SUM(Amount) FROM spending\n```"
     assert "shows code" in _problems(tmp_path, goal, unmarked, files=())[0]
+    # csv_top_customers at 4826ac4: the CSV it wrote, shown back, is data (its header "sum(amount)" no call)
+    rows = "I wrote top3.csv:\n```\ncustomer,sum(amount)\nHarbor,1845.25\nAcme,1813.65\n```"
+    assert not any("shows code" in p for p in _problems(tmp_path, "Put the top 2 customers in top3.csv.", rows,
+                                                        files=()))
+    query_rows = "Run this:\n```\nSELECT a, b FROM t;\nSELECT c, d FROM u;\n```"  # a table's shape, still code
+    assert "shows code" in _problems(tmp_path, goal, query_rows, files=())[0]
+    calls = "Use:\n```\ntotal = sum(amounts)\nprint(total)\n```"
+    assert "shows code" in _problems(tmp_path, goal, calls, files=())[0]
 
 
 def test_a_sheet_the_goal_names_must_exist_in_the_workbook_written(tmp_path):

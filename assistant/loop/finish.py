@@ -415,15 +415,28 @@ def _not_its_kind(path: Path) -> str:
 
 
 _CODE_BLOCK = re.compile(r"```[ \t]*(sql|python|py|bash|sh|shell|js|javascript|vba|excel|r)?[ \t]*\n(.*?)\n[ \t]*```", re.DOTALL)
-_CODE_LIKE = re.compile(r"^\s*(select|insert|update|delete|with)\b.*\b(from|into|set|as)\b|^\s*(import|def|class)\s"
-                        r"|^\s*from\s+\S+\s+import\b|[;{}]|^\s*=|\w\(.*\)", re.IGNORECASE | re.MULTILINE)
+_CODE_WORDS = re.compile(r"^\s*(select|insert|update|delete|with)\b.*\b(from|into|set|as)\b|^\s*(import|def|class)\s"
+                         r"|^\s*from\s+\S+\s+import\b", re.IGNORECASE | re.MULTILINE)
+_CODE_MARKS = re.compile(r"[;{}]|^\s*=|\w\(.*\)", re.MULTILINE)
+
+
+def _is_table(text: str) -> bool:
+    """Two or more lines that all hold the same number (at least one) of commas, tabs or
+    "|": rows of data, such as a CSV the task wrote shown back."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return len(lines) >= 2 and any(len({line.count(sep) for line in lines}) == 1 and lines[0].count(sep) > 0
+                                   for sep in (",", "\t", "|"))
 
 
 def _shows_code(answer: str) -> bool:
     """A fenced block with a code language, or whose text looks like code; not a
     value set apart in a plain fence (docx_lookup: "```\nEUR 1,450\n```", the right
-    answer, was refused as code and the task handed off)."""
-    return any(m.group(1) or _CODE_LIKE.search(m.group(2)) for m in _CODE_BLOCK.finditer(answer))
+    answer, was refused as code and the task handed off), nor rows of data
+    (csv_top_customers at 4826ac4: the written top3.csv shown back, its header
+    "customer,sum(amount)", was refused as code and the task handed off)."""
+    return any(m.group(1) or _CODE_WORDS.search(m.group(2))
+               or (_CODE_MARKS.search(m.group(2)) and not _is_table(m.group(2)))
+               for m in _CODE_BLOCK.finditer(answer))
 _ASKS_CODE = re.compile(r"\b(code|script|snippet|sql|query|queries|function|program|formula|regex|command)s?\b",
                         re.IGNORECASE)
 _WH_QUESTION = re.compile(r"(^|[.!?]\s+)\W*(who|what|which|where|when|whose|how (much|many|long))\b", re.IGNORECASE)
