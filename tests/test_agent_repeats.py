@@ -601,9 +601,9 @@ def test_a_change_refused_in_a_question_task_leaves_the_later_grammars(assistant
     events = list(agent.run("What is in notes.md?", workspace=ws))
     assert isinstance(events[-1], Finished)
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
-    assert results[1].startswith("Not run: the task is a question")
-    assert "write_file" in model.grammar_tools[1]
-    assert all("write_file" not in g for g in model.grammar_tools[2:]) and "read_file" in model.grammar_tools[3]
+    assert results[1].startswith("Not run: the task is a question")  # a free turn can still write the call
+    # no grammar of a question task offers a change (from the first turn), and the reads stay
+    assert all("write_file" not in g and "read_file" in g for g in model.grammar_tools)
     assert not (ws / "a.txt").exists()
     store.close()
 
@@ -619,3 +619,18 @@ def test_a_tool_sent_the_same_failing_way_three_times_leaves_the_later_grammars(
     assert "calendar_add_event" in model.grammar_tools[2]  # after the second failure: still there (other arguments)
     assert "calendar_add_event" not in model.grammar_tools[3] and "calendar_add_event" not in model.grammar_tools[4]
     store.close()
+
+
+def test_which_tools_a_question_task_never_gets():
+    """The tools left out of a question task's grammars from its first turn: those whose every call changes a
+    file, by a fixed risk or a risk function marked always_changes; not xlsx_recalc (it saves only when asked)."""
+    from assistant.loop.calls import changing_tools
+    from tools.base import ToolRegistry
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    reg = ToolRegistry([*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS])
+    out = changing_tools(reg)
+    assert {"write_file", "edit_file", "move", "delete", "combine_files", "docx_create", "docx_replace", "xlsx_write",
+            "pdf_split", "pdf_extract_pages", "csv_write"} <= out
+    assert not out & {"read_file", "grep", "list_dir", "xlsx_recalc", "table_query", "pdf_read", "xlsx_read"}

@@ -103,6 +103,13 @@ P = TypeVar("P", bound=BaseModel)
 RiskFn = Callable[[ToolContext, Any], RiskClass]
 
 
+def always_changes(fn: RiskFn) -> RiskFn:
+    """Mark a risk function that never answers READ (every call of its tool writes,
+    moves or deletes), so :attr:`Tool.changes_files` knows it without a call to judge."""
+    fn.always_changes = True  # type: ignore[attr-defined]
+    return fn
+
+
 @dataclass
 class Tool(Generic[P]):
     """A typed tool.
@@ -124,6 +131,14 @@ class Tool(Generic[P]):
     fn: Callable[[ToolContext, P], "ToolResult | str"]
     risk: RiskClass | RiskFn = RiskClass.READ
     source: str = "builtin"
+
+    @property
+    def changes_files(self) -> bool:
+        """True when every call writes, moves or deletes: a fixed WRITE or DESTRUCTIVE
+        risk, or a risk function marked with :func:`always_changes`."""
+        if isinstance(self.risk, RiskClass):
+            return self.risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE)
+        return bool(getattr(self.risk, "always_changes", False))
 
     def schema(self) -> dict[str, Any]:
         """The OpenAI-style function schema: ``{"type": "function", "function": {...}}``."""

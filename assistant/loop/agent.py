@@ -36,9 +36,9 @@ from ..state.store import Store
 from ..infra.secret_cache import read_secret
 from .ambiguity import AMBIGUOUS_KEY
 from .arguments import call_record, storable_text
-from .calls import FAILED_AGAIN_KEY, OTHER_TOOL_KEY, QUESTION_ONLY_KEY, CallRunner
+from .calls import FAILED_AGAIN_KEY, OTHER_TOOL_KEY, QUESTION_ONLY_KEY, CallRunner, changing_tools
 from .ending import end_with_answer, evidence_of, touched_paths
-from .finish import FINISH, FINISH_CHECK_PREFIX, not_an_answer, unwrap_answer
+from .finish import FINISH, FINISH_CHECK_PREFIX, asks_only_a_question, not_an_answer, unwrap_answer
 from .history import fit_prompt, to_model_messages
 from .plan import PLAN_TURN_TOKENS, UPDATE_PLAN, context_message, next_plan_step, plan_tool, wants_plan_turn
 from .preread import PREREAD_STEP, preread_calls
@@ -283,6 +283,8 @@ class Agent:
         # a change refused because the task only asks a question stays out for the rest of the task (calendar_list_day
         # at d59b864, always: calendar_add_event for an invented meeting three times after the day was listed)
         kept_out = {c.name for c in sess.calls if (c.data or {}).get(QUESTION_ONLY_KEY)}
+        if asks_only_a_question(task.goal):  # from the first turn on: every such change would be refused (calls.py)
+            kept_out |= changing_tools(self.tools)
         # and a tool whose calls failed as their identical predecessor did twice (three sendings): greedy decoding
         # sends it again whatever the result says (files_organise at d59b864: rename_many find='.*' four times)
         again = Counter(c.name for c in sess.calls if (c.data or {}).get(FAILED_AGAIN_KEY))

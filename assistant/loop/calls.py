@@ -43,6 +43,14 @@ FAILED_AGAIN_KEY = "failed_again"
 OTHER_TOOL_KEY = "points_elsewhere"
 """``CallRecord.data`` key: True when such a repeated failure's result names another tool to use instead."""
 QUESTION_ONLY_KEY = "question_only"
+
+
+def changing_tools(registry: ToolRegistry) -> set[str]:
+    """Names of the tools in ``registry`` whose every call writes, moves or deletes
+    (:attr:`Tool.changes_files`), harness calls aside: what a task that only asks a
+    question may not call. A tool whose risk depends on its arguments (xlsx_recalc
+    saves only when asked) is not among them."""
+    return {t.name for t in registry if t.changes_files and t.name not in _HARNESS_CALLS}
 """``CallRecord.data`` key: True on a change refused because the task only asks a question (the tool is left out
 of the task's later constrained turns)."""
 _SHOW_AGAIN_CHARS = 6000

@@ -11,7 +11,7 @@ from typing import Any, Mapping
 from pydantic import BaseModel, Field
 
 from sandbox import SandboxError, Workspace
-from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
+from tools.base import RiskClass, always_changes, ToolContext, ToolError, ToolResult, tool
 from tools.files._common import document_hint, human_size, sandboxed, unified_diff, workspace_of
 
 __all__ = ["write_file", "edit_file", "move", "copy", "combine_files", "delete", "preview_diff", "apply_edit"]
@@ -63,6 +63,7 @@ class WriteFileParams(BaseModel):
     content: str = Field(description="The complete new content of the file.")
 
 
+@always_changes
 def _write_risk(ctx: ToolContext, params: WriteFileParams) -> RiskClass:
     """destructive when the file exists (it is overwritten), else write."""
     return RiskClass.DESTRUCTIVE if workspace_of(ctx).exists(params.path) else RiskClass.WRITE
@@ -316,6 +317,7 @@ class CombineParams(BaseModel):
     overwrite: bool = Field(False, description="Replace an existing file at dest.")
 
 
+@always_changes
 def _combine_risk(ctx: ToolContext, params: CombineParams) -> RiskClass:
     """destructive when dest exists (it is replaced), else write."""
     return RiskClass.DESTRUCTIVE if workspace_of(ctx).exists(params.dest) else RiskClass.WRITE

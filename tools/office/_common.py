@@ -15,7 +15,7 @@ import zipfile
 from pathlib import PurePosixPath
 from typing import Any
 
-from tools.base import RiskClass, ToolContext, ToolError
+from tools.base import RiskClass, always_changes, ToolContext, ToolError
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -346,7 +346,7 @@ def target_risk(*fields: str):
                     return RiskClass.DESTRUCTIVE
         return RiskClass.WRITE
 
-    return risk
+    return always_changes(risk)
 
 
 def edit_risk(path_field: str = "path", output_field: str = "output"):
@@ -359,7 +359,7 @@ def edit_risk(path_field: str = "path", output_field: str = "output"):
         target = out or getattr(params, path_field)
         return RiskClass.DESTRUCTIVE if _ws(ctx).exists(target) else RiskClass.WRITE
 
-    return risk
+    return always_changes(risk)
 
 
 def parse_page_spec(spec: str | None, count: int, *, name: str = "pages") -> list[int]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
+from tools.base import RiskClass, always_changes, ToolContext, ToolError, ToolResult, tool
 from tools.files._common import sandboxed
 from tools.office._common import edit_risk, parse_page_spec, read_doc_bytes, save_bytes, target_risk
 from tools.office.pdf import open_pdf
@@ -105,6 +105,7 @@ def pdf_extract_pages(ctx: ToolContext, params: PdfExtractParams) -> ToolResult:
     return ToolResult(text=f"wrote {len(indices)} pages of {params.path} to {params.output}.", data={"path": params.output, "pages": len(indices)})
 
 
+@always_changes
 def _split_risk(ctx: ToolContext, params: PdfSplitParams) -> RiskClass:
     """Without ``overwrite`` an existing output is an error, so nothing is replaced."""
     return RiskClass.DESTRUCTIVE if params.overwrite else RiskClass.WRITE
