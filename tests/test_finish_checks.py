@@ -143,6 +143,15 @@ def test_files_the_answer_names_must_exist_unless_it_says_they_are_missing(tmp_p
         ["the answer says notes.md could not be found, but it is in the workspace and this task read it; use what it says"]
     assert _problems(tmp_path, "tidy up", "I wrote notes.md.") == \
         ["the answer says notes.md was written, but this task did not write it"]
+    # csv_top_customers at 4826ac4: the claim belongs to the file nearest it, not to the source named before it
+    (tmp_path / "top3.csv").write_text("customer,total\n")
+    assert _problems(tmp_path, "tidy up", "I found the top customers in `notes.md` and saved them to `top3.csv`.",
+                     [read], touched=["top3.csv"]) == []
+    assert _problems(tmp_path, "tidy up", "I saved top3.csv from notes.md.", [read], touched=["top3.csv"]) == []
+    assert _problems(tmp_path, "tidy up", "I read top3.csv and wrote notes.md.", [read], touched=["top3.csv"]) == \
+        ["the answer says notes.md was written, but this task did not write it"]
+    assert _problems(tmp_path, "tidy up", "Done: `notes.md` has been updated.", [read]) == \
+        ["the answer says notes.md was written, but this task did not write it"]
 
 
 def test_done_is_no_answer_to_a_question(tmp_path):

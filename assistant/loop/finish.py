@@ -184,6 +184,8 @@ _READ = re.compile(r"\b(read|reads|reading|open|opens|opening|look|looking|check
 _NEGATED = re.compile(r"\b(not|no|couldn'?t|cannot|can'?t|unable|missing|never|without)\b", re.IGNORECASE)
 _CLAIM = re.compile(r"\b(wr[io]te|written|creat(?:e|ed)|sav(?:e|ed)|updat(?:e|ed)|export(?:ed)?|generat(?:e|ed)|"
                     r"stored|added|put|placed|moved|renamed|copied)\b", re.IGNORECASE)
+_CLAIM_AFTER = re.compile(r"[`'\"]?,?\s*(?:(?:is|was|were|has|have|had|been|now|also|successfully|just)\s+){0,3}"
+                          + _CLAIM.pattern, re.IGNORECASE)  # "notes.md has been updated"
 
 
 def _paths(text: str) -> list[tuple[int, str]]:
@@ -372,9 +374,17 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         kind = _not_its_kind(root / rel)
         if kind:  # csv_to_xlsx at e03cee3: CSV text written under contacts.xlsx, then "done"
             out.append(f"{rel} is not a real {kind} (it holds plain text); write it with the {kind}'s own tool")
-    for pos, rel in _paths(answer):
+    named = _paths(answer)
+    for i, (pos, rel) in enumerate(named):
         before = _sentence_before(answer, pos)
         after = answer[pos: pos + 80].split("\n")[0]
+        # a claim of writing belongs to the nearest file: csv_top_customers at 4826ac4, "the top 3 customers in
+        # `orders.csv` and saved them to `top3.csv`" was doubted as saying orders.csv was written
+        # (before it, since the last file named; after it, only "<file> was saved")
+        prev_end = named[i - 1][0] + len(named[i - 1][1]) if i else -1
+        since = before if prev_end < pos - len(before) else answer[prev_end:pos]
+        rest = after[after.find(rel) + len(rel):] if rel in after else ""
+        claimed = _CLAIM.search(since) or _CLAIM_AFTER.match(rest)
         if _NEGATED.search(before) or _NEGATED.search(after):
             if _says_missing(answer, rel) and (root / rel).is_file():
                 # calendar_from_invite: "I could not find the file invite.txt." right after reading it
@@ -386,7 +396,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             continue
         if not exists_somewhere(root, rel) and norm_path(rel) not in touched:  # a file this task deleted or moved away
             out.append(f"the answer names {rel}, which does not exist in the workspace")
-        elif _CLAIM.search(before + after) and norm_path(rel) not in touched:
+        elif claimed and norm_path(rel) not in touched:
             out.append(f"the answer says {rel} was written, but this task did not write it")
     out += _unlooked_pick(answer, ev)
     made = {norm_path(p) for p in ev.made}
