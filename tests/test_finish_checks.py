@@ -152,6 +152,12 @@ def test_files_the_answer_names_must_exist_unless_it_says_they_are_missing(tmp_p
         ["the answer says notes.md was written, but this task did not write it"]
     assert _problems(tmp_path, "tidy up", "Done: `notes.md` has been updated.", [read]) == \
         ["the answer says notes.md was written, but this task did not write it"]
+    # note_add at 4826ac4: the note tool wrote notes/wifi-password.md; the answer names the note's file
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "wifi-password.md").write_text("# Wifi password\n")
+    assert _problems(tmp_path, "Add a note", "Note created: wifi-password.md", touched=["notes/wifi-password.md"]) == []
+    assert _problems(tmp_path, "Add a note", "Note created: wifi-password.md", touched=["other.md"]) == \
+        ["the answer says wifi-password.md was written, but this task did not write it"]
 
 
 def test_done_is_no_answer_to_a_question(tmp_path):

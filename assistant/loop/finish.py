@@ -356,6 +356,13 @@ def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
             "with grep (or read the file) before saying which one it is"]
 
 
+def _touched(rel: str, touched: set[str]) -> bool:
+    """This task wrote ``rel``, or a file ``rel`` ends the path of (note_add at 4826ac4: the note tool wrote
+    notes/wifi-password.md, and "Note created: wifi-password.md" was doubted as a claim of a file not written)."""
+    rel = norm_path(rel)
+    return rel in touched or any(t.endswith("/" + rel) for t in touched)
+
+
 def file_problems(answer: str, ev: Evidence) -> list[str]:
     """Doubts about files: outputs the goal asks for that are missing or were
     not written by this task; files the answer names that do not exist (or that
@@ -396,7 +403,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             continue
         if not exists_somewhere(root, rel) and norm_path(rel) not in touched:  # a file this task deleted or moved away
             out.append(f"the answer names {rel}, which does not exist in the workspace")
-        elif claimed and norm_path(rel) not in touched:
+        elif claimed and not _touched(rel, touched):
             out.append(f"the answer says {rel} was written, but this task did not write it")
     out += _unlooked_pick(answer, ev)
     made = {norm_path(p) for p in ev.made}
