@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.loop.finish import Evidence, finish_problems
-from assistant.loop.period import wrong_period
+from assistant.loop.period import wrong_page, wrong_period
 from assistant.state.models import CallRecord
 
 REVIEW = ("logistics-review.pdf (3 pages)\n--- page 1 ---\nLogistics review 2026\n"
@@ -47,3 +47,31 @@ def test_a_failed_call_is_not_a_source():
     failed = CallRecord(id="s0c1", step=0, turn_seq=0, name="read_file", arguments={"path": "x"}, status="done",
                         error=True, result="Last year: 4.1 days")
     assert wrong_period(GOAL, "4.1 days", [failed]) == ""
+
+
+REPORT = ("q3-report.pdf: 4 pages.\n--- page 1 ---\nQ3 Report - Northwind Bakery Co-op\n"
+          "Last quarter (Q2) total revenue: 6.10 million EUR.\n--- page 2 ---\nEurope revenue: 2.40 million EUR.\n"
+          "--- page 3 ---\nFinancial summary\nQ3 total revenue: 7.85 million EUR.\n--- page 4 ---\nOutlook")
+PDF_CALLS = [CallRecord(id="s0c0", step=0, turn_seq=0, name="pdf_read", arguments={"path": "q3-report.pdf"},
+                        status="done", result=REPORT)]
+PAGE_GOAL = "What total revenue figure is reported on page 3 of q3-report.pdf?"
+
+
+@pytest.mark.parametrize("answer", ["6.10", "The total revenue is 6.10 million EUR."])
+def test_a_figure_found_only_on_another_page_than_the_goal_names_is_doubted(answer):
+    """pdf_find_figure at 4826ac4: "6.10", page 1's last-quarter figure, answered for page 3."""
+    doubt = wrong_page(PAGE_GOAL, answer, PDF_CALLS)
+    assert "only on page 1" in doubt and "asks about page 3" in doubt and "6.1" in doubt
+    assert any("only on page 1" in p for p in finish_problems(answer, Evidence(goal=PAGE_GOAL, workspace=".",
+                                                                               calls=PDF_CALLS)))
+
+
+@pytest.mark.parametrize("goal, answer", [
+    (PAGE_GOAL, "7.85 million EUR."),
+    (PAGE_GOAL, "Page 3 gives 7.85 million; page 1 gives last quarter's 6.10."),  # says where 6.10 is from
+    ("What is the total revenue in q3-report.pdf?", "6.10 million"),  # no page in the goal
+    ("Compare page 1 and page 3.", "6.10 against 7.85"),  # two pages: no check
+    (PAGE_GOAL, "It was 9.99 million."),  # from no tool: the number check speaks to that
+])
+def test_a_figure_on_the_page_asked_about_or_no_page_asked_is_not_doubted(goal, answer):
+    assert wrong_page(goal, answer, PDF_CALLS) == ""

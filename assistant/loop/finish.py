@@ -27,7 +27,7 @@ from tools.base import RiskClass, Tool, ToolContext, ToolResult
 from ..state.models import CallRecord
 from .attribution import misattributed_contact
 from .numbers import normalise_number
-from .period import wrong_period
+from .period import wrong_page, wrong_period
 from .verify import exists_somewhere
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
@@ -946,6 +946,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     period = wrong_period(ev.goal, answer, ev.calls)
     if period:  # pdf_number_lookup at 0ed7096: last year's 4.1 days for "this year"
         out.append(period)
+    page = wrong_page(ev.goal, answer, ev.calls)
+    if page:  # pdf_find_figure at 4826ac4: page 1's 6.10 for "on page 3"
+        out.append(page)
     copy = _changed_a_copy(ev) if changed else ""
     if copy:
         out.append(copy)

@@ -1,5 +1,6 @@
-"""Which period is the number about? A finish check for answers that give last
-year's figure when the goal asks about this year.
+"""Which period (or page) is the number about? Finish checks for answers that
+give last year's figure when the goal asks about this year, or page 1's when it
+asks about page 3.
 
 pdf_number_lookup at 0ed7096: asked for the average delivery time "this year",
 Qwen 1.5B read the review and answered 4.1 days, the figure on the line "Last
@@ -12,6 +13,9 @@ month", "next quarter"), a number in the answer that tool results hold only on
 lines naming another period of the same unit ("last year"), and never on a
 line naming the goal's period, is doubted, unless the answer's own sentence
 holding it names that other period ("down from 4.1 days last year").
+
+The same for pages (:func:`wrong_page`): pdf_find_figure at 4826ac4, asked for the
+total revenue "on page 3", Qwen 1.5B answered 6.10, page 1's last-quarter figure.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Sequence
 from ..state.models import CallRecord
 from .numbers import normalise_number
 
-__all__ = ["wrong_period"]
+__all__ = ["wrong_page", "wrong_period"]
 
 _PERIOD = re.compile(r"\b(this|current|last|previous|past|prior|next|coming)\s+(year|quarter|month|week)\b",
                      re.IGNORECASE)
@@ -83,4 +87,49 @@ def wrong_period(goal: str, answer: str, calls: Sequence[CallRecord]) -> str:
             return (f"the answer gives {n}, but it appears only on {holding[0][:90]!r}, which is about {other} "
                     f"{unit}; the task asks about {which} {unit}: answer with the figure for {which} {unit} "
                     "(if the files give none, say so plainly)")
+    return ""
+
+
+_GOAL_PAGE = re.compile(r"\bpage\s+(\d{1,4})\b", re.IGNORECASE)
+_PAGE_MARK = re.compile(r"^-{3}\s*page\s+(\d+)\s*-{3}$", re.IGNORECASE)  # pdf_read's "--- page 3 ---"
+
+
+def wrong_page(goal: str, answer: str, calls: Sequence[CallRecord]) -> str:
+    """A doubt (one line) when the goal names one page ("on page 3") and ``answer``
+    gives a number that the task's paged tool results (``--- page N ---``) hold
+    only on other pages; "" otherwise, also when the answer's sentence holding it
+    names the page it is from.
+
+    Args:
+        goal: the user's request.
+        answer: the final answer.
+        calls: the task's call journal; only calls that succeeded count.
+    """
+    asked = set(_GOAL_PAGE.findall(goal))
+    if len(asked) != 1:
+        return ""
+    want = int(asked.pop())
+    in_goal = set(_checked_numbers(goal))
+    found: dict[str, dict[int, str]] = {}  # number -> {page: first line holding it}
+    for c in calls:
+        if c.status != "done" or c.error or not c.result:
+            continue
+        page = None
+        for line in c.result.splitlines():
+            mark = _PAGE_MARK.match(line.strip())
+            if mark:
+                page = int(mark.group(1))
+            elif page is not None:
+                for n in _checked_numbers(line):
+                    found.setdefault(n, {}).setdefault(page, line.strip())
+    for n in _checked_numbers(answer):
+        pages = found.get(n)
+        if n in in_goal or not pages or want in pages:
+            continue
+        page, line = min(pages.items())
+        said = [s for s in _SENTENCE.split(answer) if n in _checked_numbers(s)]
+        if any(re.search(rf"\bpage\s+{page}\b", s, re.IGNORECASE) for s in said):
+            continue  # "page 1 gives last quarter's 6.10": the answer says where it is from
+        return (f"the answer gives {n}, but it appears only on page {page} ({line[:90]!r}); the task asks about "
+                f"page {want}: answer with the figure on page {want} (if it gives none, say so plainly)")
     return ""
