@@ -61,3 +61,16 @@ def test_the_query_that_selected_the_value_counts_as_naming_the_possessor():
                        arguments={"sql": "SELECT Phone FROM contacts WHERE Role = 'Landlord'"},
                        result="1 row:\nPhone\n+44 20 7946 0777")
     assert misattributed_contact("What is the landlord's phone number?", "+44 20 7946 0777", [query]) == ""
+
+
+def test_when_no_line_naming_the_possessor_gives_a_detail_the_doubt_says_to_say_so():
+    """handoff_not_found at 4826ac4: told "if they give no such detail, say so plainly", Qwen 1.5B read the same
+    two files again (three runs in three). When nothing it read gives the landlord a number, the doubt says that."""
+    bare_notes = "notes.md (utf-8, 2 lines)\n     1\t# House\n     2\t- Rent goes to Mr. Okafor, the landlord.\n"
+    calls = [_read("contacts.csv", CONTACTS), _read("notes.md", bare_notes, 1)]
+    goal, answer = "What is our landlord's phone number?", "The landlord's phone number is +44 20 7946 0011."
+    doubt = misattributed_contact(goal, answer, calls)
+    assert "no line this task read that names the landlord gives a phone number" in doubt
+    assert doubt.endswith("say plainly that you could not find the landlord's contact detail")
+    # Okafor's mobile is on a line of NOTES: the files do give one, so the doubt does not say they give none
+    assert "no line this task read" not in misattributed_contact(goal, answer, CALLS)

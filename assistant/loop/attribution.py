@@ -73,6 +73,16 @@ def _names(subjects: Sequence[str], results: Iterable[str]) -> set[str]:
     return names
 
 
+def _any_detail(names: set[str], results: Iterable[str]) -> bool:
+    """Some result line naming one of ``names`` holds a phone number or e-mail address."""
+    for text in results:
+        for line in text.splitlines():
+            low = line.lower()
+            if any(n in low for n in names) and _values(re.sub(r"^\s*\d+\t", "", line)):
+                return True
+    return False
+
+
 def misattributed_contact(goal: str, answer: str, calls: Sequence[CallRecord]) -> str:
     """A doubt (one line) when ``answer`` gives a phone number or e-mail address
     as the goal's possessor's while every tool-result line holding it names
@@ -104,7 +114,11 @@ def misattributed_contact(goal: str, answer: str, calls: Sequence[CallRecord]) -
         if claimed or not says_whose:  # "the landlord's ... is X", or X alone: given as the possessor's
             line = re.sub(r"^\s*\d+\t", "", lines[0][1]).strip()  # read_file's line number is not the line
             who = subjects[0]
-            return (f"the answer gives {shown} as the {who}'s, but it appears only on {line[:90]!r}, which does not "
-                    f"name the {who}; answer with what the files say about the {who} (if they give no such detail, "
-                    "say so plainly)")
+            doubt = f"the answer gives {shown} as the {who}'s, but it appears only on {line[:90]!r}, which does not name the {who}"
+            if not _any_detail(names, [c.result for c in done]):
+                # handoff_not_found at 4826ac4: told "if they give no such detail, say so plainly", Qwen 1.5B read
+                # the same two files again three runs in three; what it read has no detail of the landlord's at all
+                return (f"{doubt}, and no line this task read that names the {who} gives a phone number or e-mail; "
+                        f"say plainly that you could not find the {who}'s contact detail")
+            return f"{doubt}; answer with what the files say about the {who} (if they give no such detail, say so plainly)"
     return ""
