@@ -424,6 +424,11 @@ def test_asking_the_user_their_own_question_is_refused(tmp_path):
                           "What are the total sales per region in sales.csv? Give each region with its total.")
     assert not _restates_goal("Which region do you mean, North or South?",
                               "What are the total sales per region in sales.csv? Give each region with its total.")
+    # xlsx_lookup at 4826ac4 (constrain = "always"): other small words, every word that matters the goal's
+    goal = "Which category had the highest total spending in spending.xlsx? Answer with the category name and its total."
+    assert _restates_goal("What is the category with the highest total spending?", goal)
+    assert not _restates_goal("Do you mean the highest single purchase or the highest category total?", goal)
+    assert not _restates_goal("Which contracts do you mean?", "Update the address in the contracts.")
     store.close()
 
 
