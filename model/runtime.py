@@ -33,7 +33,7 @@ from .gguf_facts import ModelFacts, read_facts
 from .threads import ThreadPolicy, configure_environment
 from .types import GenerationMetrics, GenerationResult, ModelError, SamplingParams
 
-__all__ = ["Runtime", "GrammarPhase", "physical_cores", "common_prefix_len", "repeating_tail"]
+__all__ = ["Runtime", "GrammarPhase", "physical_cores", "common_prefix_len", "recurring_tail", "repeating_tail"]
 
 TextCallback = Callable[[str], None]
 ProgressCallback = Callable[[int, int], None]
@@ -87,6 +87,26 @@ def repeating_tail(tokens: Sequence[int], span: int = REPEAT_SPAN, max_period: i
         if all(tail[i] == tail[i - p] for i in range(p, need)):
             return p
     return 0
+
+
+def recurring_tail(tokens: Sequence[int], window: int = 12, times: int = 5, within: int = 768) -> bool:
+    """True when the last ``window`` tokens occur ``times`` times or more among the
+    last ``within`` tokens: a loop whose cycle varies or is longer than
+    :func:`repeating_tail` sees. handoff_not_found at 4826ac4 (constrain =
+    "always"): "I could not find the landlord's phone number in the <file>." with
+    the file name cycling, inside a finish answer, until the 300 s budget ran out."""
+    n = len(tokens)
+    if n < window * times:
+        return False
+    tail = list(tokens[n - window:])
+    first = tail[0]
+    seen = 0
+    for i in range(max(0, n - within), n - window + 1):
+        if tokens[i] == first and list(tokens[i:i + window]) == tail:
+            seen += 1
+            if seen >= times:
+                return True
+    return False
 
 
 def common_prefix_len(a: Sequence[int], b: Sequence[int]) -> int:
@@ -519,7 +539,7 @@ class Runtime:
                 break  # keep the last token out of the cache only when done
             # constrained output too: a grammar allows a loop inside a string (note_search at d59b864,
             # constrain = "always": the answer known, the last turn decoded until the 300 s budget ran out)
-            if len(out_ids) % 8 == 0 and repeating_tail(out_ids):
+            if (len(out_ids) % 8 == 0 and repeating_tail(out_ids)) or recurring_tail(out_ids):
                 reason = "repetition"
                 break
             if grammar is not None and grammar.from_start and constrained and grammar.end \
