@@ -23,6 +23,7 @@ import codecs
 import contextlib
 import hashlib
 import os
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -89,12 +90,18 @@ def repeating_tail(tokens: Sequence[int], span: int = REPEAT_SPAN, max_period: i
     return 0
 
 
-def recurring_tail(tokens: Sequence[int], window: int = 12, times: int = 5, within: int = 768) -> bool:
+# rows, cells and tables repeat their structure between values: no prose loop holds these
+_DATA_MARKS = re.compile(r'["{}\[\]|\t]')
+
+
+def recurring_tail(tokens: Sequence[int], window: int = 10, times: int = 6, within: int = 768) -> bool:
     """True when the last ``window`` tokens occur ``times`` times or more among the
     last ``within`` tokens: a loop whose cycle varies or is longer than
     :func:`repeating_tail` sees. handoff_not_found at 4826ac4 (constrain =
-    "always"): "I could not find the landlord's phone number in the <file>." with
-    the file name cycling, inside a finish answer, until the 300 s budget ran out."""
+    "always"): "I could not find the phone number in the <name> folder." with the
+    name cycling (11 tokens the same each time), inside a finish answer, until the
+    300 s budget ran out. The runtime asks it only of prose (no quotes, brackets or
+    "|" near the end): a list of cells repeats its keys between values."""
     n = len(tokens)
     if n < window * times:
         return False
@@ -539,7 +546,8 @@ class Runtime:
                 break  # keep the last token out of the cache only when done
             # constrained output too: a grammar allows a loop inside a string (note_search at d59b864,
             # constrain = "always": the answer known, the last turn decoded until the 300 s budget ran out)
-            if (len(out_ids) % 8 == 0 and repeating_tail(out_ids)) or recurring_tail(out_ids):
+            if (len(out_ids) % 8 == 0 and repeating_tail(out_ids)) \
+                    or (not _DATA_MARKS.search(text[-160:]) and recurring_tail(out_ids)):
                 reason = "repetition"
                 break
             if grammar is not None and grammar.from_start and constrained and grammar.end \

@@ -203,11 +203,11 @@ def test_recurring_tail_sees_a_loop_whose_cycle_varies():
     """handoff_not_found at 4826ac4: the same sentence with the file name cycling through three names."""
     from model.runtime import recurring_tail, repeating_tail
 
-    sentence = list(range(10, 24))  # "I could not find the landlord's phone number in the"
-    loop = [t for k in range(30) for t in (*sentence, 100 + k % 5, 99)]  # a cycle of 80 tokens
+    sentence = list(range(10, 21))  # " folder. I could not find the phone number in the"
+    loop = [t for k in range(30) for t in (*sentence, 100 + k % 5)]  # a cycle of 60 tokens
     cut = next(n for n in range(1, len(loop)) if recurring_tail(loop[:n]))
-    assert cut <= 5 * 16 and repeating_tail(loop[:cut]) == 0  # five sentences, before the period check
-    assert not recurring_tail(list(range(500, 520)) + sentence * 4)  # four times is not yet a loop
+    assert cut <= 6 * 12 and repeating_tail(loop[:cut]) == 0  # six sentences, before the period check
+    assert not recurring_tail(list(range(500, 540)) + sentence * 5)  # five times is not yet a loop
     rows = [t for k in range(60) for t in (1, 2, 3, 200 + k, 4, 300 + 2 * k)]  # table rows: values change
     assert not any(recurring_tail(rows[:n]) for n in range(1, len(rows)))
 
