@@ -882,3 +882,17 @@ def test_gives_up_reads_a_failed_call_with_an_empty_result(tmp_path):
     why = gives_up("I could not work it out.", Evidence("What is the total in ledger.csv?", tmp_path, calls=[failed]))
     assert why == "the agent gave up right after a failed call (table_query: error)"
     assert gives_up("The total is 3.", Evidence("What is the total in ledger.csv?", tmp_path, calls=[failed])) == ""
+
+
+@pytest.mark.parametrize("answer, doubted", [
+    # calendar_from_invite at 6b05252 (recover): accepted as done after an edit of invite.txt counted as the change
+    ("To add the meeting to my calendar, follow these steps:\n\n1. **Title**: Budget review.\n2. **Time**: 10:00.\n\n"
+     "You can add this information to your calendar using the provided tools or manually.", True),
+    ("You can add it to your calendar manually.", True),
+    ("Added Budget review on Thu 2026-12-10 10:00-11:30 in Room 4B. You can open the calendar to check it.", False),
+    ("I could not add it: the calendar is read-only. Please add it manually.", False),  # says it was not done
+])
+def test_an_answer_that_hands_the_work_back_to_the_user_is_doubted(tmp_path, answer, doubted):
+    goal = "Put the meeting described in invite.txt on my calendar, with its title, time and room."
+    problems = _problems(tmp_path, goal, answer, touched=["invite.txt"], files=())
+    assert any("tells the user how to do the task" in p for p in problems) == doubted

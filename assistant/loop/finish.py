@@ -524,6 +524,15 @@ _POINTS_AWAY = re.compile(
     r"|\b(see|in) the (table|results?|output) (above|below)\b", re.IGNORECASE)
 
 
+# the work handed back to the user: calendar_from_invite at 6b05252 (recover), "To add the meeting to my calendar,
+# follow these steps: ... You can add this information to your calendar using the provided tools or manually."
+# accepted as done (an edit of invite.txt had counted as the change)
+_HANDS_BACK = re.compile(r"\bfollow (these|the following|the) steps\b|\b(using|with|via) the (provided|available) tools\b"
+                         r"|\byou (can|could|may|should|need to) (\w+ )?(add|create|enter|put|copy|paste|schedule|save|"
+                         r"write|update|import|insert|rename|move|delete) (this|these|it|them|the \w+)\b.{0,60}"
+                         r"\b(manually|yourself|by hand)\b", re.IGNORECASE | re.DOTALL)
+
+
 _VAGUE_NOT_FOUND = re.compile(r"^\W*(i\s+)?(could ?n[o']t|cannot|can'?t|did ?n[o']t|was unable to|am unable to)\s+"
                               r"(find|locate|see)\s+(it|that|this|them|anything)\W*$", re.IGNORECASE)
 
@@ -923,6 +932,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     elif _MUST_CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) and not changed:
         out.append("the task asks for a change, but no tool call of this task changed anything; do it with a tool, "
                    "say plainly why it cannot be done, or call ask_human if you need the user")
+    if _MUST_CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) and _HANDS_BACK.search(answer):
+        out.append("the answer tells the user how to do the task instead of saying what was done; do it with a tool, "
+                   "or say plainly why it cannot be done")
     unused = _unused_quotes(ev) if changed else []
     if unused:  # calendar_next_weekday: titled "Bring the Q3 numbers" (the quoted note), never "Budget review"
         out.append(f"the task quotes {', '.join(repr(q) for q in unused[:3])}, but no change of this task used "
