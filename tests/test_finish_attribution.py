@@ -32,6 +32,10 @@ CALLS = [_read("contacts.csv", CONTACTS), _read("notes.md", NOTES, 1)]
     ("What is our landlord's phone number? It should be somewhere in my files.",
      "1. The output shows that the landlord's name is Priya Shah with a phone number +44 20 7946 0011.\n"
      "Therefore, the landlord's phone number is \\(\\boxed{+44 20 7946 0011}\\)."),
+    # handoff_not_found at 6b05252: the source line quoted, the label and the value on lines of their own
+    ("What is our landlord's phone number? It should be somewhere in my files.",
+     "I will look for the line containing \"Landlord\". The relevant line is:\n\n```\n1\tPriya Shah,Accountant,"
+     "+44 20 7946 0011\n```\n\nSo, the landlord's phone number is:\n\n+44 20 7946 0011\n```"),
 ])
 def test_a_value_on_someone_elses_line_is_doubted(goal, answer):
     doubt = misattributed_contact(goal, answer, CALLS)

@@ -896,3 +896,19 @@ def test_an_answer_that_hands_the_work_back_to_the_user_is_doubted(tmp_path, ans
     goal = "Put the meeting described in invite.txt on my calendar, with its title, time and room."
     problems = _problems(tmp_path, goal, answer, touched=["invite.txt"], files=())
     assert any("tells the user how to do the task" in p for p in problems) == doubted
+
+
+def test_a_file_that_holds_a_change_tools_result_message_is_doubted(tmp_path):
+    """files_merge_todos at 6b05252 (recover): combine_files wrote todo/all.txt, then write_file overwrote it with
+    combine_files' own result message, and the task finished."""
+    msg = "combined 3 files (todo/monday.txt, todo/tuesday.txt, todo/wednesday.txt) into todo/all.txt (5 lines)."
+    combine = _done("combine_files", msg, src="todo/*.txt", dest="todo/all.txt")
+    combine.risk = "write"
+    (tmp_path / "todo").mkdir()
+    (tmp_path / "todo" / "all.txt").write_text(msg)
+    goal = "Combine the lines of all .txt files in the todo folder into one new file todo/all.txt (one item per line)."
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[combine], touched=["todo/all.txt"], written=["todo/all.txt"])
+    assert any("todo/all.txt holds the result message of combine_files" in p
+               for p in finish_problems("I combined them into todo/all.txt.", ev))
+    (tmp_path / "todo" / "all.txt").write_text("buy milk\ncall Ana\n")
+    assert not any("result message" in p for p in finish_problems("I combined them into todo/all.txt.", ev))

@@ -99,7 +99,9 @@ def misattributed_contact(goal: str, answer: str, calls: Sequence[CallRecord]) -
     done = [c for c in calls if c.status == "done" and not c.error and c.result]
     names = _names(subjects, [c.result for c in done])
     values = _values(answer)
-    sentences = [s for s in _SENTENCE.split(answer) if s.strip()]
+    # "the landlord's phone number is:\n\n+44 ..." is one sentence (handoff_not_found at 6b05252: the label and the
+    # value on lines of their own, the source line quoted above them, and the answer accepted)
+    sentences = [s for s in _SENTENCE.split(re.sub(r":\s+", " ", answer)) if s.strip()]
     for shown, key in values:
         lines = [(c, line) for c in done for line in c.result.splitlines() if _key_in(key, line)]
         if not lines:

@@ -363,6 +363,31 @@ def _touched(rel: str, touched: set[str]) -> bool:
     return rel in touched or any(t.endswith("/" + rel) for t in touched)
 
 
+def _head(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")[:60].strip()
+    except OSError:
+        return ""
+
+
+def _holds_a_report(path: Path, calls: Sequence[CallRecord]) -> str:
+    """The name of the change tool whose result message the file at ``path`` holds as
+    its whole text, or "" (files_merge_todos at 6b05252: after combine_files wrote
+    todo/all.txt, Qwen 1.5B overwrote it with "combined 3 files (...) into todo/all.txt
+    (5 lines)." and finished)."""
+    try:
+        if not path.is_file() or path.stat().st_size > 4096:
+            return ""
+        text = " ".join(path.read_text(encoding="utf-8", errors="replace").split())
+    except OSError:
+        return ""
+    for c in calls:
+        if text and c.status == "done" and not c.error and c.result and c.risk in ("write", "destructive") \
+                and text == " ".join(c.result.split()):
+            return c.name
+    return ""
+
+
 def file_problems(answer: str, ev: Evidence) -> list[str]:
     """Doubts about files: outputs the goal asks for that are missing or were
     not written by this task; files the answer names that do not exist (or that
@@ -381,6 +406,10 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         kind = _not_its_kind(root / rel)
         if kind:  # csv_to_xlsx at e03cee3: CSV text written under contacts.xlsx, then "done"
             out.append(f"{rel} is not a real {kind} (it holds plain text); write it with the {kind}'s own tool")
+        report = _holds_a_report(root / rel, ev.calls)
+        if report:
+            out.append(f"{rel} holds the result message of {report} ('{_head(root / rel)}'), not the content; "
+                       "write the content itself (or undo the overwrite)")
     named = _paths(answer)
     for i, (pos, rel) in enumerate(named):
         before = _sentence_before(answer, pos)
