@@ -10,7 +10,7 @@ from _kit import final_answer, pause_kind
 NOT_FOUND = re.compile(
     r"\b(could ?not|couldn'?t|cannot|can'?t|did ?not|didn'?t|unable to|(was|were)n'?t able to|(was|were) not able to)"
     r"\s+(find|locate|see|spot)"
-    r"|\bnot (found|listed|mentioned|included|recorded|given)\b"
+    r"|\bnot (found|listed|mentioned|included|recorded|given|present|available|there)\b"
     r"|\bno (phone )?(number|phone)\b"
     r"|\bdoes(n'?t| not) (include|contain|list|have|give|mention)\b", re.I)
 PHONE = re.compile(r"\+?\d[\d ()\-]{6,}\d")
