@@ -43,6 +43,13 @@ FAILED_AGAIN_KEY = "failed_again"
 OTHER_TOOL_KEY = "points_elsewhere"
 """``CallRecord.data`` key: True when such a repeated failure's result names another tool to use instead."""
 QUESTION_ONLY_KEY = "question_only"
+"""``CallRecord.data`` key: True on a change refused because the task only asks a question (the tool is left out
+of the task's later constrained turns)."""
+_SHOW_AGAIN_CHARS = 6000
+"""A file the harness read before step 1, asked for again by the model, is shown again up to this size."""
+_TABLE_WRITES = ("xlsx_write", "xlsx_add_sheet", "xlsx_append_rows", "csv_write")
+_AGGREGATE = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|most|top|highest|lowest|largest|smallest|count\w*|"
+                        r"how many|per|by (region|month|category|customer|vendor|department))\b", re.IGNORECASE)
 
 
 def changing_tools(registry: ToolRegistry) -> set[str]:
@@ -51,13 +58,7 @@ def changing_tools(registry: ToolRegistry) -> set[str]:
     question may not call. A tool whose risk depends on its arguments (xlsx_recalc
     saves only when asked) is not among them."""
     return {t.name for t in registry if t.changes_files and t.name not in _HARNESS_CALLS}
-"""``CallRecord.data`` key: True on a change refused because the task only asks a question (the tool is left out
-of the task's later constrained turns)."""
-_SHOW_AGAIN_CHARS = 6000
-"""A file the harness read before step 1, asked for again by the model, is shown again up to this size."""
-_TABLE_WRITES = ("xlsx_write", "xlsx_add_sheet", "xlsx_append_rows", "csv_write")
-_AGGREGATE = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|most|top|highest|lowest|largest|smallest|count\w*|"
-                        r"how many|per|by (region|month|category|customer|vendor|department))\b", re.IGNORECASE)
+
 
 _LOAD_ADVICE = re.compile(r" ?\(if it is not in your tools, call use_tools with groups \[\"(\w+)\"\] first\)")
 
