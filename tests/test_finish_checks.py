@@ -60,9 +60,17 @@ def test_numbers_normalise(text, norm):
     ("1. 4500 units\n2. 120 units", ["4500 / 120"], []),
     ("Meeting on 2025-03-18 at 15:00.", ["Added 'Sync' on Tuesday 2025-03-18 15:00 CET"], []),
     ("It costs 99.95 euros.", ["costs 99.9"], ["99.95"]),
+    ("1.00", ["--- page 1 ---\nQ3 total revenue: 7.85 million EUR."], ["1.00"]),  # an amount, not a count
+    ("It costs 2.50 EUR.", ["fee: 2.5 EUR"], []),
+    ("Rated 4.0 of 5.", ["rating 4.0"], []),
 ])
 def test_every_number_in_the_answer_comes_from_a_source(answer, sources, unseen):
     assert number_problems(answer, sources) == unseen
+
+
+def test_cell_values_may_write_a_small_count_as_a_float():
+    assert number_problems("2.0 ; Ann", ["Ann,2"], amounts=False) == []
+    assert number_problems("2.0 ; Ann", ["Ann,2"]) == ["2.0"]
 
 
 @pytest.mark.parametrize("goal, outputs, inputs", [

@@ -608,7 +608,7 @@ class CallRunner:
         sources += [c.result for c in self.s.calls if c.status == "done" and not c.error and c.id != call.id]
         sources += [json.dumps(c.arguments) for c in self.s.calls if c.status == "done" and not c.error
                     and c.id != call.id and c.name in _TABLE_WRITES]  # numbers this task already wrote
-        return number_problems(" ; ".join(values), sources)
+        return number_problems(" ; ".join(values), sources, amounts=False)
 
     def _guessed_before(self, call: CallRecord) -> CallRecord | None:
         """An earlier call with the same name and arguments that was refused because a

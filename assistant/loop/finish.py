@@ -158,15 +158,29 @@ def _source_numbers(texts: Iterable[str]) -> set[str]:
     return found
 
 
-def number_problems(answer: str, sources: Iterable[str]) -> list[str]:
+def number_problems(answer: str, sources: Iterable[str], *, amounts: bool = True) -> list[str]:
     """Numbers in ``answer`` that appear in none of ``sources`` (after
     normalising separators, currency signs, percent signs and trailing zeros).
-    File names, URLs, list markers and integers up to :data:`SMALL_INTEGER` are not checked."""
+    File names, URLs, list markers and integers up to :data:`SMALL_INTEGER` are not checked;
+    such an integer written with a decimal point ("1.00") is, against numbers so written, unless
+    ``amounts`` is False (cell values, where a model writes 2 as 2.0)."""
     text = _LIST_MARKER.sub(" ", _FILE_OR_URL.sub(" ", answer))
+    sources = list(sources)
     seen = _source_numbers(sources)
+    decimals: set[str] | None = None
     out = []
-    for n in _numbers(text):
+    for m in _NUMBER.finditer(text):
+        raw, n = m.group(0), normalise_number(m.group(0))
         if "." not in n and int(n) <= SMALL_INTEGER:
+            if "." not in raw or not amounts:
+                continue
+            # "1.00" is an amount, not a count: pdf_find_figure at 6b05252, Qwen 1.5B answered a bare
+            # "1.00" for the 7.85 million on page 3, and "--- page 1 ---" held a 1. Written with a
+            # decimal point, it must come from a number written so too.
+            if decimals is None:
+                decimals = {normalise_number(x) for t in sources for x in re.findall(r"\d+\.\d+", _FENCE_LINE.sub("", t))}
+            if n not in decimals and raw not in out:
+                out.append(raw)
             continue
         if n not in seen and n not in out:
             out.append(n)
