@@ -432,6 +432,39 @@ def test_asking_the_user_their_own_question_is_refused(tmp_path):
     store.close()
 
 
+def test_asking_what_the_files_already_say_is_refused(tmp_path):
+    """calendar_from_invite at 6b05252: Qwen 1.5B read "Subject: Budget review", then asked
+    "What is the title of the meeting?" with the choices "Budget review" and "Other"."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    goal = "Tell me the title of the meeting in invite.txt."
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="invite.txt"),
+        call("ask_human", question="What is the title of the meeting?", choices=json.dumps(["Budget review", "Other"])),
+        "The meeting is titled Budget review."], [*FILE_TOOLS, ASK_HUMAN], approve="all")
+    (ws / "invite.txt").write_text("From: Priya\nSubject: Budget review\n")
+    events = list(agent.run(goal, workspace=ws))
+    assert isinstance(events[-1], Finished)
+    asked = [c for c in store.calls(events[-1].task_id) if c.name == "ask_human"]
+    assert asked[0].status == "denied" and "Subject: Budget review" in asked[0].result
+    store.close()
+
+
+@pytest.mark.parametrize("arguments", [
+    {"question": "Which contract do you mean?", "choices": ["acme.docx", "beta.docx"]},  # both found: a real choice
+    {"question": "Should I use Budget review as the title?", "choices": ["Budget review", "Other"]},  # confirmation
+    {"question": "What is the title?", "choices": ["Team sync", "Other"]},  # the files do not say it
+])
+def test_asking_what_the_files_do_not_settle_is_allowed(arguments):
+    from assistant.loop.calls import _files_tell
+    from assistant.state.models import CallRecord
+
+    read = CallRecord(id="a", step=1, turn_seq=1, name="read_file", arguments={"path": "x.txt"}, status="done",
+                      result="Subject: Budget review\nacme.docx and beta.docx are both drafts")
+    assert _files_tell(CallRecord(id="b", step=2, turn_seq=2, name="ask_human", arguments=arguments), [read]) == ""
+
+
 def test_a_call_wrapped_in_tool_response_tags_is_run(tmp_path):
     """csv_group_totals: Qwen 1.5B wrote a right table_query, then a right finish, each inside <tool_response>
     tags (the shape of the last message it saw); both were format errors and the task was handed off."""

@@ -385,6 +385,11 @@ class CallRunner:
             msg = ("Not asked: that is the user's own request, word for word; they are waiting for you to do it. "
                    "Work it out from what the tools showed (or with another tool), then answer.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))  # pdf_find_figure
+        told = _files_tell(call, s.calls) if call.name == "ask_human" else ""
+        if told and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
+            msg = (f"Not asked: the files already say it ({told}). Use what they say; ask the user only what "
+                   "the files cannot tell you.")
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))  # calendar_from_invite
         if call.name == "ask_human":  # csv_to_xlsx: "Do you have the contacts.csv file in your workspace?"
             unread = unread_inputs(s.task.goal, s.task.workspace, s.calls, made=self._made())
             if unread:
@@ -684,6 +689,42 @@ def _restates_goal(question: str, goal: str) -> bool:
     # had the highest total spending in spending.xlsx?": other small words, every word that matters the goal's
     content = {_singular(w) for w in q if len(w) > 2 and w not in _ASK_WORDS}
     return len(content) >= 3 and content <= {_singular(w) for w in g}
+
+
+_OPEN_CHOICE = re.compile(r"^(other|others|something else|none|none of these|no|yes|not sure|skip|cancel|"
+                          r"neither|both|all|any|other \w+|a different \w+)\W*$", re.IGNORECASE)
+
+
+_WH_QUESTION = re.compile(r"^\s*(what|which|who|when|where|how (much|many|long))\b", re.IGNORECASE)
+
+
+def _files_tell(call: CallRecord, calls: Sequence[CallRecord]) -> str:
+    """The line of a tool result that answers an ``ask_human`` question, or "".
+
+    The question counts as answered when exactly one of its choices (the rest
+    being open ones like "Other") is in a successful tool result of this task:
+    calendar_from_invite at 6b05252, Qwen 1.5B read "Subject: Budget review", then
+    asked "What is the title of the meeting?" with the choices "Budget review" and
+    "Other". Two choices found (two contracts listed) are a real choice; file
+    listings do not count (the file a name points at is the user's to pick), nor
+    do questions that are not what/which/who/when/where/how much.
+    """
+    from .finish import _NOT_READING
+
+    if not _WH_QUESTION.match(str(call.arguments.get("question", ""))):
+        return ""  # "Should I overwrite it?" is a confirmation, the user's to give
+    choices = [str(c).strip() for c in call.arguments.get("choices") or [] if str(c).strip()]
+    specific = [c for c in choices if not _OPEN_CHOICE.match(c)]
+    if len(specific) != 1 or len(specific[0]) < 4:
+        return ""
+    want = specific[0].lower()
+    for c in calls:
+        if c.status != "done" or c.error or not c.result or c.name == "ask_human" or c.name in _NOT_READING:
+            continue
+        for line in c.result.splitlines():
+            if want in line.lower() and not line.startswith(("<<", "(The text below")):
+                return re.sub(r"^\s*\d+\t", "", line).strip()[:90]
+    return ""
 
 
 _ASK_WORDS = frozenset("""what which who whom whose where when why how is are was were the and for with does did you
