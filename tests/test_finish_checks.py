@@ -920,3 +920,29 @@ def test_a_file_that_holds_a_change_tools_result_message_is_doubted(tmp_path):
                for p in finish_problems("I combined them into todo/all.txt.", ev))
     (tmp_path / "todo" / "all.txt").write_text("buy milk\ncall Ana\n")
     assert not any("result message" in p for p in finish_problems("I combined them into todo/all.txt.", ev))
+
+
+@pytest.mark.parametrize("goal, calls, doubted", [
+    # calendar_from_invite at 6b05252: invite.txt edited, the calendar never touched, "done"
+    ("Put the meeting described in invite.txt on my calendar, with its title, time and room.",
+     [("edit_file", "write")], True),
+    ("Put the meeting described in invite.txt on my calendar.", [("calendar_add_event", "write")], False),
+    ("Schedule a call with Ann next Monday at 10.", [("calendar_list_events", "read")], True),
+    ('Save a note titled "Wifi" that says: sunflower42.', [("write_file", "write")], True),
+    ('Save a note titled "Wifi" that says: sunflower42.', [("note_add", "write")], False),
+    ("Save the total into total.txt.", [("write_file", "write")], False),  # no store named
+    ("Check my calendar for Monday and write the free hours into free.txt.", [("write_file", "write")], False),
+    ('Read minutes.docx and save a note titled "Action items".', [("write_file", "write")], True),
+    ("What is on my calendar on Monday?", [("calendar_list_events", "read")], False),
+])
+def test_a_change_asked_of_the_calendar_or_notes_must_be_made_there(tmp_path, goal, calls, doubted):
+    records = []
+    for name, risk in calls:
+        records.append(_done(name, "ok"))
+        records[-1].risk = risk
+    tools = [*TOOLS, "calendar_add_event", "calendar_list_events", "note_add"]
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=records, touched=["invite.txt"], tool_names=tools)
+    problems = finish_problems("It is done: the meeting Budget review is in.", ev)
+    assert any("no call of this task changed the" in p for p in problems) == doubted
+    ev.tool_names = list(TOOLS)  # no calendar or notes tool: nothing to doubt with
+    assert not any("no call of this task changed the" in p for p in finish_problems("It is done.", ev))

@@ -802,6 +802,30 @@ _UNDOABLE = re.compile(r"(?:^|[.,;:]\s+)\W*(?:please\s+)?(send|e-?mail|mail|text
                        re.IGNORECASE)
 
 
+_STORES = ((re.compile(r"\b(on|in|into|to)\s+(my|the|our|your)\s+calendar\b|^\W*(please\s+)?schedule\b|"
+                       r"\bschedule\s+(a|an|the|it|this|that)\b", re.IGNORECASE), "calendar", "calendar_add_event"),
+           (re.compile(r"\bnote\s+(titled|called|named)\b|\b(save|add|make|take|write)\s+(a|the|this)\s+note\b",
+                       re.IGNORECASE), "notes", "note_add"))
+
+
+def _store_untouched(ev: Evidence) -> str:
+    """A doubt when the goal asks for a change in the calendar or the notes and no
+    call of this task changed them (the tool that does it must exist); "" otherwise.
+    calendar_from_invite at 6b05252: Qwen 1.5B, asked to put the meeting in
+    invite.txt on the calendar, edited invite.txt's date format and answered with
+    steps for the user; the edit counted as the task's change."""
+    for pattern, store, tool in _STORES:
+        if not pattern.search(ev.goal) or tool not in ev.tool_names:
+            continue
+        prefix = tool.split("_")[0] + "_"
+        if any(c.name.startswith(prefix) and c.status == "done" and not c.error and c.risk not in ("", "read")
+               for c in ev.calls):
+            continue
+        return (f"the task asks for a change in the {store}, but no call of this task changed the {store}; "
+                f"do it with {tool}, or say plainly why it cannot be done")
+    return ""
+
+
 def _undoable_verb(goal: str, tool_names: Sequence[str]) -> str:
     """The verb a goal starts with that no tool can do ("send" in "Send the budget to
     my manager", when no tool's name says send or mail), or "". Qwen 1.5B answered
@@ -975,6 +999,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     elif _MUST_CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) and not changed:
         out.append("the task asks for a change, but no tool call of this task changed anything; do it with a tool, "
                    "say plainly why it cannot be done, or call ask_human if you need the user")
+    store = _store_untouched(ev) if _CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) else ""
+    if store:  # calendar_from_invite at 6b05252: invite.txt edited, the calendar never touched
+        out.append(store)
     if _MUST_CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) and _HANDS_BACK.search(answer):
         out.append("the answer tells the user how to do the task instead of saying what was done; do it with a tool, "
                    "or say plainly why it cannot be done")
