@@ -634,3 +634,35 @@ def test_which_tools_a_question_task_never_gets():
     assert {"write_file", "edit_file", "move", "delete", "combine_files", "docx_create", "docx_replace", "xlsx_write",
             "pdf_split", "pdf_extract_pages", "csv_write"} <= out
     assert not out & {"read_file", "grep", "list_dir", "xlsx_recalc", "table_query", "pdf_read", "xlsx_read"}
+
+
+def test_one_row_written_as_a_groups_total_is_not_written(assistant_home, tmp_path):
+    """xlsx_top_vendors at 462ec82: asked for the vendors paid the most in total, Qwen 1.5B wrote one payment
+    of each (Deutsche Bahn 466.3 of several) into the Top 5 sheet and finished."""
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    def add(rows: str) -> str:
+        return ("<tool_call>\n<function=xlsx_add_sheet>\n<parameter=path>\nspending.xlsx\n</parameter>\n"
+                f"<parameter=name>\nTop\n</parameter>\n<parameter=rows>\n{rows}\n</parameter>\n</function>\n</tool_call>")
+
+    query = ("<tool_call>\n<function=table_query>\n<parameter=sql>\nSELECT vendor, SUM(amount) AS total FROM spending "
+             "GROUP BY vendor ORDER BY total DESC\n</parameter>\n<parameter=path>\nspending.xlsx\n</parameter>\n"
+             "</function>\n</tool_call>")
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_read", path="spending.xlsx"), add('[["Deutsche Bahn", 466.3], ["Uber", 35]]'), query,
+        add('[["Deutsche Bahn", 566.3], ["Uber", 35]]'), "Added the Top sheet: Deutsche Bahn 566.3, Uber 35."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    wb = openpyxl.Workbook()
+    for row in (["Vendor", "Amount"], ["Deutsche Bahn", 466.3], ["Uber", 35], ["Deutsche Bahn", 100]):
+        wb.active.append(row)
+    wb.save(ws / "spending.xlsx")
+    events = list(agent.run('Add a sheet named "Top" to spending.xlsx listing the vendors we paid the most in '
+                            "total: vendor name in column A and its total in column B.", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run: 466.3 is one row of 'Deutsche Bahn', which has 2 rows in what you read")
+    assert "566.3" in results[2], results[2]  # the query's total
+    assert results[3].startswith("added sheet 'Top'"), results[3]
+    assert openpyxl.load_workbook(ws / "spending.xlsx")["Top"]["B1"].value == 566.3
+    store.close()

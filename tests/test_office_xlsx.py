@@ -331,6 +331,21 @@ def test_an_output_that_names_the_input_writes_in_place(ctx, no_soffice):
     assert ws["D1"].value == "ok" and ws.cell(row=ws.max_row, column=1).value == "Total"
 
 
+def test_a_formula_naming_a_sheet_the_workbook_lacks_is_refused(ctx, no_soffice):
+    """xlsx_summary_sheet at 462ec82: =SUM(budget_jan!B2:B4) for the sheet "Jan" (#REF! in Excel)."""
+    ctx.workspace.write_bytes("s.xlsx", sales_book())
+    before = ctx.workspace.read_bytes("s.xlsx")
+    res = call(xlsx_add_sheet, ctx, path="s.xlsx", name="Summary", rows=[["Jan", "=SUM(budget_jan!B2:B4)"]])
+    assert res.error and "names the sheet 'budget_jan', which this workbook does not have (its sheets: Sales, Summary)" \
+        in res.text
+    res = call(xlsx_write, ctx, path="s.xlsx", cells=[{"cell": "D1", "value": "='Q1 Sales'!B2"}])
+    assert res.error and "'Q1 Sales'" in res.text
+    assert ctx.workspace.read_bytes("s.xlsx") == before
+    for i, ok in enumerate(("=SUM(sales!B2:B4)", "='Sales'!B2*2", '=IF(B2>0,"x!y","")', "=Summary!A1")):
+        res = call(xlsx_add_sheet, ctx, path="s.xlsx", name="Summary", rows=[["x", ok]], output=f"o{i}.xlsx")
+        assert not res.error, (ok, res.text)
+
+
 def test_a_sum_over_text_on_its_own_sheet_is_refused(ctx, no_soffice):
     """xlsx_summary_sheet at fbc3d9d: =SUM(A2:A4) on the new Summary sheet, beside the month names, for each
     month (0 once computed) instead of Jan!B2:B4."""

@@ -369,6 +369,13 @@ class CallRunner:
                        f"row per {unit}: add them up first with table_query (SUM ... GROUP BY {unit}) and write its "
                        "rows.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            single = _single_rows_as_totals(s.task.goal, call, s.calls)
+            if single:  # xlsx_top_vendors at 462ec82: one payment per vendor written as its total
+                name, number, rows = single
+                msg = (f"Not run: {number} is one row of {name!r}, which has {rows} rows in what you read, and the "
+                       f"task asks for totals. Add them up first with table_query (SUM ... GROUP BY) and write "
+                       "what it returns.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             invented = self._invented_numbers(call)
             if invented:  # xlsx_summary_sheet: a Summary sheet of monthly totals 200 and 300 found nowhere
                 msg = (f"Not run: the numbers {', '.join(invented[:5])} in this {call.name} call appear in no tool "
@@ -783,6 +790,49 @@ def _repeated_group(goal: str, call: CallRecord) -> tuple[str, int, str] | None:
         counts[k.lower()] = counts.get(k.lower(), 0) + 1
     key = next((k for k in keys if counts[k.lower()] > 1), None)
     return (key, counts[key.lower()], m.group(1).lower()) if key else None
+
+
+_TOTALS = re.compile(r"\b(in total|totals?|sums?|summed|add(ed)? up)\b", re.IGNORECASE)
+_LINE_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?")
+
+
+def _line_numbers(line: str) -> set[str]:
+    from .finish import normalise_number
+
+    return {normalise_number(m.group(0)) for m in _LINE_NUMBER.finditer(line)}
+
+
+def _single_rows_as_totals(goal: str, call: CallRecord, calls: Sequence[CallRecord]) -> tuple[str, Any, int] | None:
+    """``(name, number, rows)`` when ``goal`` asks for totals and a row of table write
+    ``call`` pairs ``name`` with ``number``, where ``name`` is on several distinct lines
+    of what this task read and ``number`` is on one of them (one row's amount, not the
+    sum), and no table_query result pairs them; None otherwise. xlsx_top_vendors at
+    462ec82: Qwen 1.5B wrote "Deutsche Bahn, 466.3", one of its payments, as its total."""
+    rows = call.arguments.get("rows")
+    if call.name not in _TABLE_WRITES or not _TOTALS.search(goal) or not isinstance(rows, list):
+        return None
+    done = [c for c in calls if c.status == "done" and not c.error and c.result and c.id != call.id]
+    lines = {ln.strip() for c in done if c.name != "table_query" for ln in c.result.splitlines()}
+    queried = [ln for c in done if c.name == "table_query" for ln in c.result.splitlines()]
+    for row in rows:
+        if not isinstance(row, list):
+            continue
+        names = [v.strip() for v in row if isinstance(v, str) and len(v.strip()) >= 3
+                 and not _NUMERIC.fullmatch(v.strip()) and not v.startswith("=")]
+        numbers = [v for v in row if isinstance(v, (int, float)) and not isinstance(v, bool)
+                   or isinstance(v, str) and _NUMERIC.fullmatch(v.strip())]
+        for name in names:
+            word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE)
+            holding = [ln for ln in lines if word.search(ln)]
+            if len(holding) < 2:
+                continue
+            for number in numbers:
+                n = next(iter(_line_numbers(str(number))), "")
+                if not n or any(word.search(q) and n in _line_numbers(q) for q in queried):
+                    continue
+                if any(n in _line_numbers(ln) and not _TOTALS.search(ln) for ln in holding):
+                    return name, number, len(holding)
+    return None
 
 
 def _typed(value: Any) -> Any:

@@ -184,8 +184,13 @@ _RANGE_SUM = re.compile(r"\b(SUM|AVERAGE|MIN|MAX)\(\s*\$?([A-Z]{1,3})\$?(\d+)\s*
                         re.IGNORECASE)
 
 
-def _no_sums_over_text(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
-    """Refuse formulas among ``cells`` (just written to ``ws``) that add up a range of
+_SHEET_REF = re.compile(r"(?:'((?:[^']|'')+)'|([A-Za-z_\u00c0-\uffff][\w.\u00c0-\uffff]*))!")
+
+
+def _check_formulas(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
+    """Refuse formulas among ``cells`` (just written to ``ws``) that name a sheet the
+    workbook does not have (xlsx_summary_sheet at 462ec82: Qwen 1.5B wrote
+    =SUM(budget_jan!B2:B4) for the sheet "Jan"; Excel shows #REF!), or that add up a range of
     their own sheet holding text and no numbers, or holding the formula's own cell
     (at e03cee3: =SUM(A2:B5) in B2 of the new Summary sheet). xlsx_summary_sheet at fbc3d9d: Qwen
     1.5B wrote =SUM(A2:A4) on the new Summary sheet for each month, adding the month
@@ -196,9 +201,17 @@ def _no_sums_over_text(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
     """
     from openpyxl.utils import column_index_from_string, get_column_letter
 
+    sheets = {name.lower() for name in wb.sheetnames}
     for cell in cells:
         if cell.data_type != "f" or not isinstance(cell.value, str):
             continue
+        unquoted = re.sub(r'"[^"]*"', '""', cell.value)  # text in quotes is no reference
+        for m in _SHEET_REF.finditer(unquoted):
+            name = (m.group(1) or "").replace("''", "'") or m.group(2)
+            if name.lower() not in sheets:
+                raise ToolError(f"{cell.coordinate}: {cell.value} names the sheet {name!r}, which this workbook does "
+                                f"not have (its sheets: {', '.join(wb.sheetnames)}); nothing was written. Name one "
+                                f"of them, quoted if it has spaces: ='{wb.sheetnames[0]}'!B2.")
         for m in _RANGE_SUM.finditer(cell.value):
             if cell.value[max(0, m.start() - 1):m.start()] == "!":
                 continue  # a range on another sheet
@@ -276,7 +289,7 @@ def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
             formulas |= _set(ws.cell(row=top.row + i, column=top.column + j), v)
             written.append(ws.cell(row=top.row + i, column=top.column + j))
     if formulas:
-        _no_sums_over_text(wb, ws, written)
+        _check_formulas(wb, ws, written)
     for i, row in enumerate(csv_rows, start=len(params.rows)):
         for j, v in enumerate(row):  # data: text stays text (a cell "=cmd|..." is never a formula)
             _set(ws.cell(row=top.row + i, column=top.column + j), v, "text" if isinstance(v, str) else "auto")
@@ -383,7 +396,7 @@ def xlsx_add_sheet(ctx: ToolContext, params: XlsxAddSheetParams) -> ToolResult:
         ws.append(row)
         formulas |= any(isinstance(v, str) and v.startswith("=") for v in row)
     if formulas:
-        _no_sums_over_text(wb, ws, [c for row in ws.iter_rows() for c in row])
+        _check_formulas(wb, ws, [c for row in ws.iter_rows() for c in row])
     out = params.output or params.path
     recalc = _save(ctx, wb, params.path, params.output, formulas)
     return ToolResult(text=f"added sheet {params.name!r} with {len(params.rows)} rows; saved {out}.{note}{recalc}", data={"path": out, "sheet": params.name})
@@ -402,7 +415,7 @@ def xlsx_append_rows(ctx: ToolContext, params: XlsxAppendParams) -> ToolResult:
         for j, v in enumerate(row):
             formulas |= _set(ws.cell(row=first + i, column=j + 1), v)
     if formulas:
-        _no_sums_over_text(wb, ws, [ws.cell(row=first + i, column=j + 1) for i, row in enumerate(params.rows)
+        _check_formulas(wb, ws, [ws.cell(row=first + i, column=j + 1) for i, row in enumerate(params.rows)
                                     for j in range(len(row))])
     out = params.output or params.path
     recalc = _save(ctx, wb, params.path, params.output, formulas)
