@@ -946,3 +946,56 @@ def test_a_change_asked_of_the_calendar_or_notes_must_be_made_there(tmp_path, go
     assert any("no call of this task changed the" in p for p in problems) == doubted
     ev.tool_names = list(TOOLS)  # no calendar or notes tool: nothing to doubt with
     assert not any("no call of this task changed the" in p for p in finish_problems("It is done.", ev))
+
+
+def _listing(name, result, **data):
+    c = _done(name, result)
+    c.data = data
+    return c
+
+
+@pytest.mark.parametrize("answer, doubted", [
+    ("No events on 2026-12-07.", True),  # calendar_list_day at 462ec82, under a listing of two
+    ("There are no meetings that day.", True),
+    ("On 2026-12-07: Team standup at 09:00 and Lunch with Sam at 12:30.", False),
+    ("Team standup at 09:00 and Lunch with Sam at 12:30; no other events.", False),
+])
+def test_an_answer_that_says_there_is_none_under_a_listing_that_found_some_is_doubted(tmp_path, answer, doubted):
+    listing = _listing("calendar_list_events", "Events Mon 2026-12-07 00:00 to Tue 2026-12-08 00:00 (UTC):\n"
+                       "Mon 2026-12-07 09:00-09:15 Team standup\nMon 2026-12-07 12:30-13:30 Lunch with Sam",
+                       events=[{"title": "Team standup"}, {"title": "Lunch with Sam"}])
+    ev = Evidence(goal="What's on my calendar on 2026-12-07?", workspace=tmp_path, calls=[listing], tool_names=TOOLS)
+    problems = finish_problems(answer, ev)
+    assert any("found 2 (e.g. 'Mon 2026-12-07 09:00-09:15 Team standup')" in p for p in problems) == doubted
+    empty = _listing("calendar_list_events", "Events Mon 2026-12-07 (UTC): none.", events=[])
+    ev.calls = [empty]
+    assert not any("says there is none" in p for p in finish_problems(answer, ev))
+
+
+@pytest.mark.parametrize("answer, doubted", [
+    # note_search at 462ec82: the finding announced, the name and number never given
+    ("I found the plumber's name and phone number in the notes. I could not find the plumber's address.", True),
+    ("Here is the plumber's name and phone number from your notes.", True),
+    ("I found it: the plumber is Jonas Berg, phone 0170 555 0199.", False),
+    ("The plumber is Jonas Berg, phone 0170 555 0199.", False),
+])
+def test_an_answer_that_says_it_found_it_must_say_what(tmp_path, answer, doubted):
+    search = _listing("note_search", "house.md: Plumber: Jonas Berg, phone 0170 555 0199 (fixed the boiler).",
+                      matches=1)
+    ev = Evidence(goal="Check my notes: what's the name and phone number of the plumber?", workspace=tmp_path,
+                  calls=[search], tool_names=TOOLS)
+    assert any("found it but does not say what it is" in p for p in finish_problems(answer, ev)) == doubted
+
+
+@pytest.mark.parametrize("answer, doubted", [
+    # pdf_page_count at 462ec82: the count only
+    ("The answer from the tool response shows that manual.pdf has 6 pages.", True),
+    ("manual.pdf has 6 pages; its title is Solar Lamp X2 User Guide.", False),
+    ('manual.pdf has 6 pages, and page 1 reads "Solar Lamp X2 User Guide".', False),
+])
+def test_each_question_of_a_two_part_goal_needs_an_answer(tmp_path, answer, doubted):
+    read = _done("pdf_read", "manual.pdf: 6 pages.\n--- page 1 ---\nSolar Lamp X2 User Guide\nRead all instructions.")
+    ev = Evidence(goal="How many pages does manual.pdf have, and what is the title on its first page?",
+                  workspace=tmp_path, calls=[read], tool_names=TOOLS)
+    problems = finish_problems(answer, ev)
+    assert any("also asks 'what is the title on its first page'" in p for p in problems) == doubted

@@ -615,6 +615,81 @@ def _shape_problem(answer: str, ev: Evidence) -> str:
     return ""
 
 
+_NONE_LISTED = re.compile(
+    r"\b(there (are|were|is) )?no (events?|meetings?|appointments?|entries|matches|results|notes)\b(?! other)|"
+    r"\bnothing (is |was )?(scheduled|planned|on (your|the|my) (calendar|schedule)|found)\b|"
+    r"\b(calendar|day|schedule) (is|looks) (empty|free|clear)\b|\b(do|does|did) ?n[o']t (have|find|show) any\b",
+    re.IGNORECASE)
+
+
+def _listed(call: CallRecord) -> int:
+    """How many items a successful listing or search call returned (0 when none or not one)."""
+    data = call.data or {}
+    if call.status != "done" or call.error or data.get("repeat_of"):
+        return 0
+    for key in ("events", "notes", "facts", "paths"):
+        if isinstance(data.get(key), list):
+            return len(data[key])
+    matches = data.get("matches")
+    return matches if isinstance(matches, int) and not isinstance(matches, bool) else 0
+
+
+def _denies_what_was_listed(answer: str, calls: Sequence[CallRecord]) -> str:
+    """A doubt when ``answer`` says there is nothing ("No events on 2026-12-07.") and
+    every listing or search of this task that ran found something; "" otherwise."""
+    if not _NONE_LISTED.search(answer):
+        return ""
+    ran = [c for c in calls if c.status == "done" and not c.error and not (c.data or {}).get("repeat_of")
+           and (c.data or {}).keys() & {"events", "notes", "facts", "paths", "matches"}]
+    if not ran or not all(_listed(c) for c in ran):
+        return ""
+    last = ran[-1]
+    first = next((ln.strip() for ln in last.result.splitlines()[1:] if ln.strip()), last.result.strip())[:90]
+    return (f"the answer says there is none, but {last.name} at step {last.step} found {_listed(last)} "
+            f"(e.g. {first!r}); answer with what it found")
+
+
+_CLAIMS_FOUND = re.compile(r"\b(i|we)\s+(have\s+)?(found|located|retrieved|got)\b|\bhere (is|are)\b", re.IGNORECASE)
+_META = frozenset("""found find could need complete task details detail other information info file files note notes
+document documents folder workspace tool tools result results answer question searched search looked looking
+check checked name names phone number numbers address which what where there their this that with from have
+does were will would about your also able not any all and but for the you are can has had was its our his her out
+how why who yes see use get let may per via""".split())
+
+
+def _tells_what_was_found(answer: str, ev: Evidence) -> bool:
+    """True when ``answer`` holds a word or number (3+ characters, not a word of the
+    goal or of talk about the work) that a successful tool result of this task holds."""
+    goal = {w.lower() for w in re.findall(r"\w+", ev.goal)}
+    words = {w.lower() for w in re.findall(r"[^\W_]{3,}", answer)} - goal - _META - _COMMON
+    if not words:
+        return False
+    results = " ".join(c.result.lower() for c in ev.calls if c.status == "done" and not c.error and c.result
+                       and not (c.data or {}).get("repeat_of"))
+    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", results) for w in words)
+
+
+_SECOND_ASK = re.compile(r"(?:,\s*|\s)and\s+(what|who|which|where|when)(?:'s|\s+(?:is|are|was|were))\s+(?:the\s+|its\s+|their\s+|his\s+|her\s+)?"
+                         r"([a-z]{3,})\b([^?.]*)", re.IGNORECASE)
+
+
+def _unanswered_part(goal: str, answer: str) -> str:
+    """The second question of a goal that asks two ("How many pages does it have, and
+    what is the title on its first page?") when the answer names neither its thing
+    ("title") nor anything quoted; "" otherwise."""
+    m = _SECOND_ASK.search(goal)
+    if not m:
+        return ""
+    thing = m.group(2).lower()
+    stem = thing[:-1] if thing.endswith("s") and len(thing) > 3 else thing
+    if re.search(rf"\b{re.escape(stem)}", answer, re.IGNORECASE) or _QUOTED.search(answer):
+        return ""
+    return goal[m.start(1):m.end()].strip()[:80]
+
+
+_QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]|(?<!\w)'[^']{3,}'(?!\w)")
+
+
 def _cut_search(answer: str, calls: Sequence[CallRecord]) -> str:
     """A doubt when ``answer`` says something was not found but a listing or
     search of this task showed only part of what matched (find_files with
@@ -981,6 +1056,17 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         return ["the task asks who, what, which, where, when or how much, and the answer is only a yes or no; "
                 "answer with what the tools showed"]
     out = file_problems(answer, ev)
+    if asks_only_a_question(ev.goal):
+        listed = _denies_what_was_listed(answer, ev.calls)
+        if listed:  # calendar_list_day at 462ec82: "No events on 2026-12-07." under a listing of two
+            out.append(listed)
+        elif _CLAIMS_FOUND.search(answer) and not _tells_what_was_found(answer, ev):
+            # note_search at 462ec82: "I found the plumber's name and phone number in the notes." and no name
+            out.append("the answer says it found it but does not say what it is; give the values the tools showed "
+                       "(names, numbers, dates) in the answer")
+        unanswered = _unanswered_part(ev.goal, answer)
+        if unanswered:  # pdf_page_count at 462ec82: the page count, and no word of the title asked for too
+            out.append(f"the task also asks {unanswered!r}, and the answer does not say it; answer every part")
     if _HOW_MANY.search(ev.goal) and not _COUNT.search(answer):  # pdf_page_count at e03cee3: the title, no count
         out.append("the task asks how many, and the answer gives no number; say how many the tools showed")
     results = [c.result for c in ev.calls if c.status == "done" and not c.error and c.name != "finish"]
