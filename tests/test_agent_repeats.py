@@ -164,14 +164,16 @@ def test_no_change_before_a_file_the_task_names_is_read(assistant_home, tmp_path
         call("calendar_add_event", title="Meeting with John"),
         call("read_file", path="invite.txt"),
         call("calendar_add_event", title="Budget review"),
-        call("write_file", path="invite.txt", content="accepted"),  # names the file itself: fine once read
+        call("write_file", path="invite.txt", content="accepted"),  # read now, but the source of a calendar task
         "Added the budget review."], extra=[add])
     (ws / "invite.txt").write_text("Budget review on Thursday at 10:00\n")
     events = list(agent.run("Put the meeting from invite.txt in my calendar", workspace=ws))
     assert isinstance(events[-1], Finished)
     results = [e for e in events if isinstance(e, ToolCallFinished)]
     assert results[0].error and results[0].result.startswith("Not run: the task names invite.txt")
-    assert ADDED == ["Budget review"] and not results[3].error
+    assert ADDED == ["Budget review"] and results[3].error and "had not read" not in results[3].result
+    assert results[3].result.startswith("Not run: the task asks for a change in the calendar")
+    assert (ws / "invite.txt").read_text() == "Budget review on Thursday at 10:00\n"
     store.close()
 
 
@@ -666,3 +668,29 @@ def test_one_row_written_as_a_groups_total_is_not_written(assistant_home, tmp_pa
     assert results[3].startswith("added sheet 'Top'"), results[3]
     assert openpyxl.load_workbook(ws / "spending.xlsx")["Top"]["B1"].value == 566.3
     store.close()
+
+
+def test_the_file_a_calendar_task_reads_from_is_not_changed(assistant_home, tmp_path):
+    """calendar_from_invite at 462ec82: Qwen 1.5B rewrote the date in invite.txt (Thursday 2026-12-10 to
+    Wednesday 2026-12-11), then put the event on the date it had written."""
+    from pydantic import BaseModel
+
+    from tools.base import RiskClass, Tool, ToolResult
+
+    class Event(BaseModel):
+        title: str
+
+    add_event = Tool("calendar_add_event", "Add an event.", Event, lambda ctx, p: ToolResult(text="added"),
+                     RiskClass.WRITE)
+    edit = call("edit_file", path="invite.txt", old_text="Thursday 2026-12-10", new_text="Wednesday 2026-12-11")
+    for tools, refused in (([add_event], True), ([], False)):  # no calendar tool: the calendar may be a file
+        (tmp_path / str(refused)).mkdir()
+        agent, model, ws, store = _agent(assistant_home, tmp_path / str(refused), [
+            call("read_file", path="invite.txt"), edit, "I could not add it."], tools)
+        (ws / "invite.txt").write_text("Budget review on Thursday 2026-12-10 at 10:00.\n")
+        events = list(agent.run("Put the meeting described in invite.txt on my calendar.", workspace=ws))
+        result = [e.result for e in events if isinstance(e, ToolCallFinished)][1]
+        assert result.startswith("Not run: the task asks for a change in the calendar, and invite.txt is what it "
+                                 "gives") == refused
+        assert ("Thursday" in (ws / "invite.txt").read_text()) == refused
+        store.close()

@@ -24,8 +24,8 @@ from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
-from .finish import SHEET_NAMED, asks_only_a_question, goal_files, made_paths, norm_path, summary_too_long, \
-    unread_inputs
+from .finish import SHEET_NAMED, asks_only_a_question, goal_files, made_paths, norm_path, store_goal, \
+    summary_too_long, unread_inputs
 from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
@@ -351,6 +351,12 @@ class CallRunner:
             if unread:
                 return (yield from self._read_first(call, unread, f"Not run: the task names {unread[0]}, which you "
                                                     f"had not read; what it says decides what {call.name} should do."))
+            source = self._changes_a_source(call)
+            if source:  # calendar_from_invite at 462ec82: invite.txt's date rewritten, then the event on that date
+                store, tool_name, rel = source
+                msg = (f"Not run: the task asks for a change in the {store}, and {rel} is what it gives you to read; "
+                       f"the user did not ask to change it. Make the change with {tool_name}.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             replaced = self._replaces_an_input(call)
             if replaced:  # docx_edit_clause at e03cee3: contract.docx re-created holding clause 2 alone
                 msg = (f"Not run: {call.name} makes a new document, and {replaced} is a document the task asks to "
@@ -430,6 +436,27 @@ class CallRunner:
                           call_id=call.id, calls=[call])
             return True
         return (yield from self._execute(call, tool, params, risk, note))
+
+    def _changes_a_source(self, call: CallRecord) -> tuple[str, str, str] | None:
+        """``(store, tool, path)`` when the goal asks for a change in the calendar or
+        the notes and ``call`` would change a file the goal names to read from; else None."""
+        store = store_goal(self.s.task.goal)
+        ws = getattr(self.ctx, "workspace", None)
+        if store is None or ws is None or store[1] not in self.registry \
+                or call.name.startswith(store[1].split("_")[0] + "_"):
+            return None  # no calendar tool: the user may keep the calendar in a file
+        inputs = {norm_path(p) for p in goal_files(self.s.task.goal)[1]}
+        for key in ("path", "src", "dest", "output"):
+            path = call.arguments.get(key)
+            if not isinstance(path, str) or not path.strip():
+                continue
+            try:
+                rel = ws.rel(ws.resolve(path))
+            except Exception:  # noqa: BLE001 - outside the workspace etc.: the tool refuses it itself
+                continue
+            if norm_path(rel) in inputs and rel not in self._made():
+                return (*store, rel)
+        return None
 
     def _replaces_an_input(self, call: CallRecord) -> str:
         """The path when ``call`` is a ``docx_create`` over an existing document that the

@@ -31,7 +31,7 @@ from .period import wrong_page, wrong_period
 from .verify import exists_somewhere
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
-           "number_problems", "file_problems", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
+           "number_problems", "file_problems", "store_goal", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
            "echoes_harness", "asks_only_a_question", "not_an_answer", "unwrap_answer", "gives_up", "summary_too_long"]
 
 FINISH_CHECK_PREFIX = "Finish check:"
@@ -881,6 +881,12 @@ _STORES = ((re.compile(r"\b(on|in|into|to)\s+(my|the|our|your)\s+calendar\b|^\W*
                        r"\bschedule\s+(a|an|the|it|this|that)\b", re.IGNORECASE), "calendar", "calendar_add_event"),
            (re.compile(r"\bnote\s+(titled|called|named)\b|\b(save|add|make|take|write)\s+(a|the|this)\s+note\b",
                        re.IGNORECASE), "notes", "note_add"))
+
+
+def store_goal(goal: str) -> tuple[str, str] | None:
+    """``(store, tool)`` when ``goal`` asks for a change in the calendar or the notes
+    (``("calendar", "calendar_add_event")``), else None."""
+    return next(((store, tool) for pattern, store, tool in _STORES if pattern.search(goal)), None)
 
 
 def _store_untouched(ev: Evidence) -> str:
