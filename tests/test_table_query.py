@@ -230,3 +230,25 @@ def test_a_runaway_query_is_interrupted(sales):
             run_query(con, "SELECT SUM(a.range * b.range) FROM range(1000000) a, range(1000000) b", timeout_s=0.2)
     finally:
         con.close()
+
+
+def test_a_workbooks_sheets_with_the_same_columns_are_also_one_table(expenses):
+    """xlsx_two_sheet_total at 462ec82: Qwen 1.5B added two sheets' sums in one SELECT and wrote
+    WHERE category = 'Travel' + (SELECT ...): a conversion error. One table of both needs no such join."""
+    r = q(expenses, "SELECT SUM(cost) FROM expenses WHERE category = 'Travel'")
+    assert r.data["rows"] == [["500.0"]]
+    r = q(expenses, "SELECT sheet, SUM(cost) AS total FROM expenses GROUP BY sheet ORDER BY sheet")
+    assert r.data["rows"] == [["Q1", "1330.5"], ["Q2", "1730.0"]]
+    assert "expenses(sheet VARCHAR, category VARCHAR, cost DECIMAL(18,1)) from expenses.xlsx, all 2 sheets" in \
+        q(expenses, "SELECT nope FROM expenses").text
+
+
+def test_sheets_that_differ_or_a_file_of_that_name_leave_no_all_sheets_table(ctx):
+    write_xlsx(ctx, "budget.xlsx", {"Jan": [["Item", "Cost"], ["Rent", 10]], "Notes": [["Text"], ["hi"]]})
+    write_xlsx(ctx, "mixed.xlsx", {"A": [["Item", "Cost"], ["Rent", 10]], "B": [["Item", "Cost"], ["Rent", "n/a"]]})
+    write_xlsx(ctx, "sub/expenses.xlsx", {"Q1": [["Cost"], [1]], "Q2": [["Cost"], [2]]})
+    write_csv(ctx, "expenses.csv", ["Cost"], [[5]])
+    names = {t.name for t in load_tables(ctx)[0]}
+    assert {"budget_jan", "budget_notes", "mixed_a", "mixed_b", "expenses", "expenses_q1"} <= names
+    assert not names & {"budget", "mixed", "expenses_2"}
+    assert q(ctx, "SELECT SUM(cost) FROM expenses").data["rows"] == [["5"]]  # the CSV keeps its name

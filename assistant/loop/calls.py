@@ -209,6 +209,11 @@ class CallRunner:
         both = [_filtered_sum(t, goal) for t in mine[:2]]
         if len(mine) > 1 and all(both):  # xlsx_two_sheet_total at c628c84: every category summed, not Travel
             across = f" For a total across sheets, add the tables' sums: SELECT ({both[0]}) + ({both[1]})."
+        union = next((t for t in tables if t.source.startswith(f"{rel}, all ")), None)
+        if len(mine) > 1 and union is not None:  # xlsx_two_sheet_total at 462ec82: 'Travel' + (SELECT ...) mixed up
+            example_all = _example_query(union, goal)
+            across = (f" Table {union.name!r} holds every sheet's rows, with a column sheet naming the sheet"
+                      f"{': ' + example_all if example_all else ''}.")
         return (f"Hint: for totals, counts or rankings, query with table_query (SQL); "
                 f"table{'s' if len(mine) > 1 else ''} {names}{', e.g. ' + example if example else ''}.{across} "
                 "Never add numbers up by hand.")

@@ -244,6 +244,7 @@ def load_tables(ctx: ToolContext) -> tuple[list[Table], list[str]]:
     notes = [f"{more} more table files not loaded (limit {MAX_TABLE_FILES})"] if more else []
     tables: list[Table] = []
     taken: set[str] = set()
+    unions: list[tuple[str, str, list[tuple[str | None, tuple[Column, ...]]]]] = []
     for entry in entries:
         key = (entry.size, entry.mtime)
         hit = cache.get(entry.path)
@@ -266,4 +267,46 @@ def load_tables(ctx: ToolContext) -> tuple[list[Table], list[str]]:
             name = unique(table_name(stem, None if single else sheet), taken)
             source = entry.path if sheet is None else f"{entry.path}, sheet {sheet}"
             tables.append(Table(name, source, columns))
+        if not single:
+            unions.append((stem, entry.path, grids))
+    for stem, path, grids in unions:  # after every file: a union never takes a name a file would get
+        union = _all_sheets(path, grids)
+        if union is not None and table_name(stem).lower() not in taken:
+            tables.append(Table(unique(table_name(stem), taken), union[0], union[1]))
     return tables, notes
+
+
+def _all_sheets(path: str, grids: list[tuple[str | None, tuple[Column, ...]]]) -> tuple[str, tuple[Column, ...]] | None:
+    """``(source, columns)`` of one table holding every sheet of a workbook whose
+    sheets have the same column names and types, with a first column ``sheet``
+    naming each row's sheet; None when the sheets differ. xlsx_two_sheet_total at
+    462ec82: Qwen 1.5B added two sheets' sums in one SELECT and wrote
+    ``WHERE category = 'Travel' + (SELECT ...)``; ``SELECT SUM(amount) FROM expenses
+    WHERE category = 'Travel'`` needs no such join."""
+    names = [c.name for c in grids[0][1]]
+    if any([c.name for c in columns] != names for _, columns in grids[1:]) or SHEET_COLUMN in names:
+        return None
+    types = [_wider({columns[i].sql_type for _, columns in grids}) for i in range(len(names))]
+    if None in types:
+        return None
+    sheets = Column(SHEET_COLUMN, "VARCHAR", [str(sheet) for sheet, columns in grids for _ in columns[0].values])
+    merged = tuple(Column(name, str(sql_type), [v for _, columns in grids for v in columns[i].values])
+                   for i, (name, sql_type) in enumerate(zip(names, types)))
+    return f"{path}, all {len(grids)} sheets (column {SHEET_COLUMN} names the sheet)", (sheets, *merged)
+
+
+def _wider(types: set[str]) -> str | None:
+    """The one SQL type that holds every type in ``types`` exactly (BIGINT and
+    DECIMAL(18,1) -> DECIMAL(18,1); with DOUBLE -> DOUBLE), None when they do not mix."""
+    if len(types) == 1:
+        return next(iter(types))
+    if not all(t in ("BIGINT", "DOUBLE") or t.startswith("DECIMAL") for t in types):
+        return None
+    if "DOUBLE" in types:
+        return "DOUBLE"
+    scale = max(int(t[t.index(",") + 1:-1]) if t.startswith("DECIMAL(") else 0 for t in types)
+    return f"DECIMAL(18,{scale})"
+
+
+SHEET_COLUMN = "sheet"
+"""The column of a workbook's all-sheets table that names each row's sheet."""
