@@ -3,6 +3,8 @@ and the loop feeding a doubt back once, then handing off to the human."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from assistant.config import load_config
@@ -999,3 +1001,18 @@ def test_each_question_of_a_two_part_goal_needs_an_answer(tmp_path, answer, doub
                   workspace=tmp_path, calls=[read], tool_names=TOOLS)
     problems = finish_problems(answer, ev)
     assert any("also asks 'what is the title on its first page'" in p for p in problems) == doubted
+
+
+def test_a_summary_refusal_gives_a_length_and_the_sections_to_cover(tmp_path):
+    """docx_summarise at 462ec82: after "a few short sentences or bullets", Qwen 1.5B sent the same 913-character
+    copy three times."""
+    from assistant.loop.finish import summary_too_long
+
+    body = "\n".join(f"[p{i + 2}] ## {h}\n[p{i + 3}] " + "The team reports steady progress on this part. " * 3
+                     for i, h in enumerate(("Budget", "Schedule", "Risks")))
+    read = _done("docx_read", f"report.docx: 7 paragraphs\n[p1] # Project Falcon\n{body}", path="report.docx")
+    copy = CallRecord(id="c2", name="docx_create", step=2, turn_seq=2, arguments={"path": "summary.docx",
+                      "blocks": [{"type": "paragraph", "text": body}]})
+    doubt = summary_too_long("Summarise report.docx into summary.docx.", [read], copy)
+    chars = int(re.search(r"vs (\d+) characters", doubt).group(1))
+    assert f"keep it under {chars // 3} characters, e.g. one short sentence each for Budget, Schedule, Risks" in doubt

@@ -870,7 +870,15 @@ def summary_too_long(goal: str, calls: Sequence[CallRecord], write: CallRecord, 
     if written < share * source:
         return ""
     where = write.arguments.get("path") or write.arguments.get("output") or "the file"
-    return f"{where} is about as long as the original ({written} vs {source} characters)"
+    best = max(read, key=lambda c: _data_chars(c.result or ""))
+    sections = [h.strip() for h in _HEADING.findall(best.result or "")][1:7]  # the first is the title
+    per = f", e.g. one short sentence each for {', '.join(sections)}" if len(sections) >= 2 else ""
+    # docx_summarise at 462ec82: the same 913-character copy sent three times after "a few short sentences"
+    return (f"{where} is about as long as the original ({written} vs {source} characters); keep it under "
+            f"{source // 3} characters{per}")
+
+
+_HEADING = re.compile(r"^(?:\[p\d+\]\s*)?#{1,6}\s+(.{2,60}?)\s*$", re.MULTILINE)
 
 
 _UNDOABLE = re.compile(r"(?:^|[.,;:]\s+)\W*(?:please\s+)?(send|e-?mail|mail|text|call|phone|print|pay|post|fax|tweet)\b",
