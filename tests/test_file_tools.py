@@ -411,7 +411,10 @@ def test_write_file_never_puts_text_in_a_document_or_over_a_binary_file(ctx: Too
     out = call(ctx, "write_file", path="sales.xlsx", content="Region,Total\nNorth,1\n")
     assert out.error and "names a document" in out.text and "xlsx_write changes it" in out.text
     assert (root / "sales.xlsx").read_bytes() == b"PK\x03\x04 workbook"
-    assert call(ctx, "write_file", path="new.docx", content="text").error  # not a Word file either
+    out = call(ctx, "write_file", path="new.docx", content="text")  # not a Word file either
+    assert out.error and "docx_create makes it (path, and blocks" in out.text  # multistep_invoices_memo at 462ec82
+    out = call(ctx, "write_file", path="invoices.xlsx", content="Invoice,Amount\nINV-1,5\n")
+    assert out.error and "xlsx_write makes it (path, and rows" in out.text and "changes it" not in out.text
     out = call(ctx, "write_file", path="photo.png", content="x")
     assert out.error and "cannot be read as text" in out.text and (root / "photo.png").read_bytes() == bytes(range(256))
     assert "from_csv" not in call(ctx, "write_file", path="c.xlsx", content="a,b").text  # no CSV file to name

@@ -49,16 +49,26 @@ def office_hint(path: str) -> str:
     return f"Use {tool} for this file (if it is not in your tools, call use_tools with groups [\"{group}\"] first)."
 
 
-def document_hint(path: str) -> str:
+_CREATORS = {".docx": "docx_create makes it (path, and blocks: its headings and paragraphs)",
+             ".xlsx": "xlsx_write makes it (path, and rows: a list of rows, the first one the header)"}
+
+
+def document_hint(path: str, *, exists: bool = True) -> str:
     """The tools that read and change ``path`` when it is a document (with the
-    group to load), :data:`OFFICE_HINT` otherwise."""
+    group to load), or, when it does not exist yet (``exists`` False), the tool that
+    makes it; :data:`OFFICE_HINT` otherwise. multistep_invoices_memo at 462ec82: told
+    that "xlsx_read reads it, xlsx_write changes it" about an invoices.xlsx to be
+    made, Qwen 1.5B called xlsx_info on it."""
     import os
 
-    found = DOCUMENT_TOOLS.get(os.path.splitext(str(path))[1].lower())
+    suffix = os.path.splitext(str(path))[1].lower()
+    found = DOCUMENT_TOOLS.get(suffix)
     if not found:
         return OFFICE_HINT
     reader, editors, group = found
     tools = f"{reader} reads it" + (f", {editors}" if editors else "")
+    if not exists and suffix in _CREATORS:
+        tools = _CREATORS[suffix]
     return f"It is a document: {tools} (if it is not in your tools, call use_tools with groups [\"{group}\"] first)."
 
 

@@ -79,7 +79,8 @@ def write_file(ctx: ToolContext, params: WriteFileParams) -> ToolResult:
                             f"{params.path.rstrip('/')}/ and the file's name.")
         if os.path.splitext(params.path)[1].lower() in _BINARY:  # xlsx_group_sums: CSV text over sales.xlsx
             raise ToolError(f"write_file writes plain text, and {params.path} names a document; nothing was "
-                            f"written. {document_hint(params.path)}{_from_csv_hint(ws, params.path)}")
+                            f"written. {document_hint(params.path, exists=ws.exists(params.path))}"
+                            f"{_from_csv_hint(ws, params.path)}")
         _csv_shaped(params.path, params.content)
         old = _old_text(ws, params.path)
         if old is None and _is_binary(ws, params.path):
@@ -347,7 +348,8 @@ def combine_files(ctx: ToolContext, params: CombineParams) -> ToolResult:
             raise ToolError(f"no file matches {params.src!r}; nothing was written.{where}")
         if os.path.splitext(dest_rel)[1].lower() in _BINARY:  # csv_to_xlsx at e03cee3: contacts.csv "into" .xlsx
             raise ToolError(f"combine_files writes plain text, and {dest_rel} names a document; nothing was "
-                            f"written. {document_hint(dest_rel)}{_from_csv_hint(ws, dest_rel)}")
+                            f"written. {document_hint(dest_rel, exists=ws.exists(dest_rel))}"
+                            f"{_from_csv_hint(ws, dest_rel)}")
         if ws.exists(dest_rel) and not params.overwrite:
             raise ToolError(f"{dest_rel} exists; nothing was written. Choose another name, or pass overwrite=true.")
         parts = []
