@@ -698,3 +698,19 @@ def test_the_file_a_calendar_task_reads_from_is_not_changed(assistant_home, tmp_
                                  "gives") == refused
         assert ("Thursday" in (ws / "invite.txt").read_text()) == refused
         store.close()
+
+
+def test_an_absolute_path_beside_the_workspace_gets_the_relative_one(assistant_home, tmp_path):
+    """files_rename_pattern at 462ec82: Qwen 1.5B passed /tmp/bench-x/photos (the workspace is
+    /tmp/bench-x/workspace); told to give a path "e.g. notes/todo.txt", it wrote notes/todo.txt."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("list_dir", path=f"{tmp_path}/photos"), call("read_file", path=f"{tmp_path}/photos/new.txt"),
+        call("read_file", path=f"{tmp_path}/elsewhere/x.txt"), "I could not do it."])
+    (ws / "photos").mkdir()
+    (ws / "photos" / "IMG_0007.jpg").write_bytes(b"jpg")
+    events = list(agent.run("What is in the photos folder?", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert "outside the workspace" in results[0] and "Did you mean path='photos'?" in results[0]
+    assert "Did you mean path='photos/new.txt'?" in results[1]  # a new file in a folder that is there
+    assert "Did you mean" not in results[2] and "notes/todo.txt" not in " ".join(results)
+    store.close()

@@ -681,7 +681,32 @@ class CallRunner:
         shown = ""
         if (result.error or (result.data or {}).get("paths") == []) and _NOT_FOUND.search(result.text):
             shown = self._workspace_files()
+        if result.error and "outside the workspace" in result.text:
+            shown = self._inside_path(call) or shown
         return (yield from self.finish(call, result, after=shown))  # the harness's words: after any fence
+
+    def _inside_path(self, call: CallRecord) -> str:
+        """"Did you mean 'photos'?" when a path argument of ``call`` is absolute and
+        outside the workspace, and its last parts name something in the workspace (or
+        a new file in a folder there); "" otherwise. files_rename_pattern at 462ec82:
+        Qwen 1.5B passed /tmp/bench-x/photos for the workspace's photos folder (the
+        workspace is /tmp/bench-x/workspace), then wrote its own notes/todo.txt."""
+        ws = getattr(self.ctx, "workspace", None)
+        if ws is None:
+            return ""
+        for key, value in call.arguments.items():
+            if not isinstance(value, str) or not value.startswith(("/", "~")):
+                continue
+            parts = [p for p in value.replace("\\", "/").split("/") if p and p not in (".", "~")]
+            for i in range(len(parts)):
+                rel = "/".join(parts[i:])
+                parent = "/".join(parts[i:-1]) or "."
+                try:
+                    if ws.exists(rel) or (i < len(parts) - 1 and ws.is_dir(parent)):
+                        return f"Did you mean {key}={rel!r}? Paths are relative to the workspace."
+                except Exception:  # noqa: BLE001 - a name the workspace refuses: try the next suffix
+                    continue
+        return ""
 
     def _workspace_files(self, limit: int = 25) -> str:
         """The workspace's files (two levels, at most ``limit``) for the first "not

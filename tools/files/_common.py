@@ -74,7 +74,8 @@ def document_hint(path: str, *, exists: bool = True) -> str:
 
 _HINTS = {
     "not_found": "Use list_dir or find_files to see what exists.",
-    "escape": "Give a path relative to the workspace (e.g. notes/todo.txt).",
+    # files_rename_pattern at 462ec82: the example "notes/todo.txt" was taken for a file to write
+    "escape": "Give the path relative to the workspace, as list_dir shows it.",
     "symlink": "Symlinks are never followed; use the real path inside the workspace.",
     "hardlink": ("Hard-linked files cannot be read, written or copied here; ask the user to make it an "
                  "independent file (e.g. cp FILE FILE.new && mv FILE.new FILE in a terminal)."),
