@@ -714,3 +714,21 @@ def test_an_absolute_path_beside_the_workspace_gets_the_relative_one(assistant_h
     assert "Did you mean path='photos/new.txt'?" in results[1]  # a new file in a folder that is there
     assert "Did you mean" not in results[2] and "notes/todo.txt" not in " ".join(results)
     store.close()
+
+
+@pytest.mark.parametrize("src, dest, refused", [
+    ("inbox/sunset.jpg", "inbox/pdf/sunset.jpg", True),  # files_organise at 462ec82
+    ("inbox/sunset.jpg", "inbox/pdf", True),
+    ("inbox/sunset.jpg", "inbox/jpg/sunset.jpg", False),
+    ("inbox/beach.jpeg", "inbox/jpg", False),
+    ("inbox/*.jpg", "inbox/jpg", False),
+    ("inbox/sunset.jpg", "inbox/holiday", False),  # not a type's folder
+])
+def test_a_file_moved_into_another_types_folder_is_refused(src, dest, refused):
+    from assistant.loop.calls import _wrong_type_folder
+    from assistant.state.models import CallRecord
+
+    goal = "Sort the files in the inbox folder into subfolders of inbox named after their file extension."
+    move = CallRecord(id="a", step=1, turn_seq=1, name="move", arguments={"src": src, "dest": dest})
+    assert (_wrong_type_folder(goal, move) is not None) == refused
+    assert _wrong_type_folder("Move sunset.jpg to inbox/pdf.", move) is None  # the user's own choice

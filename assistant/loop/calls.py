@@ -356,6 +356,13 @@ class CallRunner:
             if unread:
                 return (yield from self._read_first(call, unread, f"Not run: the task names {unread[0]}, which you "
                                                     f"had not read; what it says decides what {call.name} should do."))
+            mixed = _wrong_type_folder(s.task.goal, call)
+            if mixed:  # files_organise at 462ec82: sunset.jpg moved into inbox/pdf
+                name, kind, folder = mixed
+                target = f"{folder.rsplit('/', 1)[0]}/{kind}" if "/" in folder else kind
+                msg = (f"Not run: {name} is a .{kind} file, and {folder} is the folder for .{folder.rsplit('/', 1)[-1]} "
+                       f"files; the task sorts files by extension: move it to {target}/{name}.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             source = self._changes_a_source(call)
             if source:  # calendar_from_invite at 462ec82: invite.txt's date rewritten, then the event on that date
                 store, tool_name, rel = source
@@ -831,6 +838,30 @@ _NUMERIC = re.compile(r"-?(0|[1-9]\d*)(\.\d+)?")  # "0042" stays text (an id, no
 
 _ONE_ROW_PER = re.compile(r"\b(?:one (?:row|line|entry) (?:per|for each)|(?:totals?|sums?|subtotals?) (?:per|by|for each))"
                           r"\s+([a-z]+)", re.IGNORECASE)
+
+
+_BY_TYPE = re.compile(r"\b(extensions?|file ?types?|kinds? of files?|types? of files?)\b", re.IGNORECASE)
+_TYPE_FOLDERS = frozenset("""pdf jpg jpeg png gif bmp tif tiff heic svg webp txt md csv tsv xlsx xls xlsm docx doc odt
+ods pptx ppt zip tar gz rar mp3 wav flac m4a mp4 mov avi mkv html htm json xml yaml yml py js ts ics eml log""".split())
+
+
+def _wrong_type_folder(goal: str, call: CallRecord) -> tuple[str, str, str] | None:
+    """``(file, its extension, folder)`` when the goal sorts files by extension and
+    move ``call`` puts a file into a folder named after another extension
+    (sunset.jpg into inbox/pdf); None otherwise."""
+    src, dest = call.arguments.get("src"), call.arguments.get("dest")
+    if call.name != "move" or not _BY_TYPE.search(goal) or not isinstance(src, str) or not isinstance(dest, str):
+        return None
+    name = src.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    kind = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    folder = dest.replace("\\", "/").rstrip("/")
+    if folder.rsplit("/", 1)[-1] == name:  # dest names the file inside its folder
+        folder = folder.rsplit("/", 1)[0] if "/" in folder else ""
+    last = folder.rsplit("/", 1)[-1].lower()
+    if not kind or "*" in kind or "?" in kind or last not in _TYPE_FOLDERS or last == kind \
+            or {last, kind} <= {"jpg", "jpeg"} or {last, kind} <= {"tif", "tiff"} or {last, kind} <= {"htm", "html"}:
+        return None
+    return name, kind, folder
 
 
 def _repeated_group(goal: str, call: CallRecord) -> tuple[str, int, str] | None:
