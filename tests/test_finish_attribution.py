@@ -78,3 +78,28 @@ def test_when_no_line_naming_the_possessor_gives_a_detail_the_doubt_says_to_say_
     assert doubt.endswith("say plainly that you could not find the landlord's contact detail")
     # Okafor's mobile is on a line of NOTES: the files do give one, so the doubt does not say they give none
     assert "no line this task read" not in misattributed_contact(goal, answer, CALLS)
+
+
+def test_when_the_files_never_give_it_the_hand_off_asks_the_user(tmp_path):
+    """handoff_not_found at 462ec82: the accountant's number answered as the landlord's twice, the files naming
+    the landlord but giving no number; the hand-off was a "stuck" list of checks. It is a question now, and the
+    user's answer goes on like an ask_human answer."""
+    from agent_helpers import scripted_agent
+    from assistant.events import Finished, Paused
+    from tools.files import FILE_TOOLS
+
+    wrong = "The landlord's phone number is +44 20 7946 0011."
+    agent, model, ws, store = scripted_agent(tmp_path, [wrong, wrong, "The landlord's number is 0161 496 0000."],
+                                             FILE_TOOLS, approve="all")
+    (ws / "contacts.csv").write_text("Name,Role,Phone\nPriya Shah,Accountant,+44 20 7946 0011\n")
+    (ws / "notes.md").write_text("# House\n- Rent goes to Mr. Okafor, the landlord.\n")
+    events = list(agent.run("What is our landlord's phone number? It is in contacts.csv or notes.md.", workspace=ws))
+    paused = events[-1]
+    assert isinstance(paused, Paused) and paused.kind == "question", paused
+    assert paused.reason.startswith("I could not find the landlord's phone number or e-mail in the files I read "
+                                    "(contacts.csv, notes.md)") and paused.reason.endswith("where I should look?")
+    events = list(agent.resume(paused.task_id, answer="It is 0161 496 0000."))
+    assert isinstance(events[-1], Finished) and "0161 496 0000" in events[-1].answer
+    asked = [c for c in store.calls(paused.task_id) if c.name == "ask_human"]
+    assert asked[0].result == "The user answered: It is 0161 496 0000."
+    store.close()

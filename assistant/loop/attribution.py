@@ -83,6 +83,11 @@ def _any_detail(names: set[str], results: Iterable[str]) -> bool:
     return False
 
 
+NOT_FOUND_TAIL = "'s contact detail"
+"""How the doubt ends when nothing read gives the possessor's contact detail at all:
+"... say plainly that you could not find the landlord's contact detail"."""
+
+
 def misattributed_contact(goal: str, answer: str, calls: Sequence[CallRecord]) -> str:
     """A doubt (one line) when ``answer`` gives a phone number or e-mail address
     as the goal's possessor's while every tool-result line holding it names
@@ -121,6 +126,6 @@ def misattributed_contact(goal: str, answer: str, calls: Sequence[CallRecord]) -
                 # handoff_not_found at 4826ac4: told "if they give no such detail, say so plainly", Qwen 1.5B read
                 # the same two files again three runs in three; what it read has no detail of the landlord's at all
                 return (f"{doubt}, and no line this task read that names the {who} gives a phone number or e-mail; "
-                        f"say plainly that you could not find the {who}'s contact detail")
+                        f"say plainly that you could not find the {who}{NOT_FOUND_TAIL}")
             return f"{doubt}; answer with what the files say about the {who} (if they give no such detail, say so plainly)"
     return ""
