@@ -732,3 +732,23 @@ def test_a_file_moved_into_another_types_folder_is_refused(src, dest, refused):
     move = CallRecord(id="a", step=1, turn_seq=1, name="move", arguments={"src": src, "dest": dest})
     assert (_wrong_type_folder(goal, move) is not None) == refused
     assert _wrong_type_folder("Move sunset.jpg to inbox/pdf.", move) is None  # the user's own choice
+
+
+def test_read_file_line_numbers_written_as_a_column_are_refused(assistant_home, tmp_path):
+    """csv_to_xlsx at dd4189c: Qwen 1.5B copied contacts.csv as read_file shows it, line numbers and all:
+    ["1", "Name", "Email", "City"], ["2", "Ines Costa", ...]; the task finished with every row shifted."""
+    from tools.office import OFFICE_TOOLS
+
+    import json
+
+    numbered = json.dumps([["1", "Name", "City"], ["2", "Ines", "Porto"], ["3", "Tom", "Leeds"]])
+    plain = json.dumps([["Name", "City"], ["Ines", "Porto"], ["Tom", "Leeds"]])
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="contacts.csv"), call("csv_write", path="copy.csv", rows=numbered),
+        call("csv_write", path="copy.csv", rows=plain), "Wrote copy.csv."], OFFICE_TOOLS)
+    (ws / "contacts.csv").write_text("Name,City\nInes,Porto\nTom,Leeds\n")
+    events = list(agent.run("Copy contacts.csv into copy.csv.", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run: the first value of each row (1, 2, 3, ...) is the line number")
+    assert (ws / "copy.csv").read_text().splitlines()[0] == "Name,City"
+    store.close()

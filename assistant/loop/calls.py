@@ -387,6 +387,12 @@ class CallRunner:
                        f"row per {unit}: add them up first with table_query (SUM ... GROUP BY {unit}) and write its "
                        "rows.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            numbered = _line_numbers_as_data(call, s.calls)
+            if numbered:  # csv_to_xlsx at dd4189c: ["1", "Name", "Email", "City"], ["2", "Ines Costa", ...]
+                msg = (f"Not run: the first value of each row ({', '.join(numbered[:4])}, ...) is the line number "
+                       "read_file shows in front of each line, not part of the file; leave it out"
+                       + (" (or copy a CSV file whole with from_csv)" if call.name == "xlsx_write" else "") + ".")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             single = _single_rows_as_totals(s.task.goal, call, s.calls)
             if single:  # xlsx_top_vendors at 462ec82: one payment per vendor written as its total
                 name, number, rows = single
@@ -878,6 +884,27 @@ def _repeated_group(goal: str, call: CallRecord) -> tuple[str, int, str] | None:
         counts[k.lower()] = counts.get(k.lower(), 0) + 1
     key = next((k for k in keys if counts[k.lower()] > 1), None)
     return (key, counts[key.lower()], m.group(1).lower()) if key else None
+
+
+def _line_numbers_as_data(call: CallRecord, calls: Sequence[CallRecord]) -> list[str]:
+    """The first values of a table write's rows when they are read_file's line numbers
+    (three or more rows "n, <what line n of a read_file result begins with>", n
+    counting up); [] otherwise."""
+    rows = call.arguments.get("rows")
+    if call.name not in _TABLE_WRITES or not isinstance(rows, list):
+        return []
+    lines = {ln.strip() for c in calls if c.name == "read_file" and c.status == "done" and not c.error and c.result
+             for ln in c.result.splitlines()}
+    firsts = []
+    for row in rows:
+        if not isinstance(row, list) or len(row) < 2 or isinstance(row[0], bool) \
+                or not re.fullmatch(r"\d{1,6}", str(row[0]).strip()):
+            return []
+        firsts.append(str(row[0]).strip())
+        if not any(ln.startswith(f"{firsts[-1]}\t{str(row[1]).strip()}") for ln in lines):
+            return []
+    counting = all(int(b) == int(a) + 1 for a, b in zip(firsts, firsts[1:]))
+    return firsts if len(firsts) >= 3 and counting else []
 
 
 _TOTALS = re.compile(r"\b(in total|totals?|sums?|summed|add(ed)? up)\b", re.IGNORECASE)
