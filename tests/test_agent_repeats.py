@@ -752,3 +752,22 @@ def test_read_file_line_numbers_written_as_a_column_are_refused(assistant_home, 
     assert results[1].startswith("Not run: the first value of each row (1, 2, 3, ...) is the line number")
     assert (ws / "copy.csv").read_text().splitlines()[0] == "Name,City"
     store.close()
+
+
+@pytest.mark.parametrize("goal, name, args, refused", [
+    # docx_append_paragraph at dd4189c: the signature replaced, then the paragraph added, and "done"
+    ('Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.', "docx_replace",
+     {"find": "Kind regards, Sofia Rossi", "replace": "Kind regards, Dana Lee"}, True),
+    ("Add a line 'milk' to todo.txt.", "edit_file", {"old_text": "eggs", "new_text": "milk"}, True),
+    ("Add a line 'milk' to todo.txt.", "edit_file", {"old_text": "eggs", "new_text": "eggs\nmilk"}, False),
+    ("Add the year to the title and change the date in report.docx.", "docx_replace",
+     {"find": "12 May", "replace": "14 May"}, False),  # the goal asks for a change too
+    ("In contract.docx, change the notice period from 30 days to 60 days.", "docx_replace",
+     {"find": "30 days", "replace": "60 days"}, False),
+])
+def test_an_edit_that_removes_text_is_refused_when_the_task_only_adds(goal, name, args, refused):
+    from assistant.loop.calls import _removes_text
+    from assistant.state.models import CallRecord
+
+    edit = CallRecord(id="a", step=1, turn_seq=1, name=name, arguments={"path": "x", **args})
+    assert bool(_removes_text(goal, edit)) == refused

@@ -387,6 +387,13 @@ class CallRunner:
                        f"row per {unit}: add them up first with table_query (SUM ... GROUP BY {unit}) and write its "
                        "rows.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            removed = _removes_text(s.task.goal, call)
+            if removed:  # docx_append_paragraph at dd4189c: the signature "Sofia Rossi" replaced by "Dana Lee"
+                tool_name = "docx_insert (omit after to add at the end)" if call.name == "docx_replace" else \
+                    "edit_file with new_text holding old_text and the addition"
+                msg = (f"Not run: the task asks to add, and this {call.name} would remove {removed!r} from the file; "
+                       f"add without changing what is there: {tool_name}.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             numbered = _line_numbers_as_data(call, s.calls)
             if numbered:  # csv_to_xlsx at dd4189c: ["1", "Name", "Email", "City"], ["2", "Ines Costa", ...]
                 msg = (f"Not run: the first value of each row ({', '.join(numbered[:4])}, ...) is the line number "
@@ -884,6 +891,28 @@ def _repeated_group(goal: str, call: CallRecord) -> tuple[str, int, str] | None:
         counts[k.lower()] = counts.get(k.lower(), 0) + 1
     key = next((k for k in keys if counts[k.lower()] > 1), None)
     return (key, counts[key.lower()], m.group(1).lower()) if key else None
+
+
+_ADDS = re.compile(r"^\W*(please\s+)?(add|append|insert|put)\b", re.IGNORECASE)
+_CHANGES_TEXT = re.compile(r"\b(chang|replac|edit|updat|fix|correct|rewrit|remov|delet|renam|modif|swap|turn)\w*",
+                           re.IGNORECASE)
+
+
+def _removes_text(goal: str, call: CallRecord) -> str:
+    """The text an edit (``docx_replace`` or ``edit_file``) would take out of a file when
+    the goal only asks to add ("Add a final paragraph ..."); "" otherwise, and when
+    the edit keeps the old text (an insertion written as a replacement)."""
+    if not _ADDS.search(goal) or _CHANGES_TEXT.search(goal):
+        return ""
+    if call.name == "docx_replace":
+        old, new = call.arguments.get("find"), call.arguments.get("replace")
+    elif call.name == "edit_file":
+        old, new = call.arguments.get("old_text"), call.arguments.get("new_text")
+    else:
+        return ""
+    if not isinstance(old, str) or not old.strip() or not isinstance(new, str) or old.strip() in new:
+        return ""
+    return old.strip()[:80]
 
 
 def _line_numbers_as_data(call: CallRecord, calls: Sequence[CallRecord]) -> list[str]:
