@@ -132,6 +132,11 @@ def apply_edit(text: str, old: str, new: str, path: str = "the file") -> str:
 def edit_file(ctx: ToolContext, params: EditFileParams) -> ToolResult:
     """Replace one exact, unique piece of text in a file; shows a unified diff."""
     ws = workspace_of(ctx)
+    if params.path.lower().endswith(".docx"):  # docx_edit_clause at dd4189c: the same edit_file sent three times
+        raise ToolError(f"{params.path} is a Word document, not a text file; nothing was changed. The same change "
+                        f"in it: docx_replace with path={params.path!r}, find={params.old_text!r}, "
+                        f"replace={params.new_text!r} (if it is not in your tools, call use_tools with groups "
+                        '["word"] first).')
     with sandboxed():
         text, encoding = ws.read_text_info(params.path)
         updated = apply_edit(text, params.old_text, params.new_text, params.path)
