@@ -771,3 +771,22 @@ def test_an_edit_that_removes_text_is_refused_when_the_task_only_adds(goal, name
 
     edit = CallRecord(id="a", step=1, turn_seq=1, name=name, arguments={"path": "x", **args})
     assert bool(_removes_text(goal, edit)) == refused
+
+
+def test_a_change_tools_result_message_is_not_written_as_a_file(assistant_home, tmp_path):
+    """files_merge_todos at dd4189c: after combine_files wrote todo/all.txt, Qwen 1.5B overwrote it with
+    combine_files' own result message (refused at the finish since b8daec6; now before it is written)."""
+    msg = "combined 2 files (todo/a.txt, todo/b.txt) into todo/all.txt (2 lines)."
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("combine_files", src="todo/*.txt", dest="todo/all.txt"), call("write_file", path="todo/all.txt",
+                                                                              content=msg),
+        "Combined them into todo/all.txt."])
+    (ws / "todo").mkdir()
+    (ws / "todo" / "a.txt").write_text("milk\n")
+    (ws / "todo" / "b.txt").write_text("eggs\n")
+    events = list(agent.run("Combine the .txt files in todo into todo/all.txt.", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[0] == msg, results[0]
+    assert results[1].startswith("Not run: this content is the result message of combine_files (step 1)")
+    assert (ws / "todo" / "all.txt").read_text() == "milk\neggs\n" and isinstance(events[-1], Finished)
+    store.close()

@@ -387,6 +387,12 @@ class CallRunner:
                        f"row per {unit}: add them up first with table_query (SUM ... GROUP BY {unit}) and write its "
                        "rows.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            report = _writes_a_report(call, s.calls)
+            if report:  # files_merge_todos at dd4189c: todo/all.txt overwritten with combine_files' own message
+                msg = (f"Not run: this content is the result message of {report.name} (step {report.step}), not "
+                       f"what the file should hold; {report.name} already wrote the file. If that completes the "
+                       "task, give your final answer.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             removed = _removes_text(s.task.goal, call)
             if removed:  # docx_append_paragraph at dd4189c: the signature "Sofia Rossi" replaced by "Dana Lee"
                 tool_name = "docx_insert (omit after to add at the end)" if call.name == "docx_replace" else \
@@ -891,6 +897,17 @@ def _repeated_group(goal: str, call: CallRecord) -> tuple[str, int, str] | None:
         counts[k.lower()] = counts.get(k.lower(), 0) + 1
     key = next((k for k in keys if counts[k.lower()] > 1), None)
     return (key, counts[key.lower()], m.group(1).lower()) if key else None
+
+
+def _writes_a_report(call: CallRecord, calls: Sequence[CallRecord]) -> CallRecord | None:
+    """The change call of this task whose result message ``call`` would write as a
+    file's whole text (``write_file`` content); None otherwise."""
+    content = call.arguments.get("content")
+    if call.name != "write_file" or not isinstance(content, str) or not content.strip():
+        return None
+    text = " ".join(content.split())
+    return next((c for c in calls if c.status == "done" and not c.error and c.result and c.id != call.id
+                 and c.risk in ("write", "destructive") and " ".join(c.result.split()) == text), None)
 
 
 _ADDS = re.compile(r"^\W*(please\s+)?(add|append|insert|put)\b", re.IGNORECASE)
