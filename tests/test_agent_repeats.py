@@ -686,7 +686,7 @@ def test_the_file_a_calendar_task_reads_from_is_not_changed(assistant_home, tmp_
 
     add_event = Tool("calendar_add_event", "Add an event.", Event, lambda ctx, p: ToolResult(text="added"),
                      RiskClass.WRITE)
-    edit = call("edit_file", path="invite.txt", old_text="Thursday 2026-12-10", new_text="Wednesday 2026-12-11")
+    edit = call("edit_file", path="invite.txt", old_text="at 10:00.", new_text="at 10:00. Accepted.")
     for tools, refused in (([add_event], True), ([], False)):  # no calendar tool: the calendar may be a file
         (tmp_path / str(refused)).mkdir()
         agent, model, ws, store = _agent(assistant_home, tmp_path / str(refused), [
@@ -696,7 +696,7 @@ def test_the_file_a_calendar_task_reads_from_is_not_changed(assistant_home, tmp_
         result = [e.result for e in events if isinstance(e, ToolCallFinished)][1]
         assert result.startswith("Not run: the task asks for a change in the calendar, and invite.txt is what it "
                                  "gives") == refused
-        assert ("Thursday" in (ws / "invite.txt").read_text()) == refused
+        assert ("Accepted" in (ws / "invite.txt").read_text()) != refused
         store.close()
 
 
