@@ -173,6 +173,7 @@ def test_no_change_before_a_file_the_task_names_is_read(assistant_home, tmp_path
     assert results[0].error and results[0].result.startswith("Not run: the task names invite.txt")
     assert ADDED == ["Budget review"] and results[3].error and "had not read" not in results[3].result
     assert results[3].result.startswith("Not run: the task asks for a change in the calendar")
+    assert "did not ask to write invite.txt" in results[3].result
     assert (ws / "invite.txt").read_text() == "Budget review on Thursday at 10:00\n"
     store.close()
 
@@ -694,8 +695,8 @@ def test_the_file_a_calendar_task_reads_from_is_not_changed(assistant_home, tmp_
         (ws / "invite.txt").write_text("Budget review on Thursday 2026-12-10 at 10:00.\n")
         events = list(agent.run("Put the meeting described in invite.txt on my calendar.", workspace=ws))
         result = [e.result for e in events if isinstance(e, ToolCallFinished)][1]
-        assert result.startswith("Not run: the task asks for a change in the calendar, and invite.txt is what it "
-                                 "gives") == refused
+        assert result.startswith("Not run: the task asks for a change in the calendar, and the user did not ask "
+                                 "to write invite.txt") == refused
         assert ("Accepted" in (ws / "invite.txt").read_text()) != refused
         store.close()
 
@@ -789,4 +790,28 @@ def test_a_change_tools_result_message_is_not_written_as_a_file(assistant_home, 
     assert results[0] == msg, results[0]
     assert results[1].startswith("Not run: this content is the result message of combine_files (step 1)")
     assert (ws / "todo" / "all.txt").read_text() == "milk\neggs\n" and isinstance(events[-1], Finished)
+    store.close()
+
+
+def test_a_notes_task_writes_no_file_of_its_own(assistant_home, tmp_path):
+    """note_add at dd4189c: Qwen 1.5B wrote the note as wifi-password.md in the workspace, then called note_add."""
+    from pydantic import BaseModel
+
+    from tools.base import RiskClass, Tool, ToolResult
+
+    class Note(BaseModel):
+        title: str
+        body: str = ""
+
+    note_add = Tool("note_add", "Add a note.", Note, lambda ctx, p: ToolResult(text=f"saved note {p.title}"),
+                    RiskClass.WRITE)
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("write_file", path="wifi-password.md", content="sunflower42"), call("note_add", title="Wifi password",
+                                                                                  body="sunflower42"),
+        "Saved the note Wifi password."], [note_add])
+    events = list(agent.run('Save a note titled "Wifi password" that says: sunflower42.', workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[0].startswith("Not run: the task asks for a change in the notes, and the user did not ask to "
+                                 "write wifi-password.md; make the change with note_add")
+    assert not (ws / "wifi-password.md").exists() and results[1] == "saved note Wifi password"
     store.close()

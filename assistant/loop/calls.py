@@ -366,8 +366,8 @@ class CallRunner:
             source = self._changes_a_source(call)
             if source:  # calendar_from_invite at 462ec82: invite.txt's date rewritten, then the event on that date
                 store, tool_name, rel = source
-                msg = (f"Not run: the task asks for a change in the {store}, and {rel} is what it gives you to read; "
-                       f"the user did not ask to change it. Make the change with {tool_name}.")
+                msg = (f"Not run: the task asks for a change in the {store}, and the user did not ask to write "
+                       f"{rel}; make the change with {tool_name}.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             replaced = self._replaces_an_input(call)
             if replaced:  # docx_edit_clause at e03cee3: contract.docx re-created holding clause 2 alone
@@ -470,13 +470,18 @@ class CallRunner:
 
     def _changes_a_source(self, call: CallRecord) -> tuple[str, str, str] | None:
         """``(store, tool, path)`` when the goal asks for a change in the calendar or
-        the notes and ``call`` would change a file the goal names to read from; else None."""
+        the notes and ``call`` would change a file the goal names to read from, or
+        write_file a file the goal does not ask for; else None."""
         store = store_goal(self.s.task.goal)
         ws = getattr(self.ctx, "workspace", None)
         if store is None or ws is None or store[1] not in self.registry \
                 or call.name.startswith(store[1].split("_")[0] + "_"):
             return None  # no calendar tool: the user may keep the calendar in a file
-        inputs = {norm_path(p) for p in goal_files(self.s.task.goal)[1]}
+        outputs, inputs = goal_files(self.s.task.goal)
+        path = call.arguments.get("path")
+        if call.name == "write_file" and isinstance(path, str) and norm_path(path) not in outputs:
+            return (*store, path)  # note_add at dd4189c: the note written as wifi-password.md in the workspace too
+        inputs = {norm_path(p) for p in inputs}
         for key in ("path", "src", "dest", "output"):
             path = call.arguments.get(key)
             if not isinstance(path, str) or not path.strip():
