@@ -211,9 +211,11 @@ class CallRunner:
             across = f" For a total across sheets, add the tables' sums: SELECT ({both[0]}) + ({both[1]})."
         union = next((t for t in tables if t.source.startswith(f"{rel}, all ")), None)
         if len(mine) > 1 and union is not None:  # xlsx_two_sheet_total at 462ec82: 'Travel' + (SELECT ...) mixed up
+            # xlsx_summary_sheet at dd4189c: the first sheet's example (by category) was run for per-month totals
             example_all = _example_query(union, goal)
+            example = ""
             across = (f" Table {union.name!r} holds every sheet's rows, with a column sheet naming the sheet"
-                      f"{': ' + example_all if example_all else ''}.")
+                      f"{', e.g. ' + example_all if example_all else ''}.")
         return (f"Hint: for totals, counts or rankings, query with table_query (SQL); "
                 f"table{'s' if len(mine) > 1 else ''} {names}{', e.g. ' + example if example else ''}.{across} "
                 "Never add numbers up by hand.")
