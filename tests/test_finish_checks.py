@@ -1016,3 +1016,61 @@ def test_a_summary_refusal_gives_a_length_and_the_sections_to_cover(tmp_path):
     doubt = summary_too_long("Summarise report.docx into summary.docx.", [read], copy)
     chars = int(re.search(r"vs (\d+) characters", doubt).group(1))
     assert f"keep it under {chars // 3} characters, e.g. one short sentence each for Budget, Schedule, Risks" in doubt
+
+
+def _queried(ctx, step, sql):
+    """A journal record of a real table_query run (its text and its data)."""
+    from tools.tables import table_query
+    from tool_helpers import call
+
+    res = call(table_query, ctx, sql=sql)
+    return CallRecord(id=f"s{step}c0", step=step, turn_seq=step, name="table_query", arguments={"sql": sql},
+                      status="done", result=res.text, data=res.data)
+
+
+@pytest.mark.parametrize("sql, doubted", [
+    ("SELECT SUM(amount) FROM expenses_q1 WHERE category = 'Travel'", True),  # one quarter's 1,034 (the bench's fault)
+    ("SELECT SUM(amount) FROM expenses WHERE category = 'Travel'", False),  # the all-sheets table
+    ("SELECT (SELECT SUM(amount) FROM expenses_q1 WHERE category = 'Travel') + "
+     "(SELECT SUM(amount) FROM expenses_q2 WHERE category = 'Travel')", False),
+])
+def test_an_answer_about_both_sheets_from_one_sheets_query_is_doubted(ctx, sql, doubted):
+    pytest.importorskip("duckdb")
+    from test_table_query import write_xlsx
+
+    write_xlsx(ctx, "expenses.xlsx", {
+        "Q1": [["Category", "Amount"], ["Travel", 600], ["Rent", 900], ["Travel", 434]],
+        "Q2": [["Category", "Amount"], ["Travel", 991.5], ["Rent", 900]],
+    })
+    rec = _queried(ctx, 1, sql)
+    figure = rec.data["rows"][0][0]
+    goal = "How much did we spend on Travel in total across both quarters in expenses.xlsx?"
+    ev = Evidence(goal=goal, workspace=ctx.workspace.root, calls=[rec], tool_names=["table_query", "finish"])
+    problems = finish_problems(f"We spent {figure} on Travel.", ev)
+    assert any("more than one sheet" in p for p in problems) is doubted, problems
+    # the same answer to a question about one quarter is no doubt
+    ev_one = Evidence(goal="How much did we spend on Travel in Q1 in expenses.xlsx?", workspace=ctx.workspace.root,
+                      calls=[rec], tool_names=["table_query", "finish"])
+    assert not any("more than one sheet" in p for p in finish_problems(f"We spent {figure} on Travel.", ev_one))
+
+
+def test_a_picked_file_that_matches_less_of_the_goal_than_one_in_the_results_is_doubted(ctx):
+    from tools.files.reading import grep
+    from tool_helpers import call
+
+    files = {"archive/2024/misc/appt-0412.txt": "Passport renewal appointment at the city office, 12 April.",
+             "home/insurance.txt": "Home insurance renewal due in May.", "home/garden.txt": "Plant tomatoes."}
+    for rel, text in files.items():
+        ctx.workspace.write_text(rel, text + "\n")
+    res = call(grep, ctx, pattern="renewal")
+    rec = CallRecord(id="s1c0", step=1, turn_seq=1, name="grep", arguments={"pattern": "renewal"}, status="done",
+                     result=res.text, data=res.data)
+    goal = ("Somewhere in this folder there is a text file about my passport renewal appointment. Which file is it? "
+            "Answer with its path.")
+
+    def problems(answer):
+        return finish_problems(answer, Evidence(goal=goal, workspace=ctx.workspace.root, calls=[rec], tool_names=TOOLS))
+
+    wrong = problems("The file is home/insurance.txt.")
+    assert any("archive/2024/misc/appt-0412.txt" in p and "matches more" in p for p in wrong), wrong
+    assert problems("The file is archive/2024/misc/appt-0412.txt.") == []

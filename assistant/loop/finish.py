@@ -370,6 +370,56 @@ def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
             "with grep (or read the file) before saying which one it is"]
 
 
+_NOT_TOPIC = frozenset("""somewhere folder folders file files text document documents path paths answer name
+workspace directory find tell know which what where about there this with""".split())
+
+
+def _text_of(path: Path, limit: int = 4000) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")[:limit].lower() if path.is_file() else ""
+    except OSError:
+        return ""
+
+
+def _better_pick(answer: str, ev: Evidence) -> str:
+    """The doubt when the goal asks which file holds something and a file that a tool
+    result of this task showed matches more of the goal's topic words (in its name or
+    text) than every file the answer names ("" otherwise). files_find at dd4189c:
+    asked for the file about "my passport renewal appointment", Qwen 1.5B answered
+    home/insurance.txt ("Home insurance renewal due in May.") though
+    archive/2024/misc/appt-0412.txt ("Passport renewal appointment ...") was in its
+    results."""
+    if not _WHICH_FILE.search(ev.goal):
+        return ""
+    topic = sorted({w.lower() for w in _WORD.findall(ev.goal)} - _COMMON - _NOT_TOPIC)
+    if len(topic) < 2:
+        return ""
+    root = Path(ev.workspace)
+
+    def matched(rel: str) -> list[str]:
+        text = f"{rel.lower()} {_text_of(root / rel)}"
+        return [w for w in topic if w[:5] in text]
+
+    named = [rel for pos, rel in _paths(answer) if (root / rel).is_file()
+             and not _NEGATED.search(_sentence_before(answer, pos))]
+    if not named:
+        return ""
+    seen: dict[str, int] = {}
+    for c in ev.calls:
+        if c.status == "done" and not c.error and c.name != "finish":
+            for _, rel in _paths(c.result or ""):
+                if (root / rel).is_file():
+                    seen.setdefault(rel, c.step)
+    best_named = max(len(matched(rel)) for rel in named)
+    better = [(len(matched(rel)), rel) for rel in seen if rel not in named and len(matched(rel)) > best_named]
+    if not better:
+        return ""
+    _, rel = max(better)
+    return (f"the answer names {named[0]}, but {rel} (in the result at step {seen[rel]}) matches more of what the task "
+            f"asks ({', '.join(matched(rel))}; {named[0]}: {', '.join(matched(named[0])) or 'none'}); read it and "
+            "answer with the file that is about what the task asks")
+
+
 def _touched(rel: str, touched: set[str]) -> bool:
     """This task wrote ``rel``, or a file ``rel`` ends the path of (note_add at 4826ac4: the note tool wrote
     notes/wifi-password.md, and "Note created: wifi-password.md" was doubted as a claim of a file not written)."""
@@ -449,6 +499,9 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         elif claimed and not _touched(rel, touched):
             out.append(f"the answer says {rel} was written, but this task did not write it")
     out += _unlooked_pick(answer, ev)
+    pick = _better_pick(answer, ev) if not out else ""
+    if pick:
+        out.append(pick)
     made = {norm_path(p) for p in ev.made}
     for rel in inputs:
         if (root / rel).is_file() and norm_path(rel) not in made and not _was_read(rel, ev.calls):
@@ -990,6 +1043,40 @@ def _not_the_extreme(answer: str, ev: Evidence) -> str:
     return ""
 
 
+_ACROSS = re.compile(r"\b(both|across|combined|altogether|every (sheet|tab|quarter|month)|all (the |\w+ )?"
+                     r"(sheets|tabs|quarters|months|years))\b", re.IGNORECASE)
+_SHEET_SOURCE = re.compile(r"^(.+), sheet .+$")
+
+
+def _one_sheet_of_many(answer: str, ev: Evidence) -> str:
+    """The doubt when the goal asks about every sheet of a workbook ("both quarters",
+    "across all sheets") and the answer's numbers come only from ``table_query`` runs
+    over one of its sheets ("" otherwise). A number that a query over several sheets
+    (or the all-sheets table) returned clears it. xlsx_two_sheet_total at 462ec82:
+    asked for Travel "across both quarters", Qwen 1.5B answered sheet Q1's 1,034."""
+    if not _ACROSS.search(ev.goal):
+        return ""
+    said = set(_source_numbers([answer]))
+    one_sheet: list[tuple[CallRecord, str]] = []
+    for c in ev.calls:
+        tables = (c.data or {}).get("tables") if c.name == "table_query" else None
+        if c.status != "done" or c.error or not isinstance(tables, dict) or not said & _source_numbers([c.result]):
+            continue
+        sql = str(c.arguments.get("sql", ""))
+        used = [str(src) for n, src in tables.items() if re.search(rf"\b{re.escape(str(n))}\b", sql, re.IGNORECASE)]
+        m = _SHEET_SOURCE.match(used[0]) if len(used) == 1 else None
+        if m is None or sum(str(src).startswith(f"{m.group(1)}, sheet ") for src in tables.values()) < 2:
+            return ""  # a number came from a query over several tables, or not over one sheet: it may be the total
+        one_sheet.append((c, used[0]))
+    if not one_sheet:
+        return ""
+    c, src = one_sheet[-1]
+    book = src.split(", sheet ")[0]
+    return (f"the task asks about more than one sheet, but the answer's numbers come from table_query at step "
+            f"{c.step}, which read only {src}; query every sheet of {book} (its all-sheets table, or add each "
+            "sheet's result in one SELECT)")
+
+
 def _changed_a_copy(ev: Evidence) -> str:
     """The doubt when the goal asks to change a file it names and this task left that
     file as it was, writing a new file named after it instead ("" otherwise).
@@ -1131,6 +1218,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     page = wrong_page(ev.goal, answer, ev.calls)
     if page:  # pdf_find_figure at 4826ac4: page 1's 6.10 for "on page 3"
         out.append(page)
+    sheets = _one_sheet_of_many(answer, ev)
+    if sheets:  # xlsx_two_sheet_total at 462ec82: sheet Q1's Travel sum for "across both quarters"
+        out.append(sheets)
     copy = _changed_a_copy(ev) if changed else ""
     if copy:
         out.append(copy)
