@@ -1074,3 +1074,56 @@ def test_a_picked_file_that_matches_less_of_the_goal_than_one_in_the_results_is_
     wrong = problems("The file is home/insurance.txt.")
     assert any("archive/2024/misc/appt-0412.txt" in p and "matches more" in p for p in wrong), wrong
     assert problems("The file is archive/2024/misc/appt-0412.txt.") == []
+
+
+def test_renaming_a_file_when_the_goal_says_keep_the_names_is_doubted(tmp_path):
+    goal = ("Sort the files in the inbox folder into subfolders of inbox named after their file extension: pdf, jpg "
+            "and txt (for example inbox/pdf/scan.pdf). Keep the file names as they are.")
+    (tmp_path / "inbox").mkdir()
+    (tmp_path / "inbox" / "notes.text").write_text("n\n")
+    renamed = CallRecord(id="s1c0", step=1, turn_seq=1, name="rename_many", risk="write", status="done",
+                         arguments={"folder": "inbox", "find": "txt", "replace": "text"},
+                         result="renamed 1 file: inbox/notes.txt -> inbox/notes.text. Undo can restore the old names.")
+    answer = "The inbox folder now has subfolders pdf, jpg and txt, with the file names as they were."
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[renamed], touched=["inbox/notes.txt", "inbox/notes.text"],
+                  tool_names=TOOLS)
+    assert any("keep the file names" in p and "inbox/notes.text" in p for p in finish_problems(answer, ev))
+    (tmp_path / "inbox" / "txt").mkdir()
+    moved = CallRecord(id="s1c0", step=1, turn_seq=1, name="move", risk="write", status="done",
+                       arguments={"path": "inbox/notes.txt", "dest": "inbox/txt/notes.txt"},
+                       result="moved inbox/notes.txt to inbox/txt/notes.txt.")
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[moved], touched=["inbox/notes.txt", "inbox/txt/notes.txt"],
+                  tool_names=TOOLS)
+    assert not any("keep the file names" in p for p in finish_problems("Moved notes.txt to inbox/txt.", ev))
+
+
+def test_writing_the_merged_lines_without_reading_a_file_is_doubted(tmp_path):
+    goal = "Combine the lines of all .txt files in the todo folder into one new file todo/all.txt (one item per line)."
+    (tmp_path / "todo").mkdir()
+    (tmp_path / "todo" / "monday.txt").write_text("buy milk\n")
+    (tmp_path / "todo" / "all.txt").write_text("monday.txt\n9 B\n")
+    listed = _done("list_dir", "todo/\n  monday.txt  9 B", path="todo")
+    wrote = CallRecord(id="s2c0", step=2, turn_seq=2, name="write_file", risk="write", status="done",
+                       arguments={"path": "todo/all.txt", "content": "monday.txt\n9 B"}, result="created todo/all.txt")
+    kw = dict(goal=goal, workspace=tmp_path, touched=["todo/all.txt"], made=["todo/all.txt"],
+              written=["todo/all.txt"], tool_names=TOOLS)
+    answer = "I created todo/all.txt with the lines of the files."
+    assert any("without reading" in p for p in finish_problems(answer, Evidence(calls=[listed, wrote], **kw)))
+    read = _done("read_file", "buy milk", path="todo/monday.txt")
+    assert not any("without reading" in p for p in finish_problems(answer, Evidence(calls=[listed, read, wrote], **kw)))
+
+
+def test_a_number_from_a_line_that_is_not_about_the_question_is_doubted(tmp_path):
+    (tmp_path / "lease.docx").write_bytes(b"PK")
+    text = ("lease.docx: 3 paragraphs\n[p3] The tenant pays a security deposit of EUR 2,900 before moving in.\n"
+            "[p4] The monthly rent is EUR 1,450, due on the first working day of each month.\n"
+            "[p5] A parking space can be rented for EUR 60 per month.")
+    read = _done("docx_read", text, path="lease.docx")
+    ev = Evidence(goal="How much is the monthly rent in lease.docx?", workspace=tmp_path, calls=[read],
+                  tool_names=TOOLS)
+    wrong = finish_problems("2,900", ev)
+    assert any("monthly, rent" in p and "[p4]" in p for p in wrong), wrong
+    assert finish_problems("The monthly rent is EUR 1,450.", ev) == []
+    ev_deposit = Evidence(goal="How much is the security deposit in lease.docx?", workspace=tmp_path, calls=[read],
+                          tool_names=TOOLS)
+    assert finish_problems("EUR 2,900", ev_deposit) == []

@@ -1056,7 +1056,7 @@ def _one_sheet_of_many(answer: str, ev: Evidence) -> str:
     asked for Travel "across both quarters", Qwen 1.5B answered sheet Q1's 1,034."""
     if not _ACROSS.search(ev.goal):
         return ""
-    said = set(_source_numbers([answer]))
+    said = set(_numbers(answer))
     one_sheet: list[tuple[CallRecord, str]] = []
     for c in ev.calls:
         tables = (c.data or {}).get("tables") if c.name == "table_query" else None
@@ -1075,6 +1075,89 @@ def _one_sheet_of_many(answer: str, ev: Evidence) -> str:
     return (f"the task asks about more than one sheet, but the answer's numbers come from table_query at step "
             f"{c.step}, which read only {src}; query every sheet of {book} (its all-sheets table, or add each "
             "sheet's result in one SELECT)")
+
+
+_KEEP_NAMES = re.compile(r"\b(keep|leave)\s+(the\s+|their\s+|its\s+|all\s+)?(file\s*)?names?\b|"
+                         r"\bsame\s+(file\s*)?names?\b|\bwithout\s+renaming\b", re.IGNORECASE)
+_MOVE_PAIR = re.compile(r"(?:^|[\s:;,])((?:[\w.-]+/)*[\w-][\w.-]*)\s*->\s*((?:[\w.-]+/)*[\w-][\w.-]*)|"
+                        r"\bmoved\s+((?:[\w.-]+/)*[\w-][\w.-]*)\s+to\s+((?:[\w.-]+/)*[\w-][\w.-]*)")
+
+
+def _renamed_against_goal(ev: Evidence) -> str:
+    """The doubt when the goal says to keep the file names and a change of this task
+    gave a file another name ("" otherwise). files_organise at 36d1140: asked to sort
+    inbox into pdf/jpg/txt subfolders "keeping the file names", Qwen 1.5B renamed
+    inbox/notes.txt to inbox/notes.text, moved nothing and said it was done."""
+    if not _KEEP_NAMES.search(ev.goal):
+        return ""
+    for c in ev.calls:
+        if c.status != "done" or c.error or c.risk not in ("write", "destructive"):
+            continue
+        for m in _MOVE_PAIR.finditer(c.result or ""):
+            old, new = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            old, new = old.rstrip("."), new.rstrip(".")
+            if Path(old).name != Path(new).name:
+                return (f"the task says to keep the file names, but {c.name} at step {c.step} renamed {old} to "
+                        f"{new}; undo that (move it back to {Path(old).name}) and do what the task asks with the "
+                        "names as they are")
+    return ""
+
+
+_OF_FILES = re.compile(r"\b(lines|contents?|text|items|entries)\s+(of|from|in)\s+(all|every|each|the|these|those|both)\b",
+                       re.IGNORECASE)
+_CONTENT_READS = frozenset({"read_file", "grep", "table_query"})
+
+
+def _wrote_unread_contents(ev: Evidence) -> str:
+    """The doubt when the goal asks for what files say ("the lines of all .txt files")
+    and this task wrote a file without reading any file's text ("" otherwise).
+    files_merge_todos at 36d1140: Qwen 1.5B listed the todo folder and wrote the
+    listing (names and sizes) into todo/all.txt."""
+    if not _OF_FILES.search(ev.goal) or not list(ev.written):
+        return ""
+    if any(c.status == "done" and not c.error and (c.name in _CONTENT_READS or c.name.endswith("_read"))
+           for c in ev.calls):
+        return ""
+    written = ", ".join(list(ev.written)[:3])
+    return (f"the task asks for what the files say, but this task wrote {written} without reading any of them "
+            "(a listing shows names and sizes, not their lines); read each file, then write what they say")
+
+
+_NOT_ASKED = frozenset("""much many does there what which whose where when tell find give show know file""".split())
+
+
+def _number_from_another_line(answer: str, ev: Evidence) -> str:
+    """The doubt when a question's answer gives one number whose every source line in
+    this task's results shares none of the question's words, while another line of
+    those results shares two or more of them and holds a number ("" otherwise).
+    docx_lookup at 36d1140: asked "How much is the monthly rent in lease.docx?",
+    Qwen 1.5B answered "2,900" from "[p3] ... security deposit of EUR 2,900" though
+    "[p4] The monthly rent is EUR 1,450" was in the same result."""
+    if not asks_only_a_question(ev.goal):
+        return ""
+    said = _numbers(answer)
+    if len(set(said)) != 1:
+        return ""
+    named = {w.lower() for _, rel in _paths(ev.goal) for w in _WORD.findall(rel)}
+    topic = {w.lower() for w in _WORD.findall(ev.goal)} - _COMMON - _NOT_ASKED - _NOT_TOPIC - named
+    if len(topic) < 2:
+        return ""
+    want = set(said)
+
+    def shared(line: str) -> int:
+        return sum(bool(re.search(rf"\b{re.escape(w[:5])}", line, re.IGNORECASE)) for w in topic)
+
+    lines = [ln.strip() for c in ev.calls if c.status == "done" and not c.error and c.name != "finish"
+             for ln in _FENCE_LINE.sub("", c.result or "").splitlines() if _numbers(ln)]
+    sources = [ln for ln in lines if want & set(_numbers(ln))]
+    if not sources or any(shared(ln) for ln in sources):
+        return ""
+    best = max(lines, key=shared)
+    if shared(best) < 2:
+        return ""
+    about = ", ".join(sorted(w for w in topic if re.search(rf"\b{re.escape(w[:5])}", best, re.IGNORECASE)))
+    return (f"the answer gives {said[0]}, which comes from '{sources[0][:90]}', but the task asks about {about}, "
+            f"which '{best[:90]}' is about; answer with the value the task asks for")
 
 
 def _changed_a_copy(ev: Evidence) -> str:
@@ -1221,6 +1304,15 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     sheets = _one_sheet_of_many(answer, ev)
     if sheets:  # xlsx_two_sheet_total at 462ec82: sheet Q1's Travel sum for "across both quarters"
         out.append(sheets)
+    renamed = _renamed_against_goal(ev) if changed else ""
+    if renamed:  # files_organise at 36d1140: notes.txt renamed notes.text for "keep the file names"
+        out.append(renamed)
+    unread = _wrote_unread_contents(ev) if changed else ""
+    if unread:  # files_merge_todos at 36d1140: the folder listing written as the merged lines
+        out.append(unread)
+    other_line = _number_from_another_line(answer, ev)
+    if other_line:  # docx_lookup at 36d1140: the deposit's 2,900 for "how much is the monthly rent"
+        out.append(other_line)
     copy = _changed_a_copy(ev) if changed else ""
     if copy:
         out.append(copy)
