@@ -813,3 +813,21 @@ def test_a_notes_task_writes_no_file_of_its_own(assistant_home, tmp_path):
                                  "write wifi-password.md; make the change with note_add")
     assert not (ws / "wifi-password.md").exists() and results[1] == "saved note Wifi password"
     store.close()
+
+
+def test_reading_an_already_read_document_as_text_points_to_the_earlier_result(assistant_home, tmp_path):
+    """pdf_number_lookup at 36d1140: pdf_read had shown the PDF; Qwen 1.5B then called read_file on
+    it, was told only "Use pdf_read", and asked the user for another file that holds text."""
+    docx = pytest.importorskip("docx")
+    from tools.office.docx_read import docx_read
+
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("docx_read", path="lease.docx"), call("read_file", path="lease.docx"), "The rent is EUR 1,450."],
+        [docx_read])
+    doc = docx.Document()
+    doc.add_paragraph("The monthly rent is EUR 1,450.")
+    doc.save(str(ws / "lease.docx"))
+    events = list(agent.run("How much is the monthly rent in lease.docx?", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert "is not a text file" in results[1] and "the result of docx_read at step" in results[1], results[1]
+    store.close()

@@ -1127,3 +1127,14 @@ def test_a_number_from_a_line_that_is_not_about_the_question_is_doubted(tmp_path
     ev_deposit = Evidence(goal="How much is the security deposit in lease.docx?", workspace=tmp_path, calls=[read],
                           tool_names=TOOLS)
     assert finish_problems("EUR 2,900", ev_deposit) == []
+
+
+def test_an_answer_holding_the_data_fence_marker_is_refused(tmp_path):
+    from tools.untrusted import fence, new_marker
+
+    marker = new_marker()
+    shown = fence("manual.pdf: 6 pages.\n--- page 1 ---\nSolar Lamp X2 User Guide", marker, "manual.pdf")
+    read = _done("pdf_read", shown, path="manual.pdf")
+    ev = Evidence(goal="How many pages does manual.pdf have?", workspace=tmp_path, calls=[read], tool_names=TOOLS)
+    assert any("random marker" in p for p in finish_problems(marker, ev))
+    assert not any("random marker" in p for p in finish_problems("manual.pdf has 6 pages.", ev))

@@ -716,7 +716,22 @@ class CallRunner:
             shown = self._workspace_files()
         if result.error and "outside the workspace" in result.text:
             shown = self._inside_path(call) or shown
+        if result.error and "is not a text file" in result.text:
+            shown = self._read_already(call) or shown
         return (yield from self.finish(call, result, after=shown))  # the harness's words: after any fence
+
+    def _read_already(self, call: CallRecord) -> str:
+        """Where this task already read the document ``call`` tried to read as text
+        ("" when it did not). pdf_number_lookup at 36d1140: pdf_read had shown the
+        PDF at step 0; Qwen 1.5B then called read_file on it, was told to use pdf_read,
+        and asked the user for "a different file that contains text"."""
+        path = str(call.arguments.get("path", ""))
+        for c in reversed(self.s.calls):
+            if (c.id != call.id and c.status == "done" and not c.error and c.name != call.name
+                    and str(c.arguments.get("path", "")) == path and path):
+                return (f"Its text is already in this task: the result of {c.name} at step {c.step} above. "
+                        "Answer from that result; do not read it again.")
+        return ""
 
     def _inside_path(self, call: CallRecord) -> str:
         """"Did you mean 'photos'?" when a path argument of ``call`` is absolute and

@@ -602,6 +602,7 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
 
 
 _FENCED = re.compile(r"<<UNTRUSTED (\w+)[^\n]*>>.*?<<END_UNTRUSTED \1>>", re.DOTALL)
+_FENCE_ID = re.compile(r"<<(?:END_)?UNTRUSTED ([0-9a-f]{8,})\b")
 _HAS_WORD = re.compile(r"[^\W_]{2,}")
 _NOT_FOUND = re.compile(r"\b(not (found|present|there|listed|mentioned)|no (such )?(file|match|result)s?|"
                         r"(could ?n[o']t|cannot|can't|unable to|did ?n[o']t|was ?n[o']t able to) (find|locate|see))\b",
@@ -791,6 +792,15 @@ def _ran(calls: Sequence[CallRecord]) -> set[str]:
     return {c.name for c in calls if c.status == "done" and not c.error and not (c.data or {}).get("repeat_of")}
 
 
+def _holds_marker(answer: str, ev: Evidence) -> str:
+    """The doubt when ``answer`` holds the random marker of a data fence of this task's
+    results ("" otherwise). pdf_page_count at 36d1140: Qwen 1.5B answered
+    "20e06036e1670925" (the fence's marker) twice."""
+    marker = next((m for c in ev.calls for m in _FENCE_ID.findall(c.result or "") if m in answer), "")
+    return (f"the answer holds {marker}, the random marker that fences the data, which no document says; answer "
+            "with what the tool results say, in plain sentences") if marker else ""
+
+
 def not_an_answer(answer: str, ev: Evidence) -> str | None:
     """Why a plain-text reply is no answer at all (call-like markup, a tool named
     by its identifier, the harness's own words), or None. The loop treats such a
@@ -800,6 +810,9 @@ def not_an_answer(answer: str, ev: Evidence) -> str | None:
     markup = markup_problem(answer, ev.tool_names, _ran(ev.calls))
     if markup:
         return markup
+    marker = _holds_marker(answer, ev)
+    if marker:
+        return marker
     if echoes_harness(answer, ev.harness_texts):
         return ("the reply repeats the harness's message instead of answering; answer with what you found, "
                 "or call a tool")
@@ -1218,6 +1231,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     markup = markup_problem(answer, ev.tool_names, _ran(ev.calls))
     if markup:
         return [markup]
+    marker = _holds_marker(answer, ev)
+    if marker:
+        return [marker]
     if echoes_harness(answer, ev.harness_texts):
         return ["the answer repeats the instructions the harness gave, not a result of the task; do the work "
                 "with tools, or say plainly what you could not do"]
