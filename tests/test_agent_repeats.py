@@ -831,3 +831,53 @@ def test_reading_an_already_read_document_as_text_points_to_the_earlier_result(a
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     assert "is not a text file" in results[1] and "the result of docx_read at step" in results[1], results[1]
     store.close()
+
+
+def test_a_calendar_task_adds_no_note_instead_of_the_event(assistant_home, tmp_path):
+    """calendar_next_weekday at 36d1140: "Schedule ... with the note ..." loaded the notes group and
+    Qwen 1.5B saved the meeting as a note; the calendar was never touched."""
+    from pydantic import BaseModel
+
+    from tools.base import RiskClass, Tool, ToolResult
+
+    class Event(BaseModel):
+        title: str
+
+    added: list[str] = []
+    add_event = Tool("calendar_add_event", "Add an event.", Event, lambda ctx, p: ToolResult(text="added"),
+                     RiskClass.WRITE)
+    note_add = Tool("note_add", "Add a note.", Event, lambda ctx, p: added.append(p.title) or ToolResult(text="noted"),
+                    RiskClass.WRITE)
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("note_add", title="Budget review next Wednesday"), call("calendar_add_event", title="Budget review"),
+        "Scheduled Budget review."], [add_event, note_add])
+    events = list(agent.run('Schedule "Budget review" with Ann next Wednesday at 2:30pm, with the note "Bring the Q3 '
+                            'numbers".', workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[0].startswith("Not run: the task asks for a change in the calendar, and the user did not ask to "
+                                 "write a note; make the change with calendar_add_event"), results[0]
+    assert added == [] and results[1] == "added"
+    store.close()
+
+
+@pytest.mark.parametrize("goal, refused", [
+    ('Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.', True),
+    ('Add a final paragraph "Approved by: Dana Lee" to letter.docx and save it as new_letter.docx.', False),
+])
+def test_a_change_to_a_named_document_is_not_saved_to_a_copy(assistant_home, tmp_path, goal, refused):
+    """docx_append_paragraph at 36d1140: Qwen 1.5B passed output='new_letter.docx', so letter.docx kept
+    its three paragraphs, and the task ended in a hand-off."""
+    docx = pytest.importorskip("docx")
+    from tools.office import OFFICE_TOOLS
+
+    insert = call("docx_insert", path="letter.docx", blocks='[{"type": "paragraph", "text": "Approved by: Dana Lee"}]',
+                  output="new_letter.docx")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [insert, "Added it."], OFFICE_TOOLS)
+    doc = docx.Document()
+    doc.add_paragraph("Dear Mr Alvarez,")
+    doc.save(str(ws / "letter.docx"))
+    events = list(agent.run(goal, workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[0].startswith("Not run: the task asks to change letter.docx itself") == refused, results[0]
+    assert (ws / "new_letter.docx").exists() != refused
+    store.close()

@@ -371,6 +371,12 @@ class CallRunner:
                 msg = (f"Not run: the task asks for a change in the {store}, and the user did not ask to write "
                        f"{rel}; make the change with {tool_name}.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            copy = self._copies_an_input(call)
+            if copy:  # docx_append_paragraph at 36d1140: the paragraph added to new_letter.docx, not letter.docx
+                path, output = copy
+                msg = (f"Not run: the task asks to change {path} itself, and this call would save the change to "
+                       f"{output} instead; call {call.name} again without output (the change can be undone).")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             replaced = self._replaces_an_input(call)
             if replaced:  # docx_edit_clause at e03cee3: contract.docx re-created holding clause 2 alone
                 msg = (f"Not run: {call.name} makes a new document, and {replaced} is a document the task asks to "
@@ -479,6 +485,9 @@ class CallRunner:
         if store is None or ws is None or store[1] not in self.registry \
                 or call.name.startswith(store[1].split("_")[0] + "_"):
             return None  # no calendar tool: the user may keep the calendar in a file
+        other = {"calendar": "note_add", "notes": "calendar_add_event"}[store[0]]
+        if call.name == other:  # calendar_next_weekday at 36d1140: the meeting saved as a note, never in the calendar
+            return (*store, "a note" if other == "note_add" else "a calendar event")
         outputs, inputs = goal_files(self.s.task.goal)
         path = call.arguments.get("path")
         if call.name == "write_file" and isinstance(path, str) and norm_path(path) not in outputs:
@@ -495,6 +504,17 @@ class CallRunner:
             if norm_path(rel) in inputs and rel not in self._made():
                 return (*store, rel)
         return None
+
+    def _copies_an_input(self, call: CallRecord) -> tuple[str, str] | None:
+        """``(path, output)`` when ``call`` would save its change of a file the goal names
+        as one to work on to another path (``output``) the goal does not ask for; else None."""
+        path, output = call.arguments.get("path"), call.arguments.get("output")
+        if not isinstance(path, str) or not isinstance(output, str) or not output.strip():
+            return None
+        outputs, inputs = goal_files(self.s.task.goal)
+        if norm_path(path) not in {norm_path(p) for p in inputs} or norm_path(output) in {norm_path(p) for p in outputs}:
+            return None
+        return path, output
 
     def _replaces_an_input(self, call: CallRecord) -> str:
         """The path when ``call`` is a ``docx_create`` over an existing document that the
