@@ -39,7 +39,9 @@ def test_an_identical_read_is_not_run_again_and_leaves_the_next_grammar(assistan
     assert isinstance(events[-1], Finished)
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     assert "14 March" in results[0]
-    assert results[1].startswith("Not run again") and "step 1" in results[1] and "14 March" not in results[1]
+    # a short result is quoted in the note (note_search at 36d1140: told only "in the history above", Qwen 1.5B
+    # searched for the plumber three more times); the call does not run again
+    assert results[1].startswith("Not run again") and "step 1" in results[1] and "14 March" in results[1]
     calls = store.calls(events[-1].task_id)
     assert calls[1].data == {"repeat_of": calls[0].id}
     # the turn after the repeat is constrained (a call or a final answer) and cannot call read_file; the one
@@ -880,4 +882,17 @@ def test_a_change_to_a_named_document_is_not_saved_to_a_copy(assistant_home, tmp
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     assert results[0].startswith("Not run: the task asks to change letter.docx itself") == refused, results[0]
     assert (ws / "new_letter.docx").exists() != refused
+    store.close()
+
+
+def test_a_long_result_is_not_quoted_again_and_a_short_one_only_once(assistant_home, tmp_path):
+    long_read, short_read = call("read_file", path="long.md"), call("read_file", path="short.md")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        long_read, long_read, short_read, short_read, short_read, "The plumber is Jonas Berg."])
+    (ws / "long.md").write_text("".join(f"line {i}: nothing to see here\n" for i in range(40)))
+    (ws / "short.md").write_text("Plumber: Jonas Berg\n")
+    events = list(agent.run("Who is the plumber? See long.md and short.md", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run again") and "line 3:" not in results[1]
+    assert "Jonas Berg" in results[3] and "Jonas Berg" not in results[4], results[3:5]
     store.close()

@@ -673,7 +673,7 @@ def test_an_answer_that_echoes_a_repeat_note_is_not_an_answer(tmp_path):
     """note_search: Qwen 1.5B found the plumber, repeated the search, then answered with the harness's
     "Not run again: this exact note_search call already ran ..." note, and the task finished."""
     read = call("read_file", path="house.md")
-    echo = "Not run again: this exact read_file call already ran at step 1 and its result is in the history above."
+    echo = "Not run again: this exact read_file call already ran at step 1."
     agent, _, ws, store = scripted_agent(tmp_path, [read, read, echo, "The plumber is Jonas Berg, 0170 555 0199."],
                                          approve="all", preread=False)
     (ws / "house.md").write_text("Plumber: Jonas Berg, phone 0170 555 0199\n")

@@ -46,6 +46,7 @@ QUESTION_ONLY_KEY = "question_only"
 """``CallRecord.data`` key: True on a change refused because the task only asks a question (the tool is left out
 of the task's later constrained turns)."""
 _SHOW_AGAIN_CHARS = 6000
+_QUOTE_AGAIN_CHARS = 400  # a repeated read's result short enough to quote in the "Not run again" note
 """A file the harness read before step 1, asked for again by the model, is shown again up to this size."""
 _TABLE_WRITES = ("xlsx_write", "xlsx_add_sheet", "xlsx_append_rows", "csv_write")
 _AGGREGATE = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|most|top|highest|lowest|largest|smallest|count\w*|"
@@ -628,6 +629,13 @@ class CallRunner:
         step = self.next_step()
         then = f" The plan's next step: {step}" if step else (
             " If it answers the task, give your final answer now; otherwise take a different next step.")
+        short = (earlier.result or "").strip()
+        if short and len(short) <= _QUOTE_AGAIN_CHARS and not folded \
+                and not any((c.data or {}).get("repeat_of") == earlier.id for c in self.s.calls):
+            # note_search at 36d1140: the plumber's line was one result long; Qwen 1.5B called the same search
+            # three more times, told only that the result was "in the history above", and handed off
+            return (f"Not run again: this exact {earlier.name} call already ran at step {earlier.step}; its result "
+                    f"was:\n{short}\n{then.strip()}")
         return (f"Not run again: this exact {earlier.name} call already ran at step {earlier.step} and its result "
                 f"is {where}.{then}")
 
