@@ -59,6 +59,10 @@ def _loads_lenient(text: str) -> Any:
             return value
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         pass
+    if "Unterminated string" in str(first):  # a finish answer stopped by the loop guard or the turn's token cap
+        # (files_find at 908434b: the same cut finish three times, each told only "invalid JSON: Unterminated ...")
+        raise _Bad(f"invalid JSON: {first}: the call was cut off inside a string (too long, or repeating itself); "
+                   "write it again, shorter (an answer of one or two sentences)")
     raise _Bad(f"invalid JSON: {first}")
 
 

@@ -121,6 +121,8 @@ CORPUS = [
     ("bad array json", xml("search", query="q", tags="[a, b"), False, "", "", [], ["'tags' must be array"]),
     ("bad json", "<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": }\n</tool_call>", False, "", "",
      [], ["invalid JSON"]),
+    ("json string cut off", '<tool_call>\n{"name": "write_file", "arguments": {"path": "a", "content": "I could not '
+     'find it in the\n</tool_call>', False, "", "", [], ["cut off inside a string"]),
     ("json without name", '<tool_call>{"arguments": {"path": "a"}}</tool_call>', False, "", "", [],
      ['string "name"']),
     ("unclosed tool_call at end", "Reading.\n<tool_call>\n<function=read_file>\n<parameter=path>\na", False, "",
