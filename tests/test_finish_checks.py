@@ -1111,6 +1111,10 @@ def test_writing_the_merged_lines_without_reading_a_file_is_doubted(tmp_path):
     assert any("without reading" in p for p in finish_problems(answer, Evidence(calls=[listed, wrote], **kw)))
     read = _done("read_file", "buy milk", path="todo/monday.txt")
     assert not any("without reading" in p for p in finish_problems(answer, Evidence(calls=[listed, read, wrote], **kw)))
+    combined = CallRecord(id="s2c0", step=2, turn_seq=2, name="combine_files", risk="write", status="done",
+                          arguments={"src": "todo/*.txt", "dest": "todo/all.txt"},
+                          result="combined 1 files (todo/monday.txt) into todo/all.txt (1 lines).")
+    assert not any("without reading" in p for p in finish_problems(answer, Evidence(calls=[listed, combined], **kw)))
 
 
 def test_a_number_from_a_line_that_is_not_about_the_question_is_doubted(tmp_path):

@@ -1118,7 +1118,8 @@ def _renamed_against_goal(ev: Evidence) -> str:
 
 _OF_FILES = re.compile(r"\b(lines|contents?|text|items|entries)\s+(of|from|in)\s+(all|every|each|the|these|those|both)\b",
                        re.IGNORECASE)
-_CONTENT_READS = frozenset({"read_file", "grep", "table_query"})
+_CONTENT_READS = frozenset({"read_file", "grep", "table_query", "combine_files"})  # combine_files reads its sources
+# (files_merge_todos at 908434b: combine_files wrote the merged lines, and the first form of this check doubted it)
 
 
 def _wrote_unread_contents(ev: Evidence) -> str:
