@@ -865,6 +865,7 @@ def test_a_calendar_task_adds_no_note_instead_of_the_event(assistant_home, tmp_p
 @pytest.mark.parametrize("goal, refused", [
     ('Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.', True),
     ('Add a final paragraph "Approved by: Dana Lee" to letter.docx and save it as new_letter.docx.', False),
+    ('Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.', "same"),  # output = path
 ])
 def test_a_change_to_a_named_document_is_not_saved_to_a_copy(assistant_home, tmp_path, goal, refused):
     """docx_append_paragraph at 36d1140: Qwen 1.5B passed output='new_letter.docx', so letter.docx kept
@@ -873,15 +874,17 @@ def test_a_change_to_a_named_document_is_not_saved_to_a_copy(assistant_home, tmp
     from tools.office import OFFICE_TOOLS
 
     insert = call("docx_insert", path="letter.docx", blocks='[{"type": "paragraph", "text": "Approved by: Dana Lee"}]',
-                  output="new_letter.docx")
+                  output="letter.docx" if refused == "same" else "new_letter.docx")
     agent, model, ws, store = _agent(assistant_home, tmp_path, [insert, "Added it."], OFFICE_TOOLS)
     doc = docx.Document()
     doc.add_paragraph("Dear Mr Alvarez,")
     doc.save(str(ws / "letter.docx"))
     events = list(agent.run(goal, workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
-    assert results[0].startswith("Not run: the task asks to change letter.docx itself") == refused, results[0]
-    assert (ws / "new_letter.docx").exists() != refused
+    assert results[0].startswith("Not run: the task asks to change letter.docx itself") == (refused is True), results[0]
+    assert (ws / "new_letter.docx").exists() == (refused is False)
+    if refused == "same":
+        assert "Approved by: Dana Lee" in "\n".join(p.text for p in docx.Document(str(ws / "letter.docx")).paragraphs)
     store.close()
 
 

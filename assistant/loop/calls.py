@@ -510,7 +510,8 @@ class CallRunner:
         """``(path, output)`` when ``call`` would save its change of a file the goal names
         as one to work on to another path (``output``) the goal does not ask for; else None."""
         path, output = call.arguments.get("path"), call.arguments.get("output")
-        if not isinstance(path, str) or not isinstance(output, str) or not output.strip():
+        if not isinstance(path, str) or not isinstance(output, str) or not output.strip() \
+                or norm_path(output) == norm_path(path):  # xlsx_group_sums: output='sales.xlsx' for sales.xlsx
             return None
         outputs, inputs = goal_files(self.s.task.goal)
         if norm_path(path) not in {norm_path(p) for p in inputs} or norm_path(output) in {norm_path(p) for p in outputs}:
