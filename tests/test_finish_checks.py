@@ -1142,3 +1142,20 @@ def test_an_answer_holding_the_data_fence_marker_is_refused(tmp_path):
     ev = Evidence(goal="How many pages does manual.pdf have?", workspace=tmp_path, calls=[read], tool_names=TOOLS)
     assert any("random marker" in p for p in finish_problems(marker, ev))
     assert not any("random marker" in p for p in finish_problems("manual.pdf has 6 pages.", ev))
+
+
+def test_an_answer_with_every_figure_for_a_one_value_question_is_doubted(tmp_path):
+    shown = ("--- page 1 ---\nLast year the average delivery time was 4.1 days across 18,200 orders.\n--- page 2 ---\n"
+             "Orders shipped this year: 21,450.\nAverage delivery time this year: 3.4 days.\nLate deliveries: 6.2 percent."
+             "\n--- page 3 ---\nBring the average delivery time down to 2.9 days.")
+    read = _done("pdf_read", shown, path="logistics-review.pdf")
+    goal = "What was our average delivery time this year, according to logistics-review.pdf?"
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[read], tool_names=TOOLS)
+    (tmp_path / "logistics-review.pdf").write_bytes(b"%PDF")
+    dump = ("The average delivery time this year was 3.4 days across 21,450 orders, with 6.2 percent of orders late. "
+            "The target for 2027 is 2.9 days.")
+    assert any("asks for one value" in p for p in finish_problems(dump, ev))
+    assert finish_problems("It was 3.4 days this year.", ev) == []
+    ev_many = Evidence(goal="What were the delivery figures this year in logistics-review.pdf?", workspace=tmp_path,
+                       calls=[read], tool_names=TOOLS)
+    assert not any("asks for one value" in p for p in finish_problems(dump, ev_many))

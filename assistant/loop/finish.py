@@ -1174,6 +1174,27 @@ def _number_from_another_line(answer: str, ev: Evidence) -> str:
             f"which '{best[:90]}' is about; answer with the value the task asks for")
 
 
+_ONE_VALUE = re.compile(r"^\W*(what|how much|how many|how long)\b", re.IGNORECASE)
+_MANY_ASKED = re.compile(r"\b(and|list|all|each|every|per|by|top|both|events?|schedule|calendar|breakdown|numbers|"
+                         r"figures|values)\b", re.IGNORECASE)
+
+
+def _many_numbers_for_one(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks for one value ("What was our average delivery
+    time this year?") and the answer gives four or more numbers the goal does not
+    hold ("" otherwise). pdf_number_lookup at 908434b: Qwen 1.5B answered 3.4 with
+    every other figure of the PDF around it (21,450 orders, 6.2 percent, the 2.9
+    target, the page size), so which one answers the question was left to the user."""
+    if not _ONE_VALUE.search(ev.goal) or _MANY_ASKED.search(ev.goal):
+        return ""
+    given = set(_numbers(ev.goal))
+    said = list(dict.fromkeys(n for n in _numbers(answer) if n not in given))
+    if len(said) < 4:
+        return ""
+    return (f"the task asks for one value, and the answer gives {len(said)} numbers ({', '.join(said[:6])}); "
+            "answer with the one the task asks for, in one sentence")
+
+
 def _changed_a_copy(ev: Evidence) -> str:
     """The doubt when the goal asks to change a file it names and this task left that
     file as it was, writing a new file named after it instead ("" otherwise).
@@ -1330,6 +1351,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     other_line = _number_from_another_line(answer, ev)
     if other_line:  # docx_lookup at 36d1140: the deposit's 2,900 for "how much is the monthly rent"
         out.append(other_line)
+    many = _many_numbers_for_one(answer, ev)
+    if many:  # pdf_number_lookup at 908434b: 3.4 among every figure of the PDF, the 2.9 target too
+        out.append(many)
     copy = _changed_a_copy(ev) if changed else ""
     if copy:
         out.append(copy)
