@@ -396,9 +396,13 @@ def _better_pick(answer: str, ev: Evidence) -> str:
         return ""
     root = Path(ev.workspace)
 
-    def matched(rel: str) -> list[str]:
-        text = f"{rel.lower()} {_text_of(root / rel)}"
-        return [w for w in topic if w[:5] in text]
+    found: dict[str, list[str]] = {}
+
+    def matched(rel: str) -> list[str]:  # each file read once
+        if rel not in found:
+            text = f"{rel.lower()} {_text_of(root / rel)}"
+            found[rel] = [w for w in topic if w[:5] in text]
+        return found[rel]
 
     named = [rel for pos, rel in _paths(answer) if (root / rel).is_file()
              and not _NEGATED.search(_sentence_before(answer, pos))]
