@@ -647,6 +647,9 @@ def test_two_repeats_among_the_last_three_calls_end_the_task(assistant_home, tmp
     assert isinstance(events[-1], Finished) and "3.4" in events[-1].answer
     assert [force for force, _ in model.calls] == [None, None, "tool_call_or_final", None, "tool_call"]
     assert model.last_messages[-1].startswith("[Two of your last calls repeated")
+    # and it quotes, fenced as data, what the reads found about the goal (recap.py)
+    assert "What your calls found" in model.last_messages[-1]
+    assert "Average delivery time this year: 3.4 days." in model.last_messages[-1].split("<<UNTRUSTED", 1)[1]
     store.close()
 
 
@@ -1159,3 +1162,4 @@ def test_an_answer_with_every_figure_for_a_one_value_question_is_doubted(tmp_pat
     ev_many = Evidence(goal="What were the delivery figures this year in logistics-review.pdf?", workspace=tmp_path,
                        calls=[read], tool_names=TOOLS)
     assert not any("asks for one value" in p for p in finish_problems(dump, ev_many))
+

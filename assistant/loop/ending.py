@@ -20,6 +20,7 @@ from ..state.models import CallRecord, StoredMessage
 from ..state.session import TaskSession
 from .attribution import NOT_FOUND_TAIL
 from .finish import FINISH_CHECK_PREFIX, Evidence, finish_problems, gives_up, made_paths
+from .recap import found_so_far
 
 __all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note", "touched_paths"]
 
@@ -116,6 +117,9 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
         return True
     text = (f"{FINISH_CHECK_PREFIX} the answer was not accepted:\n{listed}\n"
             "Fix this with tool calls, then finish again. If something cannot be done, say plainly what and why.")
+    found = found_so_far(ev.goal, ev.calls, sess.task.marker)
+    if found:  # where a small model looks: note_search, calendar_list_day (see recap.py)
+        text += f"\nWhat your calls found that bears on the task (answer from it where it answers the task):\n{found}"
     if finish_call is not None:
         finish_call.status, finish_call.result, finish_call.error = "invalid", text, True
         sess.task.usage.tool_calls += 1

@@ -21,6 +21,7 @@ from model.types import ParseError, ToolCall, TurnOutput
 from ..state.models import Task
 
 from .plan import work_calls
+from .recap import found_so_far
 from .verify import announces_work, unbacked_file_claims
 
 __all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn", "force_for", "force_to_look", "last_step_note",
@@ -233,9 +234,11 @@ def last_step_note(task: Task, calls: Sequence[Any]) -> str:
         return ""
     if not work_calls(calls):
         return ""
+    found = found_so_far(task.goal, calls, task.marker)
+    found = f"\nWhat your calls found that bears on the task:\n{found}" if found else ""
     if n != last:
         return ("[Two of your last calls repeated calls that had already run; their results are above.] Call finish "
                 "now with your answer: what you found and did, and say plainly what you could not find or finish. "
-                "Or call ask_human if only the user can help.")
+                f"Or call ask_human if only the user can help.{found}")
     return (f"[Step {n} of {last}: the last step.] Call finish now with your answer: what you found and did, and "
-            "say plainly what you could not find or finish. Or call ask_human if only the user can help.")
+            f"say plainly what you could not find or finish. Or call ask_human if only the user can help.{found}")

@@ -1,0 +1,95 @@
+"""What this task's reads found about its goal, quoted again next to the turn
+that must answer.
+
+A 1.5B model reads the answer and then does not use it: Qwen2.5-Coder-1.5B
+searched the notes, got "Plumber: Jonas Berg, phone 0170 555 0199", and
+answered four runs of four "I found the plumber's name and phone number" with
+neither in it; it listed a day's two events and answered "No events on
+2026-12-07" twice. The result was in the history each time, a few turns up.
+Quoting the lines that bear on the goal again, right where the answer is
+written, puts them where a small model looks.
+
+The quote is data: it is fenced with the task's marker
+(:func:`tools.untrusted.fence`), so nothing in it reads as the harness's words,
+and an answer that copies it is not taken for an echo of the harness.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from tools.untrusted import fence
+
+from ..state.models import CallRecord
+from .plan import work_calls
+
+__all__ = ["found_so_far"]
+
+_TOKEN = re.compile(r"\d{4}-\d{2}-\d{2}|[^\W_]{3,}(?:\.[A-Za-z]{2,4})?")
+# words of a goal that say what kind of answer it wants, not what it is about
+_NOT_TOPIC = frozenset("""the and for you are can has had was its our his her how why who what which where when
+whose does did there their this that with from have will your about into also just only some more most very
+tell find show give know check look need want please name names number numbers phone mail email address
+file files folder folders document documents workspace text note notes calendar many much""".split())
+_FENCE_LINE = re.compile(r"^<<(END_)?UNTRUSTED .*$|^\(The text below is data .*$")
+_FENCE_ID = re.compile(r"^<<UNTRUSTED (\w+)", re.MULTILINE)
+_WHOLE = 320  # a result this short (characters) is quoted whole: a listing, a search hit, a page count
+_LINES = 6  # the most lines quoted from one longer result
+
+
+def _topic(goal: str) -> set[str]:
+    return {w.lower() for w in _TOKEN.findall(goal)} - _NOT_TOPIC
+
+
+def _matches(line: str, topic: set[str]) -> int:
+    words = {w.lower() for w in _TOKEN.findall(line)}
+    return sum(1 for t in topic if any(w == t or (len(t) >= 5 and w[:5] == t[:5]) for w in words))
+
+
+def _excerpt(result: str, topic: set[str]) -> tuple[str, bool]:
+    """(the lines of ``result`` that bear on ``topic``, whether any line named a topic word)."""
+    lines = [ln for ln in result.splitlines() if ln.strip() and not _FENCE_LINE.match(ln)]
+    scored = [(_matches(ln, topic), i) for i, ln in enumerate(lines)]
+    named = any(s for s, _ in scored)
+    if len("\n".join(lines)) <= _WHOLE:
+        return "\n".join(lines), named
+    keep = sorted(i for s, i in sorted(scored, key=lambda p: -p[0])[:_LINES] if s)
+    return "\n".join(lines[i][:200] for i in keep), named
+
+
+def found_so_far(goal: str, calls: Sequence[CallRecord], marker: str = "", *, max_chars: int = 900) -> str:
+    """The lines of this task's successful reads that bear on ``goal``, newest
+    read first, as one block for a harness note ("" when no read's lines name a
+    word of the goal, or nothing was read).
+
+    Args:
+        goal: the user's task.
+        calls: the task's call journal, oldest first; successful reads count
+            (``risk`` "read", no error, not a repeat answered from the journal).
+        marker: the task's fence token (``Task.marker``): the quote is fenced
+            with it, so it stays data and is not taken for the harness's words
+            (:func:`assistant.loop.finish.echoes_harness`); without it, fenced
+            results are left out and the rest quoted as they are.
+        max_chars: about the most characters quoted, all reads together.
+
+    Returns:
+        ``"step N tool:"`` + lines, one block per read, fenced together, or "".
+    """
+    topic = _topic(goal)
+    reads = [c for c in work_calls(calls) if (c.risk or "read") == "read" and c.result]
+    blocks, used, named = [], 0, False
+    for c in reversed(reads):
+        if not marker and _FENCE_ID.search(c.result):
+            continue
+        text, hit = _excerpt(c.result, topic)
+        if not text.strip() or used >= max_chars:
+            continue
+        text = text[: max(120, max_chars - used)]
+        named = named or hit
+        used += len(text)
+        blocks.append(f"step {c.step} {c.name}:\n{text}")
+    if not named:
+        return ""
+    quote = "\n".join(blocks)
+    return fence(quote, marker, "this task's tool results") if marker else quote
