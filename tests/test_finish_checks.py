@@ -1163,3 +1163,21 @@ def test_an_answer_with_every_figure_for_a_one_value_question_is_doubted(tmp_pat
                        calls=[read], tool_names=TOOLS)
     assert not any("asks for one value" in p for p in finish_problems(dump, ev_many))
 
+
+def test_a_table_row_and_a_tools_own_hint_are_not_taken_for_lines_about_another_thing(tmp_path):
+    """xlsx_lookup at b5a954c: "Food, 591" came from the row "Food | 591" of a table whose header says
+    "category | sum(amount)"; the check doubted it for the hint line that xlsx_read writes below the
+    fenced sheet ("Hint: for totals, counts or rankings, query with table_query ...")."""
+    from tools.untrusted import fence
+
+    (tmp_path / "spending.xlsx").write_bytes(b"PK")
+    sheet = fence("| 1 | Category | Amount |\n| 2 | Food | 120 |\n| 3 | Travel | 410 |", "ab12cd34ef56ab78",
+                  "spending.xlsx")
+    shown = _done("xlsx_read", sheet + "\nHint: for totals, counts or rankings per category, query with table_query "
+                  "(SQL); table 'spending', e.g. SELECT category, SUM(amount) ... LIMIT 5", path="spending.xlsx")
+    table = fence("4 rows:\ncategory | sum(amount)\n---------+------------\nFood     |         591\n"
+                  "Travel   |         470", "ab12cd34ef56ab78", "table_query")
+    query = _done("table_query", table, sql="SELECT category, SUM(amount) FROM spending GROUP BY category")
+    ev = Evidence(goal="Which category had the highest total spending in spending.xlsx? Answer with the category "
+                  "name and its total.", workspace=tmp_path, calls=[shown, query], tool_names=TOOLS)
+    assert finish_problems("Food, with a total of 591.", ev) == []

@@ -1144,6 +1144,16 @@ def _wrote_unread_contents(ev: Evidence) -> str:
 _NOT_ASKED = frozenset("""much many does there what which whose where when tell find give show know file""".split())
 
 
+_FENCED_BODY = re.compile(r"<<UNTRUSTED (\w+)[^\n]*>>\n(.*?)<<END_UNTRUSTED \1>>", re.DOTALL)
+
+
+def _data_of(result: str) -> str:
+    """The fenced data of a tool result without its fence lines, or the whole result
+    when it has no fence (a tool's own lines around the data, e.g. its "Hint: ...", left out)."""
+    inside = _FENCED_BODY.findall(result)
+    return _FENCE_LINE.sub("", "\n".join(body for _, body in inside) if inside else result)
+
+
 def _number_from_another_line(answer: str, ev: Evidence) -> str:
     """The doubt when a question's answer gives one number whose every source line in
     this task's results shares none of the question's words, while another line of
@@ -1166,9 +1176,11 @@ def _number_from_another_line(answer: str, ev: Evidence) -> str:
         return sum(bool(re.search(rf"\b{re.escape(w[:5])}", line, re.IGNORECASE)) for w in topic)
 
     lines = [ln.strip() for c in ev.calls if c.status == "done" and not c.error and c.name != "finish"
-             for ln in _FENCE_LINE.sub("", c.result or "").splitlines() if _numbers(ln)]
+             for ln in _data_of(c.result or "").splitlines() if _numbers(ln)]
     sources = [ln for ln in lines if want & set(_numbers(ln))]
-    if not sources or any(shared(ln) for ln in sources):
+    # a table row's words are in its header, not in the row: xlsx_lookup at b5a954c, "Food | 591" under
+    # "category | sum(amount)" was doubted for the table_query hint line below the fenced sheet
+    if not sources or any(shared(ln) or ln.count("|") >= 2 for ln in sources):
         return ""
     best = max(lines, key=shared)
     if shared(best) < 2:
