@@ -417,6 +417,19 @@ def test_asking_the_user_their_own_question_is_refused(tmp_path):
     assert isinstance(events[-1], Finished) and "7.85" in events[-1].answer
     asked = [c for c in store.calls(events[-1].task_id) if c.name == "ask_human"]
     assert asked[0].status == "denied" and "the user's own request" in asked[0].result
+    store.close()
+    # asked again unchanged, it is refused the same way: the model is told so, and after a third sending
+    # ask_human is left out of the turns (xlsx_lookup at b5a954c: the same question five times, then stuck)
+    ask = call("ask_human", question=goal)
+    (tmp_path / "again").mkdir()
+    agent, model, ws, store = scripted_agent(tmp_path / "again", [ask, ask, ask, "The total revenue is 7.85 million EUR."],
+                                             [*FILE_TOOLS, ASK_HUMAN], approve="all")
+    (ws / "report.txt").write_text("Q3 total revenue: 7.85 million EUR.\n")
+    events = list(agent.run(goal, workspace=ws))
+    assert isinstance(events[-1], Finished) and "7.85" in events[-1].answer
+    asked = [c for c in store.calls(events[-1].task_id) if c.name == "ask_human"]
+    assert [c.status for c in asked] == ["denied"] * 3 and "failed the same way at step 1" in asked[1].result
+    assert "ask_human" in model.grammar_tools[2] and "ask_human" not in model.grammar_tools[3]
     from assistant.loop.calls import _restates_goal
 
     assert not _restates_goal("Which of the two contracts do you mean?", "Update the address in the contract.")

@@ -597,8 +597,10 @@ class CallRunner:
         it fails the same way, the model is told so and its next turn is
         constrained without that tool: csv_to_xlsx at c628c84, Qwen 1.5B sent the
         same write_file of contacts.xlsx six times, each refused with a pointer to
-        ``xlsx_write from_csv``, and the task paused as stuck."""
-        if call.name in _HARNESS_CALLS:
+        ``xlsx_write from_csv``, and the task paused as stuck. An ``ask_human`` the
+        harness refused counts too (xlsx_lookup at b5a954c: the user's own question
+        asked five times, each refused, until the task paused as stuck)."""
+        if call.name in _HARNESS_CALLS and call.name != "ask_human":
             return None
         sig = signature(call)
         for c in reversed(self.s.calls):
