@@ -1181,3 +1181,23 @@ def test_a_table_row_and_a_tools_own_hint_are_not_taken_for_lines_about_another_
     ev = Evidence(goal="Which category had the highest total spending in spending.xlsx? Answer with the category "
                   "name and its total.", workspace=tmp_path, calls=[shown, query], tool_names=TOOLS)
     assert finish_problems("Food, with a total of 591.", ev) == []
+
+
+def test_a_bare_json_object_reply_is_a_format_error_and_keeps_the_answers_retry(assistant_home, tmp_path):
+    """csv_top_customers at b5a954c: {"args": {"sql": ..., "rows": [...]}} (a csv_write gone wrong) was doubted as
+    an answer and spent the one retry; the real answer after it, top3.csv not yet written, was handed off."""
+    from assistant.events import Finished
+
+    model = _Recording([
+        '{\n"args": {\n"rows": [["Customer", "Total"], ["Harbor", 1845.25]]\n}\n}',
+        "Harbor spent the most: 1845.25.",
+        call("write_file", path="top.csv", content="Customer,Total\nHarbor,1845.25\n"),
+        "The top customer is Harbor (1845.25), saved to top.csv."])
+    agent, _, ws, store = scripted_agent(tmp_path, model, approve="all", preread=False)
+    events = list(agent.run("Save the top customer (Harbor, 1845.25) to top.csv with the columns Customer and Total.",
+                            workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    kinds = [m.kind for m in store.messages(events[-1].task_id) if m.role == "user"]
+    assert kinds[:3] == ["goal", "format_error", "corrective"]  # the JSON: a format error; the early answer: doubted
+    assert (ws / "top.csv").read_text().startswith("Customer,Total")
+    store.close()

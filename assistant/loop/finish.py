@@ -645,6 +645,24 @@ def _outputs_written(ev: Evidence) -> bool:
     return bool(outputs) and all(o in done and (Path(ev.workspace) / o).exists() for o in outputs)
 
 
+def _unfenced(answer: str) -> str:
+    return "\n".join(ln for ln in answer.strip().splitlines() if not ln.strip().startswith("```")).strip()
+
+
+def _json_object(answer: str, ev: Evidence) -> str:
+    """The doubt when ``answer`` is a JSON object and not every file the goal asks for is
+    written yet ("" otherwise): csv_top_customers, ``{"output": "top3.csv", "rows": [...]}``."""
+    body = _unfenced(answer)
+    if not body.startswith("{") or _outputs_written(ev):
+        return ""
+    try:
+        obj = json.loads(body)
+    except ValueError:
+        return ""
+    return ("the answer is a JSON object; write the answer as plain sentences: what you found and which files you "
+            "wrote, or call finish with them") if isinstance(obj, dict) else ""
+
+
 def _shape_problem(answer: str, ev: Evidence) -> str:
     """Why ``answer`` is not shaped like an answer ("" when it is): a JSON object
     (Qwen 1.5B 'finished' with ```{"answer": "Paragraph numbers ... have changed."}```),
@@ -653,16 +671,10 @@ def _shape_problem(answer: str, ev: Evidence) -> str:
     for is written by this task: csv_top_customers at fbc3d9d wrote top3.csv right,
     then answered ``{"output": "top3.csv", "rows": [...]}`` twice and was handed
     back as stuck with its work done."""
-    body = "\n".join(ln for ln in answer.strip().splitlines() if not ln.strip().startswith("```")).strip()
-    if body.startswith("{") and not _outputs_written(ev):
-        try:
-            obj = json.loads(body)
-        except ValueError:
-            obj = None
-        if isinstance(obj, dict):
-            # csv_top_customers: {"output": "top3.csv", "rows": [...]} twice, the file written in between
-            return ("the answer is a JSON object; write the answer as plain sentences: what you found and which "
-                    "files you wrote, or call finish with them")
+    body = _unfenced(answer)
+    json_object = _json_object(answer, ev)
+    if json_object:
+        return json_object
     if _VAGUE_NOT_FOUND.match(body):  # calendar_list_day: "I could not find it." with the day's events listed
         return ("the answer says \"it\" was not found without saying what; say what you looked for, where, and "
                 "what the tools showed")
@@ -820,7 +832,10 @@ def not_an_answer(answer: str, ev: Evidence) -> str | None:
     if echoes_harness(answer, ev.harness_texts):
         return ("the reply repeats the harness's message instead of answering; answer with what you found, "
                 "or call a tool")
-    return None
+    # a bare JSON object is a call gone wrong more often than an answer: csv_top_customers at b5a954c wrote
+    # {"args": {"sql": ..., "rows": [...]}} (the csv_write it was told to make) and, as a doubted answer, it spent
+    # the one retry; the real answer after it was handed off
+    return _json_object(answer, ev) or None
 
 
 _CHANGED = re.compile(r"\b(renamed|moved|created|added|deleted|removed|wrote|written|updated|saved|changed|edited|"
