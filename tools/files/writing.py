@@ -459,18 +459,30 @@ def _rename_hint(ws: Workspace, params: RenameManyParams) -> str:
     import fnmatch
 
     find, replace = _narrowed(params.find, params.replace)
-    def fits(name: str) -> bool:
-        return find in name and fnmatch.fnmatchcase(name, params.pattern)
+    pattern = params.pattern
 
-    here = [e.path.rpartition("/")[2] for e in ws.walk(params.folder, max_depth=1) if e.kind == "file"]
-    folder, found = params.folder, [n for n in here if fits(n)]
-    if not found:
-        below = _found_below(ws, params.folder, fits)
-        if below:
-            folder = below.split(" holds ")[0]
-            found = [e.path.rpartition("/")[2] for e in ws.walk(folder, max_depth=1) if e.kind == "file"
-                     and fits(e.path.rpartition("/")[2])]
+    def fits(name: str) -> bool:
+        return find in name and fnmatch.fnmatchcase(name, pattern)
+
+    def look() -> tuple[str, list[str]]:
+        here = [e.path.rpartition("/")[2] for e in ws.walk(params.folder, max_depth=1) if e.kind == "file"]
+        folder, found = params.folder, [n for n in here if fits(n)]
+        if not found:
+            below = _found_below(ws, params.folder, fits)
+            if below:
+                folder = below.split(" holds ")[0]
+                found = [e.path.rpartition("/")[2] for e in ws.walk(folder, max_depth=1) if e.kind == "file"
+                         and fits(e.path.rpartition("/")[2])]
+        return folder, found
+
+    folder, found = look()
     regex = " find is plain text, not a regular expression." if re.search(r"[$^\\]|\.\*|\(", params.find) else ""
+    if not found and pattern != "*":  # files_rename_pattern at b5a954c: pattern=".*" (a regular expression)
+        pattern = "*"
+        folder, found = look()
+        if found:
+            regex += (f" pattern {params.pattern!r} matches none of the names (it is a wildcard: * is any text, "
+                      "? one character); leave it out.")
     if not found:
         return f"{regex} list_dir shows the names."
     example = sorted(found)[0]
