@@ -478,6 +478,26 @@ def test_asking_what_the_files_do_not_settle_is_allowed(arguments):
     assert _files_tell(CallRecord(id="b", step=2, turn_seq=2, name="ask_human", arguments=arguments), [read]) == ""
 
 
+def test_asking_one_part_of_the_goal_that_a_result_line_answers_is_refused():
+    """csv_group_totals at b5a954c: the totals per region queried, then the user asked "What is the total sales
+    in the West region?"; the task paused on a question the result answered."""
+    from assistant.loop.calls import _files_tell
+    from assistant.state.models import CallRecord
+
+    query = CallRecord(id="a", step=1, turn_seq=1, name="table_query", arguments={"sql": "SELECT ..."}, status="done",
+                       result="4 rows:\nregion | sum(amount)\nWest   |     2174.40\nEast   |     2155.50")
+    goal = "What are the total sales per region in sales.csv? Give each region with its total."
+
+    def asked(question: str, text: str = goal) -> str:
+        ask = CallRecord(id="b", step=2, turn_seq=2, name="ask_human", arguments={"question": question})
+        return _files_tell(ask, [query], text)
+
+    assert asked("What is the total sales in the West region?") == "West   |     2174.40"
+    assert asked("What is the total sales in the North region?") == ""  # no line says it
+    assert asked("What is the total sales in the West region?", "Send the West figures to Anna.") == ""  # not the goal's
+    assert asked("Should I include the West region?") == ""  # a confirmation is the user's
+
+
 def test_a_call_wrapped_in_tool_response_tags_is_run(tmp_path):
     """csv_group_totals: Qwen 1.5B wrote a right table_query, then a right finish, each inside <tool_response>
     tags (the shape of the last message it saw); both were format errors and the task was handed off."""

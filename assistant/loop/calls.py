@@ -438,7 +438,7 @@ class CallRunner:
             msg = ("Not asked: that is the user's own request, word for word; they are waiting for you to do it. "
                    "Work it out from what the tools showed (or with another tool), then answer.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))  # pdf_find_figure
-        told = _files_tell(call, s.calls) if call.name == "ask_human" else ""
+        told = _files_tell(call, s.calls, s.task.goal) if call.name == "ask_human" else ""
         if told and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
             msg = (f"Not asked: the files already say it ({told}). Use what they say; ask the user only what "
                    "the files cannot tell you.")
@@ -841,7 +841,7 @@ _OPEN_CHOICE = re.compile(r"^(other|others|something else|none|none of these|no|
 _WH_QUESTION = re.compile(r"^\s*(what|which|who|when|where|how (much|many|long))\b", re.IGNORECASE)
 
 
-def _files_tell(call: CallRecord, calls: Sequence[CallRecord]) -> str:
+def _files_tell(call: CallRecord, calls: Sequence[CallRecord], goal: str = "") -> str:
     """The line of a tool result that answers an ``ask_human`` question, or "".
 
     The question counts as answered when exactly one of its choices (the rest
@@ -851,23 +851,37 @@ def _files_tell(call: CallRecord, calls: Sequence[CallRecord]) -> str:
     "Other". Two choices found (two contracts listed) are a real choice; file
     listings do not count (the file a name points at is the user's to pick), nor
     do questions that are not what/which/who/when/where/how much.
+
+    A question without choices counts as answered when it is one part of the
+    ``goal`` (two or more of its words the goal's) narrowed by words that a line
+    of a result holds together with a number: "What is the total sales in the
+    West region?" after the query listed "West | 2174.40".
     """
     from .finish import _NOT_READING
 
-    if not _WH_QUESTION.match(str(call.arguments.get("question", ""))):
+    question = str(call.arguments.get("question", ""))
+    if not _WH_QUESTION.match(question):
         return ""  # "Should I overwrite it?" is a confirmation, the user's to give
     choices = [str(c).strip() for c in call.arguments.get("choices") or [] if str(c).strip()]
     specific = [c for c in choices if not _OPEN_CHOICE.match(c)]
+    lines = [re.sub(r"^\s*\d+\t", "", line).strip() for c in calls
+             if c.status == "done" and not c.error and c.result and c.name != "ask_human" and c.name not in _NOT_READING
+             for line in c.result.splitlines() if line.strip() and not line.startswith(("<<", "(The text below"))]
+    if not choices and goal:  # one part of the goal's own question, narrowed by words a result line holds
+        asked, wanted = (_content_words(t) for t in (question, goal))
+        extra = asked - wanted
+        if extra and len(asked & wanted) >= 2:
+            # csv_group_totals at b5a954c: the totals per region queried, then "What is the total sales in the West
+            # region?" asked of the user for the goal "What are the total sales per region in sales.csv?"
+            return next((ln[:90] for ln in lines if re.search(r"\d", ln) and extra <= _content_words(ln)), "")
     if len(specific) != 1 or len(specific[0]) < 4:
         return ""
     want = specific[0].lower()
-    for c in calls:
-        if c.status != "done" or c.error or not c.result or c.name == "ask_human" or c.name in _NOT_READING:
-            continue
-        for line in c.result.splitlines():
-            if want in line.lower() and not line.startswith(("<<", "(The text below")):
-                return re.sub(r"^\s*\d+\t", "", line).strip()[:90]
-    return ""
+    return next((ln[:90] for ln in lines if want in ln.lower()), "")
+
+
+def _content_words(text: str) -> set[str]:
+    return {_singular(w) for w in re.findall(r"[^\W\d_]{3,}", text.lower()) if w not in _ASK_WORDS}
 
 
 _ASK_WORDS = frozenset("""what which who whom whose where when why how is are was were the and for with does did you
