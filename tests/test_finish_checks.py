@@ -1201,3 +1201,21 @@ def test_a_bare_json_object_reply_is_a_format_error_and_keeps_the_answers_retry(
     assert kinds[:3] == ["goal", "format_error", "corrective"]  # the JSON: a format error; the early answer: doubted
     assert (ws / "top.csv").read_text().startswith("Customer,Total")
     store.close()
+
+
+def test_an_answer_that_copies_a_changes_own_report_is_an_account_of_it(tmp_path):
+    """calendar_next_weekday at b5a954c: the event added right, then the answer was calendar_add_event's own
+    report, word for word, twice, and the task was handed off; a copied read result is still doubted."""
+    report = ("Added: Wed 2026-12-09 14:30-15:15 Budget review with Ann <ann@example.org> (UTC) to assistant.ics\n"
+              "Date check: 'next wednesday 2:30pm' is Wednesday 2026-12-09 14:30 UTC.\n"
+              "Time zone: the user named none, so 'Europe/Berlin' was ignored.")
+    added = CallRecord(id="s1c0", step=1, turn_seq=1, name="calendar_add_event", risk="write", status="done",
+                       arguments={"title": "Budget review", "start": "next wednesday 2:30pm"}, result=report)
+    goal = 'Schedule "Budget review" with Ann next Wednesday at 2:30pm for 45 minutes.'
+    ev = Evidence(goal, tmp_path, calls=[added], tool_names=TOOLS, touched=["assistant.ics"])
+    assert not any("copies the whole result" in p for p in finish_problems(report, ev))
+    listed = CallRecord(id="s2c0", step=2, turn_seq=2, name="calendar_list_events", risk="read", status="done",
+                        arguments={"start": "2026-12-09"}, result=report.replace("Added:", "Listed:"))
+    ev = Evidence(goal, tmp_path, calls=[listed], tool_names=TOOLS)
+    assert any("copies the whole result of calendar_list_events" in p
+               for p in finish_problems(report.replace("Added:", "Listed:"), ev))

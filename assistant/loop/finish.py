@@ -1015,12 +1015,14 @@ def _undoable_verb(goal: str, tool_names: Sequence[str]) -> str:
 def _copied_result(answer: str, calls: Sequence[CallRecord]) -> str:
     """The tool whose whole result ``answer`` repeats ("" when none): files_find's
     answer to "which file is it?" was the list_dir listing it had just got, where
-    the file was not even shown."""
+    the file was not even shown. A change's own report copied is an account of what
+    was done, and passes: calendar_next_weekday at b5a954c answered with "Added: Wed
+    2026-12-09 14:30-15:15 Budget review ..." twice and was handed off, its event right."""
     said = " ".join(answer.split())
     if len(said) < 60:
         return ""
     for c in calls:
-        if c.status != "done" or c.error or not c.result:
+        if c.status != "done" or c.error or not c.result or (c.risk or "read") != "read":
             continue
         body = _FENCE_LINE.sub("", c.result)
         if sum(1 for ln in body.splitlines() if ln.strip()) < 3:  # a one-line fact copied is an answer
