@@ -1219,3 +1219,25 @@ def test_an_answer_that_copies_a_changes_own_report_is_an_account_of_it(tmp_path
     ev = Evidence(goal, tmp_path, calls=[listed], tool_names=TOOLS)
     assert any("copies the whole result of calendar_list_events" in p
                for p in finish_problems(report.replace("Added:", "Listed:"), ev))
+
+
+def test_a_look_that_failed_after_the_change_was_made_is_no_give_up(tmp_path):
+    """calendar_from_invite at b5a954c: the event added right, then a calendar_list_events with a date it could not
+    read failed, and "... I did not find any errors or warnings. The task was completed successfully." was handed
+    off as giving up. A change that failed last still is one."""
+    from assistant.loop.finish import gives_up
+
+    added = CallRecord(id="s3c0", step=3, turn_seq=3, name="calendar_add_event", risk="write", status="done",
+                       arguments={"title": "Budget review"}, result="Added: Thu 2026-12-10 10:00-11:30 Budget review")
+    look = CallRecord(id="s4c0", step=4, turn_seq=4, name="calendar_list_events", risk="read", status="error",
+                      error=True, arguments={"start": "now"}, result="calendar_list_events: cannot read the date 'now'")
+    goal = "Put the meeting described in invite.txt on my calendar, with its title, time and room."
+    answer = ("I added the budget review on Thursday 2026-12-10 from 10:00 to 11:30 in Room 4B. I did not find any "
+              "errors or warnings.")
+    assert gives_up(answer, Evidence(goal, tmp_path, calls=[added, look], touched=["assistant.ics"])) == ""
+    said = "I could not read the calendar afterwards, so I cannot say it worked."
+    assert gives_up(said, Evidence(goal, tmp_path, calls=[added, look], touched=["assistant.ics"])) == ""
+    failed = added.model_copy(update={"id": "s5c0", "step": 5, "status": "error", "error": True,
+                                      "result": "calendar_add_event: cannot read the date"})
+    assert "gave up right after a failed call (calendar_add_event" in gives_up(
+        said, Evidence(goal, tmp_path, calls=[added, look, failed], touched=["assistant.ics"]))

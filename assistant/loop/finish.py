@@ -1253,6 +1253,12 @@ def _changed_a_copy(ev: Evidence) -> str:
 _ABSENT = re.compile(r"\b(not found|no such|does not exist|doesn't exist|no file|no match)", re.IGNORECASE)
 
 
+# "I did not find any errors or warnings" says nothing was wrong (calendar_from_invite at b5a954c)
+_NO_TROUBLE = re.compile(r"\b(did ?n[o']t|could ?n[o']t|was ?n[o']t|were ?n[o']t) (find|see|encounter|run into|hit|get) "
+                         r"(any |a )?(missing |other )?(errors?|warnings?|problems?|issues?|files? or information|"
+                         r"information or files?)\b", re.IGNORECASE)
+
+
 def gives_up(answer: str, ev: Evidence) -> str:
     """Why an answer that says it could not be done is a hand-off, not a finished
     task ("" when it is not): the task asks for a change and nothing was changed
@@ -1260,7 +1266,7 @@ def gives_up(answer: str, ev: Evidence) -> str:
     after one failed call), or the task's last call failed (xlsx_two_sheet_total at
     0ed7096: "I could not find the requested information." right after a SQL error;
     a call that found nothing, "not found: nope.txt", is a finding, not a failure)."""
-    if not _NOT_DONE.search(answer):
+    if not _NOT_DONE.search(_NO_TROUBLE.sub(" ", answer)):
         return ""
     changed = bool(list(ev.touched)) or any(c.status == "done" and not c.error and c.risk in ("write", "destructive")
                                             for c in ev.calls)
@@ -1269,6 +1275,8 @@ def gives_up(answer: str, ev: Evidence) -> str:
     last = [c for c in ev.calls if c.name != "finish" and c.final]
     if not last or last[-1].status == "denied" or not (last[-1].error or last[-1].status != "done"):
         return ""
+    if changed and _MUST_CHANGE.search(ev.goal) and (last[-1].risk or "read") == "read":
+        return ""  # a look after the change failed, not the change: calendar_from_invite at b5a954c
     first = ((last[-1].result or last[-1].status).strip().splitlines() or [last[-1].status])[0][:200]
     if _ABSENT.search(first):  # "not found: nope.txt" is a finding; a SQL error is a method that failed
         return ""
