@@ -55,6 +55,13 @@ def test_parse_when_against_a_fixed_now(text, expected, has_time):
     assert w.dt.tzinfo is BERLIN and w.has_time is has_time
 
 
+def test_a_time_in_utc_as_the_calendar_writes_it_is_read_in_utc():
+    """calendar_from_invite at b5a954c: "2026-12-03 06:53 UTC", copied from a result, could not be read."""
+    w = parse_when("2026-11-26 06:53 UTC", NOW)
+    assert w.dt == datetime(2026, 11, 26, 7, 53, tzinfo=BERLIN) and w.dt.tzinfo is BERLIN and w.has_time
+    assert parse_when("tomorrow 9am GMT", NOW).dt == datetime(2026, 11, 27, 10, 0, tzinfo=BERLIN)
+
+
 def test_bare_time_uses_the_base_day():
     assert parse_when("4:30pm", NOW, base_day=date(2026, 12, 1)).dt == datetime(2026, 12, 1, 16, 30, tzinfo=BERLIN)
 

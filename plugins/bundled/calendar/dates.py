@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, time, tzinfo
+from datetime import date, datetime, time, timezone, tzinfo
 from pathlib import Path
 import os
 
@@ -37,6 +37,8 @@ _UNITS = {"minute": "minutes", "min": "minutes", "hour": "hours", "hr": "hours",
           "week": "weeks", "month": "months", "year": "years"}
 _WORD_TIMES = {"noon": time(12), "midday": time(12), "midnight": time(0), "morning": time(9),
                "afternoon": time(15), "evening": time(18), "tonight": time(20)}
+# a time written with UTC after it, as the calendar's own results write them: "2026-12-03 06:53 UTC"
+_UTC_TAIL = re.compile(r"(.*\d(?:\s*[ap]\.?m\.?)?)\s*(?:utc|gmt)", re.IGNORECASE)
 _CLOCK = re.compile(r"(\d{1,2}:\d{2})(?::\d{2}(?:\.\d+)?)?z?")  # a bare ISO time of day: "14:30:00", "14:30:00z"
 _AMPM = re.compile(r"(?:\bat\s+)?\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?(?=\s|$)")
 _HHMM = re.compile(r"(?:\bat\s+)?\b(\d{1,2}):(\d{2})\b")
@@ -128,6 +130,10 @@ def parse_when(text: str, now: datetime, *, base_day: date | None = None) -> Whe
         return When(dt if dt.tzinfo else dt.replace(tzinfo=tz), has_time)
     except ValueError:
         pass
+    utc = _UTC_TAIL.fullmatch(raw)
+    if utc:  # calendar_from_invite at b5a954c: Qwen 1.5B passed back "2026-12-03 06:53 UTC" from a result
+        w = parse_when(utc.group(1), now.astimezone(timezone.utc), base_day=base_day)
+        return When(w.dt.astimezone(tz), w.has_time)
     s = raw.lower().rstrip(".").removeprefix("on ").strip()
     clock = _CLOCK.fullmatch(s)
     if clock:  # calendar_next_weekday at e03cee3: Qwen 1.5B passed end "14:30:00Z", read as no date at all
