@@ -56,6 +56,18 @@ def test_use_tools_accepts_exactly_the_groups_the_loop_knows():
     assert tuple(GROUPS) == GROUP_NAMES
 
 
+def test_use_tools_takes_a_tool_name_or_a_file_kind_for_its_group():
+    """csv_to_xlsx at b5a954c: Qwen 1.5B asked for ["xlsx_write"], was refused, then asked for all eight groups."""
+    import pydantic
+
+    from tools.core import UseToolsParams
+
+    assert UseToolsParams(groups=["xlsx_write", "docx", "pdf_read", "notes"]).groups == ["excel", "word", "pdf", "notes"]
+    assert UseToolsParams(groups=["table_query", "csv"]).groups == ["excel"]
+    with pytest.raises(pydantic.ValidationError):
+        UseToolsParams(groups=["teleport"])
+
+
 def test_compact_schema_keeps_what_validation_needs(registry):
     full = registry.get("xlsx_write").schema()
     small = compact_schema(full)

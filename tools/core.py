@@ -15,7 +15,8 @@ from pydantic import BaseModel, Field, field_validator
 
 from tools.base import RiskClass, Tool, ToolContext, ToolResult
 
-__all__ = ["AskHumanParams", "ASK_HUMAN", "GroupName", "GROUP_NAMES", "UseToolsParams", "USE_TOOLS", "CORE_TOOLS"]
+__all__ = ["AskHumanParams", "ASK_HUMAN", "GroupName", "GROUP_NAMES", "GROUP_PREFIXES", "group_of_name",
+           "UseToolsParams", "USE_TOOLS", "CORE_TOOLS"]
 
 
 class AskHumanParams(BaseModel):
@@ -40,9 +41,36 @@ GroupName = Literal["word", "excel", "pdf", "web", "calendar", "notes", "memory"
 
 GROUP_NAMES: tuple[str, ...] = get_args(GroupName)
 
+GROUP_PREFIXES: dict[str, tuple[str, ...]] = {
+    "word": ("docx_",), "excel": ("xlsx_", "csv_", "table_query"), "pdf": ("pdf_",),
+    "web": ("web_search", "fetch_url"), "calendar": ("calendar_",), "notes": ("note_",), "memory": ("memory_",),
+    "extras": (),
+}
+"""group -> the tool-name prefixes of its tools (a prefix ending in "_", or a whole name)."""
+
+_ALIASES = {"docx": "word", "doc": "word", "xlsx": "excel", "csv": "excel", "spreadsheet": "excel", "note": "notes"}
+
+
+def group_of_name(name: str) -> str | None:
+    """The group whose tools ``name`` names ("xlsx_write" -> "excel"), or None."""
+    for group, prefixes in GROUP_PREFIXES.items():
+        if any(name == p or (p.endswith("_") and name.startswith(p)) for p in prefixes):
+            return group
+    return None
+
 
 class UseToolsParams(BaseModel):
     groups: list[GroupName] = Field(description="Groups to load, e.g. [\"excel\"].", min_length=1)
+
+    @field_validator("groups", mode="before")
+    @classmethod
+    def _by_tool_name(cls, groups: object) -> object:
+        """A tool's name, or a file kind, stands for its group: csv_to_xlsx at b5a954c, Qwen 1.5B asked for
+        ["xlsx_write"], was told the group names, then asked for all eight four times and the task stalled."""
+        if not isinstance(groups, list):
+            return groups
+        return [g if not isinstance(g, str) or g in GROUP_NAMES
+                else _ALIASES.get(g.strip().lower()) or group_of_name(g.strip()) or g for g in groups]
 
     @field_validator("groups")
     @classmethod

@@ -21,22 +21,23 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from tools.base import ToolRegistry
-from tools.core import CORE_TOOLS
+from tools.core import CORE_TOOLS, GROUP_NAMES, GROUP_PREFIXES, group_of_name
 
 __all__ = ["GROUPS", "group_of", "initial_groups", "active_schemas", "compact_schema", "loaded_groups",
            "unloaded_hint", "TurnTools", "turn_tools", "loaded_schemas_note"]
 
-# group -> (one-line description for the model, tool-name prefixes); the names are tools.core.GROUP_NAMES
-GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "word": ("Word .docx documents: read, create, edit", ("docx_",)),
-    "excel": ("Excel .xlsx and CSV: read, write, formulas, sheets, SQL over tables", ("xlsx_", "csv_", "table_query")),
-    "pdf": ("PDF: read, search, merge, split, extract, rotate pages", ("pdf_",)),
-    "web": ("web search and fetching pages", ("web_search", "fetch_url")),
-    "calendar": ("calendar events in .ics files", ("calendar_",)),
-    "notes": ("Markdown notes: add, search, list", ("note_",)),
-    "memory": ("facts to remember about the user", ("memory_",)),
-    "extras": ("tools from plugins and MCP servers", ()),
+_SAID = {
+    "word": "Word .docx documents: read, create, edit",
+    "excel": "Excel .xlsx and CSV: read, write, formulas, sheets, SQL over tables",
+    "pdf": "PDF: read, search, merge, split, extract, rotate pages",
+    "web": "web search and fetching pages",
+    "calendar": "calendar events in .ics files",
+    "notes": "Markdown notes: add, search, list",
+    "memory": "facts to remember about the user",
+    "extras": "tools from plugins and MCP servers",
 }
+# group -> (one-line description for the model, tool-name prefixes); the names are tools.core.GROUP_NAMES
+GROUPS: dict[str, tuple[str, tuple[str, ...]]] = {g: (_SAID[g], GROUP_PREFIXES[g]) for g in GROUP_NAMES}
 
 _CORE = {t.name for t in CORE_TOOLS}
 _FILE_TOOLS = {"list_dir", "read_file", "write_file", "edit_file", "move", "copy", "delete", "find_files", "grep",
@@ -61,10 +62,7 @@ def group_of(tool_name: str, source: str = "builtin") -> str | None:
     ``use_tools`` and other built-ins), "extras" for unknown plugin / MCP tools."""
     if tool_name in _CORE or tool_name in _FILE_TOOLS:
         return None
-    for name, (_, prefixes) in GROUPS.items():
-        if any(tool_name == p or (p.endswith("_") and tool_name.startswith(p)) for p in prefixes):
-            return name
-    return None if source == "builtin" else "extras"
+    return group_of_name(tool_name) or (None if source == "builtin" else "extras")
 
 
 def _workspace_kinds(root: Path, limit: int = 2000) -> set[str]:
