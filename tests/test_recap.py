@@ -33,6 +33,17 @@ def test_a_long_result_gives_only_the_lines_about_the_goal():
     assert "Jonas Berg" in found and "line 0:" not in found and "line 39:" not in found
 
 
+def test_a_short_matching_line_brings_the_line_after_it():
+    """pdf_page_count: "--- page 1 ---" names the page the goal asks about; the title is the line after it."""
+    pages = "\n".join(f"--- page {n} ---\nSection {n}\nCharge the lamp in direct sunlight for eight hours."
+                      for n in range(2, 7))
+    text = f"manual.pdf: 6 pages.\n--- page 1 ---\nSolar Lamp X2 User Guide\nRead all instructions.\n{pages}"
+    found = found_so_far("How many pages does manual.pdf have, and what is the title on its first page?",
+                         [_read(1, text, name="pdf_read")])
+    assert "manual.pdf: 6 pages." in found and "--- page 1 ---\nSolar Lamp X2 User Guide" in found
+    assert "Read all instructions" not in found
+
+
 def test_nothing_is_quoted_when_no_read_names_the_goal():
     assert found_so_far(GOAL, [_read(1, "shopping.md: bread, eggs, olive oil")]) == ""
     assert found_so_far(GOAL, []) == ""

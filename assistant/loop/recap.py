@@ -54,7 +54,9 @@ def _excerpt(result: str, topic: set[str]) -> tuple[str, bool]:
     named = any(s for s, _ in scored)
     if len("\n".join(lines)) <= _WHOLE:
         return "\n".join(lines), named
-    keep = sorted(i for s, i in sorted(scored, key=lambda p: -p[0])[:_LINES] if s)
+    hits = [i for s, i in sorted(scored, key=lambda p: -p[0])[:_LINES] if s]
+    # and the line after a short one: "--- page 1 ---" names the page, the next line is its title (pdf_page_count)
+    keep = sorted({*hits, *(i + 1 for i in hits if i + 1 < len(lines) and len(lines[i]) <= 40)})
     return "\n".join(lines[i][:200] for i in keep), named
 
 
