@@ -433,6 +433,10 @@ def test_asking_the_user_their_own_question_is_refused(tmp_path):
     from assistant.loop.calls import _restates_goal
 
     assert not _restates_goal("Which of the two contracts do you mean?", "Update the address in the contract.")
+    assert _restates_goal("What is the total monthly rent in the lease document?",
+                          "How much is the monthly rent in lease.docx?")  # docx_lookup at b5a954c
+    assert not _restates_goal("What is the total parking fee in the lease document?",
+                              "How much is the monthly rent in lease.docx?")
     assert _restates_goal("What is the total sales per region in sales.csv?",
                           "What are the total sales per region in sales.csv? Give each region with its total.")
     assert not _restates_goal("Which region do you mean, North or South?",

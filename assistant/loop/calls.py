@@ -831,7 +831,16 @@ def _restates_goal(question: str, goal: str) -> bool:
     # xlsx_lookup at 4826ac4 (always): "What is the category with the highest total spending?" for "Which category
     # had the highest total spending in spending.xlsx?": other small words, every word that matters the goal's
     content = {_singular(w) for w in q if len(w) > 2 and w not in _ASK_WORDS}
+    if len(content) >= 3 and content <= {_singular(w) for w in g}:
+        return True
+    # docx_lookup at b5a954c: "What is the total monthly rent in the lease document?" for "How much is the monthly
+    # rent in lease.docx?": the same, give or take words that say what kind of thing the answer is
+    content -= _KIND_WORDS
     return len(content) >= 3 and content <= {_singular(w) for w in g}
+
+
+_KIND_WORDS = frozenset("""document file folder total amount value number figure information detail exact current
+actual""".split())
 
 
 _OPEN_CHOICE = re.compile(r"^(other|others|something else|none|none of these|no|yes|not sure|skip|cancel|"
