@@ -1241,3 +1241,31 @@ def test_a_look_that_failed_after_the_change_was_made_is_no_give_up(tmp_path):
                                       "result": "calendar_add_event: cannot read the date"})
     assert "gave up right after a failed call (calendar_add_event" in gives_up(
         said, Evidence(goal, tmp_path, calls=[added, look, failed], touched=["assistant.ics"]))
+
+
+def test_fence_lines_copied_into_an_answer_are_taken_out_and_the_rest_is_the_answer(assistant_home, tmp_path):
+    """docx_lookup at b5a954c: "The total monthly rent is EUR 1,450." between two copied fence lines was refused
+    for holding the marker, and the task ended on a question to the user."""
+    from assistant.events import Finished
+    from assistant.loop.finish import unwrap_answer
+
+    def answer(marker: str) -> str:
+        return (f"The rent is in paragraph 4.\n\n<<UNTRUSTED {marker} source=lease.txt>>\n"
+                f"The monthly rent is EUR 1,450.\n<<END_UNTRUSTED {marker}>>\n```")
+
+    assert unwrap_answer(answer("0123456789abcdef")) == "The rent is in paragraph 4.\n\nThe monthly rent is EUR 1,450.\n```"
+    model = _Recording([call("read_file", path="lease.txt"), "MARKER"])
+    agent, _, ws, store = scripted_agent(tmp_path, model, approve="all", preread=False)
+    (ws / "lease.txt").write_text("The monthly rent is EUR 1,450.\n")
+    real = model.complete
+
+    def complete(messages, tools, **kw):  # the model copies this task's own fence lines
+        for marker in re.findall(r"<<UNTRUSTED (\w+)", "\n".join(x.content for x in messages))[:1]:
+            model.outputs[1] = answer(marker)
+        return real(messages, tools, **kw)
+
+    model.complete = complete
+    events = list(agent.run("How much is the monthly rent in lease.txt?", workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    assert "EUR 1,450" in events[-1].answer and "UNTRUSTED" not in events[-1].answer
+    store.close()

@@ -443,7 +443,8 @@ class Agent:
                 record = call_record(turn.calls[0], step_n, msg.seq, 0)
                 msg.tool_calls = [{**record.brief(), "raw": record.raw}]
                 task.format_errors = 0
-                return (yield from end_with_answer(sess, msg, str(record.arguments.get("answer", "")), ev(), record))
+                answer = unwrap_answer(str(record.arguments.get("answer", "")))
+                return (yield from end_with_answer(sess, msg, answer, ev(), record))
         if isinstance(turn, Calls):
             yield from self._record_calls(sess, msg, turn, step_n)
             return False

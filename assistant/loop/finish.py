@@ -781,7 +781,14 @@ _ANSWER_KEYS = {"answer", "response", "result", "final_answer", "message", "repl
 def unwrap_answer(text: str) -> str:
     """The text of an answer wrapped in a one-key JSON object
     (``{"response": "The file is home/garden.txt."}``, fenced or not; Qwen 1.5B
-    answers so), else ``text`` unchanged. The unwrapped text is checked as usual."""
+    answers so), else ``text`` unchanged. The unwrapped text is checked as usual.
+
+    Lines that imitate a data fence (``<<UNTRUSTED ...>>``, ``<<END_UNTRUSTED ...>>``,
+    the data notice) are taken out first: docx_lookup at b5a954c answered "The total
+    monthly rent is EUR 1,450." between two copied fence lines, was refused for the
+    marker, and the task ended on a question to the user."""
+    if _FENCE_LINE.search(text):
+        text = "\n".join(ln for ln in text.splitlines() if not _FENCE_LINE.match(ln.strip())).strip()
     body = "\n".join(ln for ln in text.strip().splitlines() if not ln.strip().startswith("```")).strip()
     if not body.startswith("{"):
         return text
