@@ -814,6 +814,12 @@ def test_a_notes_task_writes_no_file_of_its_own(assistant_home, tmp_path):
     assert results[0].startswith("Not run: the task asks for a change in the notes, and the user did not ask to "
                                  "write wifi-password.md; make the change with note_add")
     assert not (ws / "wifi-password.md").exists() and results[1] == "saved note Wifi password"
+    # once note_add succeeded, the next turn is told so (never stored): note_add at 3797c71, the note made at
+    # step 1, then searched and listed until the budget ran out
+    assert not any(m.content.startswith("[note_add succeeded") for p in model.prompts[:2] for m in p)
+    assert model.prompts[2][-1].content.startswith("[note_add succeeded at step 2: saved note Wifi password.] If "
+                                                   "that completes the task, give your final answer now")
+    assert not any("[note_add succeeded" in m.content for m in store.messages(events[-1].task_id))
     store.close()
 
 

@@ -304,7 +304,7 @@ class Agent:
         closing = last_step_note(task, sess.calls)
         self._closing = closing  # never stored, but the harness's words: an answer that echoes it is none
         made = "" if closing else outputs_made_note(task.goal, task.workspace,
-                                                    touched_paths(sess.store.changes(task.id)))
+                                                    touched_paths(sess.store.changes(task.id)), sess.calls)
         self._made_note = made
 
         def render(t: Task, msgs: list[StoredMessage]) -> tuple[list, int]:

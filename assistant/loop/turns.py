@@ -194,17 +194,33 @@ def refused_answer(messages: Sequence[Any], check_prefix: str) -> bool:
     return bool(messages) and str(getattr(messages[-1], "content", "")).startswith(check_prefix)
 
 
-def outputs_made_note(goal: str, workspace: str, touched: Sequence[str]) -> str:
+def outputs_made_note(goal: str, workspace: str, touched: Sequence[str], calls: Sequence[Any] = ()) -> str:
     """A note for the next turn once every file the goal asks for exists and this
     task wrote it ("" until then, and for goals that name no output). Not a force:
     the model may go on when the task needs more. pdf_extract_pages, docx_summarise,
     csv_top_customers (Qwen 1.5B): the asked-for file was written at step 2 or 3, then
-    read back, extracted again and re-created until the budget ran out, no answer given."""
+    read back, extracted again and re-created until the budget ran out, no answer given.
+
+    For a goal that asks for a change in the calendar or the notes
+    (:func:`assistant.loop.finish.store_goal`) and names no file, the note comes
+    once ``calls`` (the task's journal) holds a successful call of the tool that
+    makes that change, and quotes the first line of its result."""
     from pathlib import Path
 
-    from .finish import goal_files, norm_path
+    from .finish import goal_files, norm_path, store_goal
 
     outputs = goal_files(goal)[0]
+    store = store_goal(goal)
+    if store and not outputs:
+        # the same for a goal that asks for a change in the calendar or the notes, once that tool succeeded:
+        # note_add, calendar_next_weekday, calendar_from_invite at 3797c71: the event or note made at step 1-3,
+        # then listed, searched and made again until the budget ran out
+        made = [c for c in calls if c.name == store[1] and c.status == "done" and not c.error]
+        if made:
+            first = (made[-1].result or "").strip().splitlines()[:1]
+            what = f": {first[0][:160]}" if first else ""
+            return (f"[{store[1]} succeeded at step {made[-1].step}{what}.] If that completes the task, give your "
+                    "final answer now: what you did. Otherwise take the next step the task needs.")
     done = {norm_path(p) for p in touched}
     if not outputs or not all((Path(workspace) / o).exists() and o in done for o in outputs):
         return ""
