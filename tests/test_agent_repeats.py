@@ -401,6 +401,26 @@ def test_a_table_write_with_numbers_no_tool_gave_is_refused(assistant_home, tmp_
     store.close()
 
 
+def test_a_text_write_with_an_amount_no_tool_gave_is_refused(assistant_home, tmp_path):
+    """multistep_invoices_memo at 3797c71: memo.docx said "The total amount of all invoices is 2,305.75 EUR" with
+    no sum taken (the invoices add up to 1,635.75). Amounts only: a count, a year or a date the user's words
+    hold pass, and so does an amount a tool returned."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="invoices.txt"),
+        call("write_file", path="memo.txt", content="Dear finance team, the total is 2,305.75 EUR."),
+        call("write_file", path="memo.txt", content="Dear finance team, on 2026-11-15 we got 3 invoices "
+             "(1,200.00 EUR, 349.50 EUR and 86.25 EUR) in 2026; 14 pages."),
+        "Wrote memo.txt."])
+    (ws / "invoices.txt").write_text("INV-101 1,200.00 EUR\nINV-102 349.50 EUR\nINV-103 86.25 EUR\n")
+    events = list(agent.run("Write memo.txt to the finance team listing the invoices in invoices.txt",
+                            workspace=ws))
+    assert isinstance(events[-1], Finished)
+    invented, right = [e for e in events if isinstance(e, ToolCallFinished)][1:]
+    assert invented.error and invented.result.startswith("Not run: the numbers 2305.75 in this write_file call")
+    assert not right.error and "349.50 EUR" in (ws / "memo.txt").read_text()
+    store.close()
+
+
 def test_a_call_that_failed_the_same_way_twice_leaves_the_next_grammar(assistant_home, tmp_path):
     """csv_to_xlsx at c628c84: Qwen 1.5B sent the same refused write_file of contacts.xlsx six times and the
     task paused as stuck; only calls that succeeded were treated as repeats."""

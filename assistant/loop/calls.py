@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Callable, Generator, Sequence
+from typing import Any, Callable, Generator, Iterator, Sequence
 
 from pydantic import ValidationError
 
@@ -49,6 +49,20 @@ _SHOW_AGAIN_CHARS = 6000
 _QUOTE_AGAIN_CHARS = 400  # a repeated read's result short enough to quote in the "Not run again" note
 """A file the harness read before step 1, asked for again by the model, is shown again up to this size."""
 _TABLE_WRITES = ("xlsx_write", "xlsx_add_sheet", "xlsx_append_rows", "csv_write")
+_PROSE_WRITES = ("docx_create", "docx_insert", "docx_replace", "write_file", "edit_file")
+_PATH_ARGS = frozenset({"path", "src", "dest", "output", "source", "target", "file", "from_csv", "sheet"})
+
+
+def _strings(args: Any, key: str = "") -> Iterator[tuple[str, str]]:
+    """Every string in a call's arguments, with the key it is under (nested lists and objects too)."""
+    if isinstance(args, str):
+        yield key, args
+    elif isinstance(args, dict):
+        for k, v in args.items():
+            yield from _strings(v, str(k))
+    elif isinstance(args, list):
+        for v in args:
+            yield from _strings(v, key)
 _AGGREGATE = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|most|top|highest|lowest|largest|smallest|count\w*|"
                         r"how many|per|by (region|month|category|customer|vendor|department))\b", re.IGNORECASE)
 
@@ -690,10 +704,19 @@ class CallRunner:
 
     def _invented_numbers(self, call: CallRecord) -> list[str]:
         """Numbers a table write (spreadsheet or CSV rows and cells) would put in a file
-        that no tool result of this task and no words of the user hold; formulas aside."""
+        that no tool result of this task and no words of the user hold; formulas aside.
+        For a text or document write, the amounts among them: numbers with decimals
+        or a thousands separator (multistep_invoices_memo at 3797c71: memo.docx said
+        "The total amount of all invoices is 2,305.75 EUR" with no sum taken; the three
+        invoices add up to 1,635.75)."""
+        from .finish import _NUMBER, number_problems
+
+        if call.name in _PROSE_WRITES:
+            text = " ; ".join(v for k, v in _strings(call.arguments) if k not in _PATH_ARGS)
+            amounts = " ; ".join(m.group(0) for m in _NUMBER.finditer(text) if re.search(r"[.,]\d", m.group(0)))
+            return number_problems(amounts, self._number_sources(call), amounts=False) if amounts else []
         if call.name not in _TABLE_WRITES:
             return []
-        from .finish import number_problems
 
         values: list[str] = []
 
@@ -712,11 +735,16 @@ class CallRunner:
 
         collect(call.arguments.get("rows"))
         collect(call.arguments.get("cells"))
+        return number_problems(" ; ".join(values), self._number_sources(call), amounts=False)
+
+    def _number_sources(self, call: CallRecord) -> list[str]:
+        """What a number written by ``call`` may come from: the user's words, every successful
+        result of this task, and the numbers its successful changes already wrote."""
         sources = [m.content for m in self.s.messages if m.role == "user" and m.kind in ("goal", "note")]
         sources += [c.result for c in self.s.calls if c.status == "done" and not c.error and c.id != call.id]
         sources += [json.dumps(c.arguments) for c in self.s.calls if c.status == "done" and not c.error
-                    and c.id != call.id and c.name in _TABLE_WRITES]  # numbers this task already wrote
-        return number_problems(" ; ".join(values), sources, amounts=False)
+                    and c.id != call.id and (c.name in _TABLE_WRITES or c.name in _PROSE_WRITES)]
+        return sources
 
     def _guessed_before(self, call: CallRecord) -> CallRecord | None:
         """An earlier call with the same name and arguments that was refused because a
