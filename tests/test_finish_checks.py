@@ -1077,6 +1077,13 @@ def test_a_picked_file_that_matches_less_of_the_goal_than_one_in_the_results_is_
     wrong = problems("The file is home/insurance.txt.")
     assert any("archive/2024/misc/appt-0412.txt" in p and "matches more" in p for p in wrong), wrong
     assert problems("The file is archive/2024/misc/appt-0412.txt.") == []
+    # files_find at b5a954c: readme.txt ("Personal archive.") read, then named, the folders never opened
+    ctx.workspace.write_text("readme.txt", "Personal archive.\n")
+    read = CallRecord(id="s2c0", step=2, turn_seq=2, name="read_file", arguments={"path": "readme.txt"},
+                      status="done", result="readme.txt (utf-8, 1 lines)\n     1\tPersonal archive.")
+    wrong = finish_problems("The file about my passport renewal appointment is readme.txt.",
+                            Evidence(goal=goal, workspace=ctx.workspace.root, calls=[read], tool_names=TOOLS))
+    assert any("readme.txt, but neither its name nor its text says anything of" in p for p in wrong), wrong
 
 
 def test_renaming_a_file_when_the_goal_says_keep_the_names_is_doubted(tmp_path):

@@ -416,6 +416,12 @@ def _better_pick(answer: str, ev: Evidence) -> str:
                     seen.setdefault(rel, c.step)
     best_named = max(len(matched(rel)) for rel in named)
     better = [(len(matched(rel)), rel) for rel in seen if rel not in named and len(matched(rel)) > best_named]
+    if not better and best_named == 0:
+        # files_find at b5a954c: readme.txt ("Personal archive.") read, then named as the file about the passport
+        # renewal appointment, the three folders never opened
+        return (f"the answer names {named[0]}, but neither its name nor its text says anything of "
+                f"{', '.join(topic[:4])}; look further (grep for one of those words, in every folder) before saying "
+                "which file it is, or say plainly that you could not find it")
     if not better:
         return ""
     _, rel = max(better)
