@@ -721,19 +721,27 @@ def test_the_file_a_calendar_task_reads_from_is_not_changed(assistant_home, tmp_
         store.close()
 
 
-def test_an_absolute_path_beside_the_workspace_gets_the_relative_one(assistant_home, tmp_path):
+def test_an_absolute_path_beside_the_workspace_is_taken_as_the_workspace_path(assistant_home, tmp_path):
     """files_rename_pattern at 462ec82: Qwen 1.5B passed /tmp/bench-x/photos (the workspace is
-    /tmp/bench-x/workspace); told to give a path "e.g. notes/todo.txt", it wrote notes/todo.txt."""
+    /tmp/bench-x/workspace); told to give a path "e.g. notes/todo.txt", it wrote notes/todo.txt.
+    files_organise at b5a954c: told "Did you mean src='inbox/a.pdf'?", it sent the same move until the task
+    stalled. Such a path is now run as the workspace path it names, and the result says so; a path elsewhere
+    is refused with the hint."""
     agent, model, ws, store = _agent(assistant_home, tmp_path, [
         call("list_dir", path=f"{tmp_path}/photos"), call("read_file", path=f"{tmp_path}/photos/new.txt"),
-        call("read_file", path=f"{tmp_path}/elsewhere/x.txt"), "I could not do it."])
+        call("read_file", path=f"{tmp_path}/elsewhere/x.txt"), call("list_dir", path="/somewhere/else/photos"),
+        "I could not do it."])
     (ws / "photos").mkdir()
     (ws / "photos" / "IMG_0007.jpg").write_bytes(b"jpg")
     events = list(agent.run("What is in the photos folder?", workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
-    assert "outside the workspace" in results[0] and "Did you mean path='photos'?" in results[0]
-    assert "Did you mean path='photos/new.txt'?" in results[1]  # a new file in a folder that is there
-    assert "Did you mean" not in results[2] and "notes/todo.txt" not in " ".join(results)
+    assert "IMG_0007.jpg" in results[0] and f"path='{tmp_path}/photos' was taken as 'photos'" in results[0]
+    assert "not found" in results[1] and "was taken as 'photos/new.txt'" in results[1]
+    assert "outside the workspace" in results[2] and "Did you mean" not in results[2]  # no elsewhere/ in it
+    assert "outside the workspace" in results[3] and "Did you mean path='photos'?" in results[3]
+    calls = store.calls(events[-1].task_id)
+    assert calls[0].arguments == {"path": "photos"}  # the journal holds the call as it ran
+    assert "notes/todo.txt" not in " ".join(results)
     store.close()
 
 

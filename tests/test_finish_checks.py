@@ -626,11 +626,11 @@ def test_an_answer_that_copies_a_whole_tool_result_is_doubted(tmp_path):
     ls = _done("list_dir", listing, path=".")
     goal = "Somewhere in this folder there is a text file about my passport renewal. Which file is it?"
     (tmp_path / "home").mkdir()
-    (tmp_path / "home" / "garden.txt").write_text("x")
+    (tmp_path / "home" / "garden.txt").write_text("Passport renewal: 12 April, city office.")
     (tmp_path / "readme.txt").write_text("x")
     problems = finish_problems(listing, Evidence(goal, tmp_path, calls=[ls]))
     assert problems and "copies the whole result of list_dir" in problems[0]
-    read = _done("read_file", "x", path="home/garden.txt")
+    read = _done("read_file", "Passport renewal: 12 April, city office.", path="home/garden.txt")
     assert finish_problems("It is home/garden.txt (37 B).", Evidence(goal, tmp_path, calls=[ls, read])) == []
 
 

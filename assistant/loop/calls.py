@@ -9,6 +9,7 @@ the model reads; nothing here raises into the loop.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any, Callable, Generator, Iterator, Sequence
@@ -50,7 +51,7 @@ _QUOTE_AGAIN_CHARS = 400  # a repeated read's result short enough to quote in th
 """A file the harness read before step 1, asked for again by the model, is shown again up to this size."""
 _TABLE_WRITES = ("xlsx_write", "xlsx_add_sheet", "xlsx_append_rows", "csv_write")
 _PROSE_WRITES = ("docx_create", "docx_insert", "docx_replace", "write_file", "edit_file")
-_PATH_ARGS = frozenset({"path", "src", "dest", "output", "source", "target", "file", "from_csv", "sheet"})
+_PATH_ARGS = frozenset({"path", "src", "dest", "output", "source", "target", "file", "from_csv", "sheet", "folder"})
 
 
 def _strings(args: Any, key: str = "") -> Iterator[tuple[str, str]]:
@@ -327,6 +328,7 @@ class CallRunner:
             names = ", ".join(self.registry.names())
             return (yield from self.finish(
                 call, ToolResult.fail(f"Unknown tool {call.name!r}. Available tools: {names}."), "invalid"))
+        remapped = self._into_workspace(call)
         try:
             params = tool.validate(call.arguments)
         except ValidationError as exc:
@@ -489,7 +491,7 @@ class CallRunner:
             yield s.pause("question", params.question, list(getattr(params, "choices", []) or []),
                           call_id=call.id, calls=[call])
             return True
-        return (yield from self._execute(call, tool, params, risk, note))
+        return (yield from self._execute(call, tool, params, risk, note, remapped=remapped))
 
     def _changes_a_source(self, call: CallRecord) -> tuple[str, str, str] | None:
         """``(store, tool, path)`` when the goal asks for a change in the calendar or
@@ -755,7 +757,8 @@ class CallRunner:
                 return c
         return None
 
-    def _execute(self, call: CallRecord, tool: Tool, params: Any, risk: RiskClass, note: str = "") -> Gen:
+    def _execute(self, call: CallRecord, tool: Tool, params: Any, risk: RiskClass, note: str = "",
+                 *, remapped: str = "") -> Gen:
         call.status = "started"
         call.risk = risk.value
         self.s.commit(calls=[call], durable=risk is not RiskClass.READ)
@@ -777,7 +780,40 @@ class CallRunner:
             shown = self._inside_path(call) or shown
         if result.error and "is not a text file" in result.text:
             shown = self._read_already(call) or shown
+        shown = "\n".join(x for x in (remapped, shown) if x)
         return (yield from self.finish(call, result, after=shown))  # the harness's words: after any fence
+
+    def _into_workspace(self, call: CallRecord) -> str:
+        """Rewrite, in ``call.arguments``, each absolute path that lies in the
+        workspace's parent folder but not in the workspace, with the workspace's own
+        name left out, to the workspace path it names (one that exists, or one under
+        a top-level file or folder that exists); return a note saying so ("" when nothing was
+        rewritten). files_organise at b5a954c: Qwen 1.5B wrote /tmp/bench-x/inbox/a.pdf
+        for the workspace /tmp/bench-x/workspace, was told "Did you mean
+        src='inbox/a.pdf'?" and sent the same call until the task stalled. Nothing
+        outside the workspace is touched: the rewritten path is inside it."""
+        ws = getattr(self.ctx, "workspace", None)
+        root = getattr(ws, "root", None)
+        if root is None:
+            return ""
+        root = os.path.normpath(str(root))
+        parent = os.path.dirname(root)
+        said = []
+        for key, value in list(call.arguments.items()):
+            if key not in _PATH_ARGS or not isinstance(value, str) or not os.path.isabs(value):
+                continue
+            path = os.path.normpath(value)
+            if not path.startswith(parent + os.sep) or path == root or path.startswith(root + os.sep):
+                continue
+            rel = os.path.relpath(path, parent).replace(os.sep, "/")
+            try:
+                fits = ws.exists(rel) or ws.exists(rel.split("/")[0])  # a new file under an existing folder too
+            except Exception:  # noqa: BLE001 - a name the workspace refuses stays as it was
+                fits = False
+            if fits:
+                call.arguments[key] = rel
+                said.append(f"{key}={value!r} was taken as {rel!r}")
+        return f"(Paths are relative to the workspace: {'; '.join(said)}.)" if said else ""
 
     def _read_already(self, call: CallRecord) -> str:
         """Where this task already read the document ``call`` tried to read as text

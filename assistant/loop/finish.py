@@ -1191,7 +1191,7 @@ def _number_from_another_line(answer: str, ev: Evidence) -> str:
     docx_lookup at 36d1140: asked "How much is the monthly rent in lease.docx?",
     Qwen 1.5B answered "2,900" from "[p3] ... security deposit of EUR 2,900" though
     "[p4] The monthly rent is EUR 1,450" was in the same result."""
-    if not asks_only_a_question(ev.goal):
+    if not asks_only_a_question(ev.goal) or _WHICH_FILE.search(ev.goal):  # a file's size is not its answer
         return ""
     said = _numbers(answer)
     if len(set(said)) != 1:
