@@ -370,20 +370,20 @@ def test_nothing_matching_here_names_the_folder_that_holds_matches(ctx: ToolCont
     assert out.error and "photos holds 2 (IMG_0007.jpg, IMG_0420.jpg)" in out.text and "pass photos/*.jpg" in out.text
     out = call(ctx, "rename_many", find="IMG_0042.jpg", replace="holiday-0042.jpg")
     assert out.error and "nothing was renamed" in out.text
-    assert ("folder='photos', find='IMG_', replace='holiday-' would rename 2 files "
-            "(e.g. IMG_0007.jpg -> holiday-0007.jpg)") in out.text
+    assert ("to rename 2 files (e.g. IMG_0007.jpg -> holiday-0007.jpg), call rename_many with "
+            '{"folder": "photos", "find": "IMG_", "replace": "holiday-"}') in out.text
     assert sorted(p.name for p in (root / "photos").iterdir()) == ["IMG_0007.jpg", "IMG_0420.jpg", "readme.txt"]
     out = call(ctx, "rename_many", folder="photos", find="IMG_0042", replace="holiday-0042")
-    assert "folder='photos', find='IMG_', replace='holiday-'" in out.text  # in the folder itself
+    assert '{"folder": "photos", "find": "IMG_", "replace": "holiday-"}' in out.text  # in the folder itself
     # files_rename_pattern at b5a954c: pattern=".*" (a regular expression) hid every name from the hint too
     out = call(ctx, "rename_many", find="IMG_0042.jpg", replace="holiday-0042.jpg", pattern=".*")
     assert out.error and "pattern '.*' matches none of the names" in out.text and "leave it out" in out.text
-    assert "folder='photos', find='IMG_', replace='holiday-' would rename 2 files" in out.text
+    assert 'to rename 2 files (e.g. IMG_0007.jpg -> holiday-0007.jpg), call rename_many with {"folder": "photos"' in out.text
     out = call(ctx, "rename_many", find=".jpg", replace="jpg")  # files_organise: sorting by renaming
     assert out.error and "would change the files' extension (IMG_0007.jpg -> IMG_0007jpg)" in out.text
-    assert "call move with a wildcard src (photos/*.jpg)" in out.text and "would rename" not in out.text
+    assert "call move with a wildcard src (photos/*.jpg)" in out.text and "to rename" not in out.text
     out = call(ctx, "rename_many", folder="photos", find="DSC_", replace="x")
-    assert out.error and "would rename" not in out.text and "list_dir shows the names" in out.text
+    assert out.error and "to rename" not in out.text and "list_dir shows the names" in out.text
     assert "list_dir shows the names" in call(ctx, "combine_files", src="*.xyz", dest="x.txt").text
 
 

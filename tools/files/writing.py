@@ -3,6 +3,7 @@ copy, delete, and :func:`preview_diff` for the approval dialog."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from itertools import islice
@@ -492,9 +493,11 @@ def _rename_hint(ws: Workspace, params: RenameManyParams) -> str:
         return (f"{regex} That would change the files' extension ({example} -> {new}). rename_many renames within a "
                 f"folder; to put files into a folder, call move with a wildcard src ({folder}/*{ext}) and the "
                 "folder as dest.")
-    return (f"{regex} find is the part of each name that changes: folder={folder!r}, find={find!r}, "
-            f"replace={replace!r} would rename {len(found)} file{'s' if len(found) != 1 else ''} "
-            f"(e.g. {example} -> {new}).")
+    # a call to copy, not prose to follow: files_rename_pattern at b5a954c, told "folder='photos', find='IMG_',
+    # replace='holiday-' would rename 5 files", Qwen 1.5B sent its own call four more times
+    args = json.dumps({"folder": folder, "find": find, "replace": replace})
+    return (f"{regex} find is the part of each name that changes: to rename {len(found)} "
+            f"file{'s' if len(found) != 1 else ''} (e.g. {example} -> {new}), call rename_many with {args}.")
 
 
 def _moves_result(verb: str, records: list[Any], undo: str) -> ToolResult:
