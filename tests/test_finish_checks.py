@@ -1276,3 +1276,21 @@ def test_fence_lines_copied_into_an_answer_are_taken_out_and_the_rest_is_the_ans
     assert isinstance(events[-1], Finished), events[-1]
     assert "EUR 1,450" in events[-1].answer and "UNTRUSTED" not in events[-1].answer
     store.close()
+
+
+def test_an_answer_that_is_a_line_of_a_tool_result_is_no_echo_of_the_harness(tmp_path):
+    """note_search: the "Not run again" note quotes a short unfenced result; an answer made of that line (the
+    plumber's name and number) was taken for a copy of the harness's words."""
+    from assistant.loop.finish import not_an_answer
+
+    hit = "house.md: Plumber: Jonas Berg, phone 0170 555 0199 (fixed the boiler in March)."
+    found = _done("note_search", hit, query="plumber")
+    note = (f"Not run again: this exact note_search call already ran at step 1; its result was:\n{hit}\n"
+            "If it answers the task, give your final answer now; otherwise take a different next step.")
+    goal = "Check my notes: what's the name and phone number of the plumber?"
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "house.md").write_text("# House\n\n" + hit.split(": ", 1)[1] + "\n")
+    ev = Evidence(goal, tmp_path, calls=[found], tool_names=TOOLS, harness_texts=[note])
+    assert not_an_answer(hit, ev) is None and finish_problems(hit, ev) == []
+    bare = "If it answers the task, give your final answer now; otherwise take a different next step."
+    assert not_an_answer(bare, ev) is not None  # the harness's own words still are no answer

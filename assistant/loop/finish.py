@@ -578,7 +578,8 @@ def _squash(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int = 24) -> bool:
+def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int = 24,
+                   data_texts: Iterable[str] = ()) -> bool:
     """True when ``answer`` is a copy of the harness's own words to the model.
 
     A 1.5B model answered "To call a tool, write exactly this block (one block per
@@ -587,13 +588,17 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
     ``min_chars`` long) occurs in one of ``harness_texts``, or in the call-format help.
     Data fenced inside a harness text (a file shown again) is not the harness's words:
     docx_lookup at d59b864 answered with the lease's own sentence, which the re-shown
-    read held, and was refused twice.
+    read held, and was refused twice. Nor is a line that a tool result holds
+    (``data_texts``): "Not run again" quotes a short unfenced result, e.g. the note
+    search's "Plumber: Jonas Berg, phone 0170 555 0199", which is the answer.
     """
     from model.call_format import format_instructions
 
     harness_texts = [_FENCED.sub(" ", t) for t in harness_texts if t]
     first = _squash(next((ln for ln in answer.splitlines() if ln.strip()), "")).rstrip(" .:;!,")
     if len(first) < min_chars:
+        return False
+    if any(first in _squash(t) for t in data_texts if t):
         return False
     texts = [*harness_texts, format_instructions("xml"), format_instructions("json")]
     if any(first in _squash(t) for t in texts if t):
@@ -816,6 +821,14 @@ def unwrap_answer(text: str) -> str:
     return text
 
 
+def _results(calls: Sequence[CallRecord]) -> list[str]:
+    """The data of this task's successful tool results (inside the fence, when fenced: a tool's own
+    hints after it are not data); repeats answered from the journal and the harness's calls aside."""
+    return [_data_of(c.result) for c in calls if c.status == "done" and not c.error and c.result
+            and not (c.data or {}).get("repeat_of") and c.name not in ("finish", "use_tools", "update_plan",
+                                                                       "ask_human")]
+
+
 def _ran(calls: Sequence[CallRecord]) -> set[str]:
     """Names of the tools that ran and succeeded in this task (repeats answered from the journal aside)."""
     return {c.name for c in calls if c.status == "done" and not c.error and not (c.data or {}).get("repeat_of")}
@@ -842,7 +855,7 @@ def not_an_answer(answer: str, ev: Evidence) -> str | None:
     marker = _holds_marker(answer, ev)
     if marker:
         return marker
-    if echoes_harness(answer, ev.harness_texts):
+    if echoes_harness(answer, ev.harness_texts, data_texts=_results(ev.calls)):
         return ("the reply repeats the harness's message instead of answering; answer with what you found, "
                 "or call a tool")
     # a bare JSON object is a call gone wrong more often than an answer: csv_top_customers at b5a954c wrote
@@ -1310,7 +1323,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     marker = _holds_marker(answer, ev)
     if marker:
         return [marker]
-    if echoes_harness(answer, ev.harness_texts):
+    if echoes_harness(answer, ev.harness_texts, data_texts=_results(ev.calls)):
         return ["the answer repeats the instructions the harness gave, not a result of the task; do the work "
                 "with tools, or say plainly what you could not do"]
     shape = _shape_problem(answer, ev)
