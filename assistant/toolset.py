@@ -53,6 +53,17 @@ class Toolset:
             self.mcp = None
 
 
+def _runs_here(tool: Tool) -> bool:
+    """False for a built-in tool this machine cannot run, so the model is never offered it:
+    ``xlsx_recalc`` without LibreOffice (xlsx_total at 3797c71: Qwen 1.5B called it three
+    times after the =SUM was saved, each time told it cannot run here, and ran out of steps)."""
+    if tool.name == "xlsx_recalc":
+        from tools.office.recalc import find_soffice
+
+        return find_soffice() is not None
+    return True
+
+
 def _add_all(reg: ToolRegistry, tools: Iterable[Tool], problems: list[str], origin: str) -> None:
     for t in tools:
         try:
@@ -91,7 +102,7 @@ def build_toolset(
             except Exception as exc:  # noqa: BLE001 - a missing part is reported, not fatal
                 problems.append(f"{module}: not available ({type(exc).__name__}: {exc})")
                 continue
-            _add_all(reg, tools, problems, module)
+            _add_all(reg, [t for t in tools if _runs_here(t)], problems, module)
     _add_all(reg, CORE_TOOLS, problems, "core")
     _add_all(reg, extra, problems, "extra")
     if plugins:

@@ -183,3 +183,14 @@ def test_loading_a_group_already_loaded_says_its_tools_are_there(assistant_home,
     assert "already in your tool list" in obs[0] and "xlsx_read" in obs[0] and "table_query" in obs[0]
     assert "New tools" not in obs[0]
     store.close()
+
+
+def test_a_tool_this_machine_cannot_run_is_not_offered(monkeypatch):
+    """xlsx_total at 3797c71: without LibreOffice, xlsx_recalc was called three times after the =SUM was saved."""
+    from assistant.toolset import build_toolset
+    from tools.office import recalc
+
+    monkeypatch.setattr(recalc.shutil, "which", lambda name: None)
+    assert "xlsx_recalc" not in build_toolset(plugins=False, mcp=False).registry
+    monkeypatch.setattr(recalc.shutil, "which", lambda name: f"/usr/bin/{name}")
+    assert "xlsx_recalc" in build_toolset(plugins=False, mcp=False).registry
