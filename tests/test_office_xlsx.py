@@ -121,6 +121,10 @@ def test_a_grid_passed_as_cells_is_written_as_rows_and_a_csv_path_is_sent_to_csv
     assert not ctx.workspace.exists("top3.csv")
     with pytest.raises(ValidationError):  # a grid beside real rows is not guessed at
         xlsx_write.validate({"path": "x.xlsx", "cells": [["a"]], "rows": [["b"]]})
+    with pytest.raises(ValidationError):
+        xlsx_write.validate({"path": "x.xlsx", "cells": [["a"], ["c"]], "rows": [["b", "d"]]})
+    # a one-value row beside a grid is a placeholder (multistep_invoices_memo at b5a954c: rows=[["Header row"]])
+    assert xlsx_write.validate({"path": "x.xlsx", "cells": grid, "rows": [["Header row"]]}).rows == grid
     ctx.workspace.write_bytes("s.xlsx", sales_book())  # xlsx_total: rows=[["C10", 389.9]] meant cell C10
     res = call(xlsx_write, ctx, path="s.xlsx", cells=[{"cell": "B10", "value": "Total"}], rows=[["C10", 389.9]])
     assert not res.error, res.text

@@ -80,8 +80,14 @@ class XlsxWriteParams(BaseModel):
         cells=[["Customer", "Total"], ["Harbor", 1845.25]], was told each item must be a CellWrite, then wrote
         {"cell": "Customer", ...} and ran out of time. ``rows`` that are all ``[cell reference, value]`` pairs
         are ``cells``."""
-        if isinstance(data, dict) and not data.get("rows") and isinstance(data.get("cells"), list) \
-                and data["cells"] and all(isinstance(r, list) for r in data["cells"]):
+        grid = isinstance(data, dict) and isinstance(data.get("cells"), list) and bool(data["cells"]) \
+            and all(isinstance(r, list) for r in data["cells"])
+        # rows that hold one value at most are a placeholder beside a grid of two or more rows
+        # (multistep_invoices_memo at b5a954c: cells=[["Invoice", ...], ["INV-101", ...], ...], rows=[["Header row"]])
+        rows = data.get("rows") if grid else None
+        placeholder = isinstance(rows, list) and len(rows) == 1 and isinstance(rows[0], list) and len(rows[0]) <= 1 \
+            and len(data["cells"]) >= 2
+        if grid and (not rows or placeholder):
             data = {**{k: v for k, v in data.items() if k != "cells"}, "rows": data["cells"]}
         rows = data.get("rows") if isinstance(data, dict) else None
         if isinstance(rows, list) and rows and all(
