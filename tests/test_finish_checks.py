@@ -853,6 +853,9 @@ def test_a_number_written_out_from_millions_is_grounded(tmp_path):
     ('The title on the first page of manual.pdf is "Solar Lamp X2 User Guide".', True),
     ('manual.pdf has 6 pages; the title on its first page is "Solar Lamp X2 User Guide".', False),
     ("It has six pages; the first is titled Solar Lamp X2 User Guide.", False),
+    # pdf_page_count at b5a954c: a numbered list of steps, then the title alone
+    ('To extract the title:\n1. Use pdf_read.\n2. Take the first line.\n\nFinal answer: "Solar Lamp X2 User Guide"',
+     True),
 ])
 def test_a_how_many_question_needs_a_number_in_the_answer(tmp_path, answer, doubted):
     """pdf_page_count at e03cee3: asked how many pages and the title, Qwen 1.5B gave the title alone."""

@@ -1356,7 +1356,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         unanswered = _unanswered_part(ev.goal, answer)
         if unanswered:  # pdf_page_count at 462ec82: the page count, and no word of the title asked for too
             out.append(f"the task also asks {unanswered!r}, and the answer does not say it; answer every part")
-    if _HOW_MANY.search(ev.goal) and not _COUNT.search(answer):  # pdf_page_count at e03cee3: the title, no count
+    # pdf_page_count at e03cee3: the title, no count; at b5a954c the "1." "2." "3." of a list of steps counted as one
+    if _HOW_MANY.search(ev.goal) and not _COUNT.search(_LIST_MARKER.sub(" ", answer)):
         out.append("the task asks how many, and the answer gives no number; say how many the tools showed")
     results = [c.result for c in ev.calls if c.status == "done" and not c.error and c.name != "finish"]
     cut = _cut_search(answer, ev.calls)
