@@ -73,6 +73,17 @@ def test_group_totals_from_a_csv_are_exact(sales):
     assert r.untrusted  # cell text comes from a document
 
 
+def test_a_bare_expression_of_subqueries_is_its_value(expenses):
+    """xlsx_two_sheet_total at b5a954c: "(SELECT ...) + (SELECT ...)" was a parser error three times over."""
+    r = q(expenses, "(SELECT SUM(cost) FROM expenses_q1 WHERE category = 'Travel') + "
+                    "(SELECT SUM(cost) FROM expenses_q2 WHERE category = 'Travel')")
+    assert not r.error, r.text
+    assert float(r.data["rows"][0][0]) == 500.0
+    union = q(expenses, "(SELECT category FROM expenses_q1) UNION (SELECT category FROM expenses_q2)")
+    assert not union.error and sorted(row[0] for row in union.data["rows"]) == ["Food", "Rent", "Travel"]
+    assert q(expenses, "(SELECT FROM").error  # still an error, told as one
+
+
 def test_top_n_from_a_csv(sales):
     r = q(sales, "SELECT rep, SUM(amount) AS total FROM sales GROUP BY rep ORDER BY total DESC LIMIT 2")
     assert r.data["rows"] == [["Ana", "1715.00"], ["Dev", "1320.00"]]

@@ -193,7 +193,14 @@ def table_query(ctx: ToolContext, params: TableQueryParams) -> ToolResult:
         raise ToolError(f"no CSV, TSV or Excel tables in the workspace{why}; table_query reads only those.")
     con = _connect(tables)
     try:
-        names, rows, total = run_query(con, sql)
+        try:
+            names, rows, total = run_query(con, sql)
+        except duckdb.ParserException:
+            if not sql.startswith("("):
+                raise
+            # a bare expression is its value: xlsx_two_sheet_total at b5a954c, Qwen 1.5B sent
+            # "(SELECT SUM(amount) ...) + (SELECT SUM(amount) ...)" three times, each a parser error
+            names, rows, total = run_query(con, f"SELECT {sql}")
     except ToolError as exc:
         raise ToolError(f"{exc} {_schema_hint(tables, notes)}") from None
     except duckdb.Error as exc:
