@@ -653,6 +653,22 @@ def test_two_repeats_among_the_last_three_calls_end_the_task(assistant_home, tmp
     store.close()
 
 
+def test_a_read_failing_again_counts_as_a_repeat_for_ending_the_task(assistant_home, tmp_path):
+    """pdf_number_lookup at b5a954c: the PDF read at step 0, then read_file on it twice (the same error), pdf_read
+    again (answered from the journal), read_file twice more, and the step budget ran out with no answer."""
+    read = call("read_file", path="review.bin")
+    model = _Recording([call("read_file", path="review.txt"), read, read, call("read_file", path="review.txt"),
+                        call("finish", answer="This year: 3.4 days.")])
+    agent, _, ws, store = scripted_agent(tmp_path, model, approve="all", max_steps=12, preread=False)
+    (ws / "review.txt").write_text("Average delivery time this year: 3.4 days.\n")
+    events = list(agent.run("What was the average delivery time this year, according to review.txt?",
+                            workspace=ws))
+    assert isinstance(events[-1], Finished) and "3.4" in events[-1].answer
+    assert model.last_messages[-1].startswith("[Two of your last calls repeated")
+    assert not any(m.startswith("[Two of your last") for m in model.last_messages[:-1])
+    store.close()
+
+
 def test_sorting_an_inbox_with_wildcard_moves_finishes(tmp_path):
     """files_organise, the bench's own goal: three wildcard moves then an answer end the task as done (the
     example path the goal gives, inbox/pdf/scan.pdf, exists because a move made it)."""

@@ -241,11 +241,18 @@ def last_step_note(task: Task, calls: Sequence[Any]) -> str:
     them) repeated a call that had already run (answered from the journal, not
     run): Qwen 1.5B listed the right day's events, then asked for the same listing
     three more times; pdf_number_lookup read the figure, then alternated repeats
-    with new searches until the time ran out."""
+    with new searches until the time ran out. A read that failed exactly as its
+    identical predecessor did counts as such a repeat (pdf_number_lookup at b5a954c:
+    read_file on the PDF twice, pdf_read again, read_file twice more, budget gone)."""
+    from .calls import FAILED_AGAIN_KEY
+
+    def again(c: Any) -> bool:  # answered from the journal, or a read that failed as its twin did
+        data = c.data or {}
+        return bool(data.get("repeat_of") or (data.get(FAILED_AGAIN_KEY) and (c.risk or "read") == "read"))
+
     n, last = task.usage.steps + 1, task.budgets.max_steps
     tail = [c for c in calls if c.final][-3:]
-    repeating = tail and (tail[-1].data or {}).get("repeat_of") and \
-        sum(1 for c in tail if (c.data or {}).get("repeat_of")) >= 2
+    repeating = tail and again(tail[-1]) and sum(1 for c in tail if again(c)) >= 2
     if (n != last and not repeating) or n < 3:
         return ""
     if not work_calls(calls):
