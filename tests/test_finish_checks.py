@@ -1247,10 +1247,10 @@ def test_an_answer_that_copies_a_changes_own_report_is_an_account_of_it(tmp_path
                for p in finish_problems(report.replace("Added:", "Listed:"), ev))
 
 
-def test_a_look_that_failed_after_the_change_was_made_is_no_give_up(tmp_path):
+def test_saying_no_errors_were_found_after_a_failed_look_is_no_give_up(tmp_path):
     """calendar_from_invite at b5a954c: the event added right, then a calendar_list_events with a date it could not
     read failed, and "... I did not find any errors or warnings. The task was completed successfully." was handed
-    off as giving up. A change that failed last still is one."""
+    off as giving up. Saying it could not do something after a failed call still is one."""
     from assistant.loop.finish import gives_up
 
     added = CallRecord(id="s3c0", step=3, turn_seq=3, name="calendar_add_event", risk="write", status="done",
@@ -1262,7 +1262,8 @@ def test_a_look_that_failed_after_the_change_was_made_is_no_give_up(tmp_path):
               "errors or warnings.")
     assert gives_up(answer, Evidence(goal, tmp_path, calls=[added, look], touched=["assistant.ics"])) == ""
     said = "I could not read the calendar afterwards, so I cannot say it worked."
-    assert gives_up(said, Evidence(goal, tmp_path, calls=[added, look], touched=["assistant.ics"])) == ""
+    assert "gave up right after a failed call (calendar_list_events" in gives_up(
+        said, Evidence(goal, tmp_path, calls=[added, look], touched=["assistant.ics"]))
     failed = added.model_copy(update={"id": "s5c0", "step": 5, "status": "error", "error": True,
                                       "result": "calendar_add_event: cannot read the date"})
     assert "gave up right after a failed call (calendar_add_event" in gives_up(

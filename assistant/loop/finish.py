@@ -1301,8 +1301,6 @@ def gives_up(answer: str, ev: Evidence) -> str:
     last = [c for c in ev.calls if c.name != "finish" and c.final]
     if not last or last[-1].status == "denied" or not (last[-1].error or last[-1].status != "done"):
         return ""
-    if changed and _MUST_CHANGE.search(ev.goal) and (last[-1].risk or "read") == "read":
-        return ""  # a look after the change failed, not the change: calendar_from_invite at b5a954c
     first = ((last[-1].result or last[-1].status).strip().splitlines() or [last[-1].status])[0][:200]
     if _ABSENT.search(first):  # "not found: nope.txt" is a finding; a SQL error is a method that failed
         return ""
