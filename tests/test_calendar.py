@@ -43,6 +43,8 @@ def home(tmp_path, monkeypatch):
         ("now", datetime(2026, 11, 26, 10, 0), True),
         ("2026-12-24", datetime(2026, 12, 24), False),
         ("2026-12-24 18:15", datetime(2026, 12, 24, 18, 15), True),
+        ("20261224T181500", datetime(2026, 12, 24, 18, 15), True),  # the basic ISO form keeps its time
+        ("20261224", datetime(2026, 12, 24), False),
         ("Dec 3 at 14:00", datetime(2026, 12, 3, 14, 0), True),
         ("on 5 January 2027", datetime(2027, 1, 5), False),
         ("next week", datetime(2026, 11, 30), False),

@@ -126,7 +126,9 @@ def parse_when(text: str, now: datetime, *, base_day: date | None = None) -> Whe
         raise ValueError(f"empty date: {HINT}")
     try:
         dt = datetime.fromisoformat(raw)
-        has_time = "t" in raw.lower()[10:11] or " " in raw or ":" in raw
+        # a time after the date: "2026-12-10T10:00", "2026-12-10 10:00", or the basic form "20261210T100000"
+        # (calendar_from_invite at 237b37e: read as the date alone, the event saved all day)
+        has_time = "t" in raw.lower() or " " in raw or ":" in raw
         return When(dt if dt.tzinfo else dt.replace(tzinfo=tz), has_time)
     except ValueError:
         pass
