@@ -78,8 +78,8 @@ class XlsxWriteParams(BaseModel):
     def _grid_as_rows(cls, data: Any) -> Any:
         """``cells`` given as a grid of values (a list of lists) is ``rows``: csv_top_customers, Qwen 1.5B passed
         cells=[["Customer", "Total"], ["Harbor", 1845.25]], was told each item must be a CellWrite, then wrote
-        {"cell": "Customer", ...} and ran out of time. ``rows`` that are all ``[cell reference, value]`` pairs
-        are ``cells``."""
+        {"cell": "Customer", ...} and ran out of time. ``rows`` that are all ``[cell reference, value]`` pairs,
+        or all cell objects, are ``cells``."""
         grid = isinstance(data, dict) and isinstance(data.get("cells"), list) and bool(data["cells"]) \
             and all(isinstance(r, list) for r in data["cells"])
         # rows that hold one value at most are a placeholder beside a grid of two or more rows
@@ -90,6 +90,10 @@ class XlsxWriteParams(BaseModel):
         if grid and (not rows or placeholder):
             data = {**{k: v for k, v in data.items() if k != "cells"}, "rows": data["cells"]}
         rows = data.get("rows") if isinstance(data, dict) else None
+        if isinstance(rows, list) and rows and all(isinstance(r, dict) and "cell" in r for r in rows):
+            # csv_to_xlsx at 237b37e: rows=[{"cell": "A2", "value": "Ines Costa"}, ...] (cells by another name)
+            data = {**{k: v for k, v in data.items() if k != "rows"}, "cells": list(data.get("cells") or []) + rows}
+            rows = None
         if isinstance(rows, list) and rows and all(
                 isinstance(r, list) and len(r) == 2 and isinstance(r[0], str) and _CELL_RE.match(r[0].strip().upper())
                 for r in rows):  # xlsx_total: rows=[["C10", 389.9]] for the total in C10
