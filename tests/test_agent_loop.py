@@ -482,6 +482,25 @@ def test_asking_what_the_files_do_not_settle_is_allowed(arguments):
     assert _files_tell(CallRecord(id="b", step=2, turn_seq=2, name="ask_human", arguments=arguments), [read]) == ""
 
 
+def test_asking_the_user_what_went_wrong_after_a_failed_call_is_refused(tmp_path):
+    """csv_to_xlsx at 237b37e: one write with invalid arguments, then "What went wrong? ... Can you help me?" paused
+    the task on a question the error message answered."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    help_me = call("ask_human", question="What went wrong? I need to copy a.txt into b.txt. Can you help me?")
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="a.txt"), call("edit_file", path="b.txt", old_text="x", new_text="alpha"), help_me,
+        call("write_file", path="b.txt", content="alpha"), "Copied alpha into b.txt."],
+        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=False)
+    (ws / "a.txt").write_text("alpha")
+    events = list(agent.run("Copy the text of a.txt into a new file b.txt", workspace=ws))
+    assert isinstance(events[-1], Finished) and (ws / "b.txt").read_text() == "alpha"
+    asked = [c for c in store.calls(events[-1].task_id) if c.name == "ask_human"]
+    assert asked[0].status == "denied" and asked[0].result.startswith("Not asked: the error of edit_file at step 2")
+    store.close()
+
+
 def test_asking_one_part_of_the_goal_that_a_result_line_answers_is_refused():
     """csv_group_totals at b5a954c: the totals per region queried, then the user asked "What is the total sales
     in the West region?"; the task paused on a question the result answered."""

@@ -459,6 +459,15 @@ class CallRunner:
             msg = (f"Not asked: the files already say it ({told}). Use what they say; ask the user only what "
                    "the files cannot tell you.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))  # calendar_from_invite
+        failed = [c for c in s.calls if c.final and c.id != call.id and c.name != "ask_human"][-1:]
+        if call.name == "ask_human" and failed and failed[0].error \
+                and _ASKS_FOR_HELP.search(str(call.arguments.get("question", ""))):
+            # csv_to_xlsx at 237b37e: one xlsx_write with invalid rows, then "What went wrong? ... Can you help me?"
+            why = ((failed[0].result or "").strip().splitlines() or [""])[0][:200]
+            msg = (f"Not asked: the error of {failed[0].name} at step {failed[0].step} says what went wrong ({why}). "
+                   "Fix that call as it says and send it again, or use another tool; ask the user only for what "
+                   "the task leaves open.")
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if call.name == "ask_human":  # csv_to_xlsx: "Do you have the contacts.csv file in your workspace?"
             unread = unread_inputs(s.task.goal, s.task.workspace, s.calls, made=self._made())
             if unread:
@@ -907,6 +916,9 @@ _KIND_WORDS = frozenset("""document file folder total amount value number figure
 actual""".split())
 
 
+_ASKS_FOR_HELP = re.compile(r"\bwhat went wrong\b|\bwhat (is|was) the (error|problem)\b|\bwhy (did|does|is|was) (it|the|this|that)\b"
+                            r".{0,40}\b(fail|error|wrong|not work)|\b(can|could) you (please )?help\b|\bhelp me\b|"
+                            r"\bhow (do|can|should) i (fix|correct)\b", re.IGNORECASE)
 _OPEN_CHOICE = re.compile(r"^(other|others|something else|none|none of these|no|yes|not sure|skip|cancel|"
                           r"neither|both|all|any|other \w+|a different \w+)\W*$", re.IGNORECASE)
 
