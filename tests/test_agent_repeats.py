@@ -901,7 +901,7 @@ def test_a_calendar_task_adds_no_note_instead_of_the_event(assistant_home, tmp_p
     ('Add a final paragraph "Approved by: Dana Lee" to letter.docx and save it as new_letter.docx.', False),
     ('Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.', "same"),  # output = path
 ])
-def test_a_change_to_a_named_document_is_not_saved_to_a_copy(assistant_home, tmp_path, goal, refused):
+def test_a_change_to_a_named_document_is_saved_to_it_not_to_a_copy(assistant_home, tmp_path, goal, refused):
     """docx_append_paragraph at 36d1140: Qwen 1.5B passed output='new_letter.docx', so letter.docx kept
     its three paragraphs, and the task ended in a hand-off."""
     docx = pytest.importorskip("docx")
@@ -915,10 +915,14 @@ def test_a_change_to_a_named_document_is_not_saved_to_a_copy(assistant_home, tmp
     doc.save(str(ws / "letter.docx"))
     events = list(agent.run(goal, workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
-    assert results[0].startswith("Not run: the task asks to change letter.docx itself") == (refused is True), results[0]
+    # at 237b37e the refusal ("call it again without output") got the same call back three times: the change is
+    # now made in the file itself, and the result says so
+    assert ("output='new_letter.docx' was left out: the task asks to change letter.docx itself" in results[0]) == \
+        (refused is True), results[0]
     assert (ws / "new_letter.docx").exists() == (refused is False)
-    if refused == "same":
+    if refused is not False:
         assert "Approved by: Dana Lee" in "\n".join(p.text for p in docx.Document(str(ws / "letter.docx")).paragraphs)
+        assert store.calls(events[-1].task_id)[0].arguments.get("output") in (None, "letter.docx")
     store.close()
 
 

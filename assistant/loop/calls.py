@@ -390,10 +390,14 @@ class CallRunner:
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             copy = self._copies_an_input(call)
             if copy:  # docx_append_paragraph at 36d1140: the paragraph added to new_letter.docx, not letter.docx
+                # run it on the file itself, saying so: refused, at 237b37e the same call came back three times
                 path, output = copy
-                msg = (f"Not run: the task asks to change {path} itself, and this call would save the change to "
-                       f"{output} instead; call {call.name} again without output (the change can be undone).")
-                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+                del call.arguments["output"]
+                params = tool.validate(call.arguments)
+                risk = tool.risk_of(self.ctx, params)
+                said = (f"(output={output!r} was left out: the task asks to change {path} itself, so the change is "
+                        "saved there; it can be undone.)")
+                remapped = f"{remapped}\n{said}" if remapped else said
             replaced = self._replaces_an_input(call)
             if replaced:  # docx_edit_clause at e03cee3: contract.docx re-created holding clause 2 alone
                 msg = (f"Not run: {call.name} makes a new document, and {replaced} is a document the task asks to "
