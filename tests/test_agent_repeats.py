@@ -937,3 +937,29 @@ def test_a_long_result_is_not_quoted_again_and_a_short_one_only_once(assistant_h
     assert results[1].startswith("Not run again") and "line 3:" not in results[1]
     assert "Jonas Berg" in results[3] and "Jonas Berg" not in results[4], results[3:5]
     store.close()
+
+
+def test_a_task_to_send_changes_no_file_when_no_tool_can_send(assistant_home, tmp_path):
+    """handoff_send_budget at 237b37e: "Send the budget to my manager" -> manager_budget.txt written, then a move of
+    it over itself paused for approval; nothing was sent and the user was never asked how."""
+    from assistant.events import Paused
+    from tools.core import ASK_HUMAN
+
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("write_file", path="manager_budget.txt", content="Budget: see budget.txt"),
+        call("ask_human", question="I cannot send e-mail. Should I prepare a file for you to send instead?")],
+        [ASK_HUMAN])
+    (ws / "budget.txt").write_text("Total 4500\n")
+    events = list(agent.run("Send the budget to my manager.", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[0].startswith("Not run: the task asks to send, and no tool here can send")
+    assert not (ws / "manager_budget.txt").exists()
+    assert isinstance(events[-1], Paused) and events[-1].kind == "question"
+    # a goal that names the file to make is not refused: "Send ... : write it into note.txt first"
+    (tmp_path / "b").mkdir()
+    agent2, _, ws2, store2 = _agent(assistant_home, tmp_path / "b", [
+        call("write_file", path="note.txt", content="Budget total: 4500"), "Wrote note.txt."])
+    events = list(agent2.run("Send the budget to my manager: write it into note.txt first.", workspace=ws2))
+    assert (ws2 / "note.txt").exists()
+    store.close()
+    store2.close()

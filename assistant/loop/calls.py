@@ -26,7 +26,7 @@ from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
 from .finish import SHEET_NAMED, asks_only_a_question, goal_files, made_paths, norm_path, store_goal, \
-    summary_too_long, unread_inputs
+    summary_too_long, undoable_verb, unread_inputs
 from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
@@ -363,6 +363,15 @@ class CallRunner:
                    "(If the user does want a change, call ask_human to confirm it first.)")
             return (yield from self.finish(call, ToolResult(text=msg, error=True, data={QUESTION_ONLY_KEY: True}),
                                            "denied"))
+        cannot = undoable_verb(s.task.goal, [*self.registry.names(), *self.extra_tools]) \
+            if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.name not in _HARNESS_CALLS else ""
+        if cannot and not goal_files(s.task.goal)[0]:
+            # handoff_send_budget at 237b37e: "Send the budget to my manager" -> manager_budget.txt written, then
+            # moved over itself (an approval pause): no file the user asked for, and nothing sent
+            msg = (f"Not run: the task asks to {cannot}, and no tool here can {cannot}; {call.name} would change files "
+                   f"the user did not ask for and {cannot} nothing. Call ask_human: say you cannot {cannot} it, and "
+                   "ask how they want it done.")
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.name not in _HARNESS_CALLS:
             which = self._ambiguous(call, needs_source=risk is RiskClass.DESTRUCTIVE or call.name in EDITS_EXISTING)
             if which is not None:  # handoff_which_contract: the first of two contracts edited

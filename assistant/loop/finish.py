@@ -32,7 +32,8 @@ from .verify import exists_somewhere
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "store_goal", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
-           "echoes_harness", "asks_only_a_question", "not_an_answer", "unwrap_answer", "gives_up", "summary_too_long"]
+           "echoes_harness", "asks_only_a_question", "not_an_answer", "unwrap_answer", "gives_up", "summary_too_long",
+           "undoable_verb"]
 
 FINISH_CHECK_PREFIX = "Finish check:"
 
@@ -1026,7 +1027,7 @@ def _store_untouched(ev: Evidence) -> str:
     return ""
 
 
-def _undoable_verb(goal: str, tool_names: Sequence[str]) -> str:
+def undoable_verb(goal: str, tool_names: Sequence[str]) -> str:
     """The verb a goal starts with that no tool can do ("send" in "Send the budget to
     my manager", when no tool's name says send or mail), or "". Qwen 1.5B answered
     with steps for the user to send it themselves, and the task 'finished'."""
@@ -1389,7 +1390,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     long = _summary_not_shorter(ev) if changed else ""
     if long:
         out.append(long)
-    cannot = _undoable_verb(ev.goal, ev.tool_names)
+    cannot = undoable_verb(ev.goal, ev.tool_names)
     if cannot and not _NOT_DONE.search(answer):
         out.append(f"the task asks to {cannot}, and no tool here can {cannot}; say plainly that you could not "
                    f"{cannot} it (and what you did instead), or call ask_human")
