@@ -374,3 +374,17 @@ def test_a_sum_over_text_on_its_own_sheet_is_refused(ctx, no_soffice):
     assert not res.error, res.text
     res = call(xlsx_write, ctx, path="s.xlsx", sheet="Summary", cells=[{"cell": "B5", "value": "=SUM(C2:C4)"}])
     assert not res.error, res.text
+
+
+def test_amounts_written_as_text_are_numbers_a_sum_can_use(ctx):
+    """multistep_invoices_memo at 237b37e: rows [["INV-101", "1,200.00 EUR"], ...] were saved as text, and
+    SUM(amount) over the sheet failed; codes with a leading zero, ids and plain words stay text."""
+    rows = [["Invoice", "Amount", "Phone"], ["INV-101", "1,200.00 EUR", "0170 555"], ["INV-102", "349.50", "0171"],
+            ["INV-103", "$86.25", "12"]]
+    assert not call(xlsx_write, ctx, path="inv.xlsx", rows=rows).error
+    ws = openpyxl.load_workbook(ctx.workspace.resolve("inv.xlsx")).active
+    assert [ws[f"B{i}"].value for i in (2, 3, 4)] == [1200.0, 349.5, 86.25]
+    assert ws["B2"].number_format == '#,##0.00 "EUR"' and ws["B4"].number_format == '"$"#,##0.00'
+    assert [ws["A2"].value, ws["C2"].value, ws["C3"].value] == ["INV-101", "0170 555", "0171"]
+    res = call(xlsx_write, ctx, path="t.xlsx", cells=[{"cell": "A1", "value": "1,200.00 EUR", "kind": "text"}])
+    assert not res.error and openpyxl.load_workbook(ctx.workspace.resolve("t.xlsx")).active["A1"].value == "1,200.00 EUR"

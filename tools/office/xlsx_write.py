@@ -155,8 +155,33 @@ def _load_for_edit(ctx: ToolContext, path: str, output: str | None) -> tuple[Any
     return wb, note
 
 
+# an amount written as text: "1,200.00 EUR", "$1,845.25", "349.50"; not "0170" (a leading zero is a code)
+_AMOUNT = re.compile(r"^\s*(?P<pre>[$€£]\s?)?(?P<num>-?(?:[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d*|0)(?:\.\d+)?)"
+                     r"\s?(?P<post>€|EUR|USD|GBP|CHF)?\s*$")
+
+
+def _as_amount(value: Value) -> tuple[Value, str | None]:
+    """``(number, number format)`` for a text that is an amount, else ``(value, None)``: multistep_invoices_memo at
+    237b37e wrote "1,200.00 EUR" as text, and SUM over the column failed."""
+    m = _AMOUNT.match(value) if isinstance(value, str) else None
+    if not m or not (m.group("pre") or m.group("post") or "," in m.group("num") or "." in m.group("num")):
+        return value, None
+    raw = m.group("num").replace(",", "")
+    number: float | int = float(raw) if "." in raw else int(raw)
+    decimals = len(raw.split(".")[1]) if "." in raw else 0
+    fmt = "#,##0" + ("." + "0" * decimals if decimals else "")
+    unit = (m.group("pre") or "").strip() or (m.group("post") or "")
+    if unit:
+        fmt = f'"{unit}"{fmt}' if m.group("pre") else f'{fmt} "{unit}"'
+    return number, fmt
+
+
 def _set(cell: Any, value: Value, kind: str = "auto", number_format: str | None = None) -> bool:
-    """Set one cell; returns True when a formula was written."""
+    """Set one cell; returns True when a formula was written. With ``kind`` "auto", a
+    text that is an amount ("1,200.00 EUR") is written as the number, formatted so."""
+    if kind == "auto":
+        value, amount_format = _as_amount(value)
+        number_format = number_format or amount_format
     if kind == "date":
         try:
             value = dt.date.fromisoformat(str(value)) if len(str(value)) <= 10 else dt.datetime.fromisoformat(str(value))
