@@ -1314,3 +1314,25 @@ def test_an_answer_that_is_a_line_of_a_tool_result_is_no_echo_of_the_harness(tmp
     assert not_an_answer(hit, ev) is None and finish_problems(hit, ev) == []
     bare = "If it answers the task, give your final answer now; otherwise take a different next step."
     assert not_an_answer(bare, ev) is not None  # the harness's own words still are no answer
+
+
+
+@pytest.mark.parametrize("goal, answer, doubted", [
+    ("Which category had the highest total spending in spending.xlsx? Answer with the category name and its total.",
+     "Food", True),  # xlsx_lookup at 237b37e
+    ("Which category had the highest total spending in spending.xlsx? Answer with the category name and its total.",
+     "Food, with 591.", False),
+    ("How much is the monthly rent in lease.docx?", "It is in the paragraph about rent.", True),
+    ("How much is the monthly rent in lease.docx?", "EUR 1,450 a month.", False),
+    ("Which category had the highest spending in spending.xlsx?", "Food", False),  # no number asked for
+    # a change task that names a total is no question for one (xlsx_group_sums, xlsx_total)
+    ('Add a sheet named "By Region" to spending.xlsx with the region in column A and its total sales in column B.',
+     'I added the sheet "By Region".', False),
+])
+def test_a_question_for_an_amount_needs_a_number_in_the_answer(tmp_path, goal, answer, doubted):
+    read = _done("table_query", "category | total\nFood | 591\nTravel | 470", sql="SELECT ...")
+    lease = _done("read_file", "The monthly rent is EUR 1,450.", path="lease.docx")
+    (tmp_path / "spending.xlsx").write_bytes(b"PK")
+    (tmp_path / "lease.docx").write_bytes(b"PK")
+    problems = finish_problems(answer, Evidence(goal, tmp_path, calls=[read, lease], tool_names=TOOLS))
+    assert any("gives no number" in p for p in problems) is doubted, problems

@@ -565,6 +565,8 @@ _ASKS_CODE = re.compile(r"\b(code|script|snippet|sql|query|queries|function|prog
                         re.IGNORECASE)
 _WH_QUESTION = re.compile(r"(^|[.!?]\s+)\W*(who|what|which|where|when|whose|how (much|many|long))\b", re.IGNORECASE)
 _HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
+_ASKS_AMOUNT = re.compile(r"\bhow much\b|\b(and|with) (its|their|the) (total|sum|amount|average)s?\b|"
+                          r"^\W*what (is|was|are|were) (the|our|my) (total|sum|average|amount)\b", re.IGNORECASE)
 _COUNT = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])|\b(no|none|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                     r"a dozen|single|several|hundreds?|thousands?)\b", re.IGNORECASE)
 _BARE_YES_NO = re.compile(r"^\W*(yes|no|yep|nope|true|false|none|nothing|unknown|n/?a)\W*$", re.IGNORECASE)
@@ -1358,6 +1360,10 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     # pdf_page_count at e03cee3: the title, no count; at b5a954c the "1." "2." "3." of a list of steps counted as one
     if _HOW_MANY.search(ev.goal) and not _COUNT.search(_LIST_MARKER.sub(" ", answer)):
         out.append("the task asks how many, and the answer gives no number; say how many the tools showed")
+    elif asks_only_a_question(ev.goal) and _ASKS_AMOUNT.search(ev.goal) and not _numbers(_LIST_MARKER.sub(" ", answer)):
+        # xlsx_lookup at 237b37e: "Answer with the category name and its total." answered "Food"
+        out.append(f"the task asks for {_ASKS_AMOUNT.search(ev.goal).group(0).lower()}, and the answer gives no "
+                   "number; give the number the tools showed")
     results = [c.result for c in ev.calls if c.status == "done" and not c.error and c.name != "finish"]
     cut = _cut_search(answer, ev.calls)
     if cut:
