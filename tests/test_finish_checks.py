@@ -1336,3 +1336,18 @@ def test_a_question_for_an_amount_needs_a_number_in_the_answer(tmp_path, goal, a
     (tmp_path / "lease.docx").write_bytes(b"PK")
     problems = finish_problems(answer, Evidence(goal, tmp_path, calls=[read, lease], tool_names=TOOLS))
     assert any("gives no number" in p for p in problems) is doubted, problems
+
+
+def test_an_answer_that_names_nothing_the_listing_found_is_doubted(tmp_path):
+    """calendar_list_day at 237b37e: "The calendar shows events on 2026-12-07. I could not find the calendar on my
+    computer." under a listing of the day's two events, and the task finished."""
+    listing = ("Events Mon 2026-12-07 00:00 to Tue 2026-12-08 00:00 (UTC):\nMon 2026-12-07 09:00-09:15 Team standup\n"
+               "Mon 2026-12-07 12:30-13:30 Lunch with Sam")
+    listed = CallRecord(id="s2c0", step=2, turn_seq=2, name="calendar_list_events", arguments={"start": "2026-12-07"},
+                        status="done", result=listing, data={"events": [{"title": "Team standup"},
+                                                                        {"title": "Lunch with Sam"}]})
+    ev = Evidence("What's on my calendar on 2026-12-07?", tmp_path, calls=[listed], tool_names=TOOLS)
+    vague = "The calendar shows events on 2026-12-07. I could not find the calendar on my computer."
+    assert any("names nothing that calendar_list_events at step 2 found (2, e.g. 'Mon 2026-12-07 09:00-09:15 Team "
+               "standup')" in p for p in finish_problems(vague, ev))
+    assert finish_problems("On 2026-12-07: the team standup at 09:00 and lunch with Sam at 12:30.", ev) == []

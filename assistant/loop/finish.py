@@ -733,6 +733,23 @@ def _denies_what_was_listed(answer: str, calls: Sequence[CallRecord]) -> str:
             f"(e.g. {first!r}); answer with what it found")
 
 
+def _misses_what_was_listed(answer: str, calls: Sequence[CallRecord]) -> str:
+    """A doubt when the last calendar or notes listing of this task found items and
+    ``answer`` names no word of any of them ("" otherwise)."""
+    ran = [c for c in calls if _listed(c) and (c.data or {}).keys() & {"events", "notes"}]
+    if not ran:
+        return ""
+    last = ran[-1]
+    items = [ln.strip() for ln in last.result.splitlines()[1:] if ln.strip()] if last.name.endswith("events") \
+        else [ln.strip() for ln in last.result.splitlines() if ln.strip()]
+    said = {w.lower() for w in _WORD.findall(answer)}
+    words = {w.lower() for ln in items for w in _WORD.findall(ln)} - _COMMON - _META
+    if not words or words & said:
+        return ""
+    return (f"the answer names nothing that {last.name} at step {last.step} found ({_listed(last)}, e.g. "
+            f"{items[0][:90]!r}); answer with what it found")
+
+
 _CLAIMS_FOUND = re.compile(r"\b(i|we)\s+(have\s+)?(found|located|retrieved|got)\b|\bhere (is|are)\b", re.IGNORECASE)
 _META = frozenset("""found find could need complete task details detail other information info file files note notes
 document documents folder workspace tool tools result results answer question searched search looked looking
@@ -1350,6 +1367,10 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         listed = _denies_what_was_listed(answer, ev.calls)
         if listed:  # calendar_list_day at 462ec82: "No events on 2026-12-07." under a listing of two
             out.append(listed)
+        elif _misses_what_was_listed(answer, ev.calls):
+            # calendar_list_day at 237b37e: "The calendar shows events on 2026-12-07. I could not find the calendar
+            # on my computer." under a listing of the day's two events
+            out.append(_misses_what_was_listed(answer, ev.calls))
         elif _CLAIMS_FOUND.search(answer) and not _tells_what_was_found(answer, ev):
             # note_search at 462ec82: "I found the plumber's name and phone number in the notes." and no name
             out.append("the answer says it found it but does not say what it is; give the values the tools showed "
