@@ -963,3 +963,23 @@ def test_a_task_to_send_changes_no_file_when_no_tool_can_send(assistant_home, tm
     assert (ws2 / "note.txt").exists()
     store.close()
     store2.close()
+
+
+def test_a_file_this_task_made_is_not_overwritten_with_invented_lines(assistant_home, tmp_path):
+    """files_merge_todos at 237b37e: combine_files wrote todo/all.txt right (five items), then write_file replaced it
+    with "line1\\nline2\\nline3\\nline4\\nline5" and the task finished: a wrong "done" that lost the work."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("combine_files", src="todo/*.txt", dest="todo/all.txt"),
+        call("write_file", path="todo/all.txt", content="line1\nline2"),
+        call("write_file", path="todo/all.txt", content="buy stamps\ncall grandma\nbook haircut"),
+        "Combined the todo lists into todo/all.txt."])
+    (ws / "todo").mkdir()
+    (ws / "todo" / "monday.txt").write_text("buy stamps\ncall grandma\n")
+    (ws / "todo" / "tuesday.txt").write_text("book haircut\n")
+    events = list(agent.run("Combine the lines of all .txt files in the todo folder into one new file todo/all.txt.",
+                            workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run: todo/all.txt was made by this task already")
+    assert not results[2].startswith("Not run")  # lines taken from what was read may replace it
+    assert "buy stamps" in (ws / "todo" / "all.txt").read_text()
+    store.close()

@@ -425,6 +425,12 @@ class CallRunner:
                        f"row per {unit}: add them up first with table_query (SUM ... GROUP BY {unit}) and write its "
                        "rows.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            placeholder = self._overwrites_own_output(call)
+            if placeholder:  # files_merge_todos at 237b37e: todo/all.txt, combined right, overwritten with line1..line5
+                msg = (f"Not run: {placeholder} was made by this task already, and this call would replace all of "
+                       "it with lines that no file, tool result or user word holds. If the file is done, give your "
+                       "final answer; otherwise change it with lines taken from what you read.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             report = _writes_a_report(call, s.calls)
             if report:  # files_merge_todos at dd4189c: todo/all.txt overwritten with combine_files' own message
                 msg = (f"Not run: this content is the result message of {report.name} (step {report.step}), not "
@@ -702,6 +708,23 @@ class CallRunner:
         if any(m.role == "user" and m.kind == "note" for m in self.s.messages):
             return None
         return ambiguous_target(self.s.task.goal, ws, call.arguments, self._made(), needs_source=needs_source)
+
+    def _overwrites_own_output(self, call: CallRecord) -> str:
+        """The path when ``call`` (``write_file``) would overwrite a file this task made with
+        content none of whose lines is in that file, a tool result or the user's words; else ""."""
+        path, content = call.arguments.get("path"), call.arguments.get("content")
+        if call.name != "write_file" or not isinstance(path, str) or not isinstance(content, str):
+            return ""
+        if norm_path(path) not in {norm_path(p) for p in self._made()}:
+            return ""
+        try:
+            current = self.ctx.workspace.read_text(path)
+        except Exception:  # noqa: BLE001 - gone or unreadable: nothing of it to keep
+            return ""
+        lines = [ln.strip() for ln in content.splitlines() if ln.strip()]
+        sources = [current, *(m.content for m in self.s.messages if m.role == "user" and m.kind in ("goal", "note")),
+                   *(c.result for c in self.s.calls if c.status == "done" and not c.error and c.result)]
+        return path if lines and not any(ln in src for ln in lines for src in sources) else ""
 
     def _made(self) -> list[str]:
         """Paths this task brought into being (see :func:`finish.made_paths`)."""
