@@ -134,9 +134,10 @@ class RecordingModel(ScriptedChatModel):
 def test_runs_share_one_workspace_path_so_the_prompt_prefix_can_be_reused(assistant_home):
     RecordingModel.systems = []
     results = run_bench([task("files_find"), task("docx_lookup")], lambda t: RecordingModel(["Not sure."] * 2))
-    # docx_lookup names a document: the harness read it before the first turn (preread), so the answer may stand;
-    # "Not sure." names no file, which is no answer to files_find's "which file is it?" (refused twice: a hand-off)
-    assert [r.end for r in results] == ["paused:stuck", "finished"]
+    # "Not sure." names no file, which is no answer to files_find's "which file is it?", and no amount, which is no
+    # answer to docx_lookup's "how much is the rent?" (each refused twice: a hand-off); docx_lookup names a
+    # document, which the harness read before the first turn (preread)
+    assert [r.end for r in results] == ["paused:stuck", "paused:stuck"]
     assert results[1].trace[0] == {"call": {"id": "s0c0", "name": "docx_read", "arguments": {"path": "lease.docx"}}}
     first, *rest = RecordingModel.systems
     assert rest and all(s == first for s in rest), "the system prompt (which names the workspace) changed between runs"

@@ -1381,7 +1381,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     # pdf_page_count at e03cee3: the title, no count; at b5a954c the "1." "2." "3." of a list of steps counted as one
     if _HOW_MANY.search(ev.goal) and not _COUNT.search(_LIST_MARKER.sub(" ", answer)):
         out.append("the task asks how many, and the answer gives no number; say how many the tools showed")
-    elif asks_only_a_question(ev.goal) and _ASKS_AMOUNT.search(ev.goal) and not _numbers(_LIST_MARKER.sub(" ", answer)):
+    elif asks_only_a_question(ev.goal) and _ASKS_AMOUNT.search(ev.goal) and not _numbers(_LIST_MARKER.sub(" ", answer)) \
+            and not _NOT_DONE.search(answer) and not _NOT_FOUND.search(answer):  # "I could not find the rent" is honest
         # xlsx_lookup at 237b37e: "Answer with the category name and its total." answered "Food"
         out.append(f"the task asks for {_ASKS_AMOUNT.search(ev.goal).group(0).lower()}, and the answer gives no "
                    "number; give the number the tools showed")
