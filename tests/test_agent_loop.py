@@ -499,6 +499,16 @@ def test_asking_the_user_what_went_wrong_after_a_failed_call_is_refused(tmp_path
     asked = [c for c in store.calls(events[-1].task_id) if c.name == "ask_human"]
     assert asked[0].status == "denied" and asked[0].result.startswith("Not asked: the error of edit_file at step 2")
     store.close()
+    # after a harness refusal (here: a change in a question-only task) the question goes to the user
+    (tmp_path / "b").mkdir()
+    agent, _, ws, store = scripted_agent(tmp_path / "b", [
+        call("read_file", path="a.txt"), call("write_file", path="a.txt", content="beta"),
+        call("ask_human", question="Can you help me? May I edit it?")],
+        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=False)
+    (ws / "a.txt").write_text("alpha")
+    events = list(agent.run("What does a.txt say?", workspace=ws))
+    assert isinstance(events[-1], Paused) and events[-1].kind == "question"
+    store.close()
 
 
 def test_asking_one_part_of_the_goal_that_a_result_line_answers_is_refused():

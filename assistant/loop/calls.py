@@ -479,7 +479,8 @@ class CallRunner:
                    "the files cannot tell you.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))  # calendar_from_invite
         failed = [c for c in s.calls if c.final and c.id != call.id and c.name != "ask_human"][-1:]
-        if call.name == "ask_human" and failed and failed[0].error \
+        # a tool's own error or invalid arguments, not a harness refusal (the ambiguity refusal wants a question)
+        if call.name == "ask_human" and failed and failed[0].error and failed[0].status in ("error", "invalid") \
                 and _ASKS_FOR_HELP.search(str(call.arguments.get("question", ""))):
             # csv_to_xlsx at 237b37e: one xlsx_write with invalid rows, then "What went wrong? ... Can you help me?"
             why = ((failed[0].result or "").strip().splitlines() or [""])[0][:200]
