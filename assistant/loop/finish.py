@@ -619,7 +619,7 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
     return False
 
 
-_FENCED = re.compile(r"<<UNTRUSTED (\w+)[^\n]*>>.*?<<END_UNTRUSTED \1>>", re.DOTALL)
+_FENCED = re.compile(r"<<UNTRUSTED (\w+)[^\n]*>>\n?(.*?)<<END_UNTRUSTED \1>>", re.DOTALL)
 _FENCE_ID = re.compile(r"<<(?:END_)?UNTRUSTED ([0-9a-f]{8,})\b")
 _HAS_WORD = re.compile(r"[^\W_]{2,}")
 _NOT_FOUND = re.compile(r"\b(not (found|present|there|listed|mentioned)|no (such )?(file|match|result)s?|"
@@ -1207,13 +1207,10 @@ def _wrote_unread_contents(ev: Evidence) -> str:
 _NOT_ASKED = frozenset("""much many does there what which whose where when tell find give show know file""".split())
 
 
-_FENCED_BODY = re.compile(r"<<UNTRUSTED (\w+)[^\n]*>>\n(.*?)<<END_UNTRUSTED \1>>", re.DOTALL)
-
-
 def _data_of(result: str) -> str:
     """The fenced data of a tool result without its fence lines, or the whole result
     when it has no fence (a tool's own lines around the data, e.g. its "Hint: ...", left out)."""
-    inside = _FENCED_BODY.findall(result)
+    inside = _FENCED.findall(result)
     return _FENCE_LINE.sub("", "\n".join(body for _, body in inside) if inside else result)
 
 
@@ -1363,14 +1360,13 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         return ["the task asks who, what, which, where, when or how much, and the answer is only a yes or no; "
                 "answer with what the tools showed"]
     out = file_problems(answer, ev)
-    if asks_only_a_question(ev.goal):
-        listed = _denies_what_was_listed(answer, ev.calls)
-        if listed:  # calendar_list_day at 462ec82: "No events on 2026-12-07." under a listing of two
+    question = asks_only_a_question(ev.goal)
+    if question:
+        # calendar_list_day at 462ec82: "No events on 2026-12-07." under a listing of two; at 237b37e: "The calendar
+        # shows events on 2026-12-07. I could not find the calendar on my computer." under the same listing
+        listed = _denies_what_was_listed(answer, ev.calls) or _misses_what_was_listed(answer, ev.calls)
+        if listed:
             out.append(listed)
-        elif _misses_what_was_listed(answer, ev.calls):
-            # calendar_list_day at 237b37e: "The calendar shows events on 2026-12-07. I could not find the calendar
-            # on my computer." under a listing of the day's two events
-            out.append(_misses_what_was_listed(answer, ev.calls))
         elif _CLAIMS_FOUND.search(answer) and not _tells_what_was_found(answer, ev):
             # note_search at 462ec82: "I found the plumber's name and phone number in the notes." and no name
             out.append("the answer says it found it but does not say what it is; give the values the tools showed "
@@ -1381,11 +1377,11 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     # pdf_page_count at e03cee3: the title, no count; at b5a954c the "1." "2." "3." of a list of steps counted as one
     if _HOW_MANY.search(ev.goal) and not _COUNT.search(_LIST_MARKER.sub(" ", answer)):
         out.append("the task asks how many, and the answer gives no number; say how many the tools showed")
-    elif asks_only_a_question(ev.goal) and _ASKS_AMOUNT.search(ev.goal) and not _numbers(_LIST_MARKER.sub(" ", answer)) \
+    elif question and (amount := _ASKS_AMOUNT.search(ev.goal)) and not _numbers(_LIST_MARKER.sub(" ", answer)) \
             and not _NOT_DONE.search(answer) and not _NOT_FOUND.search(answer):  # "I could not find the rent" is honest
         # xlsx_lookup at 237b37e: "Answer with the category name and its total." answered "Food"
-        out.append(f"the task asks for {_ASKS_AMOUNT.search(ev.goal).group(0).lower()}, and the answer gives no "
-                   "number; give the number the tools showed")
+        out.append(f"the task asks for {amount.group(0).lower()}, and the answer gives no number; give the number "
+                   "the tools showed")
     results = [c.result for c in ev.calls if c.status == "done" and not c.error and c.name != "finish"]
     cut = _cut_search(answer, ev.calls)
     if cut:
