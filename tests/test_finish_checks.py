@@ -490,6 +490,23 @@ def test_an_answer_that_claims_a_change_nothing_made_is_doubted(tmp_path):
     assert any("asks for a change" in p for p in finish_problems("Ok.", Evidence(goal=goal, workspace=tmp_path)))
 
 
+def test_a_question_answered_with_what_was_found_is_no_claim_of_a_change(tmp_path):
+    """calendar_list_day at 42e28a8: "there are two events scheduled on Monday 2026-12-07: a standup ..." was
+    refused as a claim that something was scheduled, and the next answer ("No events") was handed off."""
+    listed = _done("calendar_list_events", "Events Mon 2026-12-07 00:00 to Tue 2026-12-08 00:00 (UTC):\n"
+                   "Mon 2026-12-07 09:00-09:15 Team standup\nMon 2026-12-07 12:30-13:30 Lunch with Sam",
+                   start="2026-12-07")
+    goal = "What's on my calendar on 2026-12-07?"
+    found = ("The response indicates that there are two events scheduled on Monday 2026-12-07: a standup from "
+             "9:00 to 9:15, and a lunch with Sam from 12:30 to 13:30.")
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[listed], tool_names=TOOLS)
+    assert not any("changed anything" in p for p in finish_problems(found, ev))
+    claimed = "I have scheduled the standup for 09:00 on Monday."
+    assert any("was scheduled, but no tool call" in p for p in finish_problems(claimed, ev))
+    assert any("was added, but no tool call" in p
+               for p in finish_problems("The lunch has been added to your calendar.", ev))
+
+
 def test_a_task_no_tool_can_do_must_end_saying_so(tmp_path):
     """handoff_send_budget: Qwen 1.5B wrote two letter files and 'finished' with steps for the user to send
     the budget themselves."""

@@ -889,11 +889,21 @@ _CHANGED = re.compile(r"\b(renamed|moved|created|added|deleted|removed|wrote|wri
                       r"replaced)\b", re.IGNORECASE)
 
 
-def _claimed_change(answer: str) -> str | None:
+# who made the change: in the answer to a question, "two events scheduled on Monday" tells what was found
+# (calendar_list_day at 42e28a8: the right answer refused as a claim of a change); "I added" or "has been
+# added" says the agent made one
+_AGENT = re.compile(r"\b(I|I'[a-z]+|we|we'[a-z]+|ha(s|ve) been|successfully|now)\b", re.IGNORECASE)
+
+
+def _claimed_change(answer: str, question: bool = False) -> str | None:
     """The first change the answer says was made ("renamed"), in a sentence
-    without a negation ("could not be renamed" is no claim), or None."""
+    without a negation ("could not be renamed" is no claim), or None. When the
+    task only asks a question, a sentence counts only when it says who made the
+    change ("I added", "has been added"), not when it describes what was found."""
     for sentence in re.split(r"(?<=[.!?])\s+|\n+", answer):
         m = _CHANGED.search(sentence)
+        if question and m and not _AGENT.search(sentence):
+            continue
         if m and not _NEGATED.search(sentence) and not re.search(r"\b(nothing|none|neither|nor)\b", sentence, re.I):
             return "written" if m.group(1).lower() == "wrote" else m.group(1).lower()
     return None
@@ -1391,7 +1401,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                    "in the answer")
     changed = bool(ev.touched) or any(c.status == "done" and not c.error and c.risk in ("write", "destructive")
                                       for c in ev.calls)
-    claim = None if changed or any("did not write" in p for p in out) else _claimed_change(answer)
+    claim = None if changed or any("did not write" in p for p in out) else _claimed_change(answer, question)
     if claim:  # "I renamed them to holiday-0042.jpg" after every call had failed (Qwen 1.5B)
         out.append(f"the answer says something was {claim}, but no tool call of this task changed anything; do it "
                    "with a tool, or say plainly that it was not done and why")
