@@ -401,6 +401,30 @@ def test_a_table_write_with_numbers_no_tool_gave_is_refused(assistant_home, tmp_
     store.close()
 
 
+def test_totals_worked_out_by_hand_are_refused_with_the_query_to_copy(assistant_home, tmp_path):
+    """xlsx_group_sums at 237b37e: Qwen 1.5B added up the regions by hand (North 3705; its rows add up to 2145),
+    was told only "for totals, table_query", and sent the same sums again. The refusal now gives the query."""
+    from tools.office.csvtools import csv_write
+    from tools.tables import TABLE_TOOLS
+
+    sql = "SELECT region, SUM(amount) FROM sales GROUP BY region ORDER BY 2 DESC"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="sales.csv"),
+        call("csv_write", path="totals.csv", rows='[["region", "total"], ["North", 3705], ["South", 95]]'),
+        call("table_query", sql=sql),
+        call("csv_write", path="totals.csv", rows='[["region", "total"], ["North", 550], ["South", 95]]'),
+        "Wrote totals.csv: North 550, South 95."], extra=[csv_write, *TABLE_TOOLS])
+    (ws / "sales.csv").write_text("region,amount\nNorth,120\nSouth,95\nNorth,430\n")
+    events = list(agent.run("Write totals.csv with the total amount per region of sales.csv", workspace=ws))
+    assert isinstance(events[-1], Finished)
+    invented, query, right = [e for e in events if isinstance(e, ToolCallFinished)][1:]
+    assert invented.error and invented.result.startswith("Not run: the numbers 3705 in this csv_write call")
+    assert f'call table_query with {{"sql": "{sql}"}}' in invented.result
+    assert not query.error and "550" in query.result
+    assert not right.error and "North,550" in (ws / "totals.csv").read_text()
+    store.close()
+
+
 def test_a_text_write_with_an_amount_no_tool_gave_is_refused(assistant_home, tmp_path):
     """multistep_invoices_memo at 3797c71: memo.docx said "The total amount of all invoices is 2,305.75 EUR" with
     no sum taken (the invoices add up to 1,635.75). Amounts only: a count, a year or a date the user's words

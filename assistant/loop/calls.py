@@ -202,15 +202,9 @@ class CallRunner:
         path = str(call.arguments.get("path", ""))
         if not path.lower().endswith((".csv", ".tsv", ".xlsx")) or not _AGGREGATE.search(self.s.task.goal):
             return ""
-        from tools.tables.loading import load_tables
         from tools.tables.naming import table_name
 
-        try:
-            tables = load_tables(self.ctx)[0]
-            rel = self.ctx.workspace.rel(self.ctx.workspace.resolve(path))
-        except Exception:  # noqa: BLE001 - the hint is optional; table_query says what is wrong itself
-            tables, rel = [], path
-        mine = [t for t in tables if t.source == rel or t.source.startswith(f"{rel}, sheet ")]
+        tables, rel, mine = self._tables_of(path)
         if not mine:
             stem = path.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
             return (f"Hint: for totals, counts or rankings, query this table with table_query (SQL, table "
@@ -235,6 +229,40 @@ class CallRunner:
         return (f"Hint: for totals, counts or rankings, query with table_query (SQL); "
                 f"table{'s' if len(mine) > 1 else ''} {names}{', e.g. ' + example if example else ''}.{across} "
                 "Never add numbers up by hand.")
+
+    def _tables_of(self, path: str) -> tuple[list[Any], str, list[Any]]:
+        """``(tables, rel, mine)``: every table ``table_query`` sees, ``path`` as a
+        workspace path, and the tables made from it (one per sheet); empty lists
+        when the tables cannot be loaded."""
+        from tools.tables.loading import load_tables
+
+        try:
+            tables = load_tables(self.ctx)[0]
+            rel = self.ctx.workspace.rel(self.ctx.workspace.resolve(path))
+        except Exception:  # noqa: BLE001 - the hint is optional; table_query says what is wrong itself
+            return [], path, []
+        return tables, rel, [t for t in tables if t.source == rel or t.source.startswith(f"{rel}, sheet ")]
+
+    def _query_to_copy(self) -> str:
+        """A ``table_query`` call to copy, for a task that asks for totals and has read
+        one table file: ' To get them, call table_query with {"sql": "SELECT ..."} and
+        write what it returns.'; "" otherwise. xlsx_group_sums at 237b37e: Qwen 1.5B
+        added up the regions by hand (North 3705; the rows add up to 2145), was refused,
+        and sent the same sums again."""
+        if self.registry.get("table_query") is None or not _AGGREGATE.search(self.s.task.goal):
+            return ""
+        reads = [str(c.arguments.get("path", "")) for c in self.s.calls
+                 if c.status == "done" and not c.error and c.name in ("read_file", "csv_read", "xlsx_read")]
+        paths = list(dict.fromkeys(p for p in reads if p.lower().endswith((".csv", ".tsv", ".xlsx"))))
+        if len(paths) != 1:
+            return ""
+        tables, rel, mine = self._tables_of(paths[0])
+        union = next((t for t in tables if t.source.startswith(f"{rel}, all ")), None)
+        example = _example_query(union if len(mine) > 1 and union is not None else mine[0], self.s.task.goal) \
+            if mine else ""
+        if not example:
+            return ""
+        return f" To get them, call table_query with {json.dumps({'sql': example})} and write what it returns."
 
     def _unfiltered_hint(self, call: CallRecord) -> str:
         """A note after a ``table_query`` that totals every row of a table when the
@@ -461,7 +489,7 @@ class CallRunner:
             if invented:  # xlsx_summary_sheet: a Summary sheet of monthly totals 200 and 300 found nowhere
                 msg = (f"Not run: the numbers {', '.join(invented[:5])} in this {call.name} call appear in no tool "
                        "result of this task and not in the user's words. Get each number from a tool first (for "
-                       "totals, table_query); never work numbers out by hand.")
+                       "totals, table_query); never work numbers out by hand." + self._query_to_copy())
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             guessed = self._guessed_before(call)
             if guessed is not None:
