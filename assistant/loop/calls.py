@@ -1007,7 +1007,7 @@ def _files_tell(call: CallRecord, calls: Sequence[CallRecord], goal: str = "") -
     of a result holds together with a number: "What is the total sales in the
     West region?" after the query listed "West | 2174.40".
     """
-    from .finish import _NOT_READING
+    from .finish import NOT_READING
 
     question = str(call.arguments.get("question", ""))
     if not _WH_QUESTION.match(question):
@@ -1015,7 +1015,7 @@ def _files_tell(call: CallRecord, calls: Sequence[CallRecord], goal: str = "") -
     choices = [str(c).strip() for c in call.arguments.get("choices") or [] if str(c).strip()]
     specific = [c for c in choices if not _OPEN_CHOICE.match(c)]
     lines = [re.sub(r"^\s*\d+\t", "", line).strip() for c in calls
-             if c.status == "done" and not c.error and c.result and c.name != "ask_human" and c.name not in _NOT_READING
+             if c.status == "done" and not c.error and c.result and c.name != "ask_human" and c.name not in NOT_READING
              for line in c.result.splitlines() if line.strip() and not line.startswith(("<<", "(The text below"))]
     if not choices and goal:  # one part of the goal's own question, narrowed by words a result line holds
         asked, wanted = (_content_words(t) for t in (question, goal))

@@ -33,7 +33,7 @@ from .verify import exists_somewhere
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "store_goal", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
            "echoes_harness", "asks_only_a_question", "not_an_answer", "unwrap_answer", "gives_up", "summary_too_long",
-           "undoable_verb"]
+           "undoable_verb", "NOT_READING"]
 
 FINISH_CHECK_PREFIX = "Finish check:"
 
@@ -259,7 +259,8 @@ def norm_path(path: str) -> str:
     return path.strip().lstrip("./").rstrip("/") if path.startswith("./") else path.strip().rstrip("/")
 
 
-_NOT_READING = frozenset({"pdf_info", "xlsx_info", "file_info", "list_dir", "find_files"})  # name, size, pages
+# tools that tell a file's name, size or pages, not what it says: a call of one is no read of the file
+NOT_READING = frozenset({"pdf_info", "xlsx_info", "file_info", "list_dir", "find_files"})
 
 
 def _was_read(rel: str, calls: Sequence[CallRecord], *, reads_only: bool = False) -> bool:
@@ -269,7 +270,7 @@ def _was_read(rel: str, calls: Sequence[CallRecord], *, reads_only: bool = False
     for c in calls:
         if (c.data or {}).get("read_for_you") == rel:
             return True  # a refusal that showed the file (calls.CallRunner._read_first)
-        if c.status != "done" or c.error or c.name in _NOT_READING or (c.data or {}).get("repeat_of"):
+        if c.status != "done" or c.error or c.name in NOT_READING or (c.data or {}).get("repeat_of"):
             continue
         if reads_only and c.risk and c.risk != "read":
             continue  # an edit of the file is no read of it
