@@ -425,6 +425,26 @@ def test_totals_worked_out_by_hand_are_refused_with_the_query_to_copy(assistant_
     store.close()
 
 
+def test_an_edit_that_undoes_the_change_the_goal_asks_for_is_refused(assistant_home, tmp_path):
+    """docx_edit_clause at 42e28a8: Qwen 1.5B changed "30 days" to "60 days" as asked, then changed "60 days"
+    back to "30 days", and answered that the notice period had been changed: a wrong done."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="contract.txt"),
+        call("edit_file", path="contract.txt", old_text="with 30 days", new_text="with 60 days"),
+        call("edit_file", path="contract.txt", old_text="with 60 days", new_text="with 30 days"),
+        "Clause 2 now gives 60 days' notice."])
+    (ws / "contract.txt").write_text("2. Notice. End it with 30 days' notice.\n3. Payment within 30 days.\n")
+    events = list(agent.run("In contract.txt, change the notice period in clause 2 from 30 days to 60 days.",
+                            workspace=ws))
+    assert isinstance(events[-1], Finished)
+    made, undo = [e for e in events if isinstance(e, ToolCallFinished)][1:]
+    assert not made.error
+    assert undo.error and undo.result.startswith("Not run: this would change 'with 60 days' back to 'with 30 days', "
+                                                 "undoing step 2")
+    assert (ws / "contract.txt").read_text() == "2. Notice. End it with 60 days' notice.\n3. Payment within 30 days.\n"
+    store.close()
+
+
 def test_a_text_write_with_an_amount_no_tool_gave_is_refused(assistant_home, tmp_path):
     """multistep_invoices_memo at 3797c71: memo.docx said "The total amount of all invoices is 2,305.75 EUR" with
     no sum taken (the invoices add up to 1,635.75). Amounts only: a count, a year or a date the user's words

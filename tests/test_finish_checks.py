@@ -507,6 +507,28 @@ def test_a_question_answered_with_what_was_found_is_no_claim_of_a_change(tmp_pat
                for p in finish_problems("The lunch has been added to your calendar.", ev))
 
 
+def test_a_change_from_one_text_to_another_must_be_in_the_document(tmp_path):
+    """docx_edit_clause at 42e28a8: "60 days" written, then changed back to "30 days", and the answer said the
+    notice period had been changed; the document the goal names must hold the new text when the task ends."""
+    import docx
+
+    goal = "In contract.docx, change the notice period in clause 2 from 30 days to 60 days. Do not change anything else."
+    read = _done("docx_read", "[p1] 2. Notice. 30 days' notice.", path="contract.docx")
+
+    def problems(notice):
+        d = docx.Document()
+        d.add_paragraph(f"2. Notice. Either party may end it with {notice}' written notice.")
+        d.add_paragraph("3. Payment. Invoices are due within 30 days.")
+        d.save(tmp_path / "contract.docx")
+        ev = Evidence(goal=goal, workspace=tmp_path, calls=[read], touched=["contract.docx"], tool_names=TOOLS)
+        return finish_problems("The notice period in clause 2 has been changed to 60 days.", ev)
+
+    assert any("does not hold '60 days' now" in p for p in problems("30 days")), problems("30 days")
+    assert not any("does not hold" in p for p in problems("60 days"))
+    untouched = Evidence(goal=goal, workspace=tmp_path, calls=[read], tool_names=TOOLS)
+    assert not any("does not hold" in p for p in finish_problems("I could not change it.", untouched))
+
+
 def test_a_task_no_tool_can_do_must_end_saying_so(tmp_path):
     """handoff_send_budget: Qwen 1.5B wrote two letter files and 'finished' with steps for the user to send
     the budget themselves."""

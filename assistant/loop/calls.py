@@ -465,6 +465,13 @@ class CallRunner:
                        f"what the file should hold; {report.name} already wrote the file. If that completes the "
                        "task, give your final answer.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            undone = _undoes_change(s.task.goal, call, s.calls)
+            if undone is not None:  # docx_edit_clause at 42e28a8: "30 days" -> "60 days", then "60 days" -> "30 days"
+                old, new = _edit_pair(undone)
+                msg = (f"Not run: this would change {new!r} back to {old!r}, undoing step {undone.step}, which made "
+                       f"the change the task asks for. That change is done; if nothing else is asked, give your "
+                       "final answer.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             removed = _removes_text(s.task.goal, call)
             if removed:  # docx_append_paragraph at dd4189c: the signature "Sofia Rossi" replaced by "Dana Lee"
                 tool_name = "docx_insert (omit after to add at the end)" if call.name == "docx_replace" else \
@@ -1130,6 +1137,39 @@ def _writes_a_report(call: CallRecord, calls: Sequence[CallRecord]) -> CallRecor
 _ADDS = re.compile(r"^\W*(please\s+)?(add|append|insert|put)\b", re.IGNORECASE)
 _CHANGES_TEXT = re.compile(r"\b(chang|replac|edit|updat|fix|correct|rewrit|remov|delet|renam|modif|swap|turn)\w*",
                            re.IGNORECASE)
+
+
+def _edit_pair(call: CallRecord) -> tuple[str, str]:
+    """``(old, new)`` text of an edit (``docx_replace`` find/replace, ``edit_file``
+    old_text/new_text), stripped; ``("", "")`` for any other call."""
+    keys = {"docx_replace": ("find", "replace"), "edit_file": ("old_text", "new_text")}.get(call.name)
+    if keys is None:
+        return "", ""
+    old, new = (call.arguments.get(k) for k in keys)
+    return (old.strip(), new.strip()) if isinstance(old, str) and isinstance(new, str) else ("", "")
+
+
+def _undoes_change(goal: str, call: CallRecord, calls: Sequence[CallRecord]) -> CallRecord | None:
+    """The earlier edit of this task that ``call`` would reverse (same file, its new
+    text back to its old) when that edit made what the goal asks for ("... to 60
+    days" and it wrote "with 60 days" for "with 30 days"); None otherwise, and for an
+    edit the goal does not ask for (a wrong first edit may be put right)."""
+    from .finish import text_change
+
+    old, new = _edit_pair(call)
+    asked = text_change(goal)
+    if not old or not new or asked is None:
+        return None
+    wanted = asked[1].lower()
+    path = str(call.arguments.get("path", "")).strip()
+    for c in reversed(calls):
+        if c.status != "done" or c.error or str(c.arguments.get("path", "")).strip() != path:
+            continue
+        was_old, was_new = _edit_pair(c)
+        if was_old.lower() == new.lower() and was_new.lower() == old.lower() \
+                and wanted in was_new.lower() and wanted not in was_old.lower():
+            return c
+    return None
 
 
 def _removes_text(goal: str, call: CallRecord) -> str:

@@ -33,7 +33,7 @@ from .verify import exists_somewhere
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "store_goal", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
            "echoes_harness", "asks_only_a_question", "not_an_answer", "unwrap_answer", "gives_up", "summary_too_long",
-           "undoable_verb", "NOT_READING"]
+           "undoable_verb", "NOT_READING", "text_change"]
 
 FINISH_CHECK_PREFIX = "Finish check:"
 
@@ -511,6 +511,9 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         elif claimed and not _touched(rel, touched):
             out.append(f"the answer says {rel} was written, but this task did not write it")
     out += _unlooked_pick(answer, ev)
+    undone = _change_not_in_file(ev)
+    if undone:
+        out.append(undone)
     pick = _better_pick(answer, ev) if not out else ""
     if pick:
         out.append(pick)
@@ -519,6 +522,60 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         if (root / rel).is_file() and norm_path(rel) not in made and not _was_read(rel, ev.calls):
             out.append(f"the task names {rel}, but it was never read; read it before answering")
     return list(dict.fromkeys(out))  # a file named twice in the answer is one doubt
+
+
+# "change the notice period in clause 2 from 30 days to 60 days": the old and the new text
+_FROM_TO = re.compile(r"\b(?:chang|replac|updat|correct|fix|edit|amend)\w*\b.{0,80}?\bfrom\s+[\"'\u201c]?(?P<old>[^\"'"
+                      r"\u201d\n]{1,40}?)[\"'\u201d]?\s+to\s+[\"'\u201c]?(?P<new>[^\"'\u201d\n]{1,40}?)[\"'\u201d]?"
+                      r"(?=\s*(?:[.;!?]|,\s|$)|\s+(?:in|and|but|throughout)\b)", re.IGNORECASE)
+_TEXT_DOCUMENTS = (".docx", ".txt", ".md")
+
+
+def _document_text(path: Path) -> str | None:
+    """The text of a Word document or a plain-text file, lower-cased with runs of
+    white space as one space; None when it cannot be read (another check's business)."""
+    try:
+        if path.stat().st_size > 5_000_000:
+            return None
+        if path.suffix.lower() == ".docx":
+            from tools.office.docx_read import docx_to_text
+
+            text = docx_to_text(path.read_bytes(), path.name, changes="accepted")[0]
+        else:
+            text = path.read_text(encoding="utf-8", errors="replace")
+    except Exception:  # noqa: BLE001 - a missing or broken file is reported by the checks that look for it
+        return None
+    return " ".join(text.split()).lower()
+
+
+def text_change(goal: str) -> tuple[str, str] | None:
+    """``(old, new)`` when ``goal`` asks to change text "from old to new" ("change the
+    notice period from 30 days to 60 days" -> ("30 days", "60 days")); None otherwise,
+    and when the new text is a file name ("from data.csv to out.xlsx")."""
+    m = _FROM_TO.search(goal)
+    if not m or _PATH.fullmatch(m.group("new").strip()):
+        return None
+    return m.group("old").strip(), m.group("new").strip()
+
+
+def _change_not_in_file(ev: Evidence) -> str:
+    """A doubt when the goal asks to change text "from X to Y" in a document it names,
+    this task changed that document, and the document does not hold Y now ("" otherwise).
+    docx_edit_clause at 42e28a8: Qwen 1.5B changed "30 days" to "60 days", then changed
+    it back, and answered that the notice period "has been changed"."""
+    change = text_change(ev.goal)
+    if change is None:
+        return ""
+    old, new = change
+    touched = {norm_path(p) for p in ev.touched}
+    for rel in [*goal_files(ev.goal)[0], *goal_files(ev.goal)[1]]:
+        if not rel.lower().endswith(_TEXT_DOCUMENTS) or norm_path(rel) not in touched:
+            continue
+        text = _document_text(Path(ev.workspace) / rel)
+        if text is not None and " ".join(new.split()).lower() not in text:
+            return (f"the task asks to change {old!r} to {new!r} in {rel}, but {rel} does not hold {new!r} now; "
+                    "read it and make the change")
+    return ""
 
 
 _MAGIC = {".xlsx": (b"PK", "Excel workbook"), ".docx": (b"PK", "Word document"),  # both are zip files
