@@ -131,7 +131,19 @@ def test_the_file_named_as_the_one_asked_for_must_have_been_looked_inside(tmp_pa
     echoed = _problems(tmp_path, goal, "To find a file by what it says, use grep.", [listed], files=("readme.txt",))
     assert echoed == ["the task asks which file it is, and the answer names none; give the file's path, or say "
                       "plainly that you could not find it"]  # files_find at 2bf36bb: find_files' hint as the answer
-    assert _problems(tmp_path, goal, "I could not find such a file.", [listed], files=("readme.txt",)) == []
+    # files_find at 42e28a8: "no files in home/garden.txt contain it" after a grep of that one file; not found
+    # stands after a search of every file for a word
+    one = _done("grep", "no matches for 'passport renewal appointment'.", pattern="passport renewal appointment",
+                path="readme.txt")
+    lazy = _problems(tmp_path, goal, "I could not find such a file in readme.txt.", [listed, one], files=("readme.txt",))
+    assert lazy == ["the answer says it was not found, but this task searched only readme.txt; 1 file was never "
+                    "searched (e.g. misc/appt.txt). Search them all (grep with path '.') before saying it is not there"]
+    phrase = _done("grep", "no matches.", pattern="passport renewal appointment")
+    assert _problems(tmp_path, goal, "I could not find such a file.", [listed, phrase], files=("readme.txt",)) == [
+        "the answer says it was not found, but every search was for a whole phrase, matched case by case; grep for "
+        "one word of it with ignore_case before saying it is not there"]
+    word = _done("grep", "no matches.", pattern="passport", ignore_case=True)
+    assert _problems(tmp_path, goal, "I could not find such a file.", [listed, word], files=("readme.txt",)) == []
     assert _problems(tmp_path, "What does readme.txt say?", "It says hello.", [_done("read_file", "hello",
                                                                                       path="readme.txt")],
                      files=("readme.txt",)) == []

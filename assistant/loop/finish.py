@@ -361,6 +361,9 @@ def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
                 "that you could not find it"]
     named = [rel for pos, rel in _paths(answer) if (root / rel).is_file()
              and not _NEGATED.search(_sentence_before(answer, pos))]
+    if not named and _NOT_FOUND.search(answer):
+        little = _searched_too_little(ev)
+        return [little] if little else []
     if any(words & {w.lower() for w in _WORD.findall(Path(rel).stem)} for rel in named):
         return []  # "passport.txt" for "which file is about my passport?": its name says so
     if not named or any(_was_read(rel, ev.calls, reads_only=True) or any(
@@ -370,6 +373,40 @@ def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
         return []
     return [f"the answer says {named[0]} is the file, but this task never looked inside it; search the files' text "
             "with grep (or read the file) before saying which one it is"]
+
+
+def _searched_too_little(ev: Evidence) -> str:
+    """The doubt when a which-file task ends saying the file was not found, but its
+    searches left files unsearched (a grep of one file or folder, no read of the
+    rest) or every search was a phrase of several words matched case by case ("" when
+    the whole workspace was searched for a word). files_find at 42e28a8: Qwen 1.5B
+    grepped only home/garden.txt for "passport renewal appointment" and answered that
+    no file holds it; archive/2024/misc/appt-0412.txt does."""
+    import fnmatch
+
+    greps = [c for c in ev.calls if c.name == "grep" and c.status == "done" and not c.error]
+    covered = [(norm_path(str(c.arguments.get("path") or ".")), str(c.arguments.get("glob") or "*")) for c in greps]
+    covered += [(norm_path(str(c.arguments.get("path", ""))), "*") for c in ev.calls
+                if c.status == "done" and not c.error and c.name not in NOT_READING and c.arguments.get("path")]
+    root = Path(ev.workspace)
+    files: list[str] = []
+    for path in sorted(root.rglob("*"))[:5000]:
+        rel = path.relative_to(root).as_posix()
+        if path.is_file() and not any(part.startswith(".") for part in rel.split("/")):
+            files.append(rel)
+    unsearched = [rel for rel in files if not any(
+        (top in ("", ".") or rel == top or rel.startswith(f"{top}/")) and fnmatch.fnmatch(rel.rsplit("/", 1)[-1], glob)
+        for top, glob in covered)]
+    if unsearched:
+        where = ", ".join(dict.fromkeys(top or "." for top, _ in covered)) or "no file"
+        return (f"the answer says it was not found, but this task searched only {where}; {len(unsearched)} file"
+                f"{'s were' if len(unsearched) != 1 else ' was'} never searched (e.g. {unsearched[0]}). Search them "
+                "all (grep with path '.') before saying it is not there")
+    if greps and all(len(str(c.arguments.get("pattern", "")).split()) > 1 and not c.arguments.get("ignore_case")
+                     for c in greps):
+        return ("the answer says it was not found, but every search was for a whole phrase, matched case by case; "
+                "grep for one word of it with ignore_case before saying it is not there")
+    return ""
 
 
 _NOT_TOPIC = frozenset("""somewhere folder folders file files text document documents path paths answer name
