@@ -445,6 +445,25 @@ def test_an_edit_that_undoes_the_change_the_goal_asks_for_is_refused(assistant_h
     store.close()
 
 
+def test_a_folder_left_out_is_the_folder_the_goal_names(assistant_home, tmp_path):
+    """files_rename_pattern at 42e28a8: given the call {"folder": "photos", "find": "IMG_", ...} to copy, Qwen 1.5B
+    sent it without folder (the workspace root, where no name matched) until the task was handed off."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("rename_many", find="IMG_", replace="holiday-"), "Renamed 2 photos in photos/ to holiday-*.jpg."])
+    (ws / "photos").mkdir()
+    for name in ("IMG_0007.jpg", "IMG_0012.jpg", "readme.txt"):
+        (ws / "photos" / name).write_text("x")
+    (ws / "IMG_0001.jpg").write_text("not in the photos folder")
+    goal = "In the photos folder, rename every file named like IMG_0042.jpg to holiday-0042.jpg."
+    events = list(agent.run(goal, workspace=ws))
+    assert isinstance(events[-1], Finished)
+    renamed = [e for e in events if isinstance(e, ToolCallFinished)][0]
+    assert not renamed.error and "(folder='photos': the task names the photos folder, so the call ran there.)" in renamed.result
+    assert sorted(p.name for p in (ws / "photos").iterdir()) == ["holiday-0007.jpg", "holiday-0012.jpg", "readme.txt"]
+    assert (ws / "IMG_0001.jpg").exists()  # the root, which the goal does not name, is left alone
+    store.close()
+
+
 def test_a_text_write_with_an_amount_no_tool_gave_is_refused(assistant_home, tmp_path):
     """multistep_invoices_memo at 3797c71: memo.docx said "The total amount of all invoices is 2,305.75 EUR" with
     no sum taken (the invoices add up to 1,635.75). Amounts only: a count, a year or a date the user's words

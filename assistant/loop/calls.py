@@ -356,7 +356,7 @@ class CallRunner:
             names = ", ".join(self.registry.names())
             return (yield from self.finish(
                 call, ToolResult.fail(f"Unknown tool {call.name!r}. Available tools: {names}."), "invalid"))
-        remapped = self._into_workspace(call)
+        remapped = "\n".join(x for x in (self._into_workspace(call), self._into_goal_folder(call, tool)) if x)
         try:
             params = tool.validate(call.arguments)
         except ValidationError as exc:
@@ -896,6 +896,23 @@ class CallRunner:
                 said.append(f"{key}={value!r} was taken as {rel!r}")
         return f"(Paths are relative to the workspace: {'; '.join(said)}.)" if said else ""
 
+    def _into_goal_folder(self, call: CallRecord, tool: Any) -> str:
+        """Fill a tool's ``folder`` argument, when the call leaves it out (or passes
+        the workspace root "."), with the one workspace folder the goal names ("In the
+        photos folder, rename ..."); return a note saying so ("" when nothing was
+        filled). files_rename_pattern at 42e28a8: told to call rename_many with
+        {"folder": "photos", ...}, Qwen 1.5B sent the call without folder, twice, and
+        every name in the workspace root failed to match."""
+        fields = getattr(getattr(tool, "params", None), "model_fields", {})
+        if "folder" not in fields or fields["folder"].default != "." \
+                or str(call.arguments.get("folder", ".")).strip() not in (".", "./", ""):
+            return ""
+        folder = _goal_folder(self.s.task.goal, self.ctx.workspace)
+        if not folder:
+            return ""
+        call.arguments["folder"] = folder
+        return f"(folder={folder!r}: the task names the {folder} folder, so the call ran there.)"
+
     def _read_already(self, call: CallRecord) -> str:
         """Where this task already read the document ``call`` tried to read as text
         ("" when it did not). pdf_number_lookup at 36d1140: pdf_read had shown the
@@ -1137,6 +1154,25 @@ def _writes_a_report(call: CallRecord, calls: Sequence[CallRecord]) -> CallRecor
 _ADDS = re.compile(r"^\W*(please\s+)?(add|append|insert|put)\b", re.IGNORECASE)
 _CHANGES_TEXT = re.compile(r"\b(chang|replac|edit|updat|fix|correct|rewrit|remov|delet|renam|modif|swap|turn)\w*",
                            re.IGNORECASE)
+
+
+_FOLDER_NAMED = re.compile(
+    r"\b(?:in|inside|within|from)\s+(?:the\s+|my\s+|your\s+)?[\"'`]?(?P<a>[\w.-]+(?:/[\w.-]+)*)/?[\"'`]?\s+"
+    r"(?:folder|directory)\b|\b(?:folder|directory)\s+[\"'`]?(?P<b>[\w.-]+(?:/[\w.-]+)*)/?[\"'`]?", re.IGNORECASE)
+
+
+def _goal_folder(goal: str, ws: Any) -> str:
+    """The one existing workspace folder ``goal`` names as "the photos folder", "in
+    photos/ folder" or "folder photos" ("" when it names none or several)."""
+    found = []
+    for m in _FOLDER_NAMED.finditer(goal):
+        name = (m.group("a") or m.group("b") or "").strip("/")
+        try:
+            if name and name not in found and ws.is_dir(name):
+                found.append(name)
+        except Exception:  # noqa: BLE001 - a name the workspace refuses is no folder of it
+            continue
+    return found[0] if len(found) == 1 else ""
 
 
 def _edit_pair(call: CallRecord) -> tuple[str, str]:
