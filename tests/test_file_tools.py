@@ -319,6 +319,10 @@ def test_rename_many_says_what_it_is_not(ctx: ToolContext) -> None:
     (root / "inbox" / "scan.pdf").write_bytes(b"%PDF a")
     out = call(ctx, "rename_many", folder="inbox", find="\\.pdf$", replace="pdf/")
     assert out.error and "not a regular expression" in out.text
+    # files_organise at 42e28a8: find="\\.pdf$", replace="pdf" was told only "list_dir shows the names"
+    out = call(ctx, "rename_many", folder="inbox", find="\\.pdf$", replace="pdf")
+    assert out.error and "not a regular expression" in out.text
+    assert 'e.g. {"src": "inbox/*.pdf", "dest": "inbox/pdf"}' in out.text
     out = call(ctx, "rename_many", folder="inbox", find="scan", replace="pdf/scan")
     assert out.error and "call move with a wildcard src" in out.text and (root / "inbox" / "scan.pdf").exists()
 
@@ -381,7 +385,8 @@ def test_nothing_matching_here_names_the_folder_that_holds_matches(ctx: ToolCont
     assert 'to rename 2 files (e.g. IMG_0007.jpg -> holiday-0007.jpg), call rename_many with {"folder": "photos"' in out.text
     out = call(ctx, "rename_many", find=".jpg", replace="jpg")  # files_organise: sorting by renaming
     assert out.error and "would change the files' extension (IMG_0007.jpg -> IMG_0007jpg)" in out.text
-    assert "call move with a wildcard src (photos/*.jpg)" in out.text and "to rename" not in out.text
+    assert 'call move with a wildcard src and the folder as dest, e.g. {"src": "photos/*.jpg", "dest": "photos/jpg"}' \
+        in out.text and "to rename" not in out.text
     out = call(ctx, "rename_many", folder="photos", find="DSC_", replace="x")
     assert out.error and "to rename" not in out.text and "list_dir shows the names" in out.text
     assert "list_dir shows the names" in call(ctx, "combine_files", src="*.xyz", dest="x.txt").text

@@ -453,13 +453,21 @@ def _narrowed(find: str, replace: str) -> tuple[str, str]:
     return (short, into) if len(short) > 1 and into and (head or tail) else (find, replace)
 
 
+def _plain(find: str) -> str:
+    """``find`` with the regular-expression syntax a model puts around plain text
+    taken out: "\\.pdf$" -> ".pdf", "^IMG_" -> "IMG_"; ``find`` itself otherwise."""
+    plain = re.sub(r"^\^|(?<!\\)\$$", "", find)
+    plain = re.sub(r"\\([.\-_ ])", r"\1", plain)
+    return find if re.search(r"[\\^$*+?()\[\]{}|]", plain) else plain
+
+
 def _rename_hint(ws: Workspace, params: RenameManyParams) -> str:
     """What to pass instead when ``rename_many`` matched nothing. files_rename_pattern:
     Qwen 1.5B passed one example name as find ("IMG_0042.jpg", a file that does not
     exist) and the workspace root as folder (the photos were in photos/)."""
     import fnmatch
 
-    find, replace = _narrowed(params.find, params.replace)
+    find, replace = _narrowed(_plain(params.find), params.replace)
     pattern = params.pattern
 
     def fits(name: str) -> bool:
@@ -490,9 +498,12 @@ def _rename_hint(ws: Workspace, params: RenameManyParams) -> str:
     new = example.replace(find, replace)
     ext = os.path.splitext(example)[1]
     if ext.lower() != os.path.splitext(new)[1].lower():  # files_organise: find=".jpg", replace="jpg" to sort
+        into = f"{folder}/{ext.lstrip('.')}" if folder not in (".", "") else ext.lstrip(".")
+        src = f"{folder}/*{ext}" if folder not in (".", "") else f"*{ext}"
+        # files_organise at 42e28a8: find="\\.pdf$", replace="pdf" three times, one extension each
         return (f"{regex} That would change the files' extension ({example} -> {new}). rename_many renames within a "
-                f"folder; to put files into a folder, call move with a wildcard src ({folder}/*{ext}) and the "
-                "folder as dest.")
+                f"folder; to put files into a folder, call move with a wildcard src and the folder as dest, e.g. "
+                f"{json.dumps({'src': src, 'dest': into})}.")
     # a call to copy, not prose to follow: files_rename_pattern at b5a954c, told "folder='photos', find='IMG_',
     # replace='holiday-' would rename 5 files", Qwen 1.5B sent its own call four more times
     args = json.dumps({"folder": folder, "find": find, "replace": replace})
