@@ -228,6 +228,21 @@ def test_replace_in_the_wrong_paragraph_names_where_the_text_is_and_a_missing_fi
     assert res.error and "Did you mean contract.docx?" in res.text
     res = call(docx_replace, ctx, path="zzz.docx", find="30 days", replace="60 days")
     assert res.error and "Did you mean" not in res.text and "list_dir" in res.text
+    # multistep_invoices_memo at 42e28a8: docx_replace on memo.docx, which the task had still to make
+    assert "To make a new one, call docx_create." in res.text
+
+
+def test_edit_file_on_a_word_document_that_does_not_exist_says_how_to_make_it(ctx):
+    """multistep_invoices_memo at 42e28a8: edit_file on memo.docx (not made yet) was sent on to docx_replace,
+    which said "file not found"; two of the eight steps spent."""
+    from tools.files.writing import edit_file
+
+    res = call(edit_file, ctx, path="memo.docx", old_text="total", new_text="total: 1635.75")
+    assert res.error and res.text.startswith("edit_file: memo.docx does not exist yet") and "docx_create with path='memo.docx'" \
+        in res.text
+    save_doc(ctx, "memo.docx", docx.Document())
+    res = call(edit_file, ctx, path="memo.docx", old_text="total", new_text="total: 1635.75")
+    assert res.error and "docx_replace with path='memo.docx'" in res.text
 
 
 def test_clause_n_of_the_request_passed_as_paragraph_n_edits_that_clause(ctx):

@@ -134,6 +134,11 @@ def edit_file(ctx: ToolContext, params: EditFileParams) -> ToolResult:
     """Replace one exact, unique piece of text in a file; shows a unified diff."""
     ws = workspace_of(ctx)
     if params.path.lower().endswith(".docx"):  # docx_edit_clause at dd4189c: the same edit_file sent three times
+        with sandboxed():
+            there = ws.exists(params.path)
+        if not there:  # multistep_invoices_memo at 42e28a8: sent on to docx_replace, "file not found" again
+            raise ToolError(f"{params.path} does not exist yet, and edit_file changes files that exist; to make the "
+                            f"Word document, call docx_create with path={params.path!r} and its text.")
         raise ToolError(f"{params.path} is a Word document, not a text file; nothing was changed. The same change "
                         f"in it: docx_replace with path={params.path!r}, find={params.old_text!r}, "
                         f"replace={params.new_text!r} (if it is not in your tools, call use_tools with groups "

@@ -135,7 +135,9 @@ def _did_you_mean(ws: Any, path: str, limit: int = 2000) -> str:
     same = [f for f in files if close and PurePosixPath(f).name == close[0]]
     if len(same) == 1:
         return f"Did you mean {same[0]}? (list_dir shows what exists)"
-    return "Use list_dir to see what exists."
+    # multistep_invoices_memo at 42e28a8: docx_replace on memo.docx, a document the task had still to make
+    maker = {".docx": "docx_create", ".xlsx": "xlsx_write"}.get(ext)
+    return "Use list_dir to see what exists." + (f" To make a new one, call {maker}." if maker else "")
 
 
 def read_doc_bytes(ctx: ToolContext, path: str, *, limit: int = MAX_FILE_BYTES) -> bytes:
