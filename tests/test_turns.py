@@ -127,3 +127,26 @@ def test_a_call_of_a_tool_that_does_not_exist_names_the_one_that_does_it(tmp_pat
     parsed = parse_turn('<tool_call>\n{"name": "mv", "arguments": {}}\n</tool_call>', schemas, fmt="json",
                         starts_in_think=False)
     assert "unknown tool 'mv'; use move." in parsed.errors[0].message
+
+
+def test_a_finish_answer_cut_off_keeps_its_whole_sentences_up_to_the_first_repeat(tmp_path):
+    """note_search at 42e28a8: the plumber found at step 1, then three finish calls cut off inside the answer
+    string (each a format error) and a hand-off as stuck. The sentences that ended before the cut are the answer;
+    a cut before any sentence ended stays a format error."""
+    from assistant.loop.finish import FINISH
+    from model.parsing import parse_turn
+
+    tools = [FINISH.schema()]
+    said = "The plumber is Jonas Berg, phone 0170 555 0199."
+    cut = parse_turn('<tool_call>\n{"name": "finish", "arguments": {"answer": "' + f"{said} {said} The plumber is Jo",
+                     tools, fmt="json", starts_in_think=False)
+    assert "cut off inside a string" in cut.errors[0].message
+    result = classify_turn(TurnOutput(parsed=cut, stop_reason="repetition"), str(tmp_path), TOOLS)
+    assert isinstance(result, Answer) and result.text == said
+    early = parse_turn('<tool_call>\n{"name": "finish", "arguments": {"answer": "The plumber is Jo', tools,
+                       fmt="json", starts_in_think=False)
+    assert isinstance(classify_turn(TurnOutput(parsed=early, stop_reason="length"), str(tmp_path), TOOLS),
+                      FormatError)
+    other = parse_turn('<tool_call>\n{"name": "write_file", "arguments": {"content": "' + f"{said} {said} x",
+                       [*tools], fmt="json", starts_in_think=False)
+    assert isinstance(classify_turn(TurnOutput(parsed=other, stop_reason="length"), str(tmp_path), TOOLS), FormatError)
