@@ -193,6 +193,20 @@ def test_write_rows_from_a_start_cell(ctx, no_soffice):
         xlsx_write.validate({"path": "contacts.xlsx"})
 
 
+def test_null_for_an_optional_parameter_means_not_given(ctx, no_soffice):
+    """xlsx_group_sums at 42e28a8: Qwen 1.5B sent xlsx_add_sheet with "rows": null, "output": null and was told
+    "rows: Input should be a valid list"; a step spent on a call that meant "no rows"."""
+    res = call(xlsx_write, ctx, path="s.xlsx", rows=[["Region", "Amount"]])
+    assert not res.error, res.text
+    params = xlsx_add_sheet.validate({"path": "s.xlsx", "name": "By Region", "rows": None, "output": None})
+    assert params.rows == [] and params.output is None
+    assert not xlsx_add_sheet.invoke(ctx, params).error
+    with pytest.raises(ValidationError):  # a required parameter sent as null is still missing
+        xlsx_add_sheet.validate({"path": "s.xlsx", "name": None})
+    with pytest.raises(ValidationError):  # and a wrong value beside a null is still wrong
+        xlsx_add_sheet.validate({"path": "s.xlsx", "name": "x", "rows": "North", "output": None})
+
+
 def test_a_csv_is_converted_whole_by_from_csv(ctx, no_soffice):
     """csv_to_xlsx: Qwen 1.5B typed the CSV into xlsx_write one row per call and ran out of time after two."""
     ctx.workspace.write_bytes("contacts.csv", "Name,Zip,Amount,Note\nInes Costa,007,1837.35,=cmd|' /C calc'!A0\n"
