@@ -655,7 +655,7 @@ def test_a_totals_table_that_names_a_group_twice_is_not_written(assistant_home, 
     copied = '[["North", 1200], ["South", 950], ["North", 430]]'
     add = ("<tool_call>\n<function=xlsx_add_sheet>\n<parameter=path>\nsales.xlsx\n</parameter>\n<parameter=name>\n"
            f"By Region\n</parameter>\n<parameter=rows>\n{copied}\n</parameter>\n</function>\n</tool_call>")
-    agent, model, ws, store = scripted_agent(tmp_path, [add, "Added By Region."],
+    agent, model, ws, store = scripted_agent(tmp_path, [call("xlsx_read", path="sales.xlsx"), add, "Added By Region."],
         [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
     wb = openpyxl.Workbook()
     for row in (["Region", "Amount"], ["North", 1200], ["South", 950], ["North", 430]):
@@ -663,9 +663,14 @@ def test_a_totals_table_that_names_a_group_twice_is_not_written(assistant_home, 
     wb.save(ws / "sales.xlsx")
     events = list(agent.run('Add a sheet named "By Region" to sales.xlsx with one row per region: the region name '
                             "in column A and its total sales in column B.", workspace=ws))
-    result = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    result = [e.result for e in events if isinstance(e, ToolCallFinished)][1]
     assert result.startswith("Not run: the rows name 'North' 2 times in their first column, and the task asks for "
                              "one row per region")
+    # xlsx_group_sums at 42e28a8: told "table_query (SUM ... GROUP BY region)", the twelve rows came back; the
+    # query to copy is given
+    assert 'add them up first with call table_query with {"sql": "SELECT' not in result
+    assert 'add them up first: call table_query with {"sql": "SELECT region, SUM(amount) FROM sales GROUP BY region' \
+        in result, result
     assert openpyxl.load_workbook(ws / "sales.xlsx").sheetnames == ["Sheet"]
     store.close()
 

@@ -244,9 +244,8 @@ class CallRunner:
         return tables, rel, [t for t in tables if t.source == rel or t.source.startswith(f"{rel}, sheet ")]
 
     def _query_to_copy(self) -> str:
-        """A ``table_query`` call to copy, for a task that asks for totals and has read
-        one table file: ' To get them, call table_query with {"sql": "SELECT ..."} and
-        write what it returns.'; "" otherwise. xlsx_group_sums at 237b37e: Qwen 1.5B
+        """The arguments of a ``table_query`` call to copy, for a task that asks for
+        totals and has read one table file: '{"sql": "SELECT ..."}'; "" otherwise. xlsx_group_sums at 237b37e: Qwen 1.5B
         added up the regions by hand (North 3705; the rows add up to 2145), was refused,
         and sent the same sums again."""
         if self.registry.get("table_query") is None or not _AGGREGATE.search(self.s.task.goal):
@@ -262,7 +261,7 @@ class CallRunner:
             if mine else ""
         if not example:
             return ""
-        return f" To get them, call table_query with {json.dumps({'sql': example})} and write what it returns."
+        return json.dumps({"sql": example})
 
     def _unfiltered_hint(self, call: CallRecord) -> str:
         """A note after a ``table_query`` that totals every row of a table when the
@@ -449,9 +448,10 @@ class CallRunner:
             repeated = _repeated_group(s.task.goal, call)
             if repeated:  # xlsx_group_sums at e03cee3: the twelve sales rows copied, North three times
                 key, n, unit = repeated
+                query = self._query_to_copy()  # xlsx_group_sums at 42e28a8: told this, the twelve rows came back
+                how = f": call table_query with {query}" if query else f" with table_query (SUM ... GROUP BY {unit})"
                 msg = (f"Not run: the rows name {key!r} {n} times in their first column, and the task asks for one "
-                       f"row per {unit}: add them up first with table_query (SUM ... GROUP BY {unit}) and write its "
-                       "rows.")
+                       f"row per {unit}: add them up first{how} and write its rows.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             placeholder = self._overwrites_own_output(call)
             if placeholder:  # files_merge_todos at 237b37e: todo/all.txt, combined right, overwritten with line1..line5
@@ -496,7 +496,9 @@ class CallRunner:
             if invented:  # xlsx_summary_sheet: a Summary sheet of monthly totals 200 and 300 found nowhere
                 msg = (f"Not run: the numbers {', '.join(invented[:5])} in this {call.name} call appear in no tool "
                        "result of this task and not in the user's words. Get each number from a tool first (for "
-                       "totals, table_query); never work numbers out by hand." + self._query_to_copy())
+                       "totals, table_query); never work numbers out by hand.")
+                query = self._query_to_copy()
+                msg += f" To get them, call table_query with {query} and write what it returns." if query else ""
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             guessed = self._guessed_before(call)
             if guessed is not None:
