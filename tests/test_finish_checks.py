@@ -1402,3 +1402,25 @@ def test_an_answer_that_names_nothing_the_listing_found_is_doubted(tmp_path):
     assert any("names nothing that calendar_list_events at step 2 found (2, e.g. 'Mon 2026-12-07 09:00-09:15 Team "
                "standup')" in p for p in finish_problems(vague, ev))
     assert finish_problems("On 2026-12-07: the team standup at 09:00 and lunch with Sam at 12:30.", ev) == []
+
+
+def test_one_sheets_sum_answered_after_both_were_queried_gets_their_sum_to_copy(ctx):
+    """xlsx_two_sheet_total at 42e28a8: Q1's Travel sum answered and refused, Q2's queried, then Q1's answered
+    again and handed off. Both queries ran: the doubt gives the one SELECT that adds them."""
+    pytest.importorskip("duckdb")
+    from test_table_query import write_xlsx
+
+    write_xlsx(ctx, "expenses.xlsx", {
+        "Q1": [["Category", "Amount"], ["Travel", 600], ["Rent", 900], ["Travel", 434]],
+        "Q2": [["Category", "Amount"], ["Travel", 991.5], ["Rent", 900]],
+    })
+    q1 = "SELECT SUM(amount) FROM expenses_q1 WHERE category = 'Travel'"
+    q2 = "SELECT SUM(amount) FROM expenses_q2 WHERE category = 'Travel'"
+    calls = [_queried(ctx, 1, q1), _queried(ctx, 4, q2)]
+    goal = "How much did we spend on Travel in total across both quarters in expenses.xlsx?"
+    ev = Evidence(goal=goal, workspace=ctx.workspace.root, calls=calls, tool_names=["table_query", "finish"])
+    doubt = next(p for p in finish_problems("We spent 1034.0 on Travel across both quarters.", ev)
+                 if "more than one sheet" in p)
+    assert f'call table_query with {{"sql": "SELECT ({q1}) + ({q2})"}}' in doubt, doubt
+    summed = _queried(ctx, 5, f"SELECT ({q1}) + ({q2})")
+    assert float(summed.data["rows"][0][0]) == 2025.5  # the call to copy runs, and gives the total

@@ -1257,9 +1257,23 @@ def _one_sheet_of_many(answer: str, ev: Evidence) -> str:
         return ""
     c, src = one_sheet[-1]
     book = src.split(", sheet ")[0]
+    # xlsx_two_sheet_total at 42e28a8: Q1's sum, refused; Q2's sum queried; Q1's sum answered again. Both queries
+    # ran: their sum is one SELECT to copy
+    per_sheet: dict[str, str] = {}
+    for q in ev.calls:
+        tables = (q.data or {}).get("tables") if q.name == "table_query" else None
+        sql = str(q.arguments.get("sql", "")).strip().rstrip(";")
+        if q.status != "done" or q.error or not isinstance(tables, dict) or not re.match(r"select\s+sum\(", sql, re.I) \
+                or re.search(r"\b(group|union)\b", sql, re.IGNORECASE):
+            continue
+        used = [str(t) for n, t in tables.items() if re.search(rf"\b{re.escape(str(n))}\b", sql, re.IGNORECASE)]
+        if len(used) == 1 and used[0].startswith(f"{book}, sheet "):
+            per_sheet[used[0]] = sql
+    how = (f"add each sheet's result in one SELECT: call table_query with "
+           f"{json.dumps({'sql': 'SELECT ' + ' + '.join(f'({q})' for q in per_sheet.values())})}"
+           if len(per_sheet) > 1 else "its all-sheets table, or add each sheet's result in one SELECT")
     return (f"the task asks about more than one sheet, but the answer's numbers come from table_query at step "
-            f"{c.step}, which read only {src}; query every sheet of {book} (its all-sheets table, or add each "
-            "sheet's result in one SELECT)")
+            f"{c.step}, which read only {src}; query every sheet of {book} ({how})")
 
 
 _KEEP_NAMES = re.compile(r"\b(keep|leave)\s+(the\s+|their\s+|its\s+|all\s+)?(file\s*)?names?\b|"
