@@ -260,6 +260,31 @@ def test_a_doubt_fixed_after_feedback_finishes(assistant_home, tmp_path):
     store.close()
 
 
+def test_a_second_doubtful_answer_after_new_work_gets_one_more_try(assistant_home, tmp_path):
+    """xlsx_two_sheet_total at 42e28a8: one sheet's sum refused, the other sheet queried, the first sum answered
+    again and handed off at once; the second doubt (which could now say how to add both) was never seen. A
+    succeeded call between two refused answers earns one more try; a third refusal hands off."""
+    wrong = "The total is 2650."
+    agent, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="data.csv"), wrong, call("read_file", path="more.csv"), wrong, "The east total is 50."])
+    (ws / "data.csv").write_text("north,1700\nsouth,950\n")
+    (ws / "more.csv").write_text("east,50\n")
+    events = list(agent.run("What is the east total in data.csv and more.csv?", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "The east total is 50.", events[-1]
+    feedback = [m for m in store.messages(events[-1].task_id) if m.content.startswith("Finish check:")]
+    assert len(feedback) == 2
+    store.close()
+    (tmp_path / "again").mkdir()
+    agent, ws, store = _agent(assistant_home, tmp_path / "again", [
+        call("read_file", path="data.csv"), wrong, call("read_file", path="more.csv"), wrong, wrong])
+    (ws / "data.csv").write_text("north,1700\nsouth,950\n")
+    (ws / "more.csv").write_text("east,50\n")
+    events = list(agent.run("What is the east total in data.csv and more.csv?", workspace=ws))
+    assert isinstance(events[-1], Paused) and events[-1].kind == "stuck"
+    assert "did not pass the finish checks three times" in events[-1].reason
+    store.close()
+
+
 def test_a_second_doubtful_finish_call_hands_off_with_the_reasons(assistant_home, tmp_path):
     agent, ws, store = _agent(assistant_home, tmp_path, [
         call("read_file", path="data.csv"), call("finish", answer="The total is 2650."),

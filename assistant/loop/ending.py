@@ -63,11 +63,25 @@ def checks_failed_since_note(messages: Sequence[StoredMessage]) -> int:
     return n
 
 
+def _worked_since_last_check(sess: TaskSession) -> bool:
+    """A tool call ran and succeeded, not as a repeat, after the last finish-check
+    feedback: the second refused answer then gets one more try before the hand-off.
+    xlsx_two_sheet_total at 42e28a8: Q1's sum refused as one sheet's, Q2's sum
+    queried, Q1's sum answered again and handed off; the second doubt could give the
+    SELECT adding both, and the model never saw it."""
+    last = max((m.step for m in sess.messages if m.kind in ("corrective", "observation")
+                and m.content.startswith(FINISH_CHECK_PREFIX)), default=None)
+    return last is not None and any(
+        c.step > last and c.status == "done" and not c.error and not (c.data or {}).get("repeat_of")
+        and c.name not in ("finish", "ask_human") for c in sess.calls)
+
+
 def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evidence,
                     finish_call: CallRecord | None = None) -> Iterator[Event]:
     """Finish the task with ``answer`` (the text of ``msg``, or the argument of
     its ``finish_call``) when the checks pass; otherwise feed the doubts back
-    once, then pause for the human. Returns True when the task ended or paused."""
+    once (twice when a tool call succeeded between the two refused answers), then
+    pause for the human. Returns True when the task ended or paused."""
     problems = finish_problems(answer, ev)
     why = "" if problems else gives_up(answer, ev)
     if why:  # an honest "could not": the user decides what next
@@ -104,8 +118,10 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
         sess.task.usage.tool_calls += 1
         yield sess.pause("question", question, [], call_id=ask.id, messages=[msg, *extra], calls=calls)
         return True
-    if checks_failed_since_note(sess.messages) >= 1:
-        reason = (f"Hand-off: the agent's answer did not pass the finish checks twice:\n{listed}\n"
+    failed = checks_failed_since_note(sess.messages)
+    if failed >= 1 and not (failed == 1 and _worked_since_last_check(sess)):
+        times = "twice" if failed == 1 else "three times"
+        reason = (f"Hand-off: the agent's answer did not pass the finish checks {times}:\n{listed}\n"
                   f"Its answer: {answer[:300]}\nAdd a note and continue, or stop.")
         extra = []
         if finish_call is not None:
