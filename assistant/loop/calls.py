@@ -245,9 +245,9 @@ class CallRunner:
 
     def _query_to_copy(self) -> str:
         """The arguments of a ``table_query`` call to copy, for a task that asks for
-        totals and has read one table file: '{"sql": "SELECT ..."}'; "" otherwise. xlsx_group_sums at 237b37e: Qwen 1.5B
-        added up the regions by hand (North 3705; the rows add up to 2145), was refused,
-        and sent the same sums again."""
+        totals and has read one table file: '{"sql": "SELECT ..."}'; "" otherwise.
+        xlsx_group_sums at 237b37e: Qwen 1.5B added up the regions by hand (North
+        3705; the rows add up to 2145), was refused, and sent the same sums again."""
         if self.registry.get("table_query") is None or not _AGGREGATE.search(self.s.task.goal):
             return ""
         reads = [str(c.arguments.get("path", "")) for c in self.s.calls
