@@ -13,6 +13,7 @@ the next answer is doubtful too, for the human (a hand-off with reasons).
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
 import re
 from dataclasses import dataclass, field
@@ -387,10 +388,11 @@ def _searched_too_little(ev: Evidence) -> str:
     greps = [c for c in ev.calls if c.name == "grep" and c.status == "done" and not c.error]
     covered = [(norm_path(str(c.arguments.get("path") or ".")), str(c.arguments.get("glob") or "*")) for c in greps]
     covered += [(norm_path(str(c.arguments.get("path", ""))), "*") for c in ev.calls
-                if c.status == "done" and not c.error and c.name not in NOT_READING and c.arguments.get("path")]
+                if c.status == "done" and not c.error and c.name not in NOT_READING and c.arguments.get("path")
+                and c.risk in (None, "", "read")]
     root = Path(ev.workspace)
     files: list[str] = []
-    for path in sorted(root.rglob("*"))[:5000]:
+    for path in sorted(itertools.islice(root.rglob("*"), 5000)):
         rel = path.relative_to(root).as_posix()
         if path.is_file() and not any(part.startswith(".") for part in rel.split("/")):
             files.append(rel)
