@@ -1235,6 +1235,16 @@ _ACROSS = re.compile(r"\b(both|across|combined|altogether|every (sheet|tab|quart
 _SHEET_SOURCE = re.compile(r"^(.+), sheet .+$")
 
 
+def _sources_queried(call: CallRecord) -> list[str]:
+    """The sources ("expenses.xlsx, sheet Q1") of the tables a ``table_query`` call's
+    SQL names, from the tables its result lists; [] for any other call."""
+    tables = (call.data or {}).get("tables") if call.name == "table_query" else None
+    if not isinstance(tables, dict):
+        return []
+    sql = str(call.arguments.get("sql", ""))
+    return [str(src) for n, src in tables.items() if re.search(rf"\b{re.escape(str(n))}\b", sql, re.IGNORECASE)]
+
+
 def _one_sheet_of_many(answer: str, ev: Evidence) -> str:
     """The doubt when the goal asks about every sheet of a workbook ("both quarters",
     "across all sheets") and the answer's numbers come only from ``table_query`` runs
@@ -1249,8 +1259,7 @@ def _one_sheet_of_many(answer: str, ev: Evidence) -> str:
         tables = (c.data or {}).get("tables") if c.name == "table_query" else None
         if c.status != "done" or c.error or not isinstance(tables, dict) or not said & _source_numbers([c.result]):
             continue
-        sql = str(c.arguments.get("sql", ""))
-        used = [str(src) for n, src in tables.items() if re.search(rf"\b{re.escape(str(n))}\b", sql, re.IGNORECASE)]
+        used = _sources_queried(c)
         m = _SHEET_SOURCE.match(used[0]) if len(used) == 1 else None
         if m is None or sum(str(src).startswith(f"{m.group(1)}, sheet ") for src in tables.values()) < 2:
             return ""  # a number came from a query over several tables, or not over one sheet: it may be the total
@@ -1263,12 +1272,11 @@ def _one_sheet_of_many(answer: str, ev: Evidence) -> str:
     # ran: their sum is one SELECT to copy
     per_sheet: dict[str, str] = {}
     for q in ev.calls:
-        tables = (q.data or {}).get("tables") if q.name == "table_query" else None
         sql = str(q.arguments.get("sql", "")).strip().rstrip(";")
-        if q.status != "done" or q.error or not isinstance(tables, dict) or not re.match(r"select\s+sum\(", sql, re.I) \
+        if q.name != "table_query" or q.status != "done" or q.error or not re.match(r"select\s+sum\(", sql, re.I) \
                 or re.search(r"\b(group|union)\b", sql, re.IGNORECASE):
             continue
-        used = [str(t) for n, t in tables.items() if re.search(rf"\b{re.escape(str(n))}\b", sql, re.IGNORECASE)]
+        used = _sources_queried(q)
         if len(used) == 1 and used[0].startswith(f"{book}, sheet "):
             per_sheet[used[0]] = sql
     how = (f"add each sheet's result in one SELECT: call table_query with "
