@@ -126,6 +126,17 @@ def test_add_event_with_attendees_zone_and_duration(home):
     assert str(ev["uid"]).endswith("@assistant")
 
 
+@pytest.mark.parametrize("written", ["Ann (ann@example.org)", "ann@example.org (Ann)", "Ann - mailto:ann@example.org",
+                                     "Ann, ann@example.org"])
+def test_an_attendee_written_with_its_address_in_brackets_is_invited_by_address(written):
+    """calendar_next_weekday at 42e28a8: "Ann (ann@example.org)" was stored as a name with no address, so Ann
+    was never invited."""
+    from plugins.bundled.calendar.ics import parse_attendee
+
+    addr = parse_attendee(written)
+    assert str(addr) == "mailto:ann@example.org" and str(addr.params["CN"]) == "Ann"
+
+
 def test_end_time_alone_refers_to_the_start_day(home):
     call, _ = make()
     call("calendar_add_event", title="Review", start="next friday 14:00", end="4:30pm")

@@ -16,6 +16,8 @@ from icalendar import Calendar, Event as VEvent, vCalAddress, vText
 __all__ = ["CalEvent", "events_between", "add_event", "parse_attendee", "IcsError"]
 
 PRODID = "-//assistant//calendar plugin//EN"
+# an e-mail address anywhere in an attendee: "Ann (ann@x.org)", "ann@x.org (Ann)", "Ann - mailto:ann@x.org"
+_LOOSE_ADDR = re.compile(r"(?<![^\s(<\[:,;\"'])[^\s()<>\[\],;:\"']+@[^\s()<>\[\],;:\"']+\.[A-Za-z]{2,}")
 _ADDR = re.compile(r"^\s*(?:\"?([^\"<]*?)\"?\s*)?<\s*([^<>\s]+@[^<>\s]+)\s*>\s*$")
 
 
@@ -115,16 +117,21 @@ def events_between(ics_text: str, start: datetime, end: datetime, tz: tzinfo, *,
 
 
 def parse_attendee(text: str) -> vCalAddress:
-    """``"Ann <ann@x.org>"``, ``"ann@x.org"`` or a bare name ``"Ann"`` (stored, as
-    Outlook does, with the address ``invalid:nomail``) -> an ATTENDEE value."""
+    """``"Ann <ann@x.org>"``, ``"ann@x.org"``, a name and an address written any other
+    way (``"Ann (ann@x.org)"``) or a bare name ``"Ann"`` (stored, as Outlook does, with
+    the address ``invalid:nomail``) -> an ATTENDEE value."""
     text = " ".join(text.split())
     if not text:
         raise ValueError("empty attendee")
     m = _ADDR.match(text)
+    loose = _LOOSE_ADDR.search(text)
     if m:
         name, email = (m.group(1) or "").strip(), m.group(2)
     elif "@" in text and " " not in text:
-        name, email = "", text
+        name, email = "", text[7:] if text.lower().startswith("mailto:") else text
+    elif loose:  # calendar_next_weekday at 42e28a8: "Ann (ann@example.org)" was stored as a name, no address
+        name = re.sub(r"\bmailto\b", "", text[:loose.start()] + " " + text[loose.end():]).strip(" ()<>[]-,:;\"'")
+        name, email = " ".join(name.split()), loose.group(0)
     else:
         name, email = text, ""
     addr = vCalAddress(f"mailto:{email}" if email else "invalid:nomail")
