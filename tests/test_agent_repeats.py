@@ -180,6 +180,24 @@ def test_no_change_before_a_file_the_task_names_is_read(assistant_home, tmp_path
     store.close()
 
 
+def test_a_calendar_task_edits_no_file_the_goal_does_not_name(assistant_home, tmp_path):
+    """calendar_next_weekday at 42e28a8: asked to schedule a meeting, Qwen 1.5B read README.txt and edited it to
+    "My desk. It's a nice desk."; only a later write_file of it was refused."""
+    ADDED.clear()
+    add = Tool("calendar_add_event", "Add an event.", Entry, _add, RiskClass.WRITE)
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="README.txt"),
+        call("edit_file", path="README.txt", old_text="My desk.", new_text="My desk. It's a nice desk."),
+        call("calendar_add_event", title="Budget review"), "Added the budget review."], extra=[add])
+    (ws / "README.txt").write_text("My desk.\n")
+    events = list(agent.run('Schedule "Budget review" next Wednesday at 2:30pm', workspace=ws))
+    assert isinstance(events[-1], Finished) and ADDED == ["Budget review"]
+    edit = [e for e in events if isinstance(e, ToolCallFinished)][1]
+    assert edit.error and "the user did not ask to write README.txt" in edit.result
+    assert (ws / "README.txt").read_text() == "My desk.\n"
+    store.close()
+
+
 def test_a_change_to_the_file_itself_needs_a_read_only_when_it_brings_its_own_content(assistant_home, tmp_path):
     """xlsx_top_vendors: Qwen 1.5B added a "Top 5" sheet of five invented vendors to spending.xlsx, unread."""
     agent, model, ws, store = scripted_agent(tmp_path, [

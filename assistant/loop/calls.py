@@ -562,7 +562,8 @@ class CallRunner:
     def _changes_a_source(self, call: CallRecord) -> tuple[str, str, str] | None:
         """``(store, tool, path)`` when the goal asks for a change in the calendar or
         the notes and ``call`` would change a file the goal names to read from, or
-        write_file a file the goal does not ask for; else None."""
+        a file the goal does not name at all (write_file: any it does not ask for);
+        else None."""
         store = store_goal(self.s.task.goal)
         ws = getattr(self.ctx, "workspace", None)
         if store is None or ws is None or store[1] not in self.registry \
@@ -576,6 +577,7 @@ class CallRunner:
         if call.name == "write_file" and isinstance(path, str) and norm_path(path) not in outputs:
             return (*store, path)  # note_add at dd4189c: the note written as wifi-password.md in the workspace too
         inputs = {norm_path(p) for p in inputs}
+        named = inputs | {norm_path(p) for p in outputs}
         for key in ("path", "src", "dest", "output"):
             path = call.arguments.get(key)
             if not isinstance(path, str) or not path.strip():
@@ -586,6 +588,8 @@ class CallRunner:
                 continue
             if norm_path(rel) in inputs and rel not in self._made():
                 return (*store, rel)
+            if norm_path(rel) not in named:  # calendar_next_weekday at 42e28a8: README.txt edited ("My desk. It's
+                return (*store, rel)  # a nice desk.") in a task that only asks for a calendar event
         return None
 
     def _copies_an_input(self, call: CallRecord) -> tuple[str, str] | None:
