@@ -180,6 +180,11 @@ class _Calendar:
             end_text, minutes = "", minutes or int(end_text)
         e = _when(end_text, now, base_day=s.dt.date()) if end_text else None
         s, e, moved = _on_the_users_day(ctx.user_words, p.start.strip(), s, e, now)
+        if e is not None and not minutes and said and s.has_time and e.dt - s.dt != timedelta(minutes=said):
+            # calendar_next_weekday at 42e28a8: "for 45 minutes" booked 14:30-14:35, refused, and the task ran out of
+            # steps; the user's own length wins, as it does over an end passed beside duration_minutes
+            dropped = f"\nEnd {end_text!r} was ignored: the user said {said} minutes."
+            e, minutes = None, said
         if e is not None and minutes:  # both: fine when they agree (Qwen 1.5B passes both, and right)
             if e.dt > s.dt and e.dt - s.dt != timedelta(minutes=minutes):  # an end at the start is a copy of it
                 if minutes != said:
