@@ -614,6 +614,27 @@ def test_a_query_for_a_csv_output_shows_csv_write_until_the_file_is_written(assi
     store.close()
 
 
+def test_a_repeated_query_whose_rows_are_not_saved_yet_repeats_the_call_that_saves_them(assistant_home, tmp_path):
+    """csv_top_customers at 42e28a8: the top three queried, the csv_write to copy shown, then an answer without
+    top3.csv (refused); the same query again was told "If it answers the task, give your final answer now", and
+    the next answer was handed off. Until the file is written, the repeat note gives the save call again."""
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    top = "SELECT customer, SUM(amount) AS total FROM orders GROUP BY customer ORDER BY total DESC LIMIT 1"
+    save = 'call csv_write with {"path": "top.csv", "rows": [["customer", "total"], ["B", 7]]}'
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("table_query", sql=top), call("table_query", sql=top),
+        call("csv_write", path="top.csv", rows='[["customer", "total"], ["B", 7]]'), call("table_query", sql=top),
+        "Saved top.csv."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "orders.csv").write_text("Customer,Amount\nA,5\nB,7\n")
+    events = list(agent.run("Find the top customer in orders.csv and save it to top.csv", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run again") and "not written yet" in results[1] and save in results[1]
+    assert "1 row:" in results[3] and "To save these rows" not in results[3]  # runs again after the write
+    store.close()
+
+
 def test_a_summary_as_long_as_its_original_is_not_written(assistant_home, tmp_path):
     """docx_summarise at fbc3d9d: all 11 paragraphs of report.docx copied into summary.docx; the finish check
     doubted it only after the steps were spent re-reading and re-creating it."""

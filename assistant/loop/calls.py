@@ -718,6 +718,9 @@ class CallRunner:
         step = self.next_step()
         then = f" The plan's next step: {step}" if step else (
             " If it answers the task, give your final answer now; otherwise take a different next step.")
+        save = self._save_hint(earlier.data or {}) if earlier.name == "table_query" else ""
+        if save:  # csv_top_customers at 42e28a8: told "give your final answer now", top3.csv never written
+            then = f" The task still asks for these rows in a file, not written yet. {save}"
         short = (earlier.result or "").strip()
         if short and len(short) <= _QUOTE_AGAIN_CHARS and not folded \
                 and not any((c.data or {}).get("repeat_of") == earlier.id for c in self.s.calls):
