@@ -1264,6 +1264,10 @@ def test_an_answer_with_every_figure_for_a_one_value_question_is_doubted(tmp_pat
     ev_many = Evidence(goal="What were the delivery figures this year in logistics-review.pdf?", workspace=tmp_path,
                        calls=[read], tool_names=TOOLS)
     assert not any("asks for one value" in p for p in finish_problems(dump, ev_many))
+    # docx_lookup at 42e28a8: the steps "1." "2." "3." of a worked answer were counted as three more numbers
+    steps = ("To find it:\n\n1. **Find the paragraph**: average delivery time this year.\n\n2. **Read the number**: 3.4"
+             "\n\n3. **Answer**: the average delivery time this year was 3.4 days.")
+    assert not any("asks for one value" in p for p in finish_problems(steps, ev))
 
 
 def test_a_table_row_and_a_tools_own_hint_are_not_taken_for_lines_about_another_thing(tmp_path):

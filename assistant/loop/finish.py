@@ -1393,7 +1393,7 @@ def _many_numbers_for_one(answer: str, ev: Evidence) -> str:
     if not _ONE_VALUE.search(ev.goal) or _MANY_ASKED.search(ev.goal):
         return ""
     given = set(_numbers(ev.goal))
-    said = list(dict.fromkeys(n for n in _numbers(answer) if n not in given))
+    said = list(dict.fromkeys(n for n in _numbers(_LIST_MARKER.sub(" ", answer)) if n not in given))
     if len(said) < 4:
         return ""
     return (f"the task asks for one value, and the answer gives {len(said)} numbers ({', '.join(said[:6])}); "
