@@ -1453,3 +1453,16 @@ def test_one_sheets_sum_answered_after_both_were_queried_gets_their_sum_to_copy(
     assert f'call table_query with {{"sql": "SELECT ({q1}) + ({q2})"}}' in doubt, doubt
     summed = _queried(ctx, 5, f"SELECT ({q1}) + ({q2})")
     assert float(summed.data["rows"][0][0]) == 2025.5  # the call to copy runs, and gives the total
+
+
+def test_not_found_before_any_look_is_doubted(tmp_path):
+    """handoff_send_budget at 42e28a8: "I could not find the budget to send to my manager." ended the task with
+    no call at all; budget-2027.xlsx was in the workspace."""
+    goal = "Send the budget to my manager."
+    answer = "I could not find the budget to send to my manager."
+    doubts = finish_problems(answer, Evidence(goal=goal, workspace=tmp_path, tool_names=TOOLS))
+    assert doubts == ["the answer says it could not find it, but this task has not looked yet; search the workspace "
+                      "(find_files, grep or list_dir) before saying it is not there"]
+    listed = _done("find_files", "no files match '*budget*' under .", pattern="*budget*")
+    doubts = finish_problems(answer, Evidence(goal=goal, workspace=tmp_path, calls=[listed], tool_names=TOOLS))
+    assert not any("has not looked yet" in p for p in doubts)

@@ -1488,6 +1488,12 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if _WH_QUESTION.search(ev.goal) and _BARE_YES_NO.match(answer):  # the demo model: "no" to "Who is the plumber?"
         return ["the task asks who, what, which, where, when or how much, and the answer is only a yes or no; "
                 "answer with what the tools showed"]
+    if _NOT_FOUND.search(answer) and not any(c.status == "done" and not c.error and c.name not in ("finish", "ask_human")
+                                             for c in ev.calls):
+        # handoff_send_budget at 42e28a8: "I could not find the budget to send to my manager." with no call at all;
+        # budget-2027.xlsx was in the workspace
+        return ["the answer says it could not find it, but this task has not looked yet; search the workspace "
+                "(find_files, grep or list_dir) before saying it is not there"]
     out = file_problems(answer, ev)
     question = asks_only_a_question(ev.goal)
     if question:
