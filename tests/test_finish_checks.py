@@ -1466,3 +1466,20 @@ def test_not_found_before_any_look_is_doubted(tmp_path):
     listed = _done("find_files", "no files match '*budget*' under .", pattern="*budget*")
     doubts = finish_problems(answer, Evidence(goal=goal, workspace=tmp_path, calls=[listed], tool_names=TOOLS))
     assert not any("has not looked yet" in p for p in doubts)
+
+
+def test_a_file_named_as_the_source_of_a_write_is_not_claimed_written(tmp_path):
+    """pdf_extract_pages at 42e28a8: "I wrote the text of pages 2 and 3 of `handbook.pdf` to a new PDF named
+    `excerpt.pdf`." was doubted as saying handbook.pdf was written, twice, and handed off."""
+    (tmp_path / "handbook.pdf").write_bytes(b"%PDF-1.4 x")
+    (tmp_path / "excerpt.pdf").write_bytes(b"%PDF-1.4 y")
+    read = _done("pdf_read", "handbook.pdf: 5 pages.", path="handbook.pdf")
+    goal = "Save pages 2 and 3 of handbook.pdf as excerpt.pdf"
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[read], touched=["excerpt.pdf"], tool_names=TOOLS)
+    answer = "I wrote the text of pages 2 and 3 of `handbook.pdf` to a new PDF named `excerpt.pdf`."
+    assert not any("was written" in p for p in finish_problems(answer, ev))
+    # a file named after "of" with no other file after it is still the one the claim is about
+    alone = Evidence(goal="Update the rows of budget.csv", workspace=tmp_path, calls=[read], tool_names=TOOLS)
+    (tmp_path / "budget.csv").write_text("a,b\n")
+    assert any("budget.csv was written, but this task did not write it" in p
+               for p in finish_problems("I updated the rows of budget.csv.", alone))

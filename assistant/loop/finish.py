@@ -536,6 +536,12 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         since = before if prev_end < pos - len(before) else answer[prev_end:pos]
         rest = after[after.find(rel) + len(rel):] if rel in after else ""
         claimed = _CLAIM.search(since) or _CLAIM_AFTER.match(rest)
+        nxt = named[i + 1] if i + 1 < len(named) else None
+        if claimed and re.search(r"\b(of|from)\s*[`'\"]?$", answer[:pos]) and nxt is not None \
+                and "\n" not in answer[pos:nxt[0]] and not re.search(r"[.!?]\s", answer[pos:nxt[0]]):
+            # pdf_extract_pages at 42e28a8: "I wrote the text of pages 2 and 3 of `handbook.pdf` to a new PDF named
+            # `excerpt.pdf`": the file named after "of" is the source; the claim is the next file's
+            claimed = None
         if _NEGATED.search(before) or _NEGATED.search(after):
             if _says_missing(answer, rel) and (root / rel).is_file():
                 # calendar_from_invite: "I could not find the file invite.txt." right after reading it
