@@ -1460,9 +1460,12 @@ def test_not_found_before_any_look_is_doubted(tmp_path):
     no call at all; budget-2027.xlsx was in the workspace."""
     goal = "Send the budget to my manager."
     answer = "I could not find the budget to send to my manager."
+    assert not any("has not looked yet" in p
+                   for p in finish_problems(answer, Evidence(goal=goal, workspace=tmp_path, tool_names=TOOLS)))
+    (tmp_path / "budget-2027.xlsx").write_bytes(b"PK")  # a file the goal's words name: it may be there
     doubts = finish_problems(answer, Evidence(goal=goal, workspace=tmp_path, tool_names=TOOLS))
-    assert doubts == ["the answer says it could not find it, but this task has not looked yet; search the workspace "
-                      "(find_files, grep or list_dir) before saying it is not there"]
+    assert "the answer says it could not find it, but this task has not looked yet, and the workspace has " \
+           "budget-2027.xlsx; read it, or search the workspace, before saying it is not there" in doubts, doubts
     listed = _done("find_files", "no files match '*budget*' under .", pattern="*budget*")
     doubts = finish_problems(answer, Evidence(goal=goal, workspace=tmp_path, calls=[listed], tool_names=TOOLS))
     assert not any("has not looked yet" in p for p in doubts)

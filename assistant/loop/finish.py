@@ -1390,6 +1390,25 @@ _MANY_ASKED = re.compile(r"\b(and|list|all|each|every|per|by|top|both|events?|sc
                          r"figures|values)\b", re.IGNORECASE)
 
 
+def _not_looked_for(answer: str, ev: Evidence) -> str:
+    """The doubt when the answer says something could not be found, no tool call of
+    this task succeeded, and a workspace file's name shares a word with the goal ("" otherwise).
+    handoff_send_budget at 42e28a8: "I could not find the budget to send to my manager."
+    with no call at all; budget-2027.xlsx was in the workspace."""
+    if not _NOT_FOUND.search(answer) or any(c.status == "done" and not c.error and c.name not in ("finish", "ask_human")
+                                            for c in ev.calls):
+        return ""
+    words = {w.lower() for w in _WORD.findall(ev.goal)} - _COMMON - _NOT_TOPIC
+    root = Path(ev.workspace)
+    for path in sorted(itertools.islice(root.rglob("*"), 2000)):
+        rel = path.relative_to(root).as_posix()
+        if path.is_file() and not rel.startswith(".") and "/." not in rel \
+                and words & {w.lower() for w in _WORD.findall(path.stem)}:
+            return (f"the answer says it could not find it, but this task has not looked yet, and the workspace has "
+                    f"{rel}; read it, or search the workspace, before saying it is not there")
+    return ""
+
+
 def _many_numbers_for_one(answer: str, ev: Evidence) -> str:
     """The doubt when a question asks for one value ("What was our average delivery
     time this year?") and the answer gives four or more numbers the goal does not
@@ -1494,13 +1513,10 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if _WH_QUESTION.search(ev.goal) and _BARE_YES_NO.match(answer):  # the demo model: "no" to "Who is the plumber?"
         return ["the task asks who, what, which, where, when or how much, and the answer is only a yes or no; "
                 "answer with what the tools showed"]
-    if _NOT_FOUND.search(answer) and not any(c.status == "done" and not c.error and c.name not in ("finish", "ask_human")
-                                             for c in ev.calls):
-        # handoff_send_budget at 42e28a8: "I could not find the budget to send to my manager." with no call at all;
-        # budget-2027.xlsx was in the workspace
-        return ["the answer says it could not find it, but this task has not looked yet; search the workspace "
-                "(find_files, grep or list_dir) before saying it is not there"]
     out = file_problems(answer, ev)
+    unlooked = _not_looked_for(answer, ev)
+    if unlooked:
+        out.append(unlooked)
     question = asks_only_a_question(ev.goal)
     if question:
         # calendar_list_day at 462ec82: "No events on 2026-12-07." under a listing of two; at 237b37e: "The calendar
