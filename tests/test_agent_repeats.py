@@ -482,6 +482,49 @@ def test_a_folder_left_out_is_the_folder_the_goal_names(assistant_home, tmp_path
     store.close()
 
 
+def test_the_one_change_asked_for_is_not_made_again_elsewhere(assistant_home, tmp_path):
+    """docx_edit_clause at 2056215: "30 days" -> "60 days" in clause 2, then in clause 3 too, though the goal said
+    "Do not change anything else"; a goal that asks for every place allows it."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="contract.txt"),
+        call("edit_file", path="contract.txt", old_text="End it with 30 days", new_text="End it with 60 days"),
+        call("edit_file", path="contract.txt", old_text="within 30 days", new_text="within 60 days"),
+        "Clause 2 now gives 60 days' notice."])
+    (ws / "contract.txt").write_text("2. Notice. End it with 30 days' notice.\n3. Payment within 30 days.\n")
+    events = list(agent.run("In contract.txt, change the notice period in clause 2 from 30 days to 60 days. Do not "
+                            "change anything else.", workspace=ws))
+    assert isinstance(events[-1], Finished)
+    made, again = [e for e in events if isinstance(e, ToolCallFinished)][1:]
+    assert not made.error and again.error and again.result.startswith(
+        "Not run: step 2 already changed '30 days' to '60 days' in contract.txt, the one change the task asks for")
+    assert (ws / "contract.txt").read_text() == "2. Notice. End it with 60 days' notice.\n3. Payment within 30 days.\n"
+    store.close()
+
+
+def test_html_in_a_word_document_edit_is_refused(assistant_home, tmp_path):
+    """docx_append_paragraph at 2056215: asked for a final paragraph, Qwen 1.5B replaced the signature with
+    "Kind regards, Sofia Rossi<br/>Approved by: Dana Lee" (one paragraph, the tag as text) and finished."""
+    import docx
+    from tools.office import OFFICE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("docx_replace", path="letter.docx", find="Kind regards, Sofia Rossi",
+             replace="Kind regards, Sofia Rossi<br/>Approved by: Dana Lee"),
+        call("docx_insert", path="letter.docx", blocks='[{"type": "paragraph", "text": "Approved by: Dana Lee"}]'),
+        "Added the paragraph."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all")
+    d = docx.Document()
+    for text in ("Dear Mr Alvarez,", "Kind regards, Sofia Rossi"):
+        d.add_paragraph(text)
+    d.save(ws / "letter.docx")
+    events = list(agent.run('Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.', workspace=ws))
+    assert isinstance(events[-1], Finished)
+    replaced, inserted = [e for e in events if isinstance(e, ToolCallFinished) and e.call["name"] != "docx_read"]
+    assert replaced.error and replaced.result.startswith("Not run: '<br/>' is HTML") and not inserted.error
+    assert [p.text for p in docx.Document(ws / "letter.docx").paragraphs] == [
+        "Dear Mr Alvarez,", "Kind regards, Sofia Rossi", "Approved by: Dana Lee"]
+    store.close()
+
+
 def test_a_text_write_with_an_amount_no_tool_gave_is_refused(assistant_home, tmp_path):
     """multistep_invoices_memo at 3797c71: memo.docx said "The total amount of all invoices is 2,305.75 EUR" with
     no sum taken (the invoices add up to 1,635.75). Amounts only: a count, a year or a date the user's words

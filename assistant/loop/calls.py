@@ -25,7 +25,7 @@ from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
-from .finish import SHEET_NAMED, asks_only_a_question, goal_files, made_paths, norm_path, store_goal, \
+from .finish import SHEET_NAMED, asks_only_a_question, goal_files, made_paths, norm_path, store_goal, text_change, \
     summary_too_long, undoable_verb, unread_inputs
 from .history import truncate_observation
 from .policy import decide
@@ -64,6 +64,8 @@ def _strings(args: Any, key: str = "") -> Iterator[tuple[str, str]]:
     elif isinstance(args, list):
         for v in args:
             yield from _strings(v, key)
+
+
 _AGGREGATE = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|most|top|highest|lowest|largest|smallest|count\w*|"
                         r"how many|per|by (region|month|category|customer|vendor|department))\b", re.IGNORECASE)
 
@@ -471,6 +473,18 @@ class CallRunner:
                 msg = (f"Not run: this would change {new!r} back to {old!r}, undoing step {undone.step}, which made "
                        f"the change the task asks for. That change is done; if nothing else is asked, give your "
                        "final answer.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            again = _makes_change_again(s.task.goal, call, s.calls)
+            if again is not None:  # docx_edit_clause at 2056215: clause 2 changed (p4), then clause 3 (p5) too
+                old, new = text_change(s.task.goal) or ("", "")
+                msg = (f"Not run: step {again.step} already changed {old!r} to {new!r} in {again.arguments.get('path')}"
+                       f", the one change the task asks for; this would change it in a place the task leaves alone. "
+                       "If that completes the task, give your final answer.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            markup = _html_in_document(call)
+            if markup:  # docx_append_paragraph at 2056215: "Kind regards, Sofia Rossi<br/>Approved by: Dana Lee"
+                msg = (f"Not run: {markup!r} is HTML, and a Word document would show it as those characters. "
+                       "A new paragraph is a block of its own: docx_insert with blocks (omit after to add at the end).")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             removed = _removes_text(s.task.goal, call)
             if removed:  # docx_append_paragraph at dd4189c: the signature "Sofia Rossi" replaced by "Dana Lee"
@@ -1199,8 +1213,6 @@ def _undoes_change(goal: str, call: CallRecord, calls: Sequence[CallRecord]) -> 
     text back to its old) when that edit made what the goal asks for ("... to 60
     days" and it wrote "with 60 days" for "with 30 days"); None otherwise, and for an
     edit the goal does not ask for (a wrong first edit may be put right)."""
-    from .finish import text_change
-
     old, new = _edit_pair(call)
     asked = text_change(goal)
     if not old or not new or asked is None:
@@ -1215,6 +1227,46 @@ def _undoes_change(goal: str, call: CallRecord, calls: Sequence[CallRecord]) -> 
                 and wanted in was_new.lower() and wanted not in was_old.lower():
             return c
     return None
+
+
+_EVERY = re.compile(r"\b(all|every|each|everywhere|throughout|wherever)\b", re.IGNORECASE)
+
+
+def _makes_change_again(goal: str, call: CallRecord, calls: Sequence[CallRecord]) -> CallRecord | None:
+    """The earlier edit of this task that already made the one "from X to Y" change
+    the goal asks for in the same file, when ``call`` would make it again somewhere
+    else; None otherwise, and when the goal asks for it everywhere ("all", "every").
+    docx_edit_clause at 2056215: "30 days" -> "60 days" in clause 2 (p4), then in
+    clause 3 (p5) too, though the goal said "Do not change anything else"."""
+    asked, (old, new) = text_change(goal), _edit_pair(call)
+    if asked is None or not old or _EVERY.search(goal):
+        return None
+    a_old, a_new = (x.lower() for x in asked)
+    if a_old not in old.lower() or a_new not in new.lower():
+        return None
+    path = str(call.arguments.get("path", "")).strip()
+    for c in calls:
+        if c.id == call.id or c.status != "done" or c.error or str(c.arguments.get("path", "")).strip() != path:
+            continue
+        was_old, was_new = _edit_pair(c)
+        if a_old in was_old.lower() and a_new in was_new.lower():
+            return c
+    return None
+
+
+_HTML_TAG = re.compile(r"</?(br|p|div|span|b|i|u|strong|em|li|ul|ol|h[1-6])\s*/?>", re.IGNORECASE)
+
+
+def _html_in_document(call: CallRecord) -> str:
+    """The first HTML tag ("<br/>") in the text a Word-document edit would write; ""
+    otherwise (other tools' text is the user's business)."""
+    if not call.name.startswith("docx_"):
+        return ""
+    for _, value in _strings(call.arguments):
+        m = _HTML_TAG.search(value)
+        if m:
+            return m.group(0)
+    return ""
 
 
 def _removes_text(goal: str, call: CallRecord) -> str:
