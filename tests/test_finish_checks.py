@@ -1486,3 +1486,15 @@ def test_a_file_named_as_the_source_of_a_write_is_not_claimed_written(tmp_path):
     (tmp_path / "budget.csv").write_text("a,b\n")
     assert any("budget.csv was written, but this task did not write it" in p
                for p in finish_problems("I updated the rows of budget.csv.", alone))
+
+
+@pytest.mark.parametrize("answer", ["finish", "finish.", "read_file", " Finish "])
+def test_an_answer_that_is_only_a_tool_name_is_refused(tmp_path, answer):
+    """The demo model (SmolLM2-135M) at 2056215 called finish with the answer "finish" for "Who is the plumber? It
+    is in notes.md", and the task finished."""
+    read = _done("read_file", "Plumber: Jonas Berg, phone 0170 555 0199", path="notes.md")
+    ev = Evidence(goal="Who is the plumber? It is in notes.md", workspace=tmp_path, calls=[read], tool_names=TOOLS)
+    (tmp_path / "notes.md").write_text("Plumber: Jonas Berg, phone 0170 555 0199\n")
+    problems = finish_problems(answer, ev)
+    assert len(problems) == 1 and "only the name of a tool" in problems[0], problems
+    assert finish_problems("The plumber is Jonas Berg, phone 0170 555 0199.", ev) == []

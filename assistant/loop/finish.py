@@ -1486,6 +1486,10 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         return ["the answer is empty"]
     if not _HAS_WORD.search(answer):  # "{}" ended a task as its answer (Qwen 1.5B)
         return ["the answer has no words; write the answer in plain sentences"]
+    bare = re.fullmatch(r"\W*([\w-]+)\W*", answer)
+    if bare and bare.group(1).lower() in {*(n.lower() for n in ev.tool_names), "finish"}:
+        # the demo model (SmolLM2-135M) at 2056215: finish with answer "finish" for "Who is the plumber?"
+        return [f"the answer is only the name of a tool ({bare.group(1)!r}); answer with what the tools showed"]
     markup = markup_problem(answer, ev.tool_names, _ran(ev.calls))
     if markup:
         return [markup]
