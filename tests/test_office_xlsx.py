@@ -390,6 +390,33 @@ def test_a_sum_over_text_on_its_own_sheet_is_refused(ctx, no_soffice):
     assert not res.error, res.text
 
 
+def test_a_formula_naming_no_range_and_no_defined_name_is_refused(ctx, no_soffice):
+    """xlsx_summary_sheet at 2056215: =SUM(amount) for each month on the new Summary sheet (#NAME? in Excel),
+    after the column header "Amount"; the refusal gives the range of the column so headed."""
+    ctx.workspace.write_bytes("s.xlsx", sales_book())
+    before = ctx.workspace.read_bytes("s.xlsx")
+    res = call(xlsx_add_sheet, ctx, path="s.xlsx", name="Summary", rows=[["Month", "Total"], ["Sales", "=SUM(amount)"]])
+    assert res.error and "=SUM(amount) names 'amount', which is neither a cell range" in res.text
+    assert "e.g. =SUM('Sales'!B2:B4)" in res.text
+    res = call(xlsx_write, ctx, path="s.xlsx", cells=[{"cell": "D1", "value": "=Total_Amount*2"}])
+    assert res.error and "#NAME?" in res.text
+    res = call(xlsx_append_rows, ctx, path="s.xlsx", rows=[["Total", "=SUM(Sales!Amount)"]])
+    assert res.error and "names 'Sales!Amount'" in res.text
+    assert ctx.workspace.read_bytes("s.xlsx") == before
+    wb = openpyxl.load_workbook(io.BytesIO(before))
+    from openpyxl.workbook.defined_name import DefinedName
+    dn = DefinedName("amounts", attr_text="Sales!$B$2:$B$4")
+    try:
+        wb.defined_names["amounts"] = dn
+    except TypeError:  # openpyxl < 3.1
+        wb.defined_names.append(dn)
+    ctx.workspace.write_bytes("n.xlsx", wb_bytes(wb))
+    for i, ok in enumerate(("=SUM(Amounts)", "=SUM($B$2:$B4)", "=SUM(B:B)", "=SUM(2:3)", "=IF(TRUE,1,0)",
+                            '=CONCAT("amount ", A2)', "=Sales!B2+'Sales'!B3")):
+        res = call(xlsx_write, ctx, path="n.xlsx", cells=[{"cell": "D1", "value": ok}], output=f"o{i}.xlsx")
+        assert not res.error, (ok, res.text)
+
+
 def test_amounts_written_as_text_are_numbers_a_sum_can_use(ctx):
     """multistep_invoices_memo at 237b37e: rows [["INV-101", "1,200.00 EUR"], ...] were saved as text, and
     SUM(amount) over the sheet failed; codes with a leading zero, ids and plain words stay text."""

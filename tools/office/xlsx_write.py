@@ -240,6 +240,7 @@ def _check_formulas(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
     for cell in cells:
         if cell.data_type != "f" or not isinstance(cell.value, str):
             continue
+        _check_names(wb, ws, cell)
         unquoted = re.sub(r'"[^"]*"', '""', cell.value)  # text in quotes is no reference
         for m in _SHEET_REF.finditer(unquoted):
             name = (m.group(1) or "").replace("''", "'") or m.group(2)
@@ -275,6 +276,74 @@ def _check_formulas(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
             raise ToolError(f"{cell.coordinate}: {cell.value} adds {m.group(0)[m.group(0).index('(') + 1:-1]} of sheet "
                             f"{ws.title!r}, {what}; nothing was written. A range without a sheet name is on the "
                             f"formula's own sheet: to add another sheet's cells, name the sheet{hint}.")
+
+
+_CELL_OR_RANGE = re.compile(r"(?:(?:'(?:[^']|'')+'|[^!'\s]+)!)?(?:\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?"
+                            r"|\$?[A-Z]{1,3}:\$?[A-Z]{1,3}|\$?\d+:\$?\d+)", re.IGNORECASE)
+
+
+def _defined_names(wb: Any, ws: Any) -> set[str]:
+    names = set()
+    for holder in (wb, ws):
+        try:
+            names |= {str(n).lower() for n in getattr(holder, "defined_names", {})}
+        except TypeError:  # an older openpyxl keeps a list of DefinedName objects
+            names |= {str(getattr(n, "name", n)).lower() for n in holder.defined_names}
+    return names
+
+
+def _check_names(wb: Any, ws: Any, cell: Any) -> None:
+    """Refuse a formula that names something that is neither a cell, a range, a table column
+    nor a defined name of the workbook: Excel shows #NAME? for it (xlsx_summary_sheet at
+    2056215: Qwen 1.5B wrote =SUM(amount) for each month on the new Summary sheet, after the
+    column header "Amount").
+
+    Raises:
+        ToolError: naming the formula and the name, with the range to use where a column of
+            some sheet is headed by that name.
+    """
+    from openpyxl.formula.tokenizer import Tokenizer, TokenizerError
+
+    try:
+        tokens = Tokenizer(cell.value).items
+    except (TokenizerError, ValueError, IndexError):
+        return  # Excel's own parser is the judge of syntax; this check is about names only
+    defined = None
+    for token in tokens:
+        if token.type != "OPERAND" or token.subtype != "RANGE":
+            continue
+        name = token.value
+        if _CELL_OR_RANGE.fullmatch(name) or "[" in name or name.startswith("#"):
+            continue
+        defined = _defined_names(wb, ws) if defined is None else defined
+        if name.split("!")[-1].lower() in defined:
+            continue
+        raise ToolError(f"{cell.coordinate}: {cell.value} names {name!r}, which is neither a cell range (like B2:B9) "
+                        f"nor a defined name of this workbook, so Excel would show #NAME?; nothing was written."
+                        f"{_column_hint(wb, ws, cell, name)}")
+
+
+def _column_hint(wb: Any, ws: Any, cell: Any, name: str) -> str:
+    """' Use =SUM('Jan'!B2:B4) ...' for the column headed ``name`` (in the sheet named in the
+    formula's row, else the first sheet with such a column); "" when no header matches."""
+    from openpyxl.utils import get_column_letter
+
+    wanted = re.sub(r"[\s_]+", " ", name.split("!")[-1]).strip().lower()
+    row_words = {str(c.value).strip().lower() for c in ws[cell.row] if isinstance(c.value, str)}
+    sheets = sorted((o for o in wb.worksheets if o is not ws), key=lambda o: o.title.lower() not in row_words)
+    for other in sheets:
+        for col in range(1, other.max_column + 1):
+            head = other.cell(row=1, column=col).value
+            if not isinstance(head, str) or re.sub(r"[\s_]+", " ", head).strip().lower() != wanted:
+                continue
+            rows = [r for r in range(2, min(other.max_row, 5000) + 1)
+                    if isinstance(other.cell(row=r, column=col).value, (int, float))]
+            if not rows:
+                continue
+            letter = get_column_letter(col)
+            return (f" The column headed {head!r} on sheet {other.title!r} is '{other.title}'!{letter}{rows[0]}:"
+                    f"{letter}{rows[-1]}, e.g. =SUM('{other.title}'!{letter}{rows[0]}:{letter}{rows[-1]}).")
+    return ""
 
 
 def _has_formulas(wb: Any) -> bool:
