@@ -1327,6 +1327,20 @@ def test_an_answer_that_copies_a_changes_own_report_is_an_account_of_it(tmp_path
                for p in finish_problems(report.replace("Added:", "Listed:"), ev))
 
 
+def test_the_days_listing_answers_what_is_on_the_calendar(tmp_path):
+    """calendar_list_day at 80595a7: "What's on my calendar on 2026-12-07?" answered with the day's listing from
+    calendar_list_events, word for word, was refused as a copy twice and handed off; the listing is the answer."""
+    listing = ("Events Mon 2026-12-07 00:00 to Tue 2026-12-08 00:00 (UTC):\nMon 2026-12-07 09:00-09:15 Team standup\n"
+               "Mon 2026-12-07 12:30-13:30 Lunch with Sam")
+    listed = CallRecord(id="s1c0", step=1, turn_seq=1, name="calendar_list_events", risk="read", status="done",
+                        arguments={"start": "2026-12-07"}, result=listing)
+    for goal in ("What's on my calendar on 2026-12-07?", "List my events for Monday."):
+        ev = Evidence(goal, tmp_path, calls=[listed], tool_names=TOOLS)
+        assert not any("copies the whole result" in p for p in finish_problems(listing, ev)), goal
+    ev = Evidence("Move the standup on 2026-12-07 to 10:00.", tmp_path, calls=[listed], tool_names=TOOLS)
+    assert any("copies the whole result of calendar_list_events" in p for p in finish_problems(listing, ev))
+
+
 def test_saying_no_errors_were_found_after_a_failed_look_is_no_give_up(tmp_path):
     """calendar_from_invite at b5a954c: the event added right, then a calendar_list_events with a date it could not
     read failed, and "... I did not find any errors or warnings. The task was completed successfully." was handed

@@ -1171,17 +1171,29 @@ def undoable_verb(goal: str, tool_names: Sequence[str]) -> str:
     return "" if any(stem in n.lower() for n in tool_names) else verb
 
 
-def _copied_result(answer: str, calls: Sequence[CallRecord]) -> str:
+_ASKS_A_LISTING = re.compile(r"^\s*(what('s| is| are)|which|list|show|tell me)\b.{0,60}\b(on|in) my (calendar|"
+                             r"schedule|agenda)\b|^\s*(list|show)( me)? my (events|meetings|appointments)\b",
+                             re.IGNORECASE)
+#: tools whose whole result is the answer to a question asking for that listing
+_LISTING_TOOLS = frozenset({"calendar_list_events"})
+
+
+def _copied_result(answer: str, calls: Sequence[CallRecord], goal: str = "") -> str:
     """The tool whose whole result ``answer`` repeats ("" when none): files_find's
     answer to "which file is it?" was the list_dir listing it had just got, where
     the file was not even shown. A change's own report copied is an account of what
     was done, and passes: calendar_next_weekday at b5a954c answered with "Added: Wed
-    2026-12-09 14:30-15:15 Budget review ..." twice and was handed off, its event right."""
+    2026-12-09 14:30-15:15 Budget review ..." twice and was handed off, its event right.
+    So does the day's listing for a ``goal`` asking what is on the calendar
+    (calendar_list_day at 80595a7: "What's on my calendar on 2026-12-07?" answered with
+    the two events calendar_list_events listed, handed off as a copy)."""
     said = " ".join(answer.split())
     if len(said) < 60:
         return ""
     for c in calls:
         if c.status != "done" or c.error or not c.result or (c.risk or "read") != "read":
+            continue
+        if c.name in _LISTING_TOOLS and _ASKS_A_LISTING.search(goal):
             continue
         body = _FENCE_LINE.sub("", c.result)
         if sum(1 for ln in body.splitlines() if ln.strip()) < 3:  # a one-line fact copied is an answer
@@ -1505,7 +1517,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if _shows_code(answer) and not _ASKS_CODE.search(ev.goal):  # xlsx_lookup: "you can use a SQL query:"
         return ["the answer shows code for the user to run instead of the result; run it with a tool (SQL with "
                 "table_query) and answer with what it returns"]
-    copied = _copied_result(answer, ev.calls)
+    copied = _copied_result(answer, ev.calls, ev.goal)
     if copied:
         return [f"the answer copies the whole result of {copied} instead of answering; answer what the task asks "
                 "in your own sentence, or call the next tool"]
