@@ -1502,6 +1502,22 @@ def test_a_file_named_as_the_source_of_a_write_is_not_claimed_written(tmp_path):
                for p in finish_problems("I updated the rows of budget.csv.", alone))
 
 
+def test_a_file_written_into_another_is_its_source_not_a_claim(tmp_path):
+    """csv_to_xlsx at 80595a7: "I wrote the contacts.csv file into a new Excel file named contacts.xlsx" (the
+    workbook made right) was doubted as saying contacts.csv was written, three times, and handed off."""
+    (tmp_path / "contacts.csv").write_text("Name,Email\nInes,ines@example.org\n")
+    (tmp_path / "contacts.xlsx").write_bytes(b"PK")
+    read = _done("read_file", "Name,Email\nInes,ines@example.org", path="contacts.csv")
+    goal = "Convert contacts.csv into an Excel file contacts.xlsx with the same columns and rows."
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[read], touched=["contacts.xlsx"], tool_names=TOOLS)
+    for answer in ("I wrote the contacts.csv file into a new Excel file named contacts.xlsx, with the same columns.",
+                   "I converted contacts.csv to contacts.xlsx.", "Saved contacts.csv as contacts.xlsx."):
+        assert not any("was written" in p for p in finish_problems(answer, ev)), answer
+    # two files claimed written, the first one not: still doubted
+    assert any("contacts.csv was written, but this task did not write it" in p
+               for p in finish_problems("I wrote contacts.csv and then saved it to contacts.xlsx.", ev))
+
+
 @pytest.mark.parametrize("answer", ["finish", "finish.", "read_file", " Finish "])
 def test_an_answer_that_is_only_a_tool_name_is_refused(tmp_path, answer):
     """The demo model (SmolLM2-135M) at 2056215 called finish with the answer "finish" for "Who is the plumber? It

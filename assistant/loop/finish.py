@@ -542,6 +542,11 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             # pdf_extract_pages at 42e28a8: "I wrote the text of pages 2 and 3 of `handbook.pdf` to a new PDF named
             # `excerpt.pdf`": the file named after "of" is the source; the claim is the next file's
             claimed = None
+        if claimed and nxt is not None and _touched(nxt[1], touched) and not _touched(rel, touched) \
+                and _INTO_NEXT.fullmatch(answer[pos + len(rel):nxt[0]]):
+            # csv_to_xlsx at 80595a7: "I wrote the contacts.csv file into a new Excel file named contacts.xlsx": the
+            # file written into (or converted to, saved as) is the one written; the file before it is the source
+            claimed = None
         if _NEGATED.search(before) or _NEGATED.search(after):
             if _says_missing(answer, rel) and (root / rel).is_file():
                 # calendar_from_invite: "I could not find the file invite.txt." right after reading it
@@ -567,6 +572,11 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         if (root / rel).is_file() and norm_path(rel) not in made and not _was_read(rel, ev.calls):
             out.append(f"the task names {rel}, but it was never read; read it before answering")
     return list(dict.fromkeys(out))  # a file named twice in the answer is one doubt
+
+
+# what lies between a source file and the file it was written into: " file into a new Excel file named "
+_INTO_NEXT = re.compile(r"(?![^\n]*\b(?:and|then|also)\b)[^\n.!?;]{0,60}?\b(?:into|to|as)\b[^\n.!?;]{0,40}",
+                        re.IGNORECASE)
 
 
 # "change the notice period in clause 2 from 30 days to 60 days": the old and the new text
