@@ -3,6 +3,7 @@ and the loop feeding a doubt back once, then handing off to the human."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -1170,7 +1171,14 @@ def test_a_picked_file_that_matches_less_of_the_goal_than_one_in_the_results_is_
         return finish_problems(answer, Evidence(goal=goal, workspace=ctx.workspace.root, calls=[rec], tool_names=TOOLS))
 
     wrong = problems("The file is home/insurance.txt.")
-    assert any("archive/2024/misc/appt-0412.txt" in p and "matches more" in p for p in wrong), wrong
+    assert any("archive/2024/misc/appt-0412.txt" in p and "matches more" in p and "read it and answer" in p
+               for p in wrong), wrong
+    # files_find at 80595a7: told to read it, Qwen 1.5B read it and named the other file again
+    opened = CallRecord(id="s2c0", step=2, turn_seq=2, name="read_file", status="done",
+                        arguments={"path": "archive/2024/misc/appt-0412.txt"}, result="Passport renewal appointment")
+    again = finish_problems("The file is home/insurance.txt.",
+                            Evidence(goal=goal, workspace=ctx.workspace.root, calls=[rec, opened], tool_names=TOOLS))
+    assert any("you have read it: answer with archive/2024/misc/appt-0412.txt" in p for p in again), again
     assert problems("The file is archive/2024/misc/appt-0412.txt.") == []
     # files_find at b5a954c: readme.txt ("Personal archive.") read, then named, the folders never opened
     ctx.workspace.write_text("readme.txt", "Personal archive.\n")
@@ -1528,3 +1536,52 @@ def test_an_answer_that_is_only_a_tool_name_is_refused(tmp_path, answer):
     problems = finish_problems(answer, ev)
     assert len(problems) == 1 and "only the name of a tool" in problems[0], problems
     assert finish_problems("The plumber is Jonas Berg, phone 0170 555 0199.", ev) == []
+
+
+def test_a_listed_answer_for_a_missing_document_gets_the_call_that_writes_it(tmp_path):
+    """docx_summarise at 80595a7: summary.docx copied the report whole and was refused as too long, twice; the
+    answers were the four-point summary the task asked for, and the file was never made. The doubt gives the
+    docx_create call writing those points, which docx_create takes as it is."""
+    from tools.office.docx_write import DocxCreateParams
+
+    (tmp_path / "report.docx").write_bytes(b"PK")
+    read = _done("docx_read", "[p1] Project Falcon ...", path="report.docx")
+    goal = "Summarise report.docx into a new Word document summary.docx (a few short sentences or bullet points)."
+    answer = ("To summarize the project Falcon status report, include:\n\n- Budget: EUR 48,000\n"
+              "- Schedule: Launch by June 30, testing begins in May\n- **Risks**: Supplier delay")
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[read], tool_names=[*TOOLS, "docx_create", "docx_read"])
+    doubt = next(p for p in finish_problems(answer, ev) if "summary.docx, but it does not exist" in p)
+    call = json.loads(doubt[doubt.index("call {") + 5:-1])
+    assert call["name"] == "docx_create"
+    params = DocxCreateParams.model_validate(call["arguments"])
+    assert params.path == "summary.docx" and params.blocks[0].items == [
+        "Budget: EUR 48,000", "Schedule: Launch by June 30, testing begins in May", "Risks: Supplier delay"]
+    # a text file gets write_file; an answer that is no list, or a workbook, gets no call to copy
+    ev = Evidence(goal="Summarise report.docx into summary.md.", workspace=tmp_path, calls=[read], tool_names=TOOLS)
+    doubt = next(p for p in finish_problems(answer, ev) if "summary.md, but it does not exist" in p)
+    assert '"content": "- Budget: EUR 48,000\\n- Schedule' in doubt
+    for goal in ("Summarise report.docx into summary.md.", "Put the totals into totals.xlsx."):
+        ev = Evidence(goal=goal, workspace=tmp_path, calls=[read], tool_names=[*TOOLS, "docx_create"])
+        for text in ("The budget is EUR 48,000.", answer if goal.endswith("xlsx.") else "One point only:\n- x"):
+            assert not any("call {" in p for p in finish_problems(text, ev)), (goal, text)
+
+
+@pytest.mark.parametrize("answer", [
+    'I cannot proceed. The "inbox" folder does not exist in your workspace. Could you check the folder name?',
+    "I could not find the inbox folder.", "The folder `inbox` is not there.", "There is no inbox folder here."])
+def test_an_answer_saying_a_workspace_folder_is_missing_is_doubted(tmp_path, answer):
+    """files_organise at 80595a7: rename_many on ".inbox" failed with "Did you mean 'inbox'?", then Qwen 1.5B gave
+    up with 'The "inbox" folder does not exist in your workspace' and was handed off as an honest "could not"."""
+    (tmp_path / "inbox").mkdir()
+    (tmp_path / "inbox" / "scan.pdf").write_bytes(b"%PDF")
+    failed = CallRecord(id="s1c0", step=1, turn_seq=1, name="rename_many", risk="destructive", status="error",
+                        error=True, arguments={"folder": ".inbox"},
+                        result="rename_many: .inbox is not a folder; give the folder whose files to rename. Did you "
+                               "mean 'inbox'?")
+    goal = "Sort the files in the inbox folder into subfolders of inbox named after their file extension."
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[failed], tool_names=TOOLS)
+    assert "the answer says the folder inbox does not exist, but it is in the workspace (it holds scan.pdf); use it" \
+        in finish_problems(answer, ev)
+    (tmp_path / "inbox" / "scan.pdf").unlink()
+    (tmp_path / "inbox").rmdir()
+    assert not any("folder inbox" in p for p in finish_problems(answer, ev))

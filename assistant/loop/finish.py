@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -343,6 +344,34 @@ def _says_missing(answer: str, rel: str) -> bool:
         answer, re.IGNORECASE))
 
 
+def _folders_said_missing(answer: str, root: Path, limit: int = 400) -> list[str]:
+    """Doubts for folders of the workspace that ``answer`` says do not exist
+    (files_organise at 80595a7: rename_many on ".inbox" failed with "Did you mean
+    'inbox'?", and Qwen 1.5B gave up with 'The "inbox" folder does not exist in your
+    workspace', which would have been handed off as an honest "could not")."""
+    q = r"[\"'`]?"
+    out, seen = [], 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        seen += len(dirs) + len(files)
+        for d in dirs:
+            name = re.escape(d)
+            if not re.search(rf"(?<![\w./-]){name}(?![\w-])", answer):
+                continue
+            named = rf"(?:(?:the )?{q}{name}{q} (?:folder|directory)|(?:the )?(?:folder|directory) {q}{name}{q})"
+            if re.search(rf"{named},? ((does|is|was) ?n[o']t|(does|is|was) not) (found|exist|there|available)"
+                         rf"|\b(could ?n[o']t|cannot|can't|unable to|did ?n[o']t) (find|locate|see|open|access) {named}"
+                         rf"|\bno (such )?{named}", answer, re.IGNORECASE):
+                path = Path(folder, d)
+                rel = path.relative_to(root).as_posix()
+                inside = sorted(p.name for p in path.iterdir() if not p.name.startswith("."))[:6]
+                out.append(f"the answer says the folder {rel} does not exist, but it is in the workspace"
+                           + (f" (it holds {', '.join(inside)})" if inside else " (empty)") + "; use it")
+        if seen > limit:
+            break
+    return out
+
+
 _WHICH_FILE = re.compile(r"\b(which|what)\s+(text\s+)?(file|document)\b|\bfind\s+the\s+(text\s+)?(file|document)\b",
                          re.IGNORECASE)
 
@@ -467,8 +496,10 @@ def _better_pick(answer: str, ev: Evidence) -> str:
         return ""
     _, rel = max(better)
     return (f"the answer names {named[0]}, but {rel} (in the result at step {seen[rel]}) matches more of what the task "
-            f"asks ({', '.join(matched(rel))}; {named[0]}: {', '.join(matched(named[0])) or 'none'}); read it and "
-            "answer with the file that is about what the task asks")
+            f"asks ({', '.join(matched(rel))}; {named[0]}: {', '.join(matched(named[0])) or 'none'}); "
+            # files_find at 80595a7: told to read it, Qwen 1.5B read it and named readme.txt again, out of steps
+            + (f"you have read it: answer with {rel}, unless its text is about something else" if _was_read(rel, ev.calls)
+               else "read it and answer with the file that is about what the task asks"))
 
 
 def _touched(rel: str, touched: set[str]) -> bool:
@@ -503,6 +534,28 @@ def _holds_a_report(path: Path, calls: Sequence[CallRecord]) -> str:
     return ""
 
 
+_LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+(.+?)\s*$", re.MULTILINE)
+
+
+def _answer_as_content(rel: str, answer: str, tool_names: Sequence[str]) -> str:
+    """'; your answer holds its content: ... call {...}' when ``answer`` is a list of two
+    or more points and ``rel`` (missing) is a Word document or a text file: the call
+    writing those points into it, to copy; "" otherwise. docx_summarise at 80595a7: Qwen
+    1.5B's summary.docx copied the report whole and was refused as too long, twice; its
+    answers were the four-point summary the task asked for, and the file was never made."""
+    items = [re.sub(r"\*\*(.+?)\*\*", r"\1", m.group(1)) for m in _LIST_LINE.finditer(answer)]
+    if len(items) < 2 or sum(map(len, items)) > 1200:
+        return ""
+    suffix = rel.lower().rsplit(".", 1)[-1]
+    if suffix == "docx" and "docx_create" in tool_names:
+        call = {"name": "docx_create", "arguments": {"path": rel, "blocks": [{"type": "bullets", "items": items}]}}
+    elif suffix in ("md", "txt") and "write_file" in tool_names:
+        call = {"name": "write_file", "arguments": {"path": rel, "content": "".join(f"- {i}\n" for i in items)}}
+    else:
+        return ""
+    return f" (your answer lists its points: to write them into it, call {json.dumps(call, ensure_ascii=False)})"
+
+
 def file_problems(answer: str, ev: Evidence) -> list[str]:
     """Doubts about files: outputs the goal asks for that are missing or were
     not written by this task; files the answer names that do not exist (or that
@@ -514,7 +567,8 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     out = []
     for rel in outputs:
         if not (root / rel).exists():
-            out.append(f"the task asks for {rel}, but it does not exist; create it with a tool")
+            out.append(f"the task asks for {rel}, but it does not exist; create it with a tool"
+                       + _answer_as_content(rel, answer, ev.tool_names))
         elif norm_path(rel) not in touched:
             out.append(f"the task asks for {rel}, but this task did not write it")
     for rel in sorted({norm_path(p) for p in ev.written}):
@@ -560,6 +614,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             out.append(f"the answer names {rel}, which does not exist in the workspace")
         elif claimed and not _touched(rel, touched):
             out.append(f"the answer says {rel} was written, but this task did not write it")
+    out += _folders_said_missing(answer, root)
     out += _unlooked_pick(answer, ev)
     undone = _change_not_in_file(ev)
     if undone:
