@@ -403,6 +403,35 @@ def test_the_first_not_found_shows_what_the_workspace_holds(tmp_path):
     store.close()
 
 
+def test_asking_leave_to_do_what_the_user_asked_is_refused(tmp_path):
+    """calendar_from_invite at 2056215: Qwen 1.5B asked "Do you want to put the meeting on your calendar?" for the
+    goal putting the meeting of invite.txt on the calendar, and the task paused on it. Leave to delete or send, or
+    for a goal naming no workspace file, may still be asked."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    goal = "Put the meeting described in invite.txt on my calendar, with its title, time and room."
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("ask_human", question="Do you want to put the meeting on your calendar?"),
+        call("write_file", path="meeting.txt", content="Budget review, Tue 10:00, Room 4"),
+        "The meeting is noted in meeting.txt."], [*FILE_TOOLS, ASK_HUMAN], approve="all")
+    (ws / "invite.txt").write_text("Subject: Budget review\nWhen: Tuesday 10:00\nRoom 4\n")
+    events = list(agent.run(goal, workspace=ws))
+    asked = [c for c in store.calls(events[-1].task_id) if c.name == "ask_human"]
+    assert asked[0].status == "denied" and "already asked for exactly this" in asked[0].result
+    assert not any(isinstance(e, Paused) and e.kind == "question" for e in events)
+    store.close()
+    from assistant.loop.calls import _confirms_goal
+
+    assert _confirms_goal("Should I put the meeting from invite.txt on your calendar?", goal, ws)
+    assert not _confirms_goal("Do you want the meeting in the Berlin time zone?", goal, ws)  # not the goal's words
+    assert not _confirms_goal("What is the room of the meeting?", goal, ws)  # a question, not leave
+    assert not _confirms_goal("Do you want to put the meeting on your calendar?", goal, tmp_path / "nowhere")
+    (ws / "report.docx").write_bytes(b"PK")
+    assert not _confirms_goal("Do you want me to delete the old report.docx?", "Delete the old report.docx.", ws)
+    assert not _confirms_goal("Should I send the budget to your manager?", "Send the budget to my manager.", ws)
+
+
 def test_asking_the_user_their_own_question_is_refused(tmp_path):
     """pdf_find_figure: Qwen 1.5B read the report, then asked the user the task's own question."""
     from agent_helpers import scripted_agent

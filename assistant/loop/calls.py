@@ -519,6 +519,12 @@ class CallRunner:
                 msg = (f"Not run: these are the arguments you wrote before reading {guessed.data['read_for_you']}, "
                        f"so they do not come from it. Write the call from what it says (step {guessed.step}).")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        question = str(call.arguments.get("question", "")) if call.name == "ask_human" else ""
+        if question and _confirms_goal(question, s.task.goal, s.task.workspace) \
+                and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
+            msg = ("Not asked: the user already asked for exactly this in their request; they are waiting for you "
+                   "to do it. Do it with the tools, then answer.")
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))  # calendar_from_invite
         if call.name == "ask_human" and _restates_goal(str(call.arguments.get("question", "")), s.task.goal) \
                 and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):  # "which one?" is the user's
             msg = ("Not asked: that is the user's own request, word for word; they are waiting for you to do it. "
@@ -1022,6 +1028,36 @@ def _restates_goal(question: str, goal: str) -> bool:
     # rent in lease.docx?": the same, give or take words that say what kind of thing the answer is
     content -= _KIND_WORDS
     return len(content) >= 3 and content <= {_singular(w) for w in g}
+
+
+_CONFIRM = re.compile(r"^\s*(?:(?:do|would) you (?:want|like)(?: me)? to|(?:should|shall|may|can) i|is it ok(?:ay)?"
+                      r" (?:if i|to)|(?:do you )?confirm (?:that )?(?:i should|you want me to))\s+(?P<rest>.+?)\W*$",
+                      re.IGNORECASE | re.DOTALL)
+#: a request to do any of these is confirmed with the user even when it is word for word the goal
+_CONFIRM_ALWAYS = re.compile(r"\b(delet|remov|eras|overwrit|replac|send|sent|email|e-mail|mail|post|publish|share|"
+                             r"pay|buy|order|cancel|move|rename|drop|clear|wipe|empty)", re.IGNORECASE)
+
+
+def _confirms_goal(question: str, goal: str, workspace: Any) -> bool:
+    """True when an ``ask_human`` question only asks leave to do what the goal asks,
+    about files the goal names and the workspace holds: calendar_from_invite at
+    2056215, Qwen 1.5B asked "Do you want to put the meeting on your calendar?" for
+    "Put the meeting described in invite.txt on my calendar, with its title, time and
+    room." Asking leave stays allowed for deleting, sending, paying and other changes
+    that are hard to take back, and for a goal naming no workspace file ("Send the
+    budget to my manager": which budget is the user's to say)."""
+    m = _CONFIRM.match(question)
+    if m is None or _CONFIRM_ALWAYS.search(goal) or _CONFIRM_ALWAYS.search(m.group("rest")):
+        return False
+    from .finish import goal_files
+
+    outputs, inputs = goal_files(goal)
+    root = Path(str(workspace))
+    if not any((root / rel).exists() for rel in inputs):
+        return False
+    # "on your calendar" is the user's "on my calendar"; "the meeting from invite.txt", the goal's "described in"
+    asked = _content_words(m.group("rest")) - {"mine", "yours", "from", "into", "onto", "about", "now", "just", "also"}
+    return len(asked) >= 2 and asked <= _content_words(goal)
 
 
 _KIND_WORDS = frozenset("""document file folder total amount value number figure information detail exact current
