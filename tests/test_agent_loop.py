@@ -617,3 +617,30 @@ def test_once_the_asked_for_file_is_written_the_next_turn_is_told_so(tmp_path):
     task = store.get_task(events[-1].task_id)
     assert not any("[out.txt" in m.content for m in store.messages(task.id))  # never stored
     store.close()
+
+
+def test_a_rename_by_example_gets_the_rename_many_call_to_copy(tmp_path):
+    """files_rename_pattern at 80595a7: Qwen 1.5B looked for the example name IMG_0042.jpg itself with find_files,
+    planned "combine_files" and "delete photos/*", and gave up. A look at the files in such a task gets the
+    rename_many call that does it, until a rename ran."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    goal = ("In the photos folder, rename every file named like IMG_0042.jpg to holiday-0042.jpg (keep the number). "
+            "Leave other files alone.")
+    hint_args = '{"folder": "photos", "find": "IMG_", "replace": "holiday-"}'
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("find_files", pattern="IMG_0042.jpg", path="photos"),
+        call("rename_many", folder="photos", find="IMG_", replace="holiday-"),
+        call("list_dir", path="photos"),
+        "Renamed the 2 photos to holiday-0007.jpg and holiday-0420.jpg."], [*FILE_TOOLS, ASK_HUMAN], approve="all")
+    (ws / "photos").mkdir()
+    for name in ("IMG_0007.jpg", "IMG_0420.jpg", "readme.txt"):
+        (ws / "photos" / name).write_bytes(b"x")
+    events = list(agent.run(goal, workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    found, renamed, listed = [c for c in store.calls(events[-1].task_id) if c.name != "finish"][:3]
+    assert f"e.g. IMG_0007.jpg -> holiday-0007.jpg). To rename them, call rename_many with {hint_args}." in found.result
+    assert renamed.status == "done" and "Hint:" not in listed.result
+    assert sorted(p.name for p in (ws / "photos").iterdir()) == ["holiday-0007.jpg", "holiday-0420.jpg", "readme.txt"]
+    store.close()

@@ -156,7 +156,7 @@ class CallRunner:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
-        hint = self._table_hint(call, result)
+        hint = self._table_hint(call, result) or self._rename_hint(call)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
         again = self.failed_before(call, text) if result.error else None
@@ -231,6 +231,35 @@ class CallRunner:
         return (f"Hint: for totals, counts or rankings, query with table_query (SQL); "
                 f"table{'s' if len(mine) > 1 else ''} {names}{', e.g. ' + example if example else ''}.{across} "
                 "Never add numbers up by hand.")
+
+    def _rename_hint(self, call: CallRecord) -> str:
+        """The ``rename_many`` call to copy, after a look at the files (list_dir,
+        find_files, file_info) in a task asking to rename files "named like A to B",
+        until a rename ran ("" otherwise). files_rename_pattern at 80595a7: Qwen 1.5B
+        looked for the example name IMG_0042.jpg itself with find_files, planned to
+        "combine_files" and "delete photos/*", read a photo as a Word document and gave up."""
+        if call.name not in ("list_dir", "find_files", "file_info") or self.registry.get("rename_many") is None:
+            return ""
+        m = _RENAME_LIKE.search(self.s.task.goal)
+        if m is None or any(c.name in ("rename_many", "move") and c.status == "done" and not c.error
+                            for c in self.s.calls):
+            return ""
+        from tools.files.writing import _narrowed
+
+        find, replace = _narrowed(m.group("old"), m.group("new"))
+        folder = _goal_folder(self.s.task.goal, self.ctx.workspace) or "."
+        try:
+            names = [e.path.rpartition("/")[2] for e in self.ctx.workspace.walk(folder, max_depth=1)
+                     if e.kind == "file" and find in e.path.rpartition("/")[2]]
+        except Exception:  # noqa: BLE001 - a folder the workspace refuses has no files to rename
+            return ""
+        if not names or find == replace:
+            return ""
+        example = sorted(names)[0]
+        args = json.dumps({"folder": folder, "find": find, "replace": replace})
+        return (f"Hint: the task's example renames {m.group('old')} to {m.group('new')}; {len(names)} file"
+                f"{'s' if len(names) != 1 else ''} in {folder} hold {find!r} (e.g. {example} -> "
+                f"{example.replace(find, replace)}). To rename them, call rename_many with {args}.")
 
     def _tables_of(self, path: str) -> tuple[list[Any], str, list[Any]]:
         """``(tables, rel, mine)``: every table ``table_query`` sees, ``path`` as a
@@ -1218,6 +1247,11 @@ _CHANGES_TEXT = re.compile(r"\b(chang|replac|edit|updat|fix|correct|rewrit|remov
 _FOLDER_NAMED = re.compile(
     r"\b(?:in|inside|within|from)\s+(?:the\s+|my\s+|your\s+)?[\"'`]?(?P<a>[\w.-]+(?:/[\w.-]+)*)/?[\"'`]?\s+"
     r"(?:folder|directory)\b|\b(?:folder|directory)\s+[\"'`]?(?P<b>[\w.-]+(?:/[\w.-]+)*)/?[\"'`]?", re.IGNORECASE)
+
+
+# "rename every file named like IMG_0042.jpg to holiday-0042.jpg": an example of the rename
+_RENAME_LIKE = re.compile(r"\brename\b.{0,80}?\b(?:like|such as|e\.g\.)\s+[`'\"]?(?P<old>[\w.-]+\.\w+)[`'\"]?\s+"
+                          r"(?:to|into|as)\s+[`'\"]?(?P<new>[\w.-]+\.\w+)", re.IGNORECASE)
 
 
 def _goal_folder(goal: str, ws: Any) -> str:
