@@ -644,3 +644,26 @@ def test_a_rename_by_example_gets_the_rename_many_call_to_copy(tmp_path):
     assert renamed.status == "done" and "Hint:" not in listed.result
     assert sorted(p.name for p in (ws / "photos").iterdir()) == ["holiday-0007.jpg", "holiday-0420.jpg", "readme.txt"]
     store.close()
+
+
+def test_sorting_by_extension_gets_the_move_calls_to_copy(tmp_path):
+    """files_organise at 80595a7: Qwen 1.5B sent rename_many regular expressions for folder ".inbox", then gave up
+    saying "inbox" does not exist. A look at the files gets the move calls for the extensions not sorted yet."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    goal = ("Sort the files in the inbox folder into subfolders of inbox named after their file extension: pdf, jpg "
+            "and txt (for example inbox/pdf/scan.pdf). Keep the file names as they are.")
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("list_dir", path="inbox"), call("move", src="inbox/*.jpg", dest="inbox/jpg"), call("list_dir", path="inbox"),
+        "Sorted."], [*FILE_TOOLS, ASK_HUMAN], approve="all")
+    (ws / "inbox").mkdir()
+    for name in ("scan.pdf", "beach.jpg", "todo.txt"):
+        (ws / "inbox" / name).write_bytes(b"x")
+    events = list(agent.run(goal, workspace=ws))
+    first, moved, second = [c for c in store.calls(events[-1].task_id) if c.name != "finish"][:3]
+    assert ('call move with {"src": "inbox/*.jpg", "dest": "inbox/jpg"} then {"src": "inbox/*.pdf", "dest": '
+            '"inbox/pdf"} then {"src": "inbox/*.txt", "dest": "inbox/txt"}.') in first.result
+    assert moved.status == "done" and (ws / "inbox" / "jpg" / "beach.jpg").is_file()
+    assert "inbox/*.jpg" not in second.result and '{"src": "inbox/*.pdf", "dest": "inbox/pdf"}' in second.result
+    store.close()

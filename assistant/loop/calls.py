@@ -156,7 +156,7 @@ class CallRunner:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
-        hint = self._table_hint(call, result) or self._rename_hint(call)
+        hint = self._table_hint(call, result) or self._rename_hint(call) or self._sort_hint(call)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
         again = self.failed_before(call, text) if result.error else None
@@ -260,6 +260,27 @@ class CallRunner:
         return (f"Hint: the task's example renames {m.group('old')} to {m.group('new')}; {len(names)} file"
                 f"{'s' if len(names) != 1 else ''} in {folder} hold {find!r} (e.g. {example} -> "
                 f"{example.replace(find, replace)}). To rename them, call rename_many with {args}.")
+
+    def _sort_hint(self, call: CallRecord) -> str:
+        """The ``move`` calls to copy, after a look at the files in a task asking to sort
+        a folder's files into subfolders by extension, for the extensions not sorted yet
+        ("" otherwise). files_organise at 80595a7: Qwen 1.5B sent rename_many regular
+        expressions for folder ".inbox" and gave up saying "inbox" does not exist."""
+        if call.name not in ("list_dir", "find_files", "file_info") or self.registry.get("move") is None \
+                or not _SORT_BY_TYPE.search(self.s.task.goal):
+            return ""
+        folder = _goal_folder(self.s.task.goal, self.ctx.workspace)
+        if not folder:
+            return ""
+        try:
+            names = [e.path.rpartition("/")[2] for e in self.ctx.workspace.walk(folder, max_depth=1) if e.kind == "file"]
+        except Exception:  # noqa: BLE001 - a folder the workspace refuses has nothing to sort
+            return ""
+        exts = sorted({os.path.splitext(n)[1].lower().lstrip(".") for n in names} - {""})
+        if not exts or len(exts) > 8:
+            return ""
+        moves = " then ".join(json.dumps({"src": f"{folder}/*.{e}", "dest": f"{folder}/{e}"}) for e in exts)
+        return f"Hint: to sort the files left in {folder} by extension, call move with {moves}."
 
     def _tables_of(self, path: str) -> tuple[list[Any], str, list[Any]]:
         """``(tables, rel, mine)``: every table ``table_query`` sees, ``path`` as a
@@ -1249,6 +1270,8 @@ _FOLDER_NAMED = re.compile(
     r"(?:folder|directory)\b|\b(?:folder|directory)\s+[\"'`]?(?P<b>[\w.-]+(?:/[\w.-]+)*)/?[\"'`]?", re.IGNORECASE)
 
 
+_SORT_BY_TYPE = re.compile(r"\b(sort|organi[sz]e|group|file|move)\b.{0,80}?\b(sub)?folders?\b.{0,80}?\b(extension|file "
+                           r"types?|types? of file)", re.IGNORECASE | re.DOTALL)
 # "rename every file named like IMG_0042.jpg to holiday-0042.jpg": an example of the rename
 _RENAME_LIKE = re.compile(r"\brename\b.{0,80}?\b(?:like|such as|e\.g\.)\s+[`'\"]?(?P<old>[\w.-]+\.\w+)[`'\"]?\s+"
                           r"(?:to|into|as)\s+[`'\"]?(?P<new>[\w.-]+\.\w+)", re.IGNORECASE)
