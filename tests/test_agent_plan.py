@@ -150,3 +150,28 @@ def test_an_email_address_is_not_a_file_to_read():
     task = Task(id="t", goal="Schedule a review with Ann (ann@example.org) next Wednesday", workspace="/w",
                 budgets=budgets)
     assert "example.org" not in context_block(task, [])
+
+
+def test_a_plan_step_copied_from_a_tool_result_is_not_saved(assistant_home, tmp_path):
+    """files_rename_pattern at 80595a7: Qwen 1.5B saved "find_files matches names only (grep searches the text inside
+    files)", copied from a find_files result, as its plan's first step, then followed it. Its own steps, even ones
+    the harness has repeated back, are saved."""
+    copied = ["find_files matches names only (grep searches the text inside files)", "use_tools load word"]
+    mine = ["Read the notes file notes.md now", "Write the date into answer.txt"]
+    (agent, _, ws, store), model = _run(tmp_path, [
+        call("find_files", pattern="beta*.txt"), plan_call(copied), call("read_file", path="notes.md"), plan_call(mine),
+        call("write_file", path="answer.txt", content="14 March"),
+        "The beta date, 14 March, is in answer.txt."], plan=False)
+    events = list(agent.run(GOAL, workspace=ws))
+    plans = [c for c in store.calls(events[0].task_id) if c.name == "update_plan"]
+    assert plans[0].status == "invalid" and "copies a tool result" in plans[0].result
+    assert [c.status for c in plans[1:]] == ["done"]
+    assert store.get_task(events[0].task_id).plan.steps == mine
+    from assistant.loop.calls import _copied_plan_step
+
+    note = CallRecord(id="s5c0", step=5, turn_seq=9, name="list_dir", status="done",
+                      result="photos/\nThe plan's next step: 2. Write the date into answer.txt")
+    again = CallRecord(id="s6c0", step=6, turn_seq=11, name="update_plan", arguments={"steps": mine})
+    assert _copied_plan_step(again, [note], [], planned=mine) == ""
+    assert _copied_plan_step(again, [note], []) == "Write the date into answer.txt"
+    store.close()

@@ -569,6 +569,13 @@ class CallRunner:
                 msg = (f"Not run: these are the arguments you wrote before reading {guessed.data['read_for_you']}, "
                        f"so they do not come from it. Write the call from what it says (step {guessed.step}).")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        copied = _copied_plan_step(call, s.calls, s.messages, s.task.plan.steps if s.task.plan else ()) \
+            if call.name == "update_plan" else ""
+        if copied:  # files_rename_pattern at 80595a7
+            msg = (f"Not saved: the plan step {copied!r} copies a tool result or the harness's note, not a step of "
+                   "the task. Each step is one short action of yours toward the user's goal (e.g. \"Rename the files "
+                   "with rename_many\"); or skip the plan and call the tool for the next step.")
+            return (yield from self.finish(call, ToolResult.fail(msg), "invalid"))
         question = str(call.arguments.get("question", "")) if call.name == "ask_human" else ""
         if question and _confirms_goal(question, s.task.goal, s.task.workspace) \
                 and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
@@ -1078,6 +1085,28 @@ def _restates_goal(question: str, goal: str) -> bool:
     # rent in lease.docx?": the same, give or take words that say what kind of thing the answer is
     content -= _KIND_WORDS
     return len(content) >= 3 and content <= {_singular(w) for w in g}
+
+
+def _copied_plan_step(call: CallRecord, calls: Sequence[CallRecord], messages: Sequence[Any],
+                      planned: Sequence[str] = ()) -> str:
+    """The first ``update_plan`` step that is a sentence of a tool result or of the
+    harness's notes (20 characters or more), or "". Steps of the plan already saved
+    (``planned``; the harness repeats them in its notes) are the model's own.
+    files_rename_pattern at 80595a7: Qwen 1.5B saved "find_files matches names only
+    (grep searches the text inside files)", copied from a find_files result, as its
+    plan's first step, then followed it."""
+    steps = call.arguments.get("steps")
+    if not isinstance(steps, list):
+        return ""
+    own = {" ".join(p.split()).lower().strip(" .") for p in planned}
+    texts = [c.result for c in calls if c.result and c.id != call.id]
+    texts += [m.content for m in messages if m.role in ("user", "tool") and m.kind != "goal" and m.content]
+    said = [" ".join(t.split()).lower() for t in texts]
+    for step in steps:
+        words = " ".join(str(step).split()).lower().strip(" .")
+        if len(words) >= 20 and words not in own and any(words in t for t in said):
+            return str(step)
+    return ""
 
 
 _CONFIRM = re.compile(r"^\s*(?:(?:do|would) you (?:want|like)(?: me)? to|(?:should|shall|may|can) i|is it ok(?:ay)?"
