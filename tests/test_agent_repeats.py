@@ -1133,3 +1133,47 @@ def test_a_file_this_task_made_is_not_overwritten_with_invented_lines(assistant_
     assert not results[2].startswith("Not run")  # lines taken from what was read may replace it
     assert "buy stamps" in (ws / "todo" / "all.txt").read_text()
     store.close()
+
+
+def test_a_summary_copied_whole_gets_the_sentences_the_task_asks_to_include(assistant_home, tmp_path):
+    """docx_summarise at 80595a7: Qwen 1.5B sent the 913-character copy of report.docx to docx_create twice after
+    "keep it under 337 characters" and was handed off. The refusal gives the docx_create call holding the first
+    sentence of the report naming each thing the goal asks to include, cut short."""
+    import json
+
+    import docx
+    from tools.office import OFFICE_TOOLS
+
+    report = [
+        "# Project Falcon - Status Report",
+        "Project Falcon replaces the old booking system of the community centre with a web application that members "
+        "can use from their phones. The team is led by Maria Chen.", "## Budget",
+        "The approved budget is EUR 48,000, of which EUR 19,500 has been spent so far on design and the first "
+        "development sprint. No increase is expected.", "## Schedule",
+        "The launch deadline is 30 June 2027. Testing with volunteers starts in May.", "## Risks",
+        "The main risk is a supplier delay: the payment provider has not yet confirmed the contract, and without it "
+        "online payments cannot be tested. A fallback of invoices by email is prepared.",
+        "Minor risks are volunteer availability during the summer and the migration of old member data."]
+    points = ["The approved budget is EUR 48,000.", "The launch deadline is 30 June 2027.",
+              "The main risk is a supplier delay."]
+    whole = [{"type": "paragraph", "text": t.lstrip("# ")} for t in report]
+    create = ("<tool_call>\n<function=docx_create>\n<parameter=path>\nsummary.docx\n</parameter>\n<parameter=blocks>\n"
+              "{}\n</parameter>\n</function>\n</tool_call>")
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("docx_read", path="report.docx"), create.format(json.dumps(whole)),
+        create.format(json.dumps([{"type": "bullets", "items": points}])), "Wrote summary.docx."],
+        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    doc = docx.Document()
+    for text in report:
+        doc.add_heading(text.lstrip("# "), level=text.count("#")) if text.startswith("#") else doc.add_paragraph(text)
+    doc.save(ws / "report.docx")
+    goal = ("Summarise report.docx into a new Word document summary.docx (a few short sentences or bullet points). "
+            "Include the budget, the deadline and the main risk.")
+    events = list(agent.run(goal, workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    hint = json.dumps({"path": "summary.docx", "blocks": [{"type": "bullets", "items": points}]})
+    assert results[1].startswith("Not run: the task asks for a summary") and results[1].endswith(
+        f"call docx_create with {hint}")
+    assert isinstance(events[-1], Finished), events[-1]
+    assert [p.text for p in docx.Document(ws / "summary.docx").paragraphs] == points
+    store.close()

@@ -26,7 +26,7 @@ from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
 from .finish import SHEET_NAMED, asks_only_a_question, goal_files, made_paths, norm_path, store_goal, text_change, \
-    summary_too_long, undoable_verb, unread_inputs
+    summary_points, summary_too_long, undoable_verb, unread_inputs
 from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
@@ -496,6 +496,13 @@ class CallRunner:
             if long:  # docx_summarise at fbc3d9d: all 11 paragraphs of report.docx copied into summary.docx
                 msg = (f"Not run: the task asks for a summary, and {long}. Write only the key points the task "
                        "asks for, in a few short sentences or bullets.")
+                points = summary_points(s.task.goal, s.calls)
+                where = call.arguments.get("path")
+                if points and isinstance(where, str) and call.name in ("docx_create", "write_file"):
+                    args = ({"path": where, "blocks": [{"type": "bullets", "items": points}]} if call.name == "docx_create"
+                            else {"path": where, "content": "".join(f"- {p}\n" for p in points)})
+                    msg += (f" The sentences of the source that say what the task asks to include: to write them, "
+                            f"call {call.name} with {json.dumps(args, ensure_ascii=False)}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             repeated = _repeated_group(s.task.goal, call)
             if repeated:  # xlsx_group_sums at e03cee3: the twelve sales rows copied, North three times

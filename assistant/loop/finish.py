@@ -1188,6 +1188,47 @@ def summary_too_long(goal: str, calls: Sequence[CallRecord], write: CallRecord, 
 
 
 _HEADING = re.compile(r"^(?:\[p\d+\]\s*)?#{1,6}\s+(.{2,60}?)\s*$", re.MULTILINE)
+_INCLUDE = re.compile(r"\b(?:include|mention|cover|give)\s+(?P<items>[^.;:\n()]{3,160})", re.IGNORECASE)
+
+
+def summary_points(goal: str, calls: Sequence[CallRecord], limit: int = 90) -> list[str]:
+    """The sentences of the goal's input (the longest read of it among ``calls``) that
+    hold what the goal asks a summary to include ("Include the budget, the deadline
+    and the main risk": the first sentence naming each), each cut at its first colon,
+    semicolon or comma when longer than ``limit`` characters; [] when the goal names
+    nothing to include or one of them is in no sentence. An extract to copy, for a
+    model that copies the whole document (docx_summarise at 80595a7: Qwen 1.5B sent
+    the 913-character copy of the report twice after "keep it under 337 characters")."""
+    m = _INCLUDE.search(goal) if _SUMMARY.search(goal) else None
+    if m is None:
+        return []
+    items = [re.sub(r"^(?:and\s+|or\s+)?(?:the|a|an|its|their|any)\s+", "", x.strip(), flags=re.IGNORECASE)
+             for x in re.split(r",|\band\b|\bor\b", m.group("items"))]
+    items = [x.lower() for x in items if re.search(r"\w{3,}", x)]
+    inputs = goal_files(goal)[1]
+    read = [c for c in calls if c.status == "done" and not c.error and (c.risk or "read") == "read"
+            and any(Path(rel).name.lower() in json.dumps(c.arguments).lower() for rel in inputs)]
+    if not items or not read:
+        return []
+    best = max(read, key=lambda c: _data_chars(c.result or ""))
+    inside = [f.group(2) for f in _FENCED.finditer(best.result or "")] or [best.result or ""]
+    sentences = []
+    for line in _FENCE_LINE.sub("", "\n".join(inside)).splitlines():
+        line = re.sub(r"^\s*\[p\d+\]\s*", "", line).strip()
+        if line and not line.startswith(("#", "(")) and not re.match(r"^\S+\.\w+: \d+ ", line):
+            sentences += [x.strip() for x in re.split(r"(?<=[.!?])\s+", line) if x.strip()]
+    points: list[str] = []
+    for item in items:
+        head = item.split()[-1]
+        hit = next((x for x in sentences if item in x.lower()), None) or next(
+            (x for x in sentences if re.search(rf"\b{re.escape(head)}", x, re.IGNORECASE)), None)
+        if hit is None:
+            return []
+        if len(hit) > limit:
+            hit = re.split(r"[:;,]\s", hit)[0].rstrip(". ") + "."
+        if hit not in points:
+            points.append(hit)
+    return points
 
 
 _UNDOABLE = re.compile(r"(?:^|[.,;:]\s+)\W*(?:please\s+)?(send|e-?mail|mail|text|call|phone|print|pay|post|fax|tweet)\b",
