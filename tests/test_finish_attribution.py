@@ -103,3 +103,24 @@ def test_when_the_files_never_give_it_the_hand_off_asks_the_user(tmp_path):
     asked = [c for c in store.calls(paused.task_id) if c.name == "ask_human"]
     assert asked[0].result == "The user answered: It is 0161 496 0000."
     store.close()
+
+
+def test_a_task_asking_to_send_hands_off_with_a_question_when_nothing_can_send(tmp_path):
+    """handoff_send_budget at 80595a7: "The manager budget has been sent to my manager." twice, with no tool that
+    sends; the hand-off was a "stuck" list of checks. It asks the user how they want it done."""
+    from agent_helpers import call, scripted_agent
+    from assistant.events import Paused
+    from tools.files import FILE_TOOLS
+
+    sent = "The budget has been sent to my manager."
+    agent, model, ws, store = scripted_agent(tmp_path, [call("list_dir", path="."), sent, sent], FILE_TOOLS,
+                                             approve="all")
+    (ws / "budget-2027.xlsx").write_bytes(b"PK")
+    (ws / "notes.md").write_text("x\n")
+    events = list(agent.run("Send the budget to my manager.", workspace=ws))
+    paused = events[-1]
+    assert isinstance(paused, Paused) and paused.kind == "question", paused
+    assert paused.reason == ("I cannot send anything: no tool I have can send. The workspace holds budget-2027.xlsx. "
+                             "How do you want it done?")
+    assert (ws / "budget-2027.xlsx").read_bytes() == b"PK"
+    store.close()

@@ -162,7 +162,25 @@ def _question_for_the_user(problems: Sequence[str], ev: Evidence) -> str:
             where = f" in the files I read ({', '.join(read[:6])})" if read else ""
             return (f"I could not find the {m.group(1)}'s phone number or e-mail{where}: no line that names the "
                     f"{m.group(1)} gives one. Do you know it, or where I should look?")
+        m = re.match(r"the task asks to (\w+), and no tool here can \1\b", p)
+        if m:  # handoff_send_budget at 80595a7: "The manager budget has been sent to my manager." twice
+            return (f"I cannot {m.group(1)} anything: no tool I have can {m.group(1)}.{_files_about(ev)} "
+                    f"How do you want it done?")
     return ""
+
+
+def _files_about(ev: Evidence, limit: int = 3) -> str:
+    """" The workspace holds budget-2027.xlsx." for the workspace's files (top level)
+    whose names share a word with the goal; "" when none does."""
+    from pathlib import Path
+
+    words = {w for w in re.findall(r"[a-z]{3,}", ev.goal.lower())} - {"the", "and", "for", "send", "this", "that"}
+    try:
+        names = sorted(p.name for p in Path(ev.workspace).iterdir() if p.is_file() and not p.name.startswith("."))
+    except OSError:
+        return ""
+    found = [n for n in names if words & set(re.findall(r"[a-z]{3,}", n.lower()))][:limit]
+    return f" The workspace holds {', '.join(found)}." if found else ""
 
 
 def _observation(sess: TaskSession, msg: StoredMessage, call: CallRecord) -> StoredMessage:
