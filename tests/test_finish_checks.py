@@ -1077,6 +1077,9 @@ def test_an_answer_that_says_there_is_none_under_a_listing_that_found_some_is_do
     # note_search at 462ec82: the finding announced, the name and number never given
     ("I found the plumber's name and phone number in the notes. I could not find the plumber's address.", True),
     ("Here is the plumber's name and phone number from your notes.", True),
+    # note_search at 80595a7: a file's name is no value found
+    ("I found the plumber's name and phone number in the notes.\nI could not find the plumber's name and phone number "
+     "in the house.md file.", True),
     ("I found it: the plumber is Jonas Berg, phone 0170 555 0199.", False),
     ("The plumber is Jonas Berg, phone 0170 555 0199.", False),
 ])

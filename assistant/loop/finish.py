@@ -928,7 +928,13 @@ how why who yes see use get let may per via""".split())
 
 def _tells_what_was_found(answer: str, ev: Evidence) -> bool:
     """True when ``answer`` holds a word or number (3+ characters, not a word of the
-    goal or of talk about the work) that a successful tool result of this task holds."""
+    goal or of talk about the work) that a successful tool result of this task holds.
+    A file's name is no such word unless the goal asks which file (note_search at
+    80595a7: "I found the plumber's name and phone number in the notes. I could not
+    find the plumber's name and phone number in the house.md file." finished, "house"
+    being in the search result)."""
+    if not _WHICH_FILE.search(ev.goal):
+        answer = _PATH.sub(" ", answer)
     goal = {w.lower() for w in re.findall(r"\w+", ev.goal)}
     words = {w.lower() for w in re.findall(r"[^\W_]{3,}", answer)} - goal - _META - _COMMON
     if not words:
