@@ -545,6 +545,24 @@ def test_a_text_write_with_an_amount_no_tool_gave_is_refused(assistant_home, tmp
     store.close()
 
 
+def test_invented_amounts_in_a_task_with_no_table_yet_point_to_the_table_it_asks_for(assistant_home, tmp_path):
+    """multistep_invoices_memo at 80595a7: Qwen 1.5B put its own (wrong) total of the three invoices into the memo
+    first, was told to take totals from table_query, and ran it on a workspace with no table; the time ran out."""
+    goal = ("invoices.txt has one invoice per line. Create invoices.csv with the columns Invoice and Amount listing "
+            "every invoice, then write memo.txt to the finance team stating the total amount of all invoices.")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="invoices.txt"),
+        call("write_file", path="memo.txt", content="Dear finance team, the total is 2,355.75 EUR."),
+        "I could not finish."])
+    (ws / "invoices.txt").write_text("INV-101 1,200.00 EUR\nINV-102 349.50 EUR\nINV-103 86.25 EUR\n")
+    events = list(agent.run(goal, workspace=ws))
+    invented = [e for e in events if isinstance(e, ToolCallFinished)][1]
+    assert invented.error and invented.result.endswith(
+        "The numbers are in no table yet: first write invoices.csv with csv_write (rows: the header, then one row per "
+        "item, amounts as plain numbers); then table_query can add them up.")
+    store.close()
+
+
 def test_a_call_that_failed_the_same_way_twice_leaves_the_next_grammar(assistant_home, tmp_path):
     """csv_to_xlsx at c628c84: Qwen 1.5B sent the same refused write_file of contacts.xlsx six times and the
     task paused as stuck; only calls that succeeded were treated as repeats."""

@@ -232,6 +232,25 @@ class CallRunner:
                 f"table{'s' if len(mine) > 1 else ''} {names}{', e.g. ' + example if example else ''}.{across} "
                 "Never add numbers up by hand.")
 
+    def _table_first(self) -> str:
+        """" The numbers are in no table yet: ..." when the goal asks for a table file
+        (.xlsx/.csv) not written yet and the workspace has no table for table_query
+        ("" otherwise). multistep_invoices_memo at 80595a7: Qwen 1.5B put its own total
+        of the PDF's three invoices (wrong) into the memo first, was refused, and ran
+        table_query on a workspace with no table."""
+        ws = self.ctx.workspace
+        outputs = [o for o in goal_files(self.s.task.goal)[0] if o.lower().endswith((".xlsx", ".csv"))]
+        if not outputs or ws.exists(outputs[0]):
+            return ""
+        try:
+            if any(e.kind == "file" and e.path.lower().endswith((".xlsx", ".csv", ".tsv")) for e in ws.walk(".")):
+                return ""
+        except Exception:  # noqa: BLE001 - only a hint
+            return ""
+        maker = "csv_write" if outputs[0].lower().endswith(".csv") else "xlsx_write"
+        return (f" The numbers are in no table yet: first write {outputs[0]} with {maker} (rows: the header, then one "
+                f"row per item, amounts as plain numbers); then table_query can add them up.")
+
     def _rename_hint(self, call: CallRecord) -> str:
         """The ``rename_many`` call to copy, after a look at the files (list_dir,
         find_files, file_info) in a task asking to rename files "named like A to B",
@@ -569,7 +588,8 @@ class CallRunner:
                        "result of this task and not in the user's words. Get each number from a tool first (for "
                        "totals, table_query); never work numbers out by hand.")
                 query = self._query_to_copy()
-                msg += f" To get them, call table_query with {query} and write what it returns." if query else ""
+                msg += f" To get them, call table_query with {query} and write what it returns." if query else \
+                    self._table_first()
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             guessed = self._guessed_before(call)
             if guessed is not None:
