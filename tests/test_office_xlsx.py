@@ -207,6 +207,20 @@ def test_null_for_an_optional_parameter_means_not_given(ctx, no_soffice):
         xlsx_add_sheet.validate({"path": "s.xlsx", "name": "x", "rows": "North", "output": None})
 
 
+def test_an_empty_string_for_an_optional_path_means_not_given(ctx, no_soffice):
+    """xlsx_total at 80595a7: Qwen 1.5B sent xlsx_write with "output": "" (and "sheet": "Expenses"); "" was taken as
+    an output path, and every save failed "expenses.xlsx already exists" until the task was stuck."""
+    ctx.workspace.write_bytes("s.xlsx", sales_book())
+    res = call(xlsx_write, ctx, path="s.xlsx", cells=[{"cell": "B6", "value": 60}], sheet=" ", output="",
+               replace_data=False)
+    assert not res.error, res.text
+    ws = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("s.xlsx"))).active
+    assert ws["B6"].value == 60
+    assert xlsx_add_sheet.validate({"path": "s.xlsx", "name": "x", "output": "  "}).output is None
+    with pytest.raises(ValidationError):  # a parameter whose default is not None keeps "": no list
+        xlsx_add_sheet.validate({"path": "s.xlsx", "name": "x", "rows": ""})
+
+
 def test_a_csv_is_converted_whole_by_from_csv(ctx, no_soffice):
     """csv_to_xlsx: Qwen 1.5B typed the CSV into xlsx_write one row per call and ran out of time after two."""
     ctx.workspace.write_bytes("contacts.csv", "Name,Zip,Amount,Note\nInes Costa,007,1837.35,=cmd|' /C calc'!A0\n"

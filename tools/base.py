@@ -161,7 +161,14 @@ class Tool(Generic[P]):
         """Validate raw arguments. A ``null`` given for an optional parameter that
         does not take one means "not given" (its default): xlsx_group_sums at 42e28a8,
         Qwen 1.5B sent ``"rows": null, "output": null`` and was told rows must be a
-        list. Raises ``pydantic.ValidationError``."""
+        list. So does an empty string for an optional parameter whose default is
+        ``None``: xlsx_total at 80595a7, ``"output": ""`` was taken as an output path
+        and every save of expenses.xlsx failed "already exists" five times.
+        Raises ``pydantic.ValidationError``."""
+        fields = self.params.model_fields
+        arguments = {k: v for k, v in arguments.items()
+                     if not (isinstance(v, str) and not v.strip() and k in fields and not fields[k].is_required()
+                             and fields[k].default is None)}
         try:
             return self.params.model_validate(dict(arguments))
         except ValidationError as exc:
