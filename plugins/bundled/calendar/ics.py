@@ -124,7 +124,7 @@ def parse_attendee(text: str) -> vCalAddress:
     if not text:
         raise ValueError("empty attendee")
     m = _ADDR.match(text)
-    loose = _LOOSE_ADDR.search(text)
+    loose = None if m or ("@" in text and " " not in text) else _LOOSE_ADDR.search(text)
     if m:
         name, email = (m.group(1) or "").strip(), m.group(2)
     elif "@" in text and " " not in text:
