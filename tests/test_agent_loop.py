@@ -667,3 +667,28 @@ def test_sorting_by_extension_gets_the_move_calls_to_copy(tmp_path):
     assert moved.status == "done" and (ws / "inbox" / "jpg" / "beach.jpg").is_file()
     assert "inbox/*.jpg" not in second.result and '{"src": "inbox/*.pdf", "dest": "inbox/pdf"}' in second.result
     store.close()
+
+
+def test_a_common_other_name_of_a_parameter_is_taken_as_it():
+    """calendar_from_invite at f000187: Qwen 1.5B passed "room": "Room 4B" to calendar_add_event, was refused for an
+    unknown parameter, and spent two more steps getting the room in as location."""
+    from pydantic import BaseModel
+
+    from assistant.loop.calls import _synonym_arguments
+    from assistant.state.models import CallRecord
+    from tools.base import Tool
+
+    class Params(BaseModel):
+        title: str
+        location: str = ""
+        description: str = ""
+
+    tool = Tool(name="add_event", description="x", params=Params, fn=lambda ctx, p: "ok")
+    rec = CallRecord(id="s1c0", step=1, turn_seq=1, name="add_event",
+                     arguments={"title": "Budget review", "room": "Room 4B", "notes": "Bring the figures"})
+    assert _synonym_arguments(rec, tool) == ("(room was taken as location; notes was taken as description: add_event "
+                                             "calls it so.)")
+    assert rec.arguments == {"title": "Budget review", "location": "Room 4B", "description": "Bring the figures"}
+    given = CallRecord(id="s2c0", step=2, turn_seq=2, name="add_event",
+                       arguments={"title": "x", "location": "Room 4B", "room": "4C"})
+    assert _synonym_arguments(given, tool) == "" and given.arguments["room"] == "4C"  # both given: left as sent

@@ -426,7 +426,8 @@ class CallRunner:
             names = ", ".join(self.registry.names())
             return (yield from self.finish(
                 call, ToolResult.fail(f"Unknown tool {call.name!r}. Available tools: {names}."), "invalid"))
-        remapped = "\n".join(x for x in (self._into_workspace(call), self._into_goal_folder(call, tool)) if x)
+        remapped = "\n".join(x for x in (self._into_workspace(call), self._into_goal_folder(call, tool),
+                                         _synonym_arguments(call, tool)) if x)
         try:
             params = tool.validate(call.arguments)
         except ValidationError as exc:
@@ -1236,6 +1237,30 @@ def reader_hint(path: str) -> str:
     from tools.files._common import reader_for
 
     return f"{reader_for(path)} reads its contents."
+
+
+#: a parameter's common other names, taken as that parameter when the tool has it and it was not given
+_SYNONYMS = {"location": ("room", "place", "venue"), "description": ("notes", "note", "details")}
+
+
+def _synonym_arguments(call: CallRecord, tool: Tool | None = None) -> str:
+    """Rename, in ``call.arguments``, an argument the tool has no parameter for to the
+    parameter it is a common name of (``room`` -> ``location``), when that parameter
+    was not given; returns the note saying so ("" when nothing was renamed).
+    calendar_from_invite at f000187: Qwen 1.5B passed "room": "4B" to
+    calendar_add_event, was refused, and spent two more steps getting the room in."""
+    if tool is None:
+        return ""
+    fields = tool.params.model_fields
+    said = []
+    for param, others in _SYNONYMS.items():
+        if param not in fields or call.arguments.get(param) not in (None, ""):
+            continue
+        other = next((o for o in others if o not in fields and call.arguments.get(o) not in (None, "")), None)
+        if other is not None:
+            call.arguments = {**{k: v for k, v in call.arguments.items() if k != other}, param: call.arguments[other]}
+            said.append(f"{other} was taken as {param}")
+    return f"({'; '.join(said)}: {tool.name} calls it so.)" if said else ""
 
 
 def _unknown_arguments(tool: Tool, arguments: dict[str, Any]) -> list[str]:
