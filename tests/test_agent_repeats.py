@@ -1195,3 +1195,27 @@ def test_a_summary_copied_whole_gets_the_sentences_the_task_asks_to_include(assi
     assert isinstance(events[-1], Finished), events[-1]
     assert [p.text for p in docx.Document(ws / "summary.docx").paragraphs] == points
     store.close()
+
+
+def test_a_call_written_into_a_file_as_text_is_refused(assistant_home, tmp_path):
+    """csv_top_customers at f000187: Qwen 1.5B wrote top3.csv as "<table_query sql='SELECT customer, SUM(amount)
+    ...' />" and finished, saying it held the top three customers. A file gets data, never a call as text."""
+    from tools.tables import TABLE_TOOLS
+
+    goal = ("Find the 3 customers who spent the most in total in orders.csv and save them to top3.csv with the columns "
+            "Customer and Total, largest first.")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="orders.csv"),
+        call("write_file", path="top3.csv", content="<table_query sql='SELECT customer, SUM(amount) AS total FROM "
+             "orders GROUP BY customer ORDER BY total DESC LIMIT 3;' />"),
+        call("write_file", path="notes.md", content='Config: {"name": "copy", "mode": 1}, <b>bold</b>, read_file.'),
+        "I could not finish."], extra=TABLE_TOOLS)
+    (ws / "orders.csv").write_text("Order,Customer,Amount\nO-1,Acme,10\nO-2,Birch,20\nO-3,Acme,5\n")
+    events = list(agent.run(goal, workspace=ws))
+    written, other = [e for e in events if isinstance(e, ToolCallFinished)][1:3]
+    assert written.error and written.result.startswith(
+        "Not run: what this write_file call writes is a call of table_query written as text (\"<table_query sql=")
+    assert "call table_query with {\"sql\": \"SELECT" in written.result
+    assert not (ws / "top3.csv").exists()
+    assert not other.error, other.result  # a tag or a "name" key that is no tool's is data
+    store.close()

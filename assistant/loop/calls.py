@@ -558,6 +558,15 @@ class CallRunner:
                        f", the one change the task asks for; this would change it in a place the task leaves alone. "
                        "If that completes the task, give your final answer.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            written_call = _call_in_content(call, [*self.registry.names(), *self.extra_tools])
+            if written_call:  # csv_top_customers at f000187: top3.csv holding "<table_query sql='SELECT ...' />"
+                name, shown = written_call
+                msg = (f"Not run: what this {call.name} call writes is a call of {name} written as text ({shown!r}); "
+                       f"a file gets the data itself. Call {name} first (inside <tool_call> tags), then write what it "
+                       "returns.")
+                query = self._query_to_copy() if name == "table_query" else ""
+                msg += f" E.g. call table_query with {query}." if query else ""
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             markup = _html_in_document(call)
             if markup:  # docx_append_paragraph at 2056215: "Kind regards, Sofia Rossi<br/>Approved by: Dana Lee"
                 msg = (f"Not run: {markup!r} is HTML, and a Word document would show it as those characters. "
@@ -1429,6 +1438,26 @@ def _makes_change_again(goal: str, call: CallRecord, calls: Sequence[CallRecord]
 
 
 _HTML_TAG = re.compile(r"</?(br|p|div|span|b|i|u|strong|em|li|ul|ol|h[1-6])\s*/?>", re.IGNORECASE)
+
+
+def _call_in_content(call: CallRecord, tool_names: Sequence[str]) -> tuple[str, str] | None:
+    """``(tool, excerpt)`` when a string a write call would write holds a call of a
+    tool as text: a tag named after it (``<table_query sql='...' />``), call tags, or
+    a JSON ``"name": "<tool>"``; None otherwise. csv_top_customers at f000187: Qwen
+    1.5B wrote top3.csv as "<table_query sql='SELECT customer, SUM(amount) ...' />"
+    and finished, saying it held the top three customers."""
+    names = [n for n in dict.fromkeys([*tool_names, call.name]) if "_" in n]  # "copy" or "move" may be a word
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    tag = re.compile(rf"<\s*/?\s*({alternatives})\b[^<>]*>|<tool_call>|<function=({alternatives})\b"
+                     rf"|\"name\"\s*:\s*\"({alternatives})\"")
+    for key, text in _strings(call.arguments):
+        if key == "path":
+            continue
+        m = tag.search(text)
+        if m:
+            name = m.group(1) or m.group(2) or m.group(3) or "a tool"
+            return name, text[m.start(): m.start() + 80]
+    return None
 
 
 def _html_in_document(call: CallRecord) -> str:
