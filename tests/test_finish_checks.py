@@ -1588,3 +1588,32 @@ def test_an_answer_saying_a_workspace_folder_is_missing_is_doubted(tmp_path, ans
     (tmp_path / "inbox" / "scan.pdf").unlink()
     (tmp_path / "inbox").rmdir()
     assert not any("folder inbox" in p for p in finish_problems(answer, ev))
+
+
+def test_a_table_file_without_the_columns_the_goal_names_is_doubted(tmp_path):
+    """csv_top_customers at f000187: top3.csv ("with the columns Customer and Total") held "<table_query sql='SELECT
+    customer, SUM(amount) ...' />", and the task finished saying it held the top three customers."""
+    import openpyxl
+
+    goal = ("Find the 3 customers who spent the most in total in orders.csv and save them to top3.csv with the columns "
+            "Customer and Total, largest first.")
+    wrote = CallRecord(id="s1c0", step=1, turn_seq=1, name="write_file", risk="write", status="done",
+                       arguments={"path": "top3.csv"}, result="created top3.csv")
+    ev = Evidence(goal, tmp_path, calls=[wrote], touched=["top3.csv"], tool_names=TOOLS)
+    (tmp_path / "top3.csv").write_text("<table_query sql='SELECT customer, SUM(amount) AS total FROM orders' />\n")
+    doubt = "the task asks for top3.csv with the columns Customer, Total, but its first row is"
+    assert any(doubt in p for p in finish_problems("Saved the top 3 customers to top3.csv.", ev))
+    for header in ("Customer,Total\n", "customer,total_spent\n", "Customer Name,Total Spent\nHarbor,1845.25\n"):
+        (tmp_path / "top3.csv").write_text(header)
+        assert not any(doubt in p for p in finish_problems("Saved the top 3 customers to top3.csv.", ev)), header
+    # a workbook: any sheet's first row
+    goal = "Create invoices.xlsx with the columns Invoice and Amount listing every invoice."
+    wb = openpyxl.Workbook()
+    wb.active.append(["Invoice", "Supplier"])
+    wb.save(tmp_path / "invoices.xlsx")
+    ev = Evidence(goal, tmp_path, calls=[wrote], touched=["invoices.xlsx"], tool_names=TOOLS)
+    assert any("with the columns Invoice, Amount, but its first row is 'invoice, supplier'" in p
+               for p in finish_problems("Created invoices.xlsx.", ev))
+    wb.create_sheet("Sheet2").append(["Invoice", "Amount"])
+    wb.save(tmp_path / "invoices.xlsx")
+    assert not any("with the columns" in p for p in finish_problems("Created invoices.xlsx.", ev))

@@ -1146,6 +1146,72 @@ def _missing_sheet(ev: Evidence) -> str:
     return ""
 
 
+_COLUMNS_NAMED = re.compile(r"\bwith (?:the |its )?(?:columns?|headers?|headings?)\s+(?P<cols>(?:[\"'\u201c]?[A-Z][\w-]*"
+                            r"[\"'\u201d]?(?:\s*,\s*|\s+(?:and|or)\s+|\s+(?=[A-Z]))?){1,8})")
+
+
+def goal_columns(goal: str) -> list[str]:
+    """The column names a goal asks a table file to have: "with the columns Customer
+    and Total, largest first" -> ["Customer", "Total"]; [] when it names none."""
+    m = _COLUMNS_NAMED.search(goal)
+    if m is None:
+        return []
+    cols = [c.strip(" \"'\u201c\u201d") for c in re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group("cols").strip(" ,"))]
+    return [c for c in cols if c]
+
+
+def _header_of(path: Path) -> list[list[str]]:
+    """The first row of a CSV file, or of each sheet of a workbook, as lower-case
+    cell texts; [] when it cannot be read."""
+    try:
+        if path.suffix.lower() in (".csv", ".tsv"):
+            import csv
+
+            first = path.read_text(encoding="utf-8-sig", errors="replace").splitlines()[:1]
+            return [[c.strip().lower() for c in row] for row in csv.reader(first)]
+        if path.suffix.lower() == ".xlsx":
+            import openpyxl
+
+            wb = openpyxl.load_workbook(path, read_only=True)
+            try:
+                return [[str(v).strip().lower() for v in row if v is not None]
+                        for ws in wb.worksheets for row in ws.iter_rows(max_row=1, values_only=True)]
+            finally:
+                wb.close()
+    except Exception:  # noqa: BLE001 - a file that cannot be read is another check's business
+        return []
+    return []
+
+
+def _missing_columns(ev: Evidence) -> str:
+    """The doubt when the goal names the columns of a table file it asks for and the
+    file this task wrote has no first row (of any sheet) holding each of them as a
+    word of a cell ("" otherwise). csv_top_customers at f000187: top3.csv ("with the
+    columns Customer and Total") held "<table_query sql='SELECT ...' />", and the task
+    finished saying it held the top three customers."""
+    cols = goal_columns(ev.goal)
+    touched = {norm_path(p) for p in ev.touched}
+    if not cols:
+        return ""
+    for rel in goal_files(ev.goal)[0]:
+        path = Path(ev.workspace) / rel
+        if not rel.lower().endswith((".csv", ".tsv", ".xlsx")) or norm_path(rel) not in touched or not path.is_file():
+            continue
+        rows = _header_of(path)
+        if not rows:
+            continue
+        def holds(cell: str, col: str) -> bool:  # "Total Spent", "total_spent"; not a word inside markup
+            cell, col = re.sub(r"[\W_]+", " ", cell).strip(), re.sub(r"[\W_]+", " ", col.lower()).strip()
+            return cell == col or cell.startswith(col + " ")
+
+        if any(all(any(holds(cell, c) for cell in row) for c in cols) for row in rows):
+            continue
+        first = ", ".join(rows[0])[:80]
+        return (f"the task asks for {rel} with the columns {', '.join(cols)}, but its first row is {first!r}; "
+                "write the data with that header row")
+    return ""
+
+
 def _summary_not_shorter(ev: Evidence) -> str:
     """Why what the task wrote is no summary ("" when it is shorter): see
     :func:`summary_too_long`. docx_summarise: Qwen 1.5B copied all 11 paragraphs
@@ -1693,6 +1759,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if unused:  # calendar_next_weekday: titled "Bring the Q3 numbers" (the quoted note), never "Budget review"
         out.append(f"the task quotes {', '.join(repr(q) for q in unused[:3])}, but no change of this task used "
                    f"{'them' if len(unused) > 1 else 'it'}; use the user's exact words where the task gives them")
+    columns = _missing_columns(ev) if changed else ""
+    if columns:
+        out.append(columns)
     sheet = _missing_sheet(ev) if changed else ""
     if sheet:
         out.append(sheet)
