@@ -666,6 +666,18 @@ def test_sorting_by_extension_gets_the_move_calls_to_copy(tmp_path):
             '"inbox/pdf"} then {"src": "inbox/*.txt", "dest": "inbox/txt"}.') in first.result
     assert moved.status == "done" and (ws / "inbox" / "jpg" / "beach.jpg").is_file()
     assert "inbox/*.jpg" not in second.result and '{"src": "inbox/*.pdf", "dest": "inbox/pdf"}' in second.result
+    assert moved.result.endswith('call move with {"src": "inbox/*.pdf", "dest": "inbox/pdf"} then {"src": '
+                                 '"inbox/*.txt", "dest": "inbox/txt"}.')  # at f000187: the .jpg files never moved
+    store.close()
+    (tmp_path / "all").mkdir()
+    agent, _, ws, store = scripted_agent(tmp_path / "all", [
+        call("move", src="inbox/*.pdf", dest="inbox/pdf"), "Sorted."], [*FILE_TOOLS, ASK_HUMAN], approve="all")
+    (ws / "inbox").mkdir()
+    (ws / "inbox" / "scan.pdf").write_bytes(b"x")
+    events = list(agent.run(goal, workspace=ws))
+    moved = next(c for c in store.calls(events[-1].task_id) if c.name == "move")
+    assert moved.result.endswith("Every file of inbox is in a subfolder now; if that completes the task, give your "
+                                 "final answer.")
     store.close()
 
 

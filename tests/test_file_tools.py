@@ -310,6 +310,12 @@ def test_move_with_a_wildcard_sorts_matching_files_into_a_folder(ctx: ToolContex
     (root / "inbox" / "b.pdf").write_text("b")
     out = call(ctx, "move", src="inbox/*", dest="inbox/pdf")  # files_organise: every file into the pdf folder
     assert out.error and "also matches .txt files" in out.text and (root / "inbox" / "a.txt").exists()
+    assert '{"src": "inbox/*.pdf", "dest": "inbox/pdf"} then {"src": "inbox/*.txt", "dest": "inbox/txt"}.' in out.text
+    # files_organise at f000187: "inbox/*.jpg" into inbox/jpeg was told to use inbox/*.jpeg, which matches nothing
+    (root / "inbox" / "sunset.jpg").write_bytes(b"j")
+    out = call(ctx, "move", src="inbox/*.jpg", dest="inbox/jpeg/")
+    assert out.error and out.text.endswith("folder named after its extension: "
+                                           '{"src": "inbox/*.jpg", "dest": "inbox/jpg"}.'), out.text
 
 
 def test_rename_many_says_what_it_is_not(ctx: ToolContext) -> None:

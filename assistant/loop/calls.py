@@ -156,7 +156,7 @@ class CallRunner:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
-        hint = self._table_hint(call, result) or self._rename_hint(call) or self._sort_hint(call)
+        hint = self._table_hint(call, result) or self._rename_hint(call) or self._sort_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
         again = self.failed_before(call, text) if result.error else None
@@ -280,12 +280,14 @@ class CallRunner:
                 f"{'s' if len(names) != 1 else ''} in {folder} hold {find!r} (e.g. {example} -> "
                 f"{example.replace(find, replace)}). To rename them, call rename_many with {args}.")
 
-    def _sort_hint(self, call: CallRecord) -> str:
+    def _sort_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``move`` calls to copy, after a look at the files in a task asking to sort
         a folder's files into subfolders by extension, for the extensions not sorted yet
         ("" otherwise). files_organise at 80595a7: Qwen 1.5B sent rename_many regular
-        expressions for folder ".inbox" and gave up saying "inbox" does not exist."""
-        if call.name not in ("list_dir", "find_files", "file_info") or self.registry.get("move") is None \
+        expressions for folder ".inbox" and gave up saying "inbox" does not exist; at
+        f000187 it moved the .pdf and .txt files, never the .jpg ones, and moved the
+        sorted .pdf files again. A move is followed by the moves still to do."""
+        if call.name not in ("list_dir", "find_files", "file_info", "move") or self.registry.get("move") is None \
                 or not _SORT_BY_TYPE.search(self.s.task.goal):
             return ""
         folder = _goal_folder(self.s.task.goal, self.ctx.workspace)
@@ -296,6 +298,9 @@ class CallRunner:
         except Exception:  # noqa: BLE001 - a folder the workspace refuses has nothing to sort
             return ""
         exts = sorted({os.path.splitext(n)[1].lower().lstrip(".") for n in names} - {""})
+        if not names and call.name == "move" and not result.error:
+            return (f"Every file of {folder} is in a subfolder now; if that completes the task, give your final "
+                    "answer.")
         if not exts or len(exts) > 8:
             return ""
         moves = " then ".join(json.dumps({"src": f"{folder}/*.{e}", "dest": f"{folder}/{e}"}) for e in exts)

@@ -308,8 +308,14 @@ def _move_matching(ws: Workspace, params: MoveParams) -> ToolResult:
         exts = {os.path.splitext(n)[1].lower().lstrip(".") for n in matched}
         if kind in _EXTENSION_WORDS | exts and exts - {kind}:  # files_organise: "inbox/*" into inbox/pdf
             others = ", ".join(f".{e}" for e in sorted(exts - {kind}) if e) or "other"
-            raise ToolError(f"{pattern!r} also matches {others} files, and {into} is named for .{kind} files; "
-                            f"nothing was moved. Move each kind with its own pattern (e.g. {folder}/*.{kind}).")
+            # files_organise at f000187: "inbox/*.jpg" into inbox/jpeg was told to use inbox/*.jpeg, which matches
+            # nothing; the call to copy moves each extension into the folder named after it
+            parent = into.rpartition("/")[0]
+            moves = " then ".join(json.dumps({"src": f"{folder}/*.{e}" if folder != "." else f"*.{e}",
+                                              "dest": f"{parent}/{e}" if parent else e}) for e in sorted(exts) if e)
+            raise ToolError(f"{pattern!r} {'also ' if kind in exts else ''}matches {others} files, and {into} is "
+                            f"named for .{kind} files; nothing was moved. Move each kind into the folder named "
+                            f"after its extension: {moves}.")
         base = "" if folder == "." else f"{folder}/"
         plan = [(f"{base}{n}", f"{into}/{n}" if into not in ("", ".") else n) for n in matched]
         if all(src == dest for src, dest in plan):
