@@ -84,6 +84,17 @@ def test_a_bare_expression_of_subqueries_is_its_value(expenses):
     assert q(expenses, "(SELECT FROM").error  # still an error, told as one
 
 
+def test_a_column_not_found_gets_the_query_with_the_column_duckdb_suggests(ctx):
+    """multistep_invoices_memo at f000187: "SELECT SUM(Amount) FROM invoices" three times against the column
+    amount_due ("Candidate bindings: amount_due"), and the steps ran out."""
+    write_csv(ctx, "invoices.csv", ["Invoice", "Amount due"], [("INV-101", "1200.00"), ("INV-102", "349.50")])
+    r = q(ctx, "SELECT SUM(Amount) FROM invoices")
+    assert r.error and 'Did you mean: {"sql": "SELECT SUM(amount_due) FROM invoices"}?' in r.text
+    assert not q(ctx, "SELECT SUM(amount_due) FROM invoices").error
+    r = q(ctx, "SELECT SUM(price) FROM invoices WHERE nothing = 1")  # no suggestion that runs: none given
+    assert r.error and "Did you mean" not in r.text
+
+
 def test_top_n_from_a_csv(sales):
     r = q(sales, "SELECT rep, SUM(amount) AS total FROM sales GROUP BY rep ORDER BY total DESC LIMIT 2")
     assert r.data["rows"] == [["Ana", "1715.00"], ["Dev", "1320.00"]]

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import json
+import re
 import threading
 from typing import Any
 
@@ -77,6 +79,28 @@ def _schema_hint(tables: list[Table], notes: list[str]) -> str:
     if notes:
         hint += " Not loaded: " + "; ".join(notes) + "."
     return hint
+
+
+_NOT_FOUND_COLUMN = re.compile(r'Referenced column "([^"]+)" not found.*?Candidate bindings: "([^"]+)"')
+
+
+def _with_candidate(con: Any, sql: str, message: str) -> str:
+    """``sql`` with the column DuckDB did not find replaced by the first column it
+    suggests, when that query runs; "" otherwise. multistep_invoices_memo at f000187:
+    Qwen 1.5B sent "SELECT SUM(Amount) FROM invoices" three times against the column
+    amount_due, each "Candidate bindings: amount_due", and ran out of steps."""
+    m = _NOT_FOUND_COLUMN.search(message)
+    if m is None:
+        return ""
+    wrong, candidate = m.group(1), m.group(2).rpartition(".")[2]
+    fixed = re.sub(rf'(?<![\w."]){re.escape(wrong)}(?![\w"])', candidate, sql, flags=re.IGNORECASE)
+    if fixed == sql:
+        return ""
+    try:
+        run_query(con, fixed)
+    except Exception:  # noqa: BLE001 - a suggestion that does not run is no suggestion
+        return ""
+    return fixed
 
 
 def _one_line(exc: Exception) -> str:
@@ -205,7 +229,10 @@ def table_query(ctx: ToolContext, params: TableQueryParams) -> ToolResult:
         raise ToolError(f"{exc} {_schema_hint(tables, notes)}") from None
     except duckdb.Error as exc:
         msg = _one_line(exc)
-        raise ToolError(f"SQL error: {msg}{'' if msg.endswith(('!', '?')) else '.'} {_schema_hint(tables, notes)}") from None
+        fixed = _with_candidate(con, sql, msg)
+        fix = f" Did you mean: {json.dumps({'sql': fixed})}?" if fixed else ""
+        raise ToolError(f"SQL error: {msg}{'' if msg.endswith(('!', '?')) else '.'}{fix} "
+                        f"{_schema_hint(tables, notes)}") from None
     finally:
         con.close()
     head = f"{total} row{'s' if total != 1 else ''}"
