@@ -1219,3 +1219,37 @@ def test_a_call_written_into_a_file_as_text_is_refused(assistant_home, tmp_path)
     assert not (ws / "top3.csv").exists()
     assert not other.error, other.result  # a tag or a "name" key that is no tool's is data
     store.close()
+
+
+def test_a_sheet_of_each_sheets_total_gets_the_xlsx_add_sheet_call_to_copy(assistant_home, tmp_path):
+    """xlsx_summary_sheet at 80595a7 and f000187: Qwen 1.5B read the workbook three times, answered "The total
+    amount for each sheet is shown in column B" and was handed off. A look at the workbook gets the xlsx_add_sheet
+    call with one =SUM per sheet, over its column headed by a word of the goal."""
+    import json
+
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+
+    goal = ('budget.xlsx has one sheet per month. Add a sheet called "Summary" that lists each month\'s sheet name in '
+            "column A and that month's total amount in column B.")
+    rows = [["Sheet", "Total"], ["Jan", "=SUM('Jan'!B2:B3)"], ["Feb", "=SUM('Feb'!B2:B4)"]]
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("xlsx_info", path="budget.xlsx"),
+        ("<tool_call>\n<function=xlsx_add_sheet>\n<parameter=path>\nbudget.xlsx\n</parameter>\n<parameter=name>\n"
+         f"Summary\n</parameter>\n<parameter=rows>\n{json.dumps(rows)}\n</parameter>\n</function>\n</tool_call>"),
+        call("xlsx_info", path="budget.xlsx"), "Added the Summary sheet."], extra=OFFICE_TOOLS)
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for month, amounts in (("Jan", [900, 320]), ("Feb", [900, 298, 85])):
+        sheet = wb.create_sheet(month)
+        sheet.append(["Category", "Amount", "Code"])
+        for i, amount in enumerate(amounts):
+            sheet.append([f"c{i}", amount, 7])
+    wb.save(ws / "budget.xlsx")
+    events = list(agent.run(goal, workspace=ws))
+    info, added, again = [e for e in events if isinstance(e, ToolCallFinished)][:3]
+    hint = json.dumps({"path": "budget.xlsx", "name": "Summary", "rows": rows})
+    assert info.result.endswith(f"call xlsx_add_sheet with {hint}.")
+    assert not added.error and "Hint:" not in again.result  # once the workbook is written, no more
+    assert openpyxl.load_workbook(ws / "budget.xlsx")["Summary"]["B3"].value == "=SUM('Feb'!B2:B4)"
+    store.close()

@@ -156,7 +156,8 @@ class CallRunner:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
-        hint = self._table_hint(call, result) or self._rename_hint(call) or self._sort_hint(call, result)
+        hint = self._sheet_totals_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call) \
+            or self._sort_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
         again = self.failed_before(call, text) if result.error else None
@@ -305,6 +306,57 @@ class CallRunner:
             return ""
         moves = " then ".join(json.dumps({"src": f"{folder}/*.{e}", "dest": f"{folder}/{e}"}) for e in exts)
         return f"Hint: to sort the files left in {folder} by extension, call move with {moves}."
+
+    def _sheet_totals_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``xlsx_add_sheet`` call to copy, after a look at a workbook, in a task
+        asking to add a named sheet listing each sheet's total: one row per sheet with a
+        =SUM of its column of numbers headed by a word of the goal (else its last column
+        of numbers); "" otherwise, and once the workbook was written. xlsx_summary_sheet
+        at 80595a7 and f000187: Qwen 1.5B read the workbook three times, answered "The
+        total amount for each sheet is shown in column B" and was handed off."""
+        goal = self.s.task.goal
+        named = SHEET_NAMED.search(goal)
+        if result.error or call.name not in ("xlsx_info", "xlsx_read") or named is None \
+                or not _SHEET_TOTALS.search(goal) or self.registry.get("xlsx_add_sheet") is None:
+            return ""
+        path = str(call.arguments.get("path", ""))
+        if not path.lower().endswith(".xlsx") or any(
+                c.name.startswith("xlsx_") and c.risk in ("write", "destructive") and c.status == "done"
+                and not c.error for c in self.s.calls):
+            return ""
+        try:
+            import io
+
+            import openpyxl
+            from openpyxl.utils import get_column_letter
+
+            wb = openpyxl.load_workbook(io.BytesIO(self.ctx.workspace.read_bytes(path)), read_only=True)
+        except Exception:  # noqa: BLE001 - only a hint
+            return ""
+        words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", goal)}
+        rows: list[list[Any]] = [["Sheet", "Total"]]
+        try:
+            for sheet in wb.worksheets:
+                if sheet.title.strip().lower() == named.group(1).strip().lower():
+                    continue
+                grid = [list(r) for r in sheet.iter_rows(max_row=5000, values_only=True)]
+                if len(grid) < 2:
+                    continue
+                numeric = [j for j in range(len(grid[0])) if any(isinstance(r[j], (int, float)) and
+                                                                  not isinstance(r[j], bool) for r in grid[1:] if j < len(r))]
+                if not numeric:
+                    continue
+                col = next((j for j in numeric if str(grid[0][j] or "").strip().lower() in words), numeric[-1])
+                filled = [i + 1 for i, r in enumerate(grid) if i and col < len(r) and isinstance(r[col], (int, float))]
+                letter = get_column_letter(col + 1)
+                title = sheet.title.replace("'", "''")
+                rows.append([sheet.title, f"=SUM('{title}'!{letter}{filled[0]}:{letter}{filled[-1]})"])
+        finally:
+            wb.close()
+        if len(rows) < 2 or len(rows) > 25:
+            return ""
+        args = json.dumps({"path": path, "name": named.group(1), "rows": rows}, ensure_ascii=False)
+        return f"Hint: to add the sheet the task asks for, with each sheet's total, call xlsx_add_sheet with {args}."
 
     def _tables_of(self, path: str) -> tuple[list[Any], str, list[Any]]:
         """``(tables, rel, mine)``: every table ``table_query`` sees, ``path`` as a
@@ -1365,6 +1417,8 @@ _FOLDER_NAMED = re.compile(
     r"(?:folder|directory)\b|\b(?:folder|directory)\s+[\"'`]?(?P<b>[\w.-]+(?:/[\w.-]+)*)/?[\"'`]?", re.IGNORECASE)
 
 
+_SHEET_TOTALS = re.compile(r"\b(add|create|make|insert)\b.{0,60}\bsheet\b.{0,200}?\b(each|every|per)\b.{0,120}?"
+                           r"\btotal", re.IGNORECASE | re.DOTALL)
 _SORT_BY_TYPE = re.compile(r"\b(sort|organi[sz]e|group|file|move)\b.{0,80}?\b(sub)?folders?\b.{0,80}?\b(extension|file "
                            r"types?|types? of file)", re.IGNORECASE | re.DOTALL)
 # "rename every file named like IMG_0042.jpg to holiday-0042.jpg": an example of the rename
