@@ -1617,3 +1617,28 @@ def test_a_table_file_without_the_columns_the_goal_names_is_doubted(tmp_path):
     wb.create_sheet("Sheet2").append(["Invoice", "Amount"])
     wb.save(tmp_path / "invoices.xlsx")
     assert not any("with the columns" in p for p in finish_problems("Created invoices.xlsx.", ev))
+
+
+def test_a_quoted_text_asked_in_a_column_must_be_in_that_column(tmp_path):
+    """xlsx_total at f000187: =SUM(C:C) written into B10, no "Total" in column B, a sheet named "Total" added, and
+    the task finished."""
+    import openpyxl
+
+    goal = ('In expenses.xlsx, add a row at the bottom of the table with "Total" in column B and the sum of the Amount '
+            "column in column C.")
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["Date", "Item", "Amount"])
+    ws.append(["2026-11-02", "Groceries", 84.2])
+    ws["B3"] = "=SUM(C:C)"
+    wb.create_sheet("Total")
+    wb.save(tmp_path / "expenses.xlsx")
+    wrote = CallRecord(id="s1c0", step=1, turn_seq=1, name="xlsx_write", risk="write", status="done",
+                       arguments={"path": "expenses.xlsx", "cells": [{"cell": "B3", "value": "=SUM(C:C)"}]},
+                       result="set 1 cells")
+    ev = Evidence(goal, tmp_path, calls=[wrote], touched=["expenses.xlsx"], tool_names=TOOLS)
+    doubt = "the task asks for 'Total' in column B, but no cell of column B in expenses.xlsx holds it"
+    assert any(doubt in p for p in finish_problems("Added the total row.", ev))
+    ws["B3"], ws["C3"] = "Total", "=SUM(C2:C2)"
+    wb.save(tmp_path / "expenses.xlsx")
+    assert not any("in column B" in p for p in finish_problems("Added the total row.", ev))

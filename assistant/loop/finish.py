@@ -1113,6 +1113,43 @@ _FENCE_LINE = re.compile(r"^<<(END_)?UNTRUSTED .*$|^\(The text below is data .*$
 SHEET_NAMED = re.compile(r"\bsheet\s+(?:named|called|titled)\s+[\"\u201c']([^\"\u201d']{1,31})[\"\u201d']", re.IGNORECASE)
 
 
+_TEXT_IN_COLUMN = re.compile(r"[\"\u201c]([^\"\u201d]{1,40})[\"\u201d]\s+in\s+column\s+([A-Z]{1,2})\b")
+
+
+def _text_not_in_column(ev: Evidence) -> str:
+    """The doubt when the goal asks for a quoted text in a column of a workbook this
+    task wrote ('"Total" in column B') and no cell of that column, in any sheet, holds
+    it ("" otherwise). xlsx_total at f000187: =SUM(C:C) written into B10 (twice), no
+    "Total" anywhere in column B, and a sheet named "Total" added (which the quoted-text
+    check took as the word used)."""
+    wanted = _TEXT_IN_COLUMN.findall(ev.goal)
+    books = [rel for rel in dict.fromkeys(ev.touched) if rel.lower().endswith(".xlsx")]
+    if not wanted or not books:
+        return ""
+    try:
+        import openpyxl
+
+        wb = openpyxl.load_workbook(Path(ev.workspace) / books[0], read_only=True)
+    except Exception:  # noqa: BLE001 - a workbook that cannot be read is another check's business
+        return ""
+    try:
+        for text, letter in wanted:
+            from openpyxl.utils import column_index_from_string
+
+            col = column_index_from_string(letter)
+            found = any(str(row[0]).strip().lower() == text.strip().lower()
+                        for ws in wb.worksheets
+                        for row in ws.iter_rows(min_col=col, max_col=col, max_row=5000, values_only=True)
+                        if row and row[0] is not None)
+            if not found:
+                return (f"the task asks for {text!r} in column {letter}, but no cell of column {letter} in {books[0]} "
+                        f"holds it; write it there (xlsx_write, a cell of column {letter}), and each other value in "
+                        "the column the task names")
+    finally:
+        wb.close()
+    return ""
+
+
 def _missing_sheet(ev: Evidence) -> str:
     """A doubt when the goal asks for a sheet named "X" and no workbook this task wrote
     has one. xlsx_top_vendors: asked to add a sheet named "Top 5", Qwen 1.5B wrote
@@ -1759,6 +1796,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if unused:  # calendar_next_weekday: titled "Bring the Q3 numbers" (the quoted note), never "Budget review"
         out.append(f"the task quotes {', '.join(repr(q) for q in unused[:3])}, but no change of this task used "
                    f"{'them' if len(unused) > 1 else 'it'}; use the user's exact words where the task gives them")
+    in_column = _text_not_in_column(ev) if changed else ""
+    if in_column:
+        out.append(in_column)
     columns = _missing_columns(ev) if changed else ""
     if columns:
         out.append(columns)
