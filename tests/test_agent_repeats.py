@@ -1208,7 +1208,7 @@ def test_a_call_written_into_a_file_as_text_is_refused(assistant_home, tmp_path)
         call("read_file", path="orders.csv"),
         call("write_file", path="top3.csv", content="<table_query sql='SELECT customer, SUM(amount) AS total FROM "
              "orders GROUP BY customer ORDER BY total DESC LIMIT 3;' />"),
-        call("write_file", path="notes.md", content='Config: {"name": "copy", "mode": 1}, <b>bold</b>, read_file.'),
+        call("write_file", path="notes.md", content='Config: {"name": "copy"}, <b>bold</b>, then <table_query sql="x"/>'),
         "I could not finish."], extra=TABLE_TOOLS)
     (ws / "orders.csv").write_text("Order,Customer,Amount\nO-1,Acme,10\nO-2,Birch,20\nO-3,Acme,5\n")
     events = list(agent.run(goal, workspace=ws))

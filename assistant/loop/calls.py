@@ -1504,16 +1504,21 @@ def _call_in_content(call: CallRecord, tool_names: Sequence[str]) -> tuple[str, 
     tool as text: a tag named after it (``<table_query sql='...' />``), call tags, or
     a JSON ``"name": "<tool>"``; None otherwise. csv_top_customers at f000187: Qwen
     1.5B wrote top3.csv as "<table_query sql='SELECT customer, SUM(amount) ...' />"
-    and finished, saying it held the top three customers."""
+    and finished, saying it held the top three customers. Only a text that starts with
+    the call, or any text of a table file, counts: notes about call syntax are data."""
     names = [n for n in dict.fromkeys([*tool_names, call.name]) if "_" in n]  # "copy" or "move" may be a word
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     tag = re.compile(rf"<\s*/?\s*({alternatives})\b[^<>]*>|<tool_call>|<function=({alternatives})\b"
                      rf"|\"name\"\s*:\s*\"({alternatives})\"")
+    path = str(call.arguments.get("path") or call.arguments.get("output") or "").lower()
+    table = path.endswith((".csv", ".tsv", ".xlsx", ".json"))
     for key, text in _strings(call.arguments):
         if key == "path":
             continue
         m = tag.search(text)
-        if m:
+        # notes about call syntax are data ("How to delete: <tool_call>..."); a table of calls, or content that is
+        # nothing but a call, is a call written down instead of made
+        if m and (table or not text[:m.start()].strip()):
             name = m.group(1) or m.group(2) or m.group(3) or "a tool"
             return name, text[m.start(): m.start() + 80]
     return None
