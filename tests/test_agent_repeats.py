@@ -1253,3 +1253,28 @@ def test_a_sheet_of_each_sheets_total_gets_the_xlsx_add_sheet_call_to_copy(assis
     assert not added.error and "Hint:" not in again.result  # once the workbook is written, no more
     assert openpyxl.load_workbook(ws / "budget.xlsx")["Summary"]["B3"].value == "=SUM('Feb'!B2:B4)"
     store.close()
+
+
+class Placed(BaseModel):
+    title: str
+    location: str = ""
+
+
+def test_a_place_whose_code_no_source_gives_is_refused(assistant_home, tmp_path):
+    """calendar_from_invite at e43e9f3: Qwen 1.5B first tried to edit invite.txt's "Room 4B" to "Room 4C" (refused),
+    then added the meeting at "Room 4C" and finished. A location's words with a digit must come from a tool result
+    or the user."""
+    ADDED.clear()
+    add = Tool("calendar_add_event", "Add an event.", Placed, lambda ctx, p: (ADDED.append(p.location),
+                                                                          ToolResult(text=f"Added @ {p.location}"))[1],
+               RiskClass.WRITE)
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="invite.txt"), call("calendar_add_event", title="Budget review", location="Room 4C"),
+        call("calendar_add_event", title="Budget review", location="Room 4B"), "Added it in Room 4B."], extra=[add])
+    (ws / "invite.txt").write_text("Budget review on Thursday 2026-12-10 from 10:00 in Room 4B.\n")
+    events = list(agent.run("Put the meeting described in invite.txt on my calendar, with its room.", workspace=ws))
+    refused = [e for e in events if isinstance(e, ToolCallFinished)][1]
+    assert refused.error and refused.result.startswith("Not run: '4C' in the calendar_add_event location appears in "
+                                                       "no tool result of this task")
+    assert ADDED == ["Room 4B"]
+    store.close()

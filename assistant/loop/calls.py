@@ -658,6 +658,11 @@ class CallRunner:
                 msg += f" To get them, call table_query with {query} and write what it returns." if query else \
                     self._table_first()
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            codes = self._invented_codes(call)
+            if codes:  # calendar_from_invite at e43e9f3: "Room 4C" for the invite's Room 4B
+                msg = (f"Not run: {', '.join(map(repr, codes))} in the {call.name} location appears in no tool result "
+                       "of this task and not in the user's words. Pass the place as the source writes it.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             guessed = self._guessed_before(call)
             if guessed is not None:
                 msg = (f"Not run: these are the arguments you wrote before reading {guessed.data['read_for_you']}, "
@@ -999,6 +1004,18 @@ class CallRunner:
         collect(call.arguments.get("rows"))
         collect(call.arguments.get("cells"))
         return number_problems(" ; ".join(values), self._number_sources(call), amounts=False)
+
+    def _invented_codes(self, call: CallRecord) -> list[str]:
+        """The words with a digit ("4C", "B-12") of a ``location`` argument that no tool
+        result of this task and no words of the user hold; [] for other calls.
+        calendar_from_invite at e43e9f3: Qwen 1.5B first edited invite.txt's "Room 4B" to
+        "Room 4C" (refused), then added the meeting at "Room 4C" and finished."""
+        place = call.arguments.get("location")
+        if not isinstance(place, str) or not re.search(r"\d", place):
+            return []
+        sources = " ".join(s for s in self._number_sources(call) if s).lower()
+        codes = dict.fromkeys(m.group(0) for m in re.finditer(r"[\w-]*\d[\w-]*", place))
+        return [c for c in codes if not re.search(rf"(?<![\w-]){re.escape(c.lower())}(?![\w-])", sources)]
 
     def _number_sources(self, call: CallRecord) -> list[str]:
         """What a number written by ``call`` may come from: the user's words, every successful
