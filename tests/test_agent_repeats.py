@@ -1278,3 +1278,23 @@ def test_a_place_whose_code_no_source_gives_is_refused(assistant_home, tmp_path)
                                                        "no tool result of this task")
     assert ADDED == ["Room 4B"]
     store.close()
+
+
+def test_the_save_call_to_copy_has_the_columns_the_goal_names(assistant_home, tmp_path):
+    """csv_top_customers at e43e9f3: the save call to copy had the query's own column names ("customer",
+    "sum(amount)"), the finish check then asked for the goal's "Customer and Total", and the steps ran out."""
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    top = "SELECT customer, SUM(amount) FROM orders GROUP BY customer ORDER BY 2 DESC LIMIT 1"
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("table_query", sql=top), call("csv_write", path="top.csv", rows='[["Customer", "Total"], ["B", 7]]'),
+        "Saved the top customer, B (7), to top.csv."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all",
+        preread=False)
+    (ws / "orders.csv").write_text("Customer,Amount\nA,5\nB,7\n")
+    events = list(agent.run("Find the top customer in orders.csv and save it to top.csv with the columns Customer and "
+                            "Total.", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert 'call csv_write with {"path": "top.csv", "rows": [["Customer", "Total"], ["B", 7]]}' in results[0]
+    assert isinstance(events[-1], Finished), events[-1]
+    store.close()

@@ -25,8 +25,8 @@ from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
-from .finish import SHEET_NAMED, asks_only_a_question, goal_files, made_paths, norm_path, store_goal, text_change, \
-    summary_points, summary_too_long, undoable_verb, unread_inputs
+from .finish import SHEET_NAMED, asks_only_a_question, goal_columns, goal_files, made_paths, norm_path, store_goal, \
+    summary_points, summary_too_long, text_change, undoable_verb, unread_inputs
 from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
@@ -428,7 +428,8 @@ class CallRunner:
             return ""
         goal = self.s.task.goal
         outputs, inputs = goal_files(goal)
-        table = [columns] + [[_typed(v) for v in row] for row in rows]
+        named = goal_columns(goal)  # csv_top_customers at e43e9f3: "customer, sum(amount)" for "Customer and Total"
+        table = [named if len(named) == len(columns) else columns] + [[_typed(v) for v in row] for row in rows]
         sheet = SHEET_NAMED.search(goal)
         books = [p for p in outputs + inputs if p.lower().endswith(".xlsx")]
         ws = getattr(self.ctx, "workspace", None)
