@@ -1796,18 +1796,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if unused:  # calendar_next_weekday: titled "Bring the Q3 numbers" (the quoted note), never "Budget review"
         out.append(f"the task quotes {', '.join(repr(q) for q in unused[:3])}, but no change of this task used "
                    f"{'them' if len(unused) > 1 else 'it'}; use the user's exact words where the task gives them")
-    in_column = _text_not_in_column(ev) if changed else ""
-    if in_column:
-        out.append(in_column)
-    columns = _missing_columns(ev) if changed else ""
-    if columns:
-        out.append(columns)
-    sheet = _missing_sheet(ev) if changed else ""
-    if sheet:
-        out.append(sheet)
-    long = _summary_not_shorter(ev) if changed else ""
-    if long:
-        out.append(long)
+    if changed:  # what the written files must hold: the goal's column texts, columns, sheet; a summary shorter
+        out += [p for p in (check(ev) for check in (_text_not_in_column, _missing_columns, _missing_sheet,
+                                                    _summary_not_shorter)) if p]
     cannot = undoable_verb(ev.goal, ev.tool_names)
     if cannot and not _NOT_DONE.search(answer):
         out.append(f"the task asks to {cannot}, and no tool here can {cannot}; say plainly that you could not "
