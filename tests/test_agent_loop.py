@@ -432,6 +432,33 @@ def test_asking_leave_to_do_what_the_user_asked_is_refused(tmp_path):
     assert not _confirms_goal("Should I send the budget to your manager?", "Send the budget to my manager.", ws)
 
 
+def test_offering_the_user_help_with_their_own_task_is_refused(tmp_path):
+    """docx_summarise at e43e9f3: Qwen 1.5B read the report, then asked "Do you need help
+    with the summary? If so, please provide the next step." and the task paused on it."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    goal = "Summarise notes.txt into summary.txt."
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("ask_human", question="Do you need help with the summary? If so, please provide the next step."),
+        call("write_file", path="summary.txt", content="The roof is fixed; the bill is EUR 900."),
+        "I wrote the summary to summary.txt."], [*FILE_TOOLS, ASK_HUMAN], approve="all")
+    (ws / "notes.txt").write_text("The roof was fixed on Monday. The bill came to EUR 900.\n")
+    events = list(agent.run(goal, workspace=ws))
+    asked = [c for c in store.calls(events[-1].task_id) if c.name == "ask_human"]
+    assert asked[0].status == "denied" and "they will not do any step" in asked[0].result
+    assert isinstance(events[-1], Finished) and (ws / "summary.txt").exists()
+    store.close()
+    from assistant.loop.calls import _OFFERS_HELP
+
+    for q in ("Would you like some help with this?", "How can I help you further?", "Is there anything else I can do?",
+              "Please provide the summary."):
+        assert _OFFERS_HELP.search(q), q
+    for q in ("Which of the two contracts do you mean?", "What is your manager's email address?",
+              "Should I overwrite summary.docx?"):
+        assert not _OFFERS_HELP.search(q), q
+
+
 def test_asking_the_user_their_own_question_is_refused(tmp_path):
     """pdf_find_figure: Qwen 1.5B read the report, then asked the user the task's own question."""
     from agent_helpers import scripted_agent

@@ -687,6 +687,11 @@ class CallRunner:
             msg = ("Not asked: that is the user's own request, word for word; they are waiting for you to do it. "
                    "Work it out from what the tools showed (or with another tool), then answer.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))  # pdf_find_figure
+        if question and _OFFERS_HELP.search(question) and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
+            # docx_summarise at e43e9f3: "Do you need help with the summary? If so, please provide the next step."
+            msg = ("Not asked: the user gave you this task to do and is waiting for you to do it; they will not "
+                   "do any step of it. Do what is left of it with the tools, then give your final answer.")
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         told = _files_tell(call, s.calls, s.task.goal) if call.name == "ask_human" else ""
         if told and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
             msg = (f"Not asked: the files already say it ({told}). Use what they say; ask the user only what "
@@ -1249,6 +1254,14 @@ def _confirms_goal(question: str, goal: str, workspace: Any) -> bool:
     # "on your calendar" is the user's "on my calendar"; "the meeting from invite.txt", the goal's "described in"
     asked = _content_words(m.group("rest")) - {"mine", "yours", "from", "into", "onto", "about", "now", "just", "also"}
     return len(asked) >= 2 and asked <= _content_words(goal)
+
+
+#: an ``ask_human`` question offering the user help with their own task, or asking them to do a step of it
+_OFFERS_HELP = re.compile(r"\b(?:do|would) you (?:need|want|like) (?:any |some |more |my )?(?:help|assistance)\b|"
+                          r"\b(?:can|may|shall|could) i (?:help|assist) you\b|\bhow (?:can|may|should) i (?:help|assist)\b|"
+                          r"\banything else (?:i can|you(?:'d| would)? (?:like|want|need))\b|"
+                          r"\bplease (?:provide|give|write|tell me) (?:me )?the (?:next step|summary|result|answer)\b",
+                          re.IGNORECASE)
 
 
 _KIND_WORDS = frozenset("""document file folder total amount value number figure information detail exact current
