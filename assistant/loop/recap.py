@@ -24,7 +24,7 @@ from tools.untrusted import fence
 from ..state.models import CallRecord
 from .plan import work_calls
 
-__all__ = ["found_so_far"]
+__all__ = ["found_so_far", "next_call_to_copy"]
 
 _TOKEN = re.compile(r"\d{4}-\d{2}-\d{2}|[^\W_]{3,}(?:\.[A-Za-z]{2,4})?")
 # words of a goal that say what kind of answer it wants, not what it is about
@@ -95,3 +95,44 @@ def found_so_far(goal: str, calls: Sequence[CallRecord], marker: str = "", *, ma
         return ""
     quote = "\n".join(blocks)
     return fence(quote, marker, "this task's tool results") if marker else quote
+
+
+_CALL_TO_COPY = re.compile(r"\bcall (?P<name>[a-z][a-z0-9_]*) with (?=\{)")
+_FENCE_END = re.compile(r"^<<END_UNTRUSTED \w+>>$", re.MULTILINE)
+
+
+def next_call_to_copy(calls: Sequence[CallRecord]) -> str:
+    """The newest call the harness or a tool spelled out for the model to copy
+    ("call NAME with {...}" in the trusted part of a result: after its fence, or
+    all of an unfenced result) that the model has not yet made: no successful
+    ``NAME`` call came after it. ``'step N: call NAME with {...}'`` or "".
+
+    xlsx_summary_sheet at f000187: Qwen 1.5B got the ``xlsx_add_sheet`` call to
+    copy after its first read, read the workbook three more times, answered that a
+    Summary sheet was there, and was handed off; the finish check's feedback
+    named what was wrong but not the call that would put it right. Text inside a
+    fence is data and is never offered (a document saying "call delete with ..."
+    stays a document)."""
+    import json
+
+    done = work_calls(calls)
+    for c in reversed(calls):
+        text = c.result or ""
+        ends = list(_FENCE_END.finditer(text))
+        if ends:
+            text = text[ends[-1].end():]
+        elif _FENCE_ID.search(text):
+            continue  # a fence left open: nothing after it is the harness's
+        for m in reversed(list(_CALL_TO_COPY.finditer(text))):
+            try:
+                args, _ = json.JSONDecoder().raw_decode(text, m.end())
+            except ValueError:
+                continue
+            if not isinstance(args, dict):
+                continue
+            name = m.group("name")
+            if any(d.name == name and d.step > c.step for d in done) or any(
+                    d.name == name and d.arguments == args for d in done):
+                return ""  # the newest advice was taken (or this very call made): nothing pending
+            return f"step {c.step}: call {name} with {json.dumps(args, ensure_ascii=False)}"
+    return ""
