@@ -6,7 +6,7 @@ from __future__ import annotations
 from agent_helpers import call, scripted_agent
 
 from assistant.events import Finished, Paused
-from assistant.loop.recap import found_so_far, next_call_to_copy
+from assistant.loop.recap import changed_so_far, found_so_far, next_call_to_copy
 from assistant.state.models import CallRecord
 from tools.files import FILE_TOOLS
 from tools.untrusted import fence
@@ -120,3 +120,26 @@ def test_a_refused_answer_is_told_the_call_it_was_given_to_copy(assistant_home, 
     refusal = model.prompts[2][-1].content
     assert refusal.startswith("Finish check:") and "call rename_many with {" in refusal.split("harness note at")[-1]
     store.close()
+
+
+def test_a_refused_answer_after_the_work_is_told_what_the_calls_changed(assistant_home, tmp_path):
+    """files_rename_pattern at f000187: five photos renamed, then the model's own earlier turn
+    ("... The command would be:") as its answer, twice: handed off with the work done."""
+    from tools.files import FILE_TOOLS as tools
+
+    announce = "To continue, call rename_many to rename the files. The command would be:"
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("rename_many", folder="photos", find="IMG_", replace="holiday-"), announce,
+        "I renamed the 2 photos in photos from IMG_ to holiday-.",
+    ], [*tools], approve="all", preread=False)
+    (ws / "photos").mkdir()
+    for n in ("IMG_0007.jpg", "IMG_0012.jpg"):
+        (ws / "photos" / n).write_bytes(b"x")
+    events = list(agent.run("Rename every IMG_ photo in photos to start with holiday- instead.", workspace=ws))
+    refusal = model.prompts[2][-1].content
+    assert refusal.startswith("Finish check:") and "announcing" in refusal
+    assert "What your calls changed so far" in refusal and "step 1 rename_many: renamed 2 files" in refusal
+    assert isinstance(events[-1], Finished)
+    store.close()
+    read = _read(1, HIT)
+    assert changed_so_far([read]) == ""  # reads change nothing

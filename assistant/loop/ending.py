@@ -20,7 +20,7 @@ from ..state.models import CallRecord, StoredMessage
 from ..state.session import TaskSession
 from .attribution import NOT_FOUND_TAIL
 from .finish import FINISH_CHECK_PREFIX, Evidence, finish_problems, gives_up, made_paths
-from .recap import found_so_far, next_call_to_copy
+from .recap import changed_so_far, found_so_far, next_call_to_copy
 
 __all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note", "touched_paths"]
 
@@ -136,6 +136,9 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
     found = found_so_far(ev.goal, ev.calls, sess.task.marker)
     if found:  # where a small model looks: note_search, calendar_list_day (see recap.py)
         text += f"\nWhat your calls found that bears on the task (answer from it where it answers the task):\n{found}"
+    changed = changed_so_far(ev.calls)
+    if changed:  # files_rename_pattern at f000187: the work done, the answer a copy of an earlier turn
+        text += f"\nWhat your calls changed so far (say what was done from this, if it is the task done):\n{changed}"
     pending = next_call_to_copy(ev.calls)
     if pending:  # xlsx_summary_sheet at f000187: the call that does the work was spelled out, never made
         text += f"\nThe call to copy that you have not made yet (harness note at {pending})."

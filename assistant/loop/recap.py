@@ -24,7 +24,7 @@ from tools.untrusted import fence
 from ..state.models import CallRecord
 from .plan import work_calls
 
-__all__ = ["found_so_far", "next_call_to_copy"]
+__all__ = ["changed_so_far", "found_so_far", "next_call_to_copy"]
 
 _TOKEN = re.compile(r"\d{4}-\d{2}-\d{2}|[^\W_]{3,}(?:\.[A-Za-z]{2,4})?")
 # words of a goal that say what kind of answer it wants, not what it is about
@@ -136,3 +136,16 @@ def next_call_to_copy(calls: Sequence[CallRecord]) -> str:
                 return ""  # the newest advice was taken (or this very call made): nothing pending
             return f"step {c.step}: call {name} with {json.dumps(args, ensure_ascii=False)}"
     return ""
+
+
+def changed_so_far(calls: Sequence[CallRecord], *, limit: int = 4) -> str:
+    """The first line of each successful change of this task (``risk`` write or
+    destructive), oldest first, one ``"step N tool: line"`` per line ("" when
+    nothing changed); the newest ``limit`` changes at most.
+
+    files_rename_pattern at f000187: Qwen 1.5B renamed the five photos, then
+    answered with its own earlier turn ("... The command would be:") twice and was
+    handed off with the work done; what its calls did, next to the refusal, is
+    what a truthful answer says."""
+    done = [c for c in work_calls(calls) if (c.risk or "read") in ("write", "destructive") and c.result]
+    return "\n".join(f"step {c.step} {c.name}: {c.result.strip().splitlines()[0][:200]}" for c in done[-limit:])
