@@ -785,6 +785,10 @@ def test_an_answer_that_shows_code_instead_of_running_it_is_doubted(tmp_path):
     answer = ("To find it, you can use a SQL query:\n\n```sql\nSELECT Category, SUM(Amount) FROM spending GROUP BY "
               "Category\n```\n\nThis will give you the category.")
     assert "shows code" in _problems(tmp_path, goal, answer, files=())[0]
+    # xlsx_two_sheet_total at f000187: the query shown, never run, then a made-up sum: the call to copy is named
+    sql = finish_problems(answer, Evidence(goal=goal, workspace=tmp_path, tool_names=[*TOOLS, "table_query"]))
+    assert 'call table_query with {"sql": "SELECT Category, SUM(Amount) FROM spending GROUP BY Category"}' in sql[0]
+    assert "call table_query" not in _problems(tmp_path, goal, answer, files=())[0]  # no such tool: no such call
     asked = _problems(tmp_path, "Write me a SQL query that totals spending by category.", answer, files=())
     assert not any("shows code" in p for p in asked)  # code the user asked for is the answer
     plain = "The monthly rent in the lease.docx file is:\n\n```\nEUR 1,450\n```"  # docx_lookup: a value, fenced

@@ -729,6 +729,18 @@ def _shows_code(answer: str) -> bool:
     return any(m.group(1) or _CODE_WORDS.search(m.group(2))
                or (_CODE_MARKS.search(m.group(2)) and not _is_table(m.group(2)))
                for m in _CODE_BLOCK.finditer(answer))
+
+
+def _query_shown(answer: str) -> str:
+    """The first SQL query (SELECT or WITH, one statement) in a fenced block of
+    ``answer``, on one line; "" when there is none."""
+    for m in _CODE_BLOCK.finditer(answer):
+        text = " ".join(m.group(2).split()).rstrip(";").strip()
+        if re.match(r"(select|with)\b", text, re.IGNORECASE) and ";" not in text:
+            return text
+    return ""
+
+
 _ASKS_CODE = re.compile(r"\b(code|script|snippet|sql|query|queries|function|program|formula|regex|command)s?\b",
                         re.IGNORECASE)
 _WH_QUESTION = re.compile(r"(^|[.!?]\s+)\W*(who|what|which|where|when|whose|how (much|many|long))\b", re.IGNORECASE)
@@ -1730,6 +1742,10 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if shape:
         return [shape]
     if _shows_code(answer) and not _ASKS_CODE.search(ev.goal):  # xlsx_lookup: "you can use a SQL query:"
+        sql = _query_shown(answer) if "table_query" in ev.tool_names else ""
+        if sql:  # xlsx_two_sheet_total at f000187: the right query shown, never run, then a sum made up
+            return ["the answer shows code for the user to run instead of its result; run the query: call table_query "
+                    f"with {json.dumps({'sql': sql}, ensure_ascii=False)}, then answer with what it returns"]
         return ["the answer shows code for the user to run instead of the result; run it with a tool (SQL with "
                 "table_query) and answer with what it returns"]
     copied = _copied_result(answer, ev.calls, ev.goal)
