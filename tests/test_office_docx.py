@@ -331,6 +331,25 @@ def test_an_insert_the_user_wanted_at_the_end_is_not_put_elsewhere(ctx):
     assert [p.text for p in load_doc(ctx, "l.docx").paragraphs] == ["Dear", "Body", "Regards", "Approved by: Dana Lee"]
 
 
+def test_a_replace_adding_a_line_the_user_wanted_at_the_end_points_to_docx_insert(ctx):
+    """docx_append_paragraph at 45fd53a: Qwen 1.5B sent docx_replace with the letter's p2 as find and
+    "Dear ...\\n<p2>\\nApproved by: Dana Lee" as replace, three times (the paragraph number wrong each time)."""
+    body = "Thank you for your offer. We accept the quote."
+    call(docx_create, ctx, path="l.docx", blocks=[{"type": "paragraph", "text": t} for t in ("Dear Mr Alvarez,", body,
+                                                                                            "Kind regards")])
+    ctx.user_words = ['Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.']
+    res = call(docx_replace, ctx, path="l.docx", find=body, replace=f"Dear Mr Alvarez,\n{body}\nApproved by: Dana Lee",
+               paragraph=3)
+    assert res.error and "nothing was changed" in res.text
+    assert ('call docx_insert with {"path": "l.docx", "blocks": [{"type": "paragraph", "text": "Approved by: Dana Lee"}]}'
+            in res.text)
+    assert [p.text for p in load_doc(ctx, "l.docx").paragraphs] == ["Dear Mr Alvarez,", body, "Kind regards"]
+    # a change inside the text stays a replace, even when the user says "at the end"
+    ctx.user_words = ['Add "(revised)" at the end of the quote sentence in letter.docx.']
+    res = call(docx_replace, ctx, path="l.docx", find="the quote.", replace="the quote (revised).")
+    assert not res.error, res.text
+
+
 def test_block_without_needed_field_is_an_error(ctx):
     res = call(docx_create, ctx, path="e.docx", blocks=[{"type": "table"}])
     assert res.error and "rows" in res.text

@@ -10,6 +10,7 @@ and the result says so. Paragraph numbers are those shown by ``docx_read``.
 from __future__ import annotations
 
 import io
+import json
 import re
 from typing import Any, Literal
 
@@ -233,6 +234,12 @@ def docx_replace(ctx: ToolContext, params: DocxReplaceParams) -> ToolResult:
     body = doc.element.body
     numbered = body_paragraphs(body)
     number = {id(p): i for i, p in enumerate(numbered, 1)}
+    added = _lines_added(params.find, params.replace, [_text(p) for p in numbered])
+    if added and _SAYS_END.search(" ".join(ctx.user_words)):
+        # docx_append_paragraph at 45fd53a: "Approved by: Dana Lee" put after p2's text as a line break, three times
+        args = {"path": params.path, "blocks": [{"type": "paragraph", "text": t} for t in added]}
+        raise ToolError("docx_replace changes text inside a paragraph, and the task adds a paragraph at the end; "
+                        f"nothing was changed. To add it, call docx_insert with {json.dumps(args, ensure_ascii=False)}.")
     if params.paragraph is not None:
         if params.paragraph > len(numbered):
             raise ToolError(f"paragraph {params.paragraph} does not exist; {params.path} has {len(numbered)} (see docx_read).")
@@ -307,6 +314,19 @@ def _clause_paragraph(numbered: list[Any], n: int, find: str, user_words: list[s
     label = re.compile(rf"\s*(?:(?:clause|section|article|item|point|§)\s*)?{n}\s*[.):]?(?:\s|$)", re.IGNORECASE)
     hits = [i for i, p in enumerate(numbered, 1) if label.match(_text(p)) and find in _text(p)]
     return hits[0] if len(hits) == 1 else None
+
+
+def _lines_added(find: str, replace: str, paragraphs: list[str]) -> list[str]:
+    """The lines ``replace`` adds when it keeps ``find`` whole on a line of its own
+    and puts new lines around it (text already a paragraph of the document left
+    out): ["Approved by: Dana Lee"] for find "We accept." and replace "Dear Mr
+    Alvarez,\\nWe accept.\\nApproved by: Dana Lee"; [] for any other change, such as
+    "We accept." to "We accept (revised)."."""
+    lines = [ln.strip() for ln in replace.splitlines() if ln.strip()]
+    if not find.strip() or find.strip() not in lines:
+        return []
+    known = {t.strip() for t in paragraphs}
+    return [ln for ln in lines if ln != find.strip() and ln not in known]
 
 
 def _text(p: Any) -> str:
