@@ -311,6 +311,10 @@ def test_the_note_the_user_quoted_is_not_the_title(home):
                  duration_minutes=45)
     assert wrong.error and "pass it as description" in wrong.text and 'the title the user gave is "Budget review"' \
         in wrong.text
+    # calendar_next_weekday at c92ae49: added without the note, then titled with it at the finish check's word
+    bare = call("calendar_add_event", title="Budget review", start="next Wednesday at 2:30pm", duration_minutes=45)
+    assert bare.error and 'the user gave the note "Bring the Q3 numbers", but no field holds it' in bare.text
+    assert "Budget" not in call("calendar_list_events", start="next Wednesday").text  # nothing added
     right = call("calendar_add_event", title="Budget review", start="next Wednesday at 2:30pm", duration_minutes=45,
                  description="Bring the Q3 numbers")
     assert not right.error, right.text
