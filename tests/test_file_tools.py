@@ -395,6 +395,14 @@ def test_nothing_matching_here_names_the_folder_that_holds_matches(ctx: ToolCont
         in out.text and "to rename" not in out.text
     out = call(ctx, "rename_many", folder="photos", find="DSC_", replace="x")
     assert out.error and "to rename" not in out.text and "list_dir shows the names" in out.text
+    # files_rename_pattern at c92ae49: find "IMG_0042.jpg", replace "holiday-" (nothing to narrow): the user's
+    # own example says what changes
+    out = call(ctx, "rename_many", folder="photos", find="IMG_0042.jpg", replace="holiday-")
+    assert out.error and "to rename" not in out.text
+    ctx.user_words = ["In the photos folder, rename every file named like IMG_0042.jpg to holiday-0042.jpg."]
+    out = call(ctx, "rename_many", folder="photos", find="IMG_0042.jpg", replace="holiday-")
+    assert out.error and '{"folder": "photos", "find": "IMG_", "replace": "holiday-"}' in out.text
+    assert sorted(p.name for p in (root / "photos").iterdir()) == ["IMG_0007.jpg", "IMG_0420.jpg", "readme.txt"]
     assert "list_dir shows the names" in call(ctx, "combine_files", src="*.xyz", dest="x.txt").text
 
 

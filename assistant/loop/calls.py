@@ -17,6 +17,7 @@ from typing import Any, Callable, Generator, Iterator, Sequence
 from pydantic import ValidationError
 
 from tools.base import RiskClass, Tool, ToolContext, ToolRegistry, ToolResult, format_validation_error
+from tools.files.writing import RENAME_LIKE
 from tools.untrusted import fence
 
 from ..infra import faults
@@ -260,7 +261,7 @@ class CallRunner:
         "combine_files" and "delete photos/*", read a photo as a Word document and gave up."""
         if call.name not in ("list_dir", "find_files", "file_info") or self.registry.get("rename_many") is None:
             return ""
-        m = _RENAME_LIKE.search(self.s.task.goal)
+        m = RENAME_LIKE.search(self.s.task.goal)
         if m is None or any(c.name in ("rename_many", "move") and c.status == "done" and not c.error
                             for c in self.s.calls):
             return ""
@@ -1453,8 +1454,6 @@ _SHEET_TOTALS = re.compile(r"\b(add|create|make|insert)\b.{0,60}\bsheet\b.{0,200
 _SORT_BY_TYPE = re.compile(r"\b(sort|organi[sz]e|group|file|move)\b.{0,80}?\b(sub)?folders?\b.{0,80}?\b(extension|file "
                            r"types?|types? of file)", re.IGNORECASE | re.DOTALL)
 # "rename every file named like IMG_0042.jpg to holiday-0042.jpg": an example of the rename
-_RENAME_LIKE = re.compile(r"\brename\b.{0,80}?\b(?:like|such as|e\.g\.)\s+[`'\"]?(?P<old>[\w.-]+\.\w+)[`'\"]?\s+"
-                          r"(?:to|into|as)\s+[`'\"]?(?P<new>[\w.-]+\.\w+)", re.IGNORECASE)
 
 
 def _goal_folder(goal: str, ws: Any) -> str:

@@ -7,7 +7,7 @@ import json
 import os
 import re
 from itertools import islice
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from pydantic import BaseModel, Field
 
@@ -445,7 +445,7 @@ def rename_many(ctx: ToolContext, params: RenameManyParams) -> ToolResult:
         if not plan:
             raise ToolError(f"no file name in {params.folder} holds {params.find!r}"
                             + (f" and matches {params.pattern!r}" if params.pattern != "*" else "")
-                            + f"; nothing was renamed.{_rename_hint(ws, params)}")
+                            + f"; nothing was renamed.{_rename_hint(ws, params, ctx.user_words)}")
         sources, dests = {src for src, _ in plan}, [dest for _, dest in plan]
         clash = sorted({d for d in dests if dests.count(d) > 1 or d in sources or ws.exists(d)})
         if clash:
@@ -472,10 +472,17 @@ def _plain(find: str) -> str:
     return find if re.search(r"[\\^$*+?()\[\]{}|]", plain) else plain
 
 
-def _rename_hint(ws: Workspace, params: RenameManyParams) -> str:
+#: "rename ... like IMG_0042.jpg to holiday-0042.jpg": the user's example of a rename
+RENAME_LIKE = re.compile(r"\brename\b.{0,80}?\b(?:like|such as|e\.g\.)\s+[`'\"]?(?P<old>[\w.-]+\.\w+)[`'\"]?\s+"
+                         r"(?:to|into|as)\s+[`'\"]?(?P<new>[\w.-]+\.\w+)", re.IGNORECASE)
+
+
+def _rename_hint(ws: Workspace, params: RenameManyParams, user_words: Sequence[str] = ()) -> str:
     """What to pass instead when ``rename_many`` matched nothing. files_rename_pattern:
     Qwen 1.5B passed one example name as find ("IMG_0042.jpg", a file that does not
-    exist) and the workspace root as folder (the photos were in photos/)."""
+    exist) and the workspace root as folder (the photos were in photos/); at c92ae49,
+    find "IMG_0042.jpg" with replace "holiday-", which narrow to nothing: the user's
+    own example ("named like IMG_0042.jpg to holiday-0042.jpg") says what changes."""
     import fnmatch
 
     find, replace = _narrowed(_plain(params.find), params.replace)
@@ -503,6 +510,10 @@ def _rename_hint(ws: Workspace, params: RenameManyParams) -> str:
         if found:
             regex += (f" pattern {params.pattern!r} matches none of the names (it is a wildcard: * is any text, "
                       "? one character); leave it out.")
+    said = next((m for text in user_words for m in [RENAME_LIKE.search(text)] if m), None)
+    if not found and said is not None:  # files_rename_pattern at c92ae49: find "IMG_0042.jpg", replace "holiday-"
+        find, replace = _narrowed(said.group("old"), said.group("new"))
+        folder, found = look()
     if not found:
         return f"{regex} list_dir shows the names."
     example = sorted(found)[0]
