@@ -1646,3 +1646,25 @@ def test_a_quoted_text_asked_in_a_column_must_be_in_that_column(tmp_path):
     ws["B3"], ws["C3"] = "Total", "=SUM(C2:C2)"
     wb.save(tmp_path / "expenses.xlsx")
     assert not any("in column B" in p for p in finish_problems("Added the total row.", ev))
+
+
+def test_a_rename_task_finished_with_some_other_change_is_doubted(tmp_path):
+    """files_rename_pattern at c92ae49: the renames failed, a note "holiday-0042" was added, and
+    "I found the note 'holiday-0042' ... and added it to the notes" finished the task."""
+    goal = ("In the photos folder, rename every file named like IMG_0042.jpg to holiday-0042.jpg (keep the number). "
+            "Leave other files alone.")
+    tools = [*TOOLS, "rename_many", "move", "note_add"]
+    note = _done("note_add", "created note holiday-0042.md", title="holiday-0042", body="A holiday photo.")
+    note.risk = "write"
+    answer = "I found the note 'holiday-0042' and added it to the notes. I could not find any other files."
+    problems = finish_problems(answer, Evidence(goal=goal, workspace=tmp_path, calls=[note], tool_names=tools))
+    assert any("asks to rename files, but no call of this task moved or renamed any" in p and "note_add" in p
+               for p in problems), problems
+    renamed = _done("rename_many", "renamed 5 files", folder="photos", find="IMG_", replace="holiday-")
+    renamed.risk = "write"
+    problems = finish_problems("I renamed 5 photos from IMG_ to holiday-.",
+                               Evidence(goal=goal, workspace=tmp_path, calls=[renamed], tool_names=tools))
+    assert not any("moved or renamed" in p for p in problems), problems
+    sheet = 'Rename the sheet "Sheet1" in the budget files to "2026".'  # a sheet, not a file
+    assert not any("moved or renamed" in p for p in finish_problems(
+        "Renamed.", Evidence(goal=sheet, workspace=tmp_path, calls=[note], tool_names=tools)))

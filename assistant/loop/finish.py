@@ -1386,6 +1386,29 @@ def _store_untouched(ev: Evidence) -> str:
     return ""
 
 
+_FILE_OPS = re.compile(r"(^|[.,;:]\s+)\W*(please\s+)?(?P<verb>renam|mov|sort|organi[sz])\w*\b"
+                       r"(?=[^.]{0,80}\b(files?|folders?|photos?|pictures?|images?|documents?|pdfs?)\b)", re.IGNORECASE)
+_NOT_FILES = re.compile(r"\b(sheets?|columns?|tabs?|headings?|events?|meetings?|notes?)\b", re.IGNORECASE)
+_MOVES = ("rename_many", "move")
+
+
+def _files_unmoved(ev: Evidence) -> str:
+    """A doubt when the goal asks to rename, move or sort files, something else was
+    changed, and no ``rename_many`` or ``move`` of this task succeeded; "" otherwise.
+    files_rename_pattern at c92ae49: Qwen 1.5B's renames failed, it added a note
+    named holiday-0042 and answered "I found the note ... and added it to the notes";
+    the note counted as the task's change and the task finished."""
+    m = _FILE_OPS.search(ev.goal)
+    if m is None or _NOT_FILES.search(ev.goal) or not any(t in ev.tool_names for t in _MOVES):
+        return ""
+    if any(c.name in _MOVES and c.status == "done" and not c.error for c in ev.calls):
+        return ""
+    verb = {"renam": "rename", "mov": "move", "sort": "sort"}.get(m.group("verb").lower(), "organise")
+    did = sorted({c.name for c in ev.calls if c.status == "done" and not c.error and c.risk in ("write", "destructive")})
+    return (f"the task asks to {verb} files, but no call of this task moved or renamed any (what changed came from "
+            f"{', '.join(did) or 'other calls'}); do it with rename_many or move, or say plainly why it cannot be done")
+
+
 def undoable_verb(goal: str, tool_names: Sequence[str]) -> str:
     """The verb a goal starts with that no tool can do ("send" in "Send the budget to
     my manager", when no tool's name says send or mail), or "". Qwen 1.5B answered
@@ -1802,6 +1825,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     elif _MUST_CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) and not changed:
         out.append("the task asks for a change, but no tool call of this task changed anything; do it with a tool, "
                    "say plainly why it cannot be done, or call ask_human if you need the user")
+    unmoved = _files_unmoved(ev) if changed else ""
+    if unmoved:  # files_rename_pattern at c92ae49: a note added, no photo renamed, "I could not find any other files"
+        out.append(unmoved)
     store = _store_untouched(ev) if _CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) else ""
     if store:  # calendar_from_invite at 6b05252: invite.txt edited, the calendar never touched
         out.append(store)
