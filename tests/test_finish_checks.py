@@ -125,6 +125,11 @@ def test_the_file_named_as_the_one_asked_for_must_have_been_looked_inside(tmp_pa
     problems = _problems(tmp_path, goal, "It is readme.txt.", [listed], files=("readme.txt",))
     assert problems == ["the answer says readme.txt is the file, but this task never looked inside it; search the "
                         "files' text with grep (or read the file) before saying which one it is"]
+    # files_find at c92ae49: told to grep, the model sent find_files '*.pdf' again: the grep to copy is named
+    with_grep = finish_problems("It is readme.txt.", Evidence(goal=goal, workspace=tmp_path, calls=[listed],
+                                                              tool_names=[*TOOLS, "grep"]))
+    assert with_grep[0].endswith('which one it is: call grep with {"pattern": "passport", "path": ".", '
+                                 '"ignore_case": true}'), with_grep
     grep = _done("grep", "misc/appt.txt:1: Passport renewal appointment, 12 April.", pattern="passport")
     assert _problems(tmp_path, goal, "It is misc/appt.txt.", [listed, grep], files=("readme.txt",)) == []
     read = _done("read_file", "Passport renewal appointment, 12 April.", path="misc/appt.txt")

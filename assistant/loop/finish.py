@@ -402,7 +402,23 @@ def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
             for rel in named):  # grep, or find_files showing the file's text after a name search missed
         return []
     return [f"the answer says {named[0]} is the file, but this task never looked inside it; search the files' text "
-            "with grep (or read the file) before saying which one it is"]
+            f"with grep (or read the file) before saying which one it is{_grep_to_copy(ev)}"]
+
+
+def _grep_to_copy(ev: Evidence) -> str:
+    """'': call grep with {...}' for the word the goal asks about ("passport" in "a text
+    file about my passport renewal appointment"), or "" without grep or such a word.
+    files_find at c92ae49: told to search with grep, Qwen 1.5B sent find_files '*.pdf'
+    again and was handed off."""
+    if "grep" not in ev.tool_names:
+        return ""
+    about = re.search(r"\babout\s+(?:(?:my|the|our|a|an|your|his|her|their)\s+)?([A-Za-z][\w-]{2,})", ev.goal,
+                      re.IGNORECASE)
+    words = [about.group(1)] if about else []
+    words += [w for w in _WORD.findall(ev.goal) if len(w) > 3 and w.isalpha()]
+    word = next((w for w in words if w.lower() not in _NOT_TOPIC and w.lower() not in _COMMON), "")
+    args = {"pattern": word.lower(), "path": ".", "ignore_case": True}
+    return f": call grep with {json.dumps(args)}" if word else ""
 
 
 def _searched_too_little(ev: Evidence) -> str:
@@ -432,7 +448,7 @@ def _searched_too_little(ev: Evidence) -> str:
         where = ", ".join(dict.fromkeys(top or "." for top, _ in covered)) or "no file"
         return (f"the answer says it was not found, but this task searched only {where}; {len(unsearched)} file"
                 f"{'s were' if len(unsearched) != 1 else ' was'} never searched (e.g. {unsearched[0]}). Search them "
-                "all (grep with path '.') before saying it is not there")
+                f"all (grep with path '.') before saying it is not there{_grep_to_copy(ev)}")
     if greps and all(len(str(c.arguments.get("pattern", "")).split()) > 1 and not c.arguments.get("ignore_case")
                      for c in greps):
         return ("the answer says it was not found, but every search was for a whole phrase, matched case by case; "
