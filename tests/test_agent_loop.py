@@ -602,6 +602,25 @@ def test_a_call_wrapped_in_tool_response_tags_is_run(tmp_path):
     store.close()
 
 
+def test_an_empty_reply_is_asked_again_constrained(tmp_path):
+    """calendar_list_day at c92ae49: Qwen 1.5B listed the day, then replied with nothing twice (a
+    format error and a step each) and ran out of steps. The same step is asked again, constrained."""
+    from agent_helpers import call, scripted_agent
+    from assistant.events import Notice, StepStarted
+    from assistant.loop.turns import FORCE
+
+    agent, model, ws, store = scripted_agent(
+        tmp_path, [call("read_file", path="a.txt"), "  \n", "a.txt says alpha."], approve="all", preread=False)
+    (ws / "a.txt").write_text("alpha\n")
+    events = list(agent.run("What does a.txt say?", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "a.txt says alpha."
+    assert [f for f, _ in model.calls] == [None, None, FORCE]
+    notices = [e.text for e in events if isinstance(e, Notice)]
+    assert not [n for n in notices if n.startswith("Format error")] and any("reply was empty" in n for n in notices)
+    assert sum(isinstance(e, StepStarted) for e in events) == 2
+    store.close()
+
+
 def test_a_turn_that_writes_an_invented_tool_result_is_asked_again_constrained(tmp_path):
     """files_find, handoff_which_contract, xlsx_two_sheet_total: Qwen 1.5B began a turn with a <tool_response> of
     its own (8 of 179 turns in two bench runs; files_rename_pattern wrote one after "I will use rename_many:"), a

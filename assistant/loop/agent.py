@@ -46,9 +46,8 @@ from .prompt import format_error_note, plugin_prompt, system_prompt, today_line
 from .resolve import apply_resume
 from .stuck import check_budget, check_stuck
 from .toolgroups import initial_groups, loaded_schemas_note, turn_tools, unloaded_hint
-from .turns import (FORCE, Answer, Calls, FormatError, classify_turn, force_for, force_to_look, last_step_note,
-                    forges_result, outputs_made_note,
-                    refused_answer)
+from .turns import (FORCE, Answer, Calls, FormatError, classify_turn, empty_reply, force_for, force_to_look,
+                    forges_result, last_step_note, outputs_made_note, refused_answer)
 
 __all__ = ["Agent", "MAX_FORMAT_ERRORS"]
 
@@ -353,11 +352,14 @@ class Agent:
             deadline = self.clock() + max(0.0, task.budgets.max_wall_s - sess.wall_s())
             out = yield from self._generate(messages, schemas, force, max_tokens, call_tools, deadline=deadline,
                                             vary=failed_again)
-            if force is None and out.stop_reason != "cancelled" and forges_result(out):
-                # the turn wrote a tool result of its own (model.chat cuts it there): the same turn again,
-                # constrained to a call or a final answer; the prompt is in the KV cache, so it costs no prefill
+            if force is None and out.stop_reason != "cancelled" and (forges_result(out) or empty_reply(out)):
+                # the turn wrote a tool result of its own (model.chat cuts it there), or nothing at all: the same
+                # turn again, constrained to a call or a final answer; the prompt is in the KV cache, so it costs
+                # no prefill
                 task.usage.generated_tokens += out.metrics.generated or len(out.token_ids)
-                yield Notice("The model began to write a tool result itself; asking again for a call or an answer.")
+                yield Notice("The model began to write a tool result itself; asking again for a call or an answer."
+                             if forges_result(out) else "The model's reply was empty; asking again for a call or "
+                             "an answer.")
                 out = yield from self._generate(messages, schemas, FORCE, max_tokens, call_tools, deadline=deadline)
         except Exception as exc:  # noqa: BLE001 - model failures become a pause
             msg = str(exc) if isinstance(exc, ModelError) else f"model failed: {type(exc).__name__}: {exc}"

@@ -25,7 +25,7 @@ from .recap import found_so_far
 from .verify import announces_work, unbacked_file_claims
 
 __all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn", "force_for", "force_to_look", "last_step_note",
-           "forges_result", "outputs_made_note", "refused_answer", "FORCE"]
+           "empty_reply", "forges_result", "outputs_made_note", "refused_answer", "FORCE"]
 
 _HAS_WORD = re.compile(r"[^\W_]{2,}")
 FORCE = "tool_call_or_final"  # a turn constrained to a call or an explicit final answer
@@ -157,6 +157,14 @@ def forges_result(out: TurnOutput) -> bool:
     if "<tool_response>" not in text or out.parsed.tool_calls or out.parsed.errors:
         return False
     return '"name"' not in text
+
+
+def empty_reply(out: TurnOutput) -> bool:
+    """True when a turn ended on its own with no words, call or parse error: calendar_list_day
+    at c92ae49, Qwen 1.5B gave two empty replies after its listing, a format error and a
+    step each, and ran out of steps."""
+    p = out.parsed
+    return out.stop_reason == "stop" and not p.content.strip() and not p.tool_calls and not p.errors
 
 
 _WRAPPED_CALL = re.compile(r"<tool_response>\s*(\{.*\})\s*(?:</tool_response>?)?", re.DOTALL)
