@@ -83,6 +83,8 @@ def test_hint_for_a_tool_in_an_unloaded_group(registry):
     assert "use_tools" in unloaded_hint(raw, registry) and "'pdf'" in unloaded_hint(raw, registry)
     assert unloaded_hint("<tool_call>\n<function=read_file>", registry) == ""
     assert unloaded_hint("no call here", registry) == ""
+    # multistep_invoices_memo at c92ae49: a cut-off call of a tool the turn could call needs no use_tools
+    assert unloaded_hint(raw, registry, loaded={"read_file", "pdf_read"}) == ""
 
 
 def test_core_prompt_fits_the_budget_on_the_demo_tokenizer(registry):
@@ -194,3 +196,19 @@ def test_a_tool_this_machine_cannot_run_is_not_offered(monkeypatch):
     assert "xlsx_recalc" not in build_toolset(plugins=False, mcp=False).registry
     monkeypatch.setattr(recalc.shutil, "which", lambda name: f"/usr/bin/{name}")
     assert "xlsx_recalc" in build_toolset(plugins=False, mcp=False).registry
+
+
+def test_a_cut_off_call_of_a_loaded_tool_is_not_sent_to_use_tools(tmp_path):
+    """multistep_invoices_memo at c92ae49: told twice to load the 'word' group for a docx_create it could
+    call (its call cut off), Qwen 1.5B spent two of its steps on use_tools."""
+    from agent_helpers import scripted_agent
+
+    from tools.office import OFFICE_TOOLS
+
+    broken = '<tool_call>\n{"name": "docx_create", "arguments": {"path": "memo.docx", "blocks": [{"type": \n</tool_call>'
+    agent, model, ws, store = scripted_agent(tmp_path, [broken, "I could not write memo.docx."], OFFICE_TOOLS,
+                                             approve="all", preread=False)
+    events = list(agent.run("Write memo.docx saying the office is closed on Friday.", workspace=ws))
+    told = [m.content for m in store.messages(events[-1].task_id) if m.kind == "format_error" and m.content]
+    assert told and told[0].startswith("Format error: invalid JSON") and "use_tools" not in told[0], told
+    store.close()

@@ -101,6 +101,7 @@ class Agent:
         self.cancel_event = threading.Event()
         self._closing = ""  # the closing note of the turn being generated (turns.last_step_note)
         self._made_note = ""  # the note that the asked-for files are written (turns.outputs_made_note)
+        self._callable: set[str] = set()  # the tool names the turn being read could call
         self._time_up = False  # the last turn was cancelled because the time budget ran out
         self._worker: ThreadPoolExecutor | None = None
 
@@ -435,7 +436,9 @@ class Agent:
                                token_ids=list(out.token_ids))
         msg.step = step_n
         names = [*self.tools.names(), FINISH.name, UPDATE_PLAN.name]
-        turn = classify_turn(out, task.workspace, names, hint=lambda raw: unloaded_hint(raw, self.tools))
+        self._callable = {str((t.get("function") or t).get("name")) for t in schemas}
+        turn = classify_turn(out, task.workspace, names,
+                             hint=lambda raw: unloaded_hint(raw, self.tools, self._callable))
         def ev():
             return evidence_of(sess, names, [today_line(self.now())],
                                harness_extra=[self._closing, self._made_note])
@@ -481,7 +484,7 @@ class Agent:
         msg.tool_calls = [{**c.brief(), "raw": c.raw} for c in calls]
         extra = []
         for i, err in enumerate(turn.errors):
-            text = f"Call could not be read: {err.message}" + unloaded_hint(err.raw, self.tools) + (
+            text = f"Call could not be read: {err.message}" + unloaded_hint(err.raw, self.tools, self._callable) + (
                 f"\nExpected format:\n{err.expected}" if err.expected else "")
             extra.append(StoredMessage(seq=msg.seq + 1 + i, step=step_n, role="tool", kind="format_error",
                                        content=text))

@@ -18,7 +18,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Collection, Iterable
 
 from tools.base import ToolRegistry
 from tools.core import CORE_TOOLS, GROUP_NAMES, GROUP_PREFIXES, group_of_name
@@ -214,12 +214,15 @@ def _schema_parts(registry: ToolRegistry, groups: Iterable[str]) -> tuple[list[d
 _NAME_RE = re.compile(r"<function=([A-Za-z0-9_.\-]+)|\"name\"\s*:\s*\"([A-Za-z0-9_.\-]+)\"")
 
 
-def unloaded_hint(raw: str, registry: ToolRegistry) -> str:
+def unloaded_hint(raw: str, registry: ToolRegistry, loaded: Collection[str] = ()) -> str:
     """" It is in the 'excel' group: ..." when ``raw`` calls a registered tool
-    whose group is not loaded; "" otherwise."""
+    whose group is not loaded (not among ``loaded``, the names the turn could
+    call); "" otherwise. multistep_invoices_memo at c92ae49: a cut-off docx_create,
+    callable all along, got "call use_tools with groups ["word"] first" twice, and
+    the model spent two of its steps loading a loaded group."""
     m = _NAME_RE.search(raw or "")
     name = (m.group(1) or m.group(2)) if m else ""
-    tool = registry.get(name) if name else None
+    tool = registry.get(name) if name and name not in loaded else None
     group = group_of(name, tool.source) if tool is not None else None
     if not group:
         return ""
