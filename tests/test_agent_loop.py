@@ -432,6 +432,30 @@ def test_asking_leave_to_do_what_the_user_asked_is_refused(tmp_path):
     assert not _confirms_goal("Should I send the budget to your manager?", "Send the budget to my manager.", ws)
 
 
+def test_an_invalid_call_of_a_tool_for_another_kind_of_file_names_the_right_tool(tmp_path):
+    """multistep_invoices_memo at c92ae49: docx_create for invoices.xlsx with a table of {"text": ...} cells,
+    twice; told only that the cells were not strings, the model ran out of time."""
+    import json
+
+    from agent_helpers import scripted_agent
+    from tools.office import OFFICE_TOOLS
+
+    blocks = [{"type": "table", "rows": [[{"text": "Invoice"}, {"text": "Amount"}]],
+               "cells": [[{"text": "INV-101"}, {"text": "1200.00"}], [{"text": "INV-102"}, {"text": "349.50"}]]}]
+    wrong = ('<tool_call>\n' + json.dumps({"name": "docx_create", "arguments": {"path": "invoices.xlsx",
+                                                                               "blocks": blocks}}) + '\n</tool_call>')
+    agent, _, ws, store = scripted_agent(tmp_path, [wrong, "I could not write it."], OFFICE_TOOLS, approve="all",
+                                         preread=False)
+    events = list(agent.run("Create invoices.xlsx with the columns Invoice and Amount, then write memo.docx with "
+                            "the total.", workspace=ws))
+    made = store.calls(events[-1].task_id)[0]
+    assert made.status == "invalid" and "invoices.xlsx is a xlsx file, which xlsx_write writes" in made.result
+    assert ('call xlsx_write with {"path": "invoices.xlsx", "rows": [["Invoice", "Amount"], ["INV-101", "1200.00"], '
+            '["INV-102", "349.50"]]}') in made.result
+    assert not (ws / "invoices.xlsx").exists()
+    store.close()
+
+
 def test_offering_the_user_help_with_their_own_task_is_refused(tmp_path):
     """docx_summarise at e43e9f3: Qwen 1.5B read the report, then asked "Do you need help
     with the summary? If so, please provide the next step." and the task paused on it."""

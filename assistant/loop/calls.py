@@ -490,6 +490,9 @@ class CallRunner:
         try:
             params = tool.validate(call.arguments)
         except ValidationError as exc:
+            other = _other_kind_tool(call, self.registry)
+            if other:  # multistep_invoices_memo at c92ae49: docx_create for invoices.xlsx, its table rows of dicts
+                return (yield from self.finish(call, ToolResult.fail(other), "invalid"))
             return (yield from self.finish(call, ToolResult.fail(format_validation_error(tool, exc)), "invalid"))
         risk = tool.risk_of(self.ctx, params)
         unknown = _unknown_arguments(tool, call.arguments)
@@ -1233,6 +1236,56 @@ _CONFIRM = re.compile(r"^\s*(?:(?:do|would) you (?:want|like)(?: me)? to|(?:shou
 #: a request to do any of these is confirmed with the user even when it is word for word the goal
 _CONFIRM_ALWAYS = re.compile(r"\b(delet|remov|eras|overwrit|replac|send|sent|email|e-mail|mail|post|publish|share|"
                              r"pay|buy|order|cancel|move|rename|drop|clear|wipe|empty)", re.IGNORECASE)
+
+
+#: the tool that writes each kind of file, by file name ending
+_WRITER_OF = {".xlsx": "xlsx_write", ".xlsm": "xlsx_write", ".csv": "csv_write", ".docx": "docx_create"}
+
+
+def _other_kind_tool(call: CallRecord, registry: ToolRegistry) -> str:
+    """Why a call with invalid arguments went to the wrong tool when its ``path``
+    names a kind of file another tool writes (docx_create for invoices.xlsx): the
+    tool to use and, when the call's table blocks or rows hold them, the call to
+    copy; "" otherwise. multistep_invoices_memo at c92ae49: Qwen 1.5B sent
+    docx_create for invoices.xlsx twice, was told only that its table cells were
+    not strings, and ran out of time."""
+    path = str(call.arguments.get("path") or "")
+    suffix = os.path.splitext(path)[1].lower()
+    right = _WRITER_OF.get(suffix)
+    family = call.name.split("_")[0]
+    if not right or right.split("_")[0] == family or family not in ("docx", "xlsx", "csv") \
+            or registry.get(right) is None:
+        return ""
+    msg = f"Not run: {path} is a {suffix.lstrip('.')} file, which {right} writes, not {call.name}."
+    rows = _table_rows(call.arguments)
+    if rows and right in ("xlsx_write", "csv_write"):
+        msg += f" To write it, call {right} with {json.dumps({'path': path, 'rows': rows}, ensure_ascii=False)}."
+    else:
+        msg += f" Call {right} instead."
+    return msg
+
+
+def _table_rows(arguments: dict[str, Any]) -> list[list[str]]:
+    """The rows of a call's table, as plain texts: its ``rows``, or those of its
+    table blocks (``rows`` then ``cells``); a cell written as {"text": ...} is its
+    text. [] when there is no table, or a cell is neither text, number nor such."""
+    def text(cell: Any) -> str | None:
+        if isinstance(cell, dict):
+            cell = cell.get("text", cell.get("value"))
+        return None if isinstance(cell, (dict, list)) or cell is None else str(cell)
+
+    grids = [arguments.get("rows")] if isinstance(arguments.get("rows"), list) else []
+    for block in arguments.get("blocks") or []:
+        if isinstance(block, dict):
+            grids += [block.get(k) for k in ("rows", "cells") if isinstance(block.get(k), list)]
+    rows: list[list[str]] = []
+    for grid in grids:
+        for row in grid:
+            cells = [text(c) for c in row] if isinstance(row, list) else [None]
+            if None in cells:
+                return []
+            rows.append([c for c in cells if c is not None])
+    return rows if len(rows) <= 200 else []
 
 
 def _confirms_goal(question: str, goal: str, workspace: Any) -> bool:
