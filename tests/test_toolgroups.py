@@ -85,6 +85,11 @@ def test_hint_for_a_tool_in_an_unloaded_group(registry):
     assert unloaded_hint("no call here", registry) == ""
     # multistep_invoices_memo at c92ae49: a cut-off call of a tool the turn could call needs no use_tools
     assert unloaded_hint(raw, registry, loaded={"read_file", "pdf_read"}) == ""
+    # and docx_create for invoices.xlsx is no reason to load the 'word' group when xlsx_write is there
+    wrong = '<tool_call>\n{"name": "docx_create", "arguments": {"path": "invoices.xlsx", "blocks": []}}\n</tool_call>'
+    assert unloaded_hint(wrong, registry, loaded={"xlsx_write"}) == (" invoices.xlsx is a xlsx file: call xlsx_write, "
+                                                                     "which you have.")
+    assert "'word'" in unloaded_hint(wrong, registry, loaded={"read_file"})
 
 
 def test_core_prompt_fits_the_budget_on_the_demo_tokenizer(registry):

@@ -32,7 +32,7 @@ from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
 from .stuck import signature
-from .toolgroups import loaded_groups
+from .toolgroups import WRITER_OF, loaded_groups
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -1238,10 +1238,6 @@ _CONFIRM_ALWAYS = re.compile(r"\b(delet|remov|eras|overwrit|replac|send|sent|ema
                              r"pay|buy|order|cancel|move|rename|drop|clear|wipe|empty)", re.IGNORECASE)
 
 
-#: the tool that writes each kind of file, by file name ending
-_WRITER_OF = {".xlsx": "xlsx_write", ".xlsm": "xlsx_write", ".csv": "csv_write", ".docx": "docx_create"}
-
-
 def _other_kind_tool(call: CallRecord, registry: ToolRegistry) -> str:
     """Why a call with invalid arguments went to the wrong tool when its ``path``
     names a kind of file another tool writes (docx_create for invoices.xlsx): the
@@ -1251,7 +1247,7 @@ def _other_kind_tool(call: CallRecord, registry: ToolRegistry) -> str:
     not strings, and ran out of time."""
     path = str(call.arguments.get("path") or "")
     suffix = os.path.splitext(path)[1].lower()
-    right = _WRITER_OF.get(suffix)
+    right = WRITER_OF.get(suffix)
     family = call.name.split("_")[0]
     if not right or right.split("_")[0] == family or family not in ("docx", "xlsx", "csv") \
             or registry.get(right) is None:

@@ -24,7 +24,7 @@ from tools.base import ToolRegistry
 from tools.core import CORE_TOOLS, GROUP_NAMES, GROUP_PREFIXES, group_of_name
 
 __all__ = ["GROUPS", "group_of", "initial_groups", "active_schemas", "compact_schema", "loaded_groups",
-           "unloaded_hint", "TurnTools", "turn_tools", "loaded_schemas_note"]
+           "unloaded_hint", "WRITER_OF", "TurnTools", "turn_tools", "loaded_schemas_note"]
 
 _SAID = {
     "word": "Word .docx documents: read, create, edit",
@@ -214,6 +214,11 @@ def _schema_parts(registry: ToolRegistry, groups: Iterable[str]) -> tuple[list[d
 _NAME_RE = re.compile(r"<function=([A-Za-z0-9_.\-]+)|\"name\"\s*:\s*\"([A-Za-z0-9_.\-]+)\"")
 
 
+_PATH_RE = re.compile(r"\"path\"\s*:\s*\"([^\"]+)\"|<parameter=path>\s*([^<\s]+)")
+#: the tool that writes each kind of file, by file name ending
+WRITER_OF = {".xlsx": "xlsx_write", ".xlsm": "xlsx_write", ".csv": "csv_write", ".docx": "docx_create"}
+
+
 def unloaded_hint(raw: str, registry: ToolRegistry, loaded: Collection[str] = ()) -> str:
     """" It is in the 'excel' group: ..." when ``raw`` calls a registered tool
     whose group is not loaded (not among ``loaded``, the names the turn could
@@ -222,6 +227,12 @@ def unloaded_hint(raw: str, registry: ToolRegistry, loaded: Collection[str] = ()
     the model spent two of its steps loading a loaded group."""
     m = _NAME_RE.search(raw or "")
     name = (m.group(1) or m.group(2)) if m else ""
+    m_path = _PATH_RE.search(raw or "")
+    path = (m_path.group(1) or m_path.group(2)) if m_path else ""
+    writer = WRITER_OF.get(os.path.splitext(path)[1].lower()) if path else None
+    if name and name not in loaded and writer in loaded and writer.split("_")[0] != name.split("_")[0]:
+        # multistep_invoices_memo: docx_create for invoices.xlsx is no reason to load the 'word' group
+        return f" {path} is a {writer.split('_')[0]} file: call {writer}, which you have."
     tool = registry.get(name) if name and name not in loaded else None
     group = group_of(name, tool.source) if tool is not None else None
     if not group:
