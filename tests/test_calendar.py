@@ -315,6 +315,9 @@ def test_the_note_the_user_quoted_is_not_the_title(home):
     bare = call("calendar_add_event", title="Budget review", start="next Wednesday at 2:30pm", duration_minutes=45)
     assert bare.error and 'the user gave the note "Bring the Q3 numbers", but no field holds it' in bare.text
     assert "Budget" not in call("calendar_list_events", start="next Wednesday").text  # nothing added
+    source, _ = make(ctx=ToolContext(user_words=['Read the note "Team prep" and put the meeting it names on my '
+                                                 'calendar.']))
+    assert not source("calendar_add_event", title="Team prep", start="next Wednesday at 2:30pm").error  # a source
     right = call("calendar_add_event", title="Budget review", start="next Wednesday at 2:30pm", duration_minutes=45,
                  description="Bring the Q3 numbers")
     assert not right.error, right.text

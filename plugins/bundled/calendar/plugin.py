@@ -223,7 +223,8 @@ class _Calendar:
 P = TypeVar("P", bound=BaseModel)
 
 _QUOTED = re.compile(r"[\"\u201c]([^\"\u201c\u201d]{2,200})[\"\u201d]")
-_NOTE_WORD = re.compile(r"\b(note|notes|description|saying|message|reminder|comment)\W*(that|of|:)?\s*$", re.IGNORECASE)
+_WITH_NOTE = re.compile(r"\b(with|and|add|adding|include|including|plus)\s+(a|an|the)?\s*(note|description|message|"
+                        r"reminder|comment)\W*(that|of|saying|:)?\s*$", re.IGNORECASE)
 
 
 def _note_as_title(user_words: list[str], title: str) -> str:
@@ -233,16 +234,18 @@ def _note_as_title(user_words: list[str], title: str) -> str:
     notes, others = [], []
     for text in user_words:
         for m in _QUOTED.finditer(text):
-            (notes if _NOTE_WORD.search(text[max(0, m.start() - 40):m.start()]) else others).append(m.group(1).strip())
+            (notes if _WITH_NOTE.search(text[max(0, m.start() - 40):m.start()]) else others).append(m.group(1).strip())
     if not any(title.strip().lower() == n.lower() for n in notes):
         return ""
     named = f'; the title the user gave is "{others[0]}"' if others else ""
     return f'"{title.strip()}" is what the user gave as the note: pass it as description{named}'
 
+
 def _users_notes(user_words: list[str]) -> list[str]:
-    """The texts the user quoted as a note ('with the note "Bring the Q3 numbers"')."""
+    """The texts the user quoted as the event's note ('with the note "Bring the Q3
+    numbers"'); not a note the user names as a source ('read the note "Prep"')."""
     return [m.group(1).strip() for text in user_words for m in _QUOTED.finditer(text)
-            if _NOTE_WORD.search(text[max(0, m.start() - 40):m.start()])]
+            if _WITH_NOTE.search(text[max(0, m.start() - 40):m.start()])]
 
 
 def _note_left_out(user_words: list[str], p: AddEvent) -> str:
