@@ -1670,6 +1670,9 @@ def test_a_rename_task_finished_with_some_other_change_is_doubted(tmp_path):
     problems = finish_problems("I renamed 5 photos from IMG_ to holiday-.",
                                Evidence(goal=goal, workspace=tmp_path, calls=[renamed], tool_names=tools))
     assert not any("moved or renamed" in p for p in problems), problems
+    rows = "Sort the rows of the sales file by date, newest first."  # rows, not files
+    assert not any("moved or renamed" in p for p in finish_problems(
+        "Sorted.", Evidence(goal=rows, workspace=tmp_path, calls=[note], tool_names=tools)))
     sheet = 'Rename the sheet "Sheet1" in the budget files to "2026".'  # a sheet, not a file
     assert not any("moved or renamed" in p for p in finish_problems(
         "Renamed.", Evidence(goal=sheet, workspace=tmp_path, calls=[note], tool_names=tools)))

@@ -1404,7 +1404,8 @@ def _store_untouched(ev: Evidence) -> str:
 
 _FILE_OPS = re.compile(r"(^|[.,;:]\s+)\W*(please\s+)?(?P<verb>renam|mov|sort|organi[sz])\w*\b"
                        r"(?=[^.]{0,80}\b(files?|folders?|photos?|pictures?|images?|documents?|pdfs?)\b)", re.IGNORECASE)
-_NOT_FILES = re.compile(r"\b(sheets?|columns?|tabs?|headings?|events?|meetings?|notes?)\b", re.IGNORECASE)
+_NOT_FILES = re.compile(r"\b(sheets?|columns?|rows?|lines?|entries|lists?|tables?|tabs?|headings?|paragraphs?|"
+                        r"sections?|events?|meetings?|notes?)\b", re.IGNORECASE)
 _MOVES = ("rename_many", "move")
 
 
