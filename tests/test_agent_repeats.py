@@ -1298,3 +1298,30 @@ def test_the_save_call_to_copy_has_the_columns_the_goal_names(assistant_home, tm
     assert 'call csv_write with {"path": "top.csv", "rows": [["Customer", "Total"], ["B", 7]]}' in results[0]
     assert isinstance(events[-1], Finished), events[-1]
     store.close()
+
+
+def test_a_sheet_of_totals_per_region_gets_no_per_sheet_call_to_copy(assistant_home, tmp_path):
+    """xlsx_group_sums at c92ae49: "Add a sheet named "By Region" ... with one row per region ... its total sales"
+    got the per-sheet hint (one row: "Sales", =SUM of the one sheet); the model copied it and finished wrong."""
+    import openpyxl
+    from assistant.loop.calls import _SHEET_TOTALS
+    from tools.office import OFFICE_TOOLS
+
+    goal = ('Add a sheet named "By Region" to sales.xlsx with one row per region: the region name in column A and '
+            "its total sales in column B.")
+    assert not _SHEET_TOTALS.search(goal)
+    assert _SHEET_TOTALS.search('budget.xlsx has one sheet per month. Add a sheet called "Summary" that lists each '
+                                "month's sheet name in column A and that month's total amount in column B.")
+    # and a per-sheet goal on a one-sheet workbook gets no hint either: one row is no summary of sheets
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [call("xlsx_info", path="sales.xlsx"), "Done."],
+                                     extra=OFFICE_TOOLS)
+    wb = openpyxl.Workbook()
+    wb.active.title = "Sales"
+    wb.active.append(["Region", "Amount"])
+    wb.active.append(["North", 1200])
+    wb.save(ws / "sales.xlsx")
+    events = list(agent.run('Add a sheet called "Summary" to sales.xlsx listing each sheet\'s name and its total.',
+                            workspace=ws))
+    info = [e for e in events if isinstance(e, ToolCallFinished)][0]
+    assert "xlsx_add_sheet with" not in info.result
+    store.close()

@@ -354,7 +354,7 @@ class CallRunner:
                 rows.append([sheet.title, f"=SUM('{title}'!{letter}{filled[0]}:{letter}{filled[-1]})"])
         finally:
             wb.close()
-        if len(rows) < 2 or len(rows) > 25:
+        if len(rows) < 3 or len(rows) > 25:  # one sheet's total is no sheet of totals per sheet
             return ""
         args = json.dumps({"path": path, "name": named.group(1), "rows": rows}, ensure_ascii=False)
         return f"Hint: to add the sheet the task asks for, with each sheet's total, call xlsx_add_sheet with {args}."
@@ -1498,8 +1498,10 @@ _FOLDER_NAMED = re.compile(
     r"(?:folder|directory)\b|\b(?:folder|directory)\s+[\"'`]?(?P<b>[\w.-]+(?:/[\w.-]+)*)/?[\"'`]?", re.IGNORECASE)
 
 
-_SHEET_TOTALS = re.compile(r"\b(add|create|make|insert)\b.{0,60}\bsheet\b.{0,200}?\b(each|every|per)\b.{0,120}?"
-                           r"\btotal", re.IGNORECASE | re.DOTALL)
+# "Add a sheet ... that lists each month's sheet name ... and that month's total": the rows are the sheets, not the
+# rows of one sheet grouped ("one row per region": xlsx_group_sums at c92ae49 copied a one-row per-sheet hint)
+_SHEET_TOTALS = re.compile(r"\b(add|create|make|insert)\b.{0,60}\bsheet\b.{0,200}?\b(each|every|per)\b[^.]{0,40}?"
+                           r"\b(sheets?|tabs?|worksheets?)\b.{0,120}?\btotal", re.IGNORECASE | re.DOTALL)
 _SORT_BY_TYPE = re.compile(r"\b(sort|organi[sz]e|group|file|move)\b.{0,80}?\b(sub)?folders?\b.{0,80}?\b(extension|file "
                            r"types?|types? of file)", re.IGNORECASE | re.DOTALL)
 # "rename every file named like IMG_0042.jpg to holiday-0042.jpg": an example of the rename
