@@ -1676,3 +1676,36 @@ def test_a_rename_task_finished_with_some_other_change_is_doubted(tmp_path):
     sheet = 'Rename the sheet "Sheet1" in the budget files to "2026".'  # a sheet, not a file
     assert not any("moved or renamed" in p for p in finish_problems(
         "Renamed.", Evidence(goal=sheet, workspace=tmp_path, calls=[note], tool_names=tools)))
+
+
+def test_one_row_per_group_must_name_every_group_of_the_source(tmp_path):
+    """xlsx_group_sums at c92ae49: "one row per region" got one row "Sales" with the sum of the whole sheet
+    (a per-sheet hint copied), and the task finished."""
+    import openpyxl
+
+    goal = ('Add a sheet named "By Region" to sales.xlsx with one row per region: the region name in column A and '
+            "its total sales in column B.")
+    wb = openpyxl.Workbook()
+    wb.active.title = "Sales"
+    for row in (["Region", "Rep", "Amount"], ["North", "Ana", 1200], ["South", "Ben", 950], ["North", "Eva", 430],
+                ["East", "Gus", 880]):
+        wb.active.append(row)
+    by = wb.create_sheet("By Region")
+    by.append(["Sheet", "Total"])
+    by.append(["Sales", "=SUM('Sales'!C2:C5)"])
+    wb.save(tmp_path / "sales.xlsx")
+    add = _done("xlsx_add_sheet", "added sheet 'By Region' with 2 rows", path="sales.xlsx")
+    add.risk = "write"
+    problems = _problems(tmp_path, goal, "I added the By Region sheet with the totals.", [add], touched=["sales.xlsx"],
+                         files=())
+    assert any("one row per region; the Region column of sales.xlsx has 3 (North, South, East)" in p
+               and "names none of them" in p for p in problems), problems
+    wb = openpyxl.load_workbook(tmp_path / "sales.xlsx")
+    del wb["By Region"]
+    by = wb.create_sheet("By Region")
+    for row in (["Region", "Total"], ["North", 1630], ["South", 950], ["East", 880]):
+        by.append(row)
+    wb.save(tmp_path / "sales.xlsx")
+    problems = _problems(tmp_path, goal, "I added the By Region sheet with the totals.", [add], touched=["sales.xlsx"],
+                         files=())
+    assert not any("one row per" in p for p in problems), problems

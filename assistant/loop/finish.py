@@ -1178,6 +1178,81 @@ def _text_not_in_column(ev: Evidence) -> str:
     return ""
 
 
+_ROW_PER = re.compile(r"\b(?:one|a|1) (?:row|line) (?:per|for each|for every|for) (?:each |every )?(?P<x>[a-z]{3,})",
+                      re.IGNORECASE)
+
+
+def _table_cells(path: Path, skip_sheet: str = "") -> list[tuple[str, list[list[Any]]]]:
+    """``(sheet name, rows of values)`` of each sheet of a workbook (one unnamed
+    sheet for a CSV file), the sheet ``skip_sheet`` left out; [] when unreadable."""
+    try:
+        if path.suffix.lower() in (".csv", ".tsv"):
+            import csv
+
+            text = path.read_text(encoding="utf-8-sig", errors="replace")
+            return [("", list(csv.reader(text.splitlines()[:5000], delimiter="\t" if path.suffix == ".tsv" else ",")))]
+        if path.suffix.lower() in (".xlsx", ".xlsm"):
+            import openpyxl
+
+            wb = openpyxl.load_workbook(path, read_only=True)
+            try:
+                return [(ws.title, [list(r) for r in ws.iter_rows(max_row=5000, values_only=True)])
+                        for ws in wb.worksheets if ws.title.strip().lower() != skip_sheet.strip().lower()]
+            finally:
+                wb.close()
+    except Exception:  # noqa: BLE001 - a file that cannot be read is another check's business
+        return []
+    return []
+
+
+def _groups_missing(ev: Evidence) -> str:
+    """The doubt when the goal asks for "one row per X", a table the goal names has a
+    column headed X holding a few texts, and the sheet (or table file) this task
+    wrote for it names some of them nowhere ("" otherwise). xlsx_group_sums at
+    c92ae49: "a sheet named "By Region" ... with one row per region" got a single row
+    "Sales" with the sum of the whole sheet, and the task finished."""
+    m = _ROW_PER.search(ev.goal)
+    if m is None:
+        return ""
+    x = m.group("x").lower()
+    x = x[:-1] if x.endswith("s") and not x.endswith("ss") else x
+    named = SHEET_NAMED.search(ev.goal)
+    root, touched = Path(ev.workspace), {norm_path(p) for p in ev.touched}
+    outputs, inputs = goal_files(ev.goal)
+    tables = [rel for rel in dict.fromkeys([*outputs, *inputs]) if rel.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    target = next((rel for rel in tables if norm_path(rel) in touched), "")
+    if not target:
+        return ""
+    written = _table_cells(root / target)
+    if named:
+        written = [t for t in written if t[0].strip().lower() == named.group(1).strip().lower()]
+        if not written:
+            return ""  # the missing sheet is another check's doubt
+        sources = [(target, t) for t in _table_cells(root / target, skip_sheet=named.group(1))]
+    else:
+        sources = [(rel, t) for rel in tables if rel != target for t in _table_cells(root / rel)]
+    texts = {str(v).strip().lower() for _, rows in written for row in rows for v in row if v is not None}
+    for rel, (sheet, rows) in sources:
+        if len(rows) < 2:
+            continue
+        header = [re.sub(r"[\W_]+", " ", str(v or "")).strip().lower() for v in rows[0]]
+        col = next((j for j, h in enumerate(header) if h in (x, x + "s", x + "es")), None)
+        if col is None:
+            continue
+        values = list(dict.fromkeys(str(r[col]).strip() for r in rows[1:] if col < len(r) and isinstance(r[col], str)
+                                    and r[col].strip()))
+        if not values or len(values) > 30:
+            continue
+        missing = [v for v in values if v.lower() not in texts]
+        if missing:
+            where = f"the sheet {named.group(1)!r}" if named else target
+            return (f"the task asks for one row per {x}; the {rows[0][col]} column of {rel} has {len(values)} "
+                    f"({', '.join(values[:8])}), and {where} names {len(values) - len(missing) or 'none'} of them "
+                    f"(missing: {', '.join(missing[:5])}). Add them up with table_query (SELECT {rows[0][col]}, "
+                    f"SUM(...) ... GROUP BY {rows[0][col]}) and write one row per {x}")
+    return ""
+
+
 def _missing_sheet(ev: Evidence) -> str:
     """A doubt when the goal asks for a sheet named "X" and no workbook this task wrote
     has one. xlsx_top_vendors: asked to add a sheet named "Top 5", Qwen 1.5B wrote
@@ -1857,7 +1932,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                    f"{'them' if len(unused) > 1 else 'it'}; use the user's exact words where the task gives them")
     if changed:  # what the written files must hold: the goal's column texts, columns, sheet; a summary shorter
         out += [p for p in (check(ev) for check in (_text_not_in_column, _missing_columns, _missing_sheet,
-                                                    _summary_not_shorter)) if p]
+                                                    _groups_missing, _summary_not_shorter)) if p]
     cannot = undoable_verb(ev.goal, ev.tool_names)
     if cannot and not _NOT_DONE.search(answer):
         out.append(f"the task asks to {cannot}, and no tool here can {cannot}; say plainly that you could not "
