@@ -868,6 +868,17 @@ def test_an_answer_that_picks_a_value_below_the_highest_of_its_query_is_doubted(
     low = _problems(tmp_path, "Which category had the lowest total?", "Home, 250.", [query], files=())
     assert any("lower value in that column (60)" in p for p in low)
     assert _problems(tmp_path, "What did we spend on Travel?", "Travel: 470.", [query], files=()) == []
+    # xlsx_lookup at c92ae49: no query at all; "Home, 250", its largest single row, read off the sheet
+    read = _done("xlsx_read", "| 1 | Category | Amount |\n| 2 | Food | 120 |\n| 3 | Home | 250 |\n| 4 | Food | 471 |",
+                 path="spending.xlsx")
+    tools = [*TOOLS, "table_query", "xlsx_read"]
+    eye = finish_problems("Category: Home\nTotal: 250", Evidence(goal=goal, workspace=tmp_path, calls=[read],
+                                                                  tool_names=tools))
+    assert any("compared by eye, not added up: no table_query ran" in p for p in eye), eye
+    assert not any("by eye" in p for p in finish_problems("Food, with 591.", Evidence(
+        goal=goal, workspace=tmp_path, calls=[read, query], tool_names=tools)))
+    assert not any("by eye" in p for p in finish_problems("Home, 250.", Evidence(  # no total asked for
+        goal="Which single purchase was the largest?", workspace=tmp_path, calls=[read], tool_names=tools)))
 
 
 def test_a_change_asked_of_a_file_that_went_to_a_new_copy_is_doubted(tmp_path):

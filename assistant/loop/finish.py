@@ -1569,6 +1569,9 @@ def _not_the_extreme(answer: str, ev: Evidence) -> str:
     if high == low:
         return ""
     said = set(_source_numbers([answer]))
+    unsummed = _extreme_unsummed(ev, said, "highest" if high else "lowest")
+    if unsummed:
+        return unsummed
     for c in reversed(ev.calls):
         if c.name != "table_query" or c.status != "done" or c.error or not c.result:
             continue
@@ -1588,6 +1591,30 @@ def _not_the_extreme(answer: str, ev: Evidence) -> str:
                         f"BY ... {'DESC' if high else 'ASC'} LIMIT 1 puts it first)")
         return ""
     return ""
+
+
+def _extreme_unsummed(ev: Evidence, said: set[str], which: str) -> str:
+    """The doubt when the goal asks for the highest (lowest) *total* of a table this
+    task read, the answer gives a number, and no ``table_query`` of this task ran:
+    the rows were compared by eye, not added up. xlsx_lookup at c92ae49: Qwen 1.5B
+    read spending.xlsx and answered "Home, 250", its largest single row (Food's five
+    rows total 591)."""
+    if not _TOTAL_WORD.search(ev.goal) or not said or "table_query" not in ev.tool_names:
+        return ""
+    if any(c.name == "table_query" and c.status == "done" and not c.error for c in ev.calls):
+        return ""
+    tables = [c for c in ev.calls if c.status == "done" and not c.error and c.name in ("xlsx_read", "csv_read",
+                                                                                       "read_file")
+              and str(c.arguments.get("path", "")).lower().endswith((".xlsx", ".csv", ".tsv"))]
+    if not tables:
+        return ""
+    return (f"the task asks for the {which} total, and the answer's numbers were compared by eye, not added up: no "
+            f"table_query ran in this task. Add the rows up per group with table_query (SELECT ..., SUM(...) ... "
+            f"GROUP BY ... ORDER BY 2 {'DESC' if which == 'highest' else 'ASC'} LIMIT 1) and answer from what it "
+            "returns")
+
+
+_TOTAL_WORD = re.compile(r"\b(total|totals|sum|sums|combined|altogether|in all)\b", re.IGNORECASE)
 
 
 _ACROSS = re.compile(r"\b(both|across|combined|altogether|every (sheet|tab|quarter|month)|all (the |\w+ )?"
