@@ -241,7 +241,7 @@ def test_reading_a_table_whole_for_a_ranking_points_to_table_query(assistant_hom
     events = list(agent.run("Which customer spent the most in total in orders.csv?", workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     assert results[0].rstrip().endswith("Never add numbers up by hand.")
-    assert "table 'orders', e.g. SELECT customer, SUM(amount) FROM orders GROUP BY customer ORDER BY 2 DESC" \
+    assert "table 'orders', e.g. call table_query with {\"sql\": \"SELECT customer, SUM(amount) FROM orders GROUP BY customer ORDER BY 2 DESC" \
         in results[0]
     assert results[0].index("<<END_UNTRUSTED") < results[0].index("Hint:")  # the harness's words, outside the fence
     assert "Hint:" not in results[1]
@@ -275,7 +275,7 @@ def test_the_table_hint_names_each_sheet_of_a_workbook(assistant_home, tmp_path)
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     # xlsx_two_sheet_total at 462ec82: the two sums mixed up in one SELECT; the all-sheets table needs no join
     assert "tables 'expenses_q1', 'expenses_q2'. Table 'expenses' holds every sheet's rows, with a column sheet " \
-        "naming the sheet, e.g. SELECT SUM(amount) FROM expenses WHERE category = 'Travel'." in results[0]
+        "naming the sheet, e.g. call table_query with {\"sql\": \"SELECT SUM(amount) FROM expenses WHERE category = 'Travel'\"}." in results[0]
     # xlsx_two_sheet_total at c628c84: SUM(Amount) over every category of each sheet, added by hand
     assert "750" in results[1] and "adds up every row of expenses_q1; the task asks about 'Travel'" in results[1]
     assert "WHERE category = 'Travel'" in results[1]
@@ -648,7 +648,7 @@ def test_a_query_for_a_named_sheet_shows_the_call_that_saves_its_rows(assistant_
     events = list(agent.run(goal, workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     # xlsx_top_vendors at e03cee3: the example grouped by category (fewest values), copied for a vendor ranking
-    assert "e.g. SELECT vendor, SUM(amount) FROM spending GROUP BY vendor ORDER BY 2 DESC" in results[0]
+    assert "e.g. call table_query with {\"sql\": \"SELECT vendor, SUM(amount) FROM spending GROUP BY vendor ORDER BY 2 DESC" in results[0]
     results = results[1:]
     assert f"call xlsx_add_sheet with {json.dumps(saved)}" in results[0]
     # the suggested call, sent as written, does what the task asks
@@ -1324,4 +1324,27 @@ def test_a_sheet_of_totals_per_region_gets_no_per_sheet_call_to_copy(assistant_h
                             workspace=ws))
     info = [e for e in events if isinstance(e, ToolCallFinished)][0]
     assert "xlsx_add_sheet with" not in info.result
+    store.close()
+
+
+def test_a_highest_total_read_off_the_sheet_is_refused_with_the_query_to_copy(tmp_path):
+    """xlsx_lookup at c92ae49: Qwen 1.5B read spending.xlsx and answered "Home, 250" (its largest single row;
+    Food's rows total 591) without a query; the task finished. The refusal names the query from the read's hint."""
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    read = "<tool_call>\n<function=xlsx_read>\n<parameter=path>\nspending.xlsx\n</parameter>\n</function>\n</tool_call>"
+    agent, model, ws, store = scripted_agent(tmp_path, [read, "Category: Home\nTotal: 250", "Category: Home"],
+                                             [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    wb = openpyxl.Workbook()
+    for row in (["Category", "Amount"], ["Food", 120], ["Home", 250], ["Food", 471]):
+        wb.active.append(row)
+    wb.save(ws / "spending.xlsx")
+    goal = "Which category had the highest total spending in spending.xlsx? Answer with the category name and its total."
+    events = list(agent.run(goal, workspace=ws))
+    refusal = model.prompts[2][-1].content
+    assert "compared by eye, not added up" in refusal
+    assert "harness note at step 1: call table_query with {\"sql\": \"SELECT category, SUM(amount)" in refusal
+    assert not isinstance(events[-1], Finished)
     store.close()

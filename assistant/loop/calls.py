@@ -229,9 +229,11 @@ class CallRunner:
             example_all = _example_query(union, goal)
             example = ""
             across = (f" Table {union.name!r} holds every sheet's rows, with a column sheet naming the sheet"
-                      f"{', e.g. ' + example_all if example_all else ''}.")
+                      f"{', e.g. call table_query with ' + _sql_args(example_all) if example_all else ''}.")
+        # the example as a call to copy: the finish check names it again when no query ran (recap.next_call_to_copy)
         return (f"Hint: for totals, counts or rankings, query with table_query (SQL); "
-                f"table{'s' if len(mine) > 1 else ''} {names}{', e.g. ' + example if example else ''}.{across} "
+                f"table{'s' if len(mine) > 1 else ''} {names}"
+                f"{', e.g. call table_query with ' + _sql_args(example) if example else ''}.{across} "
                 "Never add numbers up by hand.")
 
     def _table_first(self) -> str:
@@ -1282,6 +1284,10 @@ def _table_rows(arguments: dict[str, Any]) -> list[list[str]]:
                 return []
             rows.append([c for c in cells if c is not None])
     return rows if len(rows) <= 200 else []
+
+
+def _sql_args(sql: str) -> str:
+    return json.dumps({"sql": sql}, ensure_ascii=False)
 
 
 def _confirms_goal(question: str, goal: str, workspace: Any) -> bool:
