@@ -808,6 +808,12 @@ def test_an_answer_that_shows_code_instead_of_running_it_is_doubted(tmp_path):
     assert "shows code" in _problems(tmp_path, goal, query_rows, files=())[0]
     calls = "Use:\n```\ntotal = sum(amounts)\nprint(total)\n```"
     assert "shows code" in _problems(tmp_path, goal, calls, files=())[0]
+    # xlsx_top_vendors at c92ae49: the query it ran, shown in the report of what was done, is no code to run
+    ran = _done("table_query", "Food | 591", sql="SELECT Category, SUM(Amount) FROM spending GROUP BY 1 ORDER BY 2 DESC")
+    report = ("Food had the highest total, 591. I ran:\n```sql\nSELECT Category, SUM(Amount)\nFROM spending GROUP BY 1 "
+              "ORDER BY 2 DESC;\n```")
+    assert not any("shows code" in p for p in _problems(tmp_path, goal, report, [ran], files=()))
+    assert "shows code" in _problems(tmp_path, goal, answer, [ran], files=())[0]  # another query: still code
 
 
 def test_a_sheet_the_goal_names_must_exist_in_the_workbook_written(tmp_path):

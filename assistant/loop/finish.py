@@ -757,6 +757,20 @@ def _query_shown(answer: str) -> str:
     return ""
 
 
+def _query_ran(answer: str, calls: Sequence[CallRecord]) -> bool:
+    """True when every fenced block of ``answer`` is a SQL query that a successful
+    ``table_query`` of this task ran (case, spacing and a final ";" aside).
+    xlsx_top_vendors at c92ae49: the five vendors queried and the sheet added, then
+    a report showing the query it had run was refused as code, and time ran out."""
+    def norm(sql: str) -> str:
+        return " ".join(sql.split()).rstrip(";").strip().lower()
+
+    ran = {norm(str(c.arguments.get("sql", ""))) for c in calls
+           if c.name == "table_query" and c.status == "done" and not c.error}
+    blocks = [norm(m.group(2)) for m in _CODE_BLOCK.finditer(answer)]
+    return bool(blocks) and all(b in ran for b in blocks)
+
+
 _ASKS_CODE = re.compile(r"\b(code|script|snippet|sql|query|queries|function|program|formula|regex|command)s?\b",
                         re.IGNORECASE)
 _WH_QUESTION = re.compile(r"(^|[.!?]\s+)\W*(who|what|which|where|when|whose|how (much|many|long))\b", re.IGNORECASE)
@@ -1883,7 +1897,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     shape = _shape_problem(answer, ev)
     if shape:
         return [shape]
-    if _shows_code(answer) and not _ASKS_CODE.search(ev.goal):  # xlsx_lookup: "you can use a SQL query:"
+    if _shows_code(answer) and not _ASKS_CODE.search(ev.goal) and not _query_ran(answer, ev.calls):
+        # xlsx_lookup: "you can use a SQL query:"; a query this task ran, shown in its report, is no such code
         sql = _query_shown(answer) if "table_query" in ev.tool_names else ""
         if sql:  # xlsx_two_sheet_total at f000187: the right query shown, never run, then a sum made up
             return ["the answer shows code for the user to run instead of its result; run the query: call table_query "
