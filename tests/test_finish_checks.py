@@ -1504,6 +1504,13 @@ def test_one_sheets_sum_answered_after_both_were_queried_gets_their_sum_to_copy(
     assert f'call table_query with {{"sql": "SELECT ({q1}) + ({q2})"}}' in doubt, doubt
     summed = _queried(ctx, 5, f"SELECT ({q1}) + ({q2})")
     assert float(summed.data["rows"][0][0]) == 2025.5  # the call to copy runs, and gives the total
+    # xlsx_two_sheet_total at c92ae49: one query, a UNION ALL of both sums (1034.0, 991.5), and the first answered
+    union = _queried(ctx, 2, f"{q1} UNION ALL {q2}")
+    ev = Evidence(goal=goal, workspace=ctx.workspace.root, calls=[union], tool_names=["table_query", "finish"])
+    doubt = next(p for p in finish_problems("We spent a total of $1034.00 on Travel across both quarters.", ev)
+                 if "across them" in p)
+    assert "one of the 2 rows" in doubt and f'call table_query with {{"sql": "SELECT ({q1}) + ({q2})"}}' in doubt
+    assert not any("across them" in p for p in finish_problems("We spent 2025.5 on Travel in both quarters.", ev))
 
 
 def test_not_found_before_any_look_is_doubted(tmp_path):

@@ -1646,6 +1646,38 @@ def _sources_queried(call: CallRecord) -> list[str]:
     return [str(src) for n, src in tables.items() if re.search(rf"\b{re.escape(str(n))}\b", sql, re.IGNORECASE)]
 
 
+def _one_part_of_union(answer: str, ev: Evidence) -> str:
+    """The doubt when the goal asks for a total across sheets (or quarters, months),
+    the newest ``table_query`` joined one sum per part with UNION, and the answer
+    gives one of its rows but not their sum ("" otherwise). xlsx_two_sheet_total at
+    c92ae49: "SELECT SUM(amount) FROM expenses_q1 ... UNION ALL SELECT SUM(amount)
+    FROM expenses_q2 ..." gave 1034.0 and 991.5; the answer said 1034 "across both
+    quarters", and the task finished."""
+    if not _ACROSS.search(ev.goal):
+        return ""
+    said = set(_source_numbers([answer]))
+    for c in reversed(ev.calls):
+        if c.name != "table_query" or c.status != "done" or c.error or not c.result:
+            continue
+        sql = str(c.arguments.get("sql", "")).strip().rstrip(";")
+        parts = re.split(r"\s+union(?:\s+all)?\s+", sql, flags=re.IGNORECASE)
+        lines = [ln.strip() for ln in _FENCE_LINE.sub("", c.result).splitlines() if ln.strip()]
+        rule = next((i for i, ln in enumerate(lines) if re.fullmatch(r"[-+\s]+", ln) and "-" in ln), None)
+        values = lines[rule + 1:] if rule is not None else []
+        if len(parts) < 2 or len(values) != len(parts) or not all(_CELL_NUMBER.fullmatch(v) for v in values):
+            return ""
+        numbers = [float(normalise_number(v)) for v in values]
+        hits = [v for v in numbers if normalise_number(repr(v)) in said]
+        total = round(sum(numbers), 6)
+        if not hits or normalise_number(repr(total)) in said:
+            return ""
+        added = "SELECT " + " + ".join(f"({p.strip()})" for p in parts)
+        return (f"the task asks for a total across them, but the answer gives {hits[0]:g}, one of the {len(numbers)} "
+                f"rows table_query at step {c.step} returned (one per part of its UNION); add them in one SELECT: "
+                f"call table_query with {json.dumps({'sql': added}, ensure_ascii=False)}")
+    return ""
+
+
 def _one_sheet_of_many(answer: str, ev: Evidence) -> str:
     """The doubt when the goal asks about every sheet of a workbook ("both quarters",
     "across all sheets") and the answer's numbers come only from ``table_query`` runs
@@ -1991,7 +2023,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     page = wrong_page(ev.goal, answer, ev.calls)
     if page:  # pdf_find_figure at 4826ac4: page 1's 6.10 for "on page 3"
         out.append(page)
-    sheets = _one_sheet_of_many(answer, ev)
+    sheets = _one_sheet_of_many(answer, ev) or _one_part_of_union(answer, ev)
     if sheets:  # xlsx_two_sheet_total at 462ec82: sheet Q1's Travel sum for "across both quarters"
         out.append(sheets)
     renamed = _renamed_against_goal(ev) if changed else ""
