@@ -449,10 +449,22 @@ def test_an_invalid_call_of_a_tool_for_another_kind_of_file_names_the_right_tool
     events = list(agent.run("Create invoices.xlsx with the columns Invoice and Amount, then write memo.docx with "
                             "the total.", workspace=ws))
     made = store.calls(events[-1].task_id)[0]
-    assert made.status == "invalid" and "invoices.xlsx is a xlsx file, which xlsx_write writes" in made.result
+    assert made.status == "invalid" and "invoices.xlsx is an xlsx file, which xlsx_write writes" in made.result
     assert ('call xlsx_write with {"path": "invoices.xlsx", "rows": [["Invoice", "Amount"], ["INV-101", "1200.00"], '
             '["INV-102", "349.50"]]}') in made.result
     assert not (ws / "invoices.xlsx").exists()
+    store.close()
+    # a valid docx_create for the workbook, with a total made up: the tool to use is said first
+    valid = call("docx_create", path="invoices.xlsx",
+                 blocks='[{"type": "paragraph", "text": "INV-101 1200.00, INV-102 349.50, total 2355.75"}]')
+    (tmp_path / "again").mkdir()
+    agent, _, ws, store = scripted_agent(tmp_path / "again", [valid, "I could not write it."], OFFICE_TOOLS,
+                                         approve="all", preread=False)
+    events = list(agent.run("Create invoices.xlsx with the columns Invoice and Amount, then write memo.docx with "
+                            "the total.", workspace=ws))
+    made = store.calls(events[-1].task_id)[0]
+    assert made.status == "invalid" and made.result.startswith("Not run: invoices.xlsx is an xlsx file, which "
+                                                               "xlsx_write writes, not docx_create. Call xlsx_write")
     store.close()
 
 

@@ -87,7 +87,7 @@ def test_hint_for_a_tool_in_an_unloaded_group(registry):
     assert unloaded_hint(raw, registry, loaded={"read_file", "pdf_read"}) == ""
     # and docx_create for invoices.xlsx is no reason to load the 'word' group when xlsx_write is there
     wrong = '<tool_call>\n{"name": "docx_create", "arguments": {"path": "invoices.xlsx", "blocks": []}}\n</tool_call>'
-    assert unloaded_hint(wrong, registry, loaded={"xlsx_write"}) == (" invoices.xlsx is a xlsx file: call xlsx_write, "
+    assert unloaded_hint(wrong, registry, loaded={"xlsx_write"}) == (" invoices.xlsx is an xlsx file: call xlsx_write, "
                                                                      "which you have.")
     assert "'word'" in unloaded_hint(wrong, registry, loaded={"read_file"})
 

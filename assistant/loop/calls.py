@@ -513,6 +513,10 @@ class CallRunner:
                 return True
             return (yield from self._execute(call, tool, params, risk, note))
         call.risk = risk.value
+        other = _other_kind_tool(call, self.registry) if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) else ""
+        if other:  # before the checks of what it writes: multistep_invoices_memo at 3797c71, docx_create for
+            # invoices.xlsx was refused for a total it made up, and the model went on with docx_create
+            return (yield from self.finish(call, ToolResult.fail(other), "invalid"))
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and asks_only_a_question(s.task.goal) \
                 and call.name not in _HARNESS_CALLS:
             found = [c for c in s.calls if c.id != call.id and c.status == "done" and not c.error and c.result
@@ -1254,7 +1258,8 @@ def _other_kind_tool(call: CallRecord, registry: ToolRegistry) -> str:
     if not right or right.split("_")[0] == family or family not in ("docx", "xlsx", "csv") \
             or registry.get(right) is None:
         return ""
-    msg = f"Not run: {path} is a {suffix.lstrip('.')} file, which {right} writes, not {call.name}."
+    kind = suffix.lstrip(".")
+    msg = f"Not run: {path} is {'an' if kind[0] == 'x' else 'a'} {kind} file, which {right} writes, not {call.name}."
     rows = _table_rows(call.arguments)
     if rows and right in ("xlsx_write", "csv_write"):
         msg += f" To write it, call {right} with {json.dumps({'path': path, 'rows': rows}, ensure_ascii=False)}."

@@ -232,7 +232,8 @@ def unloaded_hint(raw: str, registry: ToolRegistry, loaded: Collection[str] = ()
     writer = WRITER_OF.get(os.path.splitext(path)[1].lower()) if path else None
     if name and name not in loaded and writer in loaded and writer.split("_")[0] != name.split("_")[0]:
         # multistep_invoices_memo: docx_create for invoices.xlsx is no reason to load the 'word' group
-        return f" {path} is a {writer.split('_')[0]} file: call {writer}, which you have."
+        kind = writer.split("_")[0]
+        return f" {path} is {'an' if kind[0] == 'x' else 'a'} {kind} file: call {writer}, which you have."
     tool = registry.get(name) if name and name not in loaded else None
     group = group_of(name, tool.source) if tool is not None else None
     if not group:
