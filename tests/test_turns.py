@@ -109,6 +109,15 @@ def test_a_call_with_arguments_in_a_tools_tag_is_run_and_a_recited_tool_list_is_
     assert isinstance(result, FormatError) and "<tools> list" in result.reason
     broken = '<tool_call>\n{"name": "write_file", "arguments": {"path": "a.txt"}}'
     assert isinstance(classify_turn(turn(broken), str(tmp_path), TOOLS), FormatError)
+    # calendar_next_weekday at c92ae49: <function name="..." arguments='{...}'/> inside <tools>, a step lost
+    attrs = ('<tools>\n  <function name="write_file" arguments=\'{"path": "a.txt", "content": "x"}\'/>\n</tools>')
+    result = classify_turn(turn(attrs), str(tmp_path), TOOLS)
+    assert isinstance(result, Calls) and [(c.name, c.arguments) for c in result.calls] == [
+        ("write_file", {"path": "a.txt", "content": "x"})]
+    schema = '<tools>\n  <function name="write_file" arguments=\'{"type": "object", "properties": {}}\'/>\n</tools>'
+    assert isinstance(classify_turn(turn(schema), str(tmp_path), TOOLS), FormatError)
+    unknown = '<tools>\n  <function name="rm_rf" arguments=\'{"path": "."}\'/>\n</tools>'
+    assert isinstance(classify_turn(turn(unknown), str(tmp_path), TOOLS), FormatError)
 
 
 def test_a_call_of_a_tool_that_does_not_exist_names_the_one_that_does_it(tmp_path):
