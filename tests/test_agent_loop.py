@@ -652,8 +652,18 @@ def test_an_empty_reply_is_asked_again_constrained(tmp_path):
     assert isinstance(events[-1], Finished) and events[-1].answer == "a.txt says alpha."
     assert [f for f, _ in model.calls] == [None, None, FORCE]
     notices = [e.text for e in events if isinstance(e, Notice)]
-    assert not [n for n in notices if n.startswith("Format error")] and any("reply was empty" in n for n in notices)
+    assert not [n for n in notices if n.startswith("Format error")] and any("reply had no words" in n for n in notices)
     assert sum(isinstance(e, StepStarted) for e in events) == 2
+    store.close()
+    (tmp_path / "again").mkdir()  # a bare "{" (a call begun and dropped) the same way
+    agent, model, ws, store = scripted_agent(
+        tmp_path / "again", [call("read_file", path="a.txt"), "{", "a.txt says alpha."], approve="all",
+        preread=False)
+    (ws / "a.txt").write_text("alpha\n")
+    events = list(agent.run("What does a.txt say?", workspace=ws))
+    assert isinstance(events[-1], Finished) and [f for f, _ in model.calls] == [None, None, FORCE]
+    assert sum(isinstance(e, StepStarted) for e in events) == 2  # no step spent on it
+    assert not [e for e in events if isinstance(e, Notice) and e.text.startswith("Format error")]
     store.close()
 
 
