@@ -447,8 +447,8 @@ def test_write_file_never_puts_text_in_a_document_or_over_a_binary_file(ctx: Too
     (root / "data" / "other.csv").write_text("x\n")
     (root / "contacts.csv").write_text("Name,City\nInes,Porto\n")
     out = call(ctx, "write_file", path="contacts.xlsx", content="Name,City\nInes,Porto\n")  # csv_to_xlsx
-    assert out.error and "To make it from a CSV file: xlsx_write with path='contacts.xlsx' and " \
-        "from_csv='contacts.csv'." in out.text and not (root / "contacts.xlsx").exists()
+    assert out.error and "To make it from a CSV file, call xlsx_write with {\"path\": \"contacts.xlsx\", " \
+        "\"from_csv\": \"contacts.csv\"}." in out.text and not (root / "contacts.xlsx").exists()
 
 
 def test_a_folder_that_is_not_there_names_the_close_one(ctx: ToolContext) -> None:
@@ -472,7 +472,7 @@ def test_combine_files_never_writes_text_under_a_document_name(ctx: ToolContext)
     (root / "contacts.csv").write_text("Name,City\nIne,Porto\n")
     out = call(ctx, "combine_files", src="contacts.csv", dest="contacts.xlsx")
     assert out.error and "names a document; nothing was written" in out.text
-    assert "xlsx_write with path='contacts.xlsx' and from_csv='contacts.csv'" in out.text
+    assert 'call xlsx_write with {"path": "contacts.xlsx", "from_csv": "contacts.csv"}' in out.text
     assert not (root / "contacts.xlsx").exists()
 
 

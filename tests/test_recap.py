@@ -143,3 +143,18 @@ def test_a_refused_answer_after_the_work_is_told_what_the_calls_changed(assistan
     store.close()
     read = _read(1, HIT)
     assert changed_so_far([read]) == ""  # reads change nothing
+
+
+def test_a_refused_answer_is_told_the_conversion_call_a_tool_error_gave(assistant_home, tmp_path):
+    """csv_to_xlsx at 9fda44c: write_file of contacts.xlsx refused with the xlsx_write from_csv pointer, then
+    "The contacts.csv file has been successfully converted" twice, and a hand-off."""
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("write_file", path="contacts.xlsx", content="Name,City\nInes,Porto\n"),
+        "The contacts.csv file has been converted into contacts.xlsx.", "I could not convert it.",
+    ], [*FILE_TOOLS], approve="all")
+    (ws / "contacts.csv").write_text("Name,City\nInes,Porto\n")
+    list(agent.run("Convert contacts.csv into an Excel file contacts.xlsx.", workspace=ws))
+    refusal = model.prompts[2][-1].content
+    assert refusal.startswith("Finish check:")
+    assert 'call xlsx_write with {"path": "contacts.xlsx", "from_csv": "contacts.csv"}' in refusal
+    store.close()

@@ -169,7 +169,7 @@ _CONVERTERS = {(".csv", ".xlsx"): "xlsx_write with from_csv", (".tsv", ".xlsx"):
 
 
 def _from_csv_hint(ws: Workspace, path: str) -> str:
-    """" To make it from a CSV file: xlsx_write with from_csv='contacts.csv'." when
+    """" To make it from a CSV file, call xlsx_write with {...}" (path and from_csv) when
     ``path`` is a workbook and the workspace holds CSV files ("" otherwise), the one
     with the same name first. csv_to_xlsx: Qwen 1.5B wrote the CSV text to
     contacts.xlsx with write_file twice, told only "xlsx_write changes it"."""
@@ -181,7 +181,8 @@ def _from_csv_hint(ws: Workspace, path: str) -> str:
                    key=lambda p: (os.path.splitext(p.rsplit("/", 1)[-1])[0].lower() != stem, p))
     if not found:
         return ""
-    return f" To make it from a CSV file: xlsx_write with path={path!r} and from_csv={found[0]!r}."
+    # a call to copy (the finish check names it again when it was never made): csv_to_xlsx at 9fda44c
+    return f" To make it from a CSV file, call xlsx_write with {json.dumps({'path': path, 'from_csv': found[0]})}."
 
 
 def _no_conversion(verb: str, src: str, dest: str) -> None:
