@@ -153,6 +153,14 @@ def test_the_file_named_as_the_one_asked_for_must_have_been_looked_inside(tmp_pa
     assert _problems(tmp_path, "What does readme.txt say?", "It says hello.", [_done("read_file", "hello",
                                                                                       path="readme.txt")],
                      files=("readme.txt",)) == []
+    # files_find at 9fda44c: home/insurance.txt read ("Home insurance renewal due in May.") and named: not it
+    goal2 = "Somewhere in this folder there is a text file about my passport renewal appointment. Which file is it?"
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "insurance.txt").write_text("Home insurance renewal due in May.\n")
+    wrong = _done("read_file", "Home insurance renewal due in May.", path="home/insurance.txt")
+    off = _problems(tmp_path, goal2, "The file is at home/insurance.txt.", [wrong], files=("readme.txt",))
+    assert off and off[0].startswith("the answer says home/insurance.txt is the file, but it does not say 'passport "
+                                     "renewal appointment' (it holds 'renewal')"), off
 
 
 def test_a_table_query_over_a_file_counts_as_reading_it(tmp_path):

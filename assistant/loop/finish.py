@@ -405,6 +405,40 @@ def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
             f"with grep (or read the file) before saying which one it is{_grep_to_copy(ev)}"]
 
 
+_ABOUT = re.compile(r"\babout\s+(?:(?:my|the|our|a|an|your|his|her|their)\s+)?(?P<topic>[A-Za-z][\w\s-]{2,60}?)"
+                    r"(?=[.?!,;:]|\s+(?:in|from|on|at|that|which|somewhere)\b|$)", re.IGNORECASE)
+
+
+def _off_topic(answer: str, ev: Evidence) -> str:
+    """The doubt when a which-file goal says what the file is "about" and the text
+    of the file the answer names holds fewer than half of those words, the first
+    (the head of the phrase) not among them ("" otherwise, or when the file cannot
+    be read). files_find at 9fda44c: "a text file about my passport renewal
+    appointment" answered with home/insurance.txt ("Home insurance renewal due in
+    May."), which the model had read."""
+    m = _ABOUT.search(ev.goal)
+    if m is None or not _WHICH_FILE.search(ev.goal):
+        return ""
+    root = Path(ev.workspace)
+    named = [rel for pos, rel in _paths(answer) if (root / rel).is_file()
+             and not _NEGATED.search(_sentence_before(answer, pos))]
+    if not named:
+        return ""
+    topic = [w.lower() for w in _WORD.findall(m.group("topic")) if w.lower() not in _NOT_TOPIC][:5]
+    if not topic:
+        return ""
+    try:
+        text = (Path(ev.workspace) / named[0]).read_text(encoding="utf-8", errors="replace")[:20000].lower()
+    except OSError:
+        return ""
+    held = [w for w in topic if re.search(rf"\b{re.escape(w[:6])}", text)]
+    if topic[0] in held or 2 * len(held) >= len(topic) + 1:
+        return ""
+    return (f"the answer says {named[0]} is the file, but it does not say {' '.join(topic)!r} (it holds "
+            f"{', '.join(map(repr, held)) or 'none of those words'}); search the files' text for the other files"
+            f"{_grep_to_copy(ev)}")
+
+
 def _grep_to_copy(ev: Evidence) -> str:
     """'': call grep with {...}' for the word the goal asks about ("passport" in "a text
     file about my passport renewal appointment"), or "" without grep or such a word.
@@ -638,6 +672,9 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     pick = _better_pick(answer, ev) if not out else ""
     if pick:
         out.append(pick)
+    off = _off_topic(answer, ev) if not out else ""
+    if off:  # looked inside, and it is about something else
+        out.append(off)
     made = {norm_path(p) for p in ev.made}
     for rel in inputs:
         if (root / rel).is_file() and norm_path(rel) not in made and not _was_read(rel, ev.calls):
