@@ -1348,3 +1348,39 @@ def test_a_highest_total_read_off_the_sheet_is_refused_with_the_query_to_copy(tm
     assert "harness note at step 1: call table_query with {\"sql\": \"SELECT category, SUM(amount)" in refusal
     assert not isinstance(events[-1], Finished)
     store.close()
+
+
+def test_a_summary_without_what_the_task_asks_it_to_include_gets_the_sentences_to_copy(assistant_home, tmp_path):
+    """docx_summarise at 9fda44c: Qwen 1.5B wrote summary.docx with one paragraph (what the project is) and the
+    task finished without the budget, the deadline or the risk the goal asks it to include."""
+    import json
+
+    import docx
+    from tools.office import OFFICE_TOOLS
+
+    report = ["Project Falcon replaces the old booking system with a web application. The team is led by Maria Chen.",
+              "The approved budget is EUR 48,000, of which EUR 19,500 has been spent.",
+              "The launch deadline is 30 June 2027.", "The main risk is a supplier delay."]
+    create = ("<tool_call>\n<function=docx_create>\n<parameter=path>\nsummary.docx\n</parameter>\n<parameter=blocks>\n"
+              "{}\n</parameter>\n</function>\n</tool_call>")
+    thin = [{"type": "paragraph", "text": "Project Falcon replaces the old booking system with a web application."}]
+    points = ["The approved budget is EUR 48,000, of which EUR 19,500 has been spent.",
+              "The launch deadline is 30 June 2027.", "The main risk is a supplier delay."]
+    fine = [{"type": "bullets", "items": ["Budget: EUR 48,000.", "Launch: 30 June 2027.", "Risk: supplier delay."]}]
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("docx_read", path="report.docx"), create.format(json.dumps(thin)), create.format(json.dumps(fine)),
+        "Wrote summary.docx."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    doc = docx.Document()
+    for text in report:
+        doc.add_paragraph(text)
+    doc.save(ws / "report.docx")
+    goal = ("Summarise report.docx into a new Word document summary.docx (a few short sentences or bullet points). "
+            "Include the budget, the deadline and the main risk.")
+    events = list(agent.run(goal, workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    hint = json.dumps({"path": "summary.docx", "blocks": [{"type": "bullets", "items": points}]})
+    assert results[1].startswith("Not run: the task asks the summary to include budget, deadline, main risk, and "
+                                 "this text says nothing of it.") and results[1].endswith(f"call docx_create with {hint}")
+    assert not results[2].startswith("Not run"), results[2]  # its own words, with the numbers: fine
+    assert isinstance(events[-1], Finished), events[-1]
+    store.close()

@@ -27,7 +27,7 @@ from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
 from .finish import SHEET_NAMED, asks_only_a_question, goal_columns, goal_files, made_paths, norm_path, store_goal, \
-    summary_points, summary_too_long, text_change, undoable_verb, unread_inputs
+    summary_lacks, summary_points, summary_too_long, text_change, undoable_verb, unread_inputs
 from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
@@ -583,14 +583,14 @@ class CallRunner:
             long = summary_too_long(s.task.goal, s.calls, call)
             if long:  # docx_summarise at fbc3d9d: all 11 paragraphs of report.docx copied into summary.docx
                 msg = (f"Not run: the task asks for a summary, and {long}. Write only the key points the task "
-                       "asks for, in a few short sentences or bullets.")
-                points = summary_points(s.task.goal, s.calls)
-                where = call.arguments.get("path")
-                if points and isinstance(where, str) and call.name in ("docx_create", "write_file"):
-                    args = ({"path": where, "blocks": [{"type": "bullets", "items": points}]} if call.name == "docx_create"
-                            else {"path": where, "content": "".join(f"- {p}\n" for p in points)})
-                    msg += (f" The sentences of the source that say what the task asks to include: to write them, "
-                            f"call {call.name} with {json.dumps(args, ensure_ascii=False)}")
+                       "asks for, in a few short sentences or bullets.") + _summary_to_copy(call, s.task.goal, s.calls)
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            lacking = summary_lacks(s.task.goal, s.calls, call) \
+                if call.name in ("docx_create", "write_file") and call.arguments.get("path") in goal_files(
+                    s.task.goal)[0] else []
+            if lacking:  # docx_summarise at 9fda44c: one paragraph of the project's description, no budget or risk
+                msg = (f"Not run: the task asks the summary to include {', '.join(lacking)}, and this text says "
+                       "nothing of it.") + _summary_to_copy(call, s.task.goal, s.calls)
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             repeated = _repeated_group(s.task.goal, call)
             if repeated:  # xlsx_group_sums at e03cee3: the twelve sales rows copied, North three times
@@ -1289,6 +1289,21 @@ def _table_rows(arguments: dict[str, Any]) -> list[list[str]]:
                 return []
             rows.append([c for c in cells if c is not None])
     return rows if len(rows) <= 200 else []
+
+
+def _summary_to_copy(call: CallRecord, goal: str, calls: Sequence[CallRecord]) -> str:
+    """" The sentences of the source ...: call docx_create with {...}": the write of the
+    source's sentences on what the goal asks a summary to include (see
+    :func:`finish.summary_points`), as the same tool, to the same path; "" when there
+    are none or the call is no docx_create or write_file."""
+    points = summary_points(goal, calls)
+    where = call.arguments.get("path")
+    if not points or not isinstance(where, str) or call.name not in ("docx_create", "write_file"):
+        return ""
+    args = ({"path": where, "blocks": [{"type": "bullets", "items": points}]} if call.name == "docx_create"
+            else {"path": where, "content": "".join(f"- {p}\n" for p in points)})
+    return (f" The sentences of the source that say what the task asks to include: to write them, call {call.name} "
+            f"with {json.dumps(args, ensure_ascii=False)}")
 
 
 def _sql_args(sql: str) -> str:

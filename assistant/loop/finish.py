@@ -1454,20 +1454,49 @@ _HEADING = re.compile(r"^(?:\[p\d+\]\s*)?#{1,6}\s+(.{2,60}?)\s*$", re.MULTILINE)
 _INCLUDE = re.compile(r"\b(?:include|mention|cover|give)\s+(?P<items>[^.;:\n()]{3,160})", re.IGNORECASE)
 
 
-def summary_points(goal: str, calls: Sequence[CallRecord], limit: int = 90) -> list[str]:
-    """The sentences of the goal's input (the longest read of it among ``calls``) that
-    hold what the goal asks a summary to include ("Include the budget, the deadline
-    and the main risk": the first sentence naming each), each cut at its first colon,
-    semicolon or comma when longer than ``limit`` characters; [] when the goal names
-    nothing to include or one of them is in no sentence. An extract to copy, for a
-    model that copies the whole document (docx_summarise at 80595a7: Qwen 1.5B sent
-    the 913-character copy of the report twice after "keep it under 337 characters")."""
+def summary_lacks(goal: str, calls: Sequence[CallRecord], write: CallRecord) -> list[str]:
+    """The items the goal asks a summary to include ("Include the budget, the deadline
+    and the main risk") that the text of ``write`` (a write call, run or not) says
+    nothing of: neither the item's last word nor a number of the source's sentence on
+    it; [] when it has them all, or the items or their sentences are not found (see
+    :func:`summary_points`). docx_summarise at 9fda44c: Qwen 1.5B wrote one paragraph,
+    the project's description, and the task finished without budget, deadline or risk."""
+    items = _summary_items(goal)
+    points = summary_points(goal, calls, limit=10_000, keep_all=True) if items else []
+    if len(points) != len(items):
+        return []
+    text = " ".join(_values(write.arguments))
+    low = text.lower()
+    lacking = []
+    for item, point in zip(items, points):
+        head = item.split()[-1]
+        numbers = re.findall(r"\d[\d,.]*\d|\d", point)
+        if re.search(rf"\b{re.escape(head[:5])}", low) or any(n in text for n in numbers if len(n) > 1):
+            continue
+        lacking.append(item)
+    return lacking
+
+
+def _summary_items(goal: str) -> list[str]:
+    """What the goal asks a summary to include, lower case: ["budget", "deadline", "main risk"]."""
     m = _INCLUDE.search(goal) if _SUMMARY.search(goal) else None
     if m is None:
         return []
     items = [re.sub(r"^(?:and\s+|or\s+)?(?:the|a|an|its|their|any)\s+", "", x.strip(), flags=re.IGNORECASE)
              for x in re.split(r",|\band\b|\bor\b", m.group("items"))]
-    items = [x.lower() for x in items if re.search(r"\w{3,}", x)]
+    return [x.lower() for x in items if re.search(r"\w{3,}", x)]
+
+
+def summary_points(goal: str, calls: Sequence[CallRecord], limit: int = 90, *, keep_all: bool = False) -> list[str]:
+    """The sentences of the goal's input (the longest read of it among ``calls``) that
+    hold what the goal asks a summary to include ("Include the budget, the deadline
+    and the main risk": the first sentence naming each), each cut at its first colon,
+    semicolon or comma when longer than ``limit`` characters; [] when the goal names
+    nothing to include or one of them is in no sentence; ``keep_all``: one per item,
+    a sentence naming two items twice. An extract to copy, for a
+    model that copies the whole document (docx_summarise at 80595a7: Qwen 1.5B sent
+    the 913-character copy of the report twice after "keep it under 337 characters")."""
+    items = _summary_items(goal)
     inputs = goal_files(goal)[1]
     read = [c for c in calls if c.status == "done" and not c.error and (c.risk or "read") == "read"
             and any(Path(rel).name.lower() in json.dumps(c.arguments).lower() for rel in inputs)]
@@ -1489,9 +1518,8 @@ def summary_points(goal: str, calls: Sequence[CallRecord], limit: int = 90) -> l
             return []
         if len(hit) > limit:
             hit = re.split(r"[:;,]\s", hit)[0].rstrip(". ") + "."
-        if hit not in points:
-            points.append(hit)
-    return points
+        points.append(hit)
+    return points if keep_all else list(dict.fromkeys(points))
 
 
 _UNDOABLE = re.compile(r"(?:^|[.,;:]\s+)\W*(?:please\s+)?(send|e-?mail|mail|text|call|phone|print|pay|post|fax|tweet)\b",
