@@ -282,6 +282,24 @@ def test_rename_many_replaces_a_text_in_the_names_of_a_folders_files(ctx: ToolCo
     assert out.error and "would overwrite photos/a-1.txt" in out.text and (root / "photos" / "b-1.txt").exists()
 
 
+def test_a_move_to_a_folder_keeps_the_file_name(ctx: ToolContext) -> None:
+    """files_organise at 9fda44c: move of inbox/beach.jpg to inbox/jpg (the folder the sort asks for) made a file
+    named "jpg", the photo's type lost."""
+    root = Path(ctx.workspace.root)
+    (root / "inbox").mkdir()
+    for name in ("beach.jpg", "scan.pdf", "notes.txt", "Makefile.txt"):
+        (root / "inbox" / name).write_text(name)
+    out = call(ctx, "move", src="inbox/beach.jpg", dest="inbox/jpg")
+    assert not out.error and "moved inbox/beach.jpg to inbox/jpg/beach.jpg (into the folder inbox/jpg" in out.text
+    assert (root / "inbox" / "jpg" / "beach.jpg").read_text() == "beach.jpg"
+    out = call(ctx, "move", src="inbox/scan.pdf", dest="inbox/papers/")  # a trailing slash: a folder
+    assert not out.error and (root / "inbox" / "papers" / "scan.pdf").is_file()
+    out = call(ctx, "move", src="inbox/notes.txt", dest="inbox/papers")  # an existing folder
+    assert not out.error and (root / "inbox" / "papers" / "notes.txt").is_file()
+    out = call(ctx, "move", src="inbox/Makefile.txt", dest="inbox/Makefile")  # a new name: a rename, as asked
+    assert not out.error and (root / "inbox" / "Makefile").is_file()
+
+
 def test_move_with_a_wildcard_sorts_matching_files_into_a_folder(ctx: ToolContext) -> None:
     """files_organise: Qwen 1.5B tried regular expressions in rename_many to sort an inbox into
     pdf/, jpg/ and txt/ folders; inbox/*.pdf as a path was "not found"."""

@@ -280,9 +280,32 @@ def move(ctx: ToolContext, params: MoveParams) -> ToolResult:
     _no_conversion("move", params.src, params.dest)
     ws = workspace_of(ctx)
     with sandboxed():
-        record = ws.move(params.src, params.dest, overwrite=params.overwrite)
+        dest, into = _into_folder(ws, params.src, params.dest)
+        record = ws.move(params.src, dest, overwrite=params.overwrite)
     note = " (the old file there was replaced; undo can restore it)" if record.dest_before_sha else ""
-    return ToolResult(text=f"moved {record.path} to {record.dest}{note}.", data=record.to_dict())
+    where = f" (into the folder {into}, name kept)" if into else ""
+    return ToolResult(text=f"moved {record.path} to {record.dest}{where}{note}.", data=record.to_dict())
+
+
+def _into_folder(ws: Workspace, src: str, dest: str) -> tuple[str, str]:
+    """``(path to move to, folder)`` when ``dest`` means a folder to put ``src`` in:
+    an existing folder, a path ending in "/", or a new name without an extension that
+    is an extension's word ("inbox/jpg") for a file that has one; ``(dest, "")``
+    otherwise. files_organise at 9fda44c: move of inbox/beach.jpg to inbox/jpg made a
+    file named "jpg" (the photo's type lost), and the finish check asked to undo it."""
+    name = src.strip().rstrip("/").rpartition("/")[2]
+    folder = dest.strip().rstrip("/")
+    last = folder.rpartition("/")[2]
+    ext = os.path.splitext(name)[1].lower().lstrip(".")
+    if not name or not folder:
+        return dest, ""
+    if folder == ".":
+        return name, "the workspace"
+    new_type_folder = bool(ext) and not os.path.splitext(last)[1] and last.lower() in _EXTENSION_WORDS \
+        and not ws.exists(folder)
+    if ws.is_dir(folder) or dest.strip().endswith("/") or new_type_folder:
+        return f"{folder}/{name}", folder
+    return dest, ""
 
 
 def _move_matching(ws: Workspace, params: MoveParams) -> ToolResult:
