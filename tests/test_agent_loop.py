@@ -665,6 +665,15 @@ def test_an_empty_reply_is_asked_again_constrained(tmp_path):
     assert sum(isinstance(e, StepStarted) for e in events) == 2  # no step spent on it
     assert not [e for e in events if isinstance(e, Notice) and e.text.startswith("Format error")]
     store.close()
+    (tmp_path / "token").mkdir()  # note_search at 9fda44c: "<|im_start|>" (a template token as text) was the answer
+    agent, model, ws, store = scripted_agent(
+        tmp_path / "token", [call("read_file", path="a.txt"), "<|im_start|>\n", "a.txt says alpha."],
+        approve="all", preread=False)
+    (ws / "a.txt").write_text("alpha\n")
+    events = list(agent.run("What does a.txt say?", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "a.txt says alpha."
+    assert [f for f, _ in model.calls] == [None, None, FORCE]
+    store.close()
 
 
 def test_a_turn_that_writes_an_invented_tool_result_is_asked_again_constrained(tmp_path):

@@ -791,6 +791,12 @@ def test_an_answer_that_echoes_a_repeat_note_is_not_an_answer(tmp_path):
     store.close()
 
 
+def test_a_chat_template_token_is_no_answer(tmp_path):
+    """note_search at 9fda44c: the task finished with "<|im_start|>" as its answer."""
+    assert _problems(tmp_path, "Who is the plumber?", "<|im_start|>", files=()) == [
+        "the answer has no words; write the answer in plain sentences"]
+
+
 def test_an_answer_that_shows_code_instead_of_running_it_is_doubted(tmp_path):
     """xlsx_lookup: asked which category spent most, Qwen 1.5B answered "you can use a SQL query:" and the
     query, and the task finished."""

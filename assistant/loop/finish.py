@@ -1976,7 +1976,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     not apply to a call)."""
     if not answer.strip():
         return ["the answer is empty"]
-    if not _HAS_WORD.search(answer):  # "{}" ended a task as its answer (Qwen 1.5B)
+    if not _HAS_WORD.search(re.sub(r"<\|[A-Za-z_]{2,30}\|>", "", answer)):
+        # "{}" ended a task as its answer (Qwen 1.5B); "<|im_start|>", a chat-template token, did too (note_search)
         return ["the answer has no words; write the answer in plain sentences"]
     bare = re.fullmatch(r"\W*([\w-]+)\W*", answer)
     if bare and bare.group(1).lower() in {*(n.lower() for n in ev.tool_names), "finish"}:

@@ -83,7 +83,7 @@ def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
     parsed = out.parsed
     if parsed.tool_calls:
         return Calls(list(parsed.tool_calls), list(parsed.errors))
-    text = parsed.content
+    text = _SPECIAL_TOKEN.sub("", parsed.content)
     if parsed.errors:
         err = parsed.errors[0]
         kept = cut_finish_answer(err.raw) if "cut off inside a string" in err.message else ""
@@ -160,13 +160,18 @@ def forges_result(out: TurnOutput) -> bool:
     return '"name"' not in text
 
 
+#: a chat-template token written out as text ("<|im_start|>"): note_search at 9fda44c ended with it as its answer
+_SPECIAL_TOKEN = re.compile(r"<\|[A-Za-z_]{2,30}\|>")
+
+
 def empty_reply(out: TurnOutput) -> bool:
     """True when a turn ended on its own with no words (nothing, or a bare "{"), call or
     parse error: calendar_list_day at c92ae49, Qwen 1.5B gave two empty replies after its
     listing, a format error and a step each, and ran out of steps; "the reply had no
     words" was the commonest format error of three whole passes (7 of 40)."""
     p = out.parsed
-    return out.stop_reason == "stop" and not _HAS_WORD.search(p.content) and not p.tool_calls and not p.errors
+    return out.stop_reason == "stop" and not _HAS_WORD.search(_SPECIAL_TOKEN.sub("", p.content)) \
+        and not p.tool_calls and not p.errors
 
 
 _WRAPPED_CALL = re.compile(r"<tool_response>\s*(\{.*\})\s*(?:</tool_response>?)?", re.DOTALL)
