@@ -1280,6 +1280,33 @@ def test_a_place_whose_code_no_source_gives_is_refused(assistant_home, tmp_path)
     store.close()
 
 
+class Started(BaseModel):
+    title: str
+    start: str
+    location: str = ""
+
+
+def test_a_start_date_no_source_gives_is_refused(assistant_home, tmp_path):
+    """calendar_from_invite at 4df8dd6: the invite says Thursday 2026-12-10; Qwen 1.5B added the meeting on
+    2026-12-03 (today, also a Thursday) and finished."""
+    ADDED.clear()
+    add = Tool("calendar_add_event", "Add an event.", Started, lambda ctx, p: (ADDED.append(p.start),
+                                                                           ToolResult(text=f"Added {p.start}"))[1],
+               RiskClass.WRITE)
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="invite.txt"),
+        call("calendar_add_event", title="Budget review", start="2026-12-03 10:00", location="Room 4B"),
+        call("calendar_add_event", title="Budget review", start="2026-12-10 10:00", location="Room 4B"),
+        "Added it on 2026-12-10 at 10:00 in Room 4B."], extra=[add])
+    (ws / "invite.txt").write_text("Budget review on Thursday 2026-12-10 from 10:00 in Room 4B.\n")
+    events = list(agent.run("Put the meeting described in invite.txt on my calendar, with its room.", workspace=ws))
+    refused = [e for e in events if isinstance(e, ToolCallFinished)][1]
+    assert refused.error and refused.result.startswith("Not run: the start's date 2026-12-03 is in no file this task "
+                                                       "read; the source gives 2026-12-10.")
+    assert ADDED == ["2026-12-10 10:00"]
+    store.close()
+
+
 def test_the_save_call_to_copy_has_the_columns_the_goal_names(assistant_home, tmp_path):
     """csv_top_customers at e43e9f3: the save call to copy had the query's own column names ("customer",
     "sum(amount)"), the finish check then asked for the goal's "Customer and Total", and the steps ran out."""

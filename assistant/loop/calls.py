@@ -669,6 +669,11 @@ class CallRunner:
                 msg += f" To get them, call table_query with {query} and write what it returns." if query else \
                     self._table_first()
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            day, given = self._invented_date(call)
+            if day:
+                msg = (f"Not run: the start's date {day} is in no file this task read; the source gives "
+                       f"{', '.join(given[:3])}. Pass the date (and time) as the source writes it.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             codes = self._invented_codes(call)
             if codes:  # calendar_from_invite at e43e9f3: "Room 4C" for the invite's Room 4B
                 msg = (f"Not run: {', '.join(map(repr, codes))} in the {call.name} location appears in no tool result "
@@ -1033,6 +1038,26 @@ class CallRunner:
         codes = dict.fromkeys(m.group(0) for m in re.finditer(r"[\w-]*\d[\w-]*", place))
         return [c for c in codes if not re.search(rf"(?<![\w-]){re.escape(c.lower())}(?![\w-])", sources)]
 
+    def _invented_date(self, call: CallRecord) -> tuple[str, list[str]]:
+        """``(date, the dates the sources give)`` when a ``calendar_add_event`` start
+        names a date (YYYY-MM-DD) that no file this task read holds, in a task whose
+        goal names a file to take the event from and says no day itself; ("", [])
+        otherwise. calendar_from_invite at 4df8dd6: the invite says Thursday 2026-12-10;
+        Qwen 1.5B added the meeting on 2026-12-03, today, also a Thursday."""
+        start = call.arguments.get("start")
+        if call.name != "calendar_add_event" or not isinstance(start, str):
+            return "", []
+        said = re.findall(r"\d{4}-\d{2}-\d{2}", start)
+        goal = self.s.task.goal
+        if not said or not goal_files(goal)[1] or _DAY_WORDS.search(goal):
+            return "", []
+        reads = [c.result or "" for c in self.s.calls if c.status == "done" and not c.error and c.id != call.id
+                 and (c.risk or "read") == "read" and not c.name.startswith("calendar_")]
+        given = list(dict.fromkeys(d for r in reads for d in re.findall(r"\d{4}-\d{2}-\d{2}", r)))
+        if not given or said[0] in given:
+            return "", []
+        return said[0], given
+
     def _number_sources(self, call: CallRecord) -> list[str]:
         """What a number written by ``call`` may come from: the user's words, every successful
         result of this task, and the numbers its successful changes already wrote."""
@@ -1304,6 +1329,11 @@ def _summary_to_copy(call: CallRecord, goal: str, calls: Sequence[CallRecord]) -
             else {"path": where, "content": "".join(f"- {p}\n" for p in points)})
     return (f" The sentences of the source that say what the task asks to include: to write them, call {call.name} "
             f"with {json.dumps(args, ensure_ascii=False)}")
+
+
+#: a goal that names a day itself ("tomorrow", "on Friday", "the 12th"): its start may be any date the tool reads
+_DAY_WORDS = re.compile(r"\b(today|tonight|tomorrow|yesterday|next|this|last|mon|tues?|wed|thu(rs)?|fri|sat|sun)"
+                        r"(day)?\b|\d", re.IGNORECASE)
 
 
 def _sql_args(sql: str) -> str:
