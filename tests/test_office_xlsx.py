@@ -125,6 +125,10 @@ def test_a_grid_passed_as_cells_is_written_as_rows_and_a_csv_path_is_sent_to_csv
         xlsx_write.validate({"path": "x.xlsx", "cells": [["a"], ["c"]], "rows": [["b", "d"]]})
     cells = [{"cell": "A1", "value": "Name"}, {"cell": "A2", "value": "Ines"}]  # csv_to_xlsx at 237b37e
     assert [c.cell for c in xlsx_write.validate({"path": "x.xlsx", "rows": cells}).cells] == ["A1", "A2"]
+    # csv_to_xlsx at 4df8dd6: each row wrapped in an object, {"row": [...]}; refused, then one row of five written
+    wrapped = [{"row": ["Ines Costa", "Porto"]}, {"row": ["Tom Baker", "Leeds"]}]
+    assert xlsx_write.validate({"path": "x.xlsx", "rows": wrapped}).rows == [["Ines Costa", "Porto"],
+                                                                             ["Tom Baker", "Leeds"]]
     # a one-value row beside a grid is a placeholder (multistep_invoices_memo at b5a954c: rows=[["Header row"]])
     assert xlsx_write.validate({"path": "x.xlsx", "cells": grid, "rows": [["Header row"]]}).rows == grid
     ctx.workspace.write_bytes("s.xlsx", sales_book())  # xlsx_total: rows=[["C10", 389.9]] meant cell C10

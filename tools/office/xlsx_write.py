@@ -90,6 +90,11 @@ class XlsxWriteParams(BaseModel):
         if grid and (not rows or placeholder):
             data = {**{k: v for k, v in data.items() if k != "cells"}, "rows": data["cells"]}
         rows = data.get("rows") if isinstance(data, dict) else None
+        if isinstance(rows, list) and rows and all(isinstance(r, dict) and len(r) == 1 and isinstance(
+                next(iter(r.values())), list) for r in rows):
+            # csv_to_xlsx at 4df8dd6: rows=[{"row": ["Ines Costa", ...]}, ...]: each row wrapped in an object
+            rows = [next(iter(r.values())) for r in rows]
+            data = {**data, "rows": rows}
         if isinstance(rows, list) and rows and all(isinstance(r, dict) and "cell" in r for r in rows):
             # csv_to_xlsx at 237b37e: rows=[{"cell": "A2", "value": "Ines Costa"}, ...] (cells by another name)
             data = {**{k: v for k, v in data.items() if k != "rows"}, "cells": list(data.get("cells") or []) + rows}
