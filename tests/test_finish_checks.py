@@ -1747,3 +1747,27 @@ def test_one_row_per_group_must_name_every_group_of_the_source(tmp_path):
     problems = _problems(tmp_path, goal, "I added the By Region sheet with the totals.", [add], touched=["sales.xlsx"],
                          files=())
     assert not any("one row per" in p for p in problems), problems
+
+
+def test_a_conversion_that_lost_rows_is_doubted(tmp_path):
+    """csv_to_xlsx at 4df8dd6: contacts.xlsx got the header and one of five people; the task finished."""
+    import openpyxl
+
+    (tmp_path / "contacts.csv").write_text("Name,City\nInes,Porto\nTom,Leeds\nYuki,Osaka\n")
+    wb = openpyxl.Workbook()
+    wb.active.append(["Name", "City"])
+    wb.active.append(["Ines", "Porto"])
+    wb.save(tmp_path / "contacts.xlsx")
+    goal = "Convert contacts.csv into an Excel file contacts.xlsx with the same columns and rows (keep the header row)."
+    write = _done("xlsx_write", "set 4 cells", path="contacts.xlsx")
+    write.risk = "write"
+    problems = _problems(tmp_path, goal, "I converted contacts.csv to contacts.xlsx.", [write],
+                         touched=["contacts.xlsx"], files=())
+    assert any(p.startswith("the task asks for the rows of contacts.csv (4, header included), and contacts.xlsx has 2")
+               and 'call xlsx_write with {"path": "contacts.xlsx", "from_csv": "contacts.csv", "replace_data": true}'
+               in p for p in problems), problems
+    for row in (["Tom", "Leeds"], ["Yuki", "Osaka"]):
+        wb.active.append(row)
+    wb.save(tmp_path / "contacts.xlsx")
+    assert not any("rows of" in p for p in _problems(tmp_path, goal, "I converted contacts.csv to contacts.xlsx.",
+                                                       [write], touched=["contacts.xlsx"], files=()))

@@ -1256,6 +1256,39 @@ def _table_cells(path: Path, skip_sheet: str = "") -> list[tuple[str, list[list[
     return []
 
 
+_SAME_ROWS = re.compile(r"\b(convert\w*|same (?:columns and )?rows|all (?:the |its )?rows|every row)\b", re.IGNORECASE)
+
+
+def _rows_lost(ev: Evidence) -> str:
+    """The doubt when the goal converts (or copies every row of) a table file into
+    another and the one this task wrote has fewer non-empty rows than the source
+    ("" otherwise). csv_to_xlsx at 4df8dd6: contacts.xlsx got the header and one of
+    the five people, and the task finished saying the rows were copied."""
+    if not _SAME_ROWS.search(ev.goal):
+        return ""
+    root, touched = Path(ev.workspace), {norm_path(p) for p in ev.touched}
+    outputs, inputs = goal_files(ev.goal)
+    tables = (".csv", ".tsv", ".xlsx")
+    srcs = [r for r in inputs if r.lower().endswith(tables) and (root / r).is_file()]
+    outs = [r for r in outputs if r.lower().endswith(tables) and norm_path(r) in touched and (root / r).is_file()]
+    if not srcs or not outs or norm_path(srcs[0]) == norm_path(outs[0]):
+        return ""
+
+    def count(rel: str) -> int:
+        return sum(1 for _, rows in _table_cells(root / rel) for row in rows
+                   if any(v not in (None, "") and str(v).strip() for v in row))
+
+    have, want = count(outs[0]), count(srcs[0])
+    if not want or have >= want:
+        return ""
+    how = ""
+    if srcs[0].lower().endswith((".csv", ".tsv")) and outs[0].lower().endswith(".xlsx"):
+        args = {"path": outs[0], "from_csv": srcs[0], "replace_data": True}
+        how = f": call xlsx_write with {json.dumps(args)}"
+    return (f"the task asks for the rows of {srcs[0]} ({want}, header included), and {outs[0]} has {have}; write "
+            f"them all{how}")
+
+
 def _groups_missing(ev: Evidence) -> str:
     """The doubt when the goal asks for "one row per X", a table the goal names has a
     column headed X holding a few texts, and the sheet (or table file) this task
@@ -2072,7 +2105,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                    f"{'them' if len(unused) > 1 else 'it'}; use the user's exact words where the task gives them")
     if changed:  # what the written files must hold: the goal's column texts, columns, sheet; a summary shorter
         out += [p for p in (check(ev) for check in (_text_not_in_column, _missing_columns, _missing_sheet,
-                                                    _groups_missing, _summary_not_shorter)) if p]
+                                                    _groups_missing, _rows_lost, _summary_not_shorter)) if p]
     cannot = undoable_verb(ev.goal, ev.tool_names)
     if cannot and not _NOT_DONE.search(answer):
         out.append(f"the task asks to {cannot}, and no tool here can {cannot}; say plainly that you could not "
