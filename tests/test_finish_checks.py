@@ -959,7 +959,10 @@ def test_an_output_that_is_not_the_document_its_name_says_is_doubted(tmp_path):
     assert finish_problems("I converted contacts.csv into contacts.xlsx.", moved) == []
     import openpyxl
 
-    openpyxl.Workbook().save(tmp_path / "contacts.xlsx")
+    book = openpyxl.Workbook()
+    for row in (["Name", "City"], ["Ine", "Porto"]):
+        book.active.append(row)
+    book.save(tmp_path / "contacts.xlsx")
     assert finish_problems("I converted contacts.csv into contacts.xlsx.", written) == []
 
 

@@ -1274,12 +1274,13 @@ def _rows_lost(ev: Evidence) -> str:
     if not srcs or not outs or norm_path(srcs[0]) == norm_path(outs[0]):
         return ""
 
-    def count(rel: str) -> int:
-        return sum(1 for _, rows in _table_cells(root / rel) for row in rows
-                   if any(v not in (None, "") and str(v).strip() for v in row))
+    def count(rel: str) -> int | None:  # None: not readable as a table (another check's doubt)
+        sheets = _table_cells(root / rel)
+        return sum(1 for _, rows in sheets for row in rows
+                   if any(v not in (None, "") and str(v).strip() for v in row)) if sheets else None
 
     have, want = count(outs[0]), count(srcs[0])
-    if not want or have >= want:
+    if not want or have is None or have >= want:
         return ""
     how = ""
     if srcs[0].lower().endswith((".csv", ".tsv")) and outs[0].lower().endswith(".xlsx"):
