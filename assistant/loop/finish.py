@@ -446,10 +446,9 @@ def _grep_to_copy(ev: Evidence) -> str:
     again and was handed off."""
     if "grep" not in ev.tool_names:
         return ""
-    about = re.search(r"\babout\s+(?:(?:my|the|our|a|an|your|his|her|their)\s+)?([A-Za-z][\w-]{2,})", ev.goal,
-                      re.IGNORECASE)
-    words = [about.group(1)] if about else []
-    words += [w for w in _WORD.findall(ev.goal) if len(w) > 3 and w.isalpha()]
+    about = _ABOUT.search(ev.goal)
+    words = _WORD.findall(about.group("topic")) if about else []
+    words += [w for w in _WORD.findall(ev.goal) if w.isalpha()]
     word = next((w for w in words if w.lower() not in _NOT_TOPIC and w.lower() not in _COMMON), "")
     args = {"pattern": word.lower(), "path": ".", "ignore_case": True}
     return f": call grep with {json.dumps(args)}" if word else ""
@@ -1388,24 +1387,7 @@ def goal_columns(goal: str) -> list[str]:
 def _header_of(path: Path) -> list[list[str]]:
     """The first row of a CSV file, or of each sheet of a workbook, as lower-case
     cell texts; [] when it cannot be read."""
-    try:
-        if path.suffix.lower() in (".csv", ".tsv"):
-            import csv
-
-            first = path.read_text(encoding="utf-8-sig", errors="replace").splitlines()[:1]
-            return [[c.strip().lower() for c in row] for row in csv.reader(first)]
-        if path.suffix.lower() == ".xlsx":
-            import openpyxl
-
-            wb = openpyxl.load_workbook(path, read_only=True)
-            try:
-                return [[str(v).strip().lower() for v in row if v is not None]
-                        for ws in wb.worksheets for row in ws.iter_rows(max_row=1, values_only=True)]
-            finally:
-                wb.close()
-    except Exception:  # noqa: BLE001 - a file that cannot be read is another check's business
-        return []
-    return []
+    return [[str(v).strip().lower() for v in rows[0] if v is not None] for _, rows in _table_cells(path) if rows]
 
 
 def _missing_columns(ev: Evidence) -> str:
