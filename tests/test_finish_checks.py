@@ -1774,3 +1774,25 @@ def test_a_conversion_that_lost_rows_is_doubted(tmp_path):
     wb.save(tmp_path / "contacts.xlsx")
     assert not any("rows of" in p for p in _problems(tmp_path, goal, "I converted contacts.csv to contacts.xlsx.",
                                                        [write], touched=["contacts.xlsx"], files=()))
+
+
+def test_a_sort_by_extension_that_left_files_behind_is_doubted(tmp_path):
+    """files_organise at 4df8dd6: the .pdf and .jpg files moved, then "I sorted the files ... into subfolders"
+    with notes.txt and todo.txt still in inbox; the task finished."""
+    goal = ("Sort the files in the inbox folder into subfolders of inbox named after their file extension: pdf, jpg "
+            "and txt (for example inbox/pdf/scan.pdf). Keep the file names as they are.")
+    for rel in ("inbox/pdf/scan.pdf", "inbox/jpg/beach.jpg", "inbox/notes.txt", "inbox/todo.txt"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x")
+    moved = _done("move", "moved 2 files", src="inbox/*.jpg", dest="inbox/jpg")
+    moved.risk = "write"
+    answer = "I sorted the files in the inbox folder into subfolders named after their extension."
+    problems = _problems(tmp_path, goal, answer, [moved], touched=["inbox/jpg/beach.jpg"], files=())
+    assert any(p.startswith("the task asks to sort the files of inbox into subfolders, and inbox still holds "
+                            "notes.txt, todo.txt") and 'call move with {"src": "inbox/*.txt", "dest": "inbox/txt"}' in p
+               for p in problems), problems
+    for name in ("notes.txt", "todo.txt"):
+        (tmp_path / "inbox" / "txt").mkdir(exist_ok=True)
+        (tmp_path / "inbox" / name).rename(tmp_path / "inbox" / "txt" / name)
+    assert not any("still holds" in p for p in _problems(tmp_path, goal, answer, [moved],
+                                                         touched=["inbox/jpg/beach.jpg"], files=()))

@@ -26,7 +26,8 @@ from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
-from .finish import SHEET_NAMED, asks_only_a_question, goal_columns, goal_files, made_paths, norm_path, store_goal, \
+from .finish import SHEET_NAMED, SORT_BY_TYPE, asks_only_a_question, goal_columns, goal_files, goal_folder, made_paths, \
+    norm_path, store_goal, \
     summary_lacks, summary_points, summary_too_long, text_change, undoable_verb, unread_inputs
 from .history import truncate_observation
 from .policy import decide
@@ -270,7 +271,7 @@ class CallRunner:
         from tools.files.writing import _narrowed
 
         find, replace = _narrowed(m.group("old"), m.group("new"))
-        folder = _goal_folder(self.s.task.goal, self.ctx.workspace) or "."
+        folder = goal_folder(self.s.task.goal, self.ctx.workspace.is_dir) or "."
         try:
             names = [e.path.rpartition("/")[2] for e in self.ctx.workspace.walk(folder, max_depth=1)
                      if e.kind == "file" and find in e.path.rpartition("/")[2]]
@@ -292,9 +293,9 @@ class CallRunner:
         f000187 it moved the .pdf and .txt files, never the .jpg ones, and moved the
         sorted .pdf files again. A move is followed by the moves still to do."""
         if call.name not in ("list_dir", "find_files", "file_info", "move") or self.registry.get("move") is None \
-                or not _SORT_BY_TYPE.search(self.s.task.goal):
+                or not SORT_BY_TYPE.search(self.s.task.goal):
             return ""
-        folder = _goal_folder(self.s.task.goal, self.ctx.workspace)
+        folder = goal_folder(self.s.task.goal, self.ctx.workspace.is_dir)
         if not folder:
             return ""
         try:
@@ -1145,7 +1146,7 @@ class CallRunner:
         if "folder" not in fields or fields["folder"].default != "." \
                 or str(call.arguments.get("folder", ".")).strip() not in (".", "./", ""):
             return ""
-        folder = _goal_folder(self.s.task.goal, self.ctx.workspace)
+        folder = goal_folder(self.s.task.goal, self.ctx.workspace.is_dir)
         if not folder:
             return ""
         call.arguments["folder"] = folder
@@ -1549,32 +1550,12 @@ _CHANGES_TEXT = re.compile(r"\b(chang|replac|edit|updat|fix|correct|rewrit|remov
                            re.IGNORECASE)
 
 
-_FOLDER_NAMED = re.compile(
-    r"\b(?:in|inside|within|from)\s+(?:the\s+|my\s+|your\s+)?[\"'`]?(?P<a>[\w.-]+(?:/[\w.-]+)*)/?[\"'`]?\s+"
-    r"(?:folder|directory)\b|\b(?:folder|directory)\s+[\"'`]?(?P<b>[\w.-]+(?:/[\w.-]+)*)/?[\"'`]?", re.IGNORECASE)
-
 
 # "Add a sheet ... that lists each month's sheet name ... and that month's total": the rows are the sheets, not the
 # rows of one sheet grouped ("one row per region": xlsx_group_sums at c92ae49 copied a one-row per-sheet hint)
 _SHEET_TOTALS = re.compile(r"\b(add|create|make|insert)\b.{0,60}\bsheet\b.{0,200}?\b(each|every|per)\b[^.]{0,40}?"
                            r"\b(sheets?|tabs?|worksheets?)\b.{0,120}?\btotal", re.IGNORECASE | re.DOTALL)
-_SORT_BY_TYPE = re.compile(r"\b(sort|organi[sz]e|group|file|move)\b.{0,80}?\b(sub)?folders?\b.{0,80}?\b(extension|file "
-                           r"types?|types? of file)", re.IGNORECASE | re.DOTALL)
 # "rename every file named like IMG_0042.jpg to holiday-0042.jpg": an example of the rename
-
-
-def _goal_folder(goal: str, ws: Any) -> str:
-    """The one existing workspace folder ``goal`` names as "the photos folder", "in
-    photos/ folder" or "folder photos" ("" when it names none or several)."""
-    found = []
-    for m in _FOLDER_NAMED.finditer(goal):
-        name = (m.group("a") or m.group("b") or "").strip("/")
-        try:
-            if name and name not in found and ws.is_dir(name):
-                found.append(name)
-        except Exception:  # noqa: BLE001 - a name the workspace refuses is no folder of it
-            continue
-    return found[0] if len(found) == 1 else ""
 
 
 def _edit_pair(call: CallRecord) -> tuple[str, str]:

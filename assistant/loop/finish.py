@@ -19,7 +19,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
@@ -1579,6 +1579,49 @@ _NOT_FILES = re.compile(r"\b(sheets?|columns?|rows?|lines?|entries|lists?|tables
 _MOVES = ("rename_many", "move")
 
 
+_FOLDER_NAMED = re.compile(
+    r"\b(?:in|inside|within|from)\s+(?:the\s+|my\s+|your\s+)?[\"'`]?(?P<a>[\w.-]+(?:/[\w.-]+)*)/?[\"'`]?\s+"
+    r"(?:folder|directory)\b|\b(?:folder|directory)\s+[\"'`]?(?P<b>[\w.-]+(?:/[\w.-]+)*)/?[\"'`]?", re.IGNORECASE)
+#: a goal asking to sort a folder's files into subfolders by their extension
+SORT_BY_TYPE = re.compile(r"\b(sort|organi[sz]e|group|file|move)\b.{0,80}?\b(sub)?folders?\b.{0,80}?\b(extension|file "
+                          r"types?|types? of file)", re.IGNORECASE | re.DOTALL)
+
+
+def goal_folder(goal: str, is_dir: Callable[[str], bool]) -> str:
+    """The one existing workspace folder ``goal`` names as "the photos folder", "in
+    photos/ folder" or "folder photos" ("" when it names none or several);
+    ``is_dir(relative path)`` says whether a folder exists (``Workspace.is_dir``)."""
+    found: list[str] = []
+    for m in _FOLDER_NAMED.finditer(goal):
+        name = (m.group("a") or m.group("b") or "").strip("/")
+        try:
+            if name and name not in found and is_dir(name):
+                found.append(name)
+        except Exception:  # noqa: BLE001 - a name the workspace refuses is no folder of it
+            continue
+    return found[0] if len(found) == 1 else ""
+
+
+def _left_unsorted(ev: Evidence) -> str:
+    """The doubt when the goal asks to sort a folder's files into subfolders by
+    extension and files with an extension are still directly in it ("" otherwise).
+    files_organise at 4df8dd6: the .pdf and .jpg files moved, the step budget's last
+    turn answered that all were sorted, notes.txt and todo.txt still in inbox."""
+    if not SORT_BY_TYPE.search(ev.goal):
+        return ""
+    root = Path(ev.workspace)
+    folder = goal_folder(ev.goal, lambda rel: (root / rel).is_dir())
+    if not folder:
+        return ""
+    left = sorted(p.name for p in (root / folder).iterdir() if p.is_file() and p.suffix and not p.name.startswith("."))
+    if not left:
+        return ""
+    exts = sorted({Path(n).suffix.lower().lstrip(".") for n in left})
+    moves = " then ".join(json.dumps({"src": f"{folder}/*.{e}", "dest": f"{folder}/{e}"}) for e in exts[:8])
+    return (f"the task asks to sort the files of {folder} into subfolders, and {folder} still holds "
+            f"{', '.join(left[:5])}{' ...' if len(left) > 5 else ''}; call move with {moves}")
+
+
 def _files_unmoved(ev: Evidence) -> str:
     """A doubt when the goal asks to rename, move or sort files, something else was
     changed, and no ``rename_many`` or ``move`` of this task succeeded; "" otherwise.
@@ -2073,7 +2116,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     elif _MUST_CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) and not changed:
         out.append("the task asks for a change, but no tool call of this task changed anything; do it with a tool, "
                    "say plainly why it cannot be done, or call ask_human if you need the user")
-    unmoved = _files_unmoved(ev) if changed else ""
+    unmoved = (_files_unmoved(ev) or _left_unsorted(ev)) if changed else ""
     if unmoved:  # files_rename_pattern at c92ae49: a note added, no photo renamed, "I could not find any other files"
         out.append(unmoved)
     store = _store_untouched(ev) if _CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) else ""
