@@ -658,6 +658,32 @@ def test_a_query_for_a_named_sheet_shows_the_call_that_saves_its_rows(assistant_
     store.close()
 
 
+def test_a_query_with_fewer_rows_than_the_ranking_asks_shows_the_ranking_query_not_a_save(assistant_home, tmp_path):
+    """xlsx_top_vendors at 4df8dd6: one vendor's sum queried for "the five vendors we paid the most"; the save hint
+    offered that one cell as the "Top 5" sheet, and the model wrote it."""
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    one = "SELECT SUM(amount) FROM spending WHERE vendor = 'Uber'"
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_read", path="spending.xlsx"), call("table_query", sql=one), "Done."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    wb = openpyxl.Workbook()
+    for row in (["Vendor", "Category", "Amount"], ["Uber", "Travel", 10.5], ["Hilton", "Travel", 30],
+                ["Uber", "Travel", 2], ["Cafe", "Meals", 1.25]):
+        wb.active.append(row)
+    wb.save(ws / "spending.xlsx")
+    goal = 'Add a sheet named "Top 2" to spending.xlsx listing the two vendors we paid the most in total.'
+    events = list(agent.run(goal, workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert "To save these rows" not in results[1], results[1]
+    assert ('Note: the task asks for the 2 vendors, and this query returned 1 row; to rank them, call table_query '
+            'with {"sql": "SELECT vendor, SUM(amount) FROM spending GROUP BY vendor ORDER BY 2 DESC LIMIT 2"}'
+            in results[1]), results[1]
+    store.close()
+
+
 def test_a_query_for_a_csv_output_shows_csv_write_until_the_file_is_written(assistant_home, tmp_path):
     from tools.office import OFFICE_TOOLS
     from tools.tables import TABLE_TOOLS

@@ -936,7 +936,7 @@ def test_a_json_object_answer_passes_once_the_asked_for_file_is_written(tmp_path
                       result="customer | Total\nHarbor | 1845.25")
     before = finish_problems(answer, Evidence(goal, tmp_path, calls=[rows]))
     assert len(before) == 1 and "JSON object" in before[0]
-    (tmp_path / "top3.csv").write_text("Customer,Total\nHarbor,1845.25\n")
+    (tmp_path / "top3.csv").write_text("Customer,Total\nHarbor,1845.25\nAlma,900\nBeech,12.5\n")
     assert "JSON object" in finish_problems(answer, Evidence(goal, tmp_path, calls=[rows]))[0]  # not by this task
     assert finish_problems(answer, Evidence(goal, tmp_path, calls=[rows], touched=["top3.csv"])) == []
     # a plan written as JSON still is no answer while the file is missing
@@ -1796,3 +1796,66 @@ def test_a_sort_by_extension_that_left_files_behind_is_doubted(tmp_path):
         (tmp_path / "inbox" / name).rename(tmp_path / "inbox" / "txt" / name)
     assert not any("still holds" in p for p in _problems(tmp_path, goal, answer, [moved],
                                                          touched=["inbox/jpg/beach.jpg"], files=()))
+
+
+def test_a_ranking_sheet_with_fewer_rows_than_asked_is_doubted(tmp_path):
+    """xlsx_top_vendors at 4df8dd6: the "Top 5" sheet overwritten with one query cell (one vendor's sum), and
+    the task finished saying the sheet was added."""
+    import openpyxl
+
+    goal = ('Add a sheet named "Top 3" to spending.xlsx listing the three vendors we paid the most in total: vendor '
+            "name in column A and its total in column B, largest first.")
+    wb = openpyxl.Workbook()
+    wb.active.title = "2026"
+    for row in (["Vendor", "Amount"], ["Uber", 10], ["Hilton", 30], ["Adobe", 5], ["Uber", 12], ["AWS", 1]):
+        wb.active.append(row)
+    top = wb.create_sheet("Top 3")
+    top.append(["sum(amount)"])
+    top.append([22])
+    wb.save(tmp_path / "spending.xlsx")
+    add = _done("xlsx_add_sheet", "added sheet 'Top 3' with 2 rows", path="spending.xlsx")
+    add.risk = "write"
+    answer = 'I added a sheet named "Top 3" to spending.xlsx.'
+    problems = _problems(tmp_path, goal, answer, [add], touched=["spending.xlsx"], files=())
+    assert any(p.startswith("the task asks for the 3 vendors, and the sheet 'Top 3' has 1 row of them")
+               and "ORDER BY 2 DESC LIMIT 3" in p for p in problems), problems
+    del wb["Top 3"]
+    top = wb.create_sheet("Top 3")
+    for row in (["Vendor", "Total"], ["Hilton", 30], ["Uber", 22], ["Adobe", 5]):
+        top.append(row)
+    wb.save(tmp_path / "spending.xlsx")
+    assert not any("the 3 vendors" in p for p in _problems(tmp_path, goal, answer, [add], touched=["spending.xlsx"],
+                                                          files=()))
+
+
+def test_a_short_ranking_is_an_answer_when_the_grouped_query_found_no_more(tmp_path):
+    goal = "Find the 3 customers who spent the most in total in orders.csv and save them to top3.csv."
+    (tmp_path / "orders.csv").write_text("Customer,Amount\nA,5\nB,7\nA,1\n")
+    (tmp_path / "top3.csv").write_text("Customer,Total\nB,7\nA,6\n")
+    query = _done("table_query", "2 rows:\ncustomer | total\n", sql="SELECT customer, SUM(amount) FROM orders "
+                  "GROUP BY customer ORDER BY 2 DESC")
+    query.data = {"total_rows": 2}
+    write = _done("csv_write", "wrote top3.csv", path="top3.csv")
+    write.risk = "write"
+    read = _done("read_file", "Customer,Amount\nA,5\nB,7\nA,1\n", path="orders.csv")
+    answer = "The customers are B (7) and A (6); saved to top3.csv."
+    assert not any("the 3 customers" in p for p in _problems(tmp_path, goal, answer, [read, query, write],
+                                                            touched=["top3.csv"], files=()))
+    query.arguments["sql"] += " LIMIT 3"  # a LIMIT says nothing of how many groups there are
+    query.data = {"total_rows": 2}
+    assert any("the 3 customers, and top3.csv has 2 rows" in p
+               for p in _problems(tmp_path, goal, answer, [read, query, write], touched=["top3.csv"], files=()))
+
+
+@pytest.mark.parametrize("goal, expected", [
+    ('Add a sheet named "Top 5" to spending.xlsx listing the five vendors we paid the most in total.', (5, "vendors", True)),
+    ("Find the 3 customers who spent the most in total in orders.csv.", (3, "customers", True)),
+    ("List the two cheapest products in prices.csv.", (2, "products", False)),
+    ("Find the top customer in orders.csv and save it to top.csv", None),
+    ("Save pages 2 to 3 of handbook.pdf as a new PDF named excerpt.pdf.", None),
+    ("Combine the three files into one.", None),
+])
+def test_asked_count_reads_the_ranking_the_goal_asks_for(goal, expected):
+    from assistant.loop.finish import asked_count
+
+    assert asked_count(goal) == expected

@@ -26,9 +26,9 @@ from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
-from .finish import SHEET_NAMED, SORT_BY_TYPE, asks_only_a_question, goal_columns, goal_files, goal_folder, made_paths, \
-    norm_path, store_goal, \
-    summary_lacks, summary_points, summary_too_long, text_change, undoable_verb, unread_inputs
+from .finish import SHEET_NAMED, SORT_BY_TYPE, asked_count, asks_only_a_question, goal_columns, goal_files, \
+    goal_folder, made_paths, norm_path, store_goal, summary_lacks, summary_points, summary_too_long, text_change, \
+    undoable_verb, unread_inputs
 from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
@@ -199,7 +199,8 @@ class CallRunner:
         orders.csv with read_file for a top-3 task, then tried xlsx_info on it
         and ran out of steps; with table_query it got group totals right at once."""
         if not result.error and call.name == "table_query":
-            return self._unfiltered_hint(call) or self._save_hint(result.data or {})
+            return self._unfiltered_hint(call) or self._short_ranking(call, result.data or {}) \
+                or self._save_hint(result.data or {})
         if result.error or call.name not in ("read_file", "csv_read", "xlsx_read"):
             return ""
         if self.registry.get("table_query") is None:
@@ -420,6 +421,26 @@ class CallRunner:
                 return (f"Note: this query adds up every row of {t.name}; the task asks about {value!r} (a value of "
                         f"its {column} column): filter with WHERE {column} = '{_sql_text(value)}'.")
         return ""
+
+    def _short_ranking(self, call: CallRecord, data: dict[str, Any]) -> str:
+        """A note after a ``table_query`` that returned fewer rows than the ranking the
+        goal asks for ("the five vendors we paid the most"), with the grouped query to
+        copy ("" otherwise, and when the query grouped and found no more groups).
+        xlsx_top_vendors at 4df8dd6: one vendor's sum (one cell) was offered as the rows
+        to save, and the "Top 5" sheet was written with it."""
+        asked = asked_count(self.s.task.goal)
+        rows = list(data.get("rows") or [])
+        if asked is None or len(rows) >= asked[0]:
+            return ""
+        sql = str(call.arguments.get("sql", ""))
+        if re.search(r"\bgroup\s+by\b", sql, re.IGNORECASE) and not re.search(r"\blimit\b", sql, re.IGNORECASE):
+            return ""  # every group there is: fewer than asked
+        n, noun, _high = asked
+        query = self._query_to_copy()
+        how = f"call table_query with {query}" if query else \
+            f"query with GROUP BY, ORDER BY the total and LIMIT {n}"
+        return (f"Note: the task asks for the {n} {noun}, and this query returned {len(rows)} "
+                f"row{'s' if len(rows) != 1 else ''}; to rank them, {how}, then save the {n} rows it returns.")
 
     def _save_hint(self, data: dict[str, Any]) -> str:
         """After a ``table_query`` in a task that asks for its rows in a file or a
@@ -1798,4 +1819,6 @@ def _example_query(table: Any, goal: str = "") -> str:
     number = _number_column(table)
     if not text or not number:
         return ""
-    return f"SELECT {text}, SUM({number}) FROM {table.name} GROUP BY {text} ORDER BY 2 DESC"
+    asked = asked_count(goal)  # "the five vendors we paid the most": the ranking itself, not every group
+    order = f"ORDER BY 2 {'DESC' if asked[2] else 'ASC'} LIMIT {asked[0]}" if asked else "ORDER BY 2 DESC"
+    return f"SELECT {text}, SUM({number}) FROM {table.name} GROUP BY {text} {order}"

@@ -1689,6 +1689,78 @@ _HIGHEST = re.compile(r"\b(highest|most|largest|biggest|greatest|maximum|max|top
 _LOWEST = re.compile(r"\b(lowest|least|smallest|fewest|minimum|min|cheapest|worst)\b", re.IGNORECASE)
 
 
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                 "eleven": 11, "twelve": 12}
+_ASKED_N = re.compile(r"\b(?:top|bottom|the|those|these|first)[\s-]+(?P<n>\d{1,2}|"
+                      + "|".join(_NUMBER_WORDS) + r")\b(?:\s+(?:[a-z]+\s+)?(?P<noun>[a-z]{3,}s)\b)?",
+                      re.IGNORECASE)
+
+
+def asked_count(goal: str) -> tuple[int, str, bool] | None:
+    """``(n, noun, highest)`` when ``goal`` asks for a ranking of ``n`` things ("the
+    five vendors we paid the most", "the 3 customers who spent the most", "Top 5"),
+    else None. ``noun`` is the plural the goal names ("rows" when it names none);
+    ``highest`` is False for a ranking from the bottom ("the 3 cheapest items")."""
+    high, low = bool(_HIGHEST.search(goal)), bool(_LOWEST.search(goal))
+    if not (high or low):
+        return None
+    found = []
+    for m in _ASKED_N.finditer(goal):
+        raw = m.group("n").lower()
+        n = int(raw) if raw.isdigit() else _NUMBER_WORDS[raw]
+        if 2 <= n <= 50:
+            found.append((n, (m.group("noun") or "").lower()))
+    if not found:
+        return None
+    n, noun = next((f for f in found if f[1]), found[0])
+    return n, noun or "rows", not low
+
+
+def _data_rows(rows: Sequence[Sequence[Any]]) -> list[Sequence[Any]]:
+    """The non-empty rows of a sheet, a first row without a number (a header) left out."""
+    kept = [r for r in rows if any(v not in (None, "") and str(v).strip() for v in r)]
+    if kept and not any(isinstance(v, (int, float)) or _CELL_NUMBER.fullmatch(str(v or "").strip()) for v in kept[0]):
+        kept = kept[1:]
+    return kept
+
+
+def _fewer_rows_than_asked(ev: Evidence) -> str:
+    """The doubt when the goal asks for a ranking of n things in a sheet or table
+    file this task wrote, and it holds fewer than n rows of data, unless a grouped
+    ``table_query`` of this task found only that many groups ("" otherwise).
+    xlsx_top_vendors at 4df8dd6: the "Top 5" sheet overwritten with one cell, the sum
+    of one vendor's payments, and the task finished."""
+    asked = asked_count(ev.goal)
+    if asked is None:
+        return ""
+    n, noun, high = asked
+    root, touched = Path(ev.workspace), {norm_path(p) for p in ev.touched}
+    outputs, inputs = goal_files(ev.goal)
+    named = SHEET_NAMED.search(ev.goal)
+    tables = [r for r in dict.fromkeys([*outputs, *(inputs if named else [])])
+              if r.lower().endswith((".csv", ".tsv", ".xlsx")) and norm_path(r) in touched]
+    if not tables:
+        return ""
+    sheets = _table_cells(root / tables[0])
+    if named:
+        sheets = [t for t in sheets if t[0].strip().lower() == named.group(1).strip().lower()]
+    if not sheets:
+        return ""  # a missing sheet is another check's doubt
+    have = len(_data_rows(sheets[0][1]))
+    if have >= n:
+        return ""
+    for c in ev.calls:  # only that many groups: an honest short list
+        sql = str(c.arguments.get("sql", "")) if c.name == "table_query" else ""
+        if sql and c.status == "done" and not c.error and re.search(r"\bgroup\s+by\b", sql, re.IGNORECASE) \
+                and not re.search(r"\blimit\b", sql, re.IGNORECASE) \
+                and int((c.data or {}).get("total_rows") or -1) == have:
+            return ""
+    where = f"the sheet {named.group(1)!r}" if named else tables[0]
+    return (f"the task asks for the {n} {noun}, and {where} has {have} row{'s' if have != 1 else ''} of them; "
+            f"rank them with table_query (SELECT ..., SUM(...) ... GROUP BY ... ORDER BY 2 {'DESC' if high else 'ASC'} "
+            f"LIMIT {n}) and write all {n} rows it returns")
+
+
 def _table_rows(result: str) -> list[list[str]]:
     """The data rows of a ``table_query`` result ("a | b" lines after the dashed rule)."""
     lines = [ln for ln in _FENCE_LINE.sub("", result).splitlines() if ln.strip()]
@@ -2131,7 +2203,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                    f"{'them' if len(unused) > 1 else 'it'}; use the user's exact words where the task gives them")
     if changed:  # what the written files must hold: the goal's column texts, columns, sheet; a summary shorter
         out += [p for p in (check(ev) for check in (_text_not_in_column, _missing_columns, _missing_sheet,
-                                                    _groups_missing, _rows_lost, _summary_not_shorter)) if p]
+                                                    _groups_missing, _rows_lost, _fewer_rows_than_asked,
+                                                    _summary_not_shorter)) if p]
     cannot = undoable_verb(ev.goal, ev.tool_names)
     if cannot and not _NOT_DONE.search(answer):
         out.append(f"the task asks to {cannot}, and no tool here can {cannot}; say plainly that you could not "
