@@ -684,6 +684,41 @@ def test_a_query_with_fewer_rows_than_the_ranking_asks_shows_the_ranking_query_n
     store.close()
 
 
+def test_a_new_sheet_for_a_row_of_the_table_is_refused_with_the_write_that_adds_the_row(assistant_home, tmp_path):
+    """xlsx_total at 4df8dd6: "add a row at the bottom of the table with "Total" in column B" got a new sheet named
+    "Total"; the refusal gives the xlsx_write call that adds the row, and that call, sent as written, does it."""
+    import json
+
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+
+    args = {"path": "expenses.xlsx", "sheet": "Expenses",
+            "cells": [{"cell": "B4", "value": "Total"}, {"cell": "C4", "value": "=SUM(C2:C3)"}]}
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_read", path="expenses.xlsx"),
+        call("xlsx_add_sheet", path="expenses.xlsx", rows='[["B", "SUM(C)"]]').replace(
+            "<parameter=rows>", "<parameter=name>\nTotal\n</parameter>\n<parameter=rows>"),
+        call("xlsx_write", **{k: (v if isinstance(v, str) else json.dumps(v)) for k, v in args.items()}),
+        "Added the Total row."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    wb = openpyxl.Workbook()
+    wb.active.title = "Expenses"
+    for row in (["Date", "Item", "Amount"], ["2026-11-02", "Groceries", 84.2], ["2026-11-03", "Bus pass", 49]):
+        wb.active.append(row)
+    wb.save(ws / "expenses.xlsx")
+    goal = ('In expenses.xlsx, add a row at the bottom of the table with "Total" in column B and the sum of the '
+            "Amount column in column C.")
+    events = list(agent.run(goal, workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run: the task asks for a row or column in the table of expenses.xlsx, not a "
+                                 "new sheet"), results[1]
+    assert f"call xlsx_write with {json.dumps(args)}" in results[1], results[1]
+    assert isinstance(events[-1], Finished), results
+    book = openpyxl.load_workbook(ws / "expenses.xlsx")
+    assert book.sheetnames == ["Expenses"]
+    assert [c.value for c in book["Expenses"][4]] == [None, "Total", "=SUM(C2:C3)"]
+    store.close()
+
+
 def test_a_query_for_a_csv_output_shows_csv_write_until_the_file_is_written(assistant_home, tmp_path):
     from tools.office import OFFICE_TOOLS
     from tools.tables import TABLE_TOOLS

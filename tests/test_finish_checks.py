@@ -1687,9 +1687,40 @@ def test_a_quoted_text_asked_in_a_column_must_be_in_that_column(tmp_path):
                        arguments={"path": "expenses.xlsx", "cells": [{"cell": "B3", "value": "=SUM(C:C)"}]},
                        result="set 1 cells")
     ev = Evidence(goal, tmp_path, calls=[wrote], touched=["expenses.xlsx"], tool_names=TOOLS)
-    doubt = "the task asks for 'Total' in column B, but no cell of column B in expenses.xlsx holds it"
+    doubt = "the task asks for 'Total' in column B, but no cell of column B of the table's sheet 'Sheet' in " \
+        "expenses.xlsx holds it"
     assert any(doubt in p for p in finish_problems("Added the total row.", ev))
     ws["B3"], ws["C3"] = "Total", "=SUM(C2:C2)"
+    wb.save(tmp_path / "expenses.xlsx")
+    assert not any("in column B" in p for p in finish_problems("Added the total row.", ev))
+
+
+def test_a_quoted_text_asked_in_a_column_counts_only_in_the_table_not_in_a_sheet_this_task_added(tmp_path):
+    """xlsx_total at 4df8dd6: a sheet "Total" added holding ["B", "SUM(C)"], then told 'Total' was missing from
+    column B, "Total" written into B10 of that new sheet, and the task finished. The doubt gives the call that
+    adds the row under the table."""
+    import openpyxl
+
+    goal = ('In expenses.xlsx, add a row at the bottom of the table with "Total" in column B and the sum of the Amount '
+            "column in column C.")
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Expenses"
+    for row in (["Date", "Item", "Amount"], ["2026-11-02", "Groceries", 84.2], ["2026-11-03", "Bus pass", 49]):
+        ws.append(row)
+    added = wb.create_sheet("Total")
+    added.append(["B", "SUM(C)"])
+    added["B10"] = "Total"
+    wb.save(tmp_path / "expenses.xlsx")
+    add = CallRecord(id="s1c0", step=1, turn_seq=1, name="xlsx_add_sheet", risk="write", status="done",
+                     arguments={"path": "expenses.xlsx", "name": "Total", "rows": [["B", "SUM(C)"]]},
+                     result="added sheet 'Total' with 1 rows")
+    ev = Evidence(goal, tmp_path, calls=[add], touched=["expenses.xlsx"], tool_names=TOOLS)
+    problems = finish_problems("The cell 'B10' in the sheet 'Total' has been set to 'Total'.", ev)
+    to_copy = ('call xlsx_write with {"path": "expenses.xlsx", "sheet": "Expenses", "cells": [{"cell": "B4", '
+               '"value": "Total"}, {"cell": "C4", "value": "=SUM(C2:C3)"}]}')
+    assert any("no cell of column B of the table's sheet 'Expenses'" in p and to_copy in p for p in problems), problems
+    ws["B4"], ws["C4"] = "Total", "=SUM(C2:C3)"
     wb.save(tmp_path / "expenses.xlsx")
     assert not any("in column B" in p for p in finish_problems("Added the total row.", ev))
 

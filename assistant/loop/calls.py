@@ -26,9 +26,9 @@ from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
-from .finish import SHEET_NAMED, SORT_BY_TYPE, asked_count, asks_only_a_question, goal_columns, goal_files, \
-    goal_folder, made_paths, norm_path, store_goal, summary_lacks, summary_points, summary_too_long, text_change, \
-    undoable_verb, unread_inputs
+from .finish import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asks_only_a_question, goal_columns, \
+    goal_files, goal_folder, made_paths, norm_path, row_to_add, store_goal, summary_lacks, summary_points, \
+    summary_too_long, text_change, undoable_verb, unread_inputs
 from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
@@ -622,6 +622,9 @@ class CallRunner:
                 msg = (f"Not run: the rows name {key!r} {n} times in their first column, and the task asks for one "
                        f"row per {unit}: add them up first{how} and write its rows.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            row = self._row_not_sheet(call)
+            if row:  # xlsx_total at 4df8dd6: a sheet "Total" added for a total row, then "Total" written into it
+                return (yield from self.finish(call, ToolResult.fail(row), "denied"))
             placeholder = self._overwrites_own_output(call)
             if placeholder:  # files_merge_todos at 237b37e: todo/all.txt, combined right, overwritten with line1..line5
                 msg = (f"Not run: {placeholder} was made by this task already, and this call would replace all of "
@@ -972,6 +975,21 @@ class CallRunner:
         if any(m.role == "user" and m.kind == "note" for m in self.s.messages):
             return None
         return ambiguous_target(self.s.task.goal, ws, call.arguments, self._made(), needs_source=needs_source)
+
+    def _row_not_sheet(self, call: CallRecord) -> str:
+        """The refusal of an ``xlsx_add_sheet`` in a task that asks for a row or column of
+        an existing table and names no sheet ("" otherwise), with the ``xlsx_write`` call
+        that adds the row the goal describes when it quotes one (:func:`row_to_add`)."""
+        goal = self.s.task.goal
+        path = str(call.arguments.get("path", ""))
+        if call.name != "xlsx_add_sheet" or ASKS_A_SHEET.search(goal) or not re.search(r"\b(rows?|columns?)\b", goal) \
+                or not self.ctx.workspace.exists(path):
+            return ""
+        args = row_to_add(goal, self.s.task.workspace, path)
+        how = f"call xlsx_write with {json.dumps(args, ensure_ascii=False)}" if args else \
+            "write its cells with xlsx_write (sheet: the one that holds the table)"
+        return (f"Not run: the task asks for a row or column in the table of {path}, not a new sheet; to add it below "
+                f"the table, {how}.")
 
     def _overwrites_own_output(self, call: CallRecord) -> str:
         """The path when ``call`` (``write_file``) would overwrite a file this task made with

@@ -1194,37 +1194,77 @@ SHEET_NAMED = re.compile(r"\bsheet\s+(?:named|called|titled)\s+[\"\u201c']([^\"\
 _TEXT_IN_COLUMN = re.compile(r"[\"\u201c]([^\"\u201d]{1,40})[\"\u201d]\s+in\s+column\s+([A-Z]{1,2})\b")
 
 
+_AGG_IN_COLUMN = re.compile(r"\bthe (?P<fn>sum|total|average|mean) of (?:the |its )?[\"'\u201c]?(?P<col>[\w ]{1,30}?)"
+                            r"[\"'\u201d]? column\s+in\s+column\s+(?P<letter>[A-Z]{1,2})\b", re.IGNORECASE)
+ASKS_A_SHEET = re.compile(r"\b(sheet|tab|worksheet)s?\b", re.IGNORECASE)
+
+
+def row_to_add(goal: str, workspace: str | Path, path: str, skip: Iterable[str] = ()) -> dict[str, Any] | None:
+    """The ``xlsx_write`` arguments that add the row ``goal`` describes below the table
+    of workbook ``path``: each quoted text in its column ('"Total" in column B'), and
+    "the sum (average) of the X column in column Y" as a =SUM (=AVERAGE) of column X's
+    data cells. The table is the first sheet with a header and data, sheets named in
+    ``skip`` left out. None when the goal quotes no text for a column or the workbook
+    cannot be read."""
+    wanted = _TEXT_IN_COLUMN.findall(goal)
+    if not wanted or not path.lower().endswith(".xlsx"):
+        return None
+    skipped = {n.strip().lower() for n in skip}
+    sheets = [(name, rows) for name, rows in _table_cells(Path(workspace) / path)
+              if name.strip().lower() not in skipped]
+    for name, rows in sheets:
+        filled = [i for i, r in enumerate(rows) if any(v not in (None, "") for v in r)]
+        if len(filled) < 2:
+            continue
+        below = filled[-1] + 2  # the 1-based row under the last filled one
+        header = [str(v or "").strip().lower() for v in rows[filled[0]]]
+        cells: list[dict[str, Any]] = [{"cell": f"{letter}{below}", "value": text} for text, letter in wanted]
+        from openpyxl.utils import get_column_letter
+
+        for m in _AGG_IN_COLUMN.finditer(goal):
+            col = m.group("col").strip().lower()
+            if col in header:
+                src = get_column_letter(header.index(col) + 1)
+                fn = "SUM" if m.group("fn").lower() in ("sum", "total") else "AVERAGE"
+                cells.append({"cell": f"{m.group('letter')}{below}",
+                              "value": f"={fn}({src}{filled[0] + 2}:{src}{below - 1})"})
+        return {"path": path, "sheet": name, "cells": cells}
+    return None
+
+
 def _text_not_in_column(ev: Evidence) -> str:
     """The doubt when the goal asks for a quoted text in a column of a workbook this
-    task wrote ('"Total" in column B') and no cell of that column, in any sheet, holds
-    it ("" otherwise). xlsx_total at f000187: =SUM(C:C) written into B10 (twice), no
-    "Total" anywhere in column B, and a sheet named "Total" added (which the quoted-text
-    check took as the word used)."""
+    task wrote ('"Total" in column B') and no cell of that column holds it ("" otherwise).
+    Sheets this task added do not count, unless the goal asks for a sheet, and neither
+    does a sheet named like the text: the row belongs to the table. xlsx_total at
+    f000187: =SUM(C:C) written into B10 (twice), no "Total" anywhere in column B, and a
+    sheet named "Total" added (which the quoted-text check took as the word used); at
+    4df8dd6: "Total" written into B10 of that new sheet, and the task finished."""
     wanted = _TEXT_IN_COLUMN.findall(ev.goal)
     books = [rel for rel in dict.fromkeys(ev.touched) if rel.lower().endswith(".xlsx")]
     if not wanted or not books:
         return ""
-    try:
-        import openpyxl
-
-        wb = openpyxl.load_workbook(Path(ev.workspace) / books[0], read_only=True)
-    except Exception:  # noqa: BLE001 - a workbook that cannot be read is another check's business
+    skip: set[str] = set()
+    if not ASKS_A_SHEET.search(ev.goal):
+        skip = {str(c.arguments.get("name", "")).strip().lower() for c in ev.calls if c.name == "xlsx_add_sheet"}
+        skip |= {text.strip().lower() for text, _ in wanted}
+    sheets = [(name, rows) for name, rows in _table_cells(Path(ev.workspace) / books[0])
+              if name.strip().lower() not in skip]
+    if not sheets:
         return ""
-    try:
-        for text, letter in wanted:
-            from openpyxl.utils import column_index_from_string
+    from openpyxl.utils import column_index_from_string
 
-            col = column_index_from_string(letter)
-            found = any(str(row[0]).strip().lower() == text.strip().lower()
-                        for ws in wb.worksheets
-                        for row in ws.iter_rows(min_col=col, max_col=col, max_row=5000, values_only=True)
-                        if row and row[0] is not None)
-            if not found:
-                return (f"the task asks for {text!r} in column {letter}, but no cell of column {letter} in {books[0]} "
-                        f"holds it; write it there (xlsx_write, a cell of column {letter}), and each other value in "
-                        "the column the task names")
-    finally:
-        wb.close()
+    for text, letter in wanted:
+        col = column_index_from_string(letter) - 1
+        found = any(len(row) > col and str(row[col]).strip().lower() == text.strip().lower()
+                    for _, rows in sheets for row in rows if row)
+        if not found:
+            args = row_to_add(ev.goal, ev.workspace, books[0], skip)
+            how = f": call xlsx_write with {json.dumps(args, ensure_ascii=False)}" if args else \
+                f" (xlsx_write, a cell of column {letter}), and each other value in the column the task names"
+            where = f" of the table's sheet {args['sheet']!r}" if args else ""
+            return (f"the task asks for {text!r} in column {letter}, but no cell of column {letter}{where} in "
+                    f"{books[0]} holds it; write it there{how}")
     return ""
 
 
