@@ -1116,6 +1116,27 @@ def test_an_answer_that_says_there_is_none_under_a_listing_that_found_some_is_do
     assert not any("says there is none" in p for p in finish_problems(answer, ev))
 
 
+def test_a_denied_listing_gets_an_answer_to_copy_which_passes_as_the_answer(tmp_path):
+    """calendar_list_day at 4df8dd6: told twice that the listing found two events, Qwen 1.5B answered "There are
+    no events listed on December 7th." both times and the task was handed off. The doubt gives the answer built
+    from the listing; copied, it passes (it is the listing's words, not the harness's)."""
+    import re
+
+    listing = _listing("calendar_list_events", "Events Mon 2026-12-07 00:00 to Tue 2026-12-08 00:00 (UTC):\n"
+                       "Mon 2026-12-07 09:00-09:15 Team standup\nMon 2026-12-07 12:30-13:30 Lunch with Sam",
+                       events=[{"title": "Team standup"}, {"title": "Lunch with Sam"}])
+    ev = Evidence(goal="What's on my calendar on 2026-12-07?", workspace=tmp_path, calls=[listing], tool_names=TOOLS)
+    problems = finish_problems("There are no events listed on December 7th.", ev)
+    copy = ('the answer to copy: "You have Mon 2026-12-07 09:00-09:15 Team standup; Mon 2026-12-07 12:30-13:30 '
+            'Lunch with Sam."')
+    assert any(copy in p for p in problems), problems
+    ev.harness_texts = ["Finish check: " + "; ".join(problems)]
+    answer = re.search(r'copy: "([^"]+)"', copy).group(1)
+    assert finish_problems(answer, ev) == []
+    # the rest of a refusal still is the harness's words
+    assert finish_problems("the answer says there is none, but calendar_list_events at step 1 found 2", ev)
+
+
 @pytest.mark.parametrize("answer, doubted", [
     # note_search at 462ec82: the finding announced, the name and number never given
     ("I found the plumber's name and phone number in the notes. I could not find the plumber's address.", True),

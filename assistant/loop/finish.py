@@ -843,7 +843,7 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
     """
     from model.call_format import format_instructions
 
-    harness_texts = [_FENCED.sub(" ", t) for t in harness_texts if t]
+    harness_texts = [ANSWER_TO_COPY.sub(" ", _FENCED.sub(" ", t)) for t in harness_texts if t]
     first = _squash(next((ln for ln in answer.splitlines() if ln.strip()), "")).rstrip(" .:;!,")
     if len(first) < min_chars:
         return False
@@ -866,6 +866,14 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
 
 
 _FENCED = re.compile(r"<<UNTRUSTED (\w+)[^\n]*>>\n?(.*?)<<END_UNTRUSTED \1>>", re.DOTALL)
+# an answer the harness built from tool results for the model to copy: the data's words, not the harness's
+ANSWER_TO_COPY = re.compile(r'the answer to copy: "[^"\n]*"')
+
+
+def answer_to_copy(text: str) -> str:
+    """``the answer to copy: "<text>"`` (quotes and line breaks in ``text`` made plain),
+    which :func:`echoes_harness` does not count as the harness's own words."""
+    return 'the answer to copy: "' + " ".join(text.replace('"', "'").split()) + '"'
 _FENCE_ID = re.compile(r"<<(?:END_)?UNTRUSTED ([0-9a-f]{8,})\b")
 _HAS_WORD = re.compile(r"[^\W_]{2,}")
 _NOT_FOUND = re.compile(r"\b(not (found|present|there|listed|mentioned)|no (such )?(file|match|result)s?|"
@@ -976,7 +984,27 @@ def _denies_what_was_listed(answer: str, calls: Sequence[CallRecord]) -> str:
     last = ran[-1]
     first = next((ln.strip() for ln in last.result.splitlines()[1:] if ln.strip()), last.result.strip())[:90]
     return (f"the answer says there is none, but {last.name} at step {last.step} found {_listed(last)} "
-            f"(e.g. {first!r}); answer with what it found")
+            f"(e.g. {first!r}); answer with what it found{_listing_answer(last)}")
+
+
+def _listing_items(call: CallRecord) -> list[str]:
+    """The item lines of a calendar or notes listing's result (a calendar's first line,
+    the range it covers, left out)."""
+    lines = [ln.strip() for ln in _FENCE_LINE.sub("", call.result or "").splitlines() if ln.strip()]
+    return lines[1:] if call.name.endswith("events") else lines
+
+
+def _listing_answer(call: CallRecord, limit: int = 6) -> str:
+    """", e.g. the answer to copy: "..."" built from a calendar listing's events (up to
+    ``limit``; "" for other listings or too many). calendar_list_day at 4df8dd6: told
+    twice that the day's listing held two events, Qwen 1.5B answered "There are no
+    events" both times and the task was handed off."""
+    if not call.name.startswith("calendar_list"):
+        return ""
+    items = _listing_items(call)
+    if not items or len(items) > limit:
+        return ""
+    return ", e.g. " + answer_to_copy("You have " + "; ".join(items) + ".")
 
 
 def _misses_what_was_listed(answer: str, calls: Sequence[CallRecord]) -> str:
@@ -986,14 +1014,13 @@ def _misses_what_was_listed(answer: str, calls: Sequence[CallRecord]) -> str:
     if not ran:
         return ""
     last = ran[-1]
-    items = [ln.strip() for ln in last.result.splitlines()[1:] if ln.strip()] if last.name.endswith("events") \
-        else [ln.strip() for ln in last.result.splitlines() if ln.strip()]
+    items = _listing_items(last)
     said = {w.lower() for w in _WORD.findall(answer)}
     words = {w.lower() for ln in items for w in _WORD.findall(ln)} - _COMMON - _META
     if not words or words & said:
         return ""
     return (f"the answer names nothing that {last.name} at step {last.step} found ({_listed(last)}, e.g. "
-            f"{items[0][:90]!r}); answer with what it found")
+            f"{items[0][:90]!r}); answer with what it found{_listing_answer(last)}")
 
 
 _CLAIMS_FOUND = re.compile(r"\b(i|we)\s+(have\s+)?(found|located|retrieved|got)\b|\bhere (is|are)\b", re.IGNORECASE)
