@@ -719,6 +719,45 @@ def test_a_new_sheet_for_a_row_of_the_table_is_refused_with_the_write_that_adds_
     store.close()
 
 
+def test_an_empty_sheet_before_any_query_is_refused_with_the_query_and_a_sheet_goes_into_the_named_book(
+        assistant_home, tmp_path):
+    """xlsx_group_sums at 4df8dd6: "Add a sheet named "By Region" to sales.xlsx ..." got an empty sheet saved to
+    new_sales.xlsx, then xlsx_write without rows three times. An empty sheet before any query gets the query to
+    copy; the sheet, sent with output=new_sales.xlsx, is saved in sales.xlsx itself."""
+    import json
+
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    def add(rows):
+        return call("xlsx_add_sheet", path="sales.xlsx", rows=json.dumps(rows), output="new_sales.xlsx").replace(
+            "<parameter=rows>", "<parameter=name>\nBy Region\n</parameter>\n<parameter=rows>")
+
+    query = "SELECT region, SUM(amount) FROM sales GROUP BY region ORDER BY 2 DESC"
+    rows = [["Region", "Total"], ["North", 15], ["South", 5]]
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_read", path="sales.xlsx"), add([]), call("table_query", sql=query), add(rows),
+        "Added the By Region sheet."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    wb = openpyxl.Workbook()
+    wb.active.title = "Sales"
+    for row in (["Region", "Rep", "Amount"], ["North", "Ana", 10], ["South", "Ben", 5], ["North", "Eva", 5]):
+        wb.active.append(row)
+    wb.save(ws / "sales.xlsx")
+    goal = ('Add a sheet named "By Region" to sales.xlsx with one row per region: the region name in column A and '
+            "its total sales in column B.")
+    events = list(agent.run(goal, workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run: the sheet would be empty") and f"call table_query with " \
+        f"{json.dumps({'sql': query})}" in results[1], results[1]
+    assert "output='new_sales.xlsx' was left out" in results[3], results[3]
+    assert isinstance(events[-1], Finished), results
+    assert not (ws / "new_sales.xlsx").exists()
+    sheet = openpyxl.load_workbook(ws / "sales.xlsx")["By Region"]
+    assert [[c.value for c in r] for r in sheet.iter_rows()] == rows
+    store.close()
+
+
 def test_a_query_for_a_csv_output_shows_csv_write_until_the_file_is_written(assistant_home, tmp_path):
     from tools.office import OFFICE_TOOLS
     from tools.tables import TABLE_TOOLS

@@ -622,6 +622,9 @@ class CallRunner:
                 msg = (f"Not run: the rows name {key!r} {n} times in their first column, and the task asks for one "
                        f"row per {unit}: add them up first{how} and write its rows.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            empty = self._empty_sheet_before_query(call)
+            if empty:  # xlsx_group_sums at 4df8dd6: an empty "By Region" added, then xlsx_write without rows, 3 times
+                return (yield from self.finish(call, ToolResult.fail(empty), "denied"))
             row = self._row_not_sheet(call)
             if row:  # xlsx_total at 4df8dd6: a sheet "Total" added for a total row, then "Total" written into it
                 return (yield from self.finish(call, ToolResult.fail(row), "denied"))
@@ -822,7 +825,13 @@ class CallRunner:
                 or norm_path(output) == norm_path(path):  # xlsx_group_sums: output='sales.xlsx' for sales.xlsx
             return None
         outputs, inputs = goal_files(self.s.task.goal)
-        if norm_path(path) not in {norm_path(p) for p in inputs} or norm_path(output) in {norm_path(p) for p in outputs}:
+        if norm_path(output) in {norm_path(p) for p in outputs}:
+            return None
+        # an existing file the goal asks to add to ("Add a sheet ... to sales.xlsx") is one to work on too:
+        # xlsx_group_sums at 4df8dd6 saved the new sheet to new_sales.xlsx, and sales.xlsx never got it
+        existing = norm_path(path) in {norm_path(p) for p in outputs} and self.ctx.workspace.exists(path) \
+            and norm_path(path) not in {norm_path(p) for p in self._made()}
+        if norm_path(path) not in {norm_path(p) for p in inputs} and not existing:
             return None
         return path, output
 
@@ -975,6 +984,19 @@ class CallRunner:
         if any(m.role == "user" and m.kind == "note" for m in self.s.messages):
             return None
         return ambiguous_target(self.s.task.goal, ws, call.arguments, self._made(), needs_source=needs_source)
+
+    def _empty_sheet_before_query(self, call: CallRecord) -> str:
+        """The refusal of an ``xlsx_add_sheet`` without rows in a task that asks for totals
+        and has run no ``table_query`` yet, with the query to copy ("" otherwise): the
+        query's result shows the call that adds the sheet with its rows."""
+        if call.name != "xlsx_add_sheet" or call.arguments.get("rows") or any(
+                c.name == "table_query" and c.status == "done" and not c.error for c in self.s.calls):
+            return ""
+        query = self._query_to_copy()
+        if not query:
+            return ""
+        return (f"Not run: the sheet would be empty, and the task asks for totals in it. Add them up first: call "
+                f"table_query with {query}; its result shows the call that adds the sheet with those rows.")
 
     def _row_not_sheet(self, call: CallRecord) -> str:
         """The refusal of an ``xlsx_add_sheet`` in a task that asks for a row or column of
