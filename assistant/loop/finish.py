@@ -927,8 +927,41 @@ def _json_object(answer: str, ev: Evidence) -> str:
         obj = json.loads(body)
     except ValueError:
         return ""
+    if not isinstance(obj, dict):
+        return ""
     return ("the answer is a JSON object; write the answer as plain sentences: what you found and which files you "
-            "wrote, or call finish with them") if isinstance(obj, dict) else ""
+            "wrote, or call finish with them") + _query_answer(ev)
+
+
+_EVERY_GROUP = re.compile(r"\b(per|each|every|by)\b", re.IGNORECASE)
+
+
+def _result_rows(result: str) -> list[list[str]]:
+    """The data rows of a ``table_query`` result, its cells as shown (one-column
+    results too; the harness's notes after the data left out)."""
+    fenced = _FENCED.search(result)
+    lines = [ln for ln in _FENCE_LINE.sub("", fenced.group(2) if fenced else result).splitlines() if ln.strip()]
+    rule = next((i for i, ln in enumerate(lines) if re.fullmatch(r"[-+\s]+", ln) and "-" in ln), None)
+    if rule is None:
+        return []
+    return [[c.strip() for c in ln.split("|")] for ln in lines[rule + 1:]
+            if not ln.startswith(("(", "Not loaded:"))]
+
+
+def _query_answer(ev: Evidence, limit: int = 12) -> str:
+    """", e.g. the answer to copy: "West 2174.40; East 2155.50."" built from the rows
+    of the newest ``table_query`` of a task that only asks a question, when they are
+    the answer: one row, or one per group for a goal that asks per group ("" otherwise).
+    csv_group_totals at 4df8dd6: the per-region totals queried right, then the first
+    row answered as a JSON object, refused, and the file read again until time ran out."""
+    if not asks_only_a_question(ev.goal):
+        return ""
+    query = next((c for c in reversed(ev.calls) if c.name == "table_query" and c.status == "done" and not c.error
+                  and c.result and not (c.data or {}).get("repeat_of")), None)
+    rows = _result_rows(query.result) if query is not None else []
+    if not rows or len(rows) > limit or (len(rows) > 1 and not _EVERY_GROUP.search(ev.goal)):
+        return ""
+    return ", e.g. " + answer_to_copy("; ".join(" ".join(c for c in row if c) for row in rows) + ".")
 
 
 def _shape_problem(answer: str, ev: Evidence) -> str:
