@@ -495,6 +495,32 @@ def test_offering_the_user_help_with_their_own_task_is_refused(tmp_path):
         assert not _OFFERS_HELP.search(q), q
 
 
+def test_asking_the_user_whether_a_file_is_the_one_in_a_find_the_file_task_gets_the_grep_to_copy(tmp_path):
+    """files_find at 4df8dd6: readme.txt read ("Personal archive."), then "Is the file 'readme.txt' about my
+    passport renewal appointment?" asked, and the task paused with the folders never searched."""
+    import json
+
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    goal = ("Somewhere in this folder there is a text file about my passport renewal appointment. Which file is it? "
+            "Answer with its path.")
+    search = {"pattern": "passport", "path": ".", "ignore_case": True}
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="readme.txt"),
+        call("ask_human", question="Is the file 'readme.txt' about my passport renewal appointment?"),
+        call("grep", pattern="passport", path=".", ignore_case="true"),
+        "The file is home/appointments.txt."], [*FILE_TOOLS, ASK_HUMAN], approve="all")
+    (ws / "readme.txt").write_text("Personal archive.\n")
+    (ws / "home").mkdir()
+    (ws / "home" / "appointments.txt").write_text("Passport renewal: 14 Jan, 10:30, town hall.\n")
+    events = list(agent.run(goal, workspace=ws))
+    asked = [c for c in store.calls(events[-1].task_id) if c.name == "ask_human"]
+    assert asked[0].status == "denied" and f"call grep with {json.dumps(search)}" in asked[0].result, asked[0].result
+    assert isinstance(events[-1], Finished)
+    store.close()
+
+
 def test_asking_the_user_their_own_question_is_refused(tmp_path):
     """pdf_find_figure: Qwen 1.5B read the report, then asked the user the task's own question."""
     from agent_helpers import scripted_agent

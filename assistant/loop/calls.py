@@ -27,7 +27,7 @@ from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
 from .finish import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asks_only_a_question, goal_columns, \
-    goal_files, goal_folder, made_paths, norm_path, row_to_add, store_goal, summary_lacks, summary_points, \
+    goal_files, goal_folder, grep_call, made_paths, norm_path, row_to_add, store_goal, summary_lacks, summary_points, \
     summary_too_long, text_change, undoable_verb, unread_inputs
 from .history import truncate_observation
 from .policy import decide
@@ -735,6 +735,15 @@ class CallRunner:
             msg = ("Not asked: the user gave you this task to do and is waiting for you to do it; they will not "
                    "do any step of it. Do what is left of it with the tools, then give your final answer.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        search = grep_call(s.task.goal, [*self.registry.names(), *self.extra_tools]) \
+            if question and _NAMES_A_FILE.search(question) and not any(
+                c.name == "grep" and c.status == "done" and not c.error for c in s.calls) else None
+        if search and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
+            # files_find at 4df8dd6: readme.txt read ("Personal archive."), then "Is the file 'readme.txt' about my
+            # passport renewal appointment?" asked, and the task paused with the three folders never searched
+            msg = ("Not asked: finding the file is the task, and what each file is about is in the files, not with "
+                   f"the user. Search their text: call grep with {json.dumps(search)}.")
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         told = _files_tell(call, s.calls, s.task.goal) if call.name == "ask_human" else ""
         if told and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
             msg = (f"Not asked: the files already say it ({told}). Use what they say; ask the user only what "
@@ -1425,6 +1434,7 @@ def _confirms_goal(question: str, goal: str, workspace: Any) -> bool:
 
 
 #: an ``ask_human`` question offering the user help with their own task, or asking them to do a step of it
+_NAMES_A_FILE = re.compile(r"\b(files?|documents?)\b|\w\.[A-Za-z]{2,4}\b", re.IGNORECASE)
 _OFFERS_HELP = re.compile(r"\b(?:do|would) you (?:need|want|like) (?:any |some |more |my )?(?:help|assistance)\b|"
                           r"\b(?:can|may|shall|could) i (?:help|assist) you\b|\bhow (?:can|may|should) i (?:help|assist)\b|"
                           r"\banything else (?:i can|you(?:'d| would)? (?:like|want|need))\b|"

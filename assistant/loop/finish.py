@@ -444,14 +444,21 @@ def _grep_to_copy(ev: Evidence) -> str:
     file about my passport renewal appointment"), or "" without grep or such a word.
     files_find at c92ae49: told to search with grep, Qwen 1.5B sent find_files '*.pdf'
     again and was handed off."""
-    if "grep" not in ev.tool_names:
-        return ""
-    about = _ABOUT.search(ev.goal)
+    args = grep_call(ev.goal, ev.tool_names)
+    return f": call grep with {json.dumps(args)}" if args else ""
+
+
+def grep_call(goal: str, tool_names: Iterable[str]) -> dict[str, Any] | None:
+    """The arguments of a ``grep`` for the word a which-file goal asks about ("passport"
+    in "a text file about my passport renewal appointment"); None without grep among
+    ``tool_names``, a which-file goal or such a word."""
+    if "grep" not in tool_names or not _WHICH_FILE.search(goal):
+        return None
+    about = _ABOUT.search(goal)
     words = _WORD.findall(about.group("topic")) if about else []
-    words += [w for w in _WORD.findall(ev.goal) if w.isalpha()]
+    words += [w for w in _WORD.findall(goal) if w.isalpha()]
     word = next((w for w in words if w.lower() not in _NOT_TOPIC and w.lower() not in _COMMON), "")
-    args = {"pattern": word.lower(), "path": ".", "ignore_case": True}
-    return f": call grep with {json.dumps(args)}" if word else ""
+    return {"pattern": word.lower(), "path": ".", "ignore_case": True} if word else None
 
 
 def _searched_too_little(ev: Evidence) -> str:
