@@ -521,6 +521,27 @@ def test_asking_the_user_whether_a_file_is_the_one_in_a_find_the_file_task_gets_
     store.close()
 
 
+def test_a_task_no_tool_can_do_gets_the_question_to_ask_after_a_look_and_pauses_on_it(tmp_path):
+    """handoff_send_budget at 9fda44c: "Send the budget to my manager." got three tool groups loaded, the folder
+    listed twice and the budget read with two tools, and the 300 s ran out without a question to the user."""
+    import json
+
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    question = ("I cannot send it: no tool here can send. I found budget-2027.xlsx. How would you like me to go "
+                "on?")
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("list_dir", path="."), call("ask_human", question=question)], [*FILE_TOOLS, ASK_HUMAN], approve="all")
+    (ws / "budget-2027.xlsx").write_bytes(b"PK")
+    (ws / "notes.txt").write_text("x\n")
+    events = list(agent.run("Send the budget to my manager.", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert f"Call ask_human with {json.dumps({'question': question})}" in results[0], results[0]
+    assert isinstance(events[-1], Paused) and events[-1].kind == "question", events[-1]
+    store.close()
+
+
 def test_asking_the_user_their_own_question_is_refused(tmp_path):
     """pdf_find_figure: Qwen 1.5B read the report, then asked the user the task's own question."""
     from agent_helpers import scripted_agent

@@ -159,7 +159,7 @@ class CallRunner:
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
         hint = self._sheet_totals_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call) \
-            or self._sort_hint(call, result)
+            or self._sort_hint(call, result) or self._cannot_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
         again = self.failed_before(call, text) if result.error else None
@@ -181,6 +181,35 @@ class CallRunner:
         faults.crash_point("call_done")
         yield ToolCallFinished(call=call.brief(), result=text, error=call.error, data=call.data)
         return False
+
+    def _cannot_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """After a successful read-only call in a task whose verb no tool can do ("Send
+        the budget to my manager") and that asks for no file, the ``ask_human`` call to
+        copy, naming the workspace files the goal's words point at ("" otherwise, and
+        once the user was asked). handoff_send_budget at 9fda44c: Qwen 1.5B loaded
+        three tool groups, listed the folder twice, read the budget with two tools and
+        ran out of time without asking."""
+        s = self.s
+        if result.error or call.risk != RiskClass.READ.value or call.name == "ask_human" or goal_files(s.task.goal)[0] \
+                or any(c.name == "ask_human" for c in s.calls):
+            return ""
+        verb = undoable_verb(s.task.goal, [*self.registry.names(), *self.extra_tools])
+        if not verb:
+            return ""
+        words = {w for w in _content_words(s.task.goal) if len(w) > 3}
+        ws = getattr(self.ctx, "workspace", None)
+        try:
+            import itertools
+
+            entries = list(itertools.islice(ws.walk(".", max_depth=2), 200)) if ws is not None else []
+        except Exception:  # noqa: BLE001 - only a hint
+            entries = []
+        found = [e.path for e in entries if e.kind == "file"
+                 and words & {w for w in re.split(r"[\W_]+", e.path.lower()) if len(w) > 3}][:3]
+        seen = f" I found {', '.join(found)}." if found else ""
+        question = f"I cannot {verb} it: no tool here can {verb}.{seen} How would you like me to go on?"
+        return (f"Note: the task asks to {verb}, and no tool here can {verb}; only the user can say how it should be "
+                f"done. Call ask_human with {json.dumps({'question': question})}")
 
     def _drop_loaded_advice(self, text: str) -> str:
         """``text`` without "(if it is not in your tools, call use_tools with groups
@@ -1433,8 +1462,9 @@ def _confirms_goal(question: str, goal: str, workspace: Any) -> bool:
     return len(asked) >= 2 and asked <= _content_words(goal)
 
 
-#: an ``ask_human`` question offering the user help with their own task, or asking them to do a step of it
+#: an ``ask_human`` question that names a file ("Is the file 'readme.txt' about ...?")
 _NAMES_A_FILE = re.compile(r"\b(files?|documents?)\b|\w\.[A-Za-z]{2,4}\b", re.IGNORECASE)
+#: an ``ask_human`` question offering the user help with their own task, or asking them to do a step of it
 _OFFERS_HELP = re.compile(r"\b(?:do|would) you (?:need|want|like) (?:any |some |more |my )?(?:help|assistance)\b|"
                           r"\b(?:can|may|shall|could) i (?:help|assist) you\b|\bhow (?:can|may|should) i (?:help|assist)\b|"
                           r"\banything else (?:i can|you(?:'d| would)? (?:like|want|need))\b|"
