@@ -323,6 +323,24 @@ def test_the_note_the_user_quoted_is_not_the_title(home):
     assert not right.error, right.text
 
 
+def test_the_title_the_user_quoted_must_be_the_events(home):
+    """calendar_next_weekday at 62f6d46: Qwen 1.5B titled the event "Review Budget" for 'Schedule "Budget review"
+    ...', was told at the finish that "Budget review" was unused, could not change the event, and was handed off."""
+    said = ['Schedule "Budget review" with Ann next Wednesday at 2:30pm for 45 minutes, with the note '
+            '"Bring the Q3 numbers".']
+    call, _ = make(ctx=ToolContext(user_words=said))
+    wrong = call("calendar_add_event", title="Review Budget", start="next Wednesday at 2:30pm", duration_minutes=45,
+                 description="Bring the Q3 numbers")
+    assert wrong.error and 'the user gave the title "Budget review"; pass it as title' in wrong.text, wrong.text
+    assert "Review" not in call("calendar_list_events", start="next Wednesday").text  # nothing added
+    called, _ = make(ctx=ToolContext(user_words=['Add an event called "Standup" tomorrow at 9am.']))
+    assert called("calendar_add_event", title="Daily call", start="tomorrow 9am").error
+    assert not called("calendar_add_event", title="Standup", start="tomorrow 9am").error
+    right = call("calendar_add_event", title="budget review", start="next Wednesday at 2:30pm", duration_minutes=45,
+                 description="Bring the Q3 numbers")
+    assert not right.error, right.text
+
+
 def test_an_event_the_user_wanted_with_its_room_needs_a_location(home):
     """calendar_from_invite: asked for the meeting "with its title, time and room", Qwen 1.5B added it without
     Room 4B in every run (0.8 of the grade at best)."""
