@@ -525,6 +525,31 @@ def test_html_in_a_word_document_edit_is_refused(assistant_home, tmp_path):
     store.close()
 
 
+def test_the_same_paragraph_inserted_again_elsewhere_is_refused(assistant_home, tmp_path):
+    """docx_append_paragraph at 4df8dd6: "Approved by: Dana Lee" inserted after p3, then after p4 and after p5:
+    three copies at the end of the letter, and the task finished."""
+    import docx
+    from tools.office import OFFICE_TOOLS
+
+    blocks = '[{"type": "paragraph", "text": "Approved by: Dana Lee"}]'
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("docx_insert", path="letter.docx", blocks=blocks, after="2"),
+        call("docx_insert", path="letter.docx", blocks=blocks, after="3"),
+        "Added the paragraph."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all")
+    d = docx.Document()
+    for text in ("Dear Mr Alvarez,", "Kind regards, Sofia Rossi"):
+        d.add_paragraph(text)
+    d.save(ws / "letter.docx")
+    events = list(agent.run('Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.', workspace=ws))
+    assert isinstance(events[-1], Finished)
+    first, again = [e for e in events if isinstance(e, ToolCallFinished) and e.call["name"] == "docx_insert"]
+    assert not first.error and again.error and again.result.startswith("Not run: step 1 already added this to "
+                                                                       "letter.docx"), again.result
+    assert [p.text for p in docx.Document(ws / "letter.docx").paragraphs] == [
+        "Dear Mr Alvarez,", "Kind regards, Sofia Rossi", "Approved by: Dana Lee"]
+    store.close()
+
+
 def test_a_text_write_with_an_amount_no_tool_gave_is_refused(assistant_home, tmp_path):
     """multistep_invoices_memo at 3797c71: memo.docx said "The total amount of all invoices is 2,305.75 EUR" with
     no sum taken (the invoices add up to 1,635.75). Amounts only: a count, a year or a date the user's words

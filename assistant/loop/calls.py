@@ -683,6 +683,11 @@ class CallRunner:
                        f", the one change the task asks for; this would change it in a place the task leaves alone. "
                        "If that completes the task, give your final answer.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            added = _adds_again(call, s.calls)
+            if added is not None:  # docx_append_paragraph at 4df8dd6: the paragraph added three times
+                msg = (f"Not run: step {added.step} already added this to {added.arguments.get('path')}; adding it "
+                       "again would put it there twice. If that completes the task, give your final answer.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             written_call = _call_in_content(call, [*self.registry.names(), *self.extra_tools])
             if written_call:  # csv_top_customers at f000187: top3.csv holding "<table_query sql='SELECT ...' />"
                 name, shown = written_call
@@ -1713,6 +1718,25 @@ def _makes_change_again(goal: str, call: CallRecord, calls: Sequence[CallRecord]
         if a_old in was_old.lower() and a_new in was_new.lower():
             return c
     return None
+
+
+_ADDING = {"docx_insert": "blocks", "xlsx_append_rows": "rows"}
+
+
+def _adds_again(call: CallRecord, calls: Sequence[CallRecord]) -> CallRecord | None:
+    """The earlier call of this task that already added the same content to the same
+    file, when ``call`` (a ``docx_insert`` or ``xlsx_append_rows``) would add it again
+    at another place; None otherwise. docx_append_paragraph at 4df8dd6: "Approved by:
+    Dana Lee" inserted after p3, then after p4 and after p5, three times in the letter."""
+    key = _ADDING.get(call.name)
+    content = call.arguments.get(key) if key else None
+    if not content:
+        return None
+    path = norm_path(str(call.arguments.get("path", "")))
+    same = json.dumps(content, sort_keys=True, ensure_ascii=False)
+    return next((c for c in calls if c.id != call.id and c.name == call.name and c.status == "done" and not c.error
+                 and norm_path(str(c.arguments.get("path", ""))) == path
+                 and json.dumps(c.arguments.get(key), sort_keys=True, ensure_ascii=False) == same), None)
 
 
 _HTML_TAG = re.compile(r"</?(br|p|div|span|b|i|u|strong|em|li|ul|ol|h[1-6])\s*/?>", re.IGNORECASE)
