@@ -441,7 +441,7 @@ def test_a_text_tool_on_a_document_names_the_tools_that_change_it(ctx: ToolConte
     (Path(ctx.workspace.root) / "contract.docx").write_bytes(b"PK\x03\x04" + bytes(range(256)) * 4)
     out = call(ctx, "edit_file", path="contract.docx", old_text="a", new_text="b")
     # docx_edit_clause at dd4189c: told the tools' names, Qwen 1.5B sent the same edit_file three times
-    assert out.error and "docx_replace with path='contract.docx', find='a', replace='b'" in out.text
+    assert out.error and 'call docx_replace with {"path": "contract.docx", "find": "a", "replace": "b"}' in out.text
     assert '["word"]' in out.text and (Path(ctx.workspace.root) / "contract.docx").read_bytes().startswith(b"PK")
 
 

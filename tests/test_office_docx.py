@@ -242,7 +242,7 @@ def test_edit_file_on_a_word_document_that_does_not_exist_says_how_to_make_it(ct
         in res.text
     save_doc(ctx, "memo.docx", docx.Document())
     res = call(edit_file, ctx, path="memo.docx", old_text="total", new_text="total: 1635.75")
-    assert res.error and "docx_replace with path='memo.docx'" in res.text
+    assert res.error and 'call docx_replace with {"path": "memo.docx"' in res.text
 
 
 def test_clause_n_of_the_request_passed_as_paragraph_n_edits_that_clause(ctx):

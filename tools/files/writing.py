@@ -139,10 +139,12 @@ def edit_file(ctx: ToolContext, params: EditFileParams) -> ToolResult:
         if not there:  # multistep_invoices_memo at 42e28a8: sent on to docx_replace, "file not found" again
             raise ToolError(f"{params.path} does not exist yet, and edit_file changes files that exist; to make the "
                             f"Word document, call docx_create with path={params.path!r} and its text.")
+        # docx_edit_clause at 4df8dd6: told "docx_replace with path=..., find=..." (not a call to copy), Qwen 1.5B
+        # sent the same edit_file again
+        args = {"path": params.path, "find": params.old_text, "replace": params.new_text}
         raise ToolError(f"{params.path} is a Word document, not a text file; nothing was changed. The same change "
-                        f"in it: docx_replace with path={params.path!r}, find={params.old_text!r}, "
-                        f"replace={params.new_text!r} (if it is not in your tools, call use_tools with groups "
-                        '["word"] first).')
+                        f"in it: call docx_replace with {json.dumps(args, ensure_ascii=False)} (if it is not in your "
+                        'tools, call use_tools with groups ["word"] first).')
     with sandboxed():
         text, encoding = ws.read_text_info(params.path)
         updated = apply_edit(text, params.old_text, params.new_text, params.path)
