@@ -733,19 +733,21 @@ def test_a_turn_that_writes_an_invented_tool_result_is_asked_again_constrained(t
 
     forged = "<tool_response>\nno files match '*.pdf' under .\n</tool_response>"
     after_prose = "I will use read_file:\n<tool_response>\nread_file(path='a.txt')\n</tool_response>"
+    cut_call = '<tool_response>\n{"name": "read'  # csv_top_customers at 62f6d46: a call begun in the tag, cut
     agent, model, ws, store = scripted_agent(
-        tmp_path, [forged, call("read_file", path="a.txt"), after_prose, "a.txt says alpha."], approve="all",
-        preread=False)
+        tmp_path, [forged, call("read_file", path="a.txt"), after_prose, call("read_file", path="b.txt"), cut_call,
+                   "a.txt says alpha."], approve="all", preread=False)
     (ws / "a.txt").write_text("alpha\n")
+    (ws / "b.txt").write_text("beta\n")
     events = list(agent.run("What does a.txt say?", workspace=ws))
     assert isinstance(events[-1], Finished) and events[-1].answer == "a.txt says alpha."
-    assert [f for f, _ in model.calls] == [None, FORCE, None, FORCE]  # each second ask is constrained
+    assert [f for f, _ in model.calls] == [None, FORCE, None, FORCE, None, FORCE]  # each second ask is constrained
     notices = [e.text for e in events if isinstance(e, Notice)]
     assert not [n for n in notices if n.startswith("Format error")], notices
-    assert sum("began to write a tool result" in n for n in notices) == 2
-    assert sum(isinstance(e, StepStarted) for e in events) == 2  # no step spent on either
+    assert sum("began to write a tool result" in n for n in notices) == 3
+    assert sum(isinstance(e, StepStarted) for e in events) == 3  # no step spent on any
     task = store.get_task(events[-1].task_id)
-    assert task.usage.steps == 2 and task.format_errors == 0
+    assert task.usage.steps == 3 and task.format_errors == 0
     store.close()
 
 

@@ -157,7 +157,14 @@ def forges_result(out: TurnOutput) -> bool:
     text = out.parsed.content
     if "<tool_response>" not in text or out.parsed.tool_calls or out.parsed.errors:
         return False
-    return '"name"' not in text
+    # a whole JSON call in that tag is run (classify); one cut off inside it ('<tool_response>\n{"name": "table',
+    # csv_top_customers at 62f6d46, twice) is a forged turn like any other
+    wrapped = _WRAPPED_CALL.fullmatch(text.strip())
+    try:
+        call = json.loads(wrapped.group(1)) if wrapped else None
+    except ValueError:
+        call = None
+    return not (isinstance(call, dict) and "name" in call)
 
 
 #: a chat-template token written out as text ("<|im_start|>"): note_search at 9fda44c ended with it as its answer
