@@ -192,6 +192,26 @@ def test_loading_a_group_already_loaded_says_its_tools_are_there(assistant_home,
     store.close()
 
 
+def test_after_loading_nothing_new_the_next_turn_is_constrained_without_use_tools(tmp_path):
+    """files_merge_todos at 62f6d46: the excel group, loaded from the start, was loaded three more times, a step
+    each, before the files were combined."""
+    from agent_helpers import call, scripted_agent
+    from assistant.loop.turns import FORCE
+    from tools.core import USE_TOOLS
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("use_tools", groups='["excel"]'), "sales.csv holds one row: North, 3."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, USE_TOOLS], approve="all", preread=True)
+    (ws / "sales.csv").write_text("region,amount\nNorth,3\n")
+    events = list(agent.run("What does sales.csv hold?", workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    assert [f for f, _ in model.calls] == [None, FORCE]
+    assert "use_tools" not in model.grammar_tools[1] and "csv_read" in model.grammar_tools[1]
+    store.close()
+
+
 def test_a_tool_this_machine_cannot_run_is_not_offered(monkeypatch):
     """xlsx_total at 3797c71: without LibreOffice, xlsx_recalc was called three times after the =SUM was saved."""
     from assistant.toolset import build_toolset

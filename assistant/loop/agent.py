@@ -36,7 +36,8 @@ from ..state.store import Store
 from ..infra.secret_cache import read_secret
 from .ambiguity import AMBIGUOUS_KEY
 from .arguments import call_record, storable_text
-from .calls import FAILED_AGAIN_KEY, OTHER_TOOL_KEY, QUESTION_ONLY_KEY, CallRunner, changing_tools
+from .calls import FAILED_AGAIN_KEY, NOTHING_NEW_KEY, OTHER_TOOL_KEY, QUESTION_ONLY_KEY, CallRunner, \
+    changing_tools
 from .ending import end_with_answer, evidence_of, touched_paths
 from .finish import FINISH, FINISH_CHECK_PREFIX, asks_only_a_question, not_an_answer, unwrap_answer
 from .history import fit_prompt, to_model_messages
@@ -279,7 +280,8 @@ class Agent:
         # just answered from the journal (calls.py), or one whose repeated failure named another tool, is left
         # out of the next turn's grammar, and so is a change the task (a question) was refused
         last = [c for c in sess.calls if c.step == task.usage.steps]
-        left_out = {c.name for c in last if (c.data or {}).get("repeat_of") or (c.data or {}).get(OTHER_TOOL_KEY)}
+        left_out = {c.name for c in last if (c.data or {}).get("repeat_of") or (c.data or {}).get(OTHER_TOOL_KEY)
+                    or (c.data or {}).get(NOTHING_NEW_KEY)}
         # a change refused because the task only asks a question stays out for the rest of the task (calendar_list_day
         # at d59b864, always: calendar_add_event for an invented meeting three times after the day was listed)
         kept_out = {c.name for c in sess.calls if (c.data or {}).get(QUESTION_ONLY_KEY)}

@@ -33,7 +33,7 @@ from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
 from .stuck import signature
-from .toolgroups import WRITER_OF, loaded_groups
+from .toolgroups import ALREADY_LOADED, WRITER_OF, loaded_groups
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -44,6 +44,7 @@ _HARNESS_CALLS = ("ask_human", "use_tools", "finish", "update_plan")
 FAILED_AGAIN_KEY = "failed_again"
 """``CallRecord.data`` key: the id of the identical earlier call that failed the same way (:meth:`CallRunner.failed_before`)."""
 OTHER_TOOL_KEY = "points_elsewhere"
+NOTHING_NEW_KEY = "loaded_nothing_new"
 """``CallRecord.data`` key: True when such a repeated failure's result names another tool to use instead."""
 QUESTION_ONLY_KEY = "question_only"
 """``CallRecord.data`` key: True on a change refused because the task only asks a question (the tool is left out
@@ -154,6 +155,9 @@ class CallRunner:
         if call.name == "use_tools" and not result.error:
             note = self.loaded_note(list((result.data or {}).get("tool_groups") or call.arguments.get("groups") or []))
             text = f"{text}\n{note}" if note else text
+            if note.startswith(ALREADY_LOADED):  # nothing new: the next turn is constrained without use_tools
+                # (files_merge_todos at 62f6d46: the loaded excel group loaded three times, a step each)
+                result = ToolResult(text=result.text, error=False, data={**(result.data or {}), NOTHING_NEW_KEY: True})
         if result.untrusted:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)

@@ -23,7 +23,7 @@ from typing import Any, Collection, Iterable
 from tools.base import ToolRegistry
 from tools.core import CORE_TOOLS, GROUP_NAMES, GROUP_PREFIXES, group_of_name
 
-__all__ = ["GROUPS", "group_of", "initial_groups", "active_schemas", "compact_schema", "loaded_groups",
+__all__ = ["ALREADY_LOADED", "GROUPS", "group_of", "initial_groups", "active_schemas", "compact_schema", "loaded_groups",
            "unloaded_hint", "WRITER_OF", "TurnTools", "turn_tools", "loaded_schemas_note"]
 
 _SAID = {
@@ -284,6 +284,9 @@ def turn_tools(registry: ToolRegistry, task_groups: Iterable[str], calls: Iterab
     return TurnTools(prompt, None if [_name(s) for s in now] == [_name(s) for s in prompt] else now)
 
 
+ALREADY_LOADED = "These tools were already in your tool list:"
+
+
 def loaded_schemas_note(registry: ToolRegistry, groups: Iterable[str], shown: Iterable[str]) -> str:
     """The schemas of the tools in ``groups`` not in ``shown`` (names already
     visible), one compact JSON object a line, for the ``use_tools`` observation:
@@ -303,6 +306,6 @@ def loaded_schemas_note(registry: ToolRegistry, groups: Iterable[str], shown: It
     if lines:
         return "New tools you can call from now on:\n" + "\n".join(lines)
     if had:  # csv_to_xlsx: the excel group was loaded from the start, and the model loaded it again (a step)
-        return (f"These tools were already in your tool list: {', '.join(had)}. Loading them again changes "
-                "nothing; call the one the task needs now.")
+        return (f"{ALREADY_LOADED} {', '.join(had)}. Loading them again changes nothing; call the one the task "
+                "needs now.")
     return ""
