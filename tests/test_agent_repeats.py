@@ -646,6 +646,18 @@ def test_a_failed_call_that_works_the_second_time_is_no_repeat(assistant_home, t
     store.close()
 
 
+def _spending_book(ws):
+    """spending.xlsx of four payments to three vendors in ``ws``; returns the goal of a top-2 sheet."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    for row in (["Vendor", "Category", "Amount"], ["Uber", "Travel", 10.5], ["Hilton", "Travel", 30],
+                ["Uber", "Travel", 2], ["Cafe", "Meals", 1.25]):
+        wb.active.append(row)
+    wb.save(ws / "spending.xlsx")
+    return 'Add a sheet named "Top 2" to spending.xlsx listing the two vendors we paid the most in total.'
+
+
 def test_a_query_for_a_named_sheet_shows_the_call_that_saves_its_rows(assistant_home, tmp_path):
     """xlsx_top_vendors at fbc3d9d: the five top vendors queried right, then the workbook read again and copied,
     and the sheet never written."""
@@ -664,13 +676,7 @@ def test_a_query_for_a_named_sheet_shows_the_call_that_saves_its_rows(assistant_
     agent, model, ws, store = scripted_agent(tmp_path, [hint_first, call("table_query", sql=top), add,
                                                         "Added the Top 2 sheet."],
                                              [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
-    wb = openpyxl.Workbook()
-    for row in (["Vendor", "Category", "Amount"], ["Uber", "Travel", 10.5], ["Hilton", "Travel", 30],
-                ["Uber", "Travel", 2], ["Cafe", "Meals", 1.25]):
-        wb.active.append(row)
-    wb.save(ws / "spending.xlsx")
-    goal = 'Add a sheet named "Top 2" to spending.xlsx listing the two vendors we paid the most in total.'
-    events = list(agent.run(goal, workspace=ws))
+    events = list(agent.run(_spending_book(ws), workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     # xlsx_top_vendors at e03cee3: the example grouped by category (fewest values), copied for a vendor ranking
     assert "e.g. call table_query with {\"sql\": \"SELECT vendor, SUM(amount) FROM spending GROUP BY vendor ORDER BY 2 DESC" in results[0]
@@ -686,7 +692,6 @@ def test_a_query_for_a_named_sheet_shows_the_call_that_saves_its_rows(assistant_
 def test_a_query_with_fewer_rows_than_the_ranking_asks_shows_the_ranking_query_not_a_save(assistant_home, tmp_path):
     """xlsx_top_vendors at 4df8dd6: one vendor's sum queried for "the five vendors we paid the most"; the save hint
     offered that one cell as the "Top 5" sheet, and the model wrote it."""
-    import openpyxl
     from tools.office import OFFICE_TOOLS
     from tools.tables import TABLE_TOOLS
 
@@ -694,13 +699,7 @@ def test_a_query_with_fewer_rows_than_the_ranking_asks_shows_the_ranking_query_n
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("xlsx_read", path="spending.xlsx"), call("table_query", sql=one), "Done."],
         [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
-    wb = openpyxl.Workbook()
-    for row in (["Vendor", "Category", "Amount"], ["Uber", "Travel", 10.5], ["Hilton", "Travel", 30],
-                ["Uber", "Travel", 2], ["Cafe", "Meals", 1.25]):
-        wb.active.append(row)
-    wb.save(ws / "spending.xlsx")
-    goal = 'Add a sheet named "Top 2" to spending.xlsx listing the two vendors we paid the most in total.'
-    events = list(agent.run(goal, workspace=ws))
+    events = list(agent.run(_spending_book(ws), workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     assert "To save these rows" not in results[1], results[1]
     assert ('Note: the task asks for the 2 vendors, and this query returned 1 row; to rank them, call table_query '
