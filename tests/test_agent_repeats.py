@@ -501,6 +501,17 @@ def test_the_one_change_asked_for_is_not_made_again_elsewhere(assistant_home, tm
     store.close()
 
 
+def _letter(ws):
+    """letter.docx of a greeting and a signature in ``ws``; returns the goal that adds a final paragraph."""
+    import docx
+
+    d = docx.Document()
+    for text in ("Dear Mr Alvarez,", "Kind regards, Sofia Rossi"):
+        d.add_paragraph(text)
+    d.save(ws / "letter.docx")
+    return 'Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.'
+
+
 def test_html_in_a_word_document_edit_is_refused(assistant_home, tmp_path):
     """docx_append_paragraph at 2056215: asked for a final paragraph, Qwen 1.5B replaced the signature with
     "Kind regards, Sofia Rossi<br/>Approved by: Dana Lee" (one paragraph, the tag as text) and finished."""
@@ -512,11 +523,7 @@ def test_html_in_a_word_document_edit_is_refused(assistant_home, tmp_path):
              replace="Kind regards, Sofia Rossi<br/>Approved by: Dana Lee"),
         call("docx_insert", path="letter.docx", blocks='[{"type": "paragraph", "text": "Approved by: Dana Lee"}]'),
         "Added the paragraph."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all")
-    d = docx.Document()
-    for text in ("Dear Mr Alvarez,", "Kind regards, Sofia Rossi"):
-        d.add_paragraph(text)
-    d.save(ws / "letter.docx")
-    events = list(agent.run('Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.', workspace=ws))
+    events = list(agent.run(_letter(ws), workspace=ws))
     assert isinstance(events[-1], Finished)
     replaced, inserted = [e for e in events if isinstance(e, ToolCallFinished) and e.call["name"] != "docx_read"]
     assert replaced.error and replaced.result.startswith("Not run: '<br/>' is HTML") and not inserted.error
@@ -536,11 +543,7 @@ def test_the_same_paragraph_inserted_again_elsewhere_is_refused(assistant_home, 
         call("docx_insert", path="letter.docx", blocks=blocks, after="2"),
         call("docx_insert", path="letter.docx", blocks=blocks, after="3"),
         "Added the paragraph."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all")
-    d = docx.Document()
-    for text in ("Dear Mr Alvarez,", "Kind regards, Sofia Rossi"):
-        d.add_paragraph(text)
-    d.save(ws / "letter.docx")
-    events = list(agent.run('Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.', workspace=ws))
+    events = list(agent.run(_letter(ws), workspace=ws))
     assert isinstance(events[-1], Finished)
     first, again = [e for e in events if isinstance(e, ToolCallFinished) and e.call["name"] == "docx_insert"]
     assert not first.error and again.error and again.result.startswith("Not run: step 1 already added this to "
