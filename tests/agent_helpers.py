@@ -48,3 +48,16 @@ def scripted_agent(tmp_path: Path, outputs: list[str] | ScriptedChatModel, tools
     agent = Agent(model, ToolRegistry(list(tools)), store, settings=load_config(overrides={"agent": agent_settings}),
                   state_dir=tmp_path / "state")
     return ScriptedRun(agent, model, ws, store)
+
+
+def workbook(path: Path, sheets: dict[str, list[list[Any]]]) -> None:
+    """Write an .xlsx at ``path`` with one sheet per key, in order; rows are lists of cell values."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for name, rows in sheets.items():
+        sheet = wb.create_sheet(name)
+        for row in rows:
+            sheet.append(row)
+    wb.save(path)

@@ -10,7 +10,7 @@ from assistant.events import Finished, ToolCallFinished
 from assistant.loop.finish import ungrounded_words
 from tools.base import RiskClass, Tool, ToolContext, ToolError, ToolResult
 from tools.files import FILE_TOOLS
-from agent_helpers import call, scripted_agent
+from agent_helpers import call, scripted_agent, workbook
 
 
 class Fact(BaseModel):
@@ -727,11 +727,8 @@ def test_a_new_sheet_for_a_row_of_the_table_is_refused_with_the_write_that_adds_
             "<parameter=rows>", "<parameter=name>\nTotal\n</parameter>\n<parameter=rows>"),
         call("xlsx_write", **{k: (v if isinstance(v, str) else json.dumps(v)) for k, v in args.items()}),
         "Added the Total row."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
-    wb = openpyxl.Workbook()
-    wb.active.title = "Expenses"
-    for row in (["Date", "Item", "Amount"], ["2026-11-02", "Groceries", 84.2], ["2026-11-03", "Bus pass", 49]):
-        wb.active.append(row)
-    wb.save(ws / "expenses.xlsx")
+    workbook(ws / "expenses.xlsx", {"Expenses": [["Date", "Item", "Amount"], ["2026-11-02", "Groceries", 84.2],
+                                                 ["2026-11-03", "Bus pass", 49]]})
     goal = ('In expenses.xlsx, add a row at the bottom of the table with "Total" in column B and the sum of the '
             "Amount column in column C.")
     events = list(agent.run(goal, workspace=ws))
@@ -766,11 +763,8 @@ def test_an_empty_sheet_before_any_query_is_refused_with_the_query_and_a_sheet_g
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("xlsx_read", path="sales.xlsx"), add([]), call("table_query", sql=query), add(rows),
         "Added the By Region sheet."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
-    wb = openpyxl.Workbook()
-    wb.active.title = "Sales"
-    for row in (["Region", "Rep", "Amount"], ["North", "Ana", 10], ["South", "Ben", 5], ["North", "Eva", 5]):
-        wb.active.append(row)
-    wb.save(ws / "sales.xlsx")
+    workbook(ws / "sales.xlsx", {"Sales": [["Region", "Rep", "Amount"], ["North", "Ana", 10], ["South", "Ben", 5],
+                                           ["North", "Eva", 5]]})
     goal = ('Add a sheet named "By Region" to sales.xlsx with one row per region: the region name in column A and '
             "its total sales in column B.")
     events = list(agent.run(goal, workspace=ws))
