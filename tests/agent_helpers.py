@@ -50,14 +50,15 @@ def scripted_agent(tmp_path: Path, outputs: list[str] | ScriptedChatModel, tools
     return ScriptedRun(agent, model, ws, store)
 
 
-def workbook(path: Path, sheets: dict[str, list[list[Any]]]) -> None:
-    """Write an .xlsx at ``path`` with one sheet per key, in order; rows are lists of cell values."""
-    import openpyxl
 
-    wb = openpyxl.Workbook()
-    wb.remove(wb.active)
-    for name, rows in sheets.items():
-        sheet = wb.create_sheet(name)
-        for row in rows:
-            sheet.append(row)
-    wb.save(path)
+def workbook(path: Path, sheets: dict[str, list[list[Any]]]) -> None:
+    """Write an .xlsx at ``path`` with one sheet per key, in order (the bench kit's ``make_xlsx``)."""
+    import sys
+
+    from assistant.bench_runner import DEFAULT_TASKS_DIR
+
+    if str(DEFAULT_TASKS_DIR) not in sys.path:
+        sys.path.insert(0, str(DEFAULT_TASKS_DIR))
+    from _kit import make_xlsx
+
+    make_xlsx(path, sheets)
