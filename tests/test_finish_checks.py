@@ -556,6 +556,13 @@ def test_a_question_answered_with_what_was_found_is_no_claim_of_a_change(tmp_pat
     assert any("was scheduled, but no tool call" in p for p in finish_problems(claimed, ev))
     assert any("was added, but no tool call" in p
                for p in finish_problems("The lunch has been added to your calendar.", ev))
+    # note_search at 62f6d46: the plumber found, then "Plumber information added to the notes." and nothing added
+    search = _done("note_search", "house.md: Plumber: Jonas Berg, phone 0170 555 0199.", query="plumber")
+    ev = Evidence(goal="Check my notes: what's the name and phone number of the plumber?", workspace=tmp_path,
+                  calls=[search], tool_names=TOOLS)
+    assert any("was added, but no tool call" in p
+               for p in finish_problems("Plumber information added to the notes.", ev))
+    assert not finish_problems("The plumber is Jonas Berg, phone 0170 555 0199.", ev)
 
 
 def test_a_change_from_one_text_to_another_must_be_in_the_document(tmp_path):

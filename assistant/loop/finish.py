@@ -1212,6 +1212,10 @@ _CHANGED = re.compile(r"\b(renamed|moved|created|added|deleted|removed|wrote|wri
 # (calendar_list_day at 42e28a8: the right answer refused as a claim of a change); "I added" or "has been
 # added" says the agent made one
 _AGENT = re.compile(r"\b(I|I'[a-z]+|we|we'[a-z]+|ha(s|ve) been|successfully|now)\b", re.IGNORECASE)
+# or where it went: "Plumber information added to the notes." (note_search at 62f6d46, nothing added, the
+# plumber's name and number never said) is a change claimed, not a thing found
+_INTO_STORE = re.compile(r"\b(added|saved|written|stored|copied|moved|appended|inserted)\s+(to|into|in)\s+(the|your|my|a)\s+"
+                         r"(notes?|memory|calendar|file|folder|document|workbook|sheet|spreadsheet)\b", re.IGNORECASE)
 
 
 def _claimed_change(answer: str, question: bool = False) -> str | None:
@@ -1221,7 +1225,7 @@ def _claimed_change(answer: str, question: bool = False) -> str | None:
     change ("I added", "has been added"), not when it describes what was found."""
     for sentence in re.split(r"(?<=[.!?])\s+|\n+", answer):
         m = _CHANGED.search(sentence)
-        if question and m and not _AGENT.search(sentence):
+        if question and m and not _AGENT.search(sentence) and not _INTO_STORE.search(sentence):
             continue
         if m and not _NEGATED.search(sentence) and not re.search(r"\b(nothing|none|neither|nor)\b", sentence, re.I):
             return "written" if m.group(1).lower() == "wrote" else m.group(1).lower()
