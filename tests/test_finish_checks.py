@@ -1547,6 +1547,12 @@ def test_one_sheets_sum_answered_after_both_were_queried_gets_their_sum_to_copy(
     doubt = next(p for p in finish_problems("We spent 1034.0 on Travel across both quarters.", ev)
                  if "more than one sheet" in p)
     assert f'call table_query with {{"sql": "SELECT ({q1}) + ({q2})"}}' in doubt, doubt
+    # xlsx_two_sheet_total at 62f6d46: only Q1 queried, and refused twice without a call to copy: the same query
+    # over each sheet's table is the one SELECT to copy from the first doubt on
+    ev.calls = calls[:1]
+    doubt = next(p for p in finish_problems("We spent 1034.0 on Travel across both quarters.", ev)
+                 if "more than one sheet" in p)
+    assert f'call table_query with {{"sql": "SELECT ({q1}) + ({q2})"}}' in doubt, doubt
     summed = _queried(ctx, 5, f"SELECT ({q1}) + ({q2})")
     assert float(summed.data["rows"][0][0]) == 2025.5  # the call to copy runs, and gives the total
     # xlsx_two_sheet_total at c92ae49: one query, a UNION ALL of both sums (1034.0, 991.5), and the first answered

@@ -2019,6 +2019,14 @@ def _one_sheet_of_many(answer: str, ev: Evidence) -> str:
         used = _sources_queried(q)
         if len(used) == 1 and used[0].startswith(f"{book}, sheet "):
             per_sheet[used[0]] = sql
+    tables = (c.data or {}).get("tables") or {}
+    if len(per_sheet) == 1:  # one sheet queried: the same query over each sheet's table, to copy (xlsx_two_sheet_total
+        # at 62f6d46: Q1's sum refused without a call to copy, twice; the SELECT came only after Q2's query)
+        (only, sql), = per_sheet.items()
+        name = next((k for k, v in tables.items() if v == only), "")
+        siblings = [k for k, v in tables.items() if str(v).startswith(f"{book}, sheet ")]
+        if name and len(siblings) > 1:
+            per_sheet = {tables[k]: re.sub(rf"\b{re.escape(name)}\b", k, sql, flags=re.IGNORECASE) for k in siblings}
     how = (f"add each sheet's result in one SELECT: call table_query with "
            f"{json.dumps({'sql': 'SELECT ' + ' + '.join(f'({q})' for q in per_sheet.values())})}"
            if len(per_sheet) > 1 else "its all-sheets table, or add each sheet's result in one SELECT")
