@@ -28,6 +28,9 @@ class ScriptedChatModel:
         context_size: the context the loop plans for, in tokens.
         parser: ``(text, tools, fmt=, starts_in_think=) -> ParsedTurn``;
             default ``model.parsing.parse_turn``.
+        end: the stop reason of a turn that is not cut at ``max_tokens``: "stop" (a
+            stop string) or "eos" (the model's end token, how a llama.cpp turn of
+            Qwen2.5 ends).
 
     ``complete`` raises :class:`ModelError` when the script is exhausted.
     ``calls`` records ``(force, max_tokens)`` of every non-cancelled call and
@@ -46,6 +49,7 @@ class ScriptedChatModel:
         context_size: int = 32768,
         name: str = "scripted",
         parser: Callable[..., ParsedTurn] | None = None,
+        end: str = "stop",
     ) -> None:
         self.outputs = list(outputs)
         self.fmt = fmt
@@ -53,6 +57,7 @@ class ScriptedChatModel:
         self.context_size = context_size
         self.name = name
         self._parser = parser
+        self.end = end
         self.calls: list[tuple[str | None, int | None]] = []
         self.grammar_tools: list[list[str]] = []
         self.varied: list[bool] = []  # per turn: sampled with the turn's own sampling (``vary``)
@@ -87,7 +92,7 @@ class ScriptedChatModel:
         if index >= len(self.outputs):
             raise ModelError(f"scripted model has no output #{index + 1} (script has {len(self.outputs)})")
         text = self.outputs[index]
-        stop = "stop"
+        stop = self.end
         if max_tokens is not None and len(text) // 4 > max_tokens:
             text, stop = text[: max_tokens * 4], "length"
         parsed = self._parse(text, union_of_tools(tools, grammar_tools))

@@ -692,16 +692,21 @@ def test_an_empty_reply_is_asked_again_constrained(tmp_path):
     from assistant.events import Notice, StepStarted
     from assistant.loop.turns import FORCE
 
-    agent, model, ws, store = scripted_agent(
-        tmp_path, [call("read_file", path="a.txt"), "  \n", "a.txt says alpha."], approve="all", preread=False)
-    (ws / "a.txt").write_text("alpha\n")
-    events = list(agent.run("What does a.txt say?", workspace=ws))
-    assert isinstance(events[-1], Finished) and events[-1].answer == "a.txt says alpha."
-    assert [f for f, _ in model.calls] == [None, None, FORCE]
-    notices = [e.text for e in events if isinstance(e, Notice)]
-    assert not [n for n in notices if n.startswith("Format error")] and any("reply had no words" in n for n in notices)
-    assert sum(isinstance(e, StepStarted) for e in events) == 2
-    store.close()
+    for end in ("stop", "eos"):  # pdf_find_figure at 62f6d46: "3" ended on the end token was never asked again
+        (tmp_path / end).mkdir()
+        agent, model, ws, store = scripted_agent(
+            tmp_path / end, [call("read_file", path="a.txt"), "  \n", "a.txt says alpha."], approve="all",
+            preread=False)
+        model.end = end
+        (ws / "a.txt").write_text("alpha\n")
+        events = list(agent.run("What does a.txt say?", workspace=ws))
+        assert isinstance(events[-1], Finished) and events[-1].answer == "a.txt says alpha."
+        assert [f for f, _ in model.calls] == [None, None, FORCE], end
+        notices = [e.text for e in events if isinstance(e, Notice)]
+        assert not [n for n in notices if n.startswith("Format error")]
+        assert any("reply had no words" in n for n in notices)
+        assert sum(isinstance(e, StepStarted) for e in events) == 2
+        store.close()
     (tmp_path / "again").mkdir()  # a bare "{" (a call begun and dropped) the same way
     agent, model, ws, store = scripted_agent(
         tmp_path / "again", [call("read_file", path="a.txt"), "{", "a.txt says alpha."], approve="all",

@@ -177,7 +177,9 @@ def empty_reply(out: TurnOutput) -> bool:
     listing, a format error and a step each, and ran out of steps; "the reply had no
     words" was the commonest format error of three whole passes (7 of 40)."""
     p = out.parsed
-    return out.stop_reason == "stop" and not _HAS_WORD.search(_SPECIAL_TOKEN.sub("", p.content)) \
+    # "eos": a llama.cpp turn ends on the model's end token (pdf_find_figure at 62f6d46: "3" twice, a format error
+    # and a step each, never asked again: the check took only a stop string's end)
+    return out.stop_reason in ("stop", "eos") and not _HAS_WORD.search(_SPECIAL_TOKEN.sub("", p.content)) \
         and not p.tool_calls and not p.errors
 
 
