@@ -1068,7 +1068,34 @@ def test_read_file_line_numbers_written_as_a_column_are_refused(assistant_home, 
     events = list(agent.run("Copy contacts.csv into copy.csv.", workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     assert results[1].startswith("Not run: the first value of each row (1, 2, 3, ...) is the line number")
+    # csv_to_xlsx at 1c5fa31: refused four times, the rows numbered again each time: the call to copy comes along
+    assert f'To copy: call csv_write with {{"path": "copy.csv", "rows": {plain}}}' in results[1], results[1]
     assert (ws / "copy.csv").read_text().splitlines()[0] == "Name,City"
+    store.close()
+
+
+def test_a_numbered_conversion_is_refused_with_the_from_csv_call_to_copy(assistant_home, tmp_path):
+    """csv_to_xlsx at 1c5fa31: contacts.xlsx written with read_file's line numbers four times, each refused,
+    and the step budget ran out; the refusal gives the from_csv call, which, sent as written, converts the file."""
+    import json
+
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+
+    numbered = json.dumps([["1", "Name", "City"], ["2", "Ines", "Porto"], ["3", "Tom", "Leeds"]])
+    args = {"path": "contacts.xlsx", "from_csv": "contacts.csv", "replace_data": True}
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="contacts.csv"), call("xlsx_write", path="contacts.xlsx", rows=numbered),
+        call("xlsx_write", path="contacts.xlsx", from_csv="contacts.csv", replace_data="true"),
+        "Converted contacts.csv to contacts.xlsx."], OFFICE_TOOLS)
+    (ws / "contacts.csv").write_text("Name,City\nInes,Porto\nTom,Leeds\n")
+    goal = "Convert contacts.csv into an Excel file contacts.xlsx with the same columns and rows."
+    events = list(agent.run(goal, workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert f"To copy: call xlsx_write with {json.dumps(args)}" in results[1], results[1]
+    assert isinstance(events[-1], Finished), results
+    rows = [[c.value for c in r] for r in openpyxl.load_workbook(ws / "contacts.xlsx").active.iter_rows()]
+    assert rows == [["Name", "City"], ["Ines", "Porto"], ["Tom", "Leeds"]]
     store.close()
 
 

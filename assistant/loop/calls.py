@@ -717,7 +717,8 @@ class CallRunner:
             if numbered:  # csv_to_xlsx at dd4189c: ["1", "Name", "Email", "City"], ["2", "Ines Costa", ...]
                 msg = (f"Not run: the first value of each row ({', '.join(numbered[:4])}, ...) is the line number "
                        "read_file shows in front of each line, not part of the file; leave it out"
-                       + (" (or copy a CSV file whole with from_csv)" if call.name == "xlsx_write" else "") + ".")
+                       + (" (or copy a CSV file whole with from_csv)" if call.name == "xlsx_write" else "") + "."
+                       + self._unnumbered_call(call))
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             single = _single_rows_as_totals(s.task.goal, call, s.calls)
             if single:  # xlsx_top_vendors at 462ec82: one payment per vendor written as its total
@@ -1044,6 +1045,22 @@ class CallRunner:
             return ""
         return (f"Not run: the sheet would be empty, and the task asks for totals in it. Add them up first: call "
                 f"table_query with {query}; its result shows the call that adds the sheet with those rows.")
+
+    def _unnumbered_call(self, call: CallRecord) -> str:
+        """" To copy: call NAME with {...}" for a write refused for read_file's line
+        numbers: an ``xlsx_write`` in a task that names a CSV file to convert copies it
+        with ``from_csv``; otherwise the same call with the numbers left out. csv_to_xlsx
+        at 1c5fa31: refused four times, each time sending the rows numbered again."""
+        csvs = [p for p in goal_files(self.s.task.goal)[1] if p.lower().endswith((".csv", ".tsv"))]
+        args = dict(call.arguments)
+        if call.name == "xlsx_write" and csvs:
+            args = {"path": args.get("path"), "from_csv": csvs[0], "replace_data": True,
+                    **({"sheet": args["sheet"]} if args.get("sheet") else {})}
+        elif isinstance(args.get("rows"), list):
+            args["rows"] = [r[1:] if isinstance(r, list) else r for r in args["rows"]]
+        else:
+            return ""
+        return f" To copy: call {call.name} with {json.dumps(args, ensure_ascii=False)}"
 
     def _row_not_sheet(self, call: CallRecord) -> str:
         """The refusal of an ``xlsx_add_sheet`` in a task that asks for a row or column of
