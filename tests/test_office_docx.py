@@ -324,11 +324,15 @@ def test_an_insert_the_user_wanted_at_the_end_is_not_put_elsewhere(ctx):
     """Asked for a final paragraph "at the end of letter.docx", Qwen 1.5B passed after=0 (the start) and said Done."""
     call(docx_create, ctx, path="l.docx", blocks=[{"type": "paragraph", "text": t} for t in ("Dear", "Body", "Regards")])
     ctx.user_words = ['Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.']
+    # docx_append_paragraph at 1c5fa31: after=0 refused, sent again three times, and handed off: the user's
+    # "at the end" wins, and the result says so
     res = call(docx_insert, ctx, path="l.docx", after=0, blocks=[{"type": "paragraph", "text": "Approved by: Dana Lee"}])
-    assert res.error and "inserts at the start" in res.text and "p3" in res.text and "Omit after" in res.text
-    res = call(docx_insert, ctx, path="l.docx", after=3, blocks=[{"type": "paragraph", "text": "Approved by: Dana Lee"}])
-    assert not res.error, res.text
+    assert not res.error and "after=0 was left out: it inserts at the start, and the user asked for the end" in res.text
     assert [p.text for p in load_doc(ctx, "l.docx").paragraphs] == ["Dear", "Body", "Regards", "Approved by: Dana Lee"]
+    ctx.user_words = ['Add "See annex B." at the end of section 1 of l.docx.']  # the end of a part: after=N is kept
+    res = call(docx_insert, ctx, path="l.docx", after=1, blocks=[{"type": "paragraph", "text": "See annex B."}])
+    assert not res.error and "left out" not in res.text, res.text
+    assert [p.text for p in load_doc(ctx, "l.docx").paragraphs][:3] == ["Dear", "See annex B.", "Body"]
 
 
 def test_a_replace_adding_a_line_the_user_wanted_at_the_end_points_to_docx_insert(ctx):

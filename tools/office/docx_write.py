@@ -297,6 +297,9 @@ def docx_replace(ctx: ToolContext, params: DocxReplaceParams) -> ToolResult:
 _SAYS_ALL = re.compile(r"\b(all|every|each|everywhere|throughout|wherever)\b", re.IGNORECASE)
 _SAYS_END = re.compile(r"\b(at the (very )?end|to the end|append\w*|final paragraph|closing (paragraph|line))\b",
                        re.IGNORECASE)
+# "at the end of section 2": the end of a part, where after=N may be right
+_END_OF_PART = re.compile(r"\bend of (the )?(section|clause|paragraph|chapter|part|page|list|table|introduction|"
+                          r"first|second|third|\w+ (section|paragraph|clause|chapter))\b", re.IGNORECASE)
 
 
 _CLAUSE_WORDS = re.compile(r"\b(?:clause|section|article|item|point|§)\s*(\d+)\b", re.IGNORECASE)
@@ -361,10 +364,14 @@ def docx_insert(ctx: ToolContext, params: DocxInsertParams) -> ToolResult:
         # letter, told to add a final paragraph, and repeated it after the error until the task stopped)
         past_end = f" (there is no paragraph {params.after}: the file had {len(numbered)})"
         params = params.model_copy(update={"after": None})
-    if params.after is not None and params.after < len(numbered) and _SAYS_END.search(" ".join(ctx.user_words)):
+    said = " ".join(ctx.user_words)
+    if params.after is not None and params.after < len(numbered) and _SAYS_END.search(said) \
+            and not _END_OF_PART.search(said):
+        # the end of the document, said plainly, wins over after=N: docx_append_paragraph at 1c5fa31, after=0 was
+        # refused, then sent the same three times, and the task was handed off
         where = "at the start" if params.after == 0 else f"after p{params.after}"
-        raise ToolError(f"the user asked for the end of the document, but after={params.after} inserts {where} "
-                        f"(the last paragraph is p{len(numbered)}); nothing was changed. Omit after to append at the end.")
+        past_end = f" (after={params.after} was left out: it inserts {where}, and the user asked for the end)"
+        params = params.model_copy(update={"after": None})
     new = add_blocks(doc, params.blocks)
     if params.after is not None:
         if params.after == 0:
