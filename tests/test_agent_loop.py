@@ -801,6 +801,40 @@ def test_a_rename_by_example_gets_the_rename_many_call_to_copy(tmp_path):
     store.close()
 
 
+def test_giving_up_with_the_call_to_copy_not_made_gets_one_more_try(tmp_path):
+    """files_rename_pattern at 1c5fa31: rename_many's error spelled out the call that renames the photos, the next
+    turn said "I couldn't find any file named like IMG_0042.jpg" and the task was handed off at step 2. The give-up
+    is refused once, with that call; a second give-up is a hand-off."""
+    from agent_helpers import scripted_agent
+    from assistant.events import Paused
+    from tools.files import FILE_TOOLS
+
+    goal = ("In the photos folder, rename every file named like IMG_0042.jpg to holiday-0042.jpg (keep the number). "
+            "Leave other files alone.")
+    gave_up = 'I couldn\'t find any file named like "IMG_0042.jpg" in the photos folder.'
+    for script, ends in (
+            ([call("rename_many", folder="photos", find="IMG_0042.jpg", replace="holiday-0042.jpg"), gave_up,
+              call("rename_many", folder="photos", find="IMG_", replace="holiday-"), "Renamed the 2 photos."],
+             Finished),
+            ([call("rename_many", folder="photos", find="IMG_0042.jpg", replace="holiday-0042.jpg"), gave_up,
+              gave_up], Paused)):
+        sub = tmp_path / ends.__name__
+        sub.mkdir()
+        agent, _, ws, store = scripted_agent(sub, script, [*FILE_TOOLS, ASK_HUMAN], approve="all")
+        (ws / "photos").mkdir()
+        for name in ("IMG_0007.jpg", "IMG_0420.jpg"):
+            (ws / "photos" / name).write_bytes(b"x")
+        events = list(agent.run(goal, workspace=ws))
+        assert isinstance(events[-1], ends), events[-1]
+        notices = [e.text for e in events if isinstance(e, Notice)]
+        assert any("the answer says it could not be done, but the call that does it was given and not made yet "
+                   "(step 1: call rename_many with" in n for n in notices), notices
+        renamed = sorted(p.name for p in (ws / "photos").iterdir())
+        assert renamed == (["holiday-0007.jpg", "holiday-0420.jpg"] if ends is Finished else
+                           ["IMG_0007.jpg", "IMG_0420.jpg"])
+        store.close()
+
+
 def test_sorting_by_extension_gets_the_move_calls_to_copy(tmp_path):
     """files_organise at 80595a7: Qwen 1.5B sent rename_many regular expressions for folder ".inbox", then gave up
     saying "inbox" does not exist. A look at the files gets the move calls for the extensions not sorted yet."""

@@ -84,6 +84,11 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
     pause for the human. Returns True when the task ended or paused."""
     problems = finish_problems(answer, ev)
     why = "" if problems else gives_up(answer, ev)
+    pending = next_call_to_copy(ev.calls) if why and not checks_failed_since_note(sess.messages) else ""
+    if pending:  # files_rename_pattern at 1c5fa31: rename_many's error gave the call to copy, and the next turn
+        # said "I couldn't find any file named like IMG_0042.jpg" and was handed off; one more try, with the call
+        why, problems = "", [f"the answer says it could not be done, but the call that does it was given and not "
+                             f"made yet ({pending})"]
     if why:  # an honest "could not": the user decides what next
         reason = (f"Hand-off: {why}.\nIts answer: {answer[:500]}\n"
                   "Add a note and continue, or stop.")
