@@ -1248,7 +1248,7 @@ def test_a_picked_file_that_matches_less_of_the_goal_than_one_in_the_results_is_
 
     wrong = problems("The file is home/insurance.txt.")
     assert any("archive/2024/misc/appt-0412.txt" in p and "matches more" in p and "read it and answer" in p
-               for p in wrong), wrong
+               and 'call read_file with {"path": "archive/2024/misc/appt-0412.txt"}' in p for p in wrong), wrong
     # files_find at 80595a7: told to read it, Qwen 1.5B read it and named the other file again
     opened = CallRecord(id="s2c0", step=2, turn_seq=2, name="read_file", status="done",
                         arguments={"path": "archive/2024/misc/appt-0412.txt"}, result="Passport renewal appointment")

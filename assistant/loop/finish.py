@@ -555,7 +555,8 @@ def _better_pick(answer: str, ev: Evidence) -> str:
             f"asks ({', '.join(matched(rel))}; {named[0]}: {', '.join(matched(named[0])) or 'none'}); "
             # files_find at 80595a7: told to read it, Qwen 1.5B read it and named readme.txt again, out of steps
             + (f"you have read it: answer with {rel}, unless its text is about something else" if _was_read(rel, ev.calls)
-               else "read it and answer with the file that is about what the task asks"))
+               else "read it and answer with the file that is about what the task asks: call read_file with "
+               + json.dumps({"path": rel})))  # files_find at 1c5fa31: told to read it, grep again, out of steps
 
 
 def _touched(rel: str, touched: set[str]) -> bool:
