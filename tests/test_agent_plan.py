@@ -173,5 +173,16 @@ def test_a_plan_step_copied_from_a_tool_result_is_not_saved(assistant_home, tmp_
                       result="photos/\nThe plan's next step: 2. Write the date into answer.txt")
     again = CallRecord(id="s6c0", step=6, turn_seq=11, name="update_plan", arguments={"steps": mine})
     assert _copied_plan_step(again, [note], [], planned=mine) == ""
+    # handoff_which_contract at 1c5fa31: a format error cut short as shown ("... a call go…") and the format help's
+    # placeholders saved as the plan, twice
+    error = CallRecord(id="s1c0", step=1, turn_seq=1, name="read_file", status="error",
+                       result="Format error: there is no tool 'update_file'; call one of your tools; a call goes "
+                              "inside <tool_call> tags and an answer has none")
+    cut = CallRecord(id="s3c0", step=3, turn_seq=3, name="update_plan", arguments={"steps": [
+        "Format error: there is no tool 'update_file'; call one of your tools; a call go…"]})
+    assert _copied_plan_step(cut, [error], []).startswith("Format error")
+    placeholders = CallRecord(id="s3c0", step=3, turn_seq=3, name="update_plan",
+                              arguments={"steps": ["Read contract.docx", "TOOL_NAME", "PARAMETER_NAME"]})
+    assert _copied_plan_step(placeholders, [], []) == "TOOL_NAME"
     assert _copied_plan_step(again, [note], []) == "Write the date into answer.txt"
     store.close()

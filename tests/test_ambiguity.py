@@ -106,3 +106,26 @@ def test_the_ambiguous_change_is_refused_and_the_user_is_asked(tmp_path):
     assert isinstance(events[-1], Finished), [e for e in events if type(e).__name__ in ("ToolCallFinished", "Notice")]
     assert not (ws / "reports" / "report-2025-q3.docx").exists() and (ws / "reports" / "report-final.docx").exists()
     store.close()
+
+
+def test_a_claimed_change_to_one_of_several_files_without_any_call_asks_the_user(tmp_path):
+    """handoff_which_contract at 1c5fa31: Qwen 1.5B never tried a change (so none was refused as ambiguous) and
+    answered "The client's address has been updated to 12 Harbour Road." three times, handed off as stuck. The
+    refusal gives the ask_human call to copy; a second such answer pauses on that question for the user."""
+    from assistant.events import Notice
+    from assistant.loop.ambiguity import ambiguous_goal
+
+    claimed = "The client's address has been updated to 12 Harbour Road."
+    agent, model, ws, store = scripted_agent(tmp_path, [claimed, claimed], [*FILE_TOOLS, ASK_HUMAN], approve="all")
+    for name in ("contract-acme.docx", "contract-birch.docx"):
+        (ws / name).write_bytes(b"PK\x03\x04")
+    goal = "Update the client's address in the contract to 12 Harbour Road."
+    events = list(agent.run(goal, workspace=ws))
+    question = 'The task says "the contract", and 2 files could be it: contract-acme.docx, contract-birch.docx. Which one?'
+    notices = [e.text for e in events if isinstance(e, Notice)]
+    assert any(f'call ask_human with {{"question": "{question}"}}'.replace('"the contract"', '\\"the contract\\"')
+               in n for n in notices), notices
+    assert isinstance(events[-1], Paused) and events[-1].kind == "question" and events[-1].reason == question
+    assert ambiguous_goal("Update the address in contract-acme.docx.", ws) is None  # the user named the file
+    assert ambiguous_goal("Update the client's address in the budget.", ws) is None  # no file is a budget
+    store.close()

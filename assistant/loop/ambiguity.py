@@ -13,11 +13,12 @@ the next turn may only call ``ask_human`` (see ``agent.Agent._step``).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any, Iterable
 
 from .finish import goal_files
 
-__all__ = ["ambiguous_target", "AMBIGUOUS_KEY", "EDITS_EXISTING"]
+__all__ = ["ambiguous_target", "ambiguous_goal", "AMBIGUOUS_KEY", "EDITS_EXISTING"]
 
 EDITS_EXISTING = frozenset({"edit_file", "docx_replace", "docx_insert", "xlsx_append_rows", "xlsx_add_sheet"})
 """Tools that change a file that must already exist (their target is never a new file):
@@ -80,6 +81,36 @@ def ambiguous_target(goal: str, ws: Any, arguments: dict[str, Any], made: Iterab
         for i, word in enumerate(phrase):
             noun = word.lower().strip("'")
             if noun not in words:
+                continue
+            candidates = sorted(p for p in files if noun in _name_words(p))
+            if len(candidates) >= 2:
+                return "the " + " ".join(phrase[: i + 1]), candidates[:_MAX_SHOWN]
+    return None
+
+
+def ambiguous_goal(goal: str, root: str | Path, limit: int = 2000) -> tuple[str, list[str]] | None:
+    """``("the contract", [candidates])`` when the goal names no file, says "the <noun>",
+    and two or more files under ``root`` (hidden ones skipped, at most ``limit`` looked
+    at) have that noun in their names; else None. :func:`ambiguous_target` without a
+    call: handoff_which_contract at 1c5fa31, Qwen 1.5B never tried a change (so none
+    was refused) and answered "The client's address has been updated" three times."""
+    import os
+
+    outputs, inputs = goal_files(goal)
+    if outputs or inputs:
+        return None
+    files: list[str] = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        files += [os.path.relpath(os.path.join(folder, n), root).replace(os.sep, "/") for n in sorted(names)
+                  if not n.startswith(".")]
+        if len(files) > limit:
+            return None
+    for m in _THE.finditer(goal):
+        phrase = m.group(1).split()
+        for i, word in enumerate(phrase):
+            noun = word.lower().strip("'")
+            if len(noun) < 3:
                 continue
             candidates = sorted(p for p in files if noun in _name_words(p))
             if len(candidates) >= 2:

@@ -1373,6 +1373,8 @@ def _copied_plan_step(call: CallRecord, calls: Sequence[CallRecord], messages: S
     files_rename_pattern at 80595a7: Qwen 1.5B saved "find_files matches names only
     (grep searches the text inside files)", copied from a find_files result, as its
     plan's first step, then followed it."""
+    from model.call_format import format_instructions
+
     steps = call.arguments.get("steps")
     if not isinstance(steps, list):
         return ""
@@ -1380,8 +1382,13 @@ def _copied_plan_step(call: CallRecord, calls: Sequence[CallRecord], messages: S
     texts = [c.result for c in calls if c.result and c.id != call.id]
     texts += [m.content for m in messages if m.role in ("user", "tool") and m.kind != "goal" and m.content]
     said = [" ".join(t.split()).lower() for t in texts]
+    fmt = format_instructions("xml") + format_instructions("json")
     for step in steps:
-        words = " ".join(str(step).split()).lower().strip(" .")
+        # a note cut short where it was shown ("... a call go…"), and the format help's placeholders ("TOOL_NAME",
+        # "PARAMETER_NAME"): handoff_which_contract at 1c5fa31 saved both as its plan, twice
+        words = " ".join(str(step).split()).lower().rstrip("…").removesuffix("...").strip(" .")
+        if re.fullmatch(r"[A-Z][A-Z_]{3,}", str(step).strip()) and str(step).strip() in fmt:
+            return str(step)
         if len(words) >= 20 and words not in own and any(words in t for t in said):
             return str(step)
     return ""

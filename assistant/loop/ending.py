@@ -12,12 +12,14 @@ it goes on like an ``ask_human`` answer).
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Iterator, Sequence
 
 from ..events import Event, Notice
 from ..state.models import CallRecord, StoredMessage
 from ..state.session import TaskSession
+from .ambiguity import ambiguous_goal
 from .attribution import NOT_FOUND_TAIL
 from .finish import FINISH_CHECK_PREFIX, Evidence, finish_problems, gives_up, made_paths
 from .recap import changed_so_far, found_so_far, next_call_to_copy
@@ -109,6 +111,13 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
             sess.commit(calls=[finish_call])
         yield sess.finish(answer, messages=[msg])
         return True
+    which = ambiguous_goal(ev.goal, ev.workspace) if any("no tool call of this task changed anything" in p
+                                                         for p in problems) else None
+    if which:  # handoff_which_contract at 1c5fa31: "updated" claimed three times, no change tried, never asked
+        phrase, files = which
+        question = f'The task says "{phrase}", and {len(files)} files could be it: {", ".join(files)}. Which one?'
+        problems = [*problems, f"only the user knows which file \"{phrase}\" is ({', '.join(files)}): call ask_human "
+                    f"with {json.dumps({'question': question})}"]
     listed = "\n".join(f"- {p}" for p in problems)
     question = _question_for_the_user(problems, ev) if checks_failed_since_note(sess.messages) >= 1 else ""
     if question:  # handoff_not_found at 462ec82: the files name the landlord and give no number
@@ -166,6 +175,9 @@ def _question_for_the_user(problems: Sequence[str], ev: Evidence) -> str:
     if ev.touched:
         return ""
     for p in problems:
+        m = re.match(r"only the user knows which file .* call ask_human with (\{.*\})$", p)
+        if m:  # the second answer that claims the change "the contract" needs: ask which one
+            return str(json.loads(m.group(1))["question"])
         m = re.search(rf"could not find the (.+?){re.escape(NOT_FOUND_TAIL)}$", p)
         if m:
             read = sorted({str(c.arguments.get("path")) for c in ev.calls if c.status == "done" and not c.error
