@@ -338,6 +338,13 @@ def test_an_answer_quoting_a_file_the_harness_showed_again_is_no_echo():
              "working day of each month.\n<<END_UNTRUSTED 59e0d2efcbfc8ad9>>")
     assert not echoes_harness("The monthly rent is EUR 1,450, due on the first working day of each month.", [shown])
     assert echoes_harness("The harness read this for you before your first turn", [shown])  # its own words still are
+    # the demo model (SmolLM2-135M) at 340fbce: "This task's tool results", the label of the harness's recap fence,
+    # finished "Who is the plumber?"; a label that is a file's name stays data
+    recap = ("What your calls found:\n<<UNTRUSTED 59e0d2efcbfc8ad9 source=this task's tool results>>\nstep 0 "
+             "read_file: Plumber: Jonas Berg\n<<END_UNTRUSTED 59e0d2efcbfc8ad9>>")
+    assert echoes_harness("This task's tool results", [recap])
+    long_name = shown.replace("source=lease.docx", "source=contracts/2026/lease-agreement-final.docx")
+    assert not echoes_harness("contracts/2026/lease-agreement-final.docx", [long_name])
 
 
 def test_the_echoed_format_help_never_ends_the_task(assistant_home, tmp_path):

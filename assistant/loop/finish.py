@@ -851,7 +851,10 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
     """
     from model.call_format import format_instructions
 
-    harness_texts = [ANSWER_TO_COPY.sub(" ", _FENCED.sub(" ", t)) for t in harness_texts if t]
+    # a fence's own label is the harness's ("source=this task's tool results": the demo model answered "This task's
+    # tool results" for "Who is the plumber?" at 340fbce); a file name or address as a label is data
+    labels = [lab for t in harness_texts if t for lab in _FENCE_LABEL.findall(t) if " " in lab]
+    harness_texts = [ANSWER_TO_COPY.sub(" ", _FENCED.sub(" ", t)) for t in harness_texts if t] + labels
     first = _squash(next((ln for ln in answer.splitlines() if ln.strip()), "")).rstrip(" .:;!,")
     if len(first) < min_chars:
         return False
@@ -882,6 +885,7 @@ def answer_to_copy(text: str) -> str:
     """``the answer to copy: "<text>"`` (quotes and line breaks in ``text`` made plain),
     which :func:`echoes_harness` does not count as the harness's own words."""
     return 'the answer to copy: "' + " ".join(text.replace('"', "'").split()) + '"'
+_FENCE_LABEL = re.compile(r"<<UNTRUSTED \w+ source=([^>\n]*)>>")
 _FENCE_ID = re.compile(r"<<(?:END_)?UNTRUSTED ([0-9a-f]{8,})\b")
 _HAS_WORD = re.compile(r"[^\W_]{2,}")
 _NOT_FOUND = re.compile(r"\b(not (found|present|there|listed|mentioned)|no (such )?(file|match|result)s?|"
