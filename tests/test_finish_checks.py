@@ -343,6 +343,7 @@ def test_an_answer_quoting_a_file_the_harness_showed_again_is_no_echo():
     recap = ("What your calls found:\n<<UNTRUSTED 59e0d2efcbfc8ad9 source=this task's tool results>>\nstep 0 "
              "read_file: Plumber: Jonas Berg\n<<END_UNTRUSTED 59e0d2efcbfc8ad9>>")
     assert echoes_harness("This task's tool results", [recap])
+    assert echoes_harness("The task's tool results.", [recap])  # at ccd9ec6, one word changed
     long_name = shown.replace("source=lease.docx", "source=contracts/2026/lease-agreement-final.docx")
     assert not echoes_harness("contracts/2026/lease-agreement-final.docx", [long_name])
 

@@ -854,8 +854,14 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
     # a fence's own label is the harness's ("source=this task's tool results": the demo model answered "This task's
     # tool results" for "Who is the plumber?" at 340fbce); a file name or address as a label is data
     labels = [lab for t in harness_texts if t for lab in _FENCE_LABEL.findall(t) if " " in lab]
-    harness_texts = [ANSWER_TO_COPY.sub(" ", _FENCED.sub(" ", t)) for t in harness_texts if t] + labels
+    harness_texts = [ANSWER_TO_COPY.sub(" ", _FENCED.sub(" ", t)) for t in harness_texts if t]
     first = _squash(next((ln for ln in answer.splitlines() if ln.strip()), "")).rstrip(" .:;!,")
+
+    def core(text: str) -> list[str]:  # "The task's tool results" is the label "this task's tool results"
+        return [w for w in re.findall(r"[\w']+", text.lower()) if w not in {"the", "this", "a", "an", "all"}]
+
+    if core(first) and any(core(first) == core(lab) for lab in labels):
+        return True
     if len(first) < min_chars:
         return False
     if any(first in _squash(t) for t in data_texts if t):
