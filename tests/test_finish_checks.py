@@ -1007,6 +1007,11 @@ def test_a_number_written_out_from_millions_is_grounded(tmp_path):
     # pdf_page_count at b5a954c: a numbered list of steps, then the title alone
     ('To extract the title:\n1. Use pdf_read.\n2. Take the first line.\n\nFinal answer: "Solar Lamp X2 User Guide"',
      True),
+    # pdf_page_count at 1c5fa31: "Step 1", "Step 2", "Step 3" and the title, no page count, finished
+    ('**Step 1: Identify the content of the first page.**\nThe first page contains the title "Solar Lamp X2 User '
+     'Guide".\n**Step 2: Extract the text.**\nFrom the provided data, I can extract the entire text of the PDF.', True),
+    ("The first page is titled Solar Lamp X2 User Guide; there are 6 pages in all.", False),
+    ('The manual has 6. Its title: "Solar Lamp X2 User Guide".', False),
 ])
 def test_a_how_many_question_needs_a_number_in_the_answer(tmp_path, answer, doubted):
     """pdf_page_count at e03cee3: asked how many pages and the title, Qwen 1.5B gave the title alone."""
