@@ -743,6 +743,35 @@ def test_a_new_sheet_for_a_row_of_the_table_is_refused_with_the_write_that_adds_
     store.close()
 
 
+def test_a_total_row_holding_a_number_that_is_not_the_columns_sum_is_refused(assistant_home, tmp_path):
+    """xlsx_total at 1c5fa31: after a per-item query, "Total" rows of one item's sum each (201.40, 73.15, ...)
+    written under the table five times. The first is refused with the call that adds the right row."""
+    import json
+
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+
+    args = {"path": "expenses.xlsx", "sheet": "Expenses",
+            "cells": [{"cell": "B4", "value": "Total"}, {"cell": "C4", "value": "=SUM(C2:C3)"}]}
+    wrong = json.dumps([{"cell": "B4", "value": "Total", "kind": "text"}, {"cell": "C4", "value": "84.20"}])
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_write", path="expenses.xlsx", sheet="Expenses", cells=wrong),
+        call("xlsx_write", **{k: (v if isinstance(v, str) else json.dumps(v)) for k, v in args.items()}),
+        "Added the Total row."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=True)
+    workbook(ws / "expenses.xlsx", {"Expenses": [["Date", "Item", "Amount"], ["2026-11-02", "Groceries", 84.2],
+                                                 ["2026-11-03", "Bus pass", 49]]})
+    goal = ('In expenses.xlsx, add a row at the bottom of the table with "Total" in column B and the sum of the '
+            "Amount column in column C.")
+    events = list(agent.run(goal, workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run: 84.20 in C4 is not the sum of the column the task names (133.2)"), results
+    assert f"call xlsx_write with {json.dumps(args)}" in results[1]
+    assert isinstance(events[-1], Finished), results
+    assert [c.value for c in openpyxl.load_workbook(ws / "expenses.xlsx")["Expenses"][4]] == [None, "Total",
+                                                                                                "=SUM(C2:C3)"]
+    store.close()
+
+
 def test_an_empty_sheet_before_any_query_is_refused_with_the_query_and_a_sheet_goes_into_the_named_book(
         assistant_home, tmp_path):
     """xlsx_group_sums at 4df8dd6: "Add a sheet named "By Region" to sales.xlsx ..." got an empty sheet saved to

@@ -26,9 +26,9 @@ from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
-from .finish import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asks_only_a_question, goal_columns, \
-    goal_files, goal_folder, grep_call, made_paths, norm_path, row_to_add, store_goal, summary_lacks, summary_points, \
-    summary_too_long, text_change, undoable_verb, unread_inputs
+from .finish import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asks_only_a_question, column_sum, \
+    goal_columns, goal_files, goal_folder, grep_call, made_paths, norm_path, row_to_add, store_goal, summary_lacks, \
+    summary_points, summary_too_long, text_change, undoable_verb, unread_inputs
 from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
@@ -658,6 +658,9 @@ class CallRunner:
             empty = self._empty_sheet_before_query(call)
             if empty:  # xlsx_group_sums at 4df8dd6: an empty "By Region" added, then xlsx_write without rows, 3 times
                 return (yield from self.finish(call, ToolResult.fail(empty), "denied"))
+            total = self._wrong_total_row(call)
+            if total:  # xlsx_total at 1c5fa31: "Total" rows of one item's sum each (201.40, 73.15, ...), five of them
+                return (yield from self.finish(call, ToolResult.fail(total), "denied"))
             row = self._row_not_sheet(call)
             if row:  # xlsx_total at 4df8dd6: a sheet "Total" added for a total row, then "Total" written into it
                 return (yield from self.finish(call, ToolResult.fail(row), "denied"))
@@ -1061,6 +1064,37 @@ class CallRunner:
         else:
             return ""
         return f" To copy: call {call.name} with {json.dumps(args, ensure_ascii=False)}"
+
+    def _wrong_total_row(self, call: CallRecord) -> str:
+        """The refusal of an ``xlsx_write`` that puts, in the column where the goal asks
+        for "the sum of the X column", a number that is not that sum ("" otherwise),
+        with the call that adds the row the goal describes (:func:`row_to_add`)."""
+        path = str(call.arguments.get("path", ""))
+        cells = call.arguments.get("cells")
+        if call.name != "xlsx_write" or not isinstance(cells, list) or not self.ctx.workspace.exists(path):
+            return ""
+        args = row_to_add(self.s.task.goal, self.s.task.workspace, path)
+        sums = [c for c in (args or {}).get("cells", []) if str(c.get("value", "")).startswith("=SUM(")]
+        if not sums:
+            return ""
+        m = re.fullmatch(r"=SUM\(([A-Z]+)(\d+):[A-Z]+(\d+)\)", str(sums[0]["value"]))
+        letter = re.match(r"[A-Z]+", sums[0]["cell"]).group(0)
+        if m is None:
+            return ""
+        want = column_sum(self.s.task.workspace, path, args["sheet"], m.group(1), int(m.group(2)), int(m.group(3)))
+        for c in cells:
+            ref, value = str((c or {}).get("cell", "")).upper(), (c or {}).get("value")
+            if not ref.startswith(letter) or not ref[len(letter):].isdigit() or str(value).startswith("="):
+                continue
+            try:
+                number = float(str(value).replace(",", ""))
+            except ValueError:
+                continue
+            if want is not None and abs(number - want) > 0.005:
+                return (f"Not run: {value} in {ref} is not the sum of the column the task names ({want:g}); the "
+                        f"total row is one row under the table: call xlsx_write with "
+                        f"{json.dumps(args, ensure_ascii=False)}")
+        return ""
 
     def _row_not_sheet(self, call: CallRecord) -> str:
         """The refusal of an ``xlsx_add_sheet`` in a task that asks for a row or column of

@@ -1332,6 +1332,19 @@ def row_to_add(goal: str, workspace: str | Path, path: str, skip: Iterable[str] 
     return None
 
 
+def column_sum(workspace: str | Path, path: str, sheet: str, column: str, first: int, last: int) -> float | None:
+    """The sum of the numbers in ``column`` rows ``first``..``last`` (1-based) of a
+    sheet of workbook ``path``; None when it cannot be read."""
+    from openpyxl.utils import column_index_from_string
+
+    rows = next((r for name, r in _table_cells(Path(workspace) / path) if name == sheet), None)
+    if rows is None:
+        return None
+    j = column_index_from_string(column) - 1
+    return sum(float(r[j]) for r in rows[first - 1:last]
+               if j < len(r) and isinstance(r[j], (int, float)) and not isinstance(r[j], bool))
+
+
 def _text_not_in_column(ev: Evidence) -> str:
     """The doubt when the goal asks for a quoted text in a column of a workbook this
     task wrote ('"Total" in column B') and no cell of that column holds it ("" otherwise).
