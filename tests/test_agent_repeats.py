@@ -711,6 +711,19 @@ def test_a_query_with_fewer_rows_than_the_ranking_asks_shows_the_ranking_query_n
     store.close()
 
 
+#: the xlsx_write that adds the total row under the table of :func:`_expenses_book`
+_TOTAL_ROW = {"path": "expenses.xlsx", "sheet": "Expenses",
+              "cells": [{"cell": "B4", "value": "Total"}, {"cell": "C4", "value": "=SUM(C2:C3)"}]}
+
+
+def _expenses_book(ws):
+    """expenses.xlsx of two expenses in ``ws``; returns the goal of a total row under them."""
+    workbook(ws / "expenses.xlsx", {"Expenses": [["Date", "Item", "Amount"], ["2026-11-02", "Groceries", 84.2],
+                                                 ["2026-11-03", "Bus pass", 49]]})
+    return ('In expenses.xlsx, add a row at the bottom of the table with "Total" in column B and the sum of the '
+            "Amount column in column C.")
+
+
 def test_a_new_sheet_for_a_row_of_the_table_is_refused_with_the_write_that_adds_the_row(assistant_home, tmp_path):
     """xlsx_total at 4df8dd6: "add a row at the bottom of the table with "Total" in column B" got a new sheet named
     "Total"; the refusal gives the xlsx_write call that adds the row, and that call, sent as written, does it."""
@@ -719,19 +732,14 @@ def test_a_new_sheet_for_a_row_of_the_table_is_refused_with_the_write_that_adds_
     import openpyxl
     from tools.office import OFFICE_TOOLS
 
-    args = {"path": "expenses.xlsx", "sheet": "Expenses",
-            "cells": [{"cell": "B4", "value": "Total"}, {"cell": "C4", "value": "=SUM(C2:C3)"}]}
+    args = _TOTAL_ROW
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("xlsx_read", path="expenses.xlsx"),
         call("xlsx_add_sheet", path="expenses.xlsx", rows='[["B", "SUM(C)"]]').replace(
             "<parameter=rows>", "<parameter=name>\nTotal\n</parameter>\n<parameter=rows>"),
-        call("xlsx_write", **{k: (v if isinstance(v, str) else json.dumps(v)) for k, v in args.items()}),
+        call("xlsx_write", **{k: (v if isinstance(v, str) else json.dumps(v)) for k, v in _TOTAL_ROW.items()}),
         "Added the Total row."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
-    workbook(ws / "expenses.xlsx", {"Expenses": [["Date", "Item", "Amount"], ["2026-11-02", "Groceries", 84.2],
-                                                 ["2026-11-03", "Bus pass", 49]]})
-    goal = ('In expenses.xlsx, add a row at the bottom of the table with "Total" in column B and the sum of the '
-            "Amount column in column C.")
-    events = list(agent.run(goal, workspace=ws))
+    events = list(agent.run(_expenses_book(ws), workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     assert results[1].startswith("Not run: the task asks for a row or column in the table of expenses.xlsx, not a "
                                  "new sheet"), results[1]
@@ -751,18 +759,13 @@ def test_a_total_row_holding_a_number_that_is_not_the_columns_sum_is_refused(ass
     import openpyxl
     from tools.office import OFFICE_TOOLS
 
-    args = {"path": "expenses.xlsx", "sheet": "Expenses",
-            "cells": [{"cell": "B4", "value": "Total"}, {"cell": "C4", "value": "=SUM(C2:C3)"}]}
+    args = _TOTAL_ROW
     wrong = json.dumps([{"cell": "B4", "value": "Total", "kind": "text"}, {"cell": "C4", "value": "84.20"}])
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("xlsx_write", path="expenses.xlsx", sheet="Expenses", cells=wrong),
-        call("xlsx_write", **{k: (v if isinstance(v, str) else json.dumps(v)) for k, v in args.items()}),
+        call("xlsx_write", **{k: (v if isinstance(v, str) else json.dumps(v)) for k, v in _TOTAL_ROW.items()}),
         "Added the Total row."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=True)
-    workbook(ws / "expenses.xlsx", {"Expenses": [["Date", "Item", "Amount"], ["2026-11-02", "Groceries", 84.2],
-                                                 ["2026-11-03", "Bus pass", 49]]})
-    goal = ('In expenses.xlsx, add a row at the bottom of the table with "Total" in column B and the sum of the '
-            "Amount column in column C.")
-    events = list(agent.run(goal, workspace=ws))
+    events = list(agent.run(_expenses_book(ws), workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     assert results[1].startswith("Not run: 84.20 in C4 is not the sum of the column the task names (133.2)"), results
     assert f"call xlsx_write with {json.dumps(args)}" in results[1]
