@@ -1365,9 +1365,7 @@ def test_a_summary_copied_whole_gets_the_sentences_the_task_asks_to_include(assi
     for text in report:
         doc.add_heading(text.lstrip("# "), level=text.count("#")) if text.startswith("#") else doc.add_paragraph(text)
     doc.save(ws / "report.docx")
-    goal = ("Summarise report.docx into a new Word document summary.docx (a few short sentences or bullet points). "
-            "Include the budget, the deadline and the main risk.")
-    events = list(agent.run(goal, workspace=ws))
+    events = list(agent.run(_SUMMARY_GOAL, workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     hint = json.dumps({"path": "summary.docx", "blocks": [{"type": "bullets", "items": points}]})
     assert results[1].startswith("Not run: the task asks for a summary") and results[1].endswith(
@@ -1435,29 +1433,13 @@ def test_a_sheet_of_each_sheets_total_gets_the_xlsx_add_sheet_call_to_copy(assis
     store.close()
 
 
+_SUMMARY_GOAL = ("Summarise report.docx into a new Word document summary.docx (a few short sentences or bullet points). "
+                 "Include the budget, the deadline and the main risk.")
+
+
 class Placed(BaseModel):
     title: str
     location: str = ""
-
-
-def test_a_place_whose_code_no_source_gives_is_refused(assistant_home, tmp_path):
-    """calendar_from_invite at e43e9f3: Qwen 1.5B first tried to edit invite.txt's "Room 4B" to "Room 4C" (refused),
-    then added the meeting at "Room 4C" and finished. A location's words with a digit must come from a tool result
-    or the user."""
-    ADDED.clear()
-    add = Tool("calendar_add_event", "Add an event.", Placed, lambda ctx, p: (ADDED.append(p.location),
-                                                                          ToolResult(text=f"Added @ {p.location}"))[1],
-               RiskClass.WRITE)
-    agent, model, ws, store = _agent(assistant_home, tmp_path, [
-        call("read_file", path="invite.txt"), call("calendar_add_event", title="Budget review", location="Room 4C"),
-        call("calendar_add_event", title="Budget review", location="Room 4B"), "Added it in Room 4B."], extra=[add])
-    (ws / "invite.txt").write_text("Budget review on Thursday 2026-12-10 from 10:00 in Room 4B.\n")
-    events = list(agent.run("Put the meeting described in invite.txt on my calendar, with its room.", workspace=ws))
-    refused = [e for e in events if isinstance(e, ToolCallFinished)][1]
-    assert refused.error and refused.result.startswith("Not run: '4C' in the calendar_add_event location appears in "
-                                                       "no tool result of this task")
-    assert ADDED == ["Room 4B"]
-    store.close()
 
 
 class Started(BaseModel):
@@ -1466,21 +1448,41 @@ class Started(BaseModel):
     location: str = ""
 
 
+def _invite_run(assistant_home, tmp_path, params: type[BaseModel], field: str, calls: list[str]):
+    """Read invite.txt, then ``calls`` (calendar_add_event calls and an answer), with a stand-in
+    calendar_add_event taking ``params`` that records each added event's ``field`` in ADDED.
+    Returns (the result of the first add, the store)."""
+    ADDED.clear()
+    add = Tool("calendar_add_event", "Add an event.", params, lambda ctx, p: (ADDED.append(getattr(p, field)),
+                                                                          ToolResult(text=f"Added {getattr(p, field)}"))[1],
+               RiskClass.WRITE)
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [call("read_file", path="invite.txt"), *calls],
+                                     extra=[add])
+    (ws / "invite.txt").write_text("Budget review on Thursday 2026-12-10 from 10:00 in Room 4B.\n")
+    events = list(agent.run("Put the meeting described in invite.txt on my calendar, with its room.", workspace=ws))
+    return [e for e in events if isinstance(e, ToolCallFinished)][1], store
+
+
+def test_a_place_whose_code_no_source_gives_is_refused(assistant_home, tmp_path):
+    """calendar_from_invite at e43e9f3: Qwen 1.5B first tried to edit invite.txt's "Room 4B" to "Room 4C" (refused),
+    then added the meeting at "Room 4C" and finished. A location's words with a digit must come from a tool result
+    or the user."""
+    refused, store = _invite_run(assistant_home, tmp_path, Placed, "location", [
+        call("calendar_add_event", title="Budget review", location="Room 4C"),
+        call("calendar_add_event", title="Budget review", location="Room 4B"), "Added it in Room 4B."])
+    assert refused.error and refused.result.startswith("Not run: '4C' in the calendar_add_event location appears in "
+                                                       "no tool result of this task")
+    assert ADDED == ["Room 4B"]
+    store.close()
+
+
 def test_a_start_date_no_source_gives_is_refused(assistant_home, tmp_path):
     """calendar_from_invite at 4df8dd6: the invite says Thursday 2026-12-10; Qwen 1.5B added the meeting on
     2026-12-03 (today, also a Thursday) and finished."""
-    ADDED.clear()
-    add = Tool("calendar_add_event", "Add an event.", Started, lambda ctx, p: (ADDED.append(p.start),
-                                                                           ToolResult(text=f"Added {p.start}"))[1],
-               RiskClass.WRITE)
-    agent, model, ws, store = _agent(assistant_home, tmp_path, [
-        call("read_file", path="invite.txt"),
+    refused, store = _invite_run(assistant_home, tmp_path, Started, "start", [
         call("calendar_add_event", title="Budget review", start="2026-12-03 10:00", location="Room 4B"),
         call("calendar_add_event", title="Budget review", start="2026-12-10 10:00", location="Room 4B"),
-        "Added it on 2026-12-10 at 10:00 in Room 4B."], extra=[add])
-    (ws / "invite.txt").write_text("Budget review on Thursday 2026-12-10 from 10:00 in Room 4B.\n")
-    events = list(agent.run("Put the meeting described in invite.txt on my calendar, with its room.", workspace=ws))
-    refused = [e for e in events if isinstance(e, ToolCallFinished)][1]
+        "Added it on 2026-12-10 at 10:00 in Room 4B."])
     assert refused.error and refused.result.startswith("Not run: the start's date 2026-12-03 is in no file this task "
                                                        "read; the source gives 2026-12-10.")
     assert ADDED == ["2026-12-10 10:00"]
@@ -1581,9 +1583,7 @@ def test_a_summary_without_what_the_task_asks_it_to_include_gets_the_sentences_t
     for text in report:
         doc.add_paragraph(text)
     doc.save(ws / "report.docx")
-    goal = ("Summarise report.docx into a new Word document summary.docx (a few short sentences or bullet points). "
-            "Include the budget, the deadline and the main risk.")
-    events = list(agent.run(goal, workspace=ws))
+    events = list(agent.run(_SUMMARY_GOAL, workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     hint = json.dumps({"path": "summary.docx", "blocks": [{"type": "bullets", "items": points}]})
     assert results[1].startswith("Not run: the task asks the summary to include budget, deadline, main risk, and "
