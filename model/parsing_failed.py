@@ -13,7 +13,8 @@ import re
 
 __all__ = ["looks_like_failed_call", "salvage_json_calls", "nearest_tool", "unknown_json_tool"]
 
-_NAME_KEY_RE = re.compile(r"""["']name["']\s*:\s*["']([^"']+)["']""")
+# "function" for "name": calendar_list_day at 412fd36, Qwen 1.5B wrote {"function": "finish", "arguments": {...}} twice
+_NAME_KEY_RE = re.compile(r"""["'](?:name|function)["']\s*:\s*["']([^"']+)["']""")
 _ARGS_KEY_RE = re.compile(r"""["'](arguments|parameters)["']\s*:""")
 _TOOLS_TAG_RE = re.compile(r"<tools>|</tools>")
 _FENCE = "```"
@@ -58,8 +59,8 @@ def _json_call_names(text: str) -> list[str]:
     return names
 
 
-_CALL_START_RE = re.compile(r"""\{\s*["']name["']\s*:""")
-_CALL_NAME_RE = re.compile(r"""\{\s*["']name["']\s*:\s*["']([^"']+)["']""")
+_CALL_START_RE = re.compile(r"""\{\s*["'](?:name|function)["']\s*:""")
+_CALL_NAME_RE = re.compile(r"""\{\s*["'](?:name|function)["']\s*:\s*["']([^"']+)["']""")
 _MAX_SALVAGE_TRIES = 32  # decode attempts per turn (each may scan to the end of the text)
 
 
@@ -118,14 +119,15 @@ def salvage_json_calls(text: str, tool_names: list[str]) -> tuple[list[tuple[str
                     return [], text  # a broken call comes first: never run a later one (a finish) in its place
                 continue
             end = kept[n - 1] + 1
-        if not isinstance(obj, dict) or obj.get("name") not in names:
+        name = obj.get("name", obj.get("function")) if isinstance(obj, dict) else None
+        if not isinstance(name, str) or name not in names or ("name" in obj and "function" in obj):
             continue
         args = obj.get("arguments", obj.get("parameters", {}))
-        if not isinstance(args, dict) or set(obj) - {"name", "arguments", "parameters", "id", "type"}:
+        if not isinstance(args, dict) or set(obj) - {"name", "function", "arguments", "parameters", "id", "type"}:
             continue
         fence = next(((a, b) for a, b in _fence_spans(text) if a <= m.start() < b), None)
         start = fence[0] if fence and end <= fence[1] else m.start()
-        return [(obj["name"], args, text[m.start():end])], text[:start].strip()
+        return [(name, args, text[m.start():end])], text[:start].strip()
     return [], text
 
 

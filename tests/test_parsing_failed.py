@@ -66,3 +66,18 @@ def test_example_call_parses_back():
         for tool in TOOLS:
             turn = parse_turn(example_call(tool, fmt), TOOLS, fmt=fmt, starts_in_think=False)
             assert [c.name for c in turn.tool_calls] == [tool["function"]["name"]], turn.errors
+
+
+def test_a_json_call_with_its_name_under_function_is_salvaged():
+    """calendar_list_day at 412fd36: Qwen 1.5B answered with {"function": "finish", "arguments": {"answer": ...}}
+    twice, each refused as call markup in an answer (the right events in the first), then ran out of steps."""
+    from model.parsing_failed import looks_like_failed_call, salvage_json_calls
+
+    text = ('{\n"function": "finish",\n"arguments": {\n    "answer": "Mon 2026-12-07 09:00-09:15 Team standup"\n}\n}')
+    assert looks_like_failed_call(text, ["finish", "read_file"]) is not None
+    calls, prose = salvage_json_calls(text, ["finish", "read_file"])
+    assert calls[0][:2] == ("finish", {"answer": "Mon 2026-12-07 09:00-09:15 Team standup"}) and prose == ""
+    # a "function" that is no tool, or both keys at once, is not a call
+    assert salvage_json_calls('{"function": "sum", "arguments": {"x": 1}}', ["finish"])[0] == []
+    assert salvage_json_calls('{"name": "finish", "function": "read_file", "arguments": {}}',
+                              ["finish", "read_file"])[0] == []
