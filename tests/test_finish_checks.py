@@ -1152,6 +1152,11 @@ def test_a_denied_listing_gets_an_answer_to_copy_which_passes_as_the_answer(tmp_
     copy = ('the answer to copy: "You have Mon 2026-12-07 09:00-09:15 Team standup; Mon 2026-12-07 12:30-13:30 '
             'Lunch with Sam."')
     assert any(copy in p for p in problems), problems
+    # calendar_list_day at 412fd36: the tool's note after the events went into the answer to copy
+    noted = _listing("calendar_list_events", listing.result + "\nTime zone: the user named none, so 'UTC+00:00' was "
+                     "ignored.", events=[{"title": "Team standup"}, {"title": "Lunch with Sam"}])
+    assert any(copy in p for p in finish_problems("There are no events listed on December 7th.",
+                                                  Evidence(ev.goal, tmp_path, calls=[noted], tool_names=TOOLS)))
     ev.harness_texts = ["Finish check: " + "; ".join(problems)]
     answer = re.search(r'copy: "([^"]+)"', copy).group(1)
     assert finish_problems(answer, ev) == []

@@ -1535,7 +1535,10 @@ _NAMES_A_FILE = re.compile(r"\b(files?|documents?)\b|\w\.[A-Za-z]{2,4}\b", re.IG
 _OFFERS_HELP = re.compile(r"\b(?:do|would) you (?:need|want|like) (?:any |some |more |my )?(?:help|assistance)\b|"
                           r"\b(?:can|may|shall|could) i (?:help|assist) you\b|\bhow (?:can|may|should) i (?:help|assist)\b|"
                           r"\banything else (?:i can|you(?:'d| would)? (?:like|want|need))\b|"
-                          r"\bplease (?:provide|give|write|tell me) (?:me )?the (?:next step|summary|result|answer)\b",
+                          r"\bplease (?:provide|give|write|tell me) (?:me )?the (?:next step|summary|result|answer)\b|"
+                          # calendar_list_day at 412fd36: the day listed, then "Is the information provided correct?"
+                          r"\b(?:is|are) (?:the|this|that|these) (?:information|answer|result|event)s? "
+                          r"(?:(?:provided|above|shown|listed) )?(?:correct|right|accurate)\b",
                           re.IGNORECASE)
 
 

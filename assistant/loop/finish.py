@@ -1060,7 +1060,11 @@ def _listing_items(call: CallRecord) -> list[str]:
     """The item lines of a calendar or notes listing's result (a calendar's first line,
     the range it covers, left out)."""
     lines = [ln.strip() for ln in _FENCE_LINE.sub("", call.result or "").splitlines() if ln.strip()]
-    return lines[1:] if call.name.endswith("events") else lines
+    if not call.name.endswith("events"):
+        return lines
+    # the events only: not the tool's notes after them ("Time zone: the user named none, so ... was ignored.",
+    # which calendar_list_day at 412fd36 got in its answer to copy)
+    return [ln for ln in lines[1:] if re.match(r"[A-Z][a-z]{2} \d{4}-\d{2}-\d{2}\b", ln)]
 
 
 def _listing_answer(call: CallRecord, limit: int = 6) -> str:
