@@ -1967,15 +1967,3 @@ def test_a_json_object_answer_to_a_per_group_question_gets_the_query_rows_as_the
     # a question about one group gets no list of every group to copy
     ev.goal = "What were the total sales of the West region in sales.csv?"
     assert not any("answer to copy" in p for p in finish_problems('{"region": "West", "sum(amount)": 2174.40}', ev))
-
-
-def test_a_not_found_answer_with_no_look_is_doubted(tmp_path):
-    """note_search at 412fd36: "I could not find any notes in the specified workspace." as the first turn, no
-    call made, and the task finished; after a search that found nothing, the same answer is honest."""
-    goal = "Check my notes: what's the name and phone number of the plumber?"
-    answer = "I could not find any notes in the specified workspace."
-    assert any("no tool of this task looked" in p
-               for p in finish_problems(answer, Evidence(goal, tmp_path, calls=[], tool_names=TOOLS)))
-    searched = _done("note_search", "no notes match 'plumber'.", query="plumber")
-    assert not any("no tool of this task looked" in p
-                   for p in finish_problems(answer, Evidence(goal, tmp_path, calls=[searched], tool_names=TOOLS)))

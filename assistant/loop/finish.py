@@ -2312,11 +2312,6 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         return ["the task asks who, what, which, where, when or how much, and the answer is only a yes or no; "
                 "answer with what the tools showed"]
     out = file_problems(answer, ev)
-    if _NOT_FOUND.search(answer) and not any(c.status == "done" and not c.error and c.name != "finish"
-                                             for c in ev.calls):
-        # note_search at 412fd36: "I could not find any notes in the specified workspace." with no call made
-        out.append("the answer says it could not find it, but no tool of this task looked; search first (the "
-                   "notes, the files), then answer from what the tools showed")
     unlooked = _not_looked_for(answer, ev)
     if unlooked:
         out.append(unlooked)
