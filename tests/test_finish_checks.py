@@ -1967,3 +1967,21 @@ def test_a_json_object_answer_to_a_per_group_question_gets_the_query_rows_as_the
     # a question about one group gets no list of every group to copy
     ev.goal = "What were the total sales of the West region in sales.csv?"
     assert not any("answer to copy" in p for p in finish_problems('{"region": "West", "sum(amount)": 2174.40}', ev))
+
+
+def test_a_not_found_answer_about_the_notes_with_no_look_gets_the_search_to_copy(tmp_path):
+    """note_search at 412fd36 (pass^3, run 3): "I could not find any notes in the specified
+    workspace." as the first turn, no call made, and the task finished; after a search that
+    found nothing the same answer is honest, and a goal not about the notes is not held to it."""
+    note_tools = [*TOOLS, "note_search", "note_list"]
+    goal = "Check my notes: what's the name and phone number of the plumber?"
+    for answer in ("I could not find any notes in the specified workspace.", "There are no notes about a plumber."):
+        problems = finish_problems(answer, Evidence(goal, tmp_path, calls=[], tool_names=note_tools))
+        assert any('no tool of this task looked in the notes; call note_search with {"query": "plumber"}' in p
+                   for p in problems), problems
+    answer = "I could not find any notes in the specified workspace."
+    searched = _done("note_search", "no notes match 'plumber'.", query="plumber")
+    assert not any("looked in the notes" in p
+                   for p in finish_problems(answer, Evidence(goal, tmp_path, calls=[searched], tool_names=note_tools)))
+    assert not any("looked in the notes" in p for p in finish_problems(
+        "I could not find it.", Evidence("Who is the plumber in contacts.txt?", tmp_path, calls=[], tool_names=note_tools)))

@@ -2178,13 +2178,49 @@ _MANY_ASKED = re.compile(r"\b(and|list|all|each|every|per|by|top|both|events?|sc
                          r"figures|values)\b", re.IGNORECASE)
 
 
+#: "no notes about ...", "no events on ...": a store's not-found answer _NOT_FOUND does not hold
+_NONE_IN_STORE = re.compile(r"\b(no|any)\s+(notes?|events?|meetings?|appointments?|entries|information|records?)\b",
+                            re.IGNORECASE)
+#: a goal that asks about the user's notes or calendar: ``(pattern, lookup tool, store)``
+_STORE_LOOKUPS = ((re.compile(r"\b(my|the|our|your)\s+notes?\b|\bnotes?\s+(say|said|have|has)\b", re.IGNORECASE),
+                   "note_search", "notes"),
+                  (re.compile(r"\b(my|the|our|your)\s+(calendar|schedule|agenda)\b", re.IGNORECASE),
+                   "calendar_list_events", "calendar"))
+
+
+def _store_to_search(ev: Evidence) -> str:
+    """The doubt for a not-found answer to a goal about the user's notes or calendar
+    when no tool of this task looked (the lookup tool must exist), with the
+    note_search call to copy for the goal's last topic word; "" otherwise.
+    note_search at 412fd36 (pass^3, run 3): "I could not find any notes in the
+    specified workspace." as the first turn, no call made, and the task finished;
+    notes/house.md holds the plumber."""
+    for pattern, tool, store in _STORE_LOOKUPS:
+        if not pattern.search(ev.goal) or tool not in ev.tool_names:
+            continue
+        how = f"call {tool}"
+        if tool == "note_search":
+            words = [w for w in _WORD.findall(ev.goal) if w.isalpha() and w.lower() not in _COMMON
+                     and w.lower() not in _NOT_TOPIC and w.lower() not in _META]
+            if words:
+                how += " with " + json.dumps({"query": words[-1].lower()})
+        return (f"the answer says it is not there, but no tool of this task looked in the {store}; {how}, "
+                "then answer from what it shows")
+    return ""
+
+
 def _not_looked_for(answer: str, ev: Evidence) -> str:
     """The doubt when the answer says something could not be found, no tool call of
     this task succeeded, and a workspace file's name shares a word with the goal ("" otherwise).
     handoff_send_budget at 42e28a8: "I could not find the budget to send to my manager."
     with no call at all; budget-2027.xlsx was in the workspace."""
-    if not _NOT_FOUND.search(answer) or any(c.status == "done" and not c.error and c.name not in ("finish", "ask_human")
-                                            for c in ev.calls):
+    if not (_NOT_FOUND.search(answer) or _NONE_IN_STORE.search(answer)) \
+            or any(c.status == "done" and not c.error and c.name not in ("finish", "ask_human") for c in ev.calls):
+        return ""
+    store = _store_to_search(ev)
+    if store:
+        return store
+    if not _NOT_FOUND.search(answer):
         return ""
     words = {w.lower() for w in _WORD.findall(ev.goal)} - _COMMON - _NOT_TOPIC
     root = Path(ev.workspace)
