@@ -585,6 +585,10 @@ def test_asking_the_user_their_own_question_is_refused(tmp_path):
     assert _restates_goal("What is the category with the highest total spending?", goal)
     assert not _restates_goal("Do you mean the highest single purchase or the highest category total?", goal)
     assert not _restates_goal("Which contracts do you mean?", "Update the address in the contracts.")
+    # docx_lookup at 412fd36: two words that matter, both the question goal's own
+    assert _restates_goal("What is the monthly rent?", "How much is the monthly rent in lease.docx?")
+    assert not _restates_goal("What is the monthly rent?", "Add the monthly rent to budget.xlsx.")
+    assert not _restates_goal("Is the monthly rent due?", "How much is the monthly rent in lease.docx?")
     store.close()
 
 

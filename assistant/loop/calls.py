@@ -1396,7 +1396,12 @@ def _restates_goal(question: str, goal: str) -> bool:
     # docx_lookup at b5a954c: "What is the total monthly rent in the lease document?" for "How much is the monthly
     # rent in lease.docx?": the same, give or take words that say what kind of thing the answer is
     content -= _KIND_WORDS
-    return len(content) >= 3 and content <= {_singular(w) for w in g}
+    if len(content) >= 3 and content <= {_singular(w) for w in g}:
+        return True
+    # docx_lookup at 412fd36 (pass^3, run 3): "What is the monthly rent?" asked of the user after reading the lease,
+    # for "How much is the monthly rent in lease.docx?": two words that matter, both the question goal's own
+    return len(content) >= 2 and content <= {_singular(w) for w in g} and asks_only_a_question(goal) \
+        and bool(re.match(r"\W*(what|which|who|when|where|how)\b", question, re.IGNORECASE))
 
 
 def _copied_plan_step(call: CallRecord, calls: Sequence[CallRecord], messages: Sequence[Any],
