@@ -897,3 +897,39 @@ def test_a_common_other_name_of_a_parameter_is_taken_as_it():
     given = CallRecord(id="s2c0", step=2, turn_seq=2, name="add_event",
                        arguments={"title": "x", "location": "Room 4B", "room": "4C"})
     assert _synonym_arguments(given, tool) == "" and given.arguments["room"] == "4C"  # both given: left as sent
+
+
+class _Day(BaseModel):
+    start: str
+
+
+def _day_listing(ctx: ToolContext, p: _Day) -> ToolResult:
+    return ToolResult(text=f"Events Mon {p.start} 00:00 to Tue 2026-12-08 00:00 (UTC):\nMon {p.start} 09:00-09:15 "
+                      f"Team standup\nMon {p.start} 12:30-13:30 Lunch with Sam",
+                      data={"events": [{"title": "Team standup"}, {"title": "Lunch with Sam"}]})
+
+
+def test_a_canned_refusal_of_the_answer_to_copy_gets_one_more_try(tmp_path):
+    """calendar_list_day at 07558e8: the day's two events listed, the answer refused with the answer to copy, then
+    "I'm sorry, but I can't assist with that request." handed off at step 4. A canned refusal after the answer
+    to copy gets one more try; a third refused answer is a hand-off, and an answer of other words is one at once."""
+    from agent_helpers import scripted_agent
+    from assistant.events import Paused
+
+    listing = Tool("calendar_list_events", "List the events of a day.", _Day, _day_listing, RiskClass.READ)
+    sorry = "I'm sorry, but I can't assist with that request."
+    right = "You have the Team standup at 09:00 and Lunch with Sam at 12:30."
+    for name, answers, ends in (("retry", ["Done.", sorry, right], Finished),
+                                ("thrice", ["Done.", sorry, sorry], Paused),
+                                ("other", ["Done.", "The calendar is empty."], Paused)):
+        (tmp_path / name).mkdir()
+        agent, _, ws, store = scripted_agent(tmp_path / name, [call("calendar_list_events", start="2026-12-07"),
+                                                               *answers], [listing, ASK_HUMAN], approve="all")
+        events = list(agent.run("What's on my calendar on 2026-12-07?", workspace=ws))
+        assert isinstance(events[-1], ends), (name, events[-1])
+        if ends is Finished:
+            assert events[-1].answer == right
+        else:
+            assert events[-1].kind == "stuck" and events[-1].reason.count("Its answer:") == 1
+        assert sum(e.text.startswith("Finish check:") for e in events if isinstance(e, Notice)) == len(answers) - 1
+        store.close()
