@@ -1333,6 +1333,28 @@ def test_a_file_this_task_made_is_not_overwritten_with_invented_lines(assistant_
     store.close()
 
 
+_FALCON_REPORT = [
+    "# Project Falcon - Status Report",
+    "Project Falcon replaces the old booking system of the community centre with a web application that members "
+    "can use from their phones. The team is led by Maria Chen.", "## Budget",
+    "The approved budget is EUR 48,000, of which EUR 19,500 has been spent so far on design and the first "
+    "development sprint. No increase is expected.", "## Schedule",
+    "The launch deadline is 30 June 2027. Testing with volunteers starts in May.", "## Risks",
+    "The main risk is a supplier delay: the payment provider has not yet confirmed the contract, and without it "
+    "online payments cannot be tested. A fallback of invoices by email is prepared.",
+    "Minor risks are volunteer availability during the summer and the migration of old member data."]
+
+
+def _save_falcon_report(ws) -> None:
+    """report.docx as bench task docx_summarise makes it: headings and paragraphs of _FALCON_REPORT."""
+    import docx
+
+    doc = docx.Document()
+    for text in _FALCON_REPORT:
+        doc.add_heading(text.lstrip("# "), level=text.count("#")) if text.startswith("#") else doc.add_paragraph(text)
+    doc.save(ws / "report.docx")
+
+
 def test_a_summary_copied_whole_gets_the_sentences_the_task_asks_to_include(assistant_home, tmp_path):
     """docx_summarise at 80595a7: Qwen 1.5B sent the 913-character copy of report.docx to docx_create twice after
     "keep it under 337 characters" and was handed off. The refusal gives the docx_create call holding the first
@@ -1342,29 +1364,16 @@ def test_a_summary_copied_whole_gets_the_sentences_the_task_asks_to_include(assi
     import docx
     from tools.office import OFFICE_TOOLS
 
-    report = [
-        "# Project Falcon - Status Report",
-        "Project Falcon replaces the old booking system of the community centre with a web application that members "
-        "can use from their phones. The team is led by Maria Chen.", "## Budget",
-        "The approved budget is EUR 48,000, of which EUR 19,500 has been spent so far on design and the first "
-        "development sprint. No increase is expected.", "## Schedule",
-        "The launch deadline is 30 June 2027. Testing with volunteers starts in May.", "## Risks",
-        "The main risk is a supplier delay: the payment provider has not yet confirmed the contract, and without it "
-        "online payments cannot be tested. A fallback of invoices by email is prepared.",
-        "Minor risks are volunteer availability during the summer and the migration of old member data."]
     points = ["The approved budget is EUR 48,000.", "The launch deadline is 30 June 2027.",
               "The main risk is a supplier delay."]
-    whole = [{"type": "paragraph", "text": t.lstrip("# ")} for t in report]
+    whole = [{"type": "paragraph", "text": t.lstrip("# ")} for t in _FALCON_REPORT]
     create = ("<tool_call>\n<function=docx_create>\n<parameter=path>\nsummary.docx\n</parameter>\n<parameter=blocks>\n"
               "{}\n</parameter>\n</function>\n</tool_call>")
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("docx_read", path="report.docx"), create.format(json.dumps(whole)),
         create.format(json.dumps([{"type": "bullets", "items": points}])), "Wrote summary.docx."],
         [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
-    doc = docx.Document()
-    for text in report:
-        doc.add_heading(text.lstrip("# "), level=text.count("#")) if text.startswith("#") else doc.add_paragraph(text)
-    doc.save(ws / "report.docx")
+    _save_falcon_report(ws)
     events = list(agent.run(_SUMMARY_GOAL, workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     hint = json.dumps({"path": "summary.docx", "blocks": [{"type": "bullets", "items": points}]})
@@ -1591,3 +1600,36 @@ def test_a_summary_without_what_the_task_asks_it_to_include_gets_the_sentences_t
     assert not results[2].startswith("Not run"), results[2]  # its own words, with the numbers: fine
     assert isinstance(events[-1], Finished), events[-1]
     store.close()
+
+
+def test_a_call_refused_twice_unchanged_runs_the_call_the_harness_gave(assistant_home, tmp_path):
+    """docx_summarise at 1c5fa31: Qwen 1.5B sent the same docx_create of four headings three times (greedy and
+    sampled alike), each refused with the summary call to copy, and ran out of steps. The third identical call runs
+    the call the refusal gave (same tool, same path), through the same checks, and says so."""
+    import json
+
+    import docx
+    from tools.office import OFFICE_TOOLS
+
+    headings = [{"type": "heading", "text": "Project Falcon - Status Report"},
+                *({"type": "paragraph", "text": f"## {h}"} for h in ("Budget", "Schedule", "Risks"))]
+    create = call("docx_create", path="summary.docx", blocks=json.dumps(headings))
+    points = ["The approved budget is EUR 48,000.", "The launch deadline is 30 June 2027.",
+              "The main risk is a supplier delay."]
+    for sent, made in ((3, points), (2, None)):
+        (tmp_path / str(sent)).mkdir()
+        agent, model, ws, store = scripted_agent(tmp_path / str(sent), [
+            call("docx_read", path="report.docx"), *[create] * sent, "Wrote summary.docx."],
+            [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+        _save_falcon_report(ws)
+        events = list(agent.run(_SUMMARY_GOAL, workspace=ws))
+        results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+        assert all(r.startswith("Not run: the task asks the summary to include") for r in results[1:3]), results
+        if made is None:  # refused twice only: nothing written for the model
+            assert not (ws / "summary.docx").exists()
+        else:
+            assert "(Ran the call the harness gave at step 3 instead: this exact call was refused 2 times.)" \
+                in results[3], results[3]
+            assert [p.text for p in docx.Document(ws / "summary.docx").paragraphs] == made
+            assert isinstance(events[-1], Finished), events[-1]
+        store.close()

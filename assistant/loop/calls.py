@@ -32,6 +32,7 @@ from .finish import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asks_o
 from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
+from .recap import calls_to_copy_in
 from .stuck import signature
 from .toolgroups import ALREADY_LOADED, WRITER_OF, loaded_groups
 
@@ -542,7 +543,8 @@ class CallRunner:
             names = ", ".join(self.registry.names())
             return (yield from self.finish(
                 call, ToolResult.fail(f"Unknown tool {call.name!r}. Available tools: {names}."), "invalid"))
-        remapped = "\n".join(x for x in (self._into_workspace(call), self._into_goal_folder(call, tool),
+        corrected = self._corrected_after_refusals(call)
+        remapped = "\n".join(x for x in (corrected, self._into_workspace(call), self._into_goal_folder(call, tool),
                                          _synonym_arguments(call, tool)) if x)
         try:
             params = tool.validate(call.arguments)
@@ -955,6 +957,27 @@ class CallRunner:
         no other tool, and the fix was the same tool with a start it could read."""
         names = set(self.registry.names()) | set(self.extra_tools)
         return any(n != name and re.search(rf"\b{re.escape(n)}\b", text) for n in names)
+
+    def _corrected_after_refusals(self, call: CallRecord) -> str:
+        """When this exact call was refused twice before ("Not run: ..."), and the last
+        refusal spelled out a call of the same tool for the same ``path`` to copy,
+        ``call.arguments`` become that call's and the note saying so is returned ("" and
+        nothing changed otherwise). The call then goes through every check as usual.
+        docx_summarise at 1c5fa31: Qwen 1.5B sent the same docx_create of four headings
+        three times, greedy and sampled alike, each refused with the summary call to copy
+        (the report's budget, deadline and risk sentences), and ran out of steps."""
+        refused = [c for c in self.s.calls if c.id != call.id and c.name == call.name
+                   and c.arguments == call.arguments and c.status in ("denied", "invalid")
+                   and (c.result or "").startswith("Not run")]
+        path = call.arguments.get("path")
+        if len(refused) < 2 or not path:
+            return ""
+        for name, args in reversed(calls_to_copy_in(refused[-1].result or "")):
+            if name == call.name and args.get("path") == path and args != call.arguments:
+                call.arguments = dict(args)
+                return (f"(Ran the call the harness gave at step {refused[-1].step} instead: this exact call was "
+                        f"refused {len(refused)} times.)")
+        return ""
 
     def failed_before(self, call: CallRecord, text: str) -> CallRecord | None:
         """The earlier call of this task with the same name and arguments that

@@ -24,7 +24,7 @@ from tools.untrusted import fence
 from ..state.models import CallRecord
 from .plan import work_calls
 
-__all__ = ["changed_so_far", "found_so_far", "next_call_to_copy"]
+__all__ = ["calls_to_copy_in", "changed_so_far", "found_so_far", "next_call_to_copy"]
 
 _TOKEN = re.compile(r"\d{4}-\d{2}-\d{2}|[^\W_]{3,}(?:\.[A-Za-z]{2,4})?")
 # words of a goal that say what kind of answer it wants, not what it is about
@@ -117,25 +117,34 @@ def next_call_to_copy(calls: Sequence[CallRecord]) -> str:
 
     done = work_calls(calls)
     for c in reversed(calls):
-        text = c.result or ""
-        ends = list(_FENCE_END.finditer(text))
-        if ends:
-            text = text[ends[-1].end():]
-        elif _FENCE_ID.search(text):
-            continue  # a fence left open: nothing after it is the harness's
-        for m in reversed(list(_CALL_TO_COPY.finditer(text))):
-            try:
-                args, _ = json.JSONDecoder().raw_decode(text, m.end())
-            except ValueError:
-                continue
-            if not isinstance(args, dict):
-                continue
-            name = m.group("name")
+        for name, args in reversed(calls_to_copy_in(c.result or "")):
             if any(d.name == name and d.step > c.step for d in done) or any(
                     d.name == name and d.arguments == args for d in done):
                 return ""  # the newest advice was taken (or this very call made): nothing pending
             return f"step {c.step}: call {name} with {json.dumps(args, ensure_ascii=False)}"
     return ""
+
+
+def calls_to_copy_in(result: str) -> list[tuple[str, dict]]:
+    """The calls a result spells out for the model to copy, ``[(name, arguments)]`` in
+    order: each "call NAME with {...}" in its trusted part (after its last fence, or
+    all of an unfenced result; none when a fence is left open)."""
+    import json
+
+    ends = list(_FENCE_END.finditer(result))
+    if ends:
+        result = result[ends[-1].end():]
+    elif _FENCE_ID.search(result):
+        return []  # a fence left open: nothing after it is the harness's
+    found = []
+    for m in _CALL_TO_COPY.finditer(result):
+        try:
+            args, _ = json.JSONDecoder().raw_decode(result, m.end())
+        except ValueError:
+            continue
+        if isinstance(args, dict):
+            found.append((m.group("name"), args))
+    return found
 
 
 def changed_so_far(calls: Sequence[CallRecord], *, limit: int = 4) -> str:
