@@ -687,6 +687,17 @@ def test_a_call_wrapped_in_tool_response_tags_is_run(tmp_path):
     assert isinstance(events[-1], Finished) and events[-1].answer == "a.txt says alpha."
     assert [c.name for c in store.calls(events[-1].task_id)] == ["read_file", "finish"]
     store.close()
+    # multistep_invoices_memo at 1c5fa31: a JSON call in doubled braces, then a result of its own begun after it
+    (tmp_path / "after").mkdir()
+    before = '{{"name": "read_file", "arguments": {"path": "a.txt"}}}}\n<tool_response'
+    agent, _, ws, store = scripted_agent(tmp_path / "after", [before, "a.txt says alpha."], approve="all",
+                                         preread=False)
+    (ws / "a.txt").write_text("alpha\n")
+    events = list(agent.run("What does a.txt say?", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "a.txt says alpha."
+    assert [c.name for c in store.calls(events[-1].task_id)] == ["read_file"]
+    assert not [e for e in events if isinstance(e, Notice) and e.text.startswith("Format error")]
+    store.close()
 
 
 def test_an_empty_reply_is_asked_again_constrained(tmp_path):

@@ -199,6 +199,12 @@ def _salvage(text: str, tool_names: Sequence[str]) -> tuple[list, str]:
     ``<tools>`` tag only a call with concrete ``arguments``: such a tag more often
     recites the tool list (schemas: ``parameters``, ``properties``), but Qwen 1.5B
     also wrapped its right calendar call in one, and the retry cost a step."""
+    forged = re.search(r"<tool_response", text)
+    if forged and text[:forged.start()].strip():
+        # a result of its own begun after the call (multistep_invoices_memo at 1c5fa31: '{{"name": "combine_files",
+        # ...}}}}' then '<tool_response', a format error and a step, twice): the call came before it, and only
+        # the first call is ever run
+        text = text[:forged.start()]
     if "<function=" in text or re.search(r"<tool_(call|response)", text):
         return [], text
     attr = _FUNCTION_ATTRS.search(text)
