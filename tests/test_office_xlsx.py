@@ -108,6 +108,24 @@ def test_rows_never_overwrite_data_unless_asked(ctx):
     assert not call(xlsx_write, ctx, path="s.xlsx", cells=[{"cell": "B2", "value": 11}]).error  # one cell: an edit
 
 
+def test_output_and_from_csv_naming_the_workbook_written_are_left_out(ctx):
+    """multistep_invoices_memo at 1c5fa31: Qwen 1.5B filled every parameter of xlsx_write for a new invoices.xlsx,
+    from_csv and output both "invoices.xlsx", its rows given; "from_csv must name a .csv" cost a step."""
+    args = {"path": "invoices.xlsx", "cells": [{"cell": "A1", "value": "Invoice"}, {"cell": "B1", "value": "Amount"}],
+            "rows": [["INV-101", "1,200.00"], ["INV-102", "349.50"]], "start": "A1", "from_csv": "invoices.xlsx",
+            "sheet": "Q1", "output": "invoices.xlsx", "replace_data": False}
+    res = call(xlsx_write, ctx, **args)
+    assert not res.error, res.text
+    ws = openpyxl.load_workbook(ctx.workspace.resolve("invoices.xlsx"))["Q1"]
+    assert [[c.value for c in r] for r in ws.iter_rows()] == [["Invoice", "Amount"], ["INV-101", 1200],
+                                                               ["INV-102", 349.5]]
+    # a CSV to copy, or another output, stays
+    assert xlsx_write.validate({"path": "a.xlsx", "from_csv": "a.csv", "rows": [["x"]]}).from_csv == "a.csv"
+    assert xlsx_write.validate({"path": "a.xlsx", "output": "b.xlsx", "rows": [["x"]]}).output == "b.xlsx"
+    # nothing else to write: the mistake is the tool's to report
+    assert xlsx_write.validate({"path": "a.xlsx", "from_csv": "a.xlsx"}).from_csv == "a.xlsx"
+
+
 def test_a_grid_passed_as_cells_is_written_as_rows_and_a_csv_path_is_sent_to_csv_write(ctx):
     """csv_top_customers: Qwen 1.5B called xlsx_write on top3.csv with cells=[["Customer", "Total"], ...] (a grid),
     was told each item must be a CellWrite, wrote {"cell": "Customer"} and ran out of time."""

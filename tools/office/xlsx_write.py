@@ -84,6 +84,15 @@ class XlsxWriteParams(BaseModel):
             and all(isinstance(r, list) for r in data["cells"])
         # rows that hold one value at most are a placeholder beside a grid of two or more rows
         # (multistep_invoices_memo at b5a954c: cells=[["Invoice", ...], ["INV-101", ...], ...], rows=[["Header row"]])
+        if isinstance(data, dict) and isinstance(data.get("path"), str):
+            # multistep_invoices_memo at 1c5fa31: Qwen 1.5B filled every parameter, output and from_csv both the
+            # workbook it was writing (with its rows given): no new path, and no CSV to copy
+            path = data["path"].strip()
+            if isinstance(data.get("output"), str) and data["output"].strip() == path:
+                data = {k: v for k, v in data.items() if k != "output"}
+            if isinstance(data.get("from_csv"), str) and data["from_csv"].strip() in (path, data.get("output")) \
+                    and (data.get("rows") or data.get("cells")):
+                data = {k: v for k, v in data.items() if k != "from_csv"}
         rows = data.get("rows") if grid else None
         placeholder = isinstance(rows, list) and len(rows) == 1 and isinstance(rows[0], list) and len(rows[0]) <= 1 \
             and len(data["cells"]) >= 2
