@@ -32,7 +32,7 @@ from .finish import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asks_o
 from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
-from .recap import calls_to_copy_in
+from .recap import call_to_copy, calls_to_copy_in
 from .stuck import signature
 from .toolgroups import ALREADY_LOADED, WRITER_OF, loaded_groups
 
@@ -786,7 +786,7 @@ class CallRunner:
             # files_find at 4df8dd6: readme.txt read ("Personal archive."), then "Is the file 'readme.txt' about my
             # passport renewal appointment?" asked, and the task paused with the three folders never searched
             msg = ("Not asked: finding the file is the task, and what each file is about is in the files, not with "
-                   f"the user. Search their text: call grep with {json.dumps(search)}.")
+                   f"the user. Search their text: {call_to_copy('grep', search)}.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         told = _files_tell(call, s.calls, s.task.goal) if call.name == "ask_human" else ""
         if told and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
@@ -1086,7 +1086,7 @@ class CallRunner:
             args["rows"] = [r[1:] if isinstance(r, list) else r for r in args["rows"]]
         else:
             return ""
-        return f" To copy: call {call.name} with {json.dumps(args, ensure_ascii=False)}"
+        return f" To copy: {call_to_copy(call.name, args)}"
 
     def _wrong_total_row(self, call: CallRecord) -> str:
         """The refusal of an ``xlsx_write`` that puts, in the column where the goal asks
@@ -1129,7 +1129,7 @@ class CallRunner:
                 or not self.ctx.workspace.exists(path):
             return ""
         args = row_to_add(goal, self.s.task.workspace, path)
-        how = f"call xlsx_write with {json.dumps(args, ensure_ascii=False)}" if args else \
+        how = call_to_copy("xlsx_write", args) if args else \
             "write its cells with xlsx_write (sheet: the one that holds the table)"
         return (f"Not run: the task asks for a row or column in the table of {path}, not a new sheet; to add it below "
                 f"the table, {how}.")
@@ -1482,7 +1482,7 @@ def _other_kind_tool(call: CallRecord, registry: ToolRegistry) -> str:
     msg = f"Not run: {path} is {'an' if kind[0] == 'x' else 'a'} {kind} file, which {right} writes, not {call.name}."
     rows = _table_rows(call.arguments)
     if rows and right in ("xlsx_write", "csv_write"):
-        msg += f" To write it, call {right} with {json.dumps({'path': path, 'rows': rows}, ensure_ascii=False)}."
+        msg += f" To write it, {call_to_copy(right, {'path': path, 'rows': rows})}."
     else:
         msg += f" Call {right} instead."
     return msg
@@ -1522,8 +1522,8 @@ def _summary_to_copy(call: CallRecord, goal: str, calls: Sequence[CallRecord]) -
         return ""
     args = ({"path": where, "blocks": [{"type": "bullets", "items": points}]} if call.name == "docx_create"
             else {"path": where, "content": "".join(f"- {p}\n" for p in points)})
-    return (f" The sentences of the source that say what the task asks to include: to write them, call {call.name} "
-            f"with {json.dumps(args, ensure_ascii=False)}")
+    return (" The sentences of the source that say what the task asks to include: to write them, "
+            + call_to_copy(call.name, args))
 
 
 #: a goal that names a day itself ("tomorrow", "on Friday", "the 12th"): its start may be any date the tool reads

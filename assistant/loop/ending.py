@@ -22,7 +22,7 @@ from ..state.session import TaskSession
 from .ambiguity import ambiguous_goal
 from .attribution import NOT_FOUND_TAIL
 from .finish import ANSWER_TO_COPY, FINISH_CHECK_PREFIX, Evidence, finish_problems, gives_up, made_paths
-from .recap import changed_so_far, found_so_far, next_call_to_copy
+from .recap import call_to_copy, changed_so_far, found_so_far, next_call_to_copy
 
 __all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note", "touched_paths"]
 
@@ -129,8 +129,8 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
     if which:  # handoff_which_contract at 1c5fa31: "updated" claimed three times, no change tried, never asked
         phrase, files = which
         question = f'The task says "{phrase}", and {len(files)} files could be it: {", ".join(files)}. Which one?'
-        problems = [*problems, f"only the user knows which file \"{phrase}\" is ({', '.join(files)}): call ask_human "
-                    f"with {json.dumps({'question': question})}"]
+        problems = [*problems, f"only the user knows which file \"{phrase}\" is ({', '.join(files)}): "
+                    + call_to_copy("ask_human", {"question": question})]
     listed = "\n".join(f"- {p}" for p in problems)
     question = _question_for_the_user(problems, ev) if checks_failed_since_note(sess.messages) >= 1 else ""
     if question:  # handoff_not_found at 462ec82: the files name the landlord and give no number

@@ -30,6 +30,7 @@ from ..state.models import CallRecord
 from .attribution import misattributed_contact
 from .numbers import normalise_number
 from .period import wrong_page, wrong_period
+from .recap import call_to_copy
 from .verify import exists_somewhere
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
@@ -445,7 +446,7 @@ def _grep_to_copy(ev: Evidence) -> str:
     files_find at c92ae49: told to search with grep, Qwen 1.5B sent find_files '*.pdf'
     again and was handed off."""
     args = grep_call(ev.goal, ev.tool_names)
-    return f": call grep with {json.dumps(args)}" if args else ""
+    return f": {call_to_copy('grep', args)}" if args else ""
 
 
 def grep_call(goal: str, tool_names: Iterable[str]) -> dict[str, Any] | None:
@@ -555,8 +556,8 @@ def _better_pick(answer: str, ev: Evidence) -> str:
             f"asks ({', '.join(matched(rel))}; {named[0]}: {', '.join(matched(named[0])) or 'none'}); "
             # files_find at 80595a7: told to read it, Qwen 1.5B read it and named readme.txt again, out of steps
             + (f"you have read it: answer with {rel}, unless its text is about something else" if _was_read(rel, ev.calls)
-               else "read it and answer with the file that is about what the task asks: call read_file with "
-               + json.dumps({"path": rel})))  # files_find at 1c5fa31: told to read it, grep again, out of steps
+               else "read it and answer with the file that is about what the task asks: "
+               + call_to_copy("read_file", {"path": rel})))  # files_find at 1c5fa31: told to read it, grep again, out of steps
 
 
 def _touched(rel: str, touched: set[str]) -> bool:
@@ -1377,7 +1378,7 @@ def _text_not_in_column(ev: Evidence) -> str:
                     for _, rows in sheets for row in rows if row)
         if not found:
             args = row_to_add(ev.goal, ev.workspace, books[0], skip)
-            how = f": call xlsx_write with {json.dumps(args, ensure_ascii=False)}" if args else \
+            how = f": {call_to_copy('xlsx_write', args)}" if args else \
                 f" (xlsx_write, a cell of column {letter}), and each other value in the column the task names"
             where = f" of the table's sheet {args['sheet']!r}" if args else ""
             return (f"the task asks for {text!r} in column {letter}, but no cell of column {letter}{where} in "
@@ -1441,7 +1442,7 @@ def _rows_lost(ev: Evidence) -> str:
     how = ""
     if srcs[0].lower().endswith((".csv", ".tsv")) and outs[0].lower().endswith(".xlsx"):
         args = {"path": outs[0], "from_csv": srcs[0], "replace_data": True}
-        how = f": call xlsx_write with {json.dumps(args)}"
+        how = f": {call_to_copy('xlsx_write', args)}"
     return (f"the task asks for the rows of {srcs[0]} ({want}, header included), and {outs[0]} has {have}; write "
             f"them all{how}")
 
@@ -2027,7 +2028,7 @@ def _one_part_of_union(answer: str, ev: Evidence) -> str:
         added = "SELECT " + " + ".join(f"({p.strip()})" for p in parts)
         return (f"the task asks for a total across them, but the answer gives {hits[0]:g}, one of the {len(numbers)} "
                 f"rows table_query at step {c.step} returned (one per part of its UNION); add them in one SELECT: "
-                f"call table_query with {json.dumps({'sql': added}, ensure_ascii=False)}")
+                + call_to_copy("table_query", {"sql": added}))
     return ""
 
 
@@ -2073,8 +2074,8 @@ def _one_sheet_of_many(answer: str, ev: Evidence) -> str:
         siblings = [k for k, v in tables.items() if str(v).startswith(f"{book}, sheet ")]
         if name and len(siblings) > 1:
             per_sheet = {tables[k]: re.sub(rf"\b{re.escape(name)}\b", k, sql, flags=re.IGNORECASE) for k in siblings}
-    how = (f"add each sheet's result in one SELECT: call table_query with "
-           f"{json.dumps({'sql': 'SELECT ' + ' + '.join(f'({q})' for q in per_sheet.values())})}"
+    how = ("add each sheet's result in one SELECT: "
+           + call_to_copy("table_query", {"sql": "SELECT " + " + ".join(f"({q})" for q in per_sheet.values())})
            if len(per_sheet) > 1 else "its all-sheets table, or add each sheet's result in one SELECT")
     return (f"the task asks about more than one sheet, but the answer's numbers come from table_query at step "
             f"{c.step}, which read only {src}; query every sheet of {book} ({how})")
@@ -2198,12 +2199,9 @@ def _store_to_search(ev: Evidence) -> str:
     for pattern, tool, store in _STORE_LOOKUPS:
         if not pattern.search(ev.goal) or tool not in ev.tool_names:
             continue
-        how = f"call {tool}"
-        if tool == "note_search":
-            words = [w for w in _WORD.findall(ev.goal) if w.isalpha() and w.lower() not in _COMMON
-                     and w.lower() not in _NOT_TOPIC and w.lower() not in _META]
-            if words:
-                how += " with " + json.dumps({"query": words[-1].lower()})
+        words = [w for w in _WORD.findall(ev.goal) if w.isalpha() and w.lower() not in _COMMON
+                 and w.lower() not in _NOT_TOPIC and w.lower() not in _META] if tool == "note_search" else []
+        how = call_to_copy(tool, {"query": words[-1].lower()}) if words else f"call {tool}"
         return (f"the answer says it is not there, but no tool of this task looked in the {store}; {how}, "
                 "then answer from what it shows")
     return ""
@@ -2331,8 +2329,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         # xlsx_lookup: "you can use a SQL query:"; a query this task ran, shown in its report, is no such code
         sql = _query_shown(answer) if "table_query" in ev.tool_names else ""
         if sql:  # xlsx_two_sheet_total at f000187: the right query shown, never run, then a sum made up
-            return ["the answer shows code for the user to run instead of its result; run the query: call table_query "
-                    f"with {json.dumps({'sql': sql}, ensure_ascii=False)}, then answer with what it returns"]
+            return ["the answer shows code for the user to run instead of its result; run the query: "
+                    f"{call_to_copy('table_query', {'sql': sql})}, then answer with what it returns"]
         return ["the answer shows code for the user to run instead of the result; run it with a tool (SQL with "
                 "table_query) and answer with what it returns"]
     copied = _copied_result(answer, ev.calls, ev.goal)

@@ -24,7 +24,7 @@ from tools.untrusted import fence
 from ..state.models import CallRecord
 from .plan import work_calls
 
-__all__ = ["calls_to_copy_in", "changed_so_far", "found_so_far", "next_call_to_copy"]
+__all__ = ["call_to_copy", "calls_to_copy_in", "changed_so_far", "found_so_far", "next_call_to_copy"]
 
 _TOKEN = re.compile(r"\d{4}-\d{2}-\d{2}|[^\W_]{3,}(?:\.[A-Za-z]{2,4})?")
 # words of a goal that say what kind of answer it wants, not what it is about
@@ -121,8 +121,17 @@ def next_call_to_copy(calls: Sequence[CallRecord]) -> str:
             if any(d.name == name and d.step > c.step for d in done) or any(
                     d.name == name and d.arguments == args for d in done):
                 return ""  # the newest advice was taken (or this very call made): nothing pending
-            return f"step {c.step}: call {name} with {json.dumps(args, ensure_ascii=False)}"
+            return f"step {c.step}: {call_to_copy(name, args)}"
     return ""
+
+
+def call_to_copy(name: str, arguments: dict) -> str:
+    """``'call NAME with {...}'``: a call spelled out in the harness's words for the
+    model to copy, in the form :func:`calls_to_copy_in` reads back (JSON arguments,
+    non-ASCII kept as it is)."""
+    import json
+
+    return f"call {name} with {json.dumps(arguments, ensure_ascii=False)}"
 
 
 def calls_to_copy_in(result: str) -> list[tuple[str, dict]]:
