@@ -1985,3 +1985,14 @@ def test_a_not_found_answer_about_the_notes_with_no_look_gets_the_search_to_copy
                    for p in finish_problems(answer, Evidence(goal, tmp_path, calls=[searched], tool_names=note_tools)))
     assert not any("looked in the notes" in p for p in finish_problems(
         "I could not find it.", Evidence("Who is the plumber in contacts.txt?", tmp_path, calls=[], tool_names=note_tools)))
+
+
+def test_a_query_result_shown_back_with_its_header_rule_is_no_code(tmp_path):
+    """csv_group_totals at 8282b36: the answer showed table_query's result in a fence, "sum(amount)" in its header
+    and a "------+-----" rule under it, and was refused as code for the user to run; a query shown is still code."""
+    shown = ("The total sales per region are:\n\n```\nregion | sum(amount)\n-------+------------\nWest   |     2174.40\n"
+             "North  |     1837.35\n```\n\nThis shows the total sales for each region.")
+    ev = Evidence("What are the total sales per region in sales.csv?", tmp_path, tool_names=[*TOOLS, "table_query"])
+    assert not any("shows code" in p for p in finish_problems(shown, ev))
+    code = "Run this:\n\n```\nSELECT region, SUM(amount) FROM sales GROUP BY region;\n```"
+    assert any("shows code" in p for p in finish_problems(code, ev))
