@@ -156,6 +156,11 @@ def test_read_paginates_with_start(ctx):
     assert f"[p{nxt}]" not in out.text and f"[p{nxt - 1}]" in out.text
     more = call(docx_read, ctx, path="long.docx", start=nxt, max_chars=1000)
     assert f"[p{nxt}] Paragraph number {nxt} " in more.text
+    # docx_lookup at 8282b36: start=6 ... 10 of a 5-paragraph lease, each result the header alone
+    last = call(docx_read, ctx, path="long.docx", start=40)
+    assert not last.error and "[p40] Paragraph number 40 " in last.text
+    past = call(docx_read, ctx, path="long.docx", start=41)
+    assert past.error and "long.docx has 40 paragraphs, so start=41 is past its end" in past.text
 
 
 def test_replace_inside_one_run_keeps_its_formatting(ctx):

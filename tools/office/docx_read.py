@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from tools.base import RiskClass, ToolContext, ToolResult, tool
+from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
 from tools.office._common import check_ooxml_zip, read_doc_bytes
 from tools.office.docx_stream import StyleNames, iter_body, main_part, part_rels
 from tools.office.docx_xml import ParaText, iter_blocks, paragraph_text, w
@@ -271,5 +271,10 @@ def docx_read(ctx: ToolContext, params: DocxReadParams) -> ToolResult:
     """Read a Word .docx as text with paragraph numbers [pN], headings, lists, tables, comments and tracked changes."""
     data = read_doc_bytes(ctx, params.path)
     text, stats = docx_to_text(data, params.path, start=params.start, changes=params.changes, max_chars=params.max_chars)
+    if params.start > 1 and stats["complete"] and params.start > stats["paragraphs"]:
+        # docx_lookup at 8282b36: Qwen 1.5B read lease.docx (5 paragraphs) with start=4, 5, ... 10, a step each,
+        # every result the header alone
+        raise ToolError(f"{params.path} has {stats['paragraphs']} paragraphs, so start={params.start} is past its "
+                        "end and there is nothing more to read; leave start out to read it from the beginning.")
     cut = "[... truncated;" in text
     return ToolResult(text=text, data={"path": params.path, "truncated": cut, **stats}, untrusted=True)
