@@ -883,6 +883,16 @@ def test_sorting_by_extension_gets_the_move_calls_to_copy(tmp_path):
     assert moved.result.endswith("Every file of inbox is in a subfolder now; if that completes the task, give your "
                                  "final answer.")
     store.close()
+    (tmp_path / "renamed").mkdir()  # at 8282b36: rename_many for ".inbox", then for inbox, no look at the files
+    agent, _, ws, store = scripted_agent(tmp_path / "renamed", [
+        call("rename_many", folder=".inbox", find=".pdf", replace=""), "Sorted."], [*FILE_TOOLS, ASK_HUMAN],
+        approve="all")
+    (ws / "inbox").mkdir()
+    (ws / "inbox" / "scan.pdf").write_bytes(b"x")
+    events = list(agent.run(goal, workspace=ws))
+    renamed = next(c for c in store.calls(events[-1].task_id) if c.name == "rename_many")
+    assert renamed.result.endswith('call move with {"src": "inbox/*.pdf", "dest": "inbox/pdf"}.'), renamed.result
+    store.close()
 
 
 def test_a_common_other_name_of_a_parameter_is_taken_as_it():

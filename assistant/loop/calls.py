@@ -326,8 +326,10 @@ class CallRunner:
         ("" otherwise). files_organise at 80595a7: Qwen 1.5B sent rename_many regular
         expressions for folder ".inbox" and gave up saying "inbox" does not exist; at
         f000187 it moved the .pdf and .txt files, never the .jpg ones, and moved the
-        sorted .pdf files again. A move is followed by the moves still to do."""
-        if call.name not in ("list_dir", "find_files", "file_info", "move") or self.registry.get("move") is None \
+        sorted .pdf files again. A move is followed by the moves still to do, and so is
+        a rename_many (at 8282b36: two failed rename_many calls, no look, no hint)."""
+        if call.name not in ("list_dir", "find_files", "file_info", "move", "rename_many") \
+                or self.registry.get("move") is None \
                 or not SORT_BY_TYPE.search(self.s.task.goal):
             return ""
         folder = goal_folder(self.s.task.goal, self.ctx.workspace.is_dir)
