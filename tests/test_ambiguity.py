@@ -129,3 +129,29 @@ def test_a_claimed_change_to_one_of_several_files_without_any_call_asks_the_user
     assert ambiguous_goal("Update the address in contract-acme.docx.", ws) is None  # the user named the file
     assert ambiguous_goal("Update the client's address in the budget.", ws) is None  # no file is a budget
     store.close()
+
+
+def test_an_echo_or_a_give_up_before_any_change_to_one_of_several_files_asks_the_user(tmp_path):
+    """handoff_which_contract at 8282b36: Qwen 1.5B saved a plan, then answered with update_plan's own result ("...
+    now do its first step that is not done."), which read as giving up ("not done"): a stuck hand-off, never
+    asked which contract. The harness's tools' words are the harness's (a format error), and a give-up before any
+    change where "the contract" fits two files gets the ask_human call, then the question."""
+    from assistant.events import Notice
+
+    echoed = "To save the plan, it is shown after the history at every step; now do its first step that is not done."
+    gave_up = "I could not update the address."
+    question = 'The task says "the contract", and 2 files could be it: contract-acme.docx, contract-birch.docx. Which one?'
+    for name, script in (("echo", [call("update_plan", steps='["Update the address"]'), echoed, gave_up, gave_up]),
+                         ("give-up", [gave_up, gave_up])):
+        (tmp_path / name).mkdir()
+        agent, model, ws, store = scripted_agent(tmp_path / name, script, [*FILE_TOOLS, ASK_HUMAN], approve="all")
+        for doc in ("contract-acme.docx", "contract-birch.docx"):
+            (ws / doc).write_bytes(b"PK\x03\x04")
+        events = list(agent.run("Update the client's address in the contract to 12 Harbour Road.", workspace=ws))
+        notices = [e.text for e in events if isinstance(e, Notice)]
+        assert any("call ask_human with" in n and "2 files could be it" in n for n in notices), (name, notices)
+        echoes = [n for n in notices if n.startswith("Format error: the reply repeats the harness's message")]
+        assert len(echoes) == (name == "echo"), notices  # a format error: not the answer's one retry
+        assert isinstance(events[-1], Paused) and events[-1].kind == "question" and events[-1].reason == question, \
+            (name, events[-1])
+        store.close()

@@ -21,7 +21,8 @@ from ..state.models import CallRecord, StoredMessage
 from ..state.session import TaskSession
 from .ambiguity import ambiguous_goal
 from .attribution import NOT_FOUND_TAIL
-from .finish import ANSWER_TO_COPY, FINISH_CHECK_PREFIX, Evidence, finish_problems, gives_up, made_paths
+from .finish import ANSWER_TO_COPY, FINISH_CHECK_PREFIX, Evidence, changed_nothing, finish_problems, gives_up, \
+    made_paths
 from .recap import call_to_copy, changed_so_far, found_so_far, next_call_to_copy
 
 __all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note", "touched_paths"]
@@ -46,6 +47,9 @@ def evidence_of(sess: TaskSession, tool_names: Sequence[str], extra_texts: Seque
     # answered with the "Not run again: this exact note_search call ..." note, and the task finished)
     harness += [c.result for c in sess.calls
                 if c.result and ((c.data or {}).get("repeat_of") or c.status in ("denied", "invalid"))]
+    # and what the harness's own tools said (handoff_which_contract at 8282b36: "... now do its first step that is
+    # not done.", update_plan's result, as the answer: taken as giving up, and handed off)
+    harness += [c.result for c in sess.calls if c.result and c.name in ("update_plan", "use_tools")]
     harness += [t for t in harness_extra if t]  # e.g. the last step's closing note, which is never stored
     return Evidence(goal=task.goal, workspace=task.workspace, calls=list(sess.calls), touched=touched,
                     made=made_paths(ch.record for ch in changes),
@@ -104,6 +108,10 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
         # said "I couldn't find any file named like IMG_0042.jpg" and was handed off; one more try, with the call
         why, problems = "", [f"the answer says it could not be done, but the call that does it was given and not "
                              f"made yet ({pending})"]
+    if why and changed_nothing(ev) and ambiguous_goal(ev.goal, ev.workspace):
+        # handoff_which_contract: the change never tried where "the contract" fits several files; which one is the
+        # user's to say (the ask_human call to copy below, then the question)
+        why, problems = "", ["the answer says it could not be done, and which file the task means is not known yet"]
     if why:  # an honest "could not": the user decides what next
         reason = (f"Hand-off: {why}.\nIts answer: {answer[:500]}\n"
                   "Add a note and continue, or stop.")
@@ -124,8 +132,8 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
             sess.commit(calls=[finish_call])
         yield sess.finish(answer, messages=[msg])
         return True
-    which = ambiguous_goal(ev.goal, ev.workspace) if any("no tool call of this task changed anything" in p
-                                                         for p in problems) else None
+    # a change never made, whatever the doubt (handoff_which_contract at 8282b36: update_plan's result echoed)
+    which = ambiguous_goal(ev.goal, ev.workspace) if changed_nothing(ev) else None
     if which:  # handoff_which_contract at 1c5fa31: "updated" claimed three times, no change tried, never asked
         phrase, files = which
         question = f'The task says "{phrase}", and {len(files)} files could be it: {", ".join(files)}. Which one?'

@@ -2280,6 +2280,13 @@ _NO_TROUBLE = re.compile(r"\b(did ?n[o']t|could ?n[o']t|was ?n[o']t|were ?n[o']t
                          r"information or files?)\b", re.IGNORECASE)
 
 
+def changed_nothing(ev: Evidence) -> bool:
+    """True when the goal asks for a change and no call of this task changed anything."""
+    changed = bool(list(ev.touched)) or any(c.status == "done" and not c.error and c.risk in ("write", "destructive")
+                                            for c in ev.calls)
+    return not changed and bool(_MUST_CHANGE.search(ev.goal))
+
+
 def gives_up(answer: str, ev: Evidence) -> str:
     """Why an answer that says it could not be done is a hand-off, not a finished
     task ("" when it is not): the task asks for a change and nothing was changed
@@ -2289,9 +2296,7 @@ def gives_up(answer: str, ev: Evidence) -> str:
     a call that found nothing, "not found: nope.txt", is a finding, not a failure)."""
     if not _NOT_DONE.search(_NO_TROUBLE.sub(" ", answer)):
         return ""
-    changed = bool(list(ev.touched)) or any(c.status == "done" and not c.error and c.risk in ("write", "destructive")
-                                            for c in ev.calls)
-    if not changed and _MUST_CHANGE.search(ev.goal):
+    if changed_nothing(ev):
         return "the agent could not do the task and changed nothing"
     last = [c for c in ev.calls if c.name != "finish" and c.final]
     if not last or last[-1].status == "denied" or not (last[-1].error or last[-1].status != "done"):
