@@ -553,6 +553,35 @@ def test_the_same_paragraph_inserted_again_elsewhere_is_refused(assistant_home, 
     store.close()
 
 
+def test_the_same_rows_written_again_to_the_same_sheet_are_refused(assistant_home, tmp_path):
+    """multistep_invoices_memo at 8282b36: xlsx_write of a header (cells) and the three invoice rows, then the same
+    rows again with the cells A2:B4 they now filled, so the rows went below them: six invoices in invoices.xlsx.
+    The same rows to another sheet are no repeat."""
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+
+    rows = '[["INV-101", 1200], ["INV-102", 349.5]]'
+    header = '[{"cell": "A1", "value": "Invoice"}, {"cell": "B1", "value": "Amount"}]'
+    again = ('[{"cell": "A2", "value": "INV-101"}, {"cell": "B2", "value": 1200}, {"cell": "A3", "value": "INV-102"}, '
+             '{"cell": "B3", "value": 349.5}]')
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="invoices.txt"), call("xlsx_write", path="invoices.xlsx", cells=header, rows=rows),
+        call("xlsx_write", path="invoices.xlsx", cells=again, rows=rows),
+        call("xlsx_write", path="invoices.xlsx", rows=rows, sheet="Copy"),
+        "Wrote invoices.xlsx."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all")
+    (ws / "invoices.txt").write_text("INV-101 1200\nINV-102 349.5\n")
+    events = list(agent.run("Put the invoices of invoices.txt into invoices.xlsx, one row each, and a Copy sheet of "
+                            "them.", workspace=ws))
+    first, second, other = [e for e in events if isinstance(e, ToolCallFinished) and e.call["name"] == "xlsx_write"]
+    assert not first.error and second.error and second.result.startswith(
+        "Not run: step 2 already added this to invoices.xlsx"), second.result
+    assert not other.error, other.result
+    book = openpyxl.load_workbook(ws / "invoices.xlsx")
+    assert [[c.value for c in r] for r in book.worksheets[0].iter_rows()] == [
+        ["Invoice", "Amount"], ["INV-101", 1200], ["INV-102", 349.5]]
+    store.close()
+
+
 def test_a_text_write_with_an_amount_no_tool_gave_is_refused(assistant_home, tmp_path):
     """multistep_invoices_memo at 3797c71: memo.docx said "The total amount of all invoices is 2,305.75 EUR" with
     no sum taken (the invoices add up to 1,635.75). Amounts only: a count, a year or a date the user's words

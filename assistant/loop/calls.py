@@ -1815,14 +1815,16 @@ def _makes_change_again(goal: str, call: CallRecord, calls: Sequence[CallRecord]
     return None
 
 
-_ADDING = {"docx_insert": "blocks", "xlsx_append_rows": "rows"}
+_ADDING = {"docx_insert": "blocks", "xlsx_append_rows": "rows", "xlsx_write": "rows"}
 
 
 def _adds_again(call: CallRecord, calls: Sequence[CallRecord]) -> CallRecord | None:
     """The earlier call of this task that already added the same content to the same
-    file, when ``call`` (a ``docx_insert`` or ``xlsx_append_rows``) would add it again
-    at another place; None otherwise. docx_append_paragraph at 4df8dd6: "Approved by:
-    Dana Lee" inserted after p3, then after p4 and after p5, three times in the letter."""
+    file (and sheet and output), when ``call`` (a ``docx_insert``, ``xlsx_append_rows``
+    or ``xlsx_write`` of rows) would add it again at another place; None otherwise.
+    docx_append_paragraph at 4df8dd6: "Approved by: Dana Lee" inserted after p3, then
+    after p4 and after p5, three times in the letter; multistep_invoices_memo at
+    8282b36: the three invoice rows written again below the cells the call also set."""
     key = _ADDING.get(call.name)
     content = call.arguments.get(key) if key else None
     if not content:
@@ -1831,6 +1833,7 @@ def _adds_again(call: CallRecord, calls: Sequence[CallRecord]) -> CallRecord | N
     same = json.dumps(content, sort_keys=True, ensure_ascii=False)
     return next((c for c in calls if c.id != call.id and c.name == call.name and c.status == "done" and not c.error
                  and norm_path(str(c.arguments.get("path", ""))) == path
+                 and all(c.arguments.get(k) == call.arguments.get(k) for k in ("sheet", "output"))
                  and json.dumps(c.arguments.get(key), sort_keys=True, ensure_ascii=False) == same), None)
 
 
