@@ -1996,3 +1996,19 @@ def test_a_query_result_shown_back_with_its_header_rule_is_no_code(tmp_path):
     assert not any("shows code" in p for p in finish_problems(shown, ev))
     code = "Run this:\n\n```\nSELECT region, SUM(amount) FROM sales GROUP BY region;\n```"
     assert any("shows code" in p for p in finish_problems(code, ev))
+
+
+def test_an_answer_from_a_search_is_not_doubted_for_naming_no_later_listed_note(tmp_path):
+    """note_search at 8282b36: note_search found the plumber's line, note_list listed the five notes after it, and
+    "The plumber's name is Jonas Berg and his phone number is 0170 555 0199." was refused for naming no listed note,
+    then handed off. An answer naming nothing any read found is still doubted."""
+    goal = "Check my notes: what's the name and phone number of the plumber?"
+    search = _done("note_search", "house.md: Plumber: Jonas Berg, phone 0170 555 0199 (fixed the boiler in March).",
+                   query="plumber")
+    search.data = {"matches": 1}
+    listing = _listing("note_list", "books.md: Books to read\ncar.md: Car\nhouse.md: House\nideas.md: Ideas\n"
+                       "shopping.md: Shopping", notes=["books.md", "car.md", "house.md", "ideas.md", "shopping.md"])
+    ev = Evidence(goal, tmp_path, calls=[search, listing], tool_names=[*TOOLS, "note_search", "note_list"])
+    right = "The plumber's name is Jonas Berg and his phone number is 0170 555 0199."
+    assert not any("names nothing that note_list" in p for p in finish_problems(right, ev))
+    assert any("names nothing that note_list" in p for p in finish_problems("The plumber is the one you called.", ev))

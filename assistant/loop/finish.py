@@ -1083,9 +1083,10 @@ def _listing_answer(call: CallRecord, limit: int = 6) -> str:
     return ", e.g. " + answer_to_copy("You have " + "; ".join(items) + ".")
 
 
-def _misses_what_was_listed(answer: str, calls: Sequence[CallRecord]) -> str:
+def _misses_what_was_listed(answer: str, calls: Sequence[CallRecord], goal: str) -> str:
     """A doubt when the last calendar or notes listing of this task found items and
-    ``answer`` names no word of any of them ("" otherwise)."""
+    ``answer`` names no word of any of them, nor a word another read of this task
+    found that ``goal`` does not hold ("" otherwise)."""
     ran = [c for c in calls if _listed(c) and (c.data or {}).keys() & {"events", "notes"}]
     if not ran:
         return ""
@@ -1094,6 +1095,13 @@ def _misses_what_was_listed(answer: str, calls: Sequence[CallRecord]) -> str:
     said = {w.lower() for w in _WORD.findall(answer)}
     words = {w.lower() for ln in items for w in _WORD.findall(ln)} - _COMMON - _META
     if not words or words & said:
+        return ""
+    # what another read of this task found, named in the answer, is its answer (note_search at 8282b36: the
+    # plumber from note_search's line, then note_list; "Jonas Berg ... 0170 555 0199" refused for naming no note)
+    found = {w.lower() for c in calls if c is not last and c.status == "done" and not c.error and c.result
+             and (c.risk or "read") == "read" and c.name not in ("finish", "ask_human", "update_plan", "use_tools")
+             for w in _WORD.findall(_FENCE_LINE.sub("", c.result))} - _COMMON - _META - set(_WORD.findall(goal.lower()))
+    if found & said:
         return ""
     return (f"the answer names nothing that {last.name} at step {last.step} found ({_listed(last)}, e.g. "
             f"{items[0][:90]!r}); answer with what it found{_listing_answer(last)}")
@@ -2360,7 +2368,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if question:
         # calendar_list_day at 462ec82: "No events on 2026-12-07." under a listing of two; at 237b37e: "The calendar
         # shows events on 2026-12-07. I could not find the calendar on my computer." under the same listing
-        listed = _denies_what_was_listed(answer, ev.calls) or _misses_what_was_listed(answer, ev.calls)
+        listed = _denies_what_was_listed(answer, ev.calls) or _misses_what_was_listed(answer, ev.calls, ev.goal)
         if listed:
             out.append(listed)
         elif _CLAIMS_FOUND.search(answer) and not _tells_what_was_found(answer, ev):
