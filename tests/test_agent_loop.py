@@ -589,6 +589,10 @@ def test_asking_the_user_their_own_question_is_refused(tmp_path):
     assert _restates_goal("What is the monthly rent?", "How much is the monthly rent in lease.docx?")
     assert not _restates_goal("What is the monthly rent?", "Add the monthly rent to budget.xlsx.")
     assert not _restates_goal("Is the monthly rent due?", "How much is the monthly rent in lease.docx?")
+    # xlsx_two_sheet_total at 8282b36: "spent" for the goal's "spend"
+    goal = "How much did we spend on Travel in total across both quarters in expenses.xlsx?"
+    assert _restates_goal("What is the total amount spent on Travel across both quarters?", goal)
+    assert not _restates_goal("What is the total amount spent on Rent in Q3?", goal)
     store.close()
 
 
