@@ -802,6 +802,21 @@ def test_a_total_row_holding_a_number_that_is_not_the_columns_sum_is_refused(ass
     assert [c.value for c in openpyxl.load_workbook(ws / "expenses.xlsx")["Expenses"][4]] == [None, "Total",
                                                                                                 "=SUM(C2:C3)"]
     store.close()
+    # xlsx_total at 8282b36: the right sum written into C3, over the last expense's amount
+    from tools.tables import TABLE_TOOLS
+
+    (tmp_path / "over").mkdir()
+    over = json.dumps([{"cell": "C3", "value": "133.2"}])
+    agent, model, ws, store = scripted_agent(tmp_path / "over", [
+        call("table_query", sql="SELECT SUM(amount) FROM expenses"), call("xlsx_write", path="expenses.xlsx",
+                                                                          cells=over),
+        "Added the total."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=True)
+    events = list(agent.run(_expenses_book(ws), workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)][1:]
+    assert "133.2" in results[0] and results[1].startswith("Not run: C3 is a row of the table's data, and this would write over it"), results
+    assert f"call xlsx_write with {json.dumps(args)}" in results[1]
+    assert [c.value for c in openpyxl.load_workbook(ws / "expenses.xlsx")["Expenses"][3]][2] != 133.2
+    store.close()
 
 
 def test_an_empty_sheet_before_any_query_is_refused_with_the_query_and_a_sheet_goes_into_the_named_book(

@@ -1092,8 +1092,9 @@ class CallRunner:
 
     def _wrong_total_row(self, call: CallRecord) -> str:
         """The refusal of an ``xlsx_write`` that puts, in the column where the goal asks
-        for "the sum of the X column", a number that is not that sum ("" otherwise),
-        with the call that adds the row the goal describes (:func:`row_to_add`)."""
+        for "the sum of the X column", a number that is not that sum, or anything in a
+        row of the data it sums ("" otherwise), with the call that adds the row the
+        goal describes (:func:`row_to_add`)."""
         path = str(call.arguments.get("path", ""))
         cells = call.arguments.get("cells")
         if call.name != "xlsx_write" or not isinstance(cells, list) or not self.ctx.workspace.exists(path):
@@ -1109,7 +1110,13 @@ class CallRunner:
         want = column_sum(self.s.task.workspace, path, args["sheet"], m.group(1), int(m.group(2)), int(m.group(3)))
         for c in cells:
             ref, value = str((c or {}).get("cell", "")).upper(), (c or {}).get("value")
-            if not ref.startswith(letter) or not ref[len(letter):].isdigit() or str(value).startswith("="):
+            if not ref.startswith(letter) or not ref[len(letter):].isdigit():
+                continue
+            if int(m.group(2)) <= int(ref[len(letter):]) <= int(m.group(3)):
+                # xlsx_total at 8282b36: the right sum written into C10, over the last expense's amount
+                return (f"Not run: {ref} is a row of the table's data, and this would write over it; the total row "
+                        f"is one row under the table: {call_to_copy('xlsx_write', args)}")
+            if str(value).startswith("="):
                 continue
             try:
                 number = float(str(value).replace(",", ""))
@@ -1117,8 +1124,7 @@ class CallRunner:
                 continue
             if want is not None and abs(number - want) > 0.005:
                 return (f"Not run: {value} in {ref} is not the sum of the column the task names ({want:g}); the "
-                        f"total row is one row under the table: call xlsx_write with "
-                        f"{json.dumps(args, ensure_ascii=False)}")
+                        f"total row is one row under the table: {call_to_copy('xlsx_write', args)}")
         return ""
 
     def _row_not_sheet(self, call: CallRecord) -> str:
