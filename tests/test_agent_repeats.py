@@ -780,6 +780,26 @@ def test_a_new_sheet_for_a_row_of_the_table_is_refused_with_the_write_that_adds_
     store.close()
 
 
+def test_a_call_missing_what_it_writes_gets_the_pending_call_to_copy_again(assistant_home, tmp_path):
+    """xlsx_total at 8282b36: given the xlsx_write that adds the total row, Qwen 1.5B sent xlsx_write with path and
+    sheet only, twice ("give cells, rows or from_csv"), and was handed off. The invalid call's result repeats the
+    call to copy of that tool."""
+    import json
+
+    from tools.office import OFFICE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_add_sheet", path="expenses.xlsx", rows='[["B", "SUM(C)"]]').replace(
+            "<parameter=rows>", "<parameter=name>\nTotal\n</parameter>\n<parameter=rows>"),
+        call("xlsx_write", path="expenses.xlsx", sheet="Expenses", replace_data="true"),
+        "Added the Total row."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    events = list(agent.run(_expenses_book(ws), workspace=ws))
+    invalid = [e.result for e in events if isinstance(e, ToolCallFinished)][1]
+    assert invalid.startswith("Invalid arguments for xlsx_write") and invalid.endswith(
+        f"The call to copy (harness note at step 1: call xlsx_write with {json.dumps(_TOTAL_ROW)})"), invalid
+    store.close()
+
+
 def test_a_total_row_holding_a_number_that_is_not_the_columns_sum_is_refused(assistant_home, tmp_path):
     """xlsx_total at 1c5fa31: after a per-item query, "Total" rows of one item's sum each (201.40, 73.15, ...)
     written under the table five times. The first is refused with the call that adds the right row."""

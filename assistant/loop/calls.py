@@ -32,7 +32,7 @@ from .finish import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asks_o
 from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
-from .recap import call_to_copy, calls_to_copy_in
+from .recap import call_to_copy, calls_to_copy_in, next_call_to_copy
 from .stuck import signature
 from .toolgroups import ALREADY_LOADED, WRITER_OF, loaded_groups
 
@@ -554,7 +554,11 @@ class CallRunner:
             other = _other_kind_tool(call, self.registry)
             if other:  # multistep_invoices_memo at c92ae49: docx_create for invoices.xlsx, its table rows of dicts
                 return (yield from self.finish(call, ToolResult.fail(other), "invalid"))
-            return (yield from self.finish(call, ToolResult.fail(format_validation_error(tool, exc)), "invalid"))
+            msg = format_validation_error(tool, exc)
+            pending = next_call_to_copy(s.calls)
+            if f": call {tool.name} with " in pending:  # xlsx_total at 8282b36: the row's call given, sent without cells
+                msg += f"\nThe call to copy (harness note at {pending})"
+            return (yield from self.finish(call, ToolResult.fail(msg), "invalid"))
         risk = tool.risk_of(self.ctx, params)
         unknown = _unknown_arguments(tool, call.arguments)
         if unknown and risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.status != "started":
