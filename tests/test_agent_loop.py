@@ -495,6 +495,31 @@ def test_offering_the_user_help_with_their_own_task_is_refused(tmp_path):
         assert not _OFFERS_HELP.search(q), q
 
 
+def test_asking_the_user_whether_to_call_a_tool_is_refused(tmp_path):
+    """xlsx_summary_sheet at 8282b36: the Summary sheet added, then "Do you want to run xlsx_recalc to compute the
+    formulas in the new sheet?" asked of the user, and the task paused on it. A question about the user's things
+    that only looks like a tool's name is still asked."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("ask_human", question="Do you want to run write_file to save the summary?"),
+        call("write_file", path="summary.txt", content="The roof is fixed."), "I wrote summary.txt."],
+        [*FILE_TOOLS, ASK_HUMAN], approve="all")
+    events = list(agent.run("Summarise notes.txt into summary.txt.", workspace=ws))
+    asked = [c for c in store.calls(events[-1].task_id) if c.name == "ask_human"]
+    assert asked[0].status == "denied" and asked[0].result.startswith("Not asked: write_file is a tool of yours")
+    assert isinstance(events[-1], Finished) and (ws / "summary.txt").exists()
+    store.close()
+    (tmp_path / "plain").mkdir()
+    agent, _, ws, store = scripted_agent(tmp_path / "plain", [
+        call("ask_human", question="Should the summary mention the write file date?")], [*FILE_TOOLS, ASK_HUMAN],
+        approve="all")
+    events = list(agent.run("Summarise notes.txt into summary.txt.", workspace=ws))
+    assert events[-1].kind == "question"
+    store.close()
+
+
 def test_asking_the_user_whether_a_file_is_the_one_in_a_find_the_file_task_gets_the_grep_to_copy(tmp_path):
     """files_find at 4df8dd6: readme.txt read ("Personal archive."), then "Is the file 'readme.txt' about my
     passport renewal appointment?" asked, and the task paused with the folders never searched."""

@@ -785,6 +785,15 @@ class CallRunner:
             msg = ("Not asked: the user gave you this task to do and is waiting for you to do it; they will not "
                    "do any step of it. Do what is left of it with the tools, then give your final answer.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        named = [n for n in [*self.registry.names(), *self.extra_tools] if "_" in n and n != "ask_human"
+                 and re.search(rf"\b{re.escape(n)}\b", question)] if question else []
+        if named and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
+            # xlsx_summary_sheet at 8282b36: the Summary sheet added, then "Do you want to run xlsx_recalc to compute
+            # the formulas in the new sheet?" asked of the user, and the task paused on it
+            msg = (f"Not asked: {named[0]} is a tool of yours, not the user's; whether to call it is yours to decide "
+                   "(a change that needs the user's approval asks for it by itself). Call it if the task needs it, "
+                   "or give your final answer.")
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         search = grep_call(s.task.goal, [*self.registry.names(), *self.extra_tools]) \
             if question and _NAMES_A_FILE.search(question) and not any(
                 c.name == "grep" and c.status == "done" and not c.error for c in s.calls) else None
