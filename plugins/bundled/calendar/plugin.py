@@ -154,8 +154,10 @@ class _Calendar:
                 problems.append(str(exc))
         found.sort(key=lambda e: e.start)
         span = f"{start.strftime('%a %Y-%m-%d %H:%M')} to {end.strftime('%a %Y-%m-%d %H:%M')} ({tz})"
-        lines = [_fmt(e, tz) for e in found] or ["no events"]
-        text = f"Events {span}:\n" + "\n".join(lines) + ignored
+        # the count first: calendar_list_day at 8282b36, Qwen 1.5B answered "No events on 2026-12-07." twice
+        # under "Events Mon 2026-12-07 00:00 to ...:" and its two events
+        count = f"{len(found)} event{'' if len(found) == 1 else 's'}" if found else "No events"
+        text = f"{count} from {span}" + (":\n" + "\n".join(_fmt(e, tz) for e in found) if found else ".") + ignored
         if problems:
             text += "\nSkipped: " + "; ".join(problems)
         data = {"events": [{"title": e.title, "start": e.start.isoformat(), "end": e.end.isoformat(),
