@@ -11,7 +11,7 @@ import bisect
 import json
 import re
 
-__all__ = ["looks_like_failed_call", "salvage_json_calls", "nearest_tool", "unknown_json_tool"]
+__all__ = ["keyed_call", "looks_like_failed_call", "salvage_json_calls", "nearest_tool", "unknown_json_tool"]
 
 # "function" for "name": calendar_list_day at 412fd36, Qwen 1.5B wrote {"function": "finish", "arguments": {...}} twice
 _NAME_KEY_RE = re.compile(r"""["'](?:name|function)["']\s*:\s*["']([^"']+)["']""")
@@ -129,6 +129,27 @@ def salvage_json_calls(text: str, tool_names: list[str]) -> tuple[list[tuple[str
         start = fence[0] if fence and end <= fence[1] else m.start()
         return [(name, args, text[m.start():end])], text[:start].strip()
     return [], text
+
+
+def keyed_call(text: str, tool_names: list[str]) -> tuple[str, dict, str] | None:
+    """A reply that is one JSON object (bare or alone in a fenced block) whose only key
+    is a tool's name and whose value is an object: ``{"xlsx_add_sheet": {"path": ...}}``
+    is ``("xlsx_add_sheet", {"path": ...}, raw)``; None for anything else.
+    xlsx_top_vendors at 8282b36: Qwen 1.5B wrote its right xlsx_add_sheet call so,
+    a format error and a step."""
+    body = text.strip()
+    fenced = re.fullmatch(r"```[\w-]*\s*\n(.*?)\n?\s*```", body, re.DOTALL)
+    body = (fenced.group(1) if fenced else body).strip()
+    if not body.startswith("{"):
+        return None
+    try:
+        obj = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict) or len(obj) != 1:
+        return None
+    (name, args), = obj.items()
+    return (name, args, body) if name in tool_names and isinstance(args, dict) else None
 
 
 # Names small models call that are not tools here, and the tool that does it (Qwen 1.5B: "rename").

@@ -727,6 +727,17 @@ def test_a_call_wrapped_in_tool_response_tags_is_run(tmp_path):
     assert [c.name for c in store.calls(events[-1].task_id)] == ["read_file"]
     assert not [e for e in events if isinstance(e, Notice) and e.text.startswith("Format error")]
     store.close()
+    # xlsx_top_vendors at 8282b36: the tool's name as the only key of the reply's one JSON object
+    for name, keyed in (("keyed", '{\n"read_file": {\n"path": "a.txt"}\n}'),
+                        ("fenced", '```json\n{"read_file": {"path": "a.txt"}}\n```')):
+        (tmp_path / name).mkdir()
+        agent, _, ws, store = scripted_agent(tmp_path / name, [keyed, "a.txt says alpha."], approve="all",
+                                             preread=False)
+        (ws / "a.txt").write_text("alpha\n")
+        events = list(agent.run("What does a.txt say?", workspace=ws))
+        assert isinstance(events[-1], Finished) and [c.name for c in store.calls(events[-1].task_id)] == ["read_file"]
+        assert not [e for e in events if isinstance(e, Notice) and e.text.startswith("Format error")]
+        store.close()
 
 
 def test_an_empty_reply_is_asked_again_constrained(tmp_path):

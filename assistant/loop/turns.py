@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence, Union
 
 from model.parsing import looks_like_failed_call
-from model.parsing_failed import salvage_json_calls
+from model.parsing_failed import keyed_call, salvage_json_calls
 from model.types import ParseError, ToolCall, TurnOutput
 
 from ..state.models import Task
@@ -108,6 +108,9 @@ def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
     if not _HAS_WORD.search(text):  # "{" or "{}": a call begun and dropped, not an answer to check
         return FormatError("the reply had no words; call a tool inside <tool_call> tags, or answer in sentences",
                            call_expected=False)
+    keyed = keyed_call(text, list(tool_names))
+    if keyed:  # {"xlsx_add_sheet": {...}}: the tool's name as the only key, the whole reply
+        return Calls([ToolCall(name=keyed[0], arguments=keyed[1], raw=keyed[2])], content="")
     failed = looks_like_failed_call(text, list(tool_names))
     if failed is not None:
         salvaged, prose = _salvage(text, tool_names)
