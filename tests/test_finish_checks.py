@@ -1626,7 +1626,9 @@ def test_a_file_written_into_another_is_its_source_not_a_claim(tmp_path):
     goal = "Convert contacts.csv into an Excel file contacts.xlsx with the same columns and rows."
     ev = Evidence(goal=goal, workspace=tmp_path, calls=[read], touched=["contacts.xlsx"], tool_names=TOOLS)
     for answer in ("I wrote the contacts.csv file into a new Excel file named contacts.xlsx, with the same columns.",
-                   "I converted contacts.csv to contacts.xlsx.", "Saved contacts.csv as contacts.xlsx."):
+                   "I converted contacts.csv to contacts.xlsx.", "Saved contacts.csv as contacts.xlsx.",
+                   # at c3438bd, the answer cut after "into a new": the file after "from" is the data's source
+                   "I wrote contacts.xlsx. I used xlsx_write to write the data from `contacts.csv` into a new"):
         assert not any("was written" in p for p in finish_problems(answer, ev)), answer
     # two files claimed written, the first one not: still doubted
     assert any("contacts.csv was written, but this task did not write it" in p

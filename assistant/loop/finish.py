@@ -654,6 +654,10 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             # pdf_extract_pages at 42e28a8: "I wrote the text of pages 2 and 3 of `handbook.pdf` to a new PDF named
             # `excerpt.pdf`": the file named after "of" is the source; the claim is the next file's
             claimed = None
+        if claimed and re.search(r"\bfrom\s*(the\s+)?[`'\"]?$", answer[:pos], re.IGNORECASE):
+            # csv_to_xlsx at c3438bd: "... the `xlsx_write` function to write the data from `contacts.csv` into a
+            # new" (cut there): a file named after "from" is where the data came from, never the file written
+            claimed = None
         if claimed and nxt is not None and _touched(nxt[1], touched) and not _touched(rel, touched) \
                 and _INTO_NEXT.fullmatch(answer[pos + len(rel):nxt[0]]):
             # csv_to_xlsx at 80595a7: "I wrote the contacts.csv file into a new Excel file named contacts.xlsx": the
