@@ -546,6 +546,31 @@ def test_asking_the_user_whether_a_file_is_the_one_in_a_find_the_file_task_gets_
     store.close()
 
 
+def test_the_turn_after_a_doubt_that_spells_out_a_call_is_a_call(tmp_path):
+    """files_find at c3438bd: told "the answer says readme.txt is the file, but this task never looked inside it
+    ... call grep with {...}", Qwen 1.5B answered readme.txt again and was handed off. The turn after a doubt that
+    spells out a call must be a call (finish left out); after a doubt without one it may answer."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    goal = ("Somewhere in this folder there is a text file about my passport renewal appointment. Which file is it? "
+            "Answer with its path.")
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("list_dir", path="."), "The file is readme.txt.",
+        call("grep", pattern="passport", path=".", ignore_case="true"), "The file is home/appointments.txt."],
+        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=False)
+    (ws / "readme.txt").write_text("Personal archive.\n")
+    (ws / "home").mkdir()
+    (ws / "home" / "appointments.txt").write_text("Passport renewal: 14 Jan, 10:30, town hall.\n")
+    events = list(agent.run(goal, workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "The file is home/appointments.txt."
+    forces = [f for f, _ in model.calls]
+    assert forces[2] == "tool_call" and "finish" not in model.grammar_tools[2], forces
+    assert any(e.text.startswith("Finish check:") and "call grep with" in e.text for e in events
+               if isinstance(e, Notice))
+    store.close()
+
+
 def test_a_task_no_tool_can_do_gets_the_question_to_ask_after_a_look_and_pauses_on_it(tmp_path):
     """handoff_send_budget at 9fda44c: "Send the budget to my manager." got three tool groups loaded, the folder
     listed twice and the budget read with two tools, and the 300 s ran out without a question to the user."""

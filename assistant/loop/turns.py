@@ -249,15 +249,22 @@ def force_for(task: Task) -> str | None:
 
 def force_to_look(messages: Sequence[Any], calls: Sequence[Any], check_prefix: str) -> str | None:
     """"tool_call" when the last message refused an answer (it starts with
-    ``check_prefix``) and no tool call has succeeded in the task yet: the model
-    answered without looking. Qwen 1.5B, asked for a phone number "somewhere in
+    ``check_prefix``) and no tool call has succeeded in the task yet (the model
+    answered without looking), or one of its doubts spells out a call to make. Qwen 1.5B, asked for a phone number "somewhere in
     my files", answered 123-456-7890 at once and, told the number came from no
     tool, gave the same answer again; the turn after the refusal must look."""
-    if not messages or not str(getattr(messages[-1], "content", "")).startswith(check_prefix):
+    last = str(getattr(messages[-1], "content", "")) if messages else ""
+    if not last.startswith(check_prefix):
         return None
-    if work_calls(calls):
-        return None
-    return "tool_call"
+    if not work_calls(calls):
+        return "tool_call"
+    # a doubt that spells out the call to make: files_find at c3438bd, told to grep for "passport", Qwen 1.5B
+    # answered readme.txt again and was handed off
+    doubts = [ln for ln in last.splitlines() if ln.startswith("- ")]
+    return "tool_call" if any(_DOUBT_CALL.search(d) for d in doubts) else None
+
+
+_DOUBT_CALL = re.compile(r"\bcall (?!finish\b)[a-z][a-z0-9_]* with \{")
 
 
 def refused_answer(messages: Sequence[Any], check_prefix: str) -> bool:
