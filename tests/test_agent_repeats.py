@@ -548,6 +548,9 @@ def test_the_same_paragraph_inserted_again_elsewhere_is_refused(assistant_home, 
     first, again = [e for e in events if isinstance(e, ToolCallFinished) and e.call["name"] == "docx_insert"]
     assert not first.error and again.error and again.result.startswith("Not run: step 1 already added this to "
                                                                        "letter.docx"), again.result
+    # docx_append_paragraph at c3438bd: the refused insert sent three more times; the next turn goes without it
+    assert "docx_insert" in model.grammar_tools[1] and "docx_insert" not in model.grammar_tools[2], \
+        model.grammar_tools
     assert [p.text for p in docx.Document(ws / "letter.docx").paragraphs] == [
         "Dear Mr Alvarez,", "Kind regards, Sofia Rossi", "Approved by: Dana Lee"]
     store.close()

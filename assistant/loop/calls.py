@@ -45,8 +45,11 @@ _HARNESS_CALLS = ("ask_human", "use_tools", "finish", "update_plan")
 FAILED_AGAIN_KEY = "failed_again"
 """``CallRecord.data`` key: the id of the identical earlier call that failed the same way (:meth:`CallRunner.failed_before`)."""
 OTHER_TOOL_KEY = "points_elsewhere"
+"""``CallRecord.data`` key: True when the next turn goes without the call's tool: such a repeated failure's
+result names another tool to use instead, or the change it would make is already made."""
 NOTHING_NEW_KEY = "loaded_nothing_new"
-"""``CallRecord.data`` key: True when such a repeated failure's result names another tool to use instead."""
+#: a refusal because the change the call would make is already made ("Not run: step 2 already added this ...")
+_ALREADY_DONE = re.compile(r"Not run: step \d+ already (added|changed)\b")
 QUESTION_ONLY_KEY = "question_only"
 """``CallRecord.data`` key: True on a change refused because the task only asks a question (the tool is left out
 of the task's later constrained turns)."""
@@ -171,6 +174,10 @@ class CallRunner:
         call.result = text
         call.error = bool(result.error)
         call.data = _jsonable(result.data)
+        if result.error and _ALREADY_DONE.match(text):
+            # the work this call would do is done: the next turn goes without its tool (docx_append_paragraph at
+            # c3438bd: the paragraph added at step 1, the same docx_insert sent three more times, refused each time)
+            call.data = {**(call.data or {}), OTHER_TOOL_KEY: True}
         if again is not None:  # the next turn is constrained (agent.py), as after a repeat
             call.data = {**(call.data or {}), FAILED_AGAIN_KEY: again.id}
             if self._names_another_tool(call.name, text):  # and without this tool: its error pointed elsewhere
