@@ -621,6 +621,24 @@ def test_invented_amounts_in_a_task_with_no_table_yet_point_to_the_table_it_asks
         "The numbers are in no table yet: first write invoices.csv with csv_write (rows: the header, then one row per "
         "item, amounts as plain numbers); then table_query can add them up.")
     store.close()
+    # at c3438bd: the table written by the task, then the total made up: the query to copy sums the table written
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    (tmp_path / "written").mkdir()
+    agent, model, ws, store = _agent(assistant_home, tmp_path / "written", [
+        call("read_file", path="invoices.txt"),
+        call("csv_write", path="invoices.csv", rows='[["Invoice", "Amount"], ["INV-101", 1200], ["INV-102", 349.5], '
+             '["INV-103", 86.25]]'),
+        call("write_file", path="memo.txt", content="Dear finance team, the total is 2,355.75 EUR."),
+        "I could not finish."], extra=[*OFFICE_TOOLS, *TABLE_TOOLS])
+    (ws / "invoices.txt").write_text("INV-101 1,200.00 EUR\nINV-102 349.50 EUR\nINV-103 86.25 EUR\n")
+    events = list(agent.run(goal, workspace=ws))
+    written, invented = [e for e in events if isinstance(e, ToolCallFinished)][1:3]
+    assert not written.error, written.result
+    assert invented.error and 'To get them, call table_query with {"sql": "SELECT SUM(' in invented.result, \
+        invented.result
+    store.close()
 
 
 def test_a_call_that_failed_the_same_way_twice_leaves_the_next_grammar(assistant_home, tmp_path):

@@ -421,13 +421,17 @@ class CallRunner:
 
     def _query_to_copy(self) -> str:
         """The arguments of a ``table_query`` call to copy, for a task that asks for
-        totals and has read one table file: '{"sql": "SELECT ..."}'; "" otherwise.
+        totals and has read (or written) one table file: '{"sql": "SELECT ..."}'; ""
+        otherwise.
         xlsx_group_sums at 237b37e: Qwen 1.5B added up the regions by hand (North
         3705; the rows add up to 2145), was refused, and sent the same sums again."""
         if self.registry.get("table_query") is None or not _AGGREGATE.search(self.s.task.goal):
             return ""
+        # the table file read, or the one this task wrote (multistep_invoices_memo at c3438bd: invoices.xlsx made
+        # from the PDF, then the total made up and refused with no query to copy)
         reads = [str(c.arguments.get("path", "")) for c in self.s.calls
-                 if c.status == "done" and not c.error and c.name in ("read_file", "csv_read", "xlsx_read")]
+                 if c.status == "done" and not c.error and c.name in ("read_file", "csv_read", "xlsx_read",
+                                                                      "xlsx_write", "csv_write")]
         paths = list(dict.fromkeys(p for p in reads if p.lower().endswith((".csv", ".tsv", ".xlsx"))))
         if len(paths) != 1:
             return ""
@@ -2032,12 +2036,17 @@ def _filtered_sum(table: Any, goal: str) -> str:
     return f"SELECT SUM({number}) FROM {table.name} WHERE {found[0]} = '{_sql_text(found[1])}'"
 
 
+#: a goal asking for one total of everything ("the total amount of all invoices", "grand total")
+_WHOLE_TOTAL = re.compile(r"\b(total|sum)\b[^.?!]{0,40}?\bof (all|every)\b|\bgrand total\b", re.IGNORECASE)
+
+
 def _example_query(table: Any, goal: str = "") -> str:
     """A query over ``table`` (a :class:`tools.tables.loading.Table`) to show in a hint:
     the sum of the first number column over the rows whose text column holds the value
     the goal names (:func:`goal_value`), else the text column the goal names (or, if
     none, the one with the fewest distinct values) grouped with that sum
-    ("SELECT category, SUM(amount) FROM spending GROUP BY category ORDER BY 2 DESC");
+    ("SELECT category, SUM(amount) FROM spending GROUP BY category ORDER BY 2 DESC"),
+    or the one sum of that column when the goal asks for the total of all rows;
     "" when it has no such pair."""
     filtered = _filtered_sum(table, goal)
     if filtered:
@@ -2049,6 +2058,10 @@ def _example_query(table: Any, goal: str = "") -> str:
     # ran the example grouped by category (fewest distinct values) for a ranking of vendors
     text = min(named or texts, key=lambda c: len(set(c.values))).name if texts else None
     number = _number_column(table)
+    if number and _WHOLE_TOTAL.search(goal) and not asked_count(goal) and not any(
+            re.search(rf"\b(per|each|by)\s+{re.escape(c.name)}", goal, re.IGNORECASE) for c in texts):
+        # multistep_invoices_memo: "the total amount of all invoices" is one sum, not one per invoice
+        return f"SELECT SUM({number}) FROM {table.name}"
     if not text or not number:
         return ""
     asked = asked_count(goal)  # "the five vendors we paid the most": the ranking itself, not every group
