@@ -1974,7 +1974,8 @@ def test_a_json_object_answer_to_a_per_group_question_gets_the_query_rows_as_the
 def test_a_not_found_answer_about_the_notes_with_no_look_gets_the_search_to_copy(tmp_path):
     """note_search at 412fd36 (pass^3, run 3): "I could not find any notes in the specified
     workspace." as the first turn, no call made, and the task finished; after a search that
-    found nothing the same answer is honest, and a goal not about the notes is not held to it."""
+    found nothing the same answer is honest, and a goal not about the notes is not held to it.
+    At c3438bd the notes were grepped for a phrase only, and note_search never ran."""
     note_tools = [*TOOLS, "note_search", "note_list"]
     goal = "Check my notes: what's the name and phone number of the plumber?"
     for answer in ("I could not find any notes in the specified workspace.", "There are no notes about a plumber."):
@@ -1987,6 +1988,13 @@ def test_a_not_found_answer_about_the_notes_with_no_look_gets_the_search_to_copy
                    for p in finish_problems(answer, Evidence(goal, tmp_path, calls=[searched], tool_names=note_tools)))
     assert not any("looked in the notes" in p for p in finish_problems(
         "I could not find it.", Evidence("Who is the plumber in contacts.txt?", tmp_path, calls=[], tool_names=note_tools)))
+    # at c3438bd: three notes grepped for a phrase, nothing found, note_search never called
+    greps = [_done("grep", "no matches for 'plumber phone_number'.", pattern="plumber phone_number",
+                   path=f"notes/{n}.md") for n in ("books", "car", "house")]
+    answer = "I could not find the plumber's name and phone number in any of the notes."
+    problems = finish_problems(answer, Evidence(goal, tmp_path, calls=greps, tool_names=note_tools))
+    assert any('note_search never ran in the notes; call note_search with {"query": "plumber"}' in p
+               for p in problems), problems
 
 
 def test_a_query_result_shown_back_with_its_header_rule_is_no_code(tmp_path):

@@ -2205,19 +2205,25 @@ _STORE_LOOKUPS = ((re.compile(r"\b(my|the|our|your)\s+notes?\b|\bnotes?\s+(say|s
 
 def _store_to_search(ev: Evidence) -> str:
     """The doubt for a not-found answer to a goal about the user's notes or calendar
-    when no tool of this task looked (the lookup tool must exist), with the
+    when the store's lookup tool (which must exist) never ran in this task, with the
     note_search call to copy for the goal's last topic word; "" otherwise.
     note_search at 412fd36 (pass^3, run 3): "I could not find any notes in the
     specified workspace." as the first turn, no call made, and the task finished;
-    notes/house.md holds the plumber."""
+    at c3438bd: three notes of five grepped for "plumber phone_number", then "I could
+    not find the plumber's name and phone number in any of the notes." as the step
+    budget's last answer. notes/house.md holds the plumber."""
     for pattern, tool, store in _STORE_LOOKUPS:
         if not pattern.search(ev.goal) or tool not in ev.tool_names:
             continue
+        if any(c.name == tool and c.status == "done" and not c.error for c in ev.calls):
+            return ""
         words = [w for w in _WORD.findall(ev.goal) if w.isalpha() and w.lower() not in _COMMON
                  and w.lower() not in _NOT_TOPIC and w.lower() not in _META] if tool == "note_search" else []
         how = call_to_copy(tool, {"query": words[-1].lower()}) if words else f"call {tool}"
-        return (f"the answer says it is not there, but no tool of this task looked in the {store}; {how}, "
-                "then answer from what it shows")
+        looked = any(c.status == "done" and not c.error and c.name not in ("finish", "ask_human", "update_plan",
+                                                                           "use_tools") for c in ev.calls)
+        return (f"the answer says it is not there, but {f'{tool} never ran' if looked else 'no tool of this task looked'}"
+                f" in the {store}; {how}, then answer from what it shows")
     return ""
 
 
@@ -2226,13 +2232,13 @@ def _not_looked_for(answer: str, ev: Evidence) -> str:
     this task succeeded, and a workspace file's name shares a word with the goal ("" otherwise).
     handoff_send_budget at 42e28a8: "I could not find the budget to send to my manager."
     with no call at all; budget-2027.xlsx was in the workspace."""
-    if not (_NOT_FOUND.search(answer) or _NONE_IN_STORE.search(answer)) \
-            or any(c.status == "done" and not c.error and c.name not in ("finish", "ask_human") for c in ev.calls):
+    if not (_NOT_FOUND.search(answer) or _NONE_IN_STORE.search(answer)):
         return ""
     store = _store_to_search(ev)
     if store:
         return store
-    if not _NOT_FOUND.search(answer):
+    if not _NOT_FOUND.search(answer) or any(c.status == "done" and not c.error and c.name not in ("finish", "ask_human")
+                                            for c in ev.calls):
         return ""
     words = {w.lower() for w in _WORD.findall(ev.goal)} - _COMMON - _NOT_TOPIC
     root = Path(ev.workspace)
