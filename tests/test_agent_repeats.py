@@ -1525,6 +1525,21 @@ def test_a_sheet_of_each_sheets_total_gets_the_xlsx_add_sheet_call_to_copy(assis
     assert not added.error and "Hint:" not in again.result  # once the workbook is written, no more
     assert openpyxl.load_workbook(ws / "budget.xlsx")["Summary"]["B3"].value == "=SUM('Feb'!B2:B4)"
     store.close()
+    # xlsx_summary_sheet at c3438bd: a total of every month written into B5 of the Jan sheet, the user's data
+    (tmp_path / "jan").mkdir()
+    agent, model, ws, store = _agent(assistant_home, tmp_path / "jan", [
+        call("xlsx_write", path="budget.xlsx", cells='[{"cell": "B5", "value": "=SUM(\'Jan\'!B2:B3)"}]'),
+        call("xlsx_write", path="budget.xlsx", sheet="Summary", cells='[{"cell": "A1", "value": "Sheet"}]'),
+        "Done."], extra=OFFICE_TOOLS)
+    wb.save(ws / "budget.xlsx")
+    events = list(agent.run(goal, workspace=ws))
+    jan, summary = [e for e in events if isinstance(e, ToolCallFinished)][:2]
+    assert jan.error and jan.result.startswith("Not run: the task asks for the sheet 'Summary', and this would "
+                                               "change sheet 'Jan'") and "xlsx_add_sheet" in jan.result, jan.result
+    assert not summary.error, summary.result  # the sheet the goal names may be written (here: made)
+    book = openpyxl.load_workbook(ws / "budget.xlsx")
+    assert book["Jan"]["B5"].value is None and book["Summary"]["A1"].value == "Sheet"
+    store.close()
 
 
 _SUMMARY_GOAL = ("Summarise report.docx into a new Word document summary.docx (a few short sentences or bullet points). "

@@ -680,6 +680,9 @@ class CallRunner:
             total = self._wrong_total_row(call)
             if total:  # xlsx_total at 1c5fa31: "Total" rows of one item's sum each (201.40, 73.15, ...), five of them
                 return (yield from self.finish(call, ToolResult.fail(total), "denied"))
+            other = self._other_sheet(call)
+            if other:  # xlsx_summary_sheet at c3438bd: a cross-sheet total written into B5 of the Jan sheet
+                return (yield from self.finish(call, ToolResult.fail(other), "denied"))
             row = self._row_not_sheet(call)
             if row:  # xlsx_total at 4df8dd6: a sheet "Total" added for a total row, then "Total" written into it
                 return (yield from self.finish(call, ToolResult.fail(row), "denied"))
@@ -1113,6 +1116,34 @@ class CallRunner:
         else:
             return ""
         return f" To copy: {call_to_copy(call.name, args)}"
+
+    def _other_sheet(self, call: CallRecord) -> str:
+        """The refusal of an ``xlsx_write`` into an existing sheet other than the one the
+        goal names ('add a sheet called "Summary"'; the call's ``sheet``, else the active
+        one), in the workbook itself (no ``output``); "" otherwise. xlsx_summary_sheet at
+        c3438bd: Summary added, then "=SUM('Jan'!B2:B4) + ..." written into B5 of the
+        Jan sheet, a change to the user's data the task never asked for."""
+        named = SHEET_NAMED.search(self.s.task.goal)
+        path = str(call.arguments.get("path", ""))
+        if call.name != "xlsx_write" or named is None or call.arguments.get("output") \
+                or not path.lower().endswith(".xlsx") or not self.ctx.workspace.exists(path):
+            return ""
+        try:
+            import openpyxl
+
+            book = openpyxl.load_workbook(self.ctx.workspace.resolve(path), read_only=True)
+            titles, active = list(book.sheetnames), book.active.title if book.active is not None else ""
+            book.close()
+        except Exception:  # noqa: BLE001 - a workbook that will not open is the tool's to report
+            return ""
+        want = named.group(1)
+        target = str(call.arguments.get("sheet") or active)
+        if target.lower() == want.lower() or target not in titles:
+            return ""
+        how = f"write into it with sheet={json.dumps(want)}" if any(t.lower() == want.lower() for t in titles) \
+            else "add it with xlsx_add_sheet"
+        return (f"Not run: the task asks for the sheet {want!r}, and this would change sheet {target!r}, which the "
+                f"task does not ask to change; {how}, or give your final answer if it is done.")
 
     def _wrong_total_row(self, call: CallRecord) -> str:
         """The refusal of an ``xlsx_write`` that puts, in the column where the goal asks
