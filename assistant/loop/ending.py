@@ -108,9 +108,11 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
         # said "I couldn't find any file named like IMG_0042.jpg" and was handed off; one more try, with the call
         why, problems = "", [f"the answer says it could not be done, but the call that does it was given and not "
                              f"made yet ({pending})"]
-    if why and changed_nothing(ev) and ambiguous_goal(ev.goal, ev.workspace):
-        # handoff_which_contract: the change never tried where "the contract" fits several files; which one is the
-        # user's to say (the ask_human call to copy below, then the question)
+    # a change never made, whatever the doubt or give-up, where "the contract" fits several files (handoff_which_
+    # contract at 8282b36: update_plan's result echoed): which one is the user's to say (the ask_human call to copy
+    # below, then the question)
+    which = ambiguous_goal(ev.goal, ev.workspace) if (why or problems) and changed_nothing(ev) else None
+    if why and which:
         why, problems = "", ["the answer says it could not be done, and which file the task means is not known yet"]
     if why:  # an honest "could not": the user decides what next
         reason = (f"Hand-off: {why}.\nIts answer: {answer[:500]}\n"
@@ -132,8 +134,6 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
             sess.commit(calls=[finish_call])
         yield sess.finish(answer, messages=[msg])
         return True
-    # a change never made, whatever the doubt (handoff_which_contract at 8282b36: update_plan's result echoed)
-    which = ambiguous_goal(ev.goal, ev.workspace) if changed_nothing(ev) else None
     if which:  # handoff_which_contract at 1c5fa31: "updated" claimed three times, no change tried, never asked
         phrase, files = which
         question = f'The task says "{phrase}", and {len(files)} files could be it: {", ".join(files)}. Which one?'
