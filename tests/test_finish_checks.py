@@ -2022,3 +2022,33 @@ def test_an_answer_from_a_search_is_not_doubted_for_naming_no_later_listed_note(
     right = "The plumber's name is Jonas Berg and his phone number is 0170 555 0199."
     assert not any("names nothing that note_list" in p for p in finish_problems(right, ev))
     assert any("names nothing that note_list" in p for p in finish_problems("The plumber is the one you called.", ev))
+    # calendar_list_day at 9539275: the listing, its repeat answered from the journal, then a refusal whose "exact"
+    # and "answer" the repeat's note holds: a wrong "done"
+    listing = _listing("calendar_list_events", "2 events from Mon 2026-12-07 00:00 to Tue 2026-12-08 00:00 (UTC):\n"
+                       "Mon 2026-12-07 09:00-09:15 Team standup\nMon 2026-12-07 12:30-13:30 Lunch with Sam",
+                       events=[{"title": "Team standup"}, {"title": "Lunch with Sam"}])
+    repeat = _listing("calendar_list_events", "Not run again: this exact calendar_list_events call already ran at "
+                      "step 1; its result was:\n" + listing.result + "\nIf it answers the task, give your final answer "
+                      "now; otherwise take a different next step.", repeat_of=listing.id)
+    ev = Evidence("What's on my calendar on 2026-12-07?", tmp_path, calls=[listing, repeat],
+                  tool_names=[*TOOLS, "calendar_list_events"])
+    refusal = ("I'm sorry, but I can't answer that question. I need to know the exact date and time you want to "
+               "check.")
+    assert any("names nothing that calendar_list_events" in p for p in finish_problems(refusal, ev))
+
+
+def test_a_canned_refusal_of_a_question_the_tools_answered_is_doubted(tmp_path):
+    """calendar_list_day at 9539275: the day's two events listed, then "I'm sorry, but I can't answer that question.
+    I need to know the exact date ..." finished the task. Before any tool found anything, or for a task that asks
+    for a change, the refusal is not this doubt's."""
+    read = _done("read_file", "Plumber: Jonas Berg, phone 0170 555 0199", path="notes.md")
+    (tmp_path / "notes.md").write_text("Plumber: Jonas Berg, phone 0170 555 0199\n")
+    goal = "Who is the plumber in notes.md?"
+    for refusal in ("I'm sorry, but I can't assist with that request.",
+                    "I am sorry, I cannot answer that question. I need to know more."):
+        problems = finish_problems(refusal, Evidence(goal, tmp_path, calls=[read], tool_names=TOOLS))
+        assert any("the answer refuses the question" in p for p in problems), (refusal, problems)
+        assert not any("the answer refuses the question" in p
+                       for p in finish_problems(refusal, Evidence(goal, tmp_path, calls=[], tool_names=TOOLS)))
+    assert not any("the answer refuses the question" in p for p in finish_problems(
+        "I'm sorry, the notes do not name a plumber.", Evidence(goal, tmp_path, calls=[read], tool_names=TOOLS)))

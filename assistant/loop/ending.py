@@ -21,7 +21,7 @@ from ..state.models import CallRecord, StoredMessage
 from ..state.session import TaskSession
 from .ambiguity import ambiguous_goal
 from .attribution import NOT_FOUND_TAIL
-from .finish import ANSWER_TO_COPY, FINISH_CHECK_PREFIX, Evidence, changed_nothing, finish_problems, gives_up, \
+from .finish import ANSWER_TO_COPY, CANNED_REFUSAL, FINISH_CHECK_PREFIX, Evidence, changed_nothing, finish_problems, gives_up, \
     made_paths
 from .recap import call_to_copy, changed_so_far, found_so_far, next_call_to_copy
 
@@ -82,17 +82,12 @@ def _worked_since_last_check(sess: TaskSession) -> bool:
         and c.name not in ("finish", "ask_human") for c in sess.calls)
 
 
-#: a small model's canned refusal ("I'm sorry, but I can't assist with that request."): no answer of the task
-_CANNED_REFUSAL = re.compile(r"^\W*(i['’]?m|i am)\s+sorry\b[^.]{0,40}?\b(can(no|['’])?t|unable to|not able to)\s+"
-                             r"(assist|help)\b", re.IGNORECASE)
-
-
 def _refused_the_copy(answer: str, problems: Sequence[str]) -> bool:
     """True when ``answer`` is a canned refusal and a doubt gives the answer to copy:
     the second refused answer then gets one more try before the hand-off.
     calendar_list_day at 07558e8: the day's two events listed, the answer to copy
     given, and "I'm sorry, but I can't assist with that request." handed off."""
-    return bool(_CANNED_REFUSAL.match(answer)) and any(ANSWER_TO_COPY.search(p) for p in problems)
+    return bool(CANNED_REFUSAL.match(answer)) and any(ANSWER_TO_COPY.search(p) for p in problems)
 
 
 def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evidence,

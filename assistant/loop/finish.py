@@ -910,6 +910,11 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
 _FENCED = re.compile(r"<<UNTRUSTED (\w+)[^\n]*>>\n?(.*?)<<END_UNTRUSTED \1>>", re.DOTALL)
 # an answer the harness built from tool results for the model to copy: the data's words, not the harness's
 ANSWER_TO_COPY = re.compile(r'the answer to copy: "[^"\n]*"')
+_HARNESS_TOOLS = ("finish", "ask_human", "update_plan", "use_tools")
+#: a small model's canned refusal ("I'm sorry, but I can't assist with that request.", "... I can't answer that
+#: question."): no answer of the task
+CANNED_REFUSAL = re.compile(r"^\W*(i['’]?m|i am)\s+sorry\b[^.]{0,40}?\b(can(no|['’])?t|unable to|not able to)\s+"
+                            r"(assist|help|answer (that|this|your) question)\b", re.IGNORECASE)
 
 
 def answer_to_copy(text: str) -> str:
@@ -1102,8 +1107,11 @@ def _misses_what_was_listed(answer: str, calls: Sequence[CallRecord], goal: str)
         return ""
     # what another read of this task found, named in the answer, is its answer (note_search at 8282b36: the
     # plumber from note_search's line, then note_list; "Jonas Berg ... 0170 555 0199" refused for naming no note)
+    # (not a repeat answered from the journal: its note is the harness's words, and "exact" or "answer" in it matched
+    # "I'm sorry, but I can't answer that question. I need to know the exact date", calendar_list_day at 9539275)
     found = {w.lower() for c in calls if c is not last and c.status == "done" and not c.error and c.result
              and (c.risk or "read") == "read" and c.name not in ("finish", "ask_human", "update_plan", "use_tools")
+             and not (c.data or {}).get("repeat_of")
              for w in _WORD.findall(_FENCE_LINE.sub("", c.result))} - _COMMON - _META - set(_WORD.findall(goal.lower()))
     if found & said:
         return ""
@@ -2385,6 +2393,12 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
             # note_search at 462ec82: "I found the plumber's name and phone number in the notes." and no name
             out.append("the answer says it found it but does not say what it is; give the values the tools showed "
                        "(names, numbers, dates) in the answer")
+        elif CANNED_REFUSAL.match(answer) and any(c.status == "done" and not c.error and (c.risk or "read") == "read"
+                                                  and c.name not in _HARNESS_TOOLS for c in ev.calls):
+            # calendar_list_day at 9539275: the day's two events listed, then "I'm sorry, but I can't answer that
+            # question. I need to know the exact date ..." finished the task
+            out.append("the answer refuses the question, and this task's tools found what bears on it; answer it "
+                       "with what they showed")
         unanswered = _unanswered_part(ev.goal, answer)
         if unanswered:  # pdf_page_count at 462ec82: the page count, and no word of the title asked for too
             out.append(f"the task also asks {unanswered!r}, and the answer does not say it; answer every part")
