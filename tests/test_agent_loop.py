@@ -488,10 +488,11 @@ def test_offering_the_user_help_with_their_own_task_is_refused(tmp_path):
     from assistant.loop.calls import _OFFERS_HELP
 
     for q in ("Would you like some help with this?", "How can I help you further?", "Is there anything else I can do?",
-              "Please provide the summary.", "Is the information provided correct? If not, please provide it."):
+              "Please provide the summary.", "Is the information provided correct? If not, please provide it.",
+              "Do you want to continue with the meeting? Yes or No?", "Shall I proceed?"):
         assert _OFFERS_HELP.search(q), q
     for q in ("Which of the two contracts do you mean?", "What is your manager's email address?",
-              "Should I overwrite summary.docx?"):
+              "Should I overwrite summary.docx?", "I cannot send it. How would you like me to go on?"):
         assert not _OFFERS_HELP.search(q), q
 
 

@@ -1632,6 +1632,11 @@ _OFFERS_HELP = re.compile(r"\b(?:do|would) you (?:need|want|like) (?:any |some |
                           r"\banything else (?:i can|you(?:'d| would)? (?:like|want|need))\b|"
                           r"\bplease (?:provide|give|write|tell me) (?:me )?the (?:next step|summary|result|answer)\b|"
                           # calendar_list_day at 412fd36: the day listed, then "Is the information provided correct?"
+                          # calendar_from_invite at 9539275: the invite read, then "Do you want to continue with
+                          # the meeting? Yes or No?" asked, and the task paused on it
+                          # (not the harness's own "How would you like me to go on?", which asks how)
+                          r"(?<!how )\b(?:do|would) you (?:want|like) (?:me )?to (?:continue|proceed|go on|go ahead)\b|"
+                          r"\b(?:shall|should) i (?:continue|proceed|go on|go ahead)\b|"
                           r"\b(?:is|are) (?:the|this|that|these) (?:information|answer|result|event)s? "
                           r"(?:(?:provided|above|shown|listed) )?(?:correct|right|accurate)\b",
                           re.IGNORECASE)
