@@ -585,6 +585,27 @@ def test_the_same_rows_written_again_to_the_same_sheet_are_refused(assistant_hom
     store.close()
 
 
+def test_a_paragraph_the_document_already_holds_is_not_inserted_again(assistant_home, tmp_path):
+    """docx_append_paragraph at ab03949: "Approved by: Dana Lee" added at the end, then the letter's own second
+    paragraph inserted after it: the asked-for paragraph no longer last, the text there twice, and the task
+    finished (graded 0.5)."""
+    import docx
+    from tools.office import OFFICE_TOOLS
+
+    added = '[{"type": "paragraph", "text": "Approved by: Dana Lee"}]'
+    again = '[{"type": "paragraph", "text": "Kind regards,  Sofia Rossi"}]'
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("docx_insert", path="letter.docx", blocks=added), call("docx_insert", path="letter.docx", blocks=again),
+        "Added the paragraph."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all")
+    events = list(agent.run(_letter(ws), workspace=ws))
+    first, copied = [e for e in events if isinstance(e, ToolCallFinished) and e.call["name"] == "docx_insert"]
+    assert not first.error and copied.error and copied.result.startswith(
+        "Not run: letter.docx already holds 'Kind regards, Sofia Rossi' (p2)"), copied.result
+    assert [p.text for p in docx.Document(ws / "letter.docx").paragraphs] == [
+        "Dear Mr Alvarez,", "Kind regards, Sofia Rossi", "Approved by: Dana Lee"]
+    store.close()
+
+
 def test_a_text_write_with_an_amount_no_tool_gave_is_refused(assistant_home, tmp_path):
     """multistep_invoices_memo at 3797c71: memo.docx said "The total amount of all invoices is 2,305.75 EUR" with
     no sum taken (the invoices add up to 1,635.75). Amounts only: a count, a year or a date the user's words

@@ -717,6 +717,9 @@ class CallRunner:
                 msg = (f"Not run: step {added.step} already added this to {added.arguments.get('path')}; adding it "
                        "again would put it there twice. If that completes the task, give your final answer.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            held = self._already_in_document(call)
+            if held:  # docx_append_paragraph at ab03949: the letter's own second paragraph inserted again at the end
+                return (yield from self.finish(call, ToolResult.fail(held), "denied"))
             written_call = _call_in_content(call, [*self.registry.names(), *self.extra_tools])
             if written_call:  # csv_top_customers at f000187: top3.csv holding "<table_query sql='SELECT ...' />"
                 name, shown = written_call
@@ -1116,6 +1119,36 @@ class CallRunner:
         else:
             return ""
         return f" To copy: {call_to_copy(call.name, args)}"
+
+    def _already_in_document(self, call: CallRecord) -> str:
+        """The refusal of a ``docx_insert`` of a paragraph the document already holds
+        word for word (20 characters or more) that the user's words do not hold; ""
+        otherwise. docx_append_paragraph at ab03949: "Approved by: Dana Lee" added at the
+        end, then the letter's own "Thank you for your offer ..." inserted after it, so
+        the paragraph the task asked for was no longer the last and the text was there
+        twice; the task finished."""
+        path = str(call.arguments.get("path", ""))
+        blocks = call.arguments.get("blocks")
+        if call.name != "docx_insert" or not isinstance(blocks, list) or not path.lower().endswith(".docx") \
+                or not self.ctx.workspace.exists(path):
+            return ""
+        said = " ".join([self.s.task.goal, *getattr(self.ctx, "user_words", [])]).lower()
+        texts = [" ".join(str(b.get("text", "")).split()) for b in blocks if isinstance(b, dict)]
+        texts = [t for t in texts if len(t) >= 20 and t.lower() not in said]
+        if not texts:
+            return ""
+        try:
+            import docx
+
+            paragraphs = [" ".join(p.text.split()) for p in docx.Document(str(self.ctx.workspace.resolve(path))).paragraphs]
+        except Exception:  # noqa: BLE001 - a document that will not open is the tool's to report
+            return ""
+        for text in texts:
+            if text in paragraphs:
+                return (f"Not run: {path} already holds {text[:80]!r} (p{paragraphs.index(text) + 1}); inserting it "
+                        "would put it there twice. Add only what the task asks to add; if that is done, give your "
+                        "final answer.")
+        return ""
 
     def _other_sheet(self, call: CallRecord) -> str:
         """The refusal of an ``xlsx_write`` into an existing sheet other than the one the
