@@ -664,6 +664,22 @@ def test_asking_what_the_files_already_say_is_refused(tmp_path):
     asked = [c for c in store.calls(events[-1].task_id) if c.name == "ask_human"]
     assert asked[0].status == "denied" and "Subject: Budget review" in asked[0].result
     store.close()
+    # docx_summarise at ab03949: "What is the budget for the project?" for a summary to "include the budget"
+    from assistant.loop.calls import _files_tell
+    from assistant.state.models import CallRecord
+
+    goal = "Summarise report.docx into summary.docx. Include the budget, the deadline and the main risk."
+    read = CallRecord(id="r", step=0, turn_seq=0, index=0, name="docx_read", arguments={"path": "report.docx"},
+                      status="done", risk="read", result="[p2] Project Falcon replaces the booking system.\n"
+                      "[p4] The approved budget is EUR 48,000, of which EUR 19,500 has been spent.")
+
+    def told(question: str) -> str:
+        ask = CallRecord(id="q", step=1, turn_seq=1, index=0, name="ask_human", arguments={"question": question})
+        return _files_tell(ask, [read], goal)
+
+    assert told("What is the budget for the project?").startswith("[p4] The approved budget is EUR 48,000")
+    assert told("What is the deadline?") == ""  # the report read does not say it
+    assert told("Who should receive the summary?") == ""
 
 
 @pytest.mark.parametrize("arguments", [

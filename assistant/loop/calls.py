@@ -1722,10 +1722,21 @@ def _files_tell(call: CallRecord, calls: Sequence[CallRecord], goal: str = "") -
             # csv_group_totals at b5a954c: the totals per region queried, then "What is the total sales in the West
             # region?" asked of the user for the goal "What are the total sales per region in sales.csv?"
             return next((ln[:90] for ln in lines if re.search(r"\d", ln) and extra <= _content_words(ln)), "")
+        named = _INCLUDE.search(goal)
+        shared = asked & _content_words(named.group(1)) if named else set()
+        if shared and not extra - {"project", "report", "document", "file"}:
+            # docx_summarise at ab03949: "What is the budget for the project?" asked of the user for a summary
+            # that is to "include the budget", the report read ("The approved budget is EUR 48,000, ...")
+            return next((ln[:90] for ln in lines if re.search(r"\d", ln) and shared <= _content_words(ln)), "")
     if len(specific) != 1 or len(specific[0]) < 4:
         return ""
     want = specific[0].lower()
     return next((ln[:90] for ln in lines if want in ln.lower()), "")
+
+
+#: what a goal asks a summary or memo to include ("Include the budget, the deadline and the main risk.")
+_INCLUDE = re.compile(r"\b(?:include|includes|including|mention|mentioning|state|stating)\s+([^.;]{3,120})",
+                      re.IGNORECASE)
 
 
 def _content_words(text: str) -> set[str]:
