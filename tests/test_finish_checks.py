@@ -1012,6 +1012,10 @@ def test_a_number_written_out_from_millions_is_grounded(tmp_path):
      'Guide".\n**Step 2: Extract the text.**\nFrom the provided data, I can extract the entire text of the PDF.', True),
     ("The first page is titled Solar Lamp X2 User Guide; there are 6 pages in all.", False),
     ('The manual has 6. Its title: "Solar Lamp X2 User Guide".', False),
+    # pdf_page_count at 746bd31: "page 1" of the read's page marker is no count
+    ('To find the title of the first page of manual.pdf:\n1. Look for the first "--- page 1 ---" marker.\n2. Read '
+     'the text following it until the next "---" marker.\n\nThe title on the first page is "Solar Lamp X2 User '
+     'Guide".', True),
 ])
 def test_a_how_many_question_needs_a_number_in_the_answer(tmp_path, answer, doubted):
     """pdf_page_count at e03cee3: asked how many pages and the title, Qwen 1.5B gave the title alone."""

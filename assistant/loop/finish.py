@@ -830,7 +830,9 @@ _ASKS_AMOUNT = re.compile(r"\bhow much\b|\b(and|with) (its|their|the) (total|sum
                           r"^\W*what (is|was|are|were) (the|our|my) (total|sum|average|amount)\b", re.IGNORECASE)
 _COUNT = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])|\b(no|none|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                     r"a dozen|single|several|hundreds?|thousands?)\b", re.IGNORECASE)
-_STEP_NUMBER = re.compile(r"\b(step|phase|part|section)\s+\d+\b", re.IGNORECASE)
+#: a number that names one of several ("Step 1", "page 1": pdf_page_count at 746bd31, 'the first "--- page 1 ---"
+#: marker' and the title, no page count, finished), not a count
+_STEP_NUMBER = re.compile(r"\b(step|phase|part|section|page)\s+\d+\b", re.IGNORECASE)
 _COUNTED = re.compile(r"\bhow many\s+(?P<noun>[a-z]{3,})", re.IGNORECASE)
 
 
