@@ -842,6 +842,27 @@ def test_a_call_missing_what_it_writes_gets_the_pending_call_to_copy_again(assis
     store.close()
 
 
+def test_the_call_a_finish_check_spelled_out_under_a_plain_answer_is_repeated_by_a_call_missing_it(
+        assistant_home, tmp_path):
+    """xlsx_total at ab03949: the answer came as plain text after a copy of the workbook; the finish check's note
+    spelled out the total row's xlsx_write; the next xlsx_write came without cells, and its validation error did not
+    repeat the call (the pending call was looked for in call results only)."""
+    import json
+
+    from tools.office import OFFICE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("copy", src="expenses.xlsx", dest="expenses_total.xlsx"),
+        "The Total row has been added to expenses_total.xlsx.",
+        call("xlsx_write", path="expenses.xlsx", sheet="Expenses", replace_data="true"),
+        "Added the Total row."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    events = list(agent.run(_expenses_book(ws), workspace=ws))
+    invalid = [e.result for e in events if isinstance(e, ToolCallFinished)][1]
+    assert invalid.startswith("Invalid arguments for xlsx_write"), invalid
+    assert f"(harness note at step 2: call xlsx_write with {json.dumps(_TOTAL_ROW)})" in invalid, invalid
+    store.close()
+
+
 def test_a_total_row_holding_a_number_that_is_not_the_columns_sum_is_refused(assistant_home, tmp_path):
     """xlsx_total at 1c5fa31: after a per-item query, "Total" rows of one item's sum each (201.40, 73.15, ...)
     written under the table five times. The first is refused with the call that adds the right row."""

@@ -566,7 +566,7 @@ class CallRunner:
             if other:  # multistep_invoices_memo at c92ae49: docx_create for invoices.xlsx, its table rows of dicts
                 return (yield from self.finish(call, ToolResult.fail(other), "invalid"))
             msg = format_validation_error(tool, exc)
-            pending = next_call_to_copy(s.calls)
+            pending = next_call_to_copy(s.calls, s.messages)
             if f": call {tool.name} with " in pending:  # xlsx_total at 8282b36: the row's call given, sent without cells
                 msg += f"\nThe call to copy (harness note at {pending})"
             return (yield from self.finish(call, ToolResult.fail(msg), "invalid"))

@@ -21,7 +21,7 @@ from typing import Sequence
 
 from tools.untrusted import fence
 
-from ..state.models import CallRecord
+from ..state.models import CallRecord, StoredMessage
 from .plan import work_calls
 
 __all__ = ["call_to_copy", "calls_to_copy_in", "changed_so_far", "found_so_far", "next_call_to_copy"]
@@ -101,7 +101,7 @@ _CALL_TO_COPY = re.compile(r"\bcall (?P<name>[a-z][a-z0-9_]*) with (?=\{)")
 _FENCE_END = re.compile(r"^<<END_UNTRUSTED \w+>>$", re.MULTILINE)
 
 
-def next_call_to_copy(calls: Sequence[CallRecord]) -> str:
+def next_call_to_copy(calls: Sequence[CallRecord], notes: Sequence[StoredMessage] = ()) -> str:
     """The newest call the harness or a tool spelled out for the model to copy
     ("call NAME with {...}" in the trusted part of a result: after its fence, or
     all of an unfenced result) that the model has not yet made: no successful
@@ -112,16 +112,22 @@ def next_call_to_copy(calls: Sequence[CallRecord]) -> str:
     Summary sheet was there, and was handed off; the finish check's feedback
     named what was wrong but not the call that would put it right. Text inside a
     fence is data and is never offered (a document saying "call delete with ..."
-    stays a document)."""
-    import json
+    stays a document).
 
+    ``notes``: the task's messages; its corrective notes (a finish check's doubt of
+    an answer given as plain text, a stuck note) count as results of their step.
+    xlsx_total at ab03949: the finish check spelled out the total row's
+    ``xlsx_write`` under a plain-text answer, and the next ``xlsx_write`` came
+    without cells; the validation error did not repeat it."""
     done = work_calls(calls)
-    for c in reversed(calls):
-        for name, args in reversed(calls_to_copy_in(c.result or "")):
-            if any(d.name == name and d.step > c.step for d in done) or any(
+    said = [(c.step, c.result or "") for c in calls]
+    said += [(m.step, m.content) for m in notes if m.role == "user" and m.kind == "corrective"]
+    for step, text in reversed(sorted(said, key=lambda x: x[0])):
+        for name, args in reversed(calls_to_copy_in(text)):
+            if any(d.name == name and d.step > step for d in done) or any(
                     d.name == name and d.arguments == args for d in done):
                 return ""  # the newest advice was taken (or this very call made): nothing pending
-            return f"step {c.step}: {call_to_copy(name, args)}"
+            return f"step {step}: {call_to_copy(name, args)}"
     return ""
 
 
