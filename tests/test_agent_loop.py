@@ -932,6 +932,32 @@ def test_giving_up_with_the_call_to_copy_not_made_gets_one_more_try(tmp_path):
         store.close()
 
 
+def test_answers_between_right_moves_with_a_move_still_to_copy_get_another_try(tmp_path):
+    """files_organise at ab03949: "I could not find it" answered after each right move (jpg, then pdf), each doubted,
+    and the third handed off with the txt files unsorted and the move to copy given. While every doubt was followed
+    by a change and a call to copy is pending, the answer is doubted again instead; the work gets done."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+
+    goal = ("Sort the files in the inbox folder into subfolders of inbox named after their file extension: pdf, jpg "
+            "and txt (for example inbox/pdf/scan.pdf). Keep the file names as they are.")
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("list_dir", path="inbox"), "I could not find it", call("move", src="inbox/*.jpg", dest="inbox/jpg"),
+        "I could not find it", call("move", src="inbox/*.pdf", dest="inbox/pdf"), "I could not find it",
+        call("move", src="inbox/*.txt", dest="inbox/txt"),
+        "Sorted the files of inbox into inbox/jpg, inbox/pdf and inbox/txt."], [*FILE_TOOLS, ASK_HUMAN],
+        approve="all")
+    (ws / "inbox").mkdir()
+    for name in ("scan.pdf", "beach.jpg", "todo.txt"):
+        (ws / "inbox" / name).write_bytes(b"x")
+    events = list(agent.run(goal, workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    assert sorted(p.relative_to(ws).as_posix() for p in (ws / "inbox").rglob("*.*")) == [
+        "inbox/jpg/beach.jpg", "inbox/pdf/scan.pdf", "inbox/txt/todo.txt"]
+    store.close()
+
+
 def test_sorting_by_extension_gets_the_move_calls_to_copy(tmp_path):
     """files_organise at 80595a7: Qwen 1.5B sent rename_many regular expressions for folder ".inbox", then gave up
     saying "inbox" does not exist. A look at the files gets the move calls for the extensions not sorted yet."""
