@@ -75,7 +75,8 @@ class RunResult:
     error: str = ""
     calls: list[str] = field(default_factory=list)
     #: what happened, in order, for reading a run afterwards: ``{"step": n}``, ``{"text": ...}`` (what the
-    #: model wrote, per step), ``{"call": {...}}``, ``{"result": ..., "error": bool}``
+    #: model wrote, per step), ``{"call_text": ...}`` (a call's text that no call event followed: a ``finish``
+    #: call's answer, a call refused before it started), ``{"call": {...}}``, ``{"result": ..., "error": bool}``
     #: (first 600 characters), ``{"notice": ...}``, ``{"paused": kind, "reason": ...}``.
     trace: list[dict[str, Any]] = field(default_factory=list)
 
@@ -241,12 +242,15 @@ def _trace(res: RunResult, ev: Any) -> None:
     trace = res.trace
     if type(ev).__name__ == "StepStarted":
         trace.append({"step": ev.n})
-    elif isinstance(ev, TextDelta) and ev.kind == "content":
-        if trace and "text" in trace[-1]:
-            trace[-1]["text"] += ev.text
+    elif isinstance(ev, TextDelta) and ev.kind in ("content", "tool_call"):
+        key = "text" if ev.kind == "content" else "call_text"
+        if trace and key in trace[-1]:
+            trace[-1][key] += ev.text
         else:
-            trace.append({"text": ev.text})
+            trace.append({key: ev.text})
     elif type(ev).__name__ == "ToolCallStarted":
+        if trace and "call_text" in trace[-1]:
+            trace.pop()  # the call itself says it
         trace.append({"call": dict(ev.call)})
     elif type(ev).__name__ == "ToolCallFinished":
         if not (trace and trace[-1].get("call", {}).get("id") == ev.call.get("id")):

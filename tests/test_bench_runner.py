@@ -46,6 +46,17 @@ def test_the_trace_shows_a_call_that_was_refused_before_it_ran(assistant_home):
     assert after["result"].startswith("Not run again")
 
 
+def test_the_trace_shows_the_answer_of_a_finish_call_the_checks_refused(assistant_home):
+    """files_rename_pattern at ab03949: the trace held "Finish check: the answer says readme.txt was written" and not
+    the answer it doubted (sent as a finish call, which starts no call event)."""
+    r = run_task(task("files_rename_pattern"), ScriptedChatModel([
+        call("finish", answer="I wrote readme.txt with the new names."), RENAMES, "Renamed the five photos."]))
+    refused = next(i for i, t in enumerate(r.trace) if "readme.txt" in t.get("call_text", ""))
+    assert r.trace[refused + 1]["notice"].startswith("Finish check:"), r.trace
+    assert not any("call_text" in t for t in r.trace[refused + 1:]), r.trace  # the moves' text is their calls
+    assert r.grade == 1.0
+
+
 def test_each_run_gets_its_own_home_and_the_callers_home_comes_back(assistant_home):
     r = run_task(task("note_add"), ScriptedChatModel([
         call("note_add", title="Wifi password", body="guest network password is sunflower42"), "Saved."]))
