@@ -845,6 +845,22 @@ def test_an_answer_that_shows_code_instead_of_running_it_is_doubted(tmp_path):
     assert "shows code" in _problems(tmp_path, goal, answer, [ran], files=())[0]  # another query: still code
 
 
+def test_a_query_shown_without_what_it_returned_is_no_answer(tmp_path):
+    """csv_group_totals at c14e080: the per-region totals queried right, then "you would use a SQL query like
+    this:" and that query, no region and no total, finished the task ("ORDER BY 2" passed for a number)."""
+    goal = "What are the total sales per region in sales.csv? Give each region with its total."
+    sql = "SELECT region, SUM(amount) FROM sales GROUP BY region ORDER BY 2 DESC"
+    ran = _done("table_query", "4 rows:\nregion | sum(amount)\n-------+------------\nWest   |     2174.40\n"
+                "East   |     2155.50\nSouth  |     2136.60\nNorth  |     1837.35", sql=sql)
+    answer = (f"To get the total sales per region in `sales.csv`, you would use a SQL query like this:\n\n```sql\n"
+              f"{sql};\n```\n\nThis query groups the data by region and sums the amount of each product sold.")
+    problems = _problems(tmp_path, goal, answer, [ran], files=())
+    assert problems and problems[0].startswith("the answer shows the query it ran but not what the query returned")
+    assert 'the answer to copy: "West 2174.40; East 2155.50; South 2136.60; North 1837.35."' in problems[0]
+    report = answer.replace("This query", "West 2174.40, East 2155.50, South 2136.60, North 1837.35. This query")
+    assert not any("query returned" in p for p in _problems(tmp_path, goal, report, [ran], files=()))
+
+
 def test_a_sheet_the_goal_names_must_exist_in_the_workbook_written(tmp_path):
     """xlsx_top_vendors: "Add a sheet named "Top 5"": the model wrote "Top 5" into a cell and answered "Done."."""
     import openpyxl

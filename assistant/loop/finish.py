@@ -1014,6 +1014,23 @@ def _query_answer(ev: Evidence, limit: int = 12) -> str:
     return ", e.g. " + answer_to_copy("; ".join(" ".join(c for c in row if c) for row in rows) + ".")
 
 
+def _query_shown_not_its_rows(answer: str, ev: Evidence) -> str:
+    """The doubt when ``answer`` to a question shows a query this task ran (see
+    :func:`_query_ran`) and, outside its code, names no cell of any row the task's
+    queries returned ("" otherwise). csv_group_totals at c14e080: the per-region
+    totals queried right, then "you would use a SQL query like this:" and the
+    query, no region or total, finished (its "ORDER BY 2" passed for a number)."""
+    if not asks_only_a_question(ev.goal) or not _query_ran(answer, ev.calls):
+        return ""
+    cells = {cell.lower() for c in ev.calls if c.name == "table_query" and c.status == "done" and not c.error
+             for row in _result_rows(c.result or "") for cell in row if len(cell) >= 2}
+    prose = _CODE_BLOCK.sub(" ", answer).lower()
+    if not cells or any(re.search(rf"(?<![\w.]){re.escape(cell)}(?![\w])", prose) for cell in cells):
+        return ""
+    return ("the answer shows the query it ran but not what the query returned; answer with its rows"
+            + (_query_answer(ev) or ", in plain sentences"))
+
+
 def _shape_problem(answer: str, ev: Evidence) -> str:
     """Why ``answer`` is not shaped like an answer ("" when it is): a JSON object
     (Qwen 1.5B 'finished' with ```{"answer": "Paragraph numbers ... have changed."}```),
@@ -2368,6 +2385,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                     f"{call_to_copy('table_query', {'sql': sql})}, then answer with what it returns"]
         return ["the answer shows code for the user to run instead of the result; run it with a tool (SQL with "
                 "table_query) and answer with what it returns"]
+    shown = _query_shown_not_its_rows(answer, ev)
+    if shown:
+        return [shown]
     copied = _copied_result(answer, ev.calls, ev.goal)
     if copied:
         return [f"the answer copies the whole result of {copied} instead of answering; answer what the task asks "
