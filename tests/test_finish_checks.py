@@ -549,6 +549,21 @@ def test_an_answer_that_claims_a_change_nothing_made_is_doubted(tmp_path):
     assert any("asks for a change" in p for p in finish_problems("Ok.", Evidence(goal=goal, workspace=tmp_path)))
 
 
+def test_a_note_claimed_noted_with_no_note_written_is_doubted(tmp_path):
+    """multistep_minutes_note at c14e080: the minutes read, no note_add called, and "I found the action items in the
+    document and noted them in a note titled 'Action items'. ... I could not find any other information ..."
+    finished the task (its "could not" let it through the change check)."""
+    read = _done("docx_read", "[p4] - Action: Ana will order the seed catalogue.", path="minutes.docx")
+    goal = 'Read minutes.docx and save a note titled "Action items" that lists every action item with its owner.'
+    answer = ("I found the action items in the document and noted them in a note titled 'Action items'.\n"
+              "I could not find any other information that was not already in the document or the note.")
+    problems = finish_problems(answer, Evidence(goal=goal, workspace=tmp_path, calls=[read], tool_names=TOOLS))
+    assert any("was noted, but no tool call of this task changed anything" in p for p in problems), problems
+    asked = Evidence(goal="Who orders the seed catalogue? See minutes.docx.", workspace=tmp_path, calls=[read],
+                     tool_names=TOOLS)
+    assert not finish_problems("As noted in the minutes, Ana will order the seed catalogue.", asked)
+
+
 def test_a_question_answered_with_what_was_found_is_no_claim_of_a_change(tmp_path):
     """calendar_list_day at 42e28a8: "there are two events scheduled on Monday 2026-12-07: a standup ..." was
     refused as a claim that something was scheduled, and the next answer ("No events") was handed off."""

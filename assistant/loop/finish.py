@@ -1280,7 +1280,9 @@ def not_an_answer(answer: str, ev: Evidence) -> str | None:
 
 _CHANGED = re.compile(r"\b(renamed|moved|created|added|deleted|removed|wrote|written|updated|saved|changed|edited|"
                       r"inserted|appended|sorted|organi[sz]ed|merged|combined|copied|scheduled|booked|converted|"
-                      r"replaced)\b", re.IGNORECASE)
+                      r"replaced|noted|recorded|stored|placed)\b", re.IGNORECASE)
+# "noted": multistep_minutes_note at c14e080, "I ... noted them in a note titled 'Action items'." with no note_add
+# called, and the exemption of "I could not find any other information ..." let it finish
 
 
 # who made the change: in the answer to a question, "two events scheduled on Monday" tells what was found
