@@ -898,6 +898,31 @@ def test_a_rename_by_example_gets_the_rename_many_call_to_copy(tmp_path):
     store.close()
 
 
+def test_a_failed_rename_after_the_renames_were_made_is_told_they_were(tmp_path):
+    """files_rename_pattern at c14e080: all five photos renamed at step 2, then rename_many sent twice more (for
+    "IMG_0007.jpg", then for "IMG_"), each finding nothing, and the task was handed off with its work done. A failed
+    rename after the renames, with no file left to rename, says that the renames were made."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    goal = ("In the photos folder, rename every file named like IMG_0042.jpg to holiday-0042.jpg (keep the number). "
+            "Leave other files alone.")
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("rename_many", folder="photos", find="IMG_", replace="holiday-"),
+        call("rename_many", folder="photos", find="IMG_0007.jpg", replace="holiday-"),
+        "Renamed the 2 photos."], [*FILE_TOOLS, ASK_HUMAN], approve="all")
+    (ws / "photos").mkdir()
+    for name in ("IMG_0007.jpg", "IMG_0420.jpg", "readme.txt"):
+        (ws / "photos" / name).write_bytes(b"x")
+    events = list(agent.run(goal, workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    again = [c for c in store.calls(events[-1].task_id) if c.name == "rename_many"][1]
+    assert again.error and again.result.endswith(
+        "The renames this task asks for were made (step 1): no file in photos holds 'IMG_' any more. If that "
+        "completes the task, give your final answer."), again.result
+    store.close()
+
+
 def test_giving_up_with_the_call_to_copy_not_made_gets_one_more_try(tmp_path):
     """files_rename_pattern at 1c5fa31: rename_many's error spelled out the call that renames the photos, the next
     turn said "I couldn't find any file named like IMG_0042.jpg" and the task was handed off at step 2. The give-up

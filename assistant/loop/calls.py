@@ -166,7 +166,7 @@ class CallRunner:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
-        hint = self._sheet_totals_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call) \
+        hint = self._sheet_totals_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
             or self._sort_hint(call, result) or self._cannot_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
@@ -298,22 +298,39 @@ class CallRunner:
         return (f" The numbers are in no table yet: first write {outputs[0]} with {maker} (rows: the header, then one "
                 f"row per item, amounts as plain numbers); then table_query can add them up.")
 
-    def _rename_hint(self, call: CallRecord) -> str:
+    def _rename_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``rename_many`` call to copy, after a look at the files (list_dir,
         find_files, file_info) in a task asking to rename files "named like A to B",
         until a rename ran ("" otherwise). files_rename_pattern at 80595a7: Qwen 1.5B
         looked for the example name IMG_0042.jpg itself with find_files, planned to
-        "combine_files" and "delete photos/*", read a photo as a Word document and gave up."""
-        if call.name not in ("list_dir", "find_files", "file_info") or self.registry.get("rename_many") is None:
-            return ""
+        "combine_files" and "delete photos/*", read a photo as a Word document and gave up.
+
+        After a rename ran, a failed rename or move, while no file of the folder holds
+        the part to change any more, is told that the renames were made and where.
+        files_rename_pattern at c14e080: all five photos renamed at step 2, then two
+        rename_many calls that found nothing to rename, an answer announcing a call,
+        and a hand-off with the work done."""
         m = RENAME_LIKE.search(self.s.task.goal)
-        if m is None or any(c.name in ("rename_many", "move") and c.status == "done" and not c.error
-                            for c in self.s.calls):
+        if m is None or self.registry.get("rename_many") is None:
             return ""
+        renamed = [c for c in self.s.calls if c.name in ("rename_many", "move") and c.status == "done" and not c.error]
         from tools.files.writing import _narrowed
 
         find, replace = _narrowed(m.group("old"), m.group("new"))
         folder = goal_folder(self.s.task.goal, self.ctx.workspace.is_dir) or "."
+        if renamed and call.name in ("rename_many", "move") and result.error:
+            try:
+                left = [e.path for e in self.ctx.workspace.walk(folder, max_depth=1)
+                        if e.kind == "file" and find in e.path.rpartition("/")[2]]
+            except Exception:  # noqa: BLE001 - a folder the workspace refuses: nothing to say about it
+                return ""
+            if left:
+                return ""
+            steps = ", ".join(str(c.step) for c in renamed)
+            return (f"The renames this task asks for were made (step {steps}): no file in {folder} holds {find!r} "
+                    "any more. If that completes the task, give your final answer.")
+        if call.name not in ("list_dir", "find_files", "file_info") or renamed:
+            return ""
         try:
             names = [e.path.rpartition("/")[2] for e in self.ctx.workspace.walk(folder, max_depth=1)
                      if e.kind == "file" and find in e.path.rpartition("/")[2]]
