@@ -254,6 +254,8 @@ def _trace(res: RunResult, ev: Any) -> None:
         trace.append({"call": dict(ev.call)})
     elif type(ev).__name__ == "ToolCallFinished":
         if not (trace and trace[-1].get("call", {}).get("id") == ev.call.get("id")):
+            if trace and "call_text" in trace[-1]:
+                trace.pop()  # the call itself says it
             trace.append({"call": dict(ev.call), "run": False})  # refused before it ran: show what was asked
         trace.append({"result": ev.result[:_TRACE_CHARS], "error": bool(ev.error)})
     elif isinstance(ev, Notice):

@@ -572,6 +572,33 @@ def test_the_turn_after_a_doubt_that_spells_out_a_call_is_a_call(tmp_path):
     store.close()
 
 
+def test_the_turn_after_a_refusal_that_repeats_a_call_to_copy_is_a_call(tmp_path):
+    """xlsx_top_vendors at c14e080: the ranking's table_query was given after the first read and repeated under both
+    refusals ("The call to copy that you have not made yet"); Qwen 1.5B wrote one-row sheets and answered, and was
+    handed off. The turn after such a refusal must be a call (finish left out)."""
+    import json
+
+    from agent_helpers import scripted_agent, workbook
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    goal = ('Add a sheet named "Top 5" to spending.xlsx listing the five vendors we paid the most in total: vendor '
+            "name in column A and its total in column B, largest first.")
+    cells = json.dumps([{"cell": "A1", "value": "Vendor"}, {"cell": "B1", "value": "Total"}])
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_write", path="spending.xlsx", sheet="Top 5", cells=cells), "I added a sheet named Top 5.",
+        call("list_dir", path="."), "I added it."], [*OFFICE_TOOLS, *TABLE_TOOLS, ASK_HUMAN], approve="all",
+        preread=True)
+    workbook(ws / "spending.xlsx", {"2026": [["Date", "Vendor", "Amount"], ["2026-01-02", "Adobe", 12.5],
+                                             ["2026-01-03", "Uber", 8]]})
+    events = list(agent.run(goal, workspace=ws))
+    forces = [f for f, _ in model.calls]
+    assert forces[2] == "tool_call" and "finish" not in model.grammar_tools[2], forces
+    refusal = [m.content for m in store.messages(events[-1].task_id) if m.content.startswith("Finish check:")][0]
+    assert "The call to copy that you have not made yet (harness note at step 0: call table_query with" in refusal
+    store.close()
+
+
 def test_a_task_no_tool_can_do_gets_the_question_to_ask_after_a_look_and_pauses_on_it(tmp_path):
     """handoff_send_budget at 9fda44c: "Send the budget to my manager." got three tool groups loaded, the folder
     listed twice and the budget read with two tools, and the 300 s ran out without a question to the user."""

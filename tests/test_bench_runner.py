@@ -44,6 +44,7 @@ def test_the_trace_shows_a_call_that_was_refused_before_it_ran(assistant_home):
     assert [t["call"]["name"] for t in refused] == ["move"]
     after = r.trace[r.trace.index(refused[0]) + 1]
     assert after["result"].startswith("Not run again")
+    assert not any("call_text" in t for t in r.trace), r.trace  # the refused call's text is the call shown
 
 
 def test_the_trace_shows_the_answer_of_a_finish_call_the_checks_refused(assistant_home):

@@ -23,7 +23,7 @@ from .ambiguity import ambiguous_goal
 from .attribution import NOT_FOUND_TAIL
 from .finish import ANSWER_TO_COPY, CANNED_REFUSAL, FINISH_CHECK_PREFIX, Evidence, changed_nothing, finish_problems, gives_up, \
     made_paths
-from .recap import call_to_copy, changed_so_far, found_so_far, next_call_to_copy
+from .recap import PENDING_CALL, call_to_copy, changed_so_far, found_so_far, next_call_to_copy
 
 __all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note", "touched_paths"]
 
@@ -191,7 +191,7 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
         text += f"\nWhat your calls changed so far (say what was done from this, if it is the task done):\n{changed}"
     pending = next_call_to_copy(ev.calls)
     if pending:  # xlsx_summary_sheet at f000187: the call that does the work was spelled out, never made
-        text += f"\nThe call to copy that you have not made yet (harness note at {pending})."
+        text += f"\n{PENDING_CALL} (harness note at {pending})."
     if finish_call is not None:
         finish_call.status, finish_call.result, finish_call.error = "invalid", text, True
         sess.task.usage.tool_calls += 1

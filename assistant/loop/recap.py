@@ -24,7 +24,7 @@ from tools.untrusted import fence
 from ..state.models import CallRecord, StoredMessage
 from .plan import work_calls
 
-__all__ = ["call_to_copy", "calls_to_copy_in", "changed_so_far", "found_so_far", "next_call_to_copy"]
+__all__ = ["PENDING_CALL", "call_to_copy", "calls_to_copy_in", "changed_so_far", "found_so_far", "next_call_to_copy"]
 
 _TOKEN = re.compile(r"\d{4}-\d{2}-\d{2}|[^\W_]{3,}(?:\.[A-Za-z]{2,4})?")
 # words of a goal that say what kind of answer it wants, not what it is about
@@ -99,6 +99,11 @@ def found_so_far(goal: str, calls: Sequence[CallRecord], marker: str = "", *, ma
 
 _CALL_TO_COPY = re.compile(r"\bcall (?P<name>[a-z][a-z0-9_]*) with (?=\{)")
 _FENCE_END = re.compile(r"^<<END_UNTRUSTED \w+>>$", re.MULTILINE)
+
+
+#: how a refusal repeats the call to copy not made yet (ending.end_with_answer); the turn after it must be a call
+#: (turns.force_to_look)
+PENDING_CALL = "The call to copy that you have not made yet"
 
 
 def next_call_to_copy(calls: Sequence[CallRecord], notes: Sequence[StoredMessage] = ()) -> str:

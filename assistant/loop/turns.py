@@ -22,7 +22,7 @@ from model.types import ParseError, ToolCall, TurnOutput
 from ..state.models import Task
 
 from .plan import work_calls
-from .recap import found_so_far
+from .recap import PENDING_CALL, found_so_far
 from .verify import announces_work, unbacked_file_claims
 
 __all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn", "force_for", "force_to_look", "last_step_note",
@@ -260,7 +260,10 @@ def force_to_look(messages: Sequence[Any], calls: Sequence[Any], check_prefix: s
         return "tool_call"
     # a doubt that spells out the call to make: files_find at c3438bd, told to grep for "passport", Qwen 1.5B
     # answered readme.txt again and was handed off
-    doubts = [ln for ln in last.splitlines() if ln.startswith("- ")]
+    # and so does the call to copy the refusal repeats (recap.next_call_to_copy): xlsx_top_vendors at c14e080, the
+    # ranking's table_query given after the first read and under both refusals, two more xlsx_write calls of one
+    # row each and a hand-off
+    doubts = [ln for ln in last.splitlines() if ln.startswith(("- ", PENDING_CALL))]
     return "tool_call" if any(_DOUBT_CALL.search(d) for d in doubts) else None
 
 
