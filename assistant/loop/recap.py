@@ -126,7 +126,7 @@ def next_call_to_copy(calls: Sequence[CallRecord], notes: Sequence[StoredMessage
     without cells; the validation error did not repeat it."""
     done = work_calls(calls)
     said = [(c.step, c.result or "") for c in calls]
-    said += [(m.step, m.content) for m in notes if m.role == "user" and m.kind == "corrective"]
+    said += [(m.step, _outside_fences(m.content)) for m in notes if m.role == "user" and m.kind == "corrective"]
     for step, text in reversed(sorted(said, key=lambda x: x[0])):
         for name, args in reversed(calls_to_copy_in(text)):
             if any(d.name == name and d.step > step for d in done) or any(
@@ -134,6 +134,15 @@ def next_call_to_copy(calls: Sequence[CallRecord], notes: Sequence[StoredMessage
                 return ""  # the newest advice was taken (or this very call made): nothing pending
             return f"step {step}: {call_to_copy(name, args)}"
     return ""
+
+
+def _outside_fences(text: str) -> str:
+    """``text`` without its fenced data (each ``<<UNTRUSTED id>>`` ... ``<<END_UNTRUSTED
+    id>>`` block, and all after a fence left open): a refusal's note quotes what the
+    reads found between its own lines, and only its own lines may spell out a call."""
+    text = re.sub(r"^<<UNTRUSTED (\w+)[^\n]*>>$.*?^<<END_UNTRUSTED \1>>$", "", text, flags=re.MULTILINE | re.DOTALL)
+    opened = _FENCE_ID.search(text)
+    return text[:opened.start()] if opened else text
 
 
 def call_to_copy(name: str, arguments: dict) -> str:
