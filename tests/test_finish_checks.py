@@ -549,6 +549,22 @@ def test_an_answer_that_claims_a_change_nothing_made_is_doubted(tmp_path):
     assert any("asks for a change" in p for p in finish_problems("Ok.", Evidence(goal=goal, workspace=tmp_path)))
 
 
+def test_a_made_up_number_beside_one_a_read_gave_is_told_the_line_of_that_one(tmp_path):
+    """pdf_number_lookup at c14e080: "approximately 0.0587 days or 3.4 hours", the 0.0587 worked out by hand, was
+    refused three times for a number no tool gave and handed off; the doubt names the line its 3.4 stands on."""
+    read = _done("pdf_read", "<<UNTRUSTED ab12 source=review.pdf>>\n--- page 1 ---\nLast year the average delivery "
+                 "time was 4.1 days across 18,200 orders.\n--- page 2 ---\nOrders shipped this year: 21,450.\n"
+                 "Average delivery time this year: 3.4 days.\n<<END_UNTRUSTED ab12>>", path="review.pdf")
+    goal = "What was our average delivery time this year, according to review.pdf?"
+    answer = "The average delivery time this year was approximately 0.0587 days or 3.4 hours."
+    problems = _problems(tmp_path, goal, answer, [read], files=())
+    assert any(p.startswith("the number 0.0587 in the answer appear in no tool result") and p.endswith(
+        "the answer's 3.4 is on the line 'Average delivery time this year: 3.4 days.' of pdf_read at step 1: if that "
+        "line answers the task, answer with its value as the line gives it") for p in problems), problems
+    alone = _problems(tmp_path, goal, "It was approximately 0.0587 days.", [read], files=())
+    assert any("0.0587" in p and "is on the line" not in p for p in alone), alone
+
+
 def test_a_note_claimed_noted_with_no_note_written_is_doubted(tmp_path):
     """multistep_minutes_note at c14e080: the minutes read, no note_add called, and "I found the action items in the
     document and noted them in a note titled 'Action items'. ... I could not find any other information ..."

@@ -2504,8 +2504,30 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     unseen = number_problems(answer, [ev.goal, *ev.user_texts, *results, *ev.extra_texts])
     if unseen:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "
-                   "appear in no tool result of this task; get numbers from a tool (e.g. table_query), never by hand")
+                   "appear in no tool result of this task; get numbers from a tool (e.g. table_query), never by hand"
+                   + _line_of_a_seen_number(answer, unseen, ev.calls))
     return out
+
+
+def _line_of_a_seen_number(answer: str, unseen: Sequence[str], calls: Sequence[CallRecord]) -> str:
+    """'; the answer's 3.4 is on the line "Average delivery time this year: 3.4 days."
+    of pdf_read at step 0: ...' for the first number of ``answer`` (not a small
+    integer, not in ``unseen``) on a line of a read of this task ("" when none is).
+    pdf_number_lookup at c14e080: "approximately 0.0587 days or 3.4 hours", the 0.0587
+    worked out by hand, refused three times and handed off; the 3.4 it had right
+    stood on the line that answers the question."""
+    reads = [c for c in calls if c.status == "done" and not c.error and (c.risk or "read") == "read" and c.result
+             and c.name not in _HARNESS_TOOLS]
+    for m in _NUMBER.finditer(_LIST_MARKER.sub(" ", _FILE_OR_URL.sub(" ", answer))):
+        n = normalise_number(m.group(0))
+        if n in unseen or ("." not in n and int(n) <= SMALL_INTEGER):
+            continue
+        for c in reads:
+            for line in _FENCE_LINE.sub("", _data_of(c.result or "")).splitlines():
+                if n in _numbers(line) and len(line.strip()) <= 160:
+                    return (f"; the answer's {m.group(0)} is on the line {line.strip()!r} of {c.name} at step "
+                            f"{c.step}: if that line answers the task, answer with its value as the line gives it")
+    return ""
 
 
 _WORD = re.compile(r"[^\W\d_]{4,}")
