@@ -1687,6 +1687,9 @@ _OFFERS_HELP = re.compile(r"\b(?:do|would) you (?:need|want|like) (?:any |some |
                           # (not the harness's own "How would you like me to go on?", which asks how)
                           r"(?<!how )\b(?:do|would) you (?:want|like) (?:me )?to (?:continue|proceed|go on|go ahead)\b|"
                           r"\b(?:shall|should) i (?:continue|proceed|go on|go ahead)\b|"
+                          # calendar_list_day at 7dcd18e: the day's two events listed, then "What is the next step?"
+                          r"\bwhat (?:is|should be|'s) (?:the|my) next step\b|"
+                          r"\bwhat (?:should|shall) i do (?:next|now)\b|\bwhat do you want me to do (?:next|now)\b|"
                           r"\b(?:is|are) (?:the|this|that|these) (?:information|answer|result|event)s? "
                           r"(?:(?:provided|above|shown|listed) )?(?:correct|right|accurate)\b",
                           re.IGNORECASE)
