@@ -489,11 +489,49 @@ def test_offering_the_user_help_with_their_own_task_is_refused(tmp_path):
 
     for q in ("Would you like some help with this?", "How can I help you further?", "Is there anything else I can do?",
               "Please provide the summary.", "Is the information provided correct? If not, please provide it.",
-              "Do you want to continue with the meeting? Yes or No?", "Shall I proceed?"):
+              "Do you want to continue with the meeting? Yes or No?", "Shall I proceed?", "What is the next step?",
+              "What should I do next?"):
         assert _OFFERS_HELP.search(q), q
     for q in ("Which of the two contracts do you mean?", "What is your manager's email address?",
-              "Should I overwrite summary.docx?", "I cannot send it. How would you like me to go on?"):
+              "Should I overwrite summary.docx?", "I cannot send it. How would you like me to go on?",
+              "Which step of the plan is next: the draft or the review?"):
         assert not _OFFERS_HELP.search(q), q
+
+
+def test_a_sentence_saying_a_tool_may_be_called_later_is_left_out_of_the_answer(tmp_path):
+    """calendar_list_day at 7dcd18e: "I found two events ...: Team standup at 9:00 AM and Lunch with Sam at 12:30 PM.
+    ... I will call ask_human if I need more information." was refused for naming a tool, and the task paused on
+    "What is the next step?". The aside is left out of the answer; the answer is judged without it."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    from assistant.loop.finish import without_tool_asides
+
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="notes.md"),
+        "The plumber is Jonas Berg, phone 0170 555 0199. I will call ask_human if I need more information."],
+        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=False)
+    (ws / "notes.md").write_text("Plumber: Jonas Berg, phone 0170 555 0199\n")
+    events = list(agent.run("Who is the plumber? It is in notes.md", workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    assert events[-1].answer == "The plumber is Jonas Berg, phone 0170 555 0199.", events[-1].answer
+    store.close()
+    (tmp_path / "call").mkdir()  # the same answer sent as a finish call (the trace's)
+    agent, _, ws, store = scripted_agent(tmp_path / "call", [
+        call("read_file", path="notes.md"), call("finish", answer="The plumber is Jonas Berg, phone 0170 555 0199. "
+                                                 "I will call ask_human if I need more information.")],
+        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=False)
+    (ws / "notes.md").write_text("Plumber: Jonas Berg, phone 0170 555 0199\n")
+    events = list(agent.run("Who is the plumber? It is in notes.md", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "The plumber is Jonas Berg, phone 0170 555 0199."
+    store.close()
+    names = ["ask_human", "read_file", "note_search"]
+    for kept in ("I used read_file to find it: the plumber is Jonas Berg.", "I will call ask_human if I need more.",
+                 "If you want more, I can run note_search.\nThe plumber is Jonas Berg.".replace(
+                     "I can run note_search", "I can search")):
+        assert without_tool_asides(kept, names) == kept, kept  # an aside alone, or no aside, stays as it is
+    assert without_tool_asides("The plumber is Jonas Berg.\nIf you want more, I can run note_search.", names) == \
+        "The plumber is Jonas Berg."
 
 
 def test_asking_the_user_whether_to_call_a_tool_is_refused(tmp_path):

@@ -39,7 +39,8 @@ from .arguments import call_record, storable_text
 from .calls import FAILED_AGAIN_KEY, NOTHING_NEW_KEY, OTHER_TOOL_KEY, QUESTION_ONLY_KEY, CallRunner, \
     changing_tools
 from .ending import end_with_answer, evidence_of, touched_paths
-from .finish import FINISH, FINISH_CHECK_PREFIX, asks_only_a_question, not_an_answer, unwrap_answer
+from .finish import FINISH, FINISH_CHECK_PREFIX, asks_only_a_question, not_an_answer, unwrap_answer, \
+    without_tool_asides
 from .history import fit_prompt, to_model_messages
 from .plan import PLAN_TURN_TOKENS, UPDATE_PLAN, context_message, next_plan_step, plan_tool, wants_plan_turn
 from .preread import PREREAD_STEP, preread_calls
@@ -450,13 +451,14 @@ class Agent:
                 record = call_record(turn.calls[0], step_n, msg.seq, 0)
                 msg.tool_calls = [{**record.brief(), "raw": record.raw}]
                 task.format_errors = 0
-                answer = unwrap_answer(str(record.arguments.get("answer", "")))
+                # "I will call ask_human if ..." is no part of an answer (calendar_list_day at 7dcd18e)
+                answer = without_tool_asides(unwrap_answer(str(record.arguments.get("answer", ""))), names)
                 return (yield from end_with_answer(sess, msg, answer, ev(), record))
         if isinstance(turn, Calls):
             yield from self._record_calls(sess, msg, turn, step_n)
             return False
         if isinstance(turn, Answer):
-            text = unwrap_answer(turn.text)  # {"response": "..."}: the answer inside
+            text = without_tool_asides(unwrap_answer(turn.text), names)  # {"response": "..."}: the answer inside
             bad = not_an_answer(text, ev())
             if bad is None:
                 return (yield from end_with_answer(sess, msg, text, ev()))

@@ -34,7 +34,7 @@ from .recap import call_to_copy
 from .verify import exists_somewhere
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
-           "number_problems", "file_problems", "store_goal", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
+           "number_problems", "file_problems", "without_tool_asides", "store_goal", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
            "echoes_harness", "asks_only_a_question", "not_an_answer", "unwrap_answer", "gives_up", "summary_too_long",
            "undoable_verb", "NOT_READING", "text_change"]
 
@@ -125,6 +125,34 @@ def markup_problem(answer: str, tool_names: Sequence[str], called: Iterable[str]
         if m and (n not in ran or _POINTS_TO_RESULT.search(answer[max(0, m.start() - 40): m.start()])):
             return f"the answer names the tool '{n}'; call tools with <tool_call>, and answer with what you found"
     return None
+
+
+def without_tool_asides(answer: str, tool_names: Sequence[str]) -> str:
+    """``answer`` without its sentences that name a tool (an identifier with an
+    underscore) only to say it might be called later ("I will call ask_human if I
+    need more information."), when other sentences remain; ``answer`` unchanged
+    otherwise. calendar_list_day at 7dcd18e: "I found two events ...: Team standup
+    at 9:00 AM and Lunch with Sam at 12:30 PM. ... I will call ask_human if I need
+    more information." was refused for naming a tool, and the task paused on a
+    question."""
+    names = [n for n in tool_names if n and "_" in n]
+    if not names:
+        return answer
+    tool = re.compile(r"(?<![\w-])(" + "|".join(re.escape(n) for n in names) + r")(?![\w-])")
+    spans = [m.span() for m in re.finditer(r"[^.!?\n]*[.!?]?", answer) if m.group(0).strip()]
+    drop = [(a, b) for a, b in spans if tool.search(answer[a:b]) and _ASIDE.search(answer[a:b])
+            and not _MARKUP.search(answer[a:b])]
+    if not drop or len(drop) == len(spans):
+        return answer
+    for a, b in reversed(drop):
+        answer = answer[:a] + answer[b:]
+    return re.sub(r"[ \t]+\n", "\n", re.sub(r"[ \t]{2,}", " ", answer)).strip()
+
+
+#: a sentence about a call that may come later, not about what was found: "I will call X if ...", "If you need
+#: more, I can use X"
+_ASIDE = re.compile(r"\b(?:i|we)(?: will|'ll| can| could| may| might| would)\b.*\bif\b|\bif\b.*\b(?:i|we)(?: will|"
+                    r"'ll| can| could| may| might)\b", re.IGNORECASE)
 
 
 _POINTS_TO_RESULT = re.compile(r"\b(result|output|response)s?\s+(of|from)\s+(the\s+)?`?$", re.IGNORECASE)

@@ -24,6 +24,7 @@ from ..state.models import Task
 from .plan import work_calls
 from .recap import PENDING_CALL, found_so_far
 from .verify import announces_work, unbacked_file_claims
+from .finish import without_tool_asides
 
 __all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn", "force_for", "force_to_look", "last_step_note",
            "empty_reply", "forges_result", "outputs_made_note", "refused_answer", "FORCE"]
@@ -117,6 +118,7 @@ def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
         if salvaged:  # a well-formed JSON call in a code block: run it rather than spend a turn on a retry
             return Calls([ToolCall(name=n, arguments=a, raw=r) for n, a, r in salvaged], content=prose)
         return FormatError(failed, call_expected=True)
+    text = without_tool_asides(text, tool_names)  # "I will call ask_human if ..." announces no work of this turn
     if announces_work(text):
         return FormatError("you said what you will do but called no tool; call the first tool now, or give the "
                            "final answer", call_expected=False)
