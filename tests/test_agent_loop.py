@@ -534,6 +534,30 @@ def test_a_sentence_saying_a_tool_may_be_called_later_is_left_out_of_the_answer(
         "The plumber is Jonas Berg."
 
 
+def test_asking_the_user_which_of_your_tools_to_use_is_refused_with_the_call_to_copy(tmp_path):
+    """csv_to_xlsx at 7dcd18e: write_file refused for contacts.xlsx with the xlsx_write call to copy, then "What
+    function should I use to create the Excel file from the CSV file?" with the choices xlsx_write and table_query,
+    and the task paused on it. The tools in the choices count; the refusal repeats the call to copy."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="contacts.csv"), call("write_file", path="contacts.xlsx", content="Name,City\nInes,Porto"),
+        call("ask_human", question="What function should I use to create the Excel file from the CSV file?",
+             choices='["xlsx_write", "table_query"]'),
+        call("xlsx_write", path="contacts.xlsx", from_csv="contacts.csv"), "Converted contacts.csv to contacts.xlsx."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, ASK_HUMAN], approve="all", preread=False)
+    (ws / "contacts.csv").write_text("Name,City\nInes,Porto\n")
+    events = list(agent.run("Convert contacts.csv into an Excel file contacts.xlsx with the same columns and rows.",
+                            workspace=ws))
+    asked = [c for c in store.calls(events[-1].task_id) if c.name == "ask_human"]
+    assert asked[0].status == "denied" and asked[0].result.startswith("Not asked: xlsx_write is a tool of yours")
+    assert 'call xlsx_write with {"path": "contacts.xlsx", "from_csv": "contacts.csv"})' in asked[0].result
+    assert isinstance(events[-1], Finished) and (ws / "contacts.xlsx").exists()
+    store.close()
+
+
 def test_asking_the_user_whether_to_call_a_tool_is_refused(tmp_path):
     """xlsx_summary_sheet at 8282b36: the Summary sheet added, then "Do you want to run xlsx_recalc to compute the
     formulas in the new sheet?" asked of the user, and the task paused on it. A question about the user's things

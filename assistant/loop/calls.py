@@ -819,14 +819,21 @@ class CallRunner:
             msg = ("Not asked: the user gave you this task to do and is waiting for you to do it; they will not "
                    "do any step of it. Do what is left of it with the tools, then give your final answer.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        # the question and its choices (csv_to_xlsx at 7dcd18e: "What function should I use to create the Excel file
+        # from the CSV file?", choices xlsx_write and table_query, after xlsx_write's call to copy was given)
+        choices = call.arguments.get("choices") if question else None
+        asked = " ".join([question, *(str(c) for c in choices)] if isinstance(choices, list) else [question])
         named = [n for n in [*self.registry.names(), *self.extra_tools] if "_" in n and n != "ask_human"
-                 and re.search(rf"\b{re.escape(n)}\b", question)] if question else []
+                 and re.search(rf"\b{re.escape(n)}\b", asked)] if question else []
         if named and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
             # xlsx_summary_sheet at 8282b36: the Summary sheet added, then "Do you want to run xlsx_recalc to compute
             # the formulas in the new sheet?" asked of the user, and the task paused on it
             msg = (f"Not asked: {named[0]} is a tool of yours, not the user's; whether to call it is yours to decide "
                    "(a change that needs the user's approval asks for it by itself). Call it if the task needs it, "
                    "or give your final answer.")
+            pending = next_call_to_copy(s.calls, s.messages)
+            if any(f": call {n} with " in pending for n in named):
+                msg += f"\nThe call to copy (harness note at {pending})"
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         search = grep_call(s.task.goal, [*self.registry.names(), *self.extra_tools]) \
             if question and _NAMES_A_FILE.search(question) and not any(
