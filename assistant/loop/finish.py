@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 
 from model.parsing_failed import looks_like_failed_call, unknown_json_tool
 from tools.base import RiskClass, Tool, ToolContext, ToolResult
+from tools.untrusted import FENCE_NOTICE
 
 from ..state.models import CallRecord
 from .attribution import misattributed_contact
@@ -919,9 +920,11 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
         return True
     if len(first) < min_chars:
         return False
-    if any(first in _squash(t) for t in data_texts if t):
+    # the notice under a fence's marker is the harness's, though every fenced result holds it: the demo model
+    # (SmolLM2-135M) at 66c0c3b finished "Who is the plumber?" with it
+    if any(first in _squash(_FENCE_LINE.sub("", t)) for t in data_texts if t):
         return False
-    texts = [*harness_texts, format_instructions("xml"), format_instructions("json")]
+    texts = [*harness_texts, FENCE_NOTICE, format_instructions("xml"), format_instructions("json")]
     if any(first in _squash(t) for t in texts if t):
         return True
     # near copies too: the demo model answered "What you found and did, and said plainly what you could not
