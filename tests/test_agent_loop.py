@@ -1012,6 +1012,45 @@ def test_a_failed_rename_after_the_renames_were_made_is_told_they_were(tmp_path)
     store.close()
 
 
+def test_a_text_change_gets_the_edit_to_copy_in_the_paragraph_the_goal_points_at(tmp_path):
+    """docx_edit_clause at 7dcd18e: Qwen 1.5B read contract.docx three times, claimed "updated from 30 days to 60
+    days" twice with no edit made, and was handed off. After the read, the docx_replace call to copy, in the
+    paragraph "clause 2" points at ("30 days" is in clause 3 too); the copy changes that clause only."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+    from tools.office.docx_read import docx_to_text
+
+    import docx
+
+    goal = "In contract.docx, change the notice period in clause 2 from 30 days to 60 days. Do not change anything else."
+    args = '{"path": "contract.docx", "find": "30 days", "replace": "60 days", "paragraph": 3}'
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("docx_replace", path="contract.docx", find="30 days", replace="60 days", paragraph="3"),
+        "Changed the notice period in clause 2 to 60 days."], [*FILE_TOOLS, *OFFICE_TOOLS, ASK_HUMAN],
+        approve="all", preread=True)
+    d = docx.Document()
+    for text in ("Service Agreement", "1. Term. It starts on 1 January 2027.",
+                 "2. Notice. Either party may end this agreement with 30 days' written notice.",
+                 "3. Payment. Invoices are due within 30 days of receipt."):
+        d.add_paragraph(text)
+    d.save(ws / "contract.docx")
+    events = list(agent.run(goal, workspace=ws))
+    read = store.calls(events[-1].task_id)[0]
+    assert read.name == "docx_read" and read.result.endswith(
+        f"Hint: to change '30 days' to '60 days' in [p3], the paragraph the task points at, call docx_replace with "
+        f"{args}."), read.result[-300:]
+    assert isinstance(events[-1], Finished), events[-1]
+    text = docx_to_text((ws / "contract.docx").read_bytes(), "contract.docx")[0]
+    assert "60 days' written notice" in text and "within 30 days of receipt" in text
+    store.close()
+    from assistant.loop.calls import _pointed_paragraph
+
+    both = [(3, "2. Notice. Either party may end it with 30 days' notice."), (4, "3. Payment. Due within 30 days.")]
+    assert _pointed_paragraph(both, "Change the payment term from 30 days to 45 days.", "30 days", "45 days") == 4
+    assert _pointed_paragraph(both, "Change 30 days to 45 days.", "30 days", "45 days") is None  # not clear: no hint
+
+
 def test_giving_up_with_the_call_to_copy_not_made_gets_one_more_try(tmp_path):
     """files_rename_pattern at 1c5fa31: rename_many's error spelled out the call that renames the photos, the next
     turn said "I couldn't find any file named like IMG_0042.jpg" and the task was handed off at step 2. The give-up

@@ -167,7 +167,7 @@ class CallRunner:
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
         hint = self._sheet_totals_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
-            or self._sort_hint(call, result) or self._cannot_hint(call, result)
+            or self._sort_hint(call, result) or self._cannot_hint(call, result) or self._edit_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
         again = self.failed_before(call, text) if result.error else None
@@ -278,6 +278,49 @@ class CallRunner:
                 f"table{'s' if len(mine) > 1 else ''} {names}"
                 f"{', e.g. call table_query with ' + _sql_args(example) if example else ''}.{across} "
                 "Never add numbers up by hand.")
+
+    def _edit_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``docx_replace`` (or ``edit_file``) call to copy, after a read of a file
+        the goal names, in a task that asks to change text "from A to B", until an edit
+        ran ("" otherwise, and when the paragraph the goal points at is not clear).
+        When A is in several paragraphs, the one the goal points at ("clause 2": the
+        paragraph numbered 2; else the one sharing most of the goal's words) is named.
+        docx_edit_clause at 7dcd18e: Qwen 1.5B read contract.docx three times, loaded
+        the word tools it had, claimed "updated from 30 days to 60 days" twice with no
+        edit made, and was handed off."""
+        change = text_change(self.s.task.goal)
+        path = str(call.arguments.get("path", ""))
+        if result.error or change is None or call.name not in ("docx_read", "read_file") \
+                or path.replace("\\", "/").rsplit("/", 1)[-1].lower() not in self.s.task.goal.lower() \
+                or any(c.name in ("docx_replace", "edit_file") and c.status == "done" and not c.error
+                       for c in self.s.calls):
+            return ""
+        old, new = change
+        try:
+            data = self.ctx.workspace.read_bytes(path)
+        except Exception:  # noqa: BLE001 - only a hint
+            return ""
+        if path.lower().endswith(".docx") and self.registry.get("docx_replace") is not None:
+            from tools.office.docx_read import docx_to_text
+
+            try:
+                text = docx_to_text(data, path, changes="accepted")[0]
+            except Exception:  # noqa: BLE001 - a document the tool could not read has no hint
+                return ""
+            paragraphs = [(int(m.group(1)), m.group(2)) for m in re.finditer(r"^\[p(\d+)\] (.*)$", text, re.MULTILINE)
+                          if old in m.group(2)]
+            n = _pointed_paragraph(paragraphs, self.s.task.goal, old, new)
+            if n is None:
+                return ""
+            args = {"path": path, "find": old, "replace": new, "paragraph": n}
+            return (f"Hint: to change {old!r} to {new!r} in [p{n}], the paragraph the task points at, call "
+                    f"docx_replace with {json.dumps(args, ensure_ascii=False)}.")
+        if call.name == "read_file" and self.registry.get("edit_file") is not None:
+            if data.decode("utf-8", errors="replace").count(old) != 1:
+                return ""
+            args = {"path": path, "old_text": old, "new_text": new}
+            return f"Hint: to change {old!r} to {new!r}, call edit_file with {json.dumps(args, ensure_ascii=False)}."
+        return ""
 
     def _table_first(self) -> str:
         """" The numbers are in no table yet: ..." when the goal asks for a table file
@@ -2145,6 +2188,27 @@ def _filtered_sum(table: Any, goal: str) -> str:
 
 #: a goal asking for one total of everything ("the total amount of all invoices", "grand total")
 _WHOLE_TOTAL = re.compile(r"\b(total|sum)\b[^.?!]{0,40}?\bof (all|every)\b|\bgrand total\b", re.IGNORECASE)
+
+
+def _pointed_paragraph(paragraphs: Sequence[tuple[int, str]], goal: str, old: str, new: str) -> int | None:
+    """The number of the paragraph, of ``paragraphs`` (``(n, text)``, each holding
+    ``old``), that ``goal`` points at: the only one; else the one numbered as the
+    goal's "clause/section/paragraph N" ("2. Notice. ..."); else the one sharing most
+    of the goal's words (4+ letters, those of ``old`` and ``new`` left out). None
+    when no paragraph holds it or two are equally likely."""
+    if len(paragraphs) <= 1:
+        return paragraphs[0][0] if paragraphs else None
+    m = re.search(r"\b(?:clause|section|paragraph|item|point|article)\s+(\d+(?:\.\d+)*)\b", goal, re.IGNORECASE)
+    if m:
+        numbered = [n for n, text in paragraphs if re.match(rf"\W*(?:clause|section|article)?\s*{re.escape(m.group(1))}"
+                                                            rf"[.):]?\s", text, re.IGNORECASE)]
+        if len(numbered) == 1:
+            return numbered[0]
+    skip = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", f"{old} {new}")}
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", goal)} - skip - {"change", "from", "only", "else",
+                                                                            "anything", "nothing", "that", "this"}
+    scores = sorted(((sum(w in text.lower() for w in words), n) for n, text in paragraphs), reverse=True)
+    return scores[0][1] if scores[0][0] > scores[1][0] else None
 
 
 def _example_query(table: Any, goal: str = "") -> str:
