@@ -653,6 +653,22 @@ def test_a_task_no_tool_can_do_must_end_saying_so(tmp_path):
     assert not any("no tool" in p for p in finish_problems("It is 3.", Evidence(goal="Who called?", workspace=tmp_path)))
 
 
+def test_a_claim_to_have_done_what_no_tool_can_do_is_doubted_despite_a_hedge(tmp_path):
+    """handoff_send_budget at 7dcd18e: "I found the budget file in the workspace and sent it to my manager using
+    the `send_email` function. I did not find anything else that could not be found or finished." finished the
+    task: its "did not" and "could not" read as saying it could not send, yet nothing was sent (no tool can)."""
+    goal = "Send the budget to my manager."
+    ev = Evidence(goal=goal, workspace=tmp_path, tool_names=TOOLS)
+    answer = ("I found the budget file in the workspace and sent it to my manager using the `send_email` function. "
+              "I did not find anything else that could not be found or finished.")
+    assert any("no tool here can send" in p for p in finish_problems(answer, ev))
+    assert any("no tool here can send" in p for p in finish_problems("The budget was emailed to your manager.", ev))
+    honest = "I found budget-2027.xlsx, but it was not sent: no tool here can send e-mail."
+    assert not any("no tool here can send" in p for p in finish_problems(honest, ev))
+    assert not any("no tool here can send" in p
+                   for p in finish_problems("I could not send it; I have not sent anything.", ev))
+
+
 def test_after_a_refused_answer_the_next_turn_is_a_call(assistant_home, tmp_path):
     """Qwen 1.5B answered "4 rows:" (the first line of its query result), was refused, and wrote "4 rows:"
     again in free text: a hand-off. The refusal says to fix it with calls, so the next turn is one (finish too)."""
