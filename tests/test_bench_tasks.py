@@ -129,3 +129,12 @@ def test_next_weekday_meeting_dated_today_or_with_another_title_does_not_pass(tm
         (tmp_path / "calendar").mkdir(exist_ok=True)
         (tmp_path / "calendar" / "assistant.ics").write_text(text)
         assert task.grade(tmp_path, []) < 0.5
+
+
+def test_list_day_counts_a_hyphenated_standup_and_halves_the_next_days_event(tmp_path, assistant_home):
+    task = load_task(DEFAULT_TASKS_DIR / "calendar_list_day")
+    task.setup(tmp_path)
+    right = "Two events on 2026-12-07:\n- A stand-up at 9:00 AM to 9:15 AM\n- Lunch with Sam at 12:30 PM to 1:30 PM"
+    assert task.grade(tmp_path, _finished(right)) == 1.0
+    assert task.grade(tmp_path, _finished(right + "\n- Gym at 6 PM")) == 0.5
+    assert task.grade(tmp_path, _finished("Lunch with Sam at 12:30.")) == 0.5
