@@ -39,8 +39,8 @@ from .arguments import call_record, storable_text
 from .calls import FAILED_AGAIN_KEY, NOTHING_NEW_KEY, OTHER_TOOL_KEY, QUESTION_ONLY_KEY, CallRunner, \
     changing_tools
 from .ending import end_with_answer, evidence_of, touched_paths
-from .finish import FINISH, FINISH_CHECK_PREFIX, asks_only_a_question, not_an_answer, unwrap_answer, \
-    without_tool_asides
+from .evidence import asks_only_a_question
+from .finish import FINISH, FINISH_CHECK_PREFIX, not_an_answer, unwrap_answer, without_tool_asides
 from .history import fit_prompt, to_model_messages
 from .plan import PLAN_TURN_TOKENS, UPDATE_PLAN, context_message, next_plan_step, plan_tool, wants_plan_turn
 from .preread import PREREAD_STEP, preread_calls

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterable
 
-from .finish import goal_files
+from .evidence import goal_files
 
 __all__ = ["ambiguous_target", "ambiguous_goal", "AMBIGUOUS_KEY", "EDITS_EXISTING"]
 

@@ -26,9 +26,10 @@ from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
-from .finish import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asks_only_a_question, column_sum, \
-    goal_columns, goal_files, goal_folder, grep_call, made_paths, norm_path, row_to_add, store_goal, summary_lacks, \
-    summary_points, summary_too_long, text_change, undoable_verb, unread_inputs
+from .evidence import asks_only_a_question, goal_files, made_paths, norm_path
+from .finish import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, column_sum, goal_columns, goal_folder, \
+    grep_call, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, text_change, undoable_verb, \
+    unread_inputs
 from .history import truncate_observation
 from .policy import decide
 from .preread import PREREAD_STEP
@@ -1019,7 +1020,7 @@ class CallRunner:
         ``memory_add`` fact must come from the user's words or a tool result of this task."""
         if call.name != "memory_add":
             return ""
-        from .finish import ungrounded_words
+        from .evidence import ungrounded_words
 
         sources = [m.content for m in self.s.messages if m.role == "user" and m.kind in ("goal", "note")]
         sources += [c.result for c in self.s.calls if c.status == "done" and not c.error and c.id != call.id]
@@ -1344,7 +1345,7 @@ class CallRunner:
         or a thousands separator (multistep_invoices_memo at 3797c71: memo.docx said
         "The total amount of all invoices is 2,305.75 EUR" with no sum taken; the three
         invoices add up to 1,635.75)."""
-        from .finish import _NUMBER, number_problems
+        from .evidence import _NUMBER, number_problems
 
         if call.name in _PROSE_WRITES:
             text = " ; ".join(v for k, v in _strings(call.arguments) if k not in _PATH_ARGS)
@@ -1713,7 +1714,7 @@ def _confirms_goal(question: str, goal: str, workspace: Any) -> bool:
     m = _CONFIRM.match(question)
     if m is None or _CONFIRM_ALWAYS.search(goal) or _CONFIRM_ALWAYS.search(m.group("rest")):
         return False
-    from .finish import goal_files
+    from .evidence import goal_files
 
     outputs, inputs = goal_files(goal)
     root = Path(str(workspace))
@@ -1775,7 +1776,7 @@ def _files_tell(call: CallRecord, calls: Sequence[CallRecord], goal: str = "") -
     of a result holds together with a number: "What is the total sales in the
     West region?" after the query listed "West | 2174.40".
     """
-    from .finish import NOT_READING
+    from .evidence import NOT_READING
 
     question = str(call.arguments.get("question", ""))
     if not _WH_QUESTION.match(question):
@@ -2104,7 +2105,7 @@ _LINE_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+
 
 
 def _line_numbers(line: str) -> set[str]:
-    from .finish import normalise_number
+    from .numbers import normalise_number
 
     return {normalise_number(m.group(0)) for m in _LINE_NUMBER.finditer(line)}
 

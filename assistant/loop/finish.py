@@ -17,7 +17,6 @@ import itertools
 import json
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
@@ -29,6 +28,11 @@ from tools.untrusted import FENCE_NOTICE
 
 from ..state.models import CallRecord
 from .attribution import misattributed_contact
+from .evidence import NOT_READING, SMALL_INTEGER, _CELL_NUMBER, _CHANGE, _COMMON, _FENCED, _FENCE_LINE, _FILE_OR_URL, \
+    _HARNESS_TOOLS, _HIGHEST, _LIST_MARKER, _LOWEST, _MUST_CHANGE, _NEGATED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, \
+    _NUMBER, _PATH, _WHICH_FILE, _WORD, Evidence, _data_of, _numbers, _paths, _ran, _results, _sentence_before, \
+    _source_numbers, _values, _was_read, asks_only_a_question, goal_files, norm_path, number_problems, \
+    ungrounded_words
 from .numbers import normalise_number
 from .period import wrong_page, wrong_period
 from .recap import call_to_copy
@@ -37,7 +41,7 @@ from .verify import exists_somewhere
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "without_tool_asides", "store_goal", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
            "echoes_harness", "asks_only_a_question", "not_an_answer", "unwrap_answer", "gives_up", "summary_too_long",
-           "undoable_verb", "NOT_READING", "text_change"]
+           "undoable_verb", "NOT_READING", "text_change", "asked_count", "unread_inputs"]
 
 FINISH_CHECK_PREFIX = "Finish check:"
 
@@ -59,38 +63,6 @@ FINISH = Tool(
     fn=_finish,
     risk=RiskClass.READ,
 )
-
-
-@dataclass
-class Evidence:
-    """What an answer may rest on.
-
-    Attributes:
-        goal: the user's goal text.
-        user_texts: other words from the user (notes, answers to questions).
-        calls: the task's call journal (only finished calls count).
-        touched: workspace-relative paths changed by this task (written, moved to, ...).
-        made: the paths among them that did not exist before this task (created, moved
-            or copied to a free name): never an input the user gave.
-        written: the paths among them whose content this task wrote (created or
-            replaced, not moved or copied).
-        workspace: the workspace folder.
-        tool_names: names of the tools the model can call.
-        extra_texts: other trusted sources of numbers (e.g. the date line of the system prompt).
-        harness_texts: what the harness itself told the model (format help, corrections):
-            an answer that repeats it is not an answer.
-    """
-
-    goal: str
-    workspace: str | Path
-    calls: Sequence[CallRecord] = ()
-    touched: Iterable[str] = ()
-    made: Iterable[str] = ()
-    written: Iterable[str] = ()
-    user_texts: Sequence[str] = ()
-    tool_names: Sequence[str] = ()
-    extra_texts: Sequence[str] = field(default_factory=tuple)
-    harness_texts: Sequence[str] = field(default_factory=tuple)
 
 
 # -- call-like markup ----------------------------------------------------------
@@ -157,175 +129,10 @@ _ASIDE = re.compile(r"\b(?:i|we)(?: will|'ll| can| could| may| might| would)\b.*
 
 
 _POINTS_TO_RESULT = re.compile(r"\b(result|output|response)s?\s+(of|from)\s+(the\s+)?`?$", re.IGNORECASE)
-
-
-# -- numbers -----------------------------------------------------------------
-_NUMBER = re.compile(r"(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])|(?<![\w.])\.\d+(?![\w])")
-_FILE_OR_URL = re.compile(r"https?://\S+|(?<![\w/.-])(?:[\w.-]+/)*[\w-][\w.-]*?\.[A-Za-z][A-Za-z0-9]{0,4}\b")
-_LIST_MARKER = re.compile(r"^\s*\d+[.)]\s", re.MULTILINE)
-SMALL_INTEGER = 10  # "3 files", "step 2": counts this small are not checked
-
-
-def _numbers(text: str) -> list[str]:
-    return [normalise_number(m.group(0)) for m in _NUMBER.finditer(text)]
-
-
-_SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(million|mio|mn|m|billion|bn|thousand|k)\b", re.IGNORECASE)
-_SCALE = {"million": 10**6, "mio": 10**6, "mn": 10**6, "m": 10**6, "billion": 10**9, "bn": 10**9,
-          "thousand": 10**3, "k": 10**3}
-
-
-def _source_numbers(texts: Iterable[str]) -> set[str]:
-    """Every number in ``texts``, read both with and without thousands separators
-    ("a,1,234" holds 1234, 1 and 234), and written out when a scale word follows
-    ("7.85 million" holds 7850000 too); the untrusted-data fence lines do not count."""
-    from decimal import Decimal
-
-    found: set[str] = set()
-    for text in texts:
-        text = _FENCE_LINE.sub("", text)  # the fence's random marker ("a300f...") holds digits no file said
-        found.update(_numbers(text))
-        found.update(normalise_number(x) for x in re.findall(r"\d+(?:\.\d+)?", text))
-        for m in _SCALED.finditer(text):  # pdf_find_figure at e03cee3: "7.85 million EUR" answered as 7,850,000
-            found.add(normalise_number(format(Decimal(m.group(1)) * _SCALE[m.group(2).lower()], "f")))
-    return found
-
-
-def number_problems(answer: str, sources: Iterable[str], *, amounts: bool = True) -> list[str]:
-    """Numbers in ``answer`` that appear in none of ``sources`` (after
-    normalising separators, currency signs, percent signs and trailing zeros).
-    File names, URLs, list markers and integers up to :data:`SMALL_INTEGER` are not checked;
-    such an integer written with a decimal point ("1.00") is, against numbers so written, unless
-    ``amounts`` is False (cell values, where a model writes 2 as 2.0)."""
-    text = _LIST_MARKER.sub(" ", _FILE_OR_URL.sub(" ", answer))
-    sources = list(sources)
-    seen = _source_numbers(sources)
-    decimals: set[str] | None = None
-    out = []
-    for m in _NUMBER.finditer(text):
-        raw, n = m.group(0), normalise_number(m.group(0))
-        if "." not in n and int(n) <= SMALL_INTEGER:
-            if "." not in raw or not amounts:
-                continue
-            # "1.00" is an amount, not a count: pdf_find_figure at 6b05252, Qwen 1.5B answered a bare
-            # "1.00" for the 7.85 million on page 3, and "--- page 1 ---" held a 1. Written with a
-            # decimal point, it must come from a number written so too.
-            if decimals is None:
-                decimals = {normalise_number(x) for t in sources for x in re.findall(r"\d+\.\d+", _FENCE_LINE.sub("", t))}
-            if n not in decimals and raw not in out:
-                out.append(raw)
-            continue
-        if n not in seen and n not in out:
-            out.append(n)
-    return out
-
-
-# -- files -----------------------------------------------------------------
-_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*?\.(?:txt|md|csv|tsv|json|docx|xlsx|pdf|ics|html|py|yaml|"
-                   r"yml|toml|cfg|ini|js|ts|css|sh|xml|log|gitignore))\b|(?<![\w/.-])(\.gitignore|\.env\w*)\b",
-                   re.IGNORECASE)
-_CREATE = re.compile(r"\b(creat\w*|writ\w*|wrote|sav\w*|mak\w*|generat\w*|produc\w*|export\w*|draft\w*|stor\w*|"
-                     r"put|record\w*|add\w*|append\w*|build|set up|scaffold\w*|new)\b|\binto\b", re.IGNORECASE)
-_READ = re.compile(r"\b(read|reads|reading|open|opens|opening|look|looking|check|checking|summari[sz]\w*|analy[sz]\w*|use|using|from|in|of|"
-                   r"compare\w*|find|search\w*|based on|according to)\b", re.IGNORECASE)
-_NEGATED = re.compile(r"\b(not|no|couldn'?t|cannot|can'?t|unable|missing|never|without)\b", re.IGNORECASE)
 _CLAIM = re.compile(r"\b(wr[io]te|written|creat(?:e|ed)|sav(?:e|ed)|updat(?:e|ed)|export(?:ed)?|generat(?:e|ed)|"
                     r"stored|added|put|placed|moved|renamed|copied)\b", re.IGNORECASE)
 _CLAIM_AFTER = re.compile(r"[`'\"]?,?\s*(?:(?:is|was|were|has|have|had|been|now|also|successfully|just)\s+){0,3}"
                           + _CLAIM.pattern, re.IGNORECASE)  # "notes.md has been updated"
-
-
-def _paths(text: str) -> list[tuple[int, str]]:
-    out = []
-    for m in _PATH.finditer(text):
-        rel = (m.group(1) or m.group(2)).strip("`'\"")
-        if rel.startswith("/") or "://" in text[max(0, m.start() - 8): m.start()]:
-            continue
-        out.append((m.start(), rel.lstrip("./") if rel.startswith("./") else rel))
-    return out
-
-
-def _sentence_before(text: str, pos: int) -> str:
-    start = max(text.rfind(". ", 0, pos), text.rfind("\n", 0, pos), text.rfind(";", 0, pos), -1) + 1
-    return text[start:pos]
-
-
-def goal_files(goal: str) -> tuple[list[str], list[str]]:
-    """``(outputs, inputs)``: files the goal asks to create and files it names to use.
-
-    A named file is an output when the nearest verb before it in its clause is
-    a creating one (create, write, save, ... or "into"); otherwise an input.
-    """
-    outputs, inputs = [], []
-    for pos, rel in _paths(goal):
-        before = _sentence_before(goal, pos)
-        create = [m.end() for m in _CREATE.finditer(before)]
-        read = [m.end() for m in _READ.finditer(before)]
-        target = outputs if create and (not read or max(create) > max(read)) else inputs
-        if rel not in outputs and rel not in inputs:
-            target.append(rel)
-    return outputs, inputs
-
-
-_CHANGE = re.compile(
-    r"\b(creat|writ|wrote|sav|stor|add|append|insert|edit|chang|updat|modif|fix|correct|replac|renam|mov|cop(y|ies)|"
-    r"delet|remov|eras|sort|organi[sz]|tidy|clean|convert|export|merg|combin|split|schedul|book|generat|draft|fill|"
-    r"remember|send|e-?mail|archiv|format|translat|summari[sz]|rewrit|repl(y|ies)|prepar|extract|download|upload|"
-    r"install)\w*|\b(put|set|make|made|mark|log|plan|keep|build|turn|note (it|this|that|down)|record)s?\b",
-    re.IGNORECASE)
-_REQUEST = re.compile(r"\b(please|can you|could you|would you|will you|would you mind|i need you to|i want you to)\b",
-                      re.IGNORECASE)
-
-
-def asks_only_a_question(goal: str) -> bool:
-    """True when ``goal`` is a question that asks for no change: it has a "?" and
-    no verb of making or changing things (save, add, update, schedule, ...) and no
-    request form ("can you", "please"). Generous on purpose: a goal that might ask
-    for a change is never counted as a question. A 1.5B model overwrote the lease
-    it was asked "How much is the monthly rent in lease.docx?" with its answer."""
-    return "?" in goal and not _CHANGE.search(goal) and not _REQUEST.search(goal)
-
-
-def norm_path(path: str) -> str:
-    """A workspace path as the change journal writes it: "./a.txt" -> "a.txt", no trailing "/"."""
-    return path.strip().lstrip("./").rstrip("/") if path.startswith("./") else path.strip().rstrip("/")
-
-
-# tools that tell a file's name, size or pages, not what it says: a call of one is no read of the file
-NOT_READING = frozenset({"pdf_info", "xlsx_info", "file_info", "list_dir", "find_files"})
-
-
-def _was_read(rel: str, calls: Sequence[CallRecord], *, reads_only: bool = False) -> bool:
-    """A call of this task read ``rel``'s contents (metadata tools do not count: Qwen 1.5B
-    called pdf_info only, then said the figure was not in logistics-review.pdf)."""
-    stem = Path(rel).stem.lower()
-    for c in calls:
-        if (c.data or {}).get("read_for_you") == rel:
-            return True  # a refusal that showed the file (calls.CallRunner._read_first)
-        if c.status != "done" or c.error or c.name in NOT_READING or (c.data or {}).get("repeat_of"):
-            continue
-        if reads_only and c.risk and c.risk != "read":
-            continue  # an edit of the file is no read of it
-        args = json.dumps(c.arguments, ensure_ascii=False).lower()
-        if rel.lower() in args or Path(rel).name.lower() in args:
-            return True
-        if c.name == "table_query" and re.search(rf"\b{re.escape(stem)}\b", args):
-            return True  # tables are named after their file
-    return False
-
-
-def made_paths(records: Iterable[dict[str, Any]]) -> list[str]:
-    """The workspace paths a task's change records (``ChangeRecord`` dicts, oldest
-    first) brought into being: created files, and move/copy destinations that
-    were free. files_organise: the goal's example "inbox/pdf/scan.pdf" is made by
-    the first move, and is no input to read before the second."""
-    made: list[str] = []
-    for r in records:
-        if r.get("op") == "create" and r.get("path"):
-            made.append(str(r["path"]))
-        elif r.get("op") in ("move", "copy") and r.get("dest") and not r.get("dest_before_sha"):
-            made.append(str(r["dest"]))
-    return made
 
 
 def unread_inputs(goal: str, workspace: str | Path, calls: Sequence[CallRecord],
@@ -344,21 +151,6 @@ def unread_inputs(goal: str, workspace: str | Path, calls: Sequence[CallRecord],
     return [rel for rel in goal_files(goal)[1]
             if (root / rel).is_file() and norm_path(rel) not in ours and not (own and Path(rel).name.lower() in args)
             and not _was_read(rel, calls, reads_only=True)]
-
-
-_PATH_KEYS = {"path", "src", "dest", "output", "source", "target", "file"}
-# where and how a call writes, not what: docx_insert's after=0 made "Approved by: Dana Lee" (all in the
-# goal) look like content of its own, and the insert was refused four times (docx_append_paragraph)
-_LAYOUT_KEYS = {"after", "before", "paragraph", "index", "position", "max_count", "type", "kind", "style", "level"}
-
-
-def _values(args: Any) -> list[str]:
-    """The text a call writes: every value of its arguments but the paths and the layout."""
-    if isinstance(args, dict):
-        return [v for k, x in args.items() if k not in _PATH_KEYS | _LAYOUT_KEYS for v in _values(x)]
-    if isinstance(args, list):
-        return [v for x in args for v in _values(x)]
-    return [] if args is None or isinstance(args, bool) else [str(args)]
 
 
 def _says_missing(answer: str, rel: str) -> bool:
@@ -400,10 +192,6 @@ def _folders_said_missing(answer: str, root: Path, limit: int = 400) -> list[str
         if seen > limit:
             break
     return out
-
-
-_WHICH_FILE = re.compile(r"\b(which|what)\s+(text\s+)?(file|document)\b|\bfind\s+the\s+(text\s+)?(file|document)\b",
-                         re.IGNORECASE)
 
 
 def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
@@ -524,10 +312,6 @@ def _searched_too_little(ev: Evidence) -> str:
         return ("the answer says it was not found, but every search was for a whole phrase, matched case by case; "
                 "grep for one word of it with ignore_case before saying it is not there")
     return ""
-
-
-_NOT_TOPIC = frozenset("""somewhere folder folders file files text document documents path paths answer name
-workspace directory find tell know which what where about there this with""".split())
 
 
 def _text_of(path: Path, limit: int = 4000) -> str:
@@ -938,12 +722,8 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
             if sum(b.size for b in blocks.get_matching_blocks()) >= 0.85 * len(words):
                 return True
     return False
-
-
-_FENCED = re.compile(r"<<UNTRUSTED (\w+)[^\n]*>>\n?(.*?)<<END_UNTRUSTED \1>>", re.DOTALL)
 # an answer the harness built from tool results for the model to copy: the data's words, not the harness's
 ANSWER_TO_COPY = re.compile(r'the answer to copy: "[^"\n]*"')
-_HARNESS_TOOLS = ("finish", "ask_human", "update_plan", "use_tools")
 #: a small model's canned refusal ("I'm sorry, but I can't assist with that request.", "... I can't answer that
 #: question."): no answer of the task
 CANNED_REFUSAL = re.compile(r"^\W*(i['’]?m|i am)\s+sorry\b[^.]{0,40}?\b(can(no|['’])?t|unable to|not able to)\s+"
@@ -957,16 +737,6 @@ def answer_to_copy(text: str) -> str:
 _FENCE_LABEL = re.compile(r"<<UNTRUSTED \w+ source=([^>\n]*)>>")
 _FENCE_ID = re.compile(r"<<(?:END_)?UNTRUSTED ([0-9a-f]{8,})\b")
 _HAS_WORD = re.compile(r"[^\W_]{2,}")
-_NOT_FOUND = re.compile(r"\b(not (found|present|there|listed|mentioned)|no (such )?(file|match|result)s?|"
-                        r"(could ?n[o']t|cannot|can't|unable to|did ?n[o']t|was ?n[o']t able to) (find|locate|see))\b",
-                        re.IGNORECASE)
-
-
-_MUST_CHANGE = re.compile(
-    r"(^|[.,;:]\s+)\W*(please\s+)?(creat|writ|sav|add|append|insert|edit|chang|updat|modif|replac|renam|mov|cop(y|ies)|delet|"
-    r"remov|sort|organi[sz]|convert|export|merg|combin|split|schedul|book|put|remember)\w*\b", re.IGNORECASE)
-_NOT_DONE = re.compile(r"\b(could ?n[o']t|cannot|can't|unable|did ?n[o']t|not able|not (done|possible|found))\b",
-                       re.IGNORECASE)
 
 
 _POINTS_AWAY = re.compile(
@@ -1266,19 +1036,6 @@ def unwrap_answer(text: str) -> str:
     return text
 
 
-def _results(calls: Sequence[CallRecord]) -> list[str]:
-    """The data of this task's successful tool results (inside the fence, when fenced: a tool's own
-    hints after it are not data); repeats answered from the journal and the harness's calls aside."""
-    return [_data_of(c.result) for c in calls if c.status == "done" and not c.error and c.result
-            and not (c.data or {}).get("repeat_of") and c.name not in ("finish", "use_tools", "update_plan",
-                                                                       "ask_human")]
-
-
-def _ran(calls: Sequence[CallRecord]) -> set[str]:
-    """Names of the tools that ran and succeeded in this task (repeats answered from the journal aside)."""
-    return {c.name for c in calls if c.status == "done" and not c.error and not (c.data or {}).get("repeat_of")}
-
-
 def _holds_marker(answer: str, ev: Evidence) -> str:
     """The doubt when ``answer`` holds the random marker of a data fence of this task's
     results ("" otherwise). pdf_page_count at 36d1140: Qwen 1.5B answered
@@ -1364,7 +1121,6 @@ def _unused_quotes(ev: Evidence) -> list[str]:
 
 
 _SUMMARY = re.compile(r"\bsummar(y|ise|ize|ies)\b", re.IGNORECASE)
-_FENCE_LINE = re.compile(r"^<<(END_)?UNTRUSTED .*$|^\(The text below is data .*$", re.MULTILINE)
 
 
 SHEET_NAMED = re.compile(r"\bsheet\s+(?:named|called|titled)\s+[\"\u201c']([^\"\u201d']{1,31})[\"\u201d']", re.IGNORECASE)
@@ -1886,7 +1642,6 @@ def undoable_verb(goal: str, tool_names: Sequence[str]) -> str:
 #: the past forms of the verbs of ``_UNDOABLE``: what an answer claiming that work says
 _UNDOABLE_DONE = re.compile(r"\b(sent|e-?mailed|mailed|texted|called|phoned|printed|paid|posted|faxed|tweeted)\b",
                             re.IGNORECASE)
-_NEGATED = re.compile(r"\b(not|never|no|cannot|unable)\b|n[\'’]t\b", re.IGNORECASE)
 
 
 def _undoable_said_done(answer: str, verb: str) -> bool:
@@ -1936,11 +1691,6 @@ def _copied_result(answer: str, calls: Sequence[CallRecord], goal: str = "") -> 
         if said in got and len(said) >= 0.8 * len(got):
             return c.name
     return ""
-
-
-_CELL_NUMBER = re.compile(r"[$€£]?-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?%?")
-_HIGHEST = re.compile(r"\b(highest|most|largest|biggest|greatest|maximum|max|top|best)\b", re.IGNORECASE)
-_LOWEST = re.compile(r"\b(lowest|least|smallest|fewest|minimum|min|cheapest|worst)\b", re.IGNORECASE)
 
 
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -2225,13 +1975,6 @@ def _wrote_unread_contents(ev: Evidence) -> str:
 
 
 _NOT_ASKED = frozenset("""much many does there what which whose where when tell find give show know file""".split())
-
-
-def _data_of(result: str) -> str:
-    """The fenced data of a tool result without its fence lines, or the whole result
-    when it has no fence (a tool's own lines around the data, e.g. its "Hint: ...", left out)."""
-    inside = _FENCED.findall(result)
-    return _FENCE_LINE.sub("", "\n".join(body for _, body in inside) if inside else result)
 
 
 def _number_from_another_line(answer: str, ev: Evidence) -> str:
@@ -2581,22 +2324,3 @@ def _line_of_a_seen_number(answer: str, unseen: Sequence[str], calls: Sequence[C
                     return (f"; the answer's {m.group(0)} is on the line {line.strip()!r} of {c.name} at step "
                             f"{c.step}: if that line answers the task, answer with its value as the line gives it")
     return ""
-
-
-_WORD = re.compile(r"[^\W\d_]{4,}")
-_COMMON = frozenset("""that this with from have will your their there about which when what were been they them
-than then into also just only some more most very user users like does dont into over such each other""".split())
-
-
-def ungrounded_words(text: str, sources: Iterable[str], *, share: float = 0.67) -> list[str]:
-    """Words (4+ letters, common ones left out) and numbers of ``text`` found
-    in none of ``sources``, when they are too many for ``text`` to be grounded:
-    any number missing, or under ``share`` of the words present. [] when
-    ``text`` is grounded (a memory fact must come from the user or a tool)."""
-    src = " ".join(sources).lower()
-    words = [w for w in _WORD.findall(text.lower()) if w not in _COMMON]
-    missing = [w for w in words if w[:max(4, len(w) - 3)] not in src]  # "drinks" is grounded by "drink"
-    numbers = [n for n in _numbers(text) if n not in _source_numbers([src])]
-    if numbers or (words and (len(words) - len(missing)) / len(words) < share):
-        return numbers + missing
-    return []

@@ -22,7 +22,7 @@ from typing import Any
 
 from model.types import ToolCall
 
-from .finish import asks_only_a_question, goal_files
+from .evidence import asks_only_a_question, goal_files
 
 __all__ = ["PREREAD_STEP", "preread_calls"]
 

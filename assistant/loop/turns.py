@@ -293,7 +293,8 @@ def outputs_made_note(goal: str, workspace: str, touched: Sequence[str], calls: 
     makes that change, and quotes the first line of its result."""
     from pathlib import Path
 
-    from .finish import goal_files, norm_path, store_goal
+    from .evidence import goal_files, norm_path
+    from .finish import store_goal
 
     outputs = goal_files(goal)[0]
     store = store_goal(goal)
