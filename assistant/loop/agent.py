@@ -35,12 +35,13 @@ from ..state.session import TaskSession
 from ..state.store import Store
 from ..infra.secret_cache import read_secret
 from .ambiguity import AMBIGUOUS_KEY
+from .answer_form import not_an_answer, unwrap_answer, without_tool_asides
 from .arguments import call_record, storable_text
 from .calls import FAILED_AGAIN_KEY, NOTHING_NEW_KEY, OTHER_TOOL_KEY, QUESTION_ONLY_KEY, CallRunner, \
     changing_tools
 from .ending import end_with_answer, evidence_of, touched_paths
 from .evidence import asks_only_a_question
-from .finish import FINISH, FINISH_CHECK_PREFIX, not_an_answer, unwrap_answer, without_tool_asides
+from .finish import FINISH, FINISH_CHECK_PREFIX
 from .history import fit_prompt, to_model_messages
 from .plan import PLAN_TURN_TOKENS, UPDATE_PLAN, context_message, next_plan_step, plan_tool, wants_plan_turn
 from .preread import PREREAD_STEP, preread_calls

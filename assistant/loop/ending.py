@@ -20,9 +20,10 @@ from ..events import Event, Notice
 from ..state.models import CallRecord, StoredMessage
 from ..state.session import TaskSession
 from .ambiguity import ambiguous_goal
+from .answer_form import ANSWER_TO_COPY, CANNED_REFUSAL
 from .attribution import NOT_FOUND_TAIL
 from .evidence import Evidence, made_paths
-from .finish import ANSWER_TO_COPY, CANNED_REFUSAL, FINISH_CHECK_PREFIX, changed_nothing, finish_problems, gives_up
+from .finish import FINISH_CHECK_PREFIX, changed_nothing, finish_problems, gives_up
 from .recap import PENDING_CALL, call_to_copy, changed_so_far, found_so_far, next_call_to_copy
 
 __all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note", "touched_paths"]

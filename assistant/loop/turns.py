@@ -24,7 +24,7 @@ from ..state.models import Task
 from .plan import work_calls
 from .recap import PENDING_CALL, found_so_far
 from .verify import announces_work, unbacked_file_claims
-from .finish import without_tool_asides
+from .answer_form import without_tool_asides
 
 __all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn", "force_for", "force_to_look", "last_step_note",
            "empty_reply", "forges_result", "outputs_made_note", "refused_answer", "FORCE"]
