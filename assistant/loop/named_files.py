@@ -1,0 +1,481 @@
+"""Checks on the files the goal and the answer name (``file_problems``): a file
+the goal asks for that is missing or that this task did not write, a file the
+answer names that does not exist or that it says was written when it was not, a
+file or folder said to be missing that is there, a written file that is not of
+its kind or holds a tool's report, a "from A to B" change the file does not hold
+(``text_change``), inputs never read (``unread_inputs``), and, for a goal that
+asks which file holds something, a pick this task never looked inside or that
+another file it saw matches better (``grep_call`` is the search to copy).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from ..state.models import CallRecord
+from .evidence import NOT_READING, _COMMON, _NEGATED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, \
+    Evidence, _paths, _sentence_before, _values, _was_read, goal_files, norm_path, ungrounded_words
+from .recap import call_to_copy
+from .verify import exists_somewhere
+
+__all__ = ["unread_inputs", "grep_call", "file_problems", "text_change"]
+
+
+_CLAIM = re.compile(r"\b(wr[io]te|written|creat(?:e|ed)|sav(?:e|ed)|updat(?:e|ed)|export(?:ed)?|generat(?:e|ed)|"
+                    r"stored|added|put|placed|moved|renamed|copied)\b", re.IGNORECASE)
+_CLAIM_AFTER = re.compile(r"[`'\"]?,?\s*(?:(?:is|was|were|has|have|had|been|now|also|successfully|just)\s+){0,3}"
+                          + _CLAIM.pattern, re.IGNORECASE)  # "notes.md has been updated"
+
+
+def unread_inputs(goal: str, workspace: str | Path, calls: Sequence[CallRecord],
+                  call: CallRecord | None = None, made: Iterable[str] = ()) -> list[str]:
+    """Files ``goal`` names as inputs that exist in ``workspace`` but no call of
+    this task has read, and that ``call`` itself does not name, nor this task made
+    (``made``, see :func:`made_paths`): a change made before reading them is a
+    guess. Qwen 1.5B, asked to put the meeting from invite.txt in the calendar,
+    first added a meeting it made up, then read the file."""
+    args = json.dumps(call.arguments, ensure_ascii=False).lower() if call is not None else ""
+    # a call on the file itself needs no read when all it writes is in the user's words ("change 30 days to
+    # 60 days"); not when it brings content of its own (an xlsx_add_sheet of five invented vendors)
+    own = bool(args) and not ungrounded_words(" ".join(_values(call.arguments)), [goal])
+    root = Path(workspace)
+    ours = {norm_path(p) for p in made}
+    return [rel for rel in goal_files(goal)[1]
+            if (root / rel).is_file() and norm_path(rel) not in ours and not (own and Path(rel).name.lower() in args)
+            and not _was_read(rel, calls, reads_only=True)]
+
+
+def _says_missing(answer: str, rel: str) -> bool:
+    """The answer says the file ``rel`` itself is not there ("could not find the file
+    invite.txt", "invite.txt does not exist"), not something in it ("could not find the
+    number in contacts.csv")."""
+    name = re.escape(rel)
+    q = r"[\"'`]?"
+    return bool(re.search(
+        rf"\b(could ?n[o']t|cannot|can't|unable to|did ?n[o']t|was ?n[o']t able to) (find|locate|see|open|access)"
+        rf"( the)?( file| document)? {q}{name}{q}(?![\w-]|\.\w)"
+        rf"|{q}{name}{q} (file |document )?((was|is|does) ?n[o']t|(was|is|does) not) (found|exist|there|available)",
+        answer, re.IGNORECASE))
+
+
+def _folders_said_missing(answer: str, root: Path, limit: int = 400) -> list[str]:
+    """Doubts for folders of the workspace that ``answer`` says do not exist
+    (files_organise at 80595a7: rename_many on ".inbox" failed with "Did you mean
+    'inbox'?", and Qwen 1.5B gave up with 'The "inbox" folder does not exist in your
+    workspace', which would have been handed off as an honest "could not")."""
+    q = r"[\"'`]?"
+    out, seen = [], 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        seen += len(dirs) + len(files)
+        for d in dirs:
+            name = re.escape(d)
+            if not re.search(rf"(?<![\w./-]){name}(?![\w-])", answer):
+                continue
+            named = rf"(?:(?:the )?{q}{name}{q} (?:folder|directory)|(?:the )?(?:folder|directory) {q}{name}{q})"
+            if re.search(rf"{named},? ((does|is|was) ?n[o']t|(does|is|was) not) (found|exist|there|available)"
+                         rf"|\b(could ?n[o']t|cannot|can't|unable to|did ?n[o']t) (find|locate|see|open|access) {named}"
+                         rf"|\bno (such )?{named}", answer, re.IGNORECASE):
+                path = Path(folder, d)
+                rel = path.relative_to(root).as_posix()
+                inside = sorted(p.name for p in path.iterdir() if not p.name.startswith("."))[:6]
+                out.append(f"the answer says the folder {rel} does not exist, but it is in the workspace"
+                           + (f" (it holds {', '.join(inside)})" if inside else " (empty)") + "; use it")
+        if seen > limit:
+            break
+    return out
+
+
+def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
+    """The doubt when the goal asks which file holds something and the answer names
+    existing files of which this task looked inside none (read it, or saw it in a grep
+    result). files_find: asked which file is about the passport appointment, Qwen 1.5B
+    listed the top folder and answered readme.txt, unread."""
+    if not _WHICH_FILE.search(ev.goal):
+        return []
+    root = Path(ev.workspace)
+    words = {w.lower() for w in _WORD.findall(ev.goal)}
+    if not _paths(answer) and not _NOT_FOUND.search(answer) and not _NOT_DONE.search(answer):
+        # files_find: "To find a file by what it says, use grep." (find_files' own hint) as the answer
+        return ["the task asks which file it is, and the answer names none; give the file's path, or say plainly "
+                "that you could not find it"]
+    named = [rel for pos, rel in _paths(answer) if (root / rel).is_file()
+             and not _NEGATED.search(_sentence_before(answer, pos))]
+    if not named and _NOT_FOUND.search(answer):
+        little = _searched_too_little(ev)
+        return [little] if little else []
+    if any(words & {w.lower() for w in _WORD.findall(Path(rel).stem)} for rel in named):
+        return []  # "passport.txt" for "which file is about my passport?": its name says so
+    if not named or any(_was_read(rel, ev.calls, reads_only=True) or any(
+            c.status == "done" and not c.error and rel in (c.result or "")
+            and (c.name == "grep" or rel in (c.data or {}).get("mentions_paths", ())) for c in ev.calls)
+            for rel in named):  # grep, or find_files showing the file's text after a name search missed
+        return []
+    return [f"the answer says {named[0]} is the file, but this task never looked inside it; search the files' text "
+            f"with grep (or read the file) before saying which one it is{_grep_to_copy(ev)}"]
+
+
+_ABOUT = re.compile(r"\babout\s+(?:(?:my|the|our|a|an|your|his|her|their)\s+)?(?P<topic>[A-Za-z][\w\s-]{2,60}?)"
+                    r"(?=[.?!,;:]|\s+(?:in|from|on|at|that|which|somewhere)\b|$)", re.IGNORECASE)
+
+
+def _off_topic(answer: str, ev: Evidence) -> str:
+    """The doubt when a which-file goal says what the file is "about" and the text
+    of the file the answer names holds fewer than half of those words, the first
+    (the head of the phrase) not among them ("" otherwise, or when the file cannot
+    be read). files_find at 9fda44c: "a text file about my passport renewal
+    appointment" answered with home/insurance.txt ("Home insurance renewal due in
+    May."), which the model had read."""
+    m = _ABOUT.search(ev.goal)
+    if m is None or not _WHICH_FILE.search(ev.goal):
+        return ""
+    root = Path(ev.workspace)
+    named = [rel for pos, rel in _paths(answer) if (root / rel).is_file()
+             and not _NEGATED.search(_sentence_before(answer, pos))]
+    if not named:
+        return ""
+    topic = [w.lower() for w in _WORD.findall(m.group("topic")) if w.lower() not in _NOT_TOPIC][:5]
+    if not topic:
+        return ""
+    try:
+        text = (Path(ev.workspace) / named[0]).read_text(encoding="utf-8", errors="replace")[:20000].lower()
+    except OSError:
+        return ""
+    held = [w for w in topic if re.search(rf"\b{re.escape(w[:6])}", text)]
+    if topic[0] in held or 2 * len(held) >= len(topic) + 1:
+        return ""
+    return (f"the answer says {named[0]} is the file, but it does not say {' '.join(topic)!r} (it holds "
+            f"{', '.join(map(repr, held)) or 'none of those words'}); search the files' text for the other files"
+            f"{_grep_to_copy(ev)}")
+
+
+def _grep_to_copy(ev: Evidence) -> str:
+    """'': call grep with {...}' for the word the goal asks about ("passport" in "a text
+    file about my passport renewal appointment"), or "" without grep or such a word.
+    files_find at c92ae49: told to search with grep, Qwen 1.5B sent find_files '*.pdf'
+    again and was handed off."""
+    args = grep_call(ev.goal, ev.tool_names)
+    return f": {call_to_copy('grep', args)}" if args else ""
+
+
+def grep_call(goal: str, tool_names: Iterable[str]) -> dict[str, Any] | None:
+    """The arguments of a ``grep`` for the word a which-file goal asks about ("passport"
+    in "a text file about my passport renewal appointment"); None without grep among
+    ``tool_names``, a which-file goal or such a word."""
+    if "grep" not in tool_names or not _WHICH_FILE.search(goal):
+        return None
+    about = _ABOUT.search(goal)
+    words = _WORD.findall(about.group("topic")) if about else []
+    words += [w for w in _WORD.findall(goal) if w.isalpha()]
+    word = next((w for w in words if w.lower() not in _NOT_TOPIC and w.lower() not in _COMMON), "")
+    return {"pattern": word.lower(), "path": ".", "ignore_case": True} if word else None
+
+
+def _searched_too_little(ev: Evidence) -> str:
+    """The doubt when a which-file task ends saying the file was not found, but its
+    searches left files unsearched (a grep of one file or folder, no read of the
+    rest) or every search was a phrase of several words matched case by case ("" when
+    the whole workspace was searched for a word). files_find at 42e28a8: Qwen 1.5B
+    grepped only home/garden.txt for "passport renewal appointment" and answered that
+    no file holds it; archive/2024/misc/appt-0412.txt does."""
+    import fnmatch
+
+    greps = [c for c in ev.calls if c.name == "grep" and c.status == "done" and not c.error]
+    covered = [(norm_path(str(c.arguments.get("path") or ".")), str(c.arguments.get("glob") or "*")) for c in greps]
+    covered += [(norm_path(str(c.arguments.get("path", ""))), "*") for c in ev.calls
+                if c.status == "done" and not c.error and c.name not in NOT_READING and c.arguments.get("path")
+                and c.risk in (None, "", "read")]
+    root = Path(ev.workspace)
+    files: list[str] = []
+    for path in sorted(itertools.islice(root.rglob("*"), 5000)):
+        rel = path.relative_to(root).as_posix()
+        if path.is_file() and not any(part.startswith(".") for part in rel.split("/")):
+            files.append(rel)
+    unsearched = [rel for rel in files if not any(
+        (top in ("", ".") or rel == top or rel.startswith(f"{top}/")) and fnmatch.fnmatch(rel.rsplit("/", 1)[-1], glob)
+        for top, glob in covered)]
+    if unsearched:
+        where = ", ".join(dict.fromkeys(top or "." for top, _ in covered)) or "no file"
+        return (f"the answer says it was not found, but this task searched only {where}; {len(unsearched)} file"
+                f"{'s were' if len(unsearched) != 1 else ' was'} never searched (e.g. {unsearched[0]}). Search them "
+                f"all (grep with path '.') before saying it is not there{_grep_to_copy(ev)}")
+    if greps and all(len(str(c.arguments.get("pattern", "")).split()) > 1 and not c.arguments.get("ignore_case")
+                     for c in greps):
+        return ("the answer says it was not found, but every search was for a whole phrase, matched case by case; "
+                "grep for one word of it with ignore_case before saying it is not there")
+    return ""
+
+
+def _text_of(path: Path, limit: int = 4000) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")[:limit].lower() if path.is_file() else ""
+    except OSError:
+        return ""
+
+
+def _better_pick(answer: str, ev: Evidence) -> str:
+    """The doubt when the goal asks which file holds something and a file that a tool
+    result of this task showed matches more of the goal's topic words (in its name or
+    text) than every file the answer names ("" otherwise). files_find at dd4189c:
+    asked for the file about "my passport renewal appointment", Qwen 1.5B answered
+    home/insurance.txt ("Home insurance renewal due in May.") though
+    archive/2024/misc/appt-0412.txt ("Passport renewal appointment ...") was in its
+    results."""
+    if not _WHICH_FILE.search(ev.goal):
+        return ""
+    topic = sorted({w.lower() for w in _WORD.findall(ev.goal)} - _COMMON - _NOT_TOPIC)
+    if len(topic) < 2:
+        return ""
+    root = Path(ev.workspace)
+
+    found: dict[str, list[str]] = {}
+
+    def matched(rel: str) -> list[str]:  # each file read once
+        if rel not in found:
+            text = f"{rel.lower()} {_text_of(root / rel)}"
+            found[rel] = [w for w in topic if w[:5] in text]
+        return found[rel]
+
+    named = [rel for pos, rel in _paths(answer) if (root / rel).is_file()
+             and not _NEGATED.search(_sentence_before(answer, pos))]
+    if not named:
+        return ""
+    seen: dict[str, int] = {}
+    for c in ev.calls:
+        if c.status == "done" and not c.error and c.name != "finish":
+            for _, rel in _paths(c.result or ""):
+                if (root / rel).is_file():
+                    seen.setdefault(rel, c.step)
+    best_named = max(len(matched(rel)) for rel in named)
+    better = [(len(matched(rel)), rel) for rel in seen if rel not in named and len(matched(rel)) > best_named]
+    if not better and best_named == 0:
+        # files_find at b5a954c: readme.txt ("Personal archive.") read, then named as the file about the passport
+        # renewal appointment, the three folders never opened
+        return (f"the answer names {named[0]}, but neither its name nor its text says anything of "
+                f"{', '.join(topic[:4])}; look further (grep for one of those words, in every folder) before saying "
+                "which file it is, or say plainly that you could not find it")
+    if not better:
+        return ""
+    _, rel = max(better)
+    return (f"the answer names {named[0]}, but {rel} (in the result at step {seen[rel]}) matches more of what the task "
+            f"asks ({', '.join(matched(rel))}; {named[0]}: {', '.join(matched(named[0])) or 'none'}); "
+            # files_find at 80595a7: told to read it, Qwen 1.5B read it and named readme.txt again, out of steps
+            + (f"you have read it: answer with {rel}, unless its text is about something else" if _was_read(rel, ev.calls)
+               else "read it and answer with the file that is about what the task asks: "
+               + call_to_copy("read_file", {"path": rel})))  # files_find at 1c5fa31: told to read it, grep again, out of steps
+
+
+def _touched(rel: str, touched: set[str]) -> bool:
+    """This task wrote ``rel``, or a file ``rel`` ends the path of (note_add at 4826ac4: the note tool wrote
+    notes/wifi-password.md, and "Note created: wifi-password.md" was doubted as a claim of a file not written)."""
+    rel = norm_path(rel)
+    return rel in touched or any(t.endswith("/" + rel) for t in touched)
+
+
+def _head(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")[:60].strip()
+    except OSError:
+        return ""
+
+
+def _holds_a_report(path: Path, calls: Sequence[CallRecord]) -> str:
+    """The name of the change tool whose result message the file at ``path`` holds as
+    its whole text, or "" (files_merge_todos at 6b05252: after combine_files wrote
+    todo/all.txt, Qwen 1.5B overwrote it with "combined 3 files (...) into todo/all.txt
+    (5 lines)." and finished)."""
+    try:
+        if not path.is_file() or path.stat().st_size > 4096:
+            return ""
+        text = " ".join(path.read_text(encoding="utf-8", errors="replace").split())
+    except OSError:
+        return ""
+    for c in calls:
+        if text and c.status == "done" and not c.error and c.result and c.risk in ("write", "destructive") \
+                and text == " ".join(c.result.split()):
+            return c.name
+    return ""
+
+
+_LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+(.+?)\s*$", re.MULTILINE)
+
+
+def _answer_as_content(rel: str, answer: str, tool_names: Sequence[str]) -> str:
+    """'; your answer holds its content: ... call {...}' when ``answer`` is a list of two
+    or more points and ``rel`` (missing) is a Word document or a text file: the call
+    writing those points into it, to copy; "" otherwise. docx_summarise at 80595a7: Qwen
+    1.5B's summary.docx copied the report whole and was refused as too long, twice; its
+    answers were the four-point summary the task asked for, and the file was never made."""
+    items = [re.sub(r"\*\*(.+?)\*\*", r"\1", m.group(1)) for m in _LIST_LINE.finditer(answer)]
+    if len(items) < 2 or sum(map(len, items)) > 1200:
+        return ""
+    suffix = rel.lower().rsplit(".", 1)[-1]
+    if suffix == "docx" and "docx_create" in tool_names:
+        call = {"name": "docx_create", "arguments": {"path": rel, "blocks": [{"type": "bullets", "items": items}]}}
+    elif suffix in ("md", "txt") and "write_file" in tool_names:
+        call = {"name": "write_file", "arguments": {"path": rel, "content": "".join(f"- {i}\n" for i in items)}}
+    else:
+        return ""
+    return f" (your answer lists its points: to write them into it, call {json.dumps(call, ensure_ascii=False)})"
+
+
+def file_problems(answer: str, ev: Evidence) -> list[str]:
+    """Doubts about files: outputs the goal asks for that are missing or were
+    not written by this task; files the answer names that do not exist (or that
+    it says it wrote, but this task did not); inputs the goal names that exist
+    but were never read."""
+    root = Path(ev.workspace)
+    touched = {norm_path(p) for p in ev.touched}
+    outputs, inputs = goal_files(ev.goal)
+    out = []
+    for rel in outputs:
+        if not (root / rel).exists():
+            out.append(f"the task asks for {rel}, but it does not exist; create it with a tool"
+                       + _answer_as_content(rel, answer, ev.tool_names))
+        elif norm_path(rel) not in touched:
+            out.append(f"the task asks for {rel}, but this task did not write it")
+    for rel in sorted({norm_path(p) for p in ev.written}):
+        kind = _not_its_kind(root / rel)
+        if kind:  # csv_to_xlsx at e03cee3: CSV text written under contacts.xlsx, then "done"
+            out.append(f"{rel} is not a real {kind} (it holds plain text); write it with the {kind}'s own tool")
+        report = _holds_a_report(root / rel, ev.calls)
+        if report:
+            out.append(f"{rel} holds the result message of {report} ('{_head(root / rel)}'), not the content; "
+                       "write the content itself (or undo the overwrite)")
+    named = _paths(answer)
+    for i, (pos, rel) in enumerate(named):
+        before = _sentence_before(answer, pos)
+        after = answer[pos: pos + 80].split("\n")[0]
+        # a claim of writing belongs to the nearest file: csv_top_customers at 4826ac4, "the top 3 customers in
+        # `orders.csv` and saved them to `top3.csv`" was doubted as saying orders.csv was written
+        # (before it, since the last file named; after it, only "<file> was saved")
+        prev_end = named[i - 1][0] + len(named[i - 1][1]) if i else -1
+        since = before if prev_end < pos - len(before) else answer[prev_end:pos]
+        rest = after[after.find(rel) + len(rel):] if rel in after else ""
+        claimed = _CLAIM.search(since) or _CLAIM_AFTER.match(rest)
+        nxt = named[i + 1] if i + 1 < len(named) else None
+        if claimed and re.search(r"\b(of|from)\s*[`'\"]?$", answer[:pos]) and nxt is not None \
+                and "\n" not in answer[pos:nxt[0]] and not re.search(r"[.!?]\s", answer[pos:nxt[0]]):
+            # pdf_extract_pages at 42e28a8: "I wrote the text of pages 2 and 3 of `handbook.pdf` to a new PDF named
+            # `excerpt.pdf`": the file named after "of" is the source; the claim is the next file's
+            claimed = None
+        if claimed and re.search(r"\bfrom\s*(the\s+)?[`'\"]?$", answer[:pos], re.IGNORECASE):
+            # csv_to_xlsx at c3438bd: "... the `xlsx_write` function to write the data from `contacts.csv` into a
+            # new" (cut there): a file named after "from" is where the data came from, never the file written
+            claimed = None
+        if claimed and nxt is not None and _touched(nxt[1], touched) and not _touched(rel, touched) \
+                and _INTO_NEXT.fullmatch(answer[pos + len(rel):nxt[0]]):
+            # csv_to_xlsx at 80595a7: "I wrote the contacts.csv file into a new Excel file named contacts.xlsx": the
+            # file written into (or converted to, saved as) is the one written; the file before it is the source
+            claimed = None
+        if _NEGATED.search(before) or _NEGATED.search(after):
+            if _says_missing(answer, rel) and (root / rel).is_file():
+                # calendar_from_invite: "I could not find the file invite.txt." right after reading it
+                seen = " and this task read it" if _was_read(rel, ev.calls) else ""
+                out.append(f"the answer says {rel} could not be found, but it is in the workspace{seen}; "
+                           "use what it says")
+            continue  # "I could not find data.csv" is an honest answer when it is not there
+        if rel in outputs:
+            continue
+        if not exists_somewhere(root, rel) and norm_path(rel) not in touched:  # a file this task deleted or moved away
+            out.append(f"the answer names {rel}, which does not exist in the workspace")
+        elif claimed and not _touched(rel, touched):
+            out.append(f"the answer says {rel} was written, but this task did not write it")
+    out += _folders_said_missing(answer, root)
+    out += _unlooked_pick(answer, ev)
+    undone = _change_not_in_file(ev)
+    if undone:
+        out.append(undone)
+    pick = _better_pick(answer, ev) if not out else ""
+    if pick:
+        out.append(pick)
+    off = _off_topic(answer, ev) if not out else ""
+    if off:  # looked inside, and it is about something else
+        out.append(off)
+    made = {norm_path(p) for p in ev.made}
+    for rel in inputs:
+        if (root / rel).is_file() and norm_path(rel) not in made and not _was_read(rel, ev.calls):
+            out.append(f"the task names {rel}, but it was never read; read it before answering")
+    return list(dict.fromkeys(out))  # a file named twice in the answer is one doubt
+
+
+# what lies between a source file and the file it was written into: " file into a new Excel file named "
+_INTO_NEXT = re.compile(r"(?![^\n]*\b(?:and|then|also)\b)[^\n.!?;]{0,60}?\b(?:into|to|as)\b[^\n.!?;]{0,40}",
+                        re.IGNORECASE)
+
+
+# "change the notice period in clause 2 from 30 days to 60 days": the old and the new text
+_FROM_TO = re.compile(r"\b(?:chang|replac|updat|correct|fix|edit|amend)\w*\b.{0,80}?\bfrom\s+[\"'\u201c]?(?P<old>[^\"'"
+                      r"\u201d\n]{1,40}?)[\"'\u201d]?\s+to\s+[\"'\u201c]?(?P<new>[^\"'\u201d\n]{1,40}?)[\"'\u201d]?"
+                      r"(?=\s*(?:[.;!?]|,\s|$)|\s+(?:in|and|but|throughout)\b)", re.IGNORECASE)
+_TEXT_DOCUMENTS = (".docx", ".txt", ".md")
+
+
+def _document_text(path: Path) -> str | None:
+    """The text of a Word document or a plain-text file, lower-cased with runs of
+    white space as one space; None when it cannot be read (another check's business)."""
+    try:
+        if path.stat().st_size > 5_000_000:
+            return None
+        if path.suffix.lower() == ".docx":
+            from tools.office.docx_read import docx_to_text
+
+            text = docx_to_text(path.read_bytes(), path.name, changes="accepted")[0]
+        else:
+            text = path.read_text(encoding="utf-8", errors="replace")
+    except Exception:  # noqa: BLE001 - a missing or broken file is reported by the checks that look for it
+        return None
+    return " ".join(text.split()).lower()
+
+
+def text_change(goal: str) -> tuple[str, str] | None:
+    """``(old, new)`` when ``goal`` asks to change text "from old to new" ("change the
+    notice period from 30 days to 60 days" -> ("30 days", "60 days")); None otherwise,
+    and when the new text is a file name ("from data.csv to out.xlsx")."""
+    m = _FROM_TO.search(goal)
+    if not m or _PATH.fullmatch(m.group("new").strip()):
+        return None
+    return m.group("old").strip(), m.group("new").strip()
+
+
+def _change_not_in_file(ev: Evidence) -> str:
+    """A doubt when the goal asks to change text "from X to Y" in a document it names,
+    this task changed that document, and the document does not hold Y now ("" otherwise).
+    docx_edit_clause at 42e28a8: Qwen 1.5B changed "30 days" to "60 days", then changed
+    it back, and answered that the notice period "has been changed"."""
+    change = text_change(ev.goal)
+    if change is None:
+        return ""
+    old, new = change
+    touched = {norm_path(p) for p in ev.touched}
+    for rel in [*goal_files(ev.goal)[0], *goal_files(ev.goal)[1]]:
+        if not rel.lower().endswith(_TEXT_DOCUMENTS) or norm_path(rel) not in touched:
+            continue
+        text = _document_text(Path(ev.workspace) / rel)
+        if text is not None and " ".join(new.split()).lower() not in text:
+            return (f"the task asks to change {old!r} to {new!r} in {rel}, but {rel} does not hold {new!r} now; "
+                    "read it and make the change")
+    return ""
+
+
+_MAGIC = {".xlsx": (b"PK", "Excel workbook"), ".docx": (b"PK", "Word document"),  # both are zip files
+          ".pdf": (b"%PDF", "PDF")}
+
+
+def _not_its_kind(path: Path) -> str:
+    """The kind of document ``path``'s extension names ("Excel workbook") when the
+    file does not start like one; "" when it does, or is no such document or missing."""
+    magic, kind = _MAGIC.get(path.suffix.lower(), (b"", ""))
+    if not magic or not path.is_file():
+        return ""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(magic) + 1024)
+    except OSError:
+        return ""
+    return "" if head.startswith(magic) or (magic == b"%PDF" and magic in head) else kind
