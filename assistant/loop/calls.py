@@ -27,8 +27,7 @@ from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
 from .evidence import asks_only_a_question, goal_files, made_paths, norm_path
-from .finish import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, column_sum, goal_columns, goal_folder, \
-    row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, undoable_verb
+from .finish import undoable_verb
 from .history import truncate_observation
 from .named_files import grep_call, text_change, unread_inputs
 from .policy import decide
@@ -36,6 +35,8 @@ from .preread import PREREAD_STEP
 from .recap import call_to_copy, calls_to_copy_in, next_call_to_copy
 from .stuck import signature
 from .toolgroups import ALREADY_LOADED, WRITER_OF, loaded_groups
+from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, column_sum, goal_columns, goal_folder, \
+    row_to_add, store_goal, summary_lacks, summary_points, summary_too_long
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)

@@ -294,7 +294,7 @@ def outputs_made_note(goal: str, workspace: str, touched: Sequence[str], calls: 
     from pathlib import Path
 
     from .evidence import goal_files, norm_path
-    from .finish import store_goal
+    from .written import store_goal
 
     outputs = goal_files(goal)[0]
     store = store_goal(goal)

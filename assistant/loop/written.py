@@ -1,0 +1,669 @@
+"""Checks on what the task's changes must hold, run once the task changed
+something: the rows, columns, cells and sheets the goal asks a written table to
+have (``row_to_add``, ``column_sum``, ``goal_columns``, ``asked_count``,
+``SHEET_NAMED`` ...), a summary shorter than its source that holds what the goal
+asks it to include (``summary_too_long``, ``summary_lacks``, ``summary_points``),
+the change made where the goal asks (the calendar or the notes: ``store_goal``;
+files moved or sorted: ``goal_folder``, ``SORT_BY_TYPE``; the named file itself,
+not a copy), file names kept when the goal says so, and files read before what
+they say is written.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from ..state.models import CallRecord
+from .evidence import _CELL_NUMBER, _FENCED, _FENCE_LINE, _HIGHEST, _LOWEST, _MUST_CHANGE, Evidence, _values, \
+    goal_files, norm_path
+from .recap import call_to_copy
+
+__all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "goal_columns", "summary_too_long",
+           "summary_lacks", "summary_points", "store_goal", "SORT_BY_TYPE", "goal_folder", "asked_count"]
+
+
+_SUMMARY = re.compile(r"\bsummar(y|ise|ize|ies)\b", re.IGNORECASE)
+
+
+SHEET_NAMED = re.compile(r"\bsheet\s+(?:named|called|titled)\s+[\"\u201c']([^\"\u201d']{1,31})[\"\u201d']", re.IGNORECASE)
+
+
+_TEXT_IN_COLUMN = re.compile(r"[\"\u201c]([^\"\u201d]{1,40})[\"\u201d]\s+in\s+column\s+([A-Z]{1,2})\b")
+
+
+_AGG_IN_COLUMN = re.compile(r"\bthe (?P<fn>sum|total|average|mean) of (?:the |its )?[\"'\u201c]?(?P<col>[\w ]{1,30}?)"
+                            r"[\"'\u201d]? column\s+in\s+column\s+(?P<letter>[A-Z]{1,2})\b", re.IGNORECASE)
+ASKS_A_SHEET = re.compile(r"\b(sheet|tab|worksheet)s?\b", re.IGNORECASE)
+
+
+def row_to_add(goal: str, workspace: str | Path, path: str, skip: Iterable[str] = ()) -> dict[str, Any] | None:
+    """The ``xlsx_write`` arguments that add the row ``goal`` describes below the table
+    of workbook ``path``: each quoted text in its column ('"Total" in column B'), and
+    "the sum (average) of the X column in column Y" as a =SUM (=AVERAGE) of column X's
+    data cells. The table is the first sheet with a header and data, sheets named in
+    ``skip`` left out. None when the goal quotes no text for a column or the workbook
+    cannot be read."""
+    wanted = _TEXT_IN_COLUMN.findall(goal)
+    if not wanted or not path.lower().endswith(".xlsx"):
+        return None
+    skipped = {n.strip().lower() for n in skip}
+    sheets = [(name, rows) for name, rows in _table_cells(Path(workspace) / path)
+              if name.strip().lower() not in skipped]
+    for name, rows in sheets:
+        filled = [i for i, r in enumerate(rows) if any(v not in (None, "") for v in r)]
+        if len(filled) < 2:
+            continue
+        below = filled[-1] + 2  # the 1-based row under the last filled one
+        header = [str(v or "").strip().lower() for v in rows[filled[0]]]
+        cells: list[dict[str, Any]] = [{"cell": f"{letter}{below}", "value": text} for text, letter in wanted]
+        from openpyxl.utils import get_column_letter
+
+        for m in _AGG_IN_COLUMN.finditer(goal):
+            col = m.group("col").strip().lower()
+            if col in header:
+                src = get_column_letter(header.index(col) + 1)
+                fn = "SUM" if m.group("fn").lower() in ("sum", "total") else "AVERAGE"
+                cells.append({"cell": f"{m.group('letter')}{below}",
+                              "value": f"={fn}({src}{filled[0] + 2}:{src}{below - 1})"})
+        return {"path": path, "sheet": name, "cells": cells}
+    return None
+
+
+def column_sum(workspace: str | Path, path: str, sheet: str, column: str, first: int, last: int) -> float | None:
+    """The sum of the numbers in ``column`` rows ``first``..``last`` (1-based) of a
+    sheet of workbook ``path``; None when it cannot be read."""
+    from openpyxl.utils import column_index_from_string
+
+    rows = next((r for name, r in _table_cells(Path(workspace) / path) if name == sheet), None)
+    if rows is None:
+        return None
+    j = column_index_from_string(column) - 1
+    return sum(float(r[j]) for r in rows[first - 1:last]
+               if j < len(r) and isinstance(r[j], (int, float)) and not isinstance(r[j], bool))
+
+
+def _text_not_in_column(ev: Evidence) -> str:
+    """The doubt when the goal asks for a quoted text in a column of a workbook this
+    task wrote ('"Total" in column B') and no cell of that column holds it ("" otherwise).
+    Sheets this task added do not count, unless the goal asks for a sheet, and neither
+    does a sheet named like the text: the row belongs to the table. xlsx_total at
+    f000187: =SUM(C:C) written into B10 (twice), no "Total" anywhere in column B, and a
+    sheet named "Total" added (which the quoted-text check took as the word used); at
+    4df8dd6: "Total" written into B10 of that new sheet, and the task finished."""
+    wanted = _TEXT_IN_COLUMN.findall(ev.goal)
+    books = [rel for rel in dict.fromkeys(ev.touched) if rel.lower().endswith(".xlsx")]
+    if not wanted or not books:
+        return ""
+    skip: set[str] = set()
+    if not ASKS_A_SHEET.search(ev.goal):
+        skip = {str(c.arguments.get("name", "")).strip().lower() for c in ev.calls if c.name == "xlsx_add_sheet"}
+        skip |= {text.strip().lower() for text, _ in wanted}
+    sheets = [(name, rows) for name, rows in _table_cells(Path(ev.workspace) / books[0])
+              if name.strip().lower() not in skip]
+    if not sheets:
+        return ""
+    from openpyxl.utils import column_index_from_string
+
+    for text, letter in wanted:
+        col = column_index_from_string(letter) - 1
+        found = any(len(row) > col and str(row[col]).strip().lower() == text.strip().lower()
+                    for _, rows in sheets for row in rows if row)
+        if not found:
+            args = row_to_add(ev.goal, ev.workspace, books[0], skip)
+            how = f": {call_to_copy('xlsx_write', args)}" if args else \
+                f" (xlsx_write, a cell of column {letter}), and each other value in the column the task names"
+            where = f" of the table's sheet {args['sheet']!r}" if args else ""
+            return (f"the task asks for {text!r} in column {letter}, but no cell of column {letter}{where} in "
+                    f"{books[0]} holds it; write it there{how}")
+    return ""
+
+
+_ROW_PER = re.compile(r"\b(?:one|a|1) (?:row|line) (?:per|for each|for every|for) (?:each |every )?(?P<x>[a-z]{3,})",
+                      re.IGNORECASE)
+
+
+def _table_cells(path: Path, skip_sheet: str = "") -> list[tuple[str, list[list[Any]]]]:
+    """``(sheet name, rows of values)`` of each sheet of a workbook (one unnamed
+    sheet for a CSV file), the sheet ``skip_sheet`` left out; [] when unreadable."""
+    try:
+        if path.suffix.lower() in (".csv", ".tsv"):
+            import csv
+
+            text = path.read_text(encoding="utf-8-sig", errors="replace")
+            return [("", list(csv.reader(text.splitlines()[:5000], delimiter="\t" if path.suffix == ".tsv" else ",")))]
+        if path.suffix.lower() in (".xlsx", ".xlsm"):
+            import openpyxl
+
+            wb = openpyxl.load_workbook(path, read_only=True)
+            try:
+                return [(ws.title, [list(r) for r in ws.iter_rows(max_row=5000, values_only=True)])
+                        for ws in wb.worksheets if ws.title.strip().lower() != skip_sheet.strip().lower()]
+            finally:
+                wb.close()
+    except Exception:  # noqa: BLE001 - a file that cannot be read is another check's business
+        return []
+    return []
+
+
+_SAME_ROWS = re.compile(r"\b(convert\w*|same (?:columns and )?rows|all (?:the |its )?rows|every row)\b", re.IGNORECASE)
+
+
+def _rows_lost(ev: Evidence) -> str:
+    """The doubt when the goal converts (or copies every row of) a table file into
+    another and the one this task wrote has fewer non-empty rows than the source
+    ("" otherwise). csv_to_xlsx at 4df8dd6: contacts.xlsx got the header and one of
+    the five people, and the task finished saying the rows were copied."""
+    if not _SAME_ROWS.search(ev.goal):
+        return ""
+    root, touched = Path(ev.workspace), {norm_path(p) for p in ev.touched}
+    outputs, inputs = goal_files(ev.goal)
+    tables = (".csv", ".tsv", ".xlsx")
+    srcs = [r for r in inputs if r.lower().endswith(tables) and (root / r).is_file()]
+    outs = [r for r in outputs if r.lower().endswith(tables) and norm_path(r) in touched and (root / r).is_file()]
+    if not srcs or not outs or norm_path(srcs[0]) == norm_path(outs[0]):
+        return ""
+
+    def count(rel: str) -> int | None:  # None: not readable as a table (another check's doubt)
+        sheets = _table_cells(root / rel)
+        return sum(1 for _, rows in sheets for row in rows
+                   if any(v not in (None, "") and str(v).strip() for v in row)) if sheets else None
+
+    have, want = count(outs[0]), count(srcs[0])
+    if not want or have is None or have >= want:
+        return ""
+    how = ""
+    if srcs[0].lower().endswith((".csv", ".tsv")) and outs[0].lower().endswith(".xlsx"):
+        args = {"path": outs[0], "from_csv": srcs[0], "replace_data": True}
+        how = f": {call_to_copy('xlsx_write', args)}"
+    return (f"the task asks for the rows of {srcs[0]} ({want}, header included), and {outs[0]} has {have}; write "
+            f"them all{how}")
+
+
+def _groups_missing(ev: Evidence) -> str:
+    """The doubt when the goal asks for "one row per X", a table the goal names has a
+    column headed X holding a few texts, and the sheet (or table file) this task
+    wrote for it names some of them nowhere ("" otherwise). xlsx_group_sums at
+    c92ae49: "a sheet named "By Region" ... with one row per region" got a single row
+    "Sales" with the sum of the whole sheet, and the task finished."""
+    m = _ROW_PER.search(ev.goal)
+    if m is None:
+        return ""
+    x = m.group("x").lower()
+    x = x[:-1] if x.endswith("s") and not x.endswith("ss") else x
+    named = SHEET_NAMED.search(ev.goal)
+    root, touched = Path(ev.workspace), {norm_path(p) for p in ev.touched}
+    outputs, inputs = goal_files(ev.goal)
+    tables = [rel for rel in dict.fromkeys([*outputs, *inputs]) if rel.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    target = next((rel for rel in tables if norm_path(rel) in touched), "")
+    if not target:
+        return ""
+    written = _table_cells(root / target)
+    if named:
+        written = [t for t in written if t[0].strip().lower() == named.group(1).strip().lower()]
+        if not written:
+            return ""  # the missing sheet is another check's doubt
+        sources = [(target, t) for t in _table_cells(root / target, skip_sheet=named.group(1))]
+    else:
+        sources = [(rel, t) for rel in tables if rel != target for t in _table_cells(root / rel)]
+    texts = {str(v).strip().lower() for _, rows in written for row in rows for v in row if v is not None}
+    for rel, (sheet, rows) in sources:
+        if len(rows) < 2:
+            continue
+        header = [re.sub(r"[\W_]+", " ", str(v or "")).strip().lower() for v in rows[0]]
+        col = next((j for j, h in enumerate(header) if h in (x, x + "s", x + "es")), None)
+        if col is None:
+            continue
+        values = list(dict.fromkeys(str(r[col]).strip() for r in rows[1:] if col < len(r) and isinstance(r[col], str)
+                                    and r[col].strip()))
+        if not values or len(values) > 30:
+            continue
+        missing = [v for v in values if v.lower() not in texts]
+        if missing:
+            where = f"the sheet {named.group(1)!r}" if named else target
+            return (f"the task asks for one row per {x}; the {rows[0][col]} column of {rel} has {len(values)} "
+                    f"({', '.join(values[:8])}), and {where} names {len(values) - len(missing) or 'none'} of them "
+                    f"(missing: {', '.join(missing[:5])}). Add them up with table_query (SELECT {rows[0][col]}, "
+                    f"SUM(...) ... GROUP BY {rows[0][col]}) and write one row per {x}")
+    return ""
+
+
+def _missing_sheet(ev: Evidence) -> str:
+    """A doubt when the goal asks for a sheet named "X" and no workbook this task wrote
+    has one. xlsx_top_vendors: asked to add a sheet named "Top 5", Qwen 1.5B wrote
+    "Top 5" into a cell of the data sheet and answered "Done."."""
+    wanted = SHEET_NAMED.findall(ev.goal)
+    books = [p for p in dict.fromkeys(ev.touched) if p.lower().endswith((".xlsx", ".xlsm"))]
+    if not wanted or not books:
+        return ""
+    names: set[str] = set()
+    empty: set[str] = set()
+    for rel in books:
+        try:
+            import openpyxl
+
+            wb = openpyxl.load_workbook(Path(ev.workspace) / rel, read_only=True)
+            for ws in wb.worksheets:
+                names.add(ws.title.strip().lower())
+                if not any(v not in (None, "") for row in ws.iter_rows(max_row=50, values_only=True) for v in row):
+                    empty.add(ws.title.strip().lower())
+            wb.close()
+        except Exception:  # noqa: BLE001 - a workbook that cannot be read is another check's business
+            continue
+    missing = [w for w in wanted if w.strip().lower() not in names]
+    if missing:
+        return (f"the task asks for a sheet named {missing[0]!r}, but no workbook this task wrote has one; "
+                "add it with xlsx_add_sheet")
+    blank = [w for w in wanted if w.strip().lower() in empty]
+    if blank:  # xlsx_top_vendors at e03cee3: an empty "Top 5" sheet added, then "done"
+        return (f"the sheet {blank[0]!r} is empty; write into it what the task asks (xlsx_write with "
+                f"sheet={blank[0]!r} and rows)")
+    return ""
+
+
+_COLUMNS_NAMED = re.compile(r"\bwith (?:the |its )?(?:columns?|headers?|headings?)\s+(?P<cols>(?:[\"'\u201c]?[A-Z][\w-]*"
+                            r"[\"'\u201d]?(?:\s*,\s*|\s+(?:and|or)\s+|\s+(?=[A-Z]))?){1,8})")
+
+
+def goal_columns(goal: str) -> list[str]:
+    """The column names a goal asks a table file to have: "with the columns Customer
+    and Total, largest first" -> ["Customer", "Total"]; [] when it names none."""
+    m = _COLUMNS_NAMED.search(goal)
+    if m is None:
+        return []
+    cols = [c.strip(" \"'\u201c\u201d") for c in re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group("cols").strip(" ,"))]
+    return [c for c in cols if c]
+
+
+def _header_of(path: Path) -> list[list[str]]:
+    """The first row of a CSV file, or of each sheet of a workbook, as lower-case
+    cell texts; [] when it cannot be read."""
+    return [[str(v).strip().lower() for v in rows[0] if v is not None] for _, rows in _table_cells(path) if rows]
+
+
+def _missing_columns(ev: Evidence) -> str:
+    """The doubt when the goal names the columns of a table file it asks for and the
+    file this task wrote has no first row (of any sheet) holding each of them as a
+    word of a cell ("" otherwise). csv_top_customers at f000187: top3.csv ("with the
+    columns Customer and Total") held "<table_query sql='SELECT ...' />", and the task
+    finished saying it held the top three customers."""
+    cols = goal_columns(ev.goal)
+    touched = {norm_path(p) for p in ev.touched}
+    if not cols:
+        return ""
+    for rel in goal_files(ev.goal)[0]:
+        path = Path(ev.workspace) / rel
+        if not rel.lower().endswith((".csv", ".tsv", ".xlsx")) or norm_path(rel) not in touched or not path.is_file():
+            continue
+        rows = _header_of(path)
+        if not rows:
+            continue
+        def holds(cell: str, col: str) -> bool:  # "Total Spent", "total_spent"; not a word inside markup
+            cell, col = re.sub(r"[\W_]+", " ", cell).strip(), re.sub(r"[\W_]+", " ", col.lower()).strip()
+            return cell == col or cell.startswith(col + " ")
+
+        if any(all(any(holds(cell, c) for cell in row) for c in cols) for row in rows):
+            continue
+        first = ", ".join(rows[0])[:80]
+        return (f"the task asks for {rel} with the columns {', '.join(cols)}, but its first row is {first!r}; "
+                "write the data with that header row")
+    return ""
+
+
+def _summary_not_shorter(ev: Evidence) -> str:
+    """Why what the task wrote is no summary ("" when it is shorter): see
+    :func:`summary_too_long`. docx_summarise: Qwen 1.5B copied all 11 paragraphs
+    of report.docx into summary.docx and finished."""
+    for c in ev.calls:
+        if c.status == "done" and not c.error and c.risk in ("write", "destructive"):
+            long = summary_too_long(ev.goal, ev.calls, c)
+            if long:
+                return (f"the task asks for a summary, but what {c.name} wrote to {long}; keep only the key points "
+                        "the task asks for, and write it again")
+    return ""
+
+
+def _data_chars(result: str) -> int:
+    """Characters of the data a read showed: inside its fence when fenced (a file
+    the harness showed again comes with a line of its own words before the fence)."""
+    inside = [m.group(0) for m in _FENCED.finditer(result)]
+    return len(_FENCE_LINE.sub("", "\n".join(inside) if inside else result))
+
+
+def summary_too_long(goal: str, calls: Sequence[CallRecord], write: CallRecord, share: float = 0.7) -> str:
+    """"summary.docx is about as long as the original (N vs M characters)" when
+    ``goal`` asks to summarise and the text of ``write`` (a write call, run or
+    not) is at least ``share`` of the longest read of the goal's input files
+    (400+ characters of data) among ``calls``; "" otherwise. docx_summarise at
+    d59b864: 911 characters copied from a 1,012-character report passed at 0.8,
+    measured against the re-shown read (its preamble counted as the report's)."""
+    if not _SUMMARY.search(goal):
+        return ""
+    inputs = goal_files(goal)[1]
+    read = [c for c in calls if c.status == "done" and not c.error and (c.risk or "read") == "read"
+            and any(Path(rel).name.lower() in json.dumps(c.arguments).lower() for rel in inputs)]
+    source = max((_data_chars(c.result or "") for c in read), default=0)
+    if source < 400:
+        return ""
+    written = len(" ".join(_values(write.arguments)))
+    if written < share * source:
+        return ""
+    where = write.arguments.get("path") or write.arguments.get("output") or "the file"
+    best = max(read, key=lambda c: _data_chars(c.result or ""))
+    sections = [h.strip() for h in _HEADING.findall(best.result or "")][1:7]  # the first is the title
+    per = f", e.g. one short sentence each for {', '.join(sections)}" if len(sections) >= 2 else ""
+    # docx_summarise at 462ec82: the same 913-character copy sent three times after "a few short sentences"
+    return (f"{where} is about as long as the original ({written} vs {source} characters); keep it under "
+            f"{source // 3} characters{per}")
+
+
+_HEADING = re.compile(r"^(?:\[p\d+\]\s*)?#{1,6}\s+(.{2,60}?)\s*$", re.MULTILINE)
+_INCLUDE = re.compile(r"\b(?:include|mention|cover|give)\s+(?P<items>[^.;:\n()]{3,160})", re.IGNORECASE)
+
+
+def summary_lacks(goal: str, calls: Sequence[CallRecord], write: CallRecord) -> list[str]:
+    """The items the goal asks a summary to include ("Include the budget, the deadline
+    and the main risk") that the text of ``write`` (a write call, run or not) says
+    nothing of: neither the item's last word nor a number of the source's sentence on
+    it; [] when it has them all, or the items or their sentences are not found (see
+    :func:`summary_points`). docx_summarise at 9fda44c: Qwen 1.5B wrote one paragraph,
+    the project's description, and the task finished without budget, deadline or risk."""
+    items = _summary_items(goal)
+    points = summary_points(goal, calls, limit=10_000, keep_all=True) if items else []
+    if len(points) != len(items):
+        return []
+    text = " ".join(_values(write.arguments))
+    low = text.lower()
+    lacking = []
+    for item, point in zip(items, points):
+        head = item.split()[-1]
+        numbers = re.findall(r"\d[\d,.]*\d|\d", point)
+        if re.search(rf"\b{re.escape(head[:5])}", low) or any(n in text for n in numbers if len(n) > 1):
+            continue
+        lacking.append(item)
+    return lacking
+
+
+def _summary_items(goal: str) -> list[str]:
+    """What the goal asks a summary to include, lower case: ["budget", "deadline", "main risk"]."""
+    m = _INCLUDE.search(goal) if _SUMMARY.search(goal) else None
+    if m is None:
+        return []
+    items = [re.sub(r"^(?:and\s+|or\s+)?(?:the|a|an|its|their|any)\s+", "", x.strip(), flags=re.IGNORECASE)
+             for x in re.split(r",|\band\b|\bor\b", m.group("items"))]
+    return [x.lower() for x in items if re.search(r"\w{3,}", x)]
+
+
+def summary_points(goal: str, calls: Sequence[CallRecord], limit: int = 90, *, keep_all: bool = False) -> list[str]:
+    """The sentences of the goal's input (the longest read of it among ``calls``) that
+    hold what the goal asks a summary to include ("Include the budget, the deadline
+    and the main risk": the first sentence naming each), each cut at its first colon,
+    semicolon or comma when longer than ``limit`` characters; [] when the goal names
+    nothing to include or one of them is in no sentence; ``keep_all``: one per item,
+    a sentence naming two items twice. An extract to copy, for a
+    model that copies the whole document (docx_summarise at 80595a7: Qwen 1.5B sent
+    the 913-character copy of the report twice after "keep it under 337 characters")."""
+    items = _summary_items(goal)
+    inputs = goal_files(goal)[1]
+    read = [c for c in calls if c.status == "done" and not c.error and (c.risk or "read") == "read"
+            and any(Path(rel).name.lower() in json.dumps(c.arguments).lower() for rel in inputs)]
+    if not items or not read:
+        return []
+    best = max(read, key=lambda c: _data_chars(c.result or ""))
+    inside = [f.group(2) for f in _FENCED.finditer(best.result or "")] or [best.result or ""]
+    sentences = []
+    for line in _FENCE_LINE.sub("", "\n".join(inside)).splitlines():
+        line = re.sub(r"^\s*\[p\d+\]\s*", "", line).strip()
+        if line and not line.startswith(("#", "(")) and not re.match(r"^\S+\.\w+: \d+ ", line):
+            sentences += [x.strip() for x in re.split(r"(?<=[.!?])\s+", line) if x.strip()]
+    points: list[str] = []
+    for item in items:
+        head = item.split()[-1]
+        hit = next((x for x in sentences if item in x.lower()), None) or next(
+            (x for x in sentences if re.search(rf"\b{re.escape(head)}", x, re.IGNORECASE)), None)
+        if hit is None:
+            return []
+        if len(hit) > limit:
+            hit = re.split(r"[:;,]\s", hit)[0].rstrip(". ") + "."
+        points.append(hit)
+    return points if keep_all else list(dict.fromkeys(points))
+
+
+_STORES = ((re.compile(r"\b(on|in|into|to)\s+(my|the|our|your)\s+calendar\b|^\W*(please\s+)?schedule\b|"
+                       r"\bschedule\s+(a|an|the|it|this|that)\b", re.IGNORECASE), "calendar", "calendar_add_event"),
+           (re.compile(r"\bnote\s+(titled|called|named)\b|\b(save|add|make|take|write)\s+(a|the|this)\s+note\b",
+                       re.IGNORECASE), "notes", "note_add"))
+
+
+def store_goal(goal: str) -> tuple[str, str] | None:
+    """``(store, tool)`` when ``goal`` asks for a change in the calendar or the notes
+    (``("calendar", "calendar_add_event")``), else None."""
+    return next(((store, tool) for pattern, store, tool in _STORES if pattern.search(goal)), None)
+
+
+def _store_untouched(ev: Evidence) -> str:
+    """A doubt when the goal asks for a change in the calendar or the notes and no
+    call of this task changed them (the tool that does it must exist); "" otherwise.
+    calendar_from_invite at 6b05252: Qwen 1.5B, asked to put the meeting in
+    invite.txt on the calendar, edited invite.txt's date format and answered with
+    steps for the user; the edit counted as the task's change."""
+    for pattern, store, tool in _STORES:
+        if not pattern.search(ev.goal) or tool not in ev.tool_names:
+            continue
+        prefix = tool.split("_")[0] + "_"
+        if any(c.name.startswith(prefix) and c.status == "done" and not c.error and c.risk not in ("", "read")
+               for c in ev.calls):
+            continue
+        return (f"the task asks for a change in the {store}, but no call of this task changed the {store}; "
+                f"do it with {tool}, or say plainly why it cannot be done")
+    return ""
+
+
+_FILE_OPS = re.compile(r"(^|[.,;:]\s+)\W*(please\s+)?(?P<verb>renam|mov|sort|organi[sz])\w*\b"
+                       r"(?=[^.]{0,80}\b(files?|folders?|photos?|pictures?|images?|documents?|pdfs?)\b)", re.IGNORECASE)
+_NOT_FILES = re.compile(r"\b(sheets?|columns?|rows?|lines?|entries|lists?|tables?|tabs?|headings?|paragraphs?|"
+                        r"sections?|events?|meetings?|notes?)\b", re.IGNORECASE)
+_MOVES = ("rename_many", "move")
+
+
+_FOLDER_NAMED = re.compile(
+    r"\b(?:in|inside|within|from)\s+(?:the\s+|my\s+|your\s+)?[\"'`]?(?P<a>[\w.-]+(?:/[\w.-]+)*)/?[\"'`]?\s+"
+    r"(?:folder|directory)\b|\b(?:folder|directory)\s+[\"'`]?(?P<b>[\w.-]+(?:/[\w.-]+)*)/?[\"'`]?", re.IGNORECASE)
+#: a goal asking to sort a folder's files into subfolders by their extension
+SORT_BY_TYPE = re.compile(r"\b(sort|organi[sz]e|group|file|move)\b.{0,80}?\b(sub)?folders?\b.{0,80}?\b(extension|file "
+                          r"types?|types? of file)", re.IGNORECASE | re.DOTALL)
+
+
+def goal_folder(goal: str, is_dir: Callable[[str], bool]) -> str:
+    """The one existing workspace folder ``goal`` names as "the photos folder", "in
+    photos/ folder" or "folder photos" ("" when it names none or several);
+    ``is_dir(relative path)`` says whether a folder exists (``Workspace.is_dir``)."""
+    found: list[str] = []
+    for m in _FOLDER_NAMED.finditer(goal):
+        name = (m.group("a") or m.group("b") or "").strip("/")
+        try:
+            if name and name not in found and is_dir(name):
+                found.append(name)
+        except Exception:  # noqa: BLE001 - a name the workspace refuses is no folder of it
+            continue
+    return found[0] if len(found) == 1 else ""
+
+
+def _left_unsorted(ev: Evidence) -> str:
+    """The doubt when the goal asks to sort a folder's files into subfolders by
+    extension and files with an extension are still directly in it ("" otherwise).
+    files_organise at 4df8dd6: the .pdf and .jpg files moved, the step budget's last
+    turn answered that all were sorted, notes.txt and todo.txt still in inbox."""
+    if not SORT_BY_TYPE.search(ev.goal):
+        return ""
+    root = Path(ev.workspace)
+    folder = goal_folder(ev.goal, lambda rel: (root / rel).is_dir())
+    if not folder:
+        return ""
+    left = sorted(p.name for p in (root / folder).iterdir() if p.is_file() and p.suffix and not p.name.startswith("."))
+    if not left:
+        return ""
+    exts = sorted({Path(n).suffix.lower().lstrip(".") for n in left})
+    moves = " then ".join(json.dumps({"src": f"{folder}/*.{e}", "dest": f"{folder}/{e}"}) for e in exts[:8])
+    return (f"the task asks to sort the files of {folder} into subfolders, and {folder} still holds "
+            f"{', '.join(left[:5])}{' ...' if len(left) > 5 else ''}; call move with {moves}")
+
+
+def _files_unmoved(ev: Evidence) -> str:
+    """A doubt when the goal asks to rename, move or sort files, something else was
+    changed, and no ``rename_many`` or ``move`` of this task succeeded; "" otherwise.
+    files_rename_pattern at c92ae49: Qwen 1.5B's renames failed, it added a note
+    named holiday-0042 and answered "I found the note ... and added it to the notes";
+    the note counted as the task's change and the task finished."""
+    m = _FILE_OPS.search(ev.goal)
+    if m is None or _NOT_FILES.search(ev.goal) or not any(t in ev.tool_names for t in _MOVES):
+        return ""
+    if any(c.name in _MOVES and c.status == "done" and not c.error for c in ev.calls):
+        return ""
+    verb = {"renam": "rename", "mov": "move", "sort": "sort"}.get(m.group("verb").lower(), "organise")
+    did = sorted({c.name for c in ev.calls if c.status == "done" and not c.error and c.risk in ("write", "destructive")})
+    return (f"the task asks to {verb} files, but no call of this task moved or renamed any (what changed came from "
+            f"{', '.join(did) or 'other calls'}); do it with rename_many or move, or say plainly why it cannot be done")
+
+
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                 "eleven": 11, "twelve": 12}
+_ASKED_N = re.compile(r"\b(?:top|bottom|the|those|these|first)[\s-]+(?P<n>\d{1,2}|"
+                      + "|".join(_NUMBER_WORDS) + r")\b(?:\s+(?:[a-z]+\s+)?(?P<noun>[a-z]{3,}s)\b)?",
+                      re.IGNORECASE)
+
+
+def asked_count(goal: str) -> tuple[int, str, bool] | None:
+    """``(n, noun, highest)`` when ``goal`` asks for a ranking of ``n`` things ("the
+    five vendors we paid the most", "the 3 customers who spent the most", "Top 5"),
+    else None. ``noun`` is the plural the goal names ("rows" when it names none);
+    ``highest`` is False for a ranking from the bottom ("the 3 cheapest items")."""
+    high, low = bool(_HIGHEST.search(goal)), bool(_LOWEST.search(goal))
+    if not (high or low):
+        return None
+    found = []
+    for m in _ASKED_N.finditer(goal):
+        raw = m.group("n").lower()
+        n = int(raw) if raw.isdigit() else _NUMBER_WORDS[raw]
+        if 2 <= n <= 50:
+            found.append((n, (m.group("noun") or "").lower()))
+    if not found:
+        return None
+    n, noun = next((f for f in found if f[1]), found[0])
+    return n, noun or "rows", not low
+
+
+def _data_rows(rows: Sequence[Sequence[Any]]) -> list[Sequence[Any]]:
+    """The non-empty rows of a sheet, a first row without a number (a header) left out."""
+    kept = [r for r in rows if any(v not in (None, "") and str(v).strip() for v in r)]
+    if kept and not any(isinstance(v, (int, float)) or _CELL_NUMBER.fullmatch(str(v or "").strip()) for v in kept[0]):
+        kept = kept[1:]
+    return kept
+
+
+def _fewer_rows_than_asked(ev: Evidence) -> str:
+    """The doubt when the goal asks for a ranking of n things in a sheet or table
+    file this task wrote, and it holds fewer than n rows of data, unless a grouped
+    ``table_query`` of this task found only that many groups ("" otherwise).
+    xlsx_top_vendors at 4df8dd6: the "Top 5" sheet overwritten with one cell, the sum
+    of one vendor's payments, and the task finished."""
+    asked = asked_count(ev.goal)
+    if asked is None:
+        return ""
+    n, noun, high = asked
+    root, touched = Path(ev.workspace), {norm_path(p) for p in ev.touched}
+    outputs, inputs = goal_files(ev.goal)
+    named = SHEET_NAMED.search(ev.goal)
+    tables = [r for r in dict.fromkeys([*outputs, *(inputs if named else [])])
+              if r.lower().endswith((".csv", ".tsv", ".xlsx")) and norm_path(r) in touched]
+    if not tables:
+        return ""
+    sheets = _table_cells(root / tables[0])
+    if named:
+        sheets = [t for t in sheets if t[0].strip().lower() == named.group(1).strip().lower()]
+    if not sheets:
+        return ""  # a missing sheet is another check's doubt
+    have = len(_data_rows(sheets[0][1]))
+    if have >= n:
+        return ""
+    for c in ev.calls:  # only that many groups: an honest short list
+        sql = str(c.arguments.get("sql", "")) if c.name == "table_query" else ""
+        if sql and c.status == "done" and not c.error and re.search(r"\bgroup\s+by\b", sql, re.IGNORECASE) \
+                and not re.search(r"\blimit\b", sql, re.IGNORECASE) \
+                and int((c.data or {}).get("total_rows") or -1) == have:
+            return ""
+    where = f"the sheet {named.group(1)!r}" if named else tables[0]
+    return (f"the task asks for the {n} {noun}, and {where} has {have} row{'s' if have != 1 else ''} of them; "
+            f"rank them with table_query (SELECT ..., SUM(...) ... GROUP BY ... ORDER BY 2 {'DESC' if high else 'ASC'} "
+            f"LIMIT {n}) and write all {n} rows it returns")
+
+
+_KEEP_NAMES = re.compile(r"\b(keep|leave)\s+(the\s+|their\s+|its\s+|all\s+)?(file\s*)?names?\b|"
+                         r"\bsame\s+(file\s*)?names?\b|\bwithout\s+renaming\b", re.IGNORECASE)
+_MOVE_PAIR = re.compile(r"(?:^|[\s:;,])((?:[\w.-]+/)*[\w-][\w.-]*)\s*->\s*((?:[\w.-]+/)*[\w-][\w.-]*)|"
+                        r"\bmoved\s+((?:[\w.-]+/)*[\w-][\w.-]*)\s+to\s+((?:[\w.-]+/)*[\w-][\w.-]*)")
+
+
+def _renamed_against_goal(ev: Evidence) -> str:
+    """The doubt when the goal says to keep the file names and a change of this task
+    gave a file another name ("" otherwise). files_organise at 36d1140: asked to sort
+    inbox into pdf/jpg/txt subfolders "keeping the file names", Qwen 1.5B renamed
+    inbox/notes.txt to inbox/notes.text, moved nothing and said it was done."""
+    if not _KEEP_NAMES.search(ev.goal):
+        return ""
+    for c in ev.calls:
+        if c.status != "done" or c.error or c.risk not in ("write", "destructive"):
+            continue
+        for m in _MOVE_PAIR.finditer(c.result or ""):
+            old, new = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            old, new = old.rstrip("."), new.rstrip(".")
+            if Path(old).name != Path(new).name:
+                return (f"the task says to keep the file names, but {c.name} at step {c.step} renamed {old} to "
+                        f"{new}; undo that (move it back to {Path(old).name}) and do what the task asks with the "
+                        "names as they are")
+    return ""
+
+
+_OF_FILES = re.compile(r"\b(lines|contents?|text|items|entries)\s+(of|from|in)\s+(all|every|each|the|these|those|both)\b",
+                       re.IGNORECASE)
+_CONTENT_READS = frozenset({"read_file", "grep", "table_query", "combine_files"})  # combine_files reads its sources
+# (files_merge_todos at 908434b: combine_files wrote the merged lines, and the first form of this check doubted it)
+
+
+def _wrote_unread_contents(ev: Evidence) -> str:
+    """The doubt when the goal asks for what files say ("the lines of all .txt files")
+    and this task wrote a file without reading any file's text ("" otherwise).
+    files_merge_todos at 36d1140: Qwen 1.5B listed the todo folder and wrote the
+    listing (names and sizes) into todo/all.txt."""
+    if not _OF_FILES.search(ev.goal) or not list(ev.written):
+        return ""
+    if any(c.status == "done" and not c.error and (c.name in _CONTENT_READS or c.name.endswith("_read"))
+           for c in ev.calls):
+        return ""
+    written = ", ".join(list(ev.written)[:3])
+    return (f"the task asks for what the files say, but this task wrote {written} without reading any of them "
+            "(a listing shows names and sizes, not their lines); read each file, then write what they say")
+
+
+def _changed_a_copy(ev: Evidence) -> str:
+    """The doubt when the goal asks to change a file it names and this task left that
+    file as it was, writing a new file named after it instead ("" otherwise).
+    xlsx_summary_sheet: asked to add a sheet to budget.xlsx, Qwen 1.5B passed
+    output="budget_summary.xlsx" and answered that the sheet was added."""
+    if not _MUST_CHANGE.search(ev.goal):
+        return ""
+    outputs, inputs = goal_files(ev.goal)
+    touched = {norm_path(p) for p in ev.touched}
+    root = Path(ev.workspace)
+    for rel in inputs:
+        stem = Path(rel).stem.lower()
+        if rel in outputs or norm_path(rel) in touched or not (root / rel).is_file():
+            continue
+        copies = sorted(p for p in touched if Path(p).stem.lower().startswith(stem) and p != norm_path(rel)
+                        and Path(p).suffix.lower() == Path(rel).suffix.lower())
+        if copies:
+            return (f"the task asks to change {rel}, but this task left it as it was and wrote {copies[0]} instead; "
+                    f"make the change in {rel} itself (leave out output)")
+    return ""
