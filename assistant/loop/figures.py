@@ -1,0 +1,262 @@
+"""Checks on the numbers an answer gives, against the task's tool results: the
+highest (lowest) value of a query's column, a total added up and not compared by
+eye, one sheet's (or one UNION part's) figure given for a total across several,
+a number taken from a line about something else, many numbers for a question
+that asks one, and the line of a read that holds a number the answer got right
+(``_line_of_a_seen_number``, for the refusal of a number no tool result holds).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from ..state.models import CallRecord
+from .evidence import SMALL_INTEGER, _CELL_NUMBER, _COMMON, _FENCE_LINE, _FILE_OR_URL, _HARNESS_TOOLS, _HIGHEST, \
+    _LIST_MARKER, _LOWEST, _NOT_TOPIC, _NUMBER, _WHICH_FILE, _WORD, Evidence, _data_of, _numbers, _paths, \
+    _source_numbers, asks_only_a_question
+from .numbers import normalise_number
+from .recap import call_to_copy
+
+
+def _table_rows(result: str) -> list[list[str]]:
+    """The data rows of a ``table_query`` result ("a | b" lines after the dashed rule)."""
+    lines = [ln for ln in _FENCE_LINE.sub("", result).splitlines() if ln.strip()]
+    rule = next((i for i, ln in enumerate(lines) if re.fullmatch(r"[-+\s]+", ln) and "-" in ln), None)
+    if rule is None:
+        return []
+    return [[c.strip() for c in ln.split("|")] for ln in lines[rule + 1:] if "|" in ln]
+
+
+def _not_the_extreme(answer: str, ev: Evidence) -> str:
+    """The doubt when the goal asks for the highest (or lowest) and the answer gives a
+    number from a query result's column that holds a higher (lower) one ("" otherwise).
+    xlsx_lookup: Qwen 1.5B's query gave Travel 470, Books 60, Home 250, Food 591, and it
+    answered "Travel, 470" as the highest."""
+    high, low = bool(_HIGHEST.search(ev.goal)), bool(_LOWEST.search(ev.goal))
+    if high == low:
+        return ""
+    said = set(_source_numbers([answer]))
+    unsummed = _extreme_unsummed(ev, said, "highest" if high else "lowest")
+    if unsummed:
+        return unsummed
+    for c in reversed(ev.calls):
+        if c.name != "table_query" or c.status != "done" or c.error or not c.result:
+            continue
+        rows = _table_rows(c.result)
+        if len(rows) < 2:
+            continue
+        for col in range(min(len(r) for r in rows)):
+            if not all(_CELL_NUMBER.fullmatch(r[col]) for r in rows):
+                continue
+            values = [float(normalise_number(r[col])) for r in rows]
+            hits = [v for v in values if normalise_number(repr(v)) in said]
+            best = max(values) if high else min(values)
+            if hits and best not in hits:
+                word = "higher" if high else "lower"
+                return (f"the answer gives {hits[0]:g}, but the result of table_query at step {c.step} has a {word} "
+                        f"value in that column ({best:g}); check which is {'highest' if high else 'lowest'} (ORDER "
+                        f"BY ... {'DESC' if high else 'ASC'} LIMIT 1 puts it first)")
+        return ""
+    return ""
+
+
+def _extreme_unsummed(ev: Evidence, said: set[str], which: str) -> str:
+    """The doubt when the goal asks for the highest (lowest) *total* of a table this
+    task read, the answer gives a number, and no ``table_query`` of this task ran:
+    the rows were compared by eye, not added up. xlsx_lookup at c92ae49: Qwen 1.5B
+    read spending.xlsx and answered "Home, 250", its largest single row (Food's five
+    rows total 591)."""
+    if not _TOTAL_WORD.search(ev.goal) or not said or "table_query" not in ev.tool_names:
+        return ""
+    if any(c.name == "table_query" and c.status == "done" and not c.error for c in ev.calls):
+        return ""
+    tables = [c for c in ev.calls if c.status == "done" and not c.error and c.name in ("xlsx_read", "csv_read",
+                                                                                       "read_file")
+              and str(c.arguments.get("path", "")).lower().endswith((".xlsx", ".csv", ".tsv"))]
+    if not tables:
+        return ""
+    return (f"the task asks for the {which} total, and the answer's numbers were compared by eye, not added up: no "
+            f"table_query ran in this task. Add the rows up per group with table_query (SELECT ..., SUM(...) ... "
+            f"GROUP BY ... ORDER BY 2 {'DESC' if which == 'highest' else 'ASC'} LIMIT 1) and answer from what it "
+            "returns")
+
+
+_TOTAL_WORD = re.compile(r"\b(total|totals|sum|sums|combined|altogether|in all)\b", re.IGNORECASE)
+
+
+_ACROSS = re.compile(r"\b(both|across|combined|altogether|every (sheet|tab|quarter|month)|all (the |\w+ )?"
+                     r"(sheets|tabs|quarters|months|years))\b", re.IGNORECASE)
+_SHEET_SOURCE = re.compile(r"^(.+), sheet .+$")
+
+
+def _sources_queried(call: CallRecord) -> list[str]:
+    """The sources ("expenses.xlsx, sheet Q1") of the tables a ``table_query`` call's
+    SQL names, from the tables its result lists; [] for any other call."""
+    tables = (call.data or {}).get("tables") if call.name == "table_query" else None
+    if not isinstance(tables, dict):
+        return []
+    sql = str(call.arguments.get("sql", ""))
+    return [str(src) for n, src in tables.items() if re.search(rf"\b{re.escape(str(n))}\b", sql, re.IGNORECASE)]
+
+
+def _one_part_of_union(answer: str, ev: Evidence) -> str:
+    """The doubt when the goal asks for a total across sheets (or quarters, months),
+    the newest ``table_query`` joined one sum per part with UNION, and the answer
+    gives one of its rows but not their sum ("" otherwise). xlsx_two_sheet_total at
+    c92ae49: "SELECT SUM(amount) FROM expenses_q1 ... UNION ALL SELECT SUM(amount)
+    FROM expenses_q2 ..." gave 1034.0 and 991.5; the answer said 1034 "across both
+    quarters", and the task finished."""
+    if not _ACROSS.search(ev.goal):
+        return ""
+    said = set(_source_numbers([answer]))
+    for c in reversed(ev.calls):
+        if c.name != "table_query" or c.status != "done" or c.error or not c.result:
+            continue
+        sql = str(c.arguments.get("sql", "")).strip().rstrip(";")
+        parts = re.split(r"\s+union(?:\s+all)?\s+", sql, flags=re.IGNORECASE)
+        lines = [ln.strip() for ln in _FENCE_LINE.sub("", c.result).splitlines() if ln.strip()]
+        rule = next((i for i, ln in enumerate(lines) if re.fullmatch(r"[-+\s]+", ln) and "-" in ln), None)
+        values = lines[rule + 1:] if rule is not None else []
+        if len(parts) < 2 or len(values) != len(parts) or not all(_CELL_NUMBER.fullmatch(v) for v in values):
+            return ""
+        numbers = [float(normalise_number(v)) for v in values]
+        hits = [v for v in numbers if normalise_number(repr(v)) in said]
+        total = round(sum(numbers), 6)
+        if not hits or normalise_number(repr(total)) in said:
+            return ""
+        added = "SELECT " + " + ".join(f"({p.strip()})" for p in parts)
+        return (f"the task asks for a total across them, but the answer gives {hits[0]:g}, one of the {len(numbers)} "
+                f"rows table_query at step {c.step} returned (one per part of its UNION); add them in one SELECT: "
+                + call_to_copy("table_query", {"sql": added}))
+    return ""
+
+
+def _one_sheet_of_many(answer: str, ev: Evidence) -> str:
+    """The doubt when the goal asks about every sheet of a workbook ("both quarters",
+    "across all sheets") and the answer's numbers come only from ``table_query`` runs
+    over one of its sheets ("" otherwise). A number that a query over several sheets
+    (or the all-sheets table) returned clears it. xlsx_two_sheet_total at 462ec82:
+    asked for Travel "across both quarters", Qwen 1.5B answered sheet Q1's 1,034."""
+    if not _ACROSS.search(ev.goal):
+        return ""
+    said = set(_numbers(answer))
+    one_sheet: list[tuple[CallRecord, str]] = []
+    for c in ev.calls:
+        tables = (c.data or {}).get("tables") if c.name == "table_query" else None
+        if c.status != "done" or c.error or not isinstance(tables, dict) or not said & _source_numbers([c.result]):
+            continue
+        used = _sources_queried(c)
+        m = _SHEET_SOURCE.match(used[0]) if len(used) == 1 else None
+        if m is None or sum(str(src).startswith(f"{m.group(1)}, sheet ") for src in tables.values()) < 2:
+            return ""  # a number came from a query over several tables, or not over one sheet: it may be the total
+        one_sheet.append((c, used[0]))
+    if not one_sheet:
+        return ""
+    c, src = one_sheet[-1]
+    book = src.split(", sheet ")[0]
+    # xlsx_two_sheet_total at 42e28a8: Q1's sum, refused; Q2's sum queried; Q1's sum answered again. Both queries
+    # ran: their sum is one SELECT to copy
+    per_sheet: dict[str, str] = {}
+    for q in ev.calls:
+        sql = str(q.arguments.get("sql", "")).strip().rstrip(";")
+        if q.name != "table_query" or q.status != "done" or q.error or not re.match(r"select\s+sum\(", sql, re.I) \
+                or re.search(r"\b(group|union)\b", sql, re.IGNORECASE):
+            continue
+        used = _sources_queried(q)
+        if len(used) == 1 and used[0].startswith(f"{book}, sheet "):
+            per_sheet[used[0]] = sql
+    tables = (c.data or {}).get("tables") or {}
+    if len(per_sheet) == 1:  # one sheet queried: the same query over each sheet's table, to copy (xlsx_two_sheet_total
+        # at 62f6d46: Q1's sum refused without a call to copy, twice; the SELECT came only after Q2's query)
+        (only, sql), = per_sheet.items()
+        name = next((k for k, v in tables.items() if v == only), "")
+        siblings = [k for k, v in tables.items() if str(v).startswith(f"{book}, sheet ")]
+        if name and len(siblings) > 1:
+            per_sheet = {tables[k]: re.sub(rf"\b{re.escape(name)}\b", k, sql, flags=re.IGNORECASE) for k in siblings}
+    how = ("add each sheet's result in one SELECT: "
+           + call_to_copy("table_query", {"sql": "SELECT " + " + ".join(f"({q})" for q in per_sheet.values())})
+           if len(per_sheet) > 1 else "its all-sheets table, or add each sheet's result in one SELECT")
+    return (f"the task asks about more than one sheet, but the answer's numbers come from table_query at step "
+            f"{c.step}, which read only {src}; query every sheet of {book} ({how})")
+
+
+_NOT_ASKED = frozenset("""much many does there what which whose where when tell find give show know file""".split())
+
+
+def _number_from_another_line(answer: str, ev: Evidence) -> str:
+    """The doubt when a question's answer gives one number whose every source line in
+    this task's results shares none of the question's words, while another line of
+    those results shares two or more of them and holds a number ("" otherwise).
+    docx_lookup at 36d1140: asked "How much is the monthly rent in lease.docx?",
+    Qwen 1.5B answered "2,900" from "[p3] ... security deposit of EUR 2,900" though
+    "[p4] The monthly rent is EUR 1,450" was in the same result."""
+    if not asks_only_a_question(ev.goal) or _WHICH_FILE.search(ev.goal):  # a file's size is not its answer
+        return ""
+    said = _numbers(answer)
+    if len(set(said)) != 1:
+        return ""
+    named = {w.lower() for _, rel in _paths(ev.goal) for w in _WORD.findall(rel)}
+    topic = {w.lower() for w in _WORD.findall(ev.goal)} - _COMMON - _NOT_ASKED - _NOT_TOPIC - named
+    if len(topic) < 2:
+        return ""
+    want = set(said)
+
+    def shared(line: str) -> int:
+        return sum(bool(re.search(rf"\b{re.escape(w[:5])}", line, re.IGNORECASE)) for w in topic)
+
+    lines = [ln.strip() for c in ev.calls if c.status == "done" and not c.error and c.name != "finish"
+             for ln in _data_of(c.result or "").splitlines() if _numbers(ln)]
+    sources = [ln for ln in lines if want & set(_numbers(ln))]
+    # a table row's words are in its header, not in the row: xlsx_lookup at b5a954c, "Food | 591" under
+    # "category | sum(amount)" was doubted for the table_query hint line below the fenced sheet
+    if not sources or any(shared(ln) or ln.count("|") >= 2 for ln in sources):
+        return ""
+    best = max(lines, key=shared)
+    if shared(best) < 2:
+        return ""
+    about = ", ".join(sorted(w for w in topic if re.search(rf"\b{re.escape(w[:5])}", best, re.IGNORECASE)))
+    return (f"the answer gives {said[0]}, which comes from '{sources[0][:90]}', but the task asks about {about}, "
+            f"which '{best[:90]}' is about; answer with the value the task asks for")
+
+
+_ONE_VALUE = re.compile(r"^\W*(what|how much|how many|how long)\b", re.IGNORECASE)
+_MANY_ASKED = re.compile(r"\b(and|list|all|each|every|per|by|top|both|events?|schedule|calendar|breakdown|numbers|"
+                         r"figures|values)\b", re.IGNORECASE)
+
+
+def _many_numbers_for_one(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks for one value ("What was our average delivery
+    time this year?") and the answer gives four or more numbers the goal does not
+    hold ("" otherwise). pdf_number_lookup at 908434b: Qwen 1.5B answered 3.4 with
+    every other figure of the PDF around it (21,450 orders, 6.2 percent, the 2.9
+    target, the page size), so which one answers the question was left to the user."""
+    if not _ONE_VALUE.search(ev.goal) or _MANY_ASKED.search(ev.goal):
+        return ""
+    given = set(_numbers(ev.goal))
+    said = list(dict.fromkeys(n for n in _numbers(_LIST_MARKER.sub(" ", answer)) if n not in given))
+    if len(said) < 4:
+        return ""
+    return (f"the task asks for one value, and the answer gives {len(said)} numbers ({', '.join(said[:6])}); "
+            "answer with the one the task asks for, in one sentence")
+
+
+def _line_of_a_seen_number(answer: str, unseen: Sequence[str], calls: Sequence[CallRecord]) -> str:
+    """'; the answer's 3.4 is on the line "Average delivery time this year: 3.4 days."
+    of pdf_read at step 0: ...' for the first number of ``answer`` (not a small
+    integer, not in ``unseen``) on a line of a read of this task ("" when none is).
+    pdf_number_lookup at c14e080: "approximately 0.0587 days or 3.4 hours", the 0.0587
+    worked out by hand, refused three times and handed off; the 3.4 it had right
+    stood on the line that answers the question."""
+    reads = [c for c in calls if c.status == "done" and not c.error and (c.risk or "read") == "read" and c.result
+             and c.name not in _HARNESS_TOOLS]
+    for m in _NUMBER.finditer(_LIST_MARKER.sub(" ", _FILE_OR_URL.sub(" ", answer))):
+        n = normalise_number(m.group(0))
+        if n in unseen or ("." not in n and int(n) <= SMALL_INTEGER):
+            continue
+        for c in reads:
+            for line in _FENCE_LINE.sub("", _data_of(c.result or "")).splitlines():
+                if n in _numbers(line) and len(line.strip()) <= 160:
+                    return (f"; the answer's {m.group(0)} is on the line {line.strip()!r} of {c.name} at step "
+                            f"{c.step}: if that line answers the task, answer with its value as the line gives it")
+    return ""
