@@ -1317,7 +1317,7 @@ class CallRunner:
         return path if lines and not any(ln in src for ln in lines for src in sources) else ""
 
     def _made(self) -> list[str]:
-        """Paths this task brought into being (see :func:`finish.made_paths`)."""
+        """Paths this task brought into being (see :func:`evidence.made_paths`)."""
         return made_paths(ch.record for ch in self.s.store.changes(self.s.task.id))
 
     def _read_for_model(self, rel: str) -> tuple[str, str]:
@@ -1683,7 +1683,7 @@ def _table_rows(arguments: dict[str, Any]) -> list[list[str]]:
 def _summary_to_copy(call: CallRecord, goal: str, calls: Sequence[CallRecord]) -> str:
     """" The sentences of the source ...: call docx_create with {...}": the write of the
     source's sentences on what the goal asks a summary to include (see
-    :func:`finish.summary_points`), as the same tool, to the same path; "" when there
+    :func:`written.summary_points`), as the same tool, to the same path; "" when there
     are none or the call is no docx_create or write_file."""
     points = summary_points(goal, calls)
     where = call.arguments.get("path")

@@ -71,7 +71,7 @@ def found_so_far(goal: str, calls: Sequence[CallRecord], marker: str = "", *, ma
             (``risk`` "read", no error, not a repeat answered from the journal).
         marker: the task's fence token (``Task.marker``): the quote is fenced
             with it, so it stays data and is not taken for the harness's words
-            (:func:`assistant.loop.finish.echoes_harness`); without it, fenced
+            (:func:`assistant.loop.answer_form.echoes_harness`); without it, fenced
             results are left out and the rest quoted as they are.
         max_chars: about the most characters quoted, all reads together.
 

@@ -288,7 +288,7 @@ def outputs_made_note(goal: str, workspace: str, touched: Sequence[str], calls: 
     read back, extracted again and re-created until the budget ran out, no answer given.
 
     For a goal that asks for a change in the calendar or the notes
-    (:func:`assistant.loop.finish.store_goal`) and names no file, the note comes
+    (:func:`assistant.loop.written.store_goal`) and names no file, the note comes
     once ``calls`` (the task's journal) holds a successful call of the tool that
     makes that change, and quotes the first line of its result."""
     from pathlib import Path
