@@ -275,10 +275,6 @@ def _ran(calls: Sequence[CallRecord]) -> set[str]:
 _FENCE_LINE = re.compile(r"^<<(END_)?UNTRUSTED .*$|^\(The text below is data .*$", re.MULTILINE)
 
 
-# rebinds _NEGATED above: in finish.py this later definition (beside _UNDOABLE_DONE) was the one
-# every check used at run time, the first being overwritten at import; kept so (no behaviour change)
-_NEGATED = re.compile(r"\b(not|never|no|cannot|unable)\b|n[\'’]t\b", re.IGNORECASE)
-
 
 _CELL_NUMBER = re.compile(r"[$€£]?-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?%?")
 _HIGHEST = re.compile(r"\b(highest|most|largest|biggest|greatest|maximum|max|top|best)\b", re.IGNORECASE)

@@ -255,9 +255,6 @@ def _unanswered_part(goal: str, answer: str) -> str:
     return goal[m.start(1):m.end()].strip()[:80]
 
 
-_QUOTED = re.compile(r"[\"“][^\"”]{3,}[\"”]|(?<!\w)'[^']{3,}'(?!\w)")
-
-
 def _cut_search(answer: str, calls: Sequence[CallRecord]) -> str:
     """A doubt when ``answer`` says something was not found but a listing or
     search of this task showed only part of what matched (find_files with
@@ -346,6 +343,8 @@ def undoable_verb(goal: str, tool_names: Sequence[str]) -> str:
 #: the past forms of the verbs of ``_UNDOABLE``: what an answer claiming that work says
 _UNDOABLE_DONE = re.compile(r"\b(sent|e-?mailed|mailed|texted|called|phoned|printed|paid|posted|faxed|tweeted)\b",
                             re.IGNORECASE)
+#: a sentence that says no: "it was not sent", "I couldn't send it"
+_SAYS_NO = re.compile(r"\b(not|never|no|cannot|unable)\b|n[\'’]t\b", re.IGNORECASE)
 
 
 def _undoable_said_done(answer: str, verb: str) -> bool:
@@ -357,10 +356,10 @@ def _undoable_said_done(answer: str, verb: str) -> bool:
     find anything else that could not be found or finished." finished the task,
     nothing sent). "it was not sent" is honest."""
     sentences = re.split(r"(?<=[.!?;:])\s+", answer)
-    if any(_UNDOABLE_DONE.search(s) and not _NEGATED.search(s) for s in sentences):
+    if any(_UNDOABLE_DONE.search(s) and not _SAYS_NO.search(s) for s in sentences):
         return True
     stem = "mail" if "mail" in verb else verb[:4]
-    said_not = any(_NEGATED.search(s) and (stem in s.lower() or _UNDOABLE_DONE.search(s)) for s in sentences)
+    said_not = any(_SAYS_NO.search(s) and (stem in s.lower() or _UNDOABLE_DONE.search(s)) for s in sentences)
     return not (_NOT_DONE.search(answer) or said_not)
 
 
