@@ -2133,3 +2133,47 @@ def test_a_canned_refusal_of_a_question_the_tools_answered_is_doubted(tmp_path):
                        for p in finish_problems(refusal, Evidence(goal, tmp_path, calls=[], tool_names=TOOLS)))
     assert not any("the answer refuses the question" in p for p in finish_problems(
         "I'm sorry, the notes do not name a plumber.", Evidence(goal, tmp_path, calls=[read], tool_names=TOOLS)))
+
+
+_REPORT = ("[p2] Project Falcon replaces the old booking system of the community centre.\n"
+           "[p4] The approved budget is EUR 48,000, of which EUR 19,500 has been spent so far.\n"
+           "[p6] The launch deadline is 30 June 2027. Testing with volunteers starts in May.\n"
+           "[p8] The main risk is a supplier delay: the payment provider has not yet confirmed the contract.\n")
+_HOW_TO = ("To summarize the report into a new Word document, follow these steps:\n\n"
+           "1. **Open the report.docx** and read its content to identify key sections and information.\n"
+           "2. **Identify the main points**: The budget, schedule, risks, and next steps are all important.\n"
+           "3. **Write the summary**: Budget: include the approved budget. Schedule: outline the launch deadline. "
+           "Risks: highlight the main risks.\n")
+
+
+def test_a_summary_of_how_to_summarise_is_no_summary(tmp_path):
+    """docx_summarise at e1675c8: Qwen 1.5B answered with steps for the user ("follow these steps: 1. Open the
+    report.docx ..."); the harness offered those steps as the bullets to write, summary.docx was made of them
+    (its words name the budget, the deadline and the risks, none of their figures), and the same steps then
+    finished the task: graded 0.25."""
+    from assistant.loop.written import summary_lacks
+
+    goal = ("Summarise report.docx into a new Word document summary.docx (a few short sentences or bullet points). "
+            "Include the budget, the deadline and the main risk.")
+    read = _done("docx_read", _REPORT, path="report.docx")
+    steps = [re.sub(r"\*\*", "", ln.split(". ", 1)[1]) for ln in _HOW_TO.splitlines() if ln[:1].isdigit()]
+    write = CallRecord(id="w", step=2, turn_seq=2, name="docx_create", status="done", risk="write",
+                       arguments={"path": "summary.docx", "blocks": [{"type": "bullets", "items": steps}]})
+    assert summary_lacks(goal, [read], write) == ["budget", "deadline"]  # its words, none of their figures
+    right = CallRecord(id="w", step=2, turn_seq=2, name="docx_create", status="done", risk="write",
+                       arguments={"path": "summary.docx", "blocks": [{"type": "bullets", "items": [
+                           "Budget: EUR 48,000, 19,500 spent.", "Deadline: 30 June 2027.",
+                           "Main risk: the payment provider may be late."]}]})
+    assert summary_lacks(goal, [read], right) == []
+    # the steps are not offered as the summary's points to write
+    missing = finish_problems(_HOW_TO, Evidence(goal=goal, workspace=tmp_path, calls=[read], tool_names=[
+        *TOOLS, "docx_create"]))
+    assert any("summary.docx" in p and "does not exist" in p for p in missing), missing
+    assert not any("Open the report.docx" in p for p in missing), missing
+    # written, the steps still tell the user how to do it: not a final answer
+    (tmp_path / "summary.docx").write_bytes(b"PK")
+    made = Evidence(goal=goal, workspace=tmp_path, calls=[read, write], touched=["summary.docx"],
+                    tool_names=[*TOOLS, "docx_create"])
+    assert any("tells the user how to do the task" in p for p in finish_problems(_HOW_TO, made))
+    said = "I wrote summary.docx: the budget is EUR 48,000, the deadline 30 June 2027, the main risk a supplier delay."
+    assert not any("tells the user how" in p for p in finish_problems(said, made))

@@ -305,3 +305,12 @@ def ungrounded_words(text: str, sources: Iterable[str], *, share: float = 0.67) 
     if numbers or (words and (len(words) - len(missing)) / len(words) < share):
         return numbers + missing
     return []
+
+
+# the work handed back to the user: calendar_from_invite at 6b05252 (recover), "To add the meeting to my calendar,
+# follow these steps: ... You can add this information to your calendar using the provided tools or manually."
+# accepted as done (an edit of invite.txt had counted as the change)
+_HANDS_BACK = re.compile(r"\bfollow (these|the following|the) steps\b|\b(using|with|via) the (provided|available) tools\b"
+                         r"|\byou (can|could|may|should|need to) (\w+ )?(add|create|enter|put|copy|paste|schedule|save|"
+                         r"write|update|import|insert|rename|move|delete) (this|these|it|them|the \w+)\b.{0,60}"
+                         r"\b(manually|yourself|by hand)\b", re.IGNORECASE | re.DOTALL)

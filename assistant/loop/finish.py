@@ -35,7 +35,7 @@ from .answer_form import CANNED_REFUSAL, _copied_result, _holds_marker, _query_r
     _query_shown_not_its_rows, _shape_problem, _shows_code, answer_to_copy, echoes_harness, markup_problem, \
     not_an_answer, unwrap_answer, without_tool_asides
 from .attribution import misattributed_contact
-from .evidence import NOT_READING, _CHANGE, _COMMON, _FENCE_LINE, _HARNESS_TOOLS, _LIST_MARKER, _MUST_CHANGE, _NEGATED, \
+from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _HARNESS_TOOLS, _LIST_MARKER, _MUST_CHANGE, _NEGATED, \
     _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, Evidence, _numbers, _ran, _results, \
     asks_only_a_question, goal_files, number_problems, ungrounded_words
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
@@ -117,13 +117,6 @@ _POINTS_AWAY = re.compile(
     r"|\b(see|in) the (table|results?|output) (above|below)\b", re.IGNORECASE)
 
 
-# the work handed back to the user: calendar_from_invite at 6b05252 (recover), "To add the meeting to my calendar,
-# follow these steps: ... You can add this information to your calendar using the provided tools or manually."
-# accepted as done (an edit of invite.txt had counted as the change)
-_HANDS_BACK = re.compile(r"\bfollow (these|the following|the) steps\b|\b(using|with|via) the (provided|available) tools\b"
-                         r"|\byou (can|could|may|should|need to) (\w+ )?(add|create|enter|put|copy|paste|schedule|save|"
-                         r"write|update|import|insert|rename|move|delete) (this|these|it|them|the \w+)\b.{0,60}"
-                         r"\b(manually|yourself|by hand)\b", re.IGNORECASE | re.DOTALL)
 
 
 _NONE_LISTED = re.compile(
@@ -559,7 +552,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     store = _store_untouched(ev) if _CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) else ""
     if store:  # calendar_from_invite at 6b05252: invite.txt edited, the calendar never touched
         out.append(store)
-    if _MUST_CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) and _HANDS_BACK.search(answer):
+    if (_MUST_CHANGE.search(ev.goal) or goal_files(ev.goal)[0]) and not _NOT_DONE.search(answer) \
+            and _HANDS_BACK.search(answer):  # docx_summarise at e1675c8: "Summarise ... into summary.docx"
         out.append("the answer tells the user how to do the task instead of saying what was done; do it with a tool, "
                    "or say plainly why it cannot be done")
     unused = _unused_quotes(ev) if changed else []

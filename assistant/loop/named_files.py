@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..state.models import CallRecord
-from .evidence import NOT_READING, _COMMON, _NEGATED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, \
+from .evidence import NOT_READING, _COMMON, _HANDS_BACK, _NEGATED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, \
     Evidence, _paths, _sentence_before, _values, _was_read, goal_files, norm_path, ungrounded_words
 from .recap import call_to_copy
 from .verify import exists_somewhere
@@ -308,9 +308,12 @@ _LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+(.+?)\s*$", re.MULTIL
 def _answer_as_content(rel: str, answer: str, tool_names: Sequence[str]) -> str:
     """'; your answer holds its content: ... call {...}' when ``answer`` is a list of two
     or more points and ``rel`` (missing) is a Word document or a text file: the call
-    writing those points into it, to copy; "" otherwise. docx_summarise at 80595a7: Qwen
+    writing those points into it, to copy; "" otherwise, and for steps telling the
+    user how to do it. docx_summarise at 80595a7: Qwen
     1.5B's summary.docx copied the report whole and was refused as too long, twice; its
     answers were the four-point summary the task asked for, and the file was never made."""
+    if _HANDS_BACK.search(answer):  # docx_summarise at e1675c8: "follow these steps: 1. Open the report.docx ..."
+        return ""  # were offered as the summary's bullets, and written
     items = [re.sub(r"\*\*(.+?)\*\*", r"\1", m.group(1)) for m in _LIST_LINE.finditer(answer)]
     if len(items) < 2 or sum(map(len, items)) > 1200:
         return ""

@@ -365,22 +365,27 @@ _INCLUDE = re.compile(r"\b(?:include|mention|cover|give)\s+(?P<items>[^.;:\n()]{
 
 def summary_lacks(goal: str, calls: Sequence[CallRecord], write: CallRecord) -> list[str]:
     """The items the goal asks a summary to include ("Include the budget, the deadline
-    and the main risk") that the text of ``write`` (a write call, run or not) says
-    nothing of: neither the item's last word nor a number of the source's sentence on
-    it; [] when it has them all, or the items or their sentences are not found (see
-    :func:`summary_points`). docx_summarise at 9fda44c: Qwen 1.5B wrote one paragraph,
-    the project's description, and the task finished without budget, deadline or risk."""
+    and the main risk") that the text of ``write`` (a write call, run or not) does
+    not give: none of the numbers of the source's sentence on it, when that sentence
+    has numbers ("EUR 48,000"), else not the item's last word; [] when it has them
+    all, or the items or their sentences are not found (see :func:`summary_points`).
+    docx_summarise at 9fda44c: Qwen 1.5B wrote one paragraph, the project's
+    description, and the task finished without budget, deadline or risk; at e1675c8
+    it wrote steps for summarising ("Budget: include the approved budget"), words
+    without a figure, and passed."""
     items = _summary_items(goal)
     points = summary_points(goal, calls, limit=10_000, keep_all=True) if items else []
     if len(points) != len(items):
         return []
     text = " ".join(_values(write.arguments))
     low = text.lower()
+    digits = re.sub(r"(?<=\d)[,\s](?=\d{3}\b)", "", text)  # "48,000" and "48 000" read as 48000
     lacking = []
     for item, point in zip(items, points):
         head = item.split()[-1]
-        numbers = re.findall(r"\d[\d,.]*\d|\d", point)
-        if re.search(rf"\b{re.escape(head[:5])}", low) or any(n in text for n in numbers if len(n) > 1):
+        numbers = [n.replace(",", "") for n in re.findall(r"\d[\d,.]*\d|\d", point) if len(n) > 1]
+        if any(re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", digits) for n in numbers) if numbers \
+                else re.search(rf"\b{re.escape(head[:5])}", low):
             continue
         lacking.append(item)
     return lacking
