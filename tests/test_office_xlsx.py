@@ -426,6 +426,29 @@ def test_a_sum_over_text_on_its_own_sheet_is_refused(ctx, no_soffice):
     assert not res.error, res.text
 
 
+def test_a_sum_of_a_whole_column_written_in_that_column_is_refused(ctx, no_soffice):
+    """xlsx_total at e1675c8: Qwen 1.5B appended ["", "Total", "=SUM(C:C)"] below the expenses: C10 adds column C,
+    which holds C10 itself (a circular reference: Excel shows 0 and a warning), and the task finished."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Expenses"
+    ws.append(["Date", "Item", "Amount"])
+    for day, amount in ((2, 84.2), (3, 49), (7, 12.35)):
+        ws.append([f"2026-11-0{day}", "Groceries", amount])
+    ctx.workspace.write_bytes("e.xlsx", wb_bytes(wb))
+    before = ctx.workspace.read_bytes("e.xlsx")
+    res = call(xlsx_append_rows, ctx, path="e.xlsx", rows=[["", "Total", "=SUM(C:C)"]])
+    assert res.error and "C5: =SUM(C:C) adds all of column C of sheet 'Expenses', which holds C5 itself (a " \
+        "circular reference); nothing was written" in res.text and "=SUM(C2:C4)" in res.text, res.text
+    res = call(xlsx_write, ctx, path="e.xlsx", cells=[{"cell": "D2", "value": "=SUM($B:$D)"}])
+    assert res.error and "circular reference" in res.text, res.text
+    assert ctx.workspace.read_bytes("e.xlsx") == before
+    res = call(xlsx_write, ctx, path="e.xlsx", cells=[{"cell": "E1", "value": "=SUM(C:C)"}])  # another column
+    assert not res.error, res.text
+    res = call(xlsx_append_rows, ctx, path="e.xlsx", rows=[["", "Total", "=SUM(C2:C4)"]])
+    assert not res.error, res.text
+
+
 def test_a_formula_naming_no_range_and_no_defined_name_is_refused(ctx, no_soffice):
     """xlsx_summary_sheet at 2056215: =SUM(amount) for each month on the new Summary sheet (#NAME? in Excel),
     after the column header "Amount"; the refusal gives the range of the column so headed."""

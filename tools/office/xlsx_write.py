@@ -231,6 +231,30 @@ def _save(ctx: ToolContext, wb: Any, path: str, output: str | None, formulas: bo
 
 _RANGE_SUM = re.compile(r"\b(SUM|AVERAGE|MIN|MAX)\(\s*\$?([A-Z]{1,3})\$?(\d+)\s*:\s*\$?([A-Z]{1,3})\$?(\d+)\s*\)",
                         re.IGNORECASE)
+# a range of whole columns, "C:C" or "$B:$D", not on another sheet (no "!" before it)
+_WHOLE_COLUMNS = re.compile(r"(?<![!\w$])\$?([A-Z]{1,3})\s*:\s*\$?([A-Z]{1,3})(?![\w(])", re.IGNORECASE)
+
+
+def _whole_column_loop(ws: Any, cell: Any) -> str:
+    """The error for a formula in ``cell`` that adds whole columns holding its own
+    column ("=SUM(C:C)" in C10: a circular reference, Excel shows 0 and a warning),
+    with the range of the column's numbers above it to use instead; "" when none.
+    xlsx_total at e1675c8: Qwen 1.5B appended ["", "Total", "=SUM(C:C)"] and finished."""
+    from openpyxl.utils import column_index_from_string
+
+    unquoted = re.sub(r'"[^"]*"', '""', cell.value)
+    for m in _WHOLE_COLUMNS.finditer(unquoted):
+        c1, c2 = sorted((column_index_from_string(m.group(1).upper()), column_index_from_string(m.group(2).upper())))
+        if not c1 <= cell.column <= c2:
+            continue
+        rows = [r for r in range(1, min(cell.row, 100_000)) if isinstance(ws.cell(row=r, column=cell.column).value,
+                                                                         (int, float))]
+        letter = cell.column_letter
+        hint = f": add the data rows only, e.g. =SUM({letter}{rows[0]}:{letter}{rows[-1]})" if rows else ""
+        span = f"column {m.group(1).upper()}" if c1 == c2 else f"columns {m.group(1).upper()} to {m.group(2).upper()}"
+        return (f"{cell.coordinate}: {cell.value} adds all of {span} of sheet {ws.title!r}, which holds "
+                f"{cell.coordinate} itself (a circular reference); nothing was written{hint}.")
+    return ""
 
 
 _SHEET_REF = re.compile(r"(?:'((?:[^']|'')+)'|([A-Za-z_\u00c0-\uffff][\w.\u00c0-\uffff]*))!")
@@ -255,6 +279,9 @@ def _check_formulas(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
         if cell.data_type != "f" or not isinstance(cell.value, str):
             continue
         _check_names(wb, ws, cell)
+        loop = _whole_column_loop(ws, cell)
+        if loop:
+            raise ToolError(loop)
         unquoted = re.sub(r'"[^"]*"', '""', cell.value)  # text in quotes is no reference
         for m in _SHEET_REF.finditer(unquoted):
             name = (m.group(1) or "").replace("''", "'") or m.group(2)
