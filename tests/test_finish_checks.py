@@ -2177,3 +2177,17 @@ def test_a_summary_of_how_to_summarise_is_no_summary(tmp_path):
     assert any("tells the user how to do the task" in p for p in finish_problems(_HOW_TO, made))
     said = "I wrote summary.docx: the budget is EUR 48,000, the deadline 30 June 2027, the main risk a supplier delay."
     assert not any("tells the user how" in p for p in finish_problems(said, made))
+
+
+def test_a_sum_shown_with_its_grounded_terms_is_checked_not_refused():
+    """xlsx_two_sheet_total at e1675c8: "We spent a total of 1034.0 + 991.5 = 2025.5 on Travel across both
+    quarters" (both terms on table_query's lines, the sum right) was refused as a number worked out by hand, then
+    handed off. The harness adds the shown terms itself: a right sum passes, a wrong one or an unseen term does not."""
+    from assistant.loop.finish import number_problems
+
+    rows = ["2 rows:\nsum(amount)\n-----------\n     1034.0\n      991.5"]
+    assert number_problems("We spent a total of 1034.0 + 991.5 = 2025.5 on Travel.", rows) == []
+    assert number_problems("Q1 1,034.00 + Q2 991.50 = 2,025.50 on Travel.", rows) == []
+    assert number_problems("A total of 1034.0 + 991.5 = 2035.5 on Travel.", rows) == ["2035.5"]
+    assert number_problems("A total of 1034.0 + 981.5 = 2015.5 on Travel.", rows) == ["981.5", "2015.5"]
+    assert number_problems("The total is 2025.5.", rows) == ["2025.5"]

@@ -91,15 +91,44 @@ def _source_numbers(texts: Iterable[str]) -> set[str]:
     return found
 
 
+_SUM_RESULT = re.compile(r"=\s*[$€£]?\s*(" + _NUMBER.pattern + ")")
+_CLAUSE_START = re.compile(r"(?<!\d)[.;:!?\n](?!\d)")
+
+
+def _checked_sums(text: str, seen: set[str]) -> set[str]:
+    """The results of the sums ``text`` shows with their terms ("a total of 1034.0 +
+    991.5 = 2025.5", terms with labels too: "Q1 1,034.00 + Q2 991.50 = 2,025.50"),
+    normalised, when every term (the last number of each part between the plus signs,
+    back to the start of the clause) is in ``seen`` and their sum, to the cent, is
+    the result. The harness does the addition, not the model: xlsx_two_sheet_total at
+    e1675c8, the right sum of two query lines was refused as worked out by hand."""
+    out = set()
+    for m in _SUM_RESULT.finditer(text):
+        starts = [c.end() for c in _CLAUSE_START.finditer(text, 0, m.start())]
+        parts = text[starts[-1] if starts else 0:m.start()].split("+")
+        if len(parts) < 2:
+            continue
+        terms = [[normalise_number(x.group(0)) for x in _NUMBER.finditer(part)] for part in parts]
+        if not all(terms) or any(t[-1] not in seen for t in terms):
+            continue
+        result = normalise_number(m.group(1))
+        if abs(sum(float(t[-1]) for t in terms) - float(result)) < 0.005:
+            out.add(result)
+    return out
+
+
 def number_problems(answer: str, sources: Iterable[str], *, amounts: bool = True) -> list[str]:
     """Numbers in ``answer`` that appear in none of ``sources`` (after
     normalising separators, currency signs, percent signs and trailing zeros).
     File names, URLs, list markers and integers up to :data:`SMALL_INTEGER` are not checked;
     such an integer written with a decimal point ("1.00") is, against numbers so written, unless
-    ``amounts`` is False (cell values, where a model writes 2 as 2.0)."""
+    ``amounts`` is False (cell values, where a model writes 2 as 2.0). The result of a
+    sum shown with its terms ("1034.0 + 991.5 = 2025.5") counts as seen when every
+    term is seen and the harness's own addition gives it (:func:`_checked_sums`)."""
     text = _LIST_MARKER.sub(" ", _FILE_OR_URL.sub(" ", answer))
     sources = list(sources)
     seen = _source_numbers(sources)
+    seen = seen | _checked_sums(text, seen)
     decimals: set[str] | None = None
     out = []
     for m in _NUMBER.finditer(text):
