@@ -2191,3 +2191,28 @@ def test_a_sum_shown_with_its_grounded_terms_is_checked_not_refused():
     assert number_problems("A total of 1034.0 + 991.5 = 2035.5 on Travel.", rows) == ["2035.5"]
     assert number_problems("A total of 1034.0 + 981.5 = 2015.5 on Travel.", rows) == ["981.5", "2015.5"]
     assert number_problems("The total is 2025.5.", rows) == ["2025.5"]
+
+
+def test_a_refusal_spelling_out_a_call_outranks_the_repeats_closing_note(assistant_home, tmp_path):
+    """files_find at 483c7db: find_files sent three times (two answered from the journal), then a finish call cut off
+    mid-answer (its whole sentences kept, "readme.txt" named unread) was refused with the grep to copy. The repeats
+    still made the next turn a closing one, finish or ask_human only, so the grep could not be made: the same
+    answer again, and a hand-off. Before the last step, a refusal that spells out a call wins: the turn must call,
+    and finish is left out."""
+    find = call("find_files", pattern="*.pdf", path=".")
+    cut = ('<tool_call>\n{"name": "finish", "arguments": {"answer": "I found the file readme.txt in the home folder. '
+           'I could not find the file passport.pdf in the archive folder. I could not find the file ')
+    model = _Recording([find, find, call("list_dir", path="."), find, cut,
+                        call("grep", pattern="passport", path=".", ignore_case=True),
+                        call("finish", answer="home/passport.txt")])
+    agent, _, ws, store = scripted_agent(tmp_path, model, FILE_TOOLS, approve="all", max_steps=8,
+                                         preread=False)
+    (ws / "readme.txt").write_text("A folder of notes.\n")
+    (ws / "home").mkdir()
+    (ws / "home" / "passport.txt").write_text("Passport renewal appointment: 14 January, 10:30.\n")
+    events = list(agent.run("Somewhere in this folder there is a text file about my passport renewal appointment. "
+                            "Which file is it? Answer with its path.", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "home/passport.txt", events[-1]
+    assert model.calls[5][0] == "tool_call" and "finish" not in model.grammar_tools[5], model.grammar_tools[5]
+    assert "grep" in model.grammar_tools[5]
+    store.close()

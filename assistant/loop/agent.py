@@ -305,7 +305,12 @@ class Agent:
         ctx_size = int(self.model.context_size)
         limit = int(ctx_size * self.settings.agent.fold_at)
 
+        look = force_to_look(sess.messages, sess.calls, FINISH_CHECK_PREFIX)
         closing = last_step_note(task, sess.calls)
+        if look and task.usage.steps + 1 < task.budgets.max_steps:
+            # a refusal that spells out a call outranks the repeats' closing note before the last step: files_find
+            # at 483c7db, told to grep, could only finish or ask (repeated find_files calls), and was handed off
+            closing = ""
         self._closing = closing  # never stored, but the harness's words: an answer that echoes it is none
         made = "" if closing else outputs_made_note(task.goal, task.workspace,
                                                     touched_paths(sess.store.changes(task.id)), sess.calls)
@@ -331,7 +336,6 @@ class Agent:
             return True
         step_n = task.usage.steps + 1
         yield StepStarted(n=step_n)
-        look = force_to_look(sess.messages, sess.calls, FINISH_CHECK_PREFIX)
         refused = "tool_call" if refused_answer(sess.messages, FINISH_CHECK_PREFIX) else None
         # a turn right after a repeated call is constrained (a call or a final answer) without the repeated tool:
         # Qwen 1.5B, its read of report.docx answered from the journal, wrote the same plan and call again.
