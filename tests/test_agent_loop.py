@@ -1051,6 +1051,47 @@ def test_a_text_change_gets_the_edit_to_copy_in_the_paragraph_the_goal_points_at
     assert _pointed_paragraph(both, "Change 30 days to 45 days.", "30 days", "45 days") is None  # not clear: no hint
 
 
+def test_a_paragraph_to_add_at_the_end_gets_the_insert_to_copy(tmp_path):
+    """docx_append_paragraph at 483c7db: Qwen 1.5B tried docx_replace on the wrong paragraph twice, then copied the
+    read as its answer twice and was handed off. After the read, the docx_insert call to copy appends the quoted
+    paragraph; once a docx_insert ran, no more hints."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+    from tools.office.docx_read import docx_to_text
+
+    import docx
+
+    goal = 'Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.'
+    args = '{"path": "letter.docx", "blocks": [{"type": "paragraph", "text": "Approved by: Dana Lee"}]}'
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("docx_insert", path="letter.docx",
+             blocks=json.dumps([{"type": "paragraph", "text": "Approved by: Dana Lee"}])),
+        call("docx_read", path="letter.docx"), "Added the paragraph at the end."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, ASK_HUMAN], approve="all", preread=True)
+    d = docx.Document()
+    for text in ("Dear Mr Alvarez,", "We accept the quote of 12 March.", "Kind regards, Sofia Rossi"):
+        d.add_paragraph(text)
+    d.save(ws / "letter.docx")
+    events = list(agent.run(goal, workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    assert calls[0].name == "docx_read" and calls[0].result.endswith(
+        f"Hint: to add the paragraph 'Approved by: Dana Lee' at the end of letter.docx, call docx_insert with "
+        f"{args}."), calls[0].result[-300:]
+    assert [c.name for c in calls] == ["docx_read", "docx_insert", "docx_read"], [(c.name, c.status) for c in calls]
+    assert "Hint:" not in calls[2].result
+    assert isinstance(events[-1], Finished), events[-1]
+    text = docx_to_text((ws / "letter.docx").read_bytes(), "letter.docx")[0]
+    assert text.rstrip().endswith("[p4] Approved by: Dana Lee"), text
+    store.close()
+    from assistant.loop.calls import paragraph_to_add
+
+    assert paragraph_to_add(goal) == ("Approved by: Dana Lee", None)
+    assert paragraph_to_add('Insert the line "Draft" at the start of memo.docx') == ("Draft", 0)
+    assert paragraph_to_add('Add "Approved" after the second paragraph of memo.docx') is None  # not clear: no hint
+    assert paragraph_to_add("Summarise report.docx into summary.docx") is None
+
+
 def test_giving_up_with_the_call_to_copy_not_made_gets_one_more_try(tmp_path):
     """files_rename_pattern at 1c5fa31: rename_many's error spelled out the call that renames the photos, the next
     turn said "I couldn't find any file named like IMG_0042.jpg" and the task was handed off at step 2. The give-up

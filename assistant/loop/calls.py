@@ -169,7 +169,8 @@ class CallRunner:
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
         hint = self._sheet_totals_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
-            or self._sort_hint(call, result) or self._cannot_hint(call, result) or self._edit_hint(call, result)
+            or self._sort_hint(call, result) or self._cannot_hint(call, result) or self._edit_hint(call, result) \
+            or self._insert_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
         again = self.failed_before(call, text) if result.error else None
@@ -323,6 +324,30 @@ class CallRunner:
             args = {"path": path, "old_text": old, "new_text": new}
             return f"Hint: to change {old!r} to {new!r}, call edit_file with {json.dumps(args, ensure_ascii=False)}."
         return ""
+
+    def _insert_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``docx_insert`` call to copy, after a read of the Word document the goal
+        names, in a task that asks to add a quoted paragraph at its end or start
+        (:func:`paragraph_to_add`), until a docx_insert ran and while the document does
+        not hold that text ("" otherwise). docx_append_paragraph at 483c7db: Qwen 1.5B
+        sent a docx_replace to the wrong paragraph twice, then copied the read as its
+        answer twice and was handed off."""
+        add = paragraph_to_add(self.s.task.goal)
+        path = str(call.arguments.get("path", ""))
+        name = path.replace("\\", "/").rsplit("/", 1)[-1]
+        if result.error or add is None or call.name != "docx_read" or not name.lower().endswith(".docx") \
+                or name.lower() not in self.s.task.goal.lower() or self.registry.get("docx_insert") is None \
+                or any(c.name == "docx_insert" and c.status == "done" and not c.error for c in self.s.calls):
+            return ""
+        text, after = add
+        if text in (result.text or ""):
+            return ""
+        args: dict[str, Any] = {"path": path, "blocks": [{"type": "paragraph", "text": text}]}
+        if after is not None:
+            args["after"] = after
+        where = "at the end" if after is None else "at the start"
+        return (f"Hint: to add the paragraph {text!r} {where} of {name}, call docx_insert with "
+                f"{json.dumps(args, ensure_ascii=False)}.")
 
     def _table_first(self) -> str:
         """" The numbers are in no table yet: ..." when the goal asks for a table file
@@ -2190,6 +2215,29 @@ def _filtered_sum(table: Any, goal: str) -> str:
 
 #: a goal asking for one total of everything ("the total amount of all invoices", "grand total")
 _WHOLE_TOTAL = re.compile(r"\b(total|sum)\b[^.?!]{0,40}?\bof (all|every)\b|\bgrand total\b", re.IGNORECASE)
+
+
+_ADD_PARAGRAPH = re.compile(
+    r"^\W*(?:please\s+)?(?:add|append|insert|put)\s+(?:a\s+|an\s+|the\s+)?(?:(?:new|final|last|closing|first|"
+    r"opening)\s+)?(?:paragraph|line|sentence)?\s*[\"\u201c](?P<text>[^\"\u201d\n]{1,300})[\"\u201d]\s*"
+    r"(?P<where>(?:at|to)\s+the\s+(?:very\s+)?(?P<pos>end|bottom|start|beginning|top)\s+of|to|in|into)?\b",
+    re.IGNORECASE)
+
+
+def paragraph_to_add(goal: str) -> tuple[str, int | None] | None:
+    """``(text, after)`` when ``goal`` asks to add a quoted paragraph to a document at
+    its end (``after`` None: docx_insert appends) or its start (``after`` 0); None
+    otherwise, and when it names another place ("after the second paragraph").
+    'Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.' ->
+    ("Approved by: Dana Lee", None)."""
+    m = _ADD_PARAGRAPH.search(goal)
+    if m is None or not m.group("where"):
+        return None
+    pos = (m.group("pos") or "end").lower()
+    lead = goal[:m.start("text")].lower()
+    if re.search(r"\b(first|opening)\b", lead):
+        pos = "start"
+    return m.group("text").strip(), (0 if pos in ("start", "beginning", "top") else None)
 
 
 def _pointed_paragraph(paragraphs: Sequence[tuple[int, str]], goal: str, old: str, new: str) -> int | None:
