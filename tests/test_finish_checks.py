@@ -1252,6 +1252,9 @@ def test_a_denied_listing_gets_an_answer_to_copy_which_passes_as_the_answer(tmp_
     # note_search at 80595a7: a file's name is no value found
     ("I found the plumber's name and phone number in the notes.\nI could not find the plumber's name and phone number "
      "in the house.md file.", True),
+    # note_search at 483c7db: "house" is a word of the result's file name, house.md, not a value found
+    ("I found the plumber's name and phone number in the notes, but I could not find the plumber's house address. "
+     "I will need to ask the user for that information.", True),
     ("I found it: the plumber is Jonas Berg, phone 0170 555 0199.", False),
     ("The plumber is Jonas Berg, phone 0170 555 0199.", False),
 ])

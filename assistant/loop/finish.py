@@ -218,7 +218,7 @@ def _tells_what_was_found(answer: str, ev: Evidence) -> bool:
     A file's name is no such word unless the goal asks which file (note_search at
     80595a7: "I found the plumber's name and phone number in the notes. I could not
     find the plumber's name and phone number in the house.md file." finished, "house"
-    being in the search result)."""
+    being in the search result), and neither is a word of a file's name in a result."""
     if not _WHICH_FILE.search(ev.goal):
         answer = _PATH.sub(" ", answer)
     goal = {w.lower() for w in re.findall(r"\w+", ev.goal)}
@@ -227,6 +227,8 @@ def _tells_what_was_found(answer: str, ev: Evidence) -> bool:
         return False
     results = " ".join(c.result.lower() for c in ev.calls if c.status == "done" and not c.error and c.result
                        and not (c.data or {}).get("repeat_of"))
+    if not _WHICH_FILE.search(ev.goal):  # note_search at 483c7db: "house address" was told by the result's house.md
+        results = _PATH.sub(" ", results)
     return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", results) for w in words)
 
 
