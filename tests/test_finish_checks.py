@@ -2219,3 +2219,19 @@ def test_a_refusal_spelling_out_a_call_outranks_the_repeats_closing_note(assista
     assert model.calls[5][0] == "tool_call" and "finish" not in model.grammar_tools[5], model.grammar_tools[5]
     assert "grep" in model.grammar_tools[5]
     store.close()
+
+
+def test_an_output_left_out_by_the_harness_is_named_where_the_change_went(tmp_path):
+    """xlsx_summary_sheet at 483c7db: xlsx_add_sheet with output="budget_summary.xlsx" was run on budget.xlsx itself
+    (the goal asks to change it), then "The budget summary is saved in budget_summary.xlsx." was refused twice as
+    naming a file that does not exist, and handed off, the work right. The doubt says where the change went."""
+    (tmp_path / "budget.xlsx").write_bytes(b"PK")
+    added = _done("xlsx_add_sheet", "added sheet 'Summary' with 4 rows; saved budget.xlsx.\n"
+                  "(output='budget_summary.xlsx' was left out: the task asks to change budget.xlsx itself, so the change is saved there; it can be "
+                  "undone.)", path="budget.xlsx")
+    added.risk = "write"
+    ev = Evidence(goal="Add a sheet named Summary to budget.xlsx with the total of each month's sheet.",
+                  workspace=tmp_path, calls=[added], touched=["budget.xlsx"], tool_names=TOOLS)
+    doubts = finish_problems("The task is completed. The budget summary is saved in budget_summary.xlsx.", ev)
+    assert "the answer names budget_summary.xlsx, which does not exist in the workspace; the change was saved in " \
+           "budget.xlsx itself (the output budget_summary.xlsx was left out): name that file" in doubts, doubts

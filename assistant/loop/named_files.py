@@ -327,6 +327,22 @@ def _answer_as_content(rel: str, answer: str, tool_names: Sequence[str]) -> str:
     return f" (your answer lists its points: to write them into it, call {json.dumps(call, ensure_ascii=False)})"
 
 
+_LEFT_OUT = re.compile(r"\(output='(?P<output>[^'\n]+)' was left out: the task asks to change (?P<path>[^\s]+) itself")
+
+
+def _left_out_output(rel: str, calls: Sequence[CallRecord]) -> str:
+    """'; the change was saved in P itself (...)' when a call of this task had its
+    ``output`` ``rel`` left out by the harness (calls._copies_an_input), "" otherwise.
+    xlsx_summary_sheet at 483c7db: the Summary sheet added to budget.xlsx, "saved in
+    budget_summary.xlsx" refused twice as naming no file, and handed off."""
+    for c in calls:
+        m = _LEFT_OUT.search(c.result or "") if c.status == "done" and not c.error else None
+        if m and norm_path(m.group("output")) == norm_path(rel):
+            return (f"; the change was saved in {m.group('path')} itself (the output {rel} was left out): "
+                    "name that file")
+    return ""
+
+
 def file_problems(answer: str, ev: Evidence) -> list[str]:
     """Doubts about files: outputs the goal asks for that are missing or were
     not written by this task; files the answer names that do not exist (or that
@@ -386,7 +402,8 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         if rel in outputs:
             continue
         if not exists_somewhere(root, rel) and norm_path(rel) not in touched:  # a file this task deleted or moved away
-            out.append(f"the answer names {rel}, which does not exist in the workspace")
+            out.append(f"the answer names {rel}, which does not exist in the workspace"
+                       + _left_out_output(rel, ev.calls))
         elif claimed and not _touched(rel, touched):
             out.append(f"the answer says {rel} was written, but this task did not write it")
     out += _folders_said_missing(answer, root)
