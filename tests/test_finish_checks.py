@@ -2227,8 +2227,8 @@ def test_an_output_left_out_by_the_harness_is_named_where_the_change_went(tmp_pa
     naming a file that does not exist, and handed off, the work right. The doubt says where the change went."""
     (tmp_path / "budget.xlsx").write_bytes(b"PK")
     added = _done("xlsx_add_sheet", "added sheet 'Summary' with 4 rows; saved budget.xlsx.\n"
-                  "(output='budget_summary.xlsx' was left out: the task asks to change budget.xlsx itself, so the change is saved there; it can be "
-                  "undone.)", path="budget.xlsx")
+                  "(output='budget_summary.xlsx' was left out: the task asks to change budget.xlsx itself, so the "
+                  "change is saved there; it can be undone.)", path="budget.xlsx")
     added.risk = "write"
     ev = Evidence(goal="Add a sheet named Summary to budget.xlsx with the total of each month's sheet.",
                   workspace=tmp_path, calls=[added], touched=["budget.xlsx"], tool_names=TOOLS)
