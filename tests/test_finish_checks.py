@@ -2235,3 +2235,16 @@ def test_an_output_left_out_by_the_harness_is_named_where_the_change_went(tmp_pa
     doubts = finish_problems("The task is completed. The budget summary is saved in budget_summary.xlsx.", ev)
     assert "the answer names budget_summary.xlsx, which does not exist in the workspace; the change was saved in " \
            "budget.xlsx itself (the output budget_summary.xlsx was left out): name that file" in doubts, doubts
+
+
+def test_a_plan_with_a_step_number_gives_no_amount(tmp_path):
+    """xlsx_two_sheet_total at 483c7db: the right total queried (2025.5), then "Let's break down the
+    task ... ### Step 1: Read Expenses Data ..." finished the task: "Step 1" counted as the number asked for."""
+    query = _done("table_query", "1 row:\nsum(amount)\n-----------\n     2025.5",
+                  sql="SELECT SUM(amount) FROM expenses WHERE category = 'Travel'")
+    ev = Evidence(goal="How much did we spend on Travel in total across both quarters in expenses.xlsx?",
+                  workspace=tmp_path, calls=[query], tool_names=TOOLS)
+    plan = ("Let's break down the task and use the tools step by step.\n\n### Step 1: Read Expenses Data\n"
+            "We need to read the data from `expenses.xlsx` to get the amounts for Travel.")
+    assert any("gives no number" in p for p in finish_problems(plan, ev))
+    assert not any("gives no number" in p for p in finish_problems("We spent 2,025.50 on Travel.", ev))

@@ -527,9 +527,11 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     # pdf_page_count at e03cee3: the title, no count; at b5a954c the "1." "2." "3." of a list of steps counted as one
     if _HOW_MANY.search(ev.goal) and not _gives_count(ev.goal, answer):
         out.append("the task asks how many, and the answer gives no number; say how many the tools showed")
-    elif question and (amount := _ASKS_AMOUNT.search(ev.goal)) and not _numbers(_LIST_MARKER.sub(" ", answer)) \
+    elif question and (amount := _ASKS_AMOUNT.search(ev.goal)) \
+            and not _numbers(_STEP_NUMBER.sub(" ", _LIST_MARKER.sub(" ", answer))) \
             and not _NOT_DONE.search(answer) and not _NOT_FOUND.search(answer):  # "I could not find the rent" is honest
-        # xlsx_lookup at 237b37e: "Answer with the category name and its total." answered "Food"
+        # xlsx_lookup at 237b37e: "Answer with the category name and its total." answered "Food"; xlsx_two_sheet_total
+        # at 483c7db: "Let's break down the task ... ### Step 1: Read Expenses Data ...", its "1" no amount
         out.append(f"the task asks for {amount.group(0).lower()}, and the answer gives no number; give the number "
                    "the tools showed")
     results = [c.result for c in ev.calls if c.status == "done" and not c.error and c.name != "finish"]
