@@ -132,6 +132,12 @@ def test_the_file_named_as_the_one_asked_for_must_have_been_looked_inside(tmp_pa
                                  '"ignore_case": true}'), with_grep
     grep = _done("grep", "misc/appt.txt:1: Passport renewal appointment, 12 April.", pattern="passport")
     assert _problems(tmp_path, goal, "It is misc/appt.txt.", [listed, grep], files=("readme.txt",)) == []
+    # files_find at 66187ce: the grep ran and found misc/appt.txt, the answer named readme.txt again, and the doubt
+    # still said to run that grep: it names what the grep found instead
+    grep.step = 7
+    after = finish_problems("It is readme.txt.", Evidence(goal=goal, workspace=tmp_path, calls=[listed, grep],
+                                                          tool_names=[*TOOLS, "grep"]))
+    assert after[0].endswith("which one it is: grep at step 7 found 'passport' in misc/appt.txt"), after
     read = _done("read_file", "Passport renewal appointment, 12 April.", path="misc/appt.txt")
     assert _problems(tmp_path, goal, "It is misc/appt.txt.", [read], files=("readme.txt",)) == []
     echoed = _problems(tmp_path, goal, "To find a file by what it says, use grep.", [listed], files=("readme.txt",))

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ..state.models import CallRecord
-from .evidence import NOT_READING, _COMMON, _HANDS_BACK, _NEGATED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, \
-    Evidence, _paths, _sentence_before, _values, _was_read, goal_files, norm_path, ungrounded_words
+from .evidence import NOT_READING, _COMMON, _FENCE_LINE, _HANDS_BACK, _NEGATED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, \
+    _PATH, _WHICH_FILE, _WORD, Evidence, _paths, _sentence_before, _values, _was_read, goal_files, norm_path, \
+    ungrounded_words
 from .recap import call_to_copy
 from .verify import exists_somewhere
 
@@ -158,9 +159,18 @@ def _grep_to_copy(ev: Evidence) -> str:
     """'': call grep with {...}' for the word the goal asks about ("passport" in "a text
     file about my passport renewal appointment"), or "" without grep or such a word.
     files_find at c92ae49: told to search with grep, Qwen 1.5B sent find_files '*.pdf'
-    again and was handed off."""
+    again and was handed off. Once that grep ran, the files it matched are named instead."""
     args = grep_call(ev.goal, ev.tool_names)
-    return f": {call_to_copy('grep', args)}" if args else ""
+    if not args:
+        return ""
+    for c in reversed(ev.calls):  # files_find at 66187ce: that grep had run and found the file; the doubt said run it
+        if c.name == "grep" and c.status == "done" and not c.error \
+                and str(c.arguments.get("pattern", "")).lower() == args["pattern"]:
+            found = list(dict.fromkeys(re.findall(r"^([^\s:<>()][^:\n]*?):\d+:", _FENCE_LINE.sub("", c.result or ""),
+                                                  re.MULTILINE)))
+            if found:
+                return f": grep at step {c.step} found {args['pattern']!r} in {', '.join(found[:3])}"
+    return f": {call_to_copy('grep', args)}"
 
 
 def grep_call(goal: str, tool_names: Iterable[str]) -> dict[str, Any] | None:
