@@ -2254,3 +2254,19 @@ def test_a_plan_with_a_step_number_gives_no_amount(tmp_path):
             "We need to read the data from `expenses.xlsx` to get the amounts for Travel.")
     assert any("gives no number" in p for p in finish_problems(plan, ev))
     assert not any("gives no number" in p for p in finish_problems("We spent 2,025.50 on Travel.", ev))
+
+
+def test_an_honest_cannot_for_work_no_tool_can_do_asks_the_user(assistant_home, tmp_path):
+    """handoff_send_budget at 66187ce: the made-up budget file refused, then "I cannot send the budget to your
+    manager. Please ask how they want it done." finished the task. Work no tool can do ends in a hand-off: the
+    question the answer points at is asked, with the answer's reason; nothing is changed."""
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        "I cannot send the budget to your manager. Please ask how they want it done."], FILE_TOOLS, approve="all",
+        preread=False)
+    (ws / "budget-2027.xlsx").write_bytes(b"PK")
+    events = list(agent.run("Send the budget to my manager.", workspace=ws))
+    assert isinstance(events[-1], Paused) and events[-1].kind == "question", events[-1]
+    assert events[-1].reason == ("I cannot send the budget to your manager. No tool here can send; how do you want "
+                                 "it done?"), events[-1].reason
+    assert (ws / "budget-2027.xlsx").read_bytes() == b"PK"
+    store.close()

@@ -22,8 +22,8 @@ from ..state.session import TaskSession
 from .ambiguity import ambiguous_goal
 from .answer_form import ANSWER_TO_COPY, CANNED_REFUSAL
 from .attribution import NOT_FOUND_TAIL
-from .evidence import Evidence, made_paths
-from .finish import FINISH_CHECK_PREFIX, changed_nothing, finish_problems, gives_up
+from .evidence import _NOT_DONE, Evidence, made_paths
+from .finish import FINISH_CHECK_PREFIX, changed_nothing, finish_problems, gives_up, undoable_verb
 from .recap import PENDING_CALL, call_to_copy, changed_so_far, found_so_far, next_call_to_copy
 
 __all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note", "touched_paths"]
@@ -109,6 +109,43 @@ def _refused_the_copy(answer: str, problems: Sequence[str]) -> bool:
     return bool(CANNED_REFUSAL.match(answer)) and any(ANSWER_TO_COPY.search(p) for p in problems)
 
 
+def _ask_user(sess: TaskSession, msg: StoredMessage, question: str, finish_call: CallRecord | None,
+              refusal: str) -> Iterator[Event]:
+    """Pause the task on ``question`` to the user, as an ``ask_human`` call the
+    harness makes; a ``finish_call`` is recorded refused with ``refusal`` (or, when
+    that is "", as handed off)."""
+    ask = CallRecord(id=f"s{msg.step}q", step=msg.step, turn_seq=msg.seq, index=9, name="ask_human",
+                     arguments={"question": question}, risk="read", status="awaiting_answer")
+    extra, calls = [], [ask]
+    if finish_call is not None:
+        if refusal:
+            finish_call.status, finish_call.result, finish_call.error = "invalid", refusal, True
+        else:
+            finish_call.status, finish_call.result = "done", "Handed off to the user."
+        sess.task.usage.tool_calls += 1
+        extra.append(_observation(sess, msg, finish_call))
+        calls.insert(0, finish_call)
+    sess.task.usage.tool_calls += 1
+    yield sess.pause("question", question, [], call_id=ask.id, messages=[msg, *extra], calls=calls)
+
+
+def _cannot_question(answer: str, ev: Evidence) -> str:
+    """The question for the user when ``answer`` says plainly it could not do work no
+    tool can do (``undoable_verb``: "send"): the answer's first sentence saying so,
+    then "No tool here can send; how do you want it done?"; "" otherwise. Such a task
+    cannot be done right, so it ends in a hand-off, not "done" (handoff_send_budget at
+    66187ce: "I cannot send the budget to your manager. Please ask how they want it
+    done." finished the task)."""
+    verb = undoable_verb(ev.goal, ev.tool_names)
+    if not verb:
+        return ""
+    said = next((x.strip() for x in re.split(r"(?<=[.!?])\s+", answer) if _NOT_DONE.search(x)), "")
+    if not said:
+        return ""
+    said = said if said.endswith((".", "!", "?")) else f"{said}."
+    return f"{said} No tool here can {verb}; how do you want it done?"
+
+
 def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evidence,
                     finish_call: CallRecord | None = None) -> Iterator[Event]:
     """Finish the task with ``answer`` (the text of ``msg``, or the argument of
@@ -140,6 +177,10 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
         yield sess.pause("stuck", reason, ["continue", "stop"], messages=[msg, *extra],
                          calls=[finish_call] if finish_call else [])
         return True
+    cannot = "" if problems or why else _cannot_question(answer, ev)
+    if cannot:  # handoff_send_budget at 66187ce: "I cannot send the budget ... Please ask how they want it done."
+        yield from _ask_user(sess, msg, cannot, finish_call, "")  # finished the task; the user is asked instead
+        return True
     if not problems:
         msg.kind = "answer"
         sess.task.call_expected = False
@@ -157,16 +198,7 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
     listed = "\n".join(f"- {p}" for p in problems)
     question = _question_for_the_user(problems, ev) if checks_failed_since_note(sess.messages) >= 1 else ""
     if question:  # handoff_not_found at 462ec82: the files name the landlord and give no number
-        ask = CallRecord(id=f"s{msg.step}q", step=msg.step, turn_seq=msg.seq, index=9, name="ask_human",
-                         arguments={"question": question}, risk="read", status="awaiting_answer")
-        extra, calls = [], [ask]
-        if finish_call is not None:
-            finish_call.status, finish_call.result, finish_call.error = "invalid", f"{FINISH_CHECK_PREFIX} {listed}", True
-            sess.task.usage.tool_calls += 1
-            extra.append(_observation(sess, msg, finish_call))
-            calls.insert(0, finish_call)
-        sess.task.usage.tool_calls += 1
-        yield sess.pause("question", question, [], call_id=ask.id, messages=[msg, *extra], calls=calls)
+        yield from _ask_user(sess, msg, question, finish_call, f"{FINISH_CHECK_PREFIX} {listed}")
         return True
     failed = checks_failed_since_note(sess.messages)
     if failed >= 1 and not (failed == 1 and (_worked_since_last_check(sess) or _refused_the_copy(answer, problems))) \
