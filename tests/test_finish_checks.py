@@ -2270,3 +2270,17 @@ def test_an_honest_cannot_for_work_no_tool_can_do_asks_the_user(assistant_home, 
                                  "it done?"), events[-1].reason
     assert (ws / "budget-2027.xlsx").read_bytes() == b"PK"
     store.close()
+
+
+def test_a_note_title_listed_is_no_value_found(tmp_path):
+    """note_search at 66187ce: "... but I could not find the plumber's house address." finished again after
+    580fb56: note_list had listed the note titled "House"."""
+    search = _listing("note_search", "house.md: Plumber: Jonas Berg, phone 0170 555 0199 (fixed the boiler).",
+                      matches=1)
+    titles = _done("note_list", "books.md: Books to read\ncar.md: Car\nhouse.md: House\nideas.md: Ideas")
+    ev = Evidence(goal="Check my notes: what's the name and phone number of the plumber?", workspace=tmp_path,
+                  calls=[search, titles], tool_names=TOOLS)
+    answer = ("I found the plumber's name and phone number in the notes, but I could not find the plumber's house "
+              "address. I will need to ask the user for that information.")
+    assert any("found it but does not say what it is" in p for p in finish_problems(answer, ev))
+    assert not any("found it but" in p for p in finish_problems("I found it: Jonas Berg, 0170 555 0199.", ev))

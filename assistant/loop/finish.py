@@ -212,6 +212,11 @@ does were will would about your also able not any all and but for the you are ca
 how why who yes see use get let may per via""".split())
 
 
+#: tools whose results list names (files, note titles), not what is in them: note_search at 66187ce, "the
+#: plumber's house address" was told by note_list's title "House"
+_NAME_LISTINGS = frozenset({"list_dir", "note_list"})
+
+
 def _tells_what_was_found(answer: str, ev: Evidence) -> bool:
     """True when ``answer`` holds a word or number (3+ characters, not a word of the
     goal or of talk about the work) that a successful tool result of this task holds.
@@ -226,7 +231,8 @@ def _tells_what_was_found(answer: str, ev: Evidence) -> bool:
     if not words:
         return False
     results = " ".join(c.result.lower() for c in ev.calls if c.status == "done" and not c.error and c.result
-                       and not (c.data or {}).get("repeat_of"))
+                       and not (c.data or {}).get("repeat_of")
+                       and (c.name not in _NAME_LISTINGS or _WHICH_FILE.search(ev.goal)))
     if not _WHICH_FILE.search(ev.goal):  # note_search at 483c7db: "house address" was told by the result's house.md
         results = _PATH.sub(" ", results)
     return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", results) for w in words)
