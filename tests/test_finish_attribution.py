@@ -105,6 +105,29 @@ def test_when_the_files_never_give_it_the_hand_off_asks_the_user(tmp_path):
     store.close()
 
 
+def test_a_wrong_contact_at_the_last_step_asks_the_user_not_a_budget_pause(tmp_path):
+    """handoff_not_found at 483c7db: the accountant's number answered as the landlord's at the step budget's last
+    turn was refused, and no turn was left to fix it: the task paused for its step budget, the user told nothing of
+    the missing number. A doubt the user can answer is asked at once on the last turn."""
+    from agent_helpers import call, scripted_agent
+    from assistant.events import Paused
+    from tools.files import FILE_TOOLS
+
+    wrong = "The landlord's phone number is +44 20 7946 0011."
+    agent, model, ws, store = scripted_agent(tmp_path, [call("read_file", path="contacts.csv"),
+                                                        call("read_file", path="notes.md"), wrong],
+                                             FILE_TOOLS, approve="all", max_steps=3)
+    (ws / "contacts.csv").write_text("Name,Role,Phone\nPriya Shah,Accountant,+44 20 7946 0011\n")
+    (ws / "notes.md").write_text("# House\n- Rent goes to Mr. Okafor, the landlord.\n")
+    events = list(agent.run("What is our landlord's phone number? It should be somewhere in my files.",
+                            workspace=ws))
+    paused = events[-1]
+    assert isinstance(paused, Paused) and paused.kind == "question", paused
+    assert paused.reason.startswith("I could not find the landlord's phone number or e-mail in the files I read "
+                                    "(contacts.csv, notes.md)")
+    store.close()
+
+
 def test_a_task_asking_to_send_hands_off_with_a_question_when_nothing_can_send(tmp_path):
     """handoff_send_budget at 80595a7: "The manager budget has been sent to my manager." twice, with no tool that
     sends; the hand-off was a "stuck" list of checks. It asks the user how they want it done."""

@@ -196,7 +196,11 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
         problems = [*problems, f"only the user knows which file \"{phrase}\" is ({', '.join(files)}): "
                     + call_to_copy("ask_human", {"question": question})]
     listed = "\n".join(f"- {p}" for p in problems)
-    question = _question_for_the_user(problems, ev) if checks_failed_since_note(sess.messages) >= 1 else ""
+    # on the step budget's last turn no turn is left to fix a doubt: the user is asked at once (handoff_not_found at
+    # 483c7db: the accountant's number refused on the last turn paused for its budget, the missing number untold)
+    last_turn = sess.task.usage.steps >= sess.task.budgets.max_steps
+    question = _question_for_the_user(problems, ev) if checks_failed_since_note(sess.messages) >= 1 or last_turn \
+        else ""
     if question:  # handoff_not_found at 462ec82: the files name the landlord and give no number
         yield from _ask_user(sess, msg, question, finish_call, f"{FINISH_CHECK_PREFIX} {listed}")
         return True
