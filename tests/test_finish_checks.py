@@ -2284,3 +2284,37 @@ def test_a_note_title_listed_is_no_value_found(tmp_path):
               "address. I will need to ask the user for that information.")
     assert any("found it but does not say what it is" in p for p in finish_problems(answer, ev))
     assert not any("found it but" in p for p in finish_problems("I found it: Jonas Berg, 0170 555 0199.", ev))
+
+
+_PLUMBER = ("notes.md (utf-8, 3 lines)\n     1\t# House\n     2\t- Plumber: Tom Reilly, 0161 496 0342\n"
+            "     3\t- Spare key is with Lena next door.\n")
+_NOTHING_FOUND = "the answer gives nothing this task's tools found"
+
+
+@pytest.mark.parametrize("goal, answer", [
+    # the shape of note_search's wrong "done"s: a sentence about the work, no value of it
+    ("Check my notes: what's the name and phone number of the plumber?",
+     "The plumber's name and phone number are in your notes."),
+    ("Who is the plumber? It is in notes.md.", "I have checked notes.md for the plumber's details."),
+    ("Where is the spare key?", "The spare key's location is written in your notes."),
+])
+def test_an_answer_to_a_question_must_give_something_the_tools_found(tmp_path, goal, answer):
+    read = _done("read_file", _PLUMBER, path="notes.md")
+    assert any(p.startswith(_NOTHING_FOUND) for p in _problems(tmp_path, goal, answer, [read])), answer
+
+
+@pytest.mark.parametrize("goal, answer, calls", [
+    ("Who is the plumber? It is in notes.md.", "The plumber is Tom Reilly.", "read"),
+    ("Where is the spare key?", "With Lena, next door.", "read"),
+    # a number: the numbers checks judge it
+    ("What's the plumber's phone number?", "It is 0161 496 0342.", "read"),
+    # an honest "not there", and a plain "no"
+    ("Who is the electrician?", "The notes do not name an electrician.", "read"),
+    ("What is on my calendar tomorrow?", "Nothing is on your calendar tomorrow.", "read"),
+    # not a wh-question; nothing read yet (other checks judge it)
+    ("Is the plumber in my notes?", "Yes, the plumber is in your notes.", "read"),
+    ("Who is the plumber? It is in notes.md.", "The plumber's details are in your notes.", ""),
+])
+def test_an_answer_with_a_found_value_or_an_honest_none_is_not_doubted_for_it(tmp_path, goal, answer, calls):
+    read = [_done("read_file", _PLUMBER, path="notes.md")] if calls else []
+    assert not any(p.startswith(_NOTHING_FOUND) for p in _problems(tmp_path, goal, answer, read)), answer

@@ -77,7 +77,7 @@ FINISH = Tool(
 
 _ASKS_CODE = re.compile(r"\b(code|script|snippet|sql|query|queries|function|program|formula|regex|command)s?\b",
                         re.IGNORECASE)
-_WH_QUESTION = re.compile(r"(^|[.!?]\s+)\W*(who|what|which|where|when|whose|how (much|many|long))\b", re.IGNORECASE)
+_WH_QUESTION = re.compile(r"(^|[.!?:]\s+)\W*(who|what|which|where|when|whose|how (much|many|long))\b", re.IGNORECASE)
 _HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
 _ASKS_AMOUNT = re.compile(r"\bhow much\b|\b(and|with) (its|their|the) (total|sum|amount|average)s?\b|"
                           r"^\W*what (is|was|are|were) (the|our|my) (total|sum|average|amount)\b", re.IGNORECASE)
@@ -236,6 +236,27 @@ def _tells_what_was_found(answer: str, ev: Evidence) -> bool:
     if not _WHICH_FILE.search(ev.goal):  # note_search at 483c7db: "house address" was told by the result's house.md
         results = _PATH.sub(" ", results)
     return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", results) for w in words)
+
+
+#: an answer that says something is absent or was not done: the values-found check leaves it to the others
+_SAYS_NONE = re.compile(r"\b(no|none|nothing|not|never|neither|nor|empty|without|cannot|unable|unknown|sorry)\b"
+                        r"|n['’]t\b", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
+
+
+def _gives_nothing_found(answer: str, ev: Evidence) -> bool:
+    """True when a who/what/which/where/when goal was answered, after a tool of this
+    task read something, with no digit, no word a successful result holds
+    (:func:`_tells_what_was_found`) and no word saying it is absent or not done.
+    Numbers are left to the numbers checks; an honest "not found" to the others, and
+    which-file goals to named_files.py."""
+    if not _WH_QUESTION.search(ev.goal) or _DIGIT.search(answer) or _SAYS_NONE.search(answer):
+        return False
+    if _WHICH_FILE.search(ev.goal):  # the answer is a file's name: named_files.py checks it
+        return False
+    looked = any(c.status == "done" and not c.error and c.result and (c.risk or "read") == "read"
+                 and c.name not in _HARNESS_TOOLS for c in ev.calls)
+    return looked and not _tells_what_was_found(answer, ev)
 
 
 _SECOND_ASK = re.compile(r"(?:,\s*|\s)and\s+(what|who|which|where|when)(?:'s|\s+(?:is|are|was|were))\s+(?:the\s+|its\s+|their\s+|his\s+|her\s+)?"
@@ -521,6 +542,11 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
             # note_search at 462ec82: "I found the plumber's name and phone number in the notes." and no name
             out.append("the answer says it found it but does not say what it is; give the values the tools showed "
                        "(names, numbers, dates) in the answer")
+        elif _gives_nothing_found(answer, ev):
+            # the general form of the note_search wrong "done"s (483c7db, 66187ce): an answer to a wh-question that
+            # states no value the task's tools found and does not say that it was not found
+            out.append("the answer gives nothing this task's tools found (no name, number, date or words from a "
+                       "result); answer with what they showed, or say plainly that it was not found")
         elif CANNED_REFUSAL.match(answer) and any(c.status == "done" and not c.error and (c.risk or "read") == "read"
                                                   and c.name not in _HARNESS_TOOLS for c in ev.calls):
             # calendar_list_day at 9539275: the day's two events listed, then "I'm sorry, but I can't answer that
