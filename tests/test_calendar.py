@@ -441,3 +441,26 @@ def test_listing_in_a_zone_the_user_never_named_uses_theirs(home):
                     duration_minutes=45).error
     out = call("calendar_list_events", start="next wednesday 2:30pm", timezone="America/New_York")
     assert "Budget review" in out.text and "'America/New_York' was ignored" in out.text and "(UTC)" in out.text
+
+
+def test_the_descriptions_example_attendees_are_left_out_unless_the_user_names_them(home):
+    """calendar_add_event at 0cfab8b: for "Add "Dentist appointment" to my calendar on 2026-12-03 at 15:00 for 45
+    minutes." Qwen 1.5B passed attendees ['Ann <ann@example.org>', 'Bob'], the description's example, word for word.
+    An example attendee the user never named is left out, saying so; one the user named stays."""
+    said = ['Add "Dentist appointment" to my calendar on 2026-12-03 at 15:00 for 45 minutes.']
+    call, _ = make(ctx=ToolContext(user_words=said))
+    out = call("calendar_add_event", title="Dentist appointment", start="2026-12-03 15:00", duration_minutes=45,
+               attendees=["Ann <ann@example.org>", "Bob"])
+    assert not out.error and "Attendees: the user named none of 'Ann <ann@example.org>', 'Bob'" in out.text, out.text
+    (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert not ev.get("attendee")
+    named, _ = make(ctx=ToolContext(user_words=['Schedule "Budget review" with Ann (ann@example.org) next Wednesday '
+                                                'at 2:30pm.']))
+    out = named("calendar_add_event", title="Budget review", start="next Wednesday at 2:30pm",
+                attendees=["Ann <ann@example.org>", "Bob", "Carol"])
+    assert "Attendees: the user named none of 'Bob' (the tool's example)" in out.text, out.text
+    events, _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    review = next(e for e in events if str(e["summary"]) == "Budget review")
+    attendees = review.get("attendee")
+    text = " ".join(map(str, attendees if isinstance(attendees, list) else [attendees]))
+    assert "ann@example.org" in text.lower() and "bob" not in text.lower()

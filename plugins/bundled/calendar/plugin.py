@@ -46,6 +46,11 @@ class ListEvents(BaseModel):
     timezone: str = Field("", description="IANA zone for the answer, e.g. Europe/Berlin")
 
 
+#: the attendees the ``attendees`` description shows: never added unless the user names them (calendar_add_event at
+#: 0cfab8b: Qwen 1.5B passed exactly these for "Add "Dentist appointment" to my calendar ...", naming no one)
+EXAMPLE_ATTENDEES = ("Ann <ann@example.org>", "Bob")
+
+
 class AddEvent(BaseModel):
     title: str = Field(..., min_length=1, max_length=300, description="what the event is")
     start: str = Field(..., description="as the user said it, e.g. 'next tuesday 3pm'. Do not work out the date "
@@ -54,7 +59,8 @@ class AddEvent(BaseModel):
     end: str = Field("", description="as the user said it (e.g. '4:30pm'); or duration_minutes")
     duration_minutes: int | None = Field(None, ge=1, le=60 * 24 * 31,
                                          description="length in minutes, e.g. 45 for 'for 45 minutes'")
-    attendees: list[str] = Field(default_factory=list, description="e.g. ['Ann <ann@example.org>', 'Bob']")
+    attendees: list[str] = Field(default_factory=list, description=f"e.g. {list(EXAMPLE_ATTENDEES)}; only people "
+                                 "the user or a file named")
     timezone: str = Field("", description="IANA zone of the times, e.g. America/New_York")
     location: str = Field("", description="where")
     description: str = Field("", description="notes for the event")
@@ -167,6 +173,8 @@ class _Calendar:
 
     def add(self, ctx: ToolContext, p: AddEvent) -> ToolResult:
         p, ignored = _users_zone(p, ctx.user_words)
+        p, left_out = _example_attendees(p, ctx.user_words)
+        ignored += left_out
         tz = self.zone(p.timezone)
         now = self.now_in(tz)
         s = _when(p.start, now)
@@ -308,6 +316,22 @@ def _users_zone(p: P, user_words: list[str]) -> tuple[P, str]:
         return p, ""
     line = f"\nTime zone: the user named none, so {p.timezone.strip()!r} was ignored."
     return p.model_copy(update={"timezone": ""}), line
+
+
+def _example_attendees(p: AddEvent, user_words: list[str]) -> tuple[AddEvent, str]:
+    """``p`` without the attendees copied from the description's example
+    (:data:`EXAMPLE_ATTENDEES`) that the user's words do not name (by name or
+    address), and a line saying so ("" when none was left out). Without user words
+    (a call outside a task) every attendee is kept."""
+    text = " ".join(user_words).lower()
+    examples = {a.lower() for a in EXAMPLE_ATTENDEES}
+    dropped = [a for a in p.attendees if user_words and a.strip().lower() in examples
+               and not any(re.search(rf"\b{re.escape(w)}\b", text) for w in re.findall(r"[\w.@-]+", a.lower())
+                           if len(w) > 1)]
+    if not dropped:
+        return p, ""
+    line = f"\nAttendees: the user named none of {', '.join(map(repr, dropped))} (the tool's example), so left out."
+    return p.model_copy(update={"attendees": [a for a in p.attendees if a not in dropped]}), line
 
 
 def _said_zone(zone: str, user_words: list[str]) -> bool:
