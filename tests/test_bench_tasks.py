@@ -138,3 +138,22 @@ def test_list_day_counts_a_hyphenated_standup_and_halves_the_next_days_event(tmp
     assert task.grade(tmp_path, _finished(right)) == 1.0
     assert task.grade(tmp_path, _finished(right + "\n- Gym at 6 PM")) == 0.5
     assert task.grade(tmp_path, _finished("Lunch with Sam at 12:30.")) == 0.5
+
+
+def test_add_event_fails_an_event_with_attendees_the_user_never_named(tmp_path, assistant_home):
+    """calendar_add_event at 0cfab8b: Ann and Bob (the attendees description's example) were added to the dentist
+    appointment and the run graded 1.0; invented people are not the event the user asked for."""
+    from datetime import datetime, timezone
+
+    from plugins.bundled.calendar.ics import add_event
+
+    task = load_task(DEFAULT_TASKS_DIR / "calendar_add_event")
+    task.setup(tmp_path)
+    start, end = datetime(2026, 12, 3, 15, tzinfo=timezone.utc), datetime(2026, 12, 3, 15, 45, tzinfo=timezone.utc)
+    (tmp_path / "calendar").mkdir(exist_ok=True)
+    text, _ = add_event(None, title="Dentist appointment", start=start, end=end, attendees=["Ann <ann@example.org>"])
+    (tmp_path / "calendar" / "assistant.ics").write_text(text)
+    assert task.grade(tmp_path, []) < task.threshold
+    text, _ = add_event(None, title="Dentist appointment", start=start, end=end)
+    (tmp_path / "calendar" / "assistant.ics").write_text(text)
+    assert task.grade(tmp_path, []) == 1.0

@@ -223,8 +223,9 @@ def has_number(text: str, value: float, tol: float = 0.005) -> bool:
 # -- calendar and notes ----------------------------------------------------------------------
 def calendar_events(workspace: Path) -> list[dict[str, Any]]:
     """Events of every ``calendar/*.ics`` in the workspace (the bench points the
-    calendar plugin there): ``{"title", "start", "end", "location", "description"}``
-    with ``start``/``end`` as ``datetime`` (naive UTC wall time) or ``date``."""
+    calendar plugin there): ``{"title", "start", "end", "location", "description", "attendees"}``
+    with ``start``/``end`` as ``datetime`` (naive UTC wall time) or ``date``, ``attendees``
+    a list of strings (each ATTENDEE's name and address)."""
     from datetime import datetime, timezone
 
     from icalendar import Calendar
@@ -242,8 +243,11 @@ def calendar_events(workspace: Path) -> list[dict[str, Any]]:
                 if isinstance(v, datetime) and v.tzinfo is not None:
                     v = v.astimezone(timezone.utc).replace(tzinfo=None)
                 return v
+            people = ev.get("attendee") or []
+            people = people if isinstance(people, list) else [people]
             out.append({"title": str(ev.get("summary", "")), "start": when("dtstart"), "end": when("dtend"),
-                        "location": str(ev.get("location", "")), "description": str(ev.get("description", ""))})
+                        "location": str(ev.get("location", "")), "description": str(ev.get("description", "")),
+                        "attendees": [f"{p.params.get('CN', '')} {p}".strip() for p in people]})
     return out
 
 
