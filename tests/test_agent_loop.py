@@ -1256,3 +1256,33 @@ def test_a_canned_refusal_of_the_answer_to_copy_gets_one_more_try(tmp_path):
             assert events[-1].kind == "stuck" and events[-1].reason.count("Its answer:") == 1
         assert sum(e.text.startswith("Finish check:") for e in events if isinstance(e, Notice)) == len(answers) - 1
         store.close()
+
+
+def test_a_csv_to_convert_gets_the_xlsx_write_call_to_copy(tmp_path):
+    """csv_to_xlsx at 0cfab8b: contacts.csv read for it, Qwen 1.5B called xlsx_info on the CSV twice and finished
+    with "you would need to use a tool like Microsoft Excel". The read (and an xlsx tool's error on the CSV) spells
+    out the xlsx_write call that converts it, until the workbook exists."""
+    from agent_helpers import scripted_agent
+    from assistant.events import Finished
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+
+    import openpyxl
+
+    goal = "Convert contacts.csv into an Excel file contacts.xlsx with the same columns and rows (keep the header)."
+    args = '{"path": "contacts.xlsx", "from_csv": "contacts.csv"}'
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_info", path="contacts.csv"), call("xlsx_write", path="contacts.xlsx", from_csv="contacts.csv"),
+        call("read_file", path="contacts.csv"), "Wrote contacts.xlsx with the 2 contacts."],
+        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=True)
+    (ws / "contacts.csv").write_text("Name,Email\nInes Costa,ines@example.org\nTom Baker,tom@example.org\n")
+    events = list(agent.run(goal, workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    assert [c.name for c in calls[:3]] == ["read_file", "xlsx_info", "xlsx_write"], [(c.name, c.status) for c in calls]
+    hint = f"Note: to make contacts.xlsx from contacts.csv (all its rows, header first), call xlsx_write with {args}"
+    assert calls[0].result.endswith(hint) and calls[1].error and calls[1].result.endswith(hint), calls[1].result
+    assert "Note: to make" not in calls[3].result  # the workbook exists: no more advice
+    assert isinstance(events[-1], Finished), events[-1]
+    rows = [list(r) for r in openpyxl.load_workbook(ws / "contacts.xlsx").active.iter_rows(values_only=True)]
+    assert rows == [["Name", "Email"], ["Ines Costa", "ines@example.org"], ["Tom Baker", "tom@example.org"]]
+    store.close()

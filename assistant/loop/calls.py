@@ -170,7 +170,7 @@ class CallRunner:
             text = fence(text, self.s.task.marker, source)
         hint = self._sheet_totals_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
             or self._sort_hint(call, result) or self._cannot_hint(call, result) or self._edit_hint(call, result) \
-            or self._insert_hint(call, result)
+            or self._insert_hint(call, result) or self._convert_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
         again = self.failed_before(call, text) if result.error else None
@@ -225,6 +225,28 @@ class CallRunner:
         question = f"I cannot {verb} it: no tool here can {verb}.{seen} How would you like me to go on?"
         return (f"Note: the task asks to {verb}, and no tool here can {verb}; only the user can say how it should be "
                 f"done. Call ask_human with {json.dumps({'question': question})}")
+
+    def _convert_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``xlsx_write`` call (``from_csv``) to copy after a read of the CSV file a
+        goal asks to make an .xlsx of ("Convert contacts.csv into an Excel file
+        contacts.xlsx"), or after an xlsx tool failed on that CSV; "" otherwise, and once
+        the .xlsx exists. csv_to_xlsx at 0cfab8b: Qwen 1.5B, the CSV read for it, called
+        xlsx_info on contacts.csv twice and finished with "you would need to use a tool
+        like Microsoft Excel"."""
+        outputs, inputs = goal_files(self.s.task.goal)
+        books = [p for p in outputs if p.lower().endswith(".xlsx")]
+        csvs = [p for p in inputs if p.lower().endswith((".csv", ".tsv"))]
+        path = call.arguments.get("path")
+        if not books or not csvs or not isinstance(path, str) or norm_path(path) != norm_path(csvs[0]):
+            return ""
+        read = not result.error and call.name in ("read_file", "csv_read")
+        if not (read or (result.error and call.name.startswith("xlsx_"))):
+            return ""
+        if (Path(self.s.task.workspace) / books[0]).exists():
+            return ""
+        args = {"path": books[0], "from_csv": csvs[0]}
+        return f"Note: to make {books[0]} from {csvs[0]} (all its rows, header first), call xlsx_write with " \
+               f"{json.dumps(args)}"
 
     def _drop_loaded_advice(self, text: str) -> str:
         """``text`` without "(if it is not in your tools, call use_tools with groups
