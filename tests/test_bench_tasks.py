@@ -157,3 +157,17 @@ def test_add_event_fails_an_event_with_attendees_the_user_never_named(tmp_path, 
     text, _ = add_event(None, title="Dentist appointment", start=start, end=end)
     (tmp_path / "calendar" / "assistant.ics").write_text(text)
     assert task.grade(tmp_path, []) == 1.0
+
+
+def test_files_find_does_not_pass_an_answer_that_says_it_cannot_tell(tmp_path, assistant_home):
+    """files_find at 0cfab8b: 'the text file "appt-0412.txt" does not mention "passport" ... it is not possible to
+    determine which file' was graded 1.0 for naming the file."""
+    task = load_task(DEFAULT_TASKS_DIR / "files_find")
+    task.setup(tmp_path)
+
+    def graded(answer):
+        return task.grade(tmp_path, [{"type": "finished", "answer": answer, "status": "finished"}])
+
+    assert graded('The text file "appt-0412.txt" does not mention "passport". It is not possible to determine '
+                  "which file it is.") < task.threshold
+    assert graded("It is archive/2024/misc/appt-0412.txt.") == 1.0

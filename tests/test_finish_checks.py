@@ -1371,6 +1371,14 @@ def test_a_picked_file_that_matches_less_of_the_goal_than_one_in_the_results_is_
     wrong = finish_problems("The file about my passport renewal appointment is readme.txt.",
                             Evidence(goal=goal, workspace=ctx.workspace.root, calls=[read], tool_names=TOOLS))
     assert any("readme.txt, but neither its name nor its text says anything of" in p for p in wrong), wrong
+    # files_find at 0cfab8b: the file's bare name said not to mention passport, "it is not possible to determine
+    # which file": no workspace file named, and the one the results showed is given
+    confused = problems('The text file "appt-0412.txt" does not mention "passport" and "renewal" directly. Given '
+                        "this information, it is not possible to determine which file it is.")
+    assert any(p.startswith("the task asks which file it is, and the answer names no workspace file as it; "
+                            "archive/2024/misc/appt-0412.txt (in the result at step 1) matches what the task asks")
+               for p in confused), confused
+    assert not any("names no workspace file" in p for p in problems("It is archive/2024/misc/appt-0412.txt."))
 
 
 def test_renaming_a_file_when_the_goal_says_keep_the_names_is_doubted(tmp_path):

@@ -253,14 +253,22 @@ def _better_pick(answer: str, ev: Evidence) -> str:
 
     named = [rel for pos, rel in _paths(answer) if (root / rel).is_file()
              and not _NEGATED.search(_sentence_before(answer, pos))]
-    if not named:
-        return ""
     seen: dict[str, int] = {}
     for c in ev.calls:
         if c.status == "done" and not c.error and c.name != "finish":
             for _, rel in _paths(c.result or ""):
                 if (root / rel).is_file():
                     seen.setdefault(rel, c.step)
+    if not named:
+        # files_find at 0cfab8b: find_files showed archive/2024/misc/appt-0412.txt ("Passport renewal appointment
+        # ..."), and the answer said "appt-0412.txt" does not mention passport and it is not possible to determine
+        shown = max(((len(matched(rel)), rel) for rel in seen), default=(0, ""))
+        if shown[0] < 2 or shown[1] in answer:
+            return ""
+        rel = shown[1]
+        return (f"the task asks which file it is, and the answer names no workspace file as it; {rel} (in the result "
+                f"at step {seen[rel]}) matches what the task asks ({', '.join(matched(rel))}): answer with its path, "
+                "unless its text is about something else")
     best_named = max(len(matched(rel)) for rel in named)
     better = [(len(matched(rel)), rel) for rel in seen if rel not in named and len(matched(rel)) > best_named]
     if not better and best_named == 0:
