@@ -1286,3 +1286,21 @@ def test_a_csv_to_convert_gets_the_xlsx_write_call_to_copy(tmp_path):
     rows = [list(r) for r in openpyxl.load_workbook(ws / "contacts.xlsx").active.iter_rows(values_only=True)]
     assert rows == [["Name", "Email"], ["Ines Costa", "ines@example.org"], ["Tom Baker", "tom@example.org"]]
     store.close()
+
+
+def test_a_budget_pause_after_a_refused_answer_says_why_it_was_refused(tmp_path):
+    """A plain answer refused on the step budget's last turn left a budget pause that said only "step budget
+    reached": the user never learnt the answer was doubted, nor why."""
+    from agent_helpers import scripted_agent
+    from assistant.events import Paused
+
+    agent, _, ws, store = scripted_agent(tmp_path, [call("read_file", path="notes.md"),
+                                                    "The beta release is on 21 March."], approve="all", max_steps=2)
+    (ws / "notes.md").write_text("The beta release is on 14 March.\n")
+    events = list(agent.run("When is the beta release? See notes.md.", workspace=ws))
+    paused = events[-1]
+    assert isinstance(paused, Paused) and paused.kind == "budget", paused
+    assert "step budget reached (2 of 2 steps)" in paused.reason
+    assert "Its last answer was not accepted: the number 21 in the answer appears in no tool result" in paused.reason, \
+        paused.reason
+    store.close()

@@ -564,7 +564,7 @@ def test_a_made_up_number_beside_one_a_read_gave_is_told_the_line_of_that_one(tm
     goal = "What was our average delivery time this year, according to review.pdf?"
     answer = "The average delivery time this year was approximately 0.0587 days or 3.4 hours."
     problems = _problems(tmp_path, goal, answer, [read], files=())
-    assert any(p.startswith("the number 0.0587 in the answer appear in no tool result") and p.endswith(
+    assert any(p.startswith("the number 0.0587 in the answer appears in no tool result") and p.endswith(
         "the answer's 3.4 is on the line 'Average delivery time this year: 3.4 days.' of pdf_read at step 1: if that "
         "line answers the task, answer with its value as the line gives it") for p in problems), problems
     alone = _problems(tmp_path, goal, "It was approximately 0.0587 days.", [read], files=())

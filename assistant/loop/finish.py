@@ -637,6 +637,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     unseen = number_problems(answer, [ev.goal, *ev.user_texts, *results, *ev.extra_texts])
     if unseen:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "
-                   "appear in no tool result of this task; get numbers from a tool (e.g. table_query), never by hand"
+                   f"{'appear' if len(unseen) > 1 else 'appears'} in no tool result of this task; get numbers from a "
+                   "tool (e.g. table_query), never by hand"
                    + _line_of_a_seen_number(answer, unseen, ev.calls))
     return out

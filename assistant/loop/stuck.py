@@ -115,6 +115,22 @@ def check_budget(sess: "TaskSession") -> Iterator["Event"]:
         which, text = "time", f"time budget reached ({sess.wall_s():.0f} of {b.max_wall_s:.0f} s)"
     else:
         return False
-    yield sess.pause("budget", f"{text}. Progress: {progress_summary(sess)} Extend the budget or stop?",
+    refused = _last_answer_refused(sess)
+    yield sess.pause("budget", f"{text}. Progress: {progress_summary(sess)}{refused} Extend the budget or stop?",
                      ["extend", "stop"], budget=which)
     return True
+
+
+def _last_answer_refused(sess: "TaskSession") -> str:
+    """' Its last answer was not accepted: <doubt>; <doubt>.' when the newest message is
+    the finish check's refusal of an answer (no turn was left to fix it), else "".
+    A budget pause after a refused answer said only "step budget reached"."""
+    from .finish import FINISH_CHECK_PREFIX
+
+    last = sess.messages[-1] if sess.messages else None
+    if last is None or last.role not in ("user", "tool") or not last.content.startswith(FINISH_CHECK_PREFIX):
+        return ""
+    doubts = [ln[2:].strip() for ln in last.content.splitlines() if ln.startswith("- ")]
+    if not doubts:
+        return ""
+    return f" Its last answer was not accepted: {'; '.join(d[:200] for d in doubts[:3])}."
