@@ -1269,7 +1269,9 @@ def test_an_answer_that_says_it_found_it_must_say_what(tmp_path, answer, doubted
                       matches=1)
     ev = Evidence(goal="Check my notes: what's the name and phone number of the plumber?", workspace=tmp_path,
                   calls=[search], tool_names=TOOLS)
-    assert any("found it but does not say what it is" in p for p in finish_problems(answer, ev)) == doubted
+    # (since 0cfab8b the search's own doubt comes first, with its line as the answer to copy)
+    assert any("found it but does not say what it is" in p or "names nothing that note_search" in p
+               for p in finish_problems(answer, ev)) == doubted
 
 
 @pytest.mark.parametrize("answer, doubted", [
@@ -2119,7 +2121,12 @@ def test_an_answer_from_a_search_is_not_doubted_for_naming_no_later_listed_note(
     ev = Evidence(goal, tmp_path, calls=[search, listing], tool_names=[*TOOLS, "note_search", "note_list"])
     right = "The plumber's name is Jonas Berg and his phone number is 0170 555 0199."
     assert not any("names nothing that note_list" in p for p in finish_problems(right, ev))
-    assert any("names nothing that note_list" in p for p in finish_problems("The plumber is the one you called.", ev))
+    # note_search at 0cfab8b: the doubt named note_list's titles ("e.g. 'books.md: Books to read'"), not the line
+    # that answers; it names the search's line now, with the answer to copy
+    vague = finish_problems("The plumber is the one you called.", ev)
+    copy = 'the answer to copy: "Plumber: Jonas Berg, phone 0170 555 0199 (fixed the boiler in March)."'
+    assert any(p.startswith("the answer names nothing that note_search at step 1 found (1, e.g. 'house.md: Plumber: "
+                            "Jonas Berg") and p.endswith(copy) for p in vague), vague
     # calendar_list_day at 9539275: the listing, its repeat answered from the journal, then a refusal whose "exact"
     # and "answer" the repeat's note holds: a wrong "done"
     listing = _listing("calendar_list_events", "2 events from Mon 2026-12-07 00:00 to Tue 2026-12-08 00:00 (UTC):\n"

@@ -166,9 +166,12 @@ def _listing_items(call: CallRecord) -> list[str]:
 
 def _listing_answer(call: CallRecord, limit: int = 6) -> str:
     """", e.g. the answer to copy: "..."" built from a calendar listing's events (up to
-    ``limit``; "" for other listings or too many). calendar_list_day at 4df8dd6: told
+    ``limit``) or a note search's lines (up to 3); "" for other listings or too many. calendar_list_day at 4df8dd6: told
     twice that the day's listing held two events, Qwen 1.5B answered "There are no
     events" both times and the task was handed off."""
+    if call.name == "note_search":  # the lines found, without the note's file name (note_search at 0cfab8b)
+        lines = [re.sub(r"^[\w.-]+\.md:\s*", "", ln) for ln in _listing_items(call)]
+        return ", e.g. " + answer_to_copy("; ".join(lines)) if 0 < len(lines) <= 3 else ""
     if not call.name.startswith("calendar_list"):
         return ""
     items = _listing_items(call)
@@ -178,16 +181,19 @@ def _listing_answer(call: CallRecord, limit: int = 6) -> str:
 
 
 def _misses_what_was_listed(answer: str, calls: Sequence[CallRecord], goal: str) -> str:
-    """A doubt when the last calendar or notes listing of this task found items and
+    """A doubt when the last calendar listing or note search of this task (a listing of
+    note titles when nothing else) found items and
     ``answer`` names no word of any of them, nor a word another read of this task
     found that ``goal`` does not hold ("" otherwise)."""
-    ran = [c for c in calls if _listed(c) and (c.data or {}).keys() & {"events", "notes"}]
+    ran = [c for c in calls if _listed(c) and ((c.data or {}).keys() & {"events", "notes"} or c.name == "note_search")]
     if not ran:
         return ""
-    last = ran[-1]
+    # a search's lines over a listing of names (note_search at 0cfab8b: the plumber's line found at step 1, then
+    # note_list at step 3; the doubt named note_list's titles, "e.g. 'books.md: Books to read'")
+    last = ([c for c in ran if c.name not in _NAME_LISTINGS] or ran)[-1]
     items = _listing_items(last)
     said = {w.lower() for w in _WORD.findall(answer)}
-    words = {w.lower() for ln in items for w in _WORD.findall(ln)} - _COMMON - _META
+    words = {w.lower() for ln in items for w in _WORD.findall(ln)} - _COMMON - _META - set(_WORD.findall(goal.lower()))
     if not words or words & said:
         return ""
     # what another read of this task found, named in the answer, is its answer (note_search at 8282b36: the
