@@ -77,6 +77,14 @@ def test_sum_formulas_are_evaluated_by_graders(tmp_path):
     assert cell_number(row[1], sheets, "S") == 0.0
     assert cell_number(row[2]) == 12000.5
     assert cell_number(row[3]) is None
+    # a SUMIF by label adds that label's rows only (the fix the xlsx tools give for a group total)
+    wb["Data"]["B1"], wb["Data"]["B2"], wb["Data"]["B3"] = "North", "South", "north"
+    wb["S"]["A2"] = '=SUMIF(Data!B1:B3, "North", Data!A1:A3)'
+    wb["S"]["B2"] = '=SUMIF(\'Data\'!B1:B3, "West", \'Data\'!A1:A3)'
+    wb.save(tmp_path / "w.xlsx")
+    sheets = sheet_values(tmp_path / "w.xlsx")
+    assert cell_number(sheets["S"]["A2"].value, sheets, "S") == 4.0
+    assert cell_number(sheets["S"]["B2"].value, sheets, "S") == 0.0
 
 
 def test_discover_filters_by_comma_separated_globs():

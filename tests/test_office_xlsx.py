@@ -449,6 +449,33 @@ def test_a_sum_of_a_whole_column_written_in_that_column_is_refused(ctx, no_soffi
     assert not res.error, res.text
 
 
+def test_a_group_total_that_sums_other_groups_rows_too_is_refused(ctx, no_soffice):
+    """xlsx_group_sums at 0cfab8b: Qwen 1.5B added "By Region" with ["North", "=SUM(Sales!A2:A13)"], ["South",
+    "=SUM(Sales!A5:A13)"], ...: each row adds rows of every region (and the region names). The refusal gives the
+    SUMIF that adds the row's own region; a range of one region's rows, or a grand total, is written."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Sales"
+    for row in (["Region", "Rep", "Amount"], ["North", "Ana", 1200], ["North", "Eva", 430], ["South", "Ben", 950],
+                ["East", "Gus", 880]):
+        ws.append(row)
+    ctx.workspace.write_bytes("s.xlsx", wb_bytes(wb))
+    before = ctx.workspace.read_bytes("s.xlsx")
+    res = call(xlsx_add_sheet, ctx, path="s.xlsx", name="By Region",
+               rows=[["North", "=SUM(Sales!A2:A5)"], ["South", "=SUM(Sales!A4:A5)"]])
+    assert res.error and res.text.startswith("xlsx_add_sheet: B1: =SUM(Sales!A2:A5) adds every row of Sales!A2:A5, "
+                                             "but this row is "
+                                             "'North' and those rows hold 'South', 'East' too; nothing was written")
+    assert 'To add only the \'North\' rows: =SUMIF(\'Sales\'!A2:A5, "North", \'Sales\'!C2:C5)' in res.text, res.text
+    res = call(xlsx_add_sheet, ctx, path="s.xlsx", name="By Region", rows=[["North", "=SUM(Sales!C2:C5)"]])
+    assert res.error and "hold 'South', 'East' too" in res.text, res.text
+    assert ctx.workspace.read_bytes("s.xlsx") == before
+    res = call(xlsx_add_sheet, ctx, path="s.xlsx", name="By Region",
+               rows=[["North", "=SUM(Sales!C2:C3)"], ["South", '=SUMIF(Sales!A2:A5, "South", Sales!C2:C5)'],
+                     ["Total", "=SUM(Sales!C2:C5)"]])
+    assert not res.error, res.text
+
+
 def test_a_formula_naming_no_range_and_no_defined_name_is_refused(ctx, no_soffice):
     """xlsx_summary_sheet at 2056215: =SUM(amount) for each month on the new Summary sheet (#NAME? in Excel),
     after the column header "Amount"; the refusal gives the range of the column so headed."""

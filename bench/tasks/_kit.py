@@ -141,14 +141,35 @@ def sheet_values(path: Path) -> dict[str, Any] | None:
 _SUM = re.compile(r"^=\s*SUM\(\s*(?:'?([^'!]+)'?!)?\$?([A-Z]+)\$?(\d+)\s*:\s*\$?([A-Z]+)\$?(\d+)\s*\)\s*$", re.I)
 
 
+_REF = r"(?:'?([^'!,]+)'?!)?\$?([A-Z]+)\$?(\d+)\s*:\s*\$?([A-Z]+)\$?(\d+)"
+_SUMIF = re.compile(rf'^=\s*SUMIF\(\s*{_REF}\s*,\s*"([^"]*)"\s*,\s*{_REF}\s*\)\s*$', re.I)
+
+
+def _cells(sheets: dict[str, Any], here: str, name: str | None, c1: str, r1: str, c2: str, r2: str) -> list[Any]:
+    from openpyxl.utils import column_index_from_string
+
+    ws = sheets.get(name or here)
+    if ws is None:
+        return []
+    return [v for row in ws.iter_rows(min_row=int(r1), max_row=int(r2), min_col=column_index_from_string(c1),
+                                      max_col=column_index_from_string(c2), values_only=True) for v in row]
+
+
 def cell_number(value: Any, sheets: dict[str, Any] | None = None, here: str = "") -> float | None:
     """A cell value as a number: numbers as they are, numeric strings parsed,
-    ``=SUM(A1:B9)`` / ``=SUM('Sheet'!B2:B9)`` evaluated over ``sheets``."""
+    ``=SUM(A1:B9)`` / ``=SUM('Sheet'!B2:B9)`` and ``=SUMIF('Sheet'!A2:A9, "North",
+    'Sheet'!C2:C9)`` evaluated over ``sheets``."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, (int, float)):
         return float(value)
     text = str(value).strip()
+    m = _SUMIF.match(text)
+    if m and sheets:
+        keys, adds = _cells(sheets, here, *m.groups()[:5]), _cells(sheets, here, *m.groups()[6:])
+        crit = m.group(6).strip().lower()
+        return sum(cell_number(v, sheets, here) or 0.0 for k, v in zip(keys, adds)
+                   if str(k if k is not None else "").strip().lower() == crit)
     m = _SUM.match(text)
     if m and sheets:
         from openpyxl.utils import column_index_from_string

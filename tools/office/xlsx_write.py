@@ -258,6 +258,53 @@ def _whole_column_loop(ws: Any, cell: Any) -> str:
 
 
 _SHEET_REF = re.compile(r"(?:'((?:[^']|'')+)'|([A-Za-z_\u00c0-\uffff][\w.\u00c0-\uffff]*))!")
+# SUM over a range, on another sheet or not: =SUM(Sales!C2:C13), =SUM('Q1 data'!B2:B9), =SUM(C2:C13)
+_ANY_RANGE_SUM = re.compile(r"\bSUM\(\s*(?:(?:'((?:[^']|'')+)'|([A-Za-z_\u00c0-\uffff][\w.\u00c0-\uffff]*))!)?"
+                            r"\$?([A-Z]{1,3})\$?(\d+)\s*:\s*\$?([A-Z]{1,3})\$?(\d+)\s*\)", re.IGNORECASE)
+
+
+def _group_sum_mixes(wb: Any, ws: Any, cell: Any) -> str:
+    """The error for a SUM in ``cell`` whose row is labelled with a group ("North")
+    that a column of the summed rows holds, when those rows hold other groups too
+    (=SUM(Sales!C2:C13) for North adds South, East and West as well), with the SUMIF
+    that adds only the group's rows; "" otherwise. xlsx_group_sums at 0cfab8b: Qwen
+    1.5B added "By Region" with =SUM(Sales!A2:A13), =SUM(Sales!A5:A13), ... per region."""
+    from openpyxl.utils import column_index_from_string, get_column_letter
+
+    labels = {str(c.value).strip().lower(): str(c.value).strip() for c in ws[cell.row]
+              if isinstance(c.value, str) and c.value.strip() and not c.value.startswith("=")}
+    if not labels:
+        return ""
+    for m in _ANY_RANGE_SUM.finditer(re.sub(r'"[^"]*"', '""', cell.value)):
+        name = (m.group(1) or "").replace("''", "'") or m.group(2)
+        src = next((w for w in wb.worksheets if w.title.lower() == name.lower()), None) if name else ws
+        if src is None:
+            continue
+        c1, c2 = sorted((column_index_from_string(m.group(3).upper()), column_index_from_string(m.group(5).upper())))
+        r1, r2 = sorted((int(m.group(4)), int(m.group(6))))
+        r2 = min(r2, r1 + 5000)
+        for col in range(1, min(src.max_column, 200) + 1):
+            values = {str(v).strip().lower(): str(v).strip() for v in (src.cell(row=r, column=col).value
+                                                                     for r in range(r1, r2 + 1))
+                      if isinstance(v, str) and v.strip()}
+            label = next((k for k in labels if k in values), None)
+            others = [values[k] for k in values if k != label] if label else []
+            if not others:
+                continue
+            number_col = next((c for c in [*range(c1, c2 + 1), *range(1, src.max_column + 1)]
+                               if any(isinstance(src.cell(row=r, column=c).value, (int, float))
+                                      and not isinstance(src.cell(row=r, column=c).value, bool)
+                                      for r in range(r1, r2 + 1))), None)
+            if number_col is None:
+                return ""
+            sheet = f"'{src.title}'!" if src is not ws else ""
+            key, num = get_column_letter(col), get_column_letter(number_col)
+            fix = f'=SUMIF({sheet}{key}{r1}:{key}{r2}, "{labels[label]}", {sheet}{num}{r1}:{num}{r2})'
+            return (f"{cell.coordinate}: {cell.value} adds every row of {m.group(0)[4:-1]}, but this row is "
+                    f"{labels[label]!r} and those rows hold {', '.join(map(repr, others[:3]))} too; nothing was "
+                    f"written. To add only the {labels[label]!r} rows: {fix} (or get each total with table_query "
+                    "and write the numbers).")
+    return ""
 
 
 def _check_formulas(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
@@ -279,7 +326,7 @@ def _check_formulas(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
         if cell.data_type != "f" or not isinstance(cell.value, str):
             continue
         _check_names(wb, ws, cell)
-        loop = _whole_column_loop(ws, cell)
+        loop = _whole_column_loop(ws, cell) or _group_sum_mixes(wb, ws, cell)
         if loop:
             raise ToolError(loop)
         unquoted = re.sub(r'"[^"]*"', '""', cell.value)  # text in quotes is no reference
