@@ -1304,3 +1304,34 @@ def test_a_budget_pause_after_a_refused_answer_says_why_it_was_refused(tmp_path)
     assert "Its last answer was not accepted: the number 21 in the answer appears in no tool result" in paused.reason, \
         paused.reason
     store.close()
+
+
+def test_an_answer_naming_an_output_the_harness_left_out_is_told_where_the_change_went(tmp_path):
+    """xlsx_group_sums at 0cfab8b: xlsx_add_sheet's output="By Region.xlsx" was left out (the sheet went into
+    sales.xlsx), and "The result is saved as "By Region.xlsx"." was a format error three times ("Region.xlsx was
+    written, but it does not exist"): stuck, the sheet added. The finish check says where the change was saved."""
+    from agent_helpers import scripted_agent
+    from assistant.events import Finished
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+
+    import openpyxl
+
+    said = 'I added the sheet. The result is saved as "Notes list.xlsx".'
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_add_sheet", path="book.xlsx", rows=json.dumps([["Alpha"], ["Beta"]]),
+             output="Notes list.xlsx").replace("<parameter=path>", "<parameter=name>\nNotes list\n</parameter>\n"
+                                               "<parameter=path>"),
+        said, 'I added the sheet "Notes list" to book.xlsx.'],
+        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all")
+    wb = openpyxl.Workbook()
+    wb.active.append(["Name"])
+    wb.save(ws / "book.xlsx")
+    events = list(agent.run('Add a sheet named "Notes list" to book.xlsx with the rows Alpha and Beta.', workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    notes = [m.content for m in store.messages(events[-1].task_id) if m.role == "user" and m.kind != "goal"]
+    assert not any("was written, but it does not exist" in n for n in notes), notes
+    assert any("the change was saved in book.xlsx itself (the output Notes list.xlsx was left out)" in n
+               for n in notes), notes
+    assert openpyxl.load_workbook(ws / "book.xlsx").sheetnames == ["Sheet", "Notes list"]
+    store.close()

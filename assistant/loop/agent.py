@@ -43,6 +43,7 @@ from .ending import end_with_answer, evidence_of, touched_paths
 from .evidence import asks_only_a_question
 from .finish import FINISH, FINISH_CHECK_PREFIX
 from .history import fit_prompt, to_model_messages
+from .named_files import left_out_output
 from .plan import PLAN_TURN_TOKENS, UPDATE_PLAN, context_message, next_plan_step, plan_tool, wants_plan_turn
 from .preread import PREREAD_STEP, preread_calls
 from .prompt import format_error_note, plugin_prompt, system_prompt, today_line
@@ -446,7 +447,8 @@ class Agent:
         names = [*self.tools.names(), FINISH.name, UPDATE_PLAN.name]
         self._callable = {str((t.get("function") or t).get("name")) for t in schemas}
         turn = classify_turn(out, task.workspace, names,
-                             hint=lambda raw: unloaded_hint(raw, self.tools, self._callable))
+                             hint=lambda raw: unloaded_hint(raw, self.tools, self._callable),
+                             left_out=lambda rel: bool(left_out_output(rel, sess.calls)))
         def ev():
             return evidence_of(sess, names, [today_line(self.now())],
                                harness_extra=[self._closing, self._made_note])

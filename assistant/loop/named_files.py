@@ -24,7 +24,7 @@ from .evidence import NOT_READING, _COMMON, _FENCE_LINE, _HANDS_BACK, _NEGATED, 
 from .recap import call_to_copy
 from .verify import exists_somewhere
 
-__all__ = ["unread_inputs", "grep_call", "file_problems", "text_change"]
+__all__ = ["unread_inputs", "grep_call", "file_problems", "text_change", "left_out_output"]
 
 
 _CLAIM = re.compile(r"\b(wr[io]te|written|creat(?:e|ed)|sav(?:e|ed)|updat(?:e|ed)|export(?:ed)?|generat(?:e|ed)|"
@@ -348,16 +348,19 @@ def _answer_as_content(rel: str, answer: str, tool_names: Sequence[str]) -> str:
 _LEFT_OUT = re.compile(r"\(output='(?P<output>[^'\n]+)' was left out: the task asks to change (?P<path>[^\s]+) itself")
 
 
-def _left_out_output(rel: str, calls: Sequence[CallRecord]) -> str:
+def left_out_output(rel: str, calls: Sequence[CallRecord]) -> str:
     """'; the change was saved in P itself (...)' when a call of this task had its
     ``output`` ``rel`` left out by the harness (calls._copies_an_input), "" otherwise.
-    xlsx_summary_sheet at 483c7db: the Summary sheet added to budget.xlsx, "saved in
-    budget_summary.xlsx" refused twice as naming no file, and handed off."""
+    ``rel`` may be the output's name cut at a space ("Region.xlsx" of "By Region.xlsx":
+    a path in prose is taken from its last space). xlsx_summary_sheet at 483c7db: the
+    Summary sheet added to budget.xlsx, "saved in budget_summary.xlsx" refused twice
+    as naming no file, and handed off."""
     for c in calls:
         m = _LEFT_OUT.search(c.result or "") if c.status == "done" and not c.error else None
-        if m and norm_path(m.group("output")) == norm_path(rel):
-            return (f"; the change was saved in {m.group('path')} itself (the output {rel} was left out): "
-                    "name that file")
+        output = norm_path(m.group("output")) if m else ""
+        if m and (output == norm_path(rel) or output.endswith(" " + norm_path(rel))):
+            return (f"; the change was saved in {m.group('path')} itself (the output {m.group('output')} was left "
+                    "out): name that file")
     return ""
 
 
@@ -421,7 +424,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             continue
         if not exists_somewhere(root, rel) and norm_path(rel) not in touched:  # a file this task deleted or moved away
             out.append(f"the answer names {rel}, which does not exist in the workspace"
-                       + _left_out_output(rel, ev.calls))
+                       + left_out_output(rel, ev.calls))
         elif claimed and not _touched(rel, touched):
             out.append(f"the answer says {rel} was written, but this task did not write it")
     out += _folders_said_missing(answer, root)

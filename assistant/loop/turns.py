@@ -71,7 +71,8 @@ TurnKind = Union[Answer, Calls, FormatError]
 
 
 def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
-                  hint: Callable[[str], str] = lambda raw: "") -> TurnKind:
+                  hint: Callable[[str], str] = lambda raw: "",
+                  left_out: Callable[[str], bool] = lambda rel: False) -> TurnKind:
     """Decide what ``out`` is.
 
     Args:
@@ -80,6 +81,9 @@ def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
         tool_names: names of the registered tools (a failed call names one).
         hint: ``raw call text -> extra sentence`` appended to a malformed
             call's reason (e.g. the tool's group is not loaded); "" for none.
+        left_out: ``path -> True`` for an ``output`` the harness left out of a call
+            (the change went into the input): an answer naming it is no format
+            error, and the finish check tells where the change was saved.
     """
     parsed = out.parsed
     if parsed.tool_calls:
@@ -122,7 +126,9 @@ def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
     if announces_work(text):
         return FormatError("you said what you will do but called no tool; call the first tool now, or give the "
                            "final answer", call_expected=False)
-    missing = unbacked_file_claims(text, workspace)
+    # xlsx_group_sums at 0cfab8b: "saved as "By Region.xlsx"", the output the harness had left out (the sheet went
+    # into sales.xlsx), was a format error three times over and the task paused as stuck with its sheet added
+    missing = [rel for rel in unbacked_file_claims(text, workspace) if not left_out(rel)]
     if missing:
         return FormatError(f"your answer says {', '.join(missing[:3])} was written, but it does not exist in the "
                            "workspace; call the tool that creates it, then answer", call_expected=False)
