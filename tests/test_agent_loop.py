@@ -1335,3 +1335,40 @@ def test_an_answer_naming_an_output_the_harness_left_out_is_told_where_the_chang
                for n in notes), notes
     assert openpyxl.load_workbook(ws / "book.xlsx").sheetnames == ["Sheet", "Notes list"]
     store.close()
+
+
+def test_a_row_the_goal_describes_gets_the_xlsx_write_to_copy_after_the_read(tmp_path):
+    """xlsx_total at 0cfab8b: the workbook read for it, Qwen 1.5B queried the sum, then answered with SQL INSERTs
+    twice and was handed off. The read spells out the xlsx_write that adds the row; once it ran, no more hints."""
+    from agent_helpers import scripted_agent
+    from assistant.events import Finished
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+
+    import openpyxl
+
+    goal = ('In expenses.xlsx, add a row at the bottom of the table with "Total" in column B and the sum of the '
+            "Amount column in column C.")
+    cells = [{"cell": "B5", "value": "Total"}, {"cell": "C5", "value": "=SUM(C2:C4)"}]
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_write", path="expenses.xlsx", sheet="Expenses", cells=json.dumps(cells)),
+        call("xlsx_read", path="expenses.xlsx"), "Added the Total row: =SUM(C2:C4) in C5."],
+        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=True)
+    wb = openpyxl.Workbook()
+    wb.active.title = "Expenses"
+    for row in (["Date", "Item", "Amount"], ["2026-11-02", "Groceries", 84.2], ["2026-11-03", "Bus pass", 49],
+                ["2026-11-07", "Pharmacy", 12.35]):
+        wb.active.append(row)
+    wb.save(ws / "expenses.xlsx")
+    events = list(agent.run(goal, workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    args = json.dumps({"path": "expenses.xlsx", "sheet": "Expenses", "cells": cells})
+    assert calls[0].name == "xlsx_read" and calls[0].result.endswith(
+        f"Hint: to add the row the task describes below the table of sheet 'Expenses', call xlsx_write with {args}."), \
+        calls[0].result[-400:]
+    assert calls[1].name == "xlsx_write" and calls[1].status == "done", calls[1].result
+    assert "Hint:" not in calls[2].result
+    assert isinstance(events[-1], Finished), events[-1]
+    sheet = openpyxl.load_workbook(ws / "expenses.xlsx")["Expenses"]
+    assert [sheet["B5"].value, sheet["C5"].value] == ["Total", "=SUM(C2:C4)"]
+    store.close()

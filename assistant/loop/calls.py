@@ -170,7 +170,7 @@ class CallRunner:
             text = fence(text, self.s.task.marker, source)
         hint = self._sheet_totals_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
             or self._sort_hint(call, result) or self._cannot_hint(call, result) or self._edit_hint(call, result) \
-            or self._insert_hint(call, result) or self._convert_hint(call, result)
+            or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
         again = self.failed_before(call, text) if result.error else None
@@ -370,6 +370,26 @@ class CallRunner:
         where = "at the end" if after is None else "at the start"
         return (f"Hint: to add the paragraph {text!r} {where} of {name}, call docx_insert with "
                 f"{json.dumps(args, ensure_ascii=False)}.")
+
+    def _row_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``xlsx_write`` call to copy, after a read of the workbook the goal names,
+        in a task that asks to add a row it describes ('"Total" in column B and the sum
+        of the Amount column in column C': :func:`row_to_add`), until an xlsx tool wrote
+        to the workbook ("" otherwise). xlsx_total at 0cfab8b: Qwen 1.5B queried the
+        sum, then wrote SQL INSERTs as its answer twice and was handed off."""
+        path = str(call.arguments.get("path", ""))
+        if result.error or call.name not in ("xlsx_read", "xlsx_info") or not path.lower().endswith(".xlsx") \
+                or self.registry.get("xlsx_write") is None or any(
+                    c.name.startswith("xlsx_") and c.risk in ("write", "destructive") and c.status == "done"
+                    and not c.error for c in self.s.calls):
+            return ""
+        if norm_path(path) not in {norm_path(p) for p in goal_files(self.s.task.goal)[1]}:
+            return ""
+        args = row_to_add(self.s.task.goal, self.s.task.workspace, path)
+        if not args:
+            return ""
+        return (f"Hint: to add the row the task describes below the table of sheet {args['sheet']!r}, call "
+                f"xlsx_write with {json.dumps(args, ensure_ascii=False)}.")
 
     def _table_first(self) -> str:
         """" The numbers are in no table yet: ..." when the goal asks for a table file
