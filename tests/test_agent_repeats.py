@@ -1775,3 +1775,36 @@ def test_a_call_refused_twice_unchanged_runs_the_call_the_harness_gave(assistant
             assert [p.text for p in docx.Document(ws / "summary.docx").paragraphs] == made
             assert isinstance(events[-1], Finished), events[-1]
         store.close()
+
+
+def test_a_query_that_does_not_fit_the_ranking_gets_no_save_hint_and_the_refusal_gives_a_query(assistant_home,
+                                                                                                 tmp_path):
+    """xlsx_top_vendors at 0cfab8b: one payment per vendor written as the totals was refused without a query to
+    copy; the model's own "SELECT SUM(amount) ... GROUP BY vendor" (sums, no vendor, all of them) then got the
+    save hint, and its nine bare sums were written as the "Top 5" sheet. The refusal gives the query now, and a
+    result that is not the ranking asked for gets no hint to save it."""
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    def add(rows: str) -> str:
+        return ("<tool_call>\n<function=xlsx_add_sheet>\n<parameter=path>\nspending.xlsx\n</parameter>\n"
+                f"<parameter=name>\nTop 2\n</parameter>\n<parameter=rows>\n{rows}\n</parameter>\n</function>\n"
+                "</tool_call>")
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_read", path="spending.xlsx"), add('[["Vendor", "Total"], ["Deutsche Bahn", 466.3], ["Uber", 35]]'),
+        call("table_query", sql="SELECT SUM(amount) FROM spending GROUP BY vendor"), "I could not finish it."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    wb = openpyxl.Workbook()
+    for row in (["Vendor", "Amount"], ["Deutsche Bahn", 466.3], ["Uber", 35], ["Deutsche Bahn", 100], ["Staples", 90]):
+        wb.active.append(row)
+    wb.save(ws / "spending.xlsx")
+    events = list(agent.run('Add a sheet named "Top 2" to spending.xlsx listing the two vendors we paid the most in '
+                            "total: vendor name in column A and its total in column B, largest first.", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run: 466.3 is one row of 'Deutsche Bahn', which has 2 rows in what you read")
+    assert "Add them up first: call table_query with {\"sql\": \"SELECT" in results[1], results[1]
+    assert "3 rows:" in results[2] and "To save these rows" not in results[2], results[2]
+    assert openpyxl.load_workbook(ws / "spending.xlsx").sheetnames == ["Sheet"]
+    store.close()

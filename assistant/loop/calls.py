@@ -628,6 +628,8 @@ class CallRunner:
         if not rows or len(rows) > _SAVE_HINT_ROWS or int(data.get("total_rows") or 0) > len(rows):
             return ""
         goal = self.s.task.goal
+        if not self._fits_goal(columns, rows):
+            return ""
         outputs, inputs = goal_files(goal)
         named = goal_columns(goal)  # csv_top_customers at e43e9f3: "customer, sum(amount)" for "Customer and Total"
         table = [named if len(named) == len(columns) else columns] + [[_typed(v) for v in row] for row in rows]
@@ -650,6 +652,22 @@ class CallRunner:
         return (f"To save these rows where the task asks, call {name} with "
                 f"{json.dumps(args, ensure_ascii=False)} (header row first: use the task's column names if it "
                 "gives them).")
+
+    def _fits_goal(self, columns: Sequence[Any], rows: Sequence[Sequence[Any]]) -> bool:
+        """Whether a query's rows are what the goal asks to save: as many rows as a
+        ranking it asks for ("the five vendors": 5), as many columns as it names, and
+        a column of names beside the numbers when it asks for one row per thing.
+        xlsx_top_vendors at 0cfab8b: "SELECT SUM(amount) ... GROUP BY vendor" (nine
+        sums, no vendor) was offered as the "Top 5" sheet to write, and written."""
+        goal = self.s.task.goal
+        ranking = asked_count(goal)
+        if ranking and len(rows) != ranking[0]:
+            return False
+        named = goal_columns(goal)
+        if len(named) > 1 and len(columns) != len(named):
+            return False
+        texts = any(isinstance(v, str) and v.strip() and _typed(v) == v for row in rows for v in row)
+        return texts or not (ranking or _ROW_PER_THING.search(goal))
 
     def _preview(self, tool: Tool, params: Any) -> str | None:
         from tools.files import preview_diff
@@ -880,9 +898,11 @@ class CallRunner:
             single = _single_rows_as_totals(s.task.goal, call, s.calls)
             if single:  # xlsx_top_vendors at 462ec82: one payment per vendor written as its total
                 name, number, rows = single
+                query = self._query_to_copy()  # xlsx_top_vendors at 0cfab8b: "SELECT SUM(amount) ... GROUP BY
+                # vendor" was its own next query, the vendors left out
+                how = f": call table_query with {query}" if query else " with table_query (SUM ... GROUP BY)"
                 msg = (f"Not run: {number} is one row of {name!r}, which has {rows} rows in what you read, and the "
-                       f"task asks for totals. Add them up first with table_query (SUM ... GROUP BY) and write "
-                       "what it returns.")
+                       f"task asks for totals. Add them up first{how}, and write what it returns.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             invented = self._invented_numbers(call)
             if invented:  # xlsx_summary_sheet: a Summary sheet of monthly totals 200 and 300 found nowhere
@@ -2209,6 +2229,11 @@ def _single_rows_as_totals(goal: str, call: CallRecord, calls: Sequence[CallReco
                 if any(n in _line_numbers(ln) and not _TOTALS.search(ln) for ln in holding):
                     return name, number, len(holding)
     return None
+
+
+#: a goal that asks for one row per thing ("one row per region", "each month's total")
+_ROW_PER_THING = re.compile(r"\b(one|a) (row|line) (per|for each|for every)\b|\beach \w+'s total\b|"
+                            r"\b(per|by) (region|month|category|customer|vendor|department)\b", re.IGNORECASE)
 
 
 def _typed(value: Any) -> Any:
