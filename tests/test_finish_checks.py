@@ -1733,6 +1733,20 @@ def test_a_file_written_into_another_is_its_source_not_a_claim(tmp_path):
     # two files claimed written, the first one not: still doubted
     assert any("contacts.csv was written, but this task did not write it" in p
                for p in finish_problems("I wrote contacts.csv and then saved it to contacts.xlsx.", ev))
+    # calendar_from_invite at 8459f99: the meeting added right, "described in `invite.txt`" doubted as saying
+    # invite.txt was written, twice, and handed off
+    (tmp_path / "invite.txt").write_text("Budget review on Thursday 2026-12-10 10:00-11:30 in Room 4B.\n")
+    added = _done("calendar_add_event", "Added: Thu 2026-12-10 10:00-11:30 Budget review @ Room 4B (UTC)",
+                  title="Budget review")
+    added.risk = "write"
+    invite = Evidence(goal="Put the meeting described in invite.txt on my calendar, with its title, time and room.",
+                      workspace=tmp_path, calls=[_done("read_file", "Budget review ...", path="invite.txt"), added],
+                      tool_names=TOOLS)
+    for answer in ("I added the meeting described in `invite.txt` to my calendar.",
+                   "I put the meeting listed in invite.txt on your calendar.",
+                   "Added the budget review, according to invite.txt, to the calendar."):
+        assert not any("invite.txt was written" in p for p in finish_problems(answer, invite)), answer
+    assert any("invite.txt was written" in p for p in finish_problems("I updated invite.txt.", invite))
 
 
 @pytest.mark.parametrize("answer", ["finish", "finish.", "read_file", " Finish "])

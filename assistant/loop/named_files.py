@@ -404,7 +404,9 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             # pdf_extract_pages at 42e28a8: "I wrote the text of pages 2 and 3 of `handbook.pdf` to a new PDF named
             # `excerpt.pdf`": the file named after "of" is the source; the claim is the next file's
             claimed = None
-        if claimed and re.search(r"\bfrom\s*(the\s+)?[`'\"]?$", answer[:pos], re.IGNORECASE):
+        if claimed and re.search(r"(\bfrom|\b(described|listed|mentioned|given|found|shown) in|"
+                                 r"\baccording to)\s*(the\s+)?[`'\"]?$", answer[:pos], re.IGNORECASE):
+            # calendar_from_invite at 8459f99: "I added the meeting described in `invite.txt` to my calendar."
             # csv_to_xlsx at c3438bd: "... the `xlsx_write` function to write the data from `contacts.csv` into a
             # new" (cut there): a file named after "from" is where the data came from, never the file written
             claimed = None
