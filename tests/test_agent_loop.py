@@ -1372,3 +1372,21 @@ def test_a_row_the_goal_describes_gets_the_xlsx_write_to_copy_after_the_read(tmp
     sheet = openpyxl.load_workbook(ws / "expenses.xlsx")["Expenses"]
     assert [sheet["B5"].value, sheet["C5"].value] == ["Total", "=SUM(C2:C4)"]
     store.close()
+
+
+def test_a_refusal_followed_by_a_loop_check_note_is_still_told_at_the_budget_pause():
+    """The demo model (SmolLM2-135M) at 60372ee: its last finish was refused, a loop check's note came after it,
+    and the budget pause did not say why the answer was refused."""
+    from types import SimpleNamespace
+
+    from assistant.loop.stuck import _last_answer_refused
+
+    def msg(role, content):
+        return SimpleNamespace(role=role, content=content)
+
+    refusal = "Finish check: the answer was not accepted:\n- the answer repeats the instructions\nFix this."
+    sess = SimpleNamespace(messages=[msg("assistant", "..."), msg("tool", refusal),
+                                     msg("user", "Loop check: 3 tool calls in a row failed.")])
+    assert _last_answer_refused(sess) == " Its last answer was not accepted: the answer repeats the instructions."
+    sess.messages.append(msg("assistant", "a later turn"))  # the refusal belongs to an earlier turn
+    assert _last_answer_refused(sess) == ""

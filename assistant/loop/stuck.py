@@ -122,13 +122,20 @@ def check_budget(sess: "TaskSession") -> Iterator["Event"]:
 
 
 def _last_answer_refused(sess: "TaskSession") -> str:
-    """' Its last answer was not accepted: <doubt>; <doubt>.' when the newest message is
-    the finish check's refusal of an answer (no turn was left to fix it), else "".
-    A budget pause after a refused answer said only "step budget reached"."""
+    """' Its last answer was not accepted: <doubt>; <doubt>.' when the finish check
+    refused the model's last turn (no turn was left to fix it; a loop check's note may
+    follow the refusal), else "". A budget pause after a refused answer said only
+    "step budget reached"."""
     from .finish import FINISH_CHECK_PREFIX
 
-    last = sess.messages[-1] if sess.messages else None
-    if last is None or last.role not in ("user", "tool") or not last.content.startswith(FINISH_CHECK_PREFIX):
+    last = None
+    for m in reversed(sess.messages):
+        if m.role == "assistant":
+            break
+        if m.role in ("user", "tool") and m.content.startswith(FINISH_CHECK_PREFIX):
+            last = m
+            break
+    if last is None:
         return ""
     doubts = [ln[2:].strip() for ln in last.content.splitlines() if ln.startswith("- ")]
     if not doubts:
