@@ -1808,3 +1808,31 @@ def test_a_query_that_does_not_fit_the_ranking_gets_no_save_hint_and_the_refusal
     assert "3 rows:" in results[2] and "To save these rows" not in results[2], results[2]
     assert openpyxl.load_workbook(ws / "spending.xlsx").sheetnames == ["Sheet"]
     store.close()
+
+
+def test_the_right_total_row_sent_again_is_answered_from_the_journal_not_moved_under_itself(assistant_home,
+                                                                                             tmp_path):
+    """xlsx_total at 8459f99: B4 "Total" and C4 =SUM(C2:C3) written right, then the same call again was refused as
+    writing over "data" row 4, with a second total row at row 5 (=SUM(C2:C4), the total counted twice) to copy.
+    The row the goal describes, once there, is the row to write: the repeat is answered from the journal."""
+    import json
+
+    import openpyxl
+
+    from assistant.loop.written import row_to_add
+    from tools.office import OFFICE_TOOLS
+
+    cells = json.dumps(_TOTAL_ROW["cells"])
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_write", path="expenses.xlsx", sheet="Expenses", cells=cells),
+        call("xlsx_write", path="expenses.xlsx", sheet="Expenses", cells=cells),
+        "Added the Total row: =SUM(C2:C3) in C4."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=True)
+    goal = _expenses_book(ws)
+    events = list(agent.run(goal, workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("set 2 cells"), results[1]
+    assert "is a row of the table's data" not in results[2] and "already succeeded at step 1" in results[2], results[2]
+    sheet = openpyxl.load_workbook(ws / "expenses.xlsx")["Expenses"]
+    assert [c.value for c in sheet[4]] == [None, "Total", "=SUM(C2:C3)"] and sheet.max_row == 4
+    assert row_to_add(goal, ws, "expenses.xlsx") == _TOTAL_ROW
+    store.close()
