@@ -2347,3 +2347,26 @@ def test_an_answer_to_a_question_must_give_something_the_tools_found(tmp_path, g
 def test_an_answer_with_a_found_value_or_an_honest_none_is_not_doubted_for_it(tmp_path, goal, answer, calls):
     read = [_done("read_file", _PLUMBER, path="notes.md")] if calls else []
     assert not any(p.startswith(_NOTHING_FOUND) for p in _problems(tmp_path, goal, answer, read)), answer
+
+
+def test_a_total_said_that_is_not_the_columns_sum_is_doubted(tmp_path):
+    """xlsx_total at 8459f99: the Total row right (=SUM(C2:C4)), and "The total amount is 201.40." finished:
+    201.40 was Groceries' sum from a grouped query (so seen in a result), the column's total 145.55."""
+    from agent_helpers import workbook
+
+    workbook(tmp_path / "expenses.xlsx", {"Expenses": [
+        ["Date", "Item", "Amount"], ["2026-11-02", "Groceries", 84.2], ["2026-11-03", "Bus pass", 49],
+        ["2026-11-07", "Groceries", 12.35], [None, "Total", "=SUM(C2:C4)"]]})
+    goal = ('In expenses.xlsx, add a row at the bottom of the table with "Total" in column B and the sum of the '
+            "Amount column in column C.")
+    query = _done("table_query", "2 rows:\nitem | sum(amount)\nGroceries | 96.55\nBus pass | 49.00",
+                  sql="SELECT item, SUM(amount) FROM expenses GROUP BY item")
+    wrote = _done("xlsx_write", "set 2 cells in sheet 'Expenses'; saved expenses.xlsx.", path="expenses.xlsx")
+    wrote.risk = "write"
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[query, wrote], touched=["expenses.xlsx"], tool_names=TOOLS)
+    wrong = finish_problems("The total row was added to the expenses.xlsx file. The total amount is 96.55.", ev)
+    assert any(p.startswith("the answer says 'The total amount is 96.55', but the column the task names adds up to "
+                            "145.55 (C2:C4)") for p in wrong), wrong
+    for right in ("The total row was added: the total is 145.55.", "Added the Total row under the table.",
+                  "Added the Total row with =SUM(C2:C4); the total of 3 expenses is 145.55."):
+        assert not any("adds up to" in p for p in finish_problems(right, ev)), right

@@ -46,7 +46,7 @@ from .period import wrong_page, wrong_period
 from .recap import call_to_copy
 from .written import _changed_a_copy, _fewer_rows_than_asked, _files_unmoved, _groups_missing, _left_unsorted, \
     _missing_columns, _missing_sheet, _renamed_against_goal, _rows_lost, _store_untouched, _summary_not_shorter, \
-    _text_not_in_column, _wrote_unread_contents, asked_count, store_goal, summary_too_long
+    _text_not_in_column, _wrote_unread_contents, asked_count, store_goal, summary_too_long, total_said_wrong
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "without_tool_asides", "store_goal", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
@@ -640,6 +640,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     copy = _changed_a_copy(ev) if changed else ""
     if copy:
         out.append(copy)
+    total = total_said_wrong(answer, ev)
+    if total:  # xlsx_total at 8459f99: "The total amount is 201.40.", one item's sum, the column's 389.9
+        out.append(total)
     unseen = number_problems(answer, [ev.goal, *ev.user_texts, *results, *ev.extra_texts])
     if unseen:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "

@@ -21,7 +21,7 @@ from .evidence import _CELL_NUMBER, _FENCED, _FENCE_LINE, _HIGHEST, _LOWEST, _MU
     goal_files, norm_path
 from .recap import call_to_copy
 
-__all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "goal_columns", "summary_too_long",
+__all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "total_said_wrong", "goal_columns", "summary_too_long",
            "summary_lacks", "summary_points", "store_goal", "SORT_BY_TYPE", "goal_folder", "asked_count"]
 
 
@@ -79,6 +79,34 @@ def row_to_add(goal: str, workspace: str | Path, path: str, skip: Iterable[str] 
                               "value": f"={fn}({src}{filled[0] + 2}:{src}{below - 1})"})
         return {"path": path, "sheet": name, "cells": cells}
     return None
+
+
+_TOTAL_SAID = re.compile(r"(?:[^.!?\n]|\.(?=\d))*\b(total|sum)\b(?:[^.!?\n]|\.(?=\d))*", re.IGNORECASE)
+_AMOUNT = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.,])\d+(?:\.\d+)?(?![\w.,]\d)")
+
+
+def total_said_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when the goal asks for a row with "the sum of the X column" in a
+    workbook, and a sentence of ``answer`` about the total gives numbers of which none
+    is that sum ("" otherwise, and when the sum cannot be worked out). xlsx_total at
+    8459f99: the row right (=SUM(C2:C9)), and "The total amount is 201.40." finished:
+    201.40 was one item's sum from a grouped query, the column's total 389.9."""
+    books = [p for p in goal_files(ev.goal)[1] if p.lower().endswith(".xlsx")]
+    args = row_to_add(ev.goal, ev.workspace, books[0]) if books else None
+    sums = [c for c in (args or {}).get("cells", []) if str(c.get("value", "")).startswith("=SUM(")]
+    m = re.fullmatch(r"=SUM\(([A-Z]+)(\d+):[A-Z]+(\d+)\)", str(sums[0]["value"])) if sums else None
+    if m is None or args is None:
+        return ""
+    want = column_sum(ev.workspace, books[0], args["sheet"], m.group(1), int(m.group(2)), int(m.group(3)))
+    if want is None:
+        return ""
+    for sentence in _TOTAL_SAID.finditer(answer):
+        said = [float(n.replace(",", "")) for n in _AMOUNT.findall(sentence.group(0))]
+        if said and not any(abs(n - want) < 0.005 for n in said):
+            return (f"the answer says {sentence.group(0).strip()[:100]!r}, but the column the task names adds up to "
+                    f"{want:g} ({m.group(1)}{m.group(2)}:{m.group(1)}{m.group(3)}); give that total, or leave the "
+                    "number out")
+    return ""
 
 
 def column_sum(workspace: str | Path, path: str, sheet: str, column: str, first: int, last: int) -> float | None:
