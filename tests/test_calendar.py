@@ -464,3 +464,15 @@ def test_the_descriptions_example_attendees_are_left_out_unless_the_user_names_t
     attendees = review.get("attendee")
     text = " ".join(map(str, attendees if isinstance(attendees, list) else [attendees]))
     assert "ann@example.org" in text.lower() and "bob" not in text.lower()
+
+
+def test_an_end_given_as_the_start_plus_a_length_is_that_length(home):
+    """calendar_next_weekday at 8459f99: end "next wednesday 2:30pm + 45 minutes" was no readable date, sent three
+    times, and the task was handed off."""
+    said = ['Schedule "Budget review" with Ann (ann@example.org) next Wednesday at 2:30pm for 45 minutes.']
+    call, _ = make(ctx=ToolContext(user_words=said))
+    out = call("calendar_add_event", title="Budget review", start="next wednesday 2:30pm",
+               end="next wednesday 2:30pm + 45 minutes")
+    assert not out.error, out.text
+    (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)

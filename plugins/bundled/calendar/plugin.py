@@ -179,8 +179,10 @@ class _Calendar:
         now = self.now_in(tz)
         s = _when(p.start, now)
         end_text, minutes = p.end.strip(), p.duration_minutes
-        length = _LENGTH.fullmatch(end_text.lower())
-        if length and not minutes:  # "45 minutes" as the end: a length, not a moment
+        # "45 minutes" as the end: a length, not a moment; "next wednesday 2:30pm + 45 minutes" too
+        # (calendar_next_weekday at 8459f99: sent three times, unreadable as a date, then handed off)
+        length = _LENGTH.fullmatch(end_text.lower()) or _PLUS_LENGTH.fullmatch(end_text.lower())
+        if length and not minutes:
             end_text, minutes = "", int(length.group(1)) * (60 if length.group(2).startswith("h") else 1)
         said, dropped = said_minutes(ctx.user_words), ""
         if re.fullmatch(r"\d{1,3}", end_text):  # Qwen 1.5B: "end": "45" for 45 minutes (read as the year 2045)
@@ -305,6 +307,7 @@ def _place_left_out(user_words: list[str], p: AddEvent) -> str:
 
 
 _LENGTH = re.compile(r"(?:for\s+)?(\d{1,4})\s*(minutes?|mins?|m|hours?|hrs?|h)")
+_PLUS_LENGTH = re.compile(r".*?\+\s*(\d{1,4})\s*(minutes?|mins?|m|hours?|hrs?|h)\s*")
 
 
 def _users_zone(p: P, user_words: list[str]) -> tuple[P, str]:
