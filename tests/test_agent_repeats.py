@@ -1836,3 +1836,25 @@ def test_the_right_total_row_sent_again_is_answered_from_the_journal_not_moved_u
     assert [c.value for c in sheet[4]] == [None, "Total", "=SUM(C2:C3)"] and sheet.max_row == 4
     assert row_to_add(goal, ws, "expenses.xlsx") == _TOTAL_ROW
     store.close()
+
+
+def test_a_failed_write_to_the_file_a_pending_call_writes_repeats_that_call(assistant_home, tmp_path):
+    """csv_top_customers at 8459f99: the csv_write of top3.csv to copy was given after the query, then write_file
+    sent the query's '|' table to top3.csv and was refused; the next try wrote 'customer,sum(amount)' for the
+    task's 'Customer, Total'. A failed write to the file the pending call writes repeats that call."""
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    top = "SELECT customer, SUM(amount) AS total FROM orders GROUP BY customer ORDER BY total DESC LIMIT 1"
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("table_query", sql=top), call("write_file", path="top.csv", content="customer | total\nB | 7"),
+        call("csv_write", path="top.csv", rows='[["customer", "total"], ["B", 7]]'), "Saved top.csv."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "orders.csv").write_text("Customer,Amount\nA,5\nB,7\n")
+    events = list(agent.run("Find the top customer in orders.csv and save it to top.csv", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("write_file: top.csv is a CSV file"), results[1]
+    assert results[1].endswith('The call to copy: call csv_write with {"path": "top.csv", '
+                               '"rows": [["customer", "total"], ["B", 7]]}'), results[1]
+    assert "The call to copy" not in results[2]
+    store.close()

@@ -173,6 +173,9 @@ class CallRunner:
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
+        pending = self._pending_for_path(call) if result.error and not hint and "(harness note at" not in text else ""
+        text = f"{text}\nThe call to copy: {pending.split(': ', 1)[1]}" if pending else text  # no step: the same
+        # failure reads the same (failed_before)
         again = self.failed_before(call, text) if result.error else None
         call.result = text
         call.error = bool(result.error)
@@ -196,6 +199,24 @@ class CallRunner:
         faults.crash_point("call_done")
         yield ToolCallFinished(call=call.brief(), result=text, error=call.error, data=call.data)
         return False
+
+    def _pending_for_path(self, call: CallRecord) -> str:
+        """The pending call to copy ('step N: call NAME with {...}') when it writes the
+        file a failed write call of another tool aimed at, else "". csv_top_customers at
+        8459f99: the csv_write of top3.csv to copy was given, then write_file sent the
+        query's '|' table to top3.csv (refused), and the next try lost the task's header."""
+        path = call.arguments.get("path")
+        if not isinstance(path, str) or (call.risk or "read") not in ("write", "destructive"):
+            return ""
+        pending = next_call_to_copy(self.s.calls, self.s.messages)
+        m = re.search(r": call (\w+) with (\{.*\})$", pending)
+        try:
+            args = json.loads(m.group(2)) if m else {}
+        except json.JSONDecodeError:
+            return ""
+        if not m or m.group(1) == call.name or norm_path(str(args.get("path", ""))) != norm_path(path):
+            return ""
+        return pending
 
     def _cannot_hint(self, call: CallRecord, result: ToolResult) -> str:
         """After a successful read-only call in a task whose verb no tool can do ("Send
