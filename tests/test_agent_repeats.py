@@ -994,6 +994,34 @@ def test_a_summary_as_long_as_its_original_is_not_written(assistant_home, tmp_pa
     store.close()
 
 
+def test_a_copy_of_the_source_as_the_summary_is_not_made(assistant_home, tmp_path):
+    """docx_summarise at 8459f99: report.docx copied to summary.docx with the copy tool, and "I did copy the
+    report.docx file to a new file called summary.docx." finished (graded 0.50). The copy is refused, with the
+    sentences to write as the summary."""
+    import docx
+    from tools.office import OFFICE_TOOLS
+
+    report = ["Project Falcon replaces the old booking system with a web application. The team is led by Maria Chen.",
+              "The approved budget is EUR 48,000, of which EUR 19,500 has been spent on design and development.",
+              "The launch deadline is 30 June 2027, with testing by volunteers starting in May of that year.",
+              "The main risk is a supplier delay: the payment provider has not yet confirmed the contract.",
+              "Next steps are to sign the payment contract and to run the volunteer tests in May."]
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("docx_read", path="report.docx"), call("copy", src="report.docx", dest="summary.docx"),
+        "I could not write it."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    doc = docx.Document()
+    for text in report:
+        doc.add_paragraph(text)
+    doc.save(ws / "report.docx")
+    events = list(agent.run(_SUMMARY_GOAL, workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run: the task asks for a summary, and summary.docx is about as long as the "
+                                 "original"), results[1]
+    assert "call docx_create with {\"path\": \"summary.docx\", \"blocks\": [{\"type\": \"bullets\"" in results[1]
+    assert not (ws / "summary.docx").exists()
+    store.close()
+
+
 def test_a_document_the_task_asks_to_change_is_not_re_created(assistant_home, tmp_path):
     """docx_edit_clause at e03cee3: asked to change clause 2 of contract.docx, Qwen 1.5B re-created it with
     docx_create holding clause 2 alone (five paragraphs of the contract lost) and finished."""

@@ -743,6 +743,14 @@ def test_a_summary_as_long_as_its_original_is_doubted(tmp_path):
     assert any("about as long as the original" in p for p in finish_problems("Wrote summary.docx.", ev))
     ev = Evidence(goal, tmp_path, calls=[read, short], touched=["summary.docx"])
     assert finish_problems("Wrote summary.docx.", ev) == []
+    # docx_summarise at 8459f99: report.docx copied to summary.docx with the copy tool, and "I did copy the
+    # report.docx file to a new file called summary.docx." finished
+    copy = CallRecord(id="c3", name="copy", step=3, turn_seq=3, status="done", risk="write",
+                      result="copied report.docx to summary.docx.",
+                      arguments={"src": "report.docx", "dest": "summary.docx", "overwrite": False})
+    ev = Evidence(goal, tmp_path, calls=[read, copy], touched=["summary.docx"])
+    doubts = finish_problems("I did copy the report.docx file to a new file called summary.docx.", ev)
+    assert any("what copy wrote to summary.docx is about as long as the original" in p for p in doubts), doubts
 
 
 def test_a_summary_is_measured_against_the_files_data_not_a_re_shown_reads_preamble(tmp_path):

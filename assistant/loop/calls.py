@@ -1791,16 +1791,20 @@ def _table_rows(arguments: dict[str, Any]) -> list[list[str]]:
 def _summary_to_copy(call: CallRecord, goal: str, calls: Sequence[CallRecord]) -> str:
     """" The sentences of the source ...: call docx_create with {...}": the write of the
     source's sentences on what the goal asks a summary to include (see
-    :func:`written.summary_points`), as the same tool, to the same path; "" when there
-    are none or the call is no docx_create or write_file."""
+    :func:`written.summary_points`), as the same tool, to the same path (for a copy of
+    the source, the tool of the destination's kind); "" when there are none or the call
+    is no docx_create, write_file, copy or move."""
     points = summary_points(goal, calls)
-    where = call.arguments.get("path")
-    if not points or not isinstance(where, str) or call.name not in ("docx_create", "write_file"):
+    where = call.arguments.get("path") or call.arguments.get("dest")
+    name = call.name
+    if name in ("copy", "move") and isinstance(where, str):  # a copy of the source is no summary: write it anew
+        name = "docx_create" if where.lower().endswith(".docx") else "write_file"
+    if not points or not isinstance(where, str) or name not in ("docx_create", "write_file"):
         return ""
-    args = ({"path": where, "blocks": [{"type": "bullets", "items": points}]} if call.name == "docx_create"
+    args = ({"path": where, "blocks": [{"type": "bullets", "items": points}]} if name == "docx_create"
             else {"path": where, "content": "".join(f"- {p}\n" for p in points)})
     return (" The sentences of the source that say what the task asks to include: to write them, "
-            + call_to_copy(call.name, args))
+            + call_to_copy(name, args))
 
 
 #: a goal that names a day itself ("tomorrow", "on Friday", "the 12th"): its start may be any date the tool reads

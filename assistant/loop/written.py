@@ -384,10 +384,14 @@ def summary_too_long(goal: str, calls: Sequence[CallRecord], write: CallRecord, 
     source = max((_data_chars(c.result or "") for c in read), default=0)
     if source < 400:
         return ""
-    written = len(" ".join(_values(write.arguments)))
+    # a copy of the input holds all of it (docx_summarise at 8459f99: report.docx copied to summary.docx, "I did
+    # copy the report.docx file to a new file called summary.docx" finished)
+    copied = write.name in ("copy", "move") and any(Path(str(write.arguments.get("src", ""))).name.lower()
+                                                   == Path(rel).name.lower() for rel in inputs)
+    written = source if copied else len(" ".join(_values(write.arguments)))
     if written < share * source:
         return ""
-    where = write.arguments.get("path") or write.arguments.get("output") or "the file"
+    where = write.arguments.get("path") or write.arguments.get("output") or write.arguments.get("dest") or "the file"
     best = max(read, key=lambda c: _data_chars(c.result or ""))
     sections = [h.strip() for h in _HEADING.findall(best.result or "")][1:7]  # the first is the title
     per = f", e.g. one short sentence each for {', '.join(sections)}" if len(sections) >= 2 else ""
