@@ -994,6 +994,16 @@ def test_a_summary_as_long_as_its_original_is_not_written(assistant_home, tmp_pa
     store.close()
 
 
+def _save_report(ws, paragraphs):
+    """report.docx in ``ws``, one paragraph per text of ``paragraphs``."""
+    import docx
+
+    doc = docx.Document()
+    for text in paragraphs:
+        doc.add_paragraph(text)
+    doc.save(ws / "report.docx")
+
+
 def test_a_copy_of_the_source_as_the_summary_is_not_made(assistant_home, tmp_path):
     """docx_summarise at 8459f99: report.docx copied to summary.docx with the copy tool, and "I did copy the
     report.docx file to a new file called summary.docx." finished (graded 0.50). The copy is refused, with the
@@ -1009,10 +1019,7 @@ def test_a_copy_of_the_source_as_the_summary_is_not_made(assistant_home, tmp_pat
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("docx_read", path="report.docx"), call("copy", src="report.docx", dest="summary.docx"),
         "I could not write it."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
-    doc = docx.Document()
-    for text in report:
-        doc.add_paragraph(text)
-    doc.save(ws / "report.docx")
+    _save_report(ws, report)
     events = list(agent.run(_SUMMARY_GOAL, workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     assert results[1].startswith("Not run: the task asks for a summary, and summary.docx is about as long as the "
@@ -1758,10 +1765,7 @@ def test_a_summary_without_what_the_task_asks_it_to_include_gets_the_sentences_t
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("docx_read", path="report.docx"), create.format(json.dumps(thin)), create.format(json.dumps(fine)),
         "Wrote summary.docx."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
-    doc = docx.Document()
-    for text in report:
-        doc.add_paragraph(text)
-    doc.save(ws / "report.docx")
+    _save_report(ws, report)
     events = list(agent.run(_SUMMARY_GOAL, workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     hint = json.dumps({"path": "summary.docx", "blocks": [{"type": "bullets", "items": points}]})
