@@ -1828,10 +1828,8 @@ def test_a_query_that_does_not_fit_the_ranking_gets_no_save_hint_and_the_refusal
         call("xlsx_read", path="spending.xlsx"), add('[["Vendor", "Total"], ["Deutsche Bahn", 466.3], ["Uber", 35]]'),
         call("table_query", sql="SELECT SUM(amount) FROM spending GROUP BY vendor"), "I could not finish it."],
         [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
-    wb = openpyxl.Workbook()
-    for row in (["Vendor", "Amount"], ["Deutsche Bahn", 466.3], ["Uber", 35], ["Deutsche Bahn", 100], ["Staples", 90]):
-        wb.active.append(row)
-    wb.save(ws / "spending.xlsx")
+    workbook(ws / "spending.xlsx", {"Sheet": [["Vendor", "Amount"], ["Deutsche Bahn", 466.3], ["Uber", 35],
+                                              ["Deutsche Bahn", 100], ["Staples", 90]]})
     events = list(agent.run('Add a sheet named "Top 2" to spending.xlsx listing the two vendors we paid the most in '
                             "total: vendor name in column A and its total in column B, largest first.", workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
