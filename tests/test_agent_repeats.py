@@ -1866,6 +1866,10 @@ def test_the_right_total_row_sent_again_is_answered_from_the_journal_not_moved_u
     assert [c.value for c in sheet[4]] == [None, "Total", "=SUM(C2:C3)"] and sheet.max_row == 4
     assert row_to_add(goal, ws, "expenses.xlsx") == _TOTAL_ROW
     store.close()
+    # at 1c551ec "Total" went into A4, not B4: row 4 is still the row to write (in the asked columns), never data
+    workbook(ws / "expenses.xlsx", {"Expenses": [["Date", "Item", "Amount"], ["2026-11-02", "Groceries", 84.2],
+                                                 ["2026-11-03", "Bus pass", 49], ["Total", None, "=SUM(C2:C3)"]]})
+    assert row_to_add(goal, ws, "expenses.xlsx") == _TOTAL_ROW
 
 
 def test_a_failed_write_to_the_file_a_pending_call_writes_repeats_that_call(assistant_home, tmp_path):

@@ -449,6 +449,23 @@ def test_a_sum_of_a_whole_column_written_in_that_column_is_refused(ctx, no_soffi
     assert not res.error, res.text
 
 
+def test_a_formula_sent_as_text_is_refused(ctx, no_soffice):
+    """xlsx_total at 1c551ec: C10 "=SUM(C2:C9)" sent with kind "text" (after kind "formula" was refused): Excel
+    would show the formula's text. Text that is no function call, and CSV data, stay text."""
+    wb = openpyxl.Workbook()
+    wb.active.append(["Item", "Amount"])
+    wb.active.append(["Gift", 30])
+    ctx.workspace.write_bytes("e.xlsx", wb_bytes(wb))
+    before = ctx.workspace.read_bytes("e.xlsx")
+    res = call(xlsx_write, ctx, path="e.xlsx", cells=[{"cell": "B3", "value": "=SUM(B2:B2)", "kind": "text"}])
+    assert res.error and "B3: '=SUM(B2:B2)' with kind 'text' would be stored as that text" in res.text, res.text
+    assert ctx.workspace.read_bytes("e.xlsx") == before
+    res = call(xlsx_write, ctx, path="e.xlsx", cells=[{"cell": "A3", "value": "= not a formula", "kind": "text"}])
+    assert not res.error, res.text
+    res = call(xlsx_write, ctx, path="e.xlsx", cells=[{"cell": "B3", "value": "=SUM(B2:B2)"}])
+    assert not res.error, res.text
+
+
 def test_a_group_total_that_sums_other_groups_rows_too_is_refused(ctx, no_soffice):
     """xlsx_group_sums at 0cfab8b: Qwen 1.5B added "By Region" with ["North", "=SUM(Sales!A2:A13)"], ["South",
     "=SUM(Sales!A5:A13)"], ...: each row adds rows of every region (and the region names). The refusal gives the

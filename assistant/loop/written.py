@@ -44,8 +44,8 @@ def row_to_add(goal: str, workspace: str | Path, path: str, skip: Iterable[str] 
     of workbook ``path``: each quoted text in its column ('"Total" in column B'), and
     "the sum (average) of the X column in column Y" as a =SUM (=AVERAGE) of column X's
     data cells. The table is the first sheet with a header and data, sheets named in
-    ``skip`` left out; when its last row already holds the quoted texts, that row is the
-    one to write (the data above it). None when the goal quotes no text for a column
+    ``skip`` left out; when its last row already holds the quoted texts (in any column),
+    that row is the one to write (the data above it). None when the goal quotes no text for a column
     or the workbook cannot be read."""
     wanted = _TEXT_IN_COLUMN.findall(goal)
     if not wanted or not path.lower().endswith(".xlsx"):
@@ -58,14 +58,13 @@ def row_to_add(goal: str, workspace: str | Path, path: str, skip: Iterable[str] 
         if len(filled) < 2:
             continue
         below = filled[-1] + 2  # the 1-based row under the last filled one
-        from openpyxl.utils import column_index_from_string, get_column_letter
+        from openpyxl.utils import get_column_letter
 
-        last = rows[filled[-1]]
-        if len(filled) > 2 and all(len(last) >= column_index_from_string(letter) and str(
-                last[column_index_from_string(letter) - 1] or "").strip().lower() == text.strip().lower()
-                                   for text, letter in wanted):
+        last = [str(v or "").strip().lower() for v in rows[filled[-1]]]
+        if len(filled) > 2 and all(text.strip().lower() in last for text, _ in wanted):
             # the row is there already (xlsx_total at 8459f99: B10 "Total" and C10 =SUM(C2:C9) written, then the
-            # same call again refused as writing over "data" row 10, with a second total row to copy, at row 11)
+            # same call again refused as writing over "data" row 10, with a second total row to copy, at row 11; at
+            # 1c551ec "Total" went into A10, not B10: the row is still the one to write, in the asked columns)
             below = filled[-1] + 1
         header = [str(v or "").strip().lower() for v in rows[filled[0]]]
         cells: list[dict[str, Any]] = [{"cell": f"{letter}{below}", "value": text} for text, letter in wanted]

@@ -257,6 +257,7 @@ def _whole_column_loop(ws: Any, cell: Any) -> str:
     return ""
 
 
+_FUNCTION_CALL = re.compile(r"=\s*[A-Z][A-Z0-9.]*\s*\(", re.IGNORECASE)  # "=SUM(", "=AVERAGE(": a formula
 _SHEET_REF = re.compile(r"(?:'((?:[^']|'')+)'|([A-Za-z_\u00c0-\uffff][\w.\u00c0-\uffff]*))!")
 # SUM over a range, on another sheet or not: =SUM(Sales!C2:C13), =SUM('Q1 data'!B2:B9), =SUM(C2:C13)
 _ANY_RANGE_SUM = re.compile(r"\bSUM\(\s*(?:(?:'((?:[^']|'')+)'|([A-Za-z_\u00c0-\uffff][\w.\u00c0-\uffff]*))!)?"
@@ -474,6 +475,11 @@ def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
         _no_data_overwritten(ws, top, [*params.rows, *csv_rows])
     formulas, written = False, []
     for cw in params.cells:
+        if cw.kind == "text" and isinstance(cw.value, str) and _FUNCTION_CALL.match(cw.value):
+            # xlsx_total at 1c551ec: C10 "=SUM(C2:C9)" sent with kind "text" (after "formula" was refused): Excel
+            # shows the formula's text, never its sum
+            raise ToolError(f"{cw.cell}: {cw.value!r} with kind 'text' would be stored as that text, never computed; "
+                            "nothing was written. Pass kind 'auto' (or leave kind out) to write it as a formula.")
         formulas |= _set(ws[_ref(cw.cell)], cw.value, cw.kind, cw.number_format)
         written.append(ws[_ref(cw.cell)])
     for i, row in enumerate(params.rows):
