@@ -179,3 +179,25 @@ def test_files_find_does_not_pass_an_answer_that_says_it_cannot_tell(tmp_path, a
     assert graded('The text file "appt-0412.txt" does not mention "passport". It is not possible to determine '
                   "which file it is.") < task.threshold
     assert graded("It is archive/2024/misc/appt-0412.txt.") == 1.0
+
+
+def test_xlsx_total_fails_a_formula_stored_as_text_and_halves_a_label_in_another_column(tmp_path, assistant_home):
+    """xlsx_total at 1c551ec: "Total" written into A10 (the task asks column B) and "=SUM(C2:C9)" stored as a text
+    cell, graded 1.0; Excel shows that text, not the sum."""
+    import openpyxl
+
+    task = load_task(DEFAULT_TASKS_DIR / "xlsx_total")
+    task.setup(tmp_path)
+    path = tmp_path / "expenses.xlsx"
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Expenses"]
+    ws["A10"], ws["C10"] = "Total", "=SUM(C2:C9)"
+    ws["C10"].data_type = "s"
+    wb.save(path)
+    assert task.grade(tmp_path, []) == 0.0
+    ws["C10"] = "=SUM(C2:C9)"
+    wb.save(path)
+    assert task.grade(tmp_path, []) == 0.7
+    ws["A10"], ws["B10"] = None, "Total"
+    wb.save(path)
+    assert task.grade(tmp_path, []) == 1.0

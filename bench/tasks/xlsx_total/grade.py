@@ -1,5 +1,7 @@
 """1 for a 'Total' row below the data whose Amount is the sum (value or =SUM);
-0.7 when the sum is there but the label is missing; 0 if the data changed."""
+0.7 when the sum is there but the label is missing or not in column B, as the task asks;
+0 if the data changed. A formula stored as text is no sum (at 1c551ec "=SUM(C2:C9)" was
+written as a text cell, which Excel shows as that text)."""
 
 from pathlib import Path
 
@@ -20,8 +22,10 @@ def grade(workspace: Path, transcript: list[dict]) -> float:
     best = 0.0
     for row in ws.iter_rows(min_row=2 + len(AMOUNTS)):
         values = [c.value for c in row]
-        nums = [cell_number(v, sheets, ws.title) for v in values]
+        nums = [None if c.data_type == "s" and str(c.value).startswith("=") else cell_number(c.value, sheets, ws.title)
+                for c in row]
         if any(n is not None and abs(n - TOTAL) < 0.01 for n in nums):
-            labelled = any(isinstance(v, str) and v.strip().lower().startswith("total") for v in values)
+            label = values[1] if len(values) > 1 else None
+            labelled = isinstance(label, str) and label.strip().lower().startswith("total")
             best = max(best, 1.0 if labelled else 0.7)
     return best
