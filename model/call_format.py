@@ -39,6 +39,7 @@ __all__ = [
     "parameters_of",
     "resolve",
     "schema_types",
+    "key_order",
     "render_call",
     "example_arguments",
     "example_call",
@@ -88,6 +89,20 @@ def resolve(schema: Any, root: dict[str, Any]) -> dict[str, Any]:
         schema = {**(node if isinstance(node, dict) else {}), **merged}
         seen += 1
     return schema if isinstance(schema, dict) else {}
+
+
+def key_order(schema: dict[str, Any]) -> list[str]:
+    """The order the JSON tool-call grammar (``model.grammar``) writes an object's keys
+    in: the required ones first, then the optional ones, each group in schema order.
+
+    A call the harness spells out for the model to copy lists its arguments in this
+    order: under the grammar, a key copied out of order shuts out the keys that come
+    before it (xlsx_total at 5bf44b2: shown ``path, sheet, cells``, Qwen 1.5B wrote
+    ``path, sheet``, then could no longer write ``cells``, four times)."""
+    props = schema.get("properties") or {}
+    wanted = list(schema.get("required") or [])
+    required = [k for k in props if k in wanted] + [k for k in wanted if k not in props]
+    return required + [k for k in props if k not in required]
 
 
 def schema_types(schema: dict[str, Any], root: dict[str, Any]) -> set[str]:

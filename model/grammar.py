@@ -30,7 +30,7 @@ import json
 import re
 from typing import Any
 
-from .call_format import check_format, parameters_of, resolve, schema_types, tool_name
+from .call_format import check_format, key_order, parameters_of, resolve, schema_types, tool_name
 
 __all__ = ["tool_call_grammar", "forced_turn_grammar", "FINAL_ANSWER", "strip_final_answer"]
 
@@ -142,11 +142,11 @@ class _Builder:
     def json_object(self, hint: str, schema: dict[str, Any], root: dict[str, Any], depth: int = 0) -> str:
         """A rule for an object with the schema's properties (required ones first)."""
         props: dict[str, Any] = schema.get("properties", {}) or {}
-        wanted = list(schema.get("required", []) or [])
-        required = [k for k in props if k in wanted] + [k for k in wanted if k not in props]
-        optional = [k for k in props if k not in required]
+        order = key_order(schema)
+        required = [k for k in order if k in (schema.get("required") or [])]
+        optional = order[len(required):]
         kv = {}
-        for k in required + optional:
+        for k in order:
             value = self.json_value(f"{hint}-{k}", props.get(k, {}), root, depth + 1)
             kv[k] = f'{lit(json.dumps(k, ensure_ascii=False))} ws ":" ws {value}'
         if required:

@@ -1362,7 +1362,7 @@ def test_a_row_the_goal_describes_gets_the_xlsx_write_to_copy_after_the_read(tmp
     wb.save(ws / "expenses.xlsx")
     events = list(agent.run(goal, workspace=ws))
     calls = store.calls(events[-1].task_id)
-    args = json.dumps({"path": "expenses.xlsx", "sheet": "Expenses", "cells": cells})
+    args = json.dumps({"path": "expenses.xlsx", "cells": cells, "sheet": "Expenses"})  # the grammar's order
     assert calls[0].name == "xlsx_read" and calls[0].result.endswith(
         f"Hint: to add the row the task describes below the table of sheet 'Expenses', call xlsx_write with {args}."), \
         calls[0].result[-400:]

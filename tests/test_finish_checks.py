@@ -1895,8 +1895,8 @@ def test_a_quoted_text_asked_in_a_column_counts_only_in_the_table_not_in_a_sheet
                      result="added sheet 'Total' with 1 rows")
     ev = Evidence(goal, tmp_path, calls=[add], touched=["expenses.xlsx"], tool_names=TOOLS)
     problems = finish_problems("The cell 'B10' in the sheet 'Total' has been set to 'Total'.", ev)
-    to_copy = ('call xlsx_write with {"path": "expenses.xlsx", "sheet": "Expenses", "cells": [{"cell": "B4", '
-               '"value": "Total"}, {"cell": "C4", "value": "=SUM(C2:C3)"}]}')
+    to_copy = ('call xlsx_write with {"path": "expenses.xlsx", "cells": [{"cell": "B4", '
+               '"value": "Total"}, {"cell": "C4", "value": "=SUM(C2:C3)"}], "sheet": "Expenses"}')
     assert any("no cell of column B of the table's sheet 'Expenses'" in p and to_copy in p for p in problems), problems
     ws["B4"], ws["C4"] = "Total", "=SUM(C2:C3)"
     wb.save(tmp_path / "expenses.xlsx")

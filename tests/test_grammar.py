@@ -231,3 +231,20 @@ def test_forced_turn_acts_or_answers(llama_cpp, demo_llm):
         assert turn.tool_calls and not turn.errors, text
     else:
         assert text.startswith(FINAL_ANSWER), text
+
+
+def test_a_call_the_harness_spells_out_is_one_the_grammar_accepts(llama_cpp, demo_llm):
+    """A call shown for the model to copy lists its arguments in the grammar's order: xlsx_total at 5bf44b2 was
+    shown xlsx_write with path, sheet, cells, and Qwen 1.5B, constrained, wrote path and sheet and could then
+    no longer write cells (sent four times without them)."""
+    from assistant.loop.recap import call_to_copy, calls_to_copy_in
+    from tools.office import OFFICE_TOOLS
+
+    schema = next(t.schema() for t in OFFICE_TOOLS if t.name == "xlsx_write")
+    args = {"path": "expenses.xlsx", "sheet": "Expenses",
+            "cells": [{"cell": "B10", "value": "Total"}, {"cell": "C10", "value": "=SUM(C2:C9)"}]}
+    [(name, copied)] = calls_to_copy_in("Not run: the total row is one row under the table: "
+                                        + call_to_copy("xlsx_write", args))
+    assert (name, copied) == ("xlsx_write", args)
+    assert accepts(llama_cpp, demo_llm, tool_call_grammar([schema], "json"),
+                   after_open(render_call(name, copied, "json")))

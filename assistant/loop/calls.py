@@ -359,13 +359,13 @@ class CallRunner:
             if n is None:
                 return ""
             args = {"path": path, "find": old, "replace": new, "paragraph": n}
-            return (f"Hint: to change {old!r} to {new!r} in [p{n}], the paragraph the task points at, call "
-                    f"docx_replace with {json.dumps(args, ensure_ascii=False)}.")
+            return (f"Hint: to change {old!r} to {new!r} in [p{n}], the paragraph the task points at, "
+                    f"{call_to_copy('docx_replace', args)}.")
         if call.name == "read_file" and self.registry.get("edit_file") is not None:
             if data.decode("utf-8", errors="replace").count(old) != 1:
                 return ""
             args = {"path": path, "old_text": old, "new_text": new}
-            return f"Hint: to change {old!r} to {new!r}, call edit_file with {json.dumps(args, ensure_ascii=False)}."
+            return f"Hint: to change {old!r} to {new!r}, {call_to_copy('edit_file', args)}."
         return ""
 
     def _insert_hint(self, call: CallRecord, result: ToolResult) -> str:
@@ -409,8 +409,8 @@ class CallRunner:
         args = row_to_add(self.s.task.goal, self.s.task.workspace, path)
         if not args:
             return ""
-        return (f"Hint: to add the row the task describes below the table of sheet {args['sheet']!r}, call "
-                f"xlsx_write with {json.dumps(args, ensure_ascii=False)}.")
+        return (f"Hint: to add the row the task describes below the table of sheet {args['sheet']!r}, "
+                f"{call_to_copy('xlsx_write', args)}.")
 
     def _table_first(self) -> str:
         """" The numbers are in no table yet: ..." when the goal asks for a table file

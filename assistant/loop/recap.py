@@ -16,6 +16,7 @@ and an answer that copies it is not taken for an echo of the harness.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Sequence
 
@@ -148,10 +149,37 @@ def _outside_fences(text: str) -> str:
 def call_to_copy(name: str, arguments: dict) -> str:
     """``'call NAME with {...}'``: a call spelled out in the harness's words for the
     model to copy, in the form :func:`calls_to_copy_in` reads back (JSON arguments,
-    non-ASCII kept as it is)."""
+    non-ASCII kept as it is), the arguments of a built-in tool in the grammar's order
+    (:func:`model.call_format.key_order`)."""
     import json
 
+    order = _argument_orders().get(name)
+    if order:
+        rank = {k: i for i, k in enumerate(order)}
+        arguments = dict(sorted(arguments.items(), key=lambda kv: rank.get(kv[0], len(rank))))
     return f"call {name} with {json.dumps(arguments, ensure_ascii=False)}"
+
+
+@functools.cache
+def _argument_orders() -> dict[str, list[str]]:
+    """Tool name -> its arguments in the grammar's order, for the built-in, core and
+    harness tools (the only ones the harness spells calls out for)."""
+    import importlib
+
+    from model.call_format import key_order, parameters_of, tool_name
+    from tools.core import CORE_TOOLS
+
+    from ..toolset import _BUILTIN_SOURCES
+    from .finish import FINISH
+    from .plan import UPDATE_PLAN
+
+    tools = [*CORE_TOOLS, FINISH, UPDATE_PLAN]
+    for module, attr in _BUILTIN_SOURCES:
+        try:
+            tools += list(getattr(importlib.import_module(module), attr))
+        except Exception:  # noqa: BLE001 - a missing part has no calls to spell out
+            continue
+    return {tool_name(s): key_order(parameters_of(s)) for s in (t.schema() for t in tools)}
 
 
 def calls_to_copy_in(result: str) -> list[tuple[str, dict]]:
