@@ -783,8 +783,8 @@ def test_a_query_with_fewer_rows_than_the_ranking_asks_shows_the_ranking_query_n
 
 
 #: the xlsx_write that adds the total row under the table of :func:`_expenses_book`
-_TOTAL_ROW = {"path": "expenses.xlsx", "cells": [{"cell": "B4", "value": "Total"}, {"cell": "C4", "value": "=SUM(C2:C3)"}],
-              "sheet": "Expenses"}  # in the grammar's order, as the harness spells it out
+_TOTAL_ROW = {"path": "expenses.xlsx",  # in the grammar's order, as the harness spells it out
+              "cells": [{"cell": "B4", "value": "Total"}, {"cell": "C4", "value": "=SUM(C2:C3)"}], "sheet": "Expenses"}
 
 
 def _expenses_book(ws):
