@@ -1675,6 +1675,50 @@ def test_a_start_date_no_source_gives_is_refused(assistant_home, tmp_path):
     store.close()
 
 
+class Invited(BaseModel):
+    title: str
+    attendees: list[str] = []
+
+
+def _invited_run(assistant_home, tmp_path, goal: str, invite: str, calls: list[str]):
+    """``calls`` (calendar_add_event calls and an answer) for ``goal``, invite.txt holding ``invite``,
+    with a stand-in calendar_add_event that records each added event's attendees in ADDED.
+    Returns the results of the adds."""
+    ADDED.clear()
+    add = Tool("calendar_add_event", "Add an event.", Invited,
+               lambda ctx, p: (ADDED.append(p.attendees), ToolResult(text=f"Added {p.title}"))[1], RiskClass.WRITE)
+    agent, model, ws, store = _agent(assistant_home, tmp_path, calls, extra=[add])
+    (ws / "invite.txt").write_text(invite)
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    assert isinstance(events[-1], Finished), [getattr(e, "result", e) for e in events]
+    return [e for e in events if isinstance(e, ToolCallFinished) and e.call.get("name") == "calendar_add_event"]
+
+
+def test_an_attendee_no_one_named_is_refused_with_the_call_without_them(assistant_home, tmp_path):
+    """calendar_add_event at 4f7db1e: asked to add a dentist appointment, Qwen 1.5B invited "Your Name" and
+    finished. People the user's words and the task's tool results do not name are never invited."""
+    goal = 'Add "Dentist appointment" to my calendar on 2026-12-03 at 15:00 for 45 minutes.'
+    refused, added = _invited_run(assistant_home, tmp_path, goal, "", [
+        call("calendar_add_event", title="Dentist appointment", attendees='["Your Name"]'),
+        call("calendar_add_event", title="Dentist appointment", attendees="[]"), "Added the dentist appointment."])
+    assert refused.error and refused.result == (
+        "Not run: the attendees 'Your Name' appear in no tool result of this task and not in the user's words; invite "
+        'only people they name. call calendar_add_event with {"title": "Dentist appointment", "attendees": []}')
+    assert not added.error and ADDED == [[]]
+
+
+def test_attendees_a_file_or_the_user_names_are_invited(assistant_home, tmp_path):
+    goal = "Put the meeting described in invite.txt on my calendar, and invite Bo too."
+    invite = "Budget review on Thursday 2026-12-10 from 10:00.\nAttendees: Ann  Lee <ann@lee.org>, kim@lee.org\n"
+    [added] = _invited_run(assistant_home, tmp_path, goal, invite, [
+        call("read_file", path="invite.txt"),
+        call("calendar_add_event", title="Budget review", attendees='["ann lee", "Kim <kim@lee.org>", "Bo"]'),
+        "Added the budget review."])
+    assert not added.error, added.result
+    assert ADDED == [["ann lee", "Kim <kim@lee.org>", "Bo"]]
+
+
 def test_the_save_call_to_copy_has_the_columns_the_goal_names(assistant_home, tmp_path):
     """csv_top_customers at e43e9f3: the save call to copy had the query's own column names ("customer",
     "sum(amount)"), the finish check then asked for the goal's "Customer and Total", and the steps ran out."""

@@ -944,6 +944,12 @@ class CallRunner:
                 msg = (f"Not run: {', '.join(map(repr, codes))} in the {call.name} location appears in no tool result "
                        "of this task and not in the user's words. Pass the place as the source writes it.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            people = self._invented_attendees(call)
+            if people:  # calendar_add_event at 4f7db1e: the user named nobody; "Your Name" was invited
+                args = {**call.arguments, "attendees": [a for a in call.arguments["attendees"] if a not in people]}
+                msg = (f"Not run: the attendees {', '.join(map(repr, people))} appear in no tool result of this task "
+                       f"and not in the user's words; invite only people they name. {call_to_copy(call.name, args)}")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             guessed = self._guessed_before(call)
             if guessed is not None:
                 msg = (f"Not run: these are the arguments you wrote before reading {guessed.data['read_for_you']}, "
@@ -1493,6 +1499,26 @@ class CallRunner:
         sources = " ".join(s for s in self._number_sources(call) if s).lower()
         codes = dict.fromkeys(m.group(0) for m in re.finditer(r"[\w-]*\d[\w-]*", place))
         return [c for c in codes if not re.search(rf"(?<![\w-]){re.escape(c.lower())}(?![\w-])", sources)]
+
+    def _invented_attendees(self, call: CallRecord) -> list[str]:
+        """The people of an ``attendees`` list argument that no tool result of this task and
+        no words of the user name, by name as written ("Ann Lee") or by address, case
+        aside; [] for other calls. calendar_add_event at 4f7db1e: asked to add a dentist
+        appointment, Qwen 1.5B invited "Your Name" and finished."""
+        people = call.arguments.get("attendees")
+        if not isinstance(people, list):
+            return []
+        sources = re.sub(r"\s+", " ", " ".join(s for s in self._number_sources(call) if s).lower())
+        out = []
+        for person in people:
+            if not isinstance(person, str) or not person.strip():
+                continue
+            m = re.fullmatch(r"\s*(.*?)\s*(?:<([^<>]*)>)?\s*", person, flags=re.DOTALL)
+            keys = [re.sub(r"\s+", " ", k.strip().lower()) for k in (m.group(1), m.group(2)) if k and k.strip()] \
+                if m else []
+            if keys and not any(re.search(rf"(?<![\w@.-]){re.escape(k)}(?![\w@-])", sources) for k in keys):
+                out.append(person)
+        return out
 
     def _invented_date(self, call: CallRecord) -> tuple[str, list[str]]:
         """``(date, the dates the sources give)`` when a ``calendar_add_event`` start
