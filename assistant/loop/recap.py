@@ -162,18 +162,17 @@ def call_to_copy(name: str, arguments: dict) -> str:
 
 @functools.cache
 def _argument_orders() -> dict[str, list[str]]:
-    """Tool name -> its arguments in the grammar's order, for the built-in, core and
-    harness tools (the only ones the harness spells calls out for)."""
+    """Tool name -> its arguments in the grammar's order, for the built-in and core tools
+    and update_plan (the only ones the harness spells calls out for)."""
     import importlib
 
     from model.call_format import key_order, parameters_of, tool_name
     from tools.core import CORE_TOOLS
 
     from ..toolset import _BUILTIN_SOURCES
-    from .finish import FINISH
     from .plan import UPDATE_PLAN
 
-    tools = [*CORE_TOOLS, FINISH, UPDATE_PLAN]
+    tools = [*CORE_TOOLS, UPDATE_PLAN]  # finish has one argument
     for module, attr in _BUILTIN_SOURCES:
         try:
             tools += list(getattr(importlib.import_module(module), attr))
