@@ -34,7 +34,8 @@ class ScriptedChatModel:
 
     ``complete`` raises :class:`ModelError` when the script is exhausted.
     ``calls`` records ``(force, max_tokens)`` of every non-cancelled call and
-    ``grammar_tools`` the tool names a call could use in it (``call_tools``),
+    ``grammar_tools`` the tool names a call could use in it (``call_tools``; their
+    schemas in ``grammar_schemas``),
     ``prompts`` the messages of each.
     """
 
@@ -60,6 +61,7 @@ class ScriptedChatModel:
         self.end = end
         self.calls: list[tuple[str | None, int | None]] = []
         self.grammar_tools: list[list[str]] = []
+        self.grammar_schemas: list[list[dict[str, Any]]] = []  # per turn: the schemas of ``grammar_tools``
         self.varied: list[bool] = []  # per turn: sampled with the turn's own sampling (``vary``)
         self.prompts: list[list[Message]] = []
 
@@ -89,6 +91,7 @@ class ScriptedChatModel:
         self.prompts.append(list(messages))
         grammar_tools = tools if call_tools is None else call_tools
         self.grammar_tools.append([str((t.get("function") or t).get("name", "")) for t in grammar_tools])
+        self.grammar_schemas.append(list(grammar_tools))
         if index >= len(self.outputs):
             raise ModelError(f"scripted model has no output #{index + 1} (script has {len(self.outputs)})")
         text = self.outputs[index]

@@ -1235,16 +1235,18 @@ def _day_listing(ctx: ToolContext, p: _Day) -> ToolResult:
 def test_a_canned_refusal_of_the_answer_to_copy_gets_one_more_try(tmp_path):
     """calendar_list_day at 07558e8: the day's two events listed, the answer refused with the answer to copy, then
     "I'm sorry, but I can't assist with that request." handed off at step 4. A canned refusal after the answer
-    to copy gets one more try; a third refused answer is a hand-off, and an answer of other words is one at once."""
+    to copy gets one more try, the last (below: only that answer or a question); a third refused answer is a
+    hand-off, and so is a second answer of other words after its last try."""
     from agent_helpers import scripted_agent
     from assistant.events import Paused
 
     listing = Tool("calendar_list_events", "List the events of a day.", _Day, _day_listing, RiskClass.READ)
     sorry = "I'm sorry, but I can't assist with that request."
     right = "You have the Team standup at 09:00 and Lunch with Sam at 12:30."
+    empty = "The calendar is empty."
     for name, answers, ends in (("retry", ["Done.", sorry, right], Finished),
                                 ("thrice", ["Done.", sorry, sorry], Paused),
-                                ("other", ["Done.", "The calendar is empty."], Paused)):
+                                ("other", ["Done.", empty, empty], Paused)):
         (tmp_path / name).mkdir()
         agent, _, ws, store = scripted_agent(tmp_path / name, [call("calendar_list_events", start="2026-12-07"),
                                                                *answers], [listing, ASK_HUMAN], approve="all")
@@ -1256,6 +1258,39 @@ def test_a_canned_refusal_of_the_answer_to_copy_gets_one_more_try(tmp_path):
             assert events[-1].kind == "stuck" and events[-1].reason.count("Its answer:") == 1
         assert sum(e.text.startswith("Finish check:") for e in events if isinstance(e, Notice)) == len(answers) - 1
         store.close()
+
+
+def test_the_answer_to_copy_refused_twice_gets_a_last_turn_that_may_only_give_it_or_ask(tmp_path):
+    """calendar_list_day at 4f7db1e, twice in three runs: the day's two events listed, the answer to copy given,
+    then "I could not find the calendar list events" (or a canned refusal) sent again and handed off. When every
+    doubt gives the answer to copy, the turn after the second refusal is constrained to finish with exactly that
+    answer or ask_human; its answer is checked as usual."""
+    import re
+
+    from agent_helpers import scripted_agent
+
+    listing = Tool("calendar_list_events", "List the events of a day.", _Day, _day_listing, RiskClass.READ)
+    wrong = "I could not find the calendar list events for 2026-12-07."
+    agent, model, ws, store = scripted_agent(tmp_path, [call("calendar_list_events", start="2026-12-07"), wrong,
+                                                        wrong, "LAST"], [listing, ASK_HUMAN], approve="all")
+    copy = ""
+
+    def events():
+        nonlocal copy
+        for e in agent.run("What's on my calendar on 2026-12-07?", workspace=ws):
+            if isinstance(e, Notice) and e.text.startswith("Finish check:"):
+                copy = re.search(r'the answer to copy: "([^"]*)"', e.text).group(1)
+                model.outputs[3] = call("finish", answer=copy)
+            yield e
+
+    seen = list(events())
+    assert isinstance(seen[-1], Finished) and seen[-1].answer == copy, seen[-1]
+    assert "Team standup" in copy and "Lunch with Sam" in copy
+    assert model.calls[3][0] == "tool_call" and model.grammar_tools[3] == ["finish", "ask_human"]
+    answer = model.grammar_schemas[3][0]["function"]["parameters"]["properties"]["answer"]
+    assert answer["enum"] == [copy]
+    assert model.grammar_tools[2] != ["finish", "ask_human"]  # the turn after the first refusal is free
+    store.close()
 
 
 def test_a_csv_to_convert_gets_the_xlsx_write_call_to_copy(tmp_path):

@@ -248,3 +248,14 @@ def test_a_call_the_harness_spells_out_is_one_the_grammar_accepts(llama_cpp, dem
     assert (name, copied) == ("xlsx_write", args)
     assert accepts(llama_cpp, demo_llm, tool_call_grammar([schema], "json"),
                    after_open(render_call(name, copied, "json")))
+
+
+def test_a_finish_giving_one_answer_accepts_that_answer_only(llama_cpp, demo_llm):
+    """The last try after an answer to copy was refused twice (assistant.loop.ending.finish_giving)."""
+    from assistant.loop.ending import finish_giving
+
+    copy = "You have Mon 2026-12-07 09:00-09:15 Team standup; Mon 2026-12-07 12:30-13:30 Lunch with Sam."
+    g = tool_call_grammar([finish_giving(copy)], "json")
+    assert accepts(llama_cpp, demo_llm, g, after_open(render_call("finish", {"answer": copy}, "json")))
+    assert not accepts(llama_cpp, demo_llm, g, after_open(render_call("finish", {"answer": "I could not find it."},
+                                                                      "json")))

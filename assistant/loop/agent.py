@@ -39,7 +39,7 @@ from .answer_form import not_an_answer, unwrap_answer, without_tool_asides
 from .arguments import call_record, storable_text
 from .calls import FAILED_AGAIN_KEY, NOTHING_NEW_KEY, OTHER_TOOL_KEY, QUESTION_ONLY_KEY, CallRunner, \
     changing_tools
-from .ending import end_with_answer, evidence_of, touched_paths
+from .ending import answer_to_give, end_with_answer, evidence_of, finish_giving, touched_paths
 from .evidence import asks_only_a_question
 from .finish import FINISH, FINISH_CHECK_PREFIX
 from .history import fit_prompt, to_model_messages
@@ -350,7 +350,12 @@ class Agent:
                           if (t.get("function") or t).get("name") != FINISH.name]
         ask_which = [t for t in tt.callable if (t.get("function") or t).get("name") == "ask_human"] \
             if any((c.data or {}).get(AMBIGUOUS_KEY) for c in last) else []
-        if ask_which:  # a change aimed at one of several files the goal fits: the user says which (ambiguity.py)
+        given = answer_to_give(sess.messages)
+        if given:  # an answer to copy refused twice: the last try may only give it or ask (ending.LAST_TRY)
+            force = "tool_call"
+            call_tools = [finish_giving(given), *(t for t in tt.callable if (t.get("function") or t).get("name")
+                                                  == "ask_human")]
+        elif ask_which:  # a change aimed at one of several files the goal fits: the user says which (ambiguity.py)
             force, call_tools = "tool_call", ask_which
         elif closing:  # the step budget's last turn ends the task: finish (checked as usual) or ask the user
             force = "tool_call"

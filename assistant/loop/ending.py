@@ -23,10 +23,14 @@ from .ambiguity import ambiguous_goal
 from .answer_form import ANSWER_TO_COPY, CANNED_REFUSAL
 from .attribution import NOT_FOUND_TAIL
 from .evidence import _NOT_DONE, Evidence, made_paths
-from .finish import FINISH_CHECK_PREFIX, changed_nothing, finish_problems, gives_up, undoable_verb
+from .finish import FINISH, FINISH_CHECK_PREFIX, changed_nothing, finish_problems, gives_up, undoable_verb
 from .recap import PENDING_CALL, call_to_copy, changed_so_far, found_so_far, next_call_to_copy
 
-__all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note", "touched_paths"]
+__all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note", "touched_paths", "answer_to_give",
+           "finish_giving"]
+
+#: the line a finish check ends with when the next turn may only give the answer to copy or ask the user
+LAST_TRY = "Last try: call finish with the answer to copy, or ask_human if it is not the answer."
 
 
 def touched_paths(changes: Sequence[Any]) -> list[str]:
@@ -107,6 +111,41 @@ def _refused_the_copy(answer: str, problems: Sequence[str]) -> bool:
     calendar_list_day at 07558e8: the day's two events listed, the answer to copy
     given, and "I'm sorry, but I can't assist with that request." handed off."""
     return bool(CANNED_REFUSAL.match(answer)) and any(ANSWER_TO_COPY.search(p) for p in problems)
+
+
+def _copy_left(problems: Sequence[str], messages: Sequence[StoredMessage]) -> bool:
+    """True when every doubt gives the answer to copy and no last try was given since the
+    user's last note: the hand-off then waits for one turn that may only give that answer
+    (``finish``, its answer fixed by the grammar) or ask the user. calendar_list_day at
+    4f7db1e, twice in three runs: the day's two events listed, the answer to copy given,
+    and "I could not find the calendar list events" or a canned refusal sent again."""
+    if not problems or not all(ANSWER_TO_COPY.search(p) for p in problems):
+        return False
+    for m in reversed(messages):
+        if m.role == "user" and m.kind in ("note", "goal"):
+            return True
+        if m.kind in ("corrective", "observation") and m.content.startswith(FINISH_CHECK_PREFIX) \
+                and m.content.rstrip().endswith(LAST_TRY):
+            return False
+    return True
+
+
+def answer_to_give(messages: Sequence[StoredMessage]) -> str:
+    """The answer to copy when the last message is a finish check ending in
+    :data:`LAST_TRY` (the next turn may give only it, or ask the user); "" otherwise."""
+    last = messages[-1] if messages else None
+    if last is None or not last.content.startswith(FINISH_CHECK_PREFIX) or not last.content.rstrip().endswith(LAST_TRY):
+        return ""
+    m = ANSWER_TO_COPY.search(last.content)
+    return m.group(0)[len('the answer to copy: "'):-1] if m else ""
+
+
+def finish_giving(answer: str) -> dict[str, Any]:
+    """The ``finish`` tool schema whose ``answer`` can only be ``answer`` (an enum of one:
+    the grammar writes it whole)."""
+    schema = json.loads(json.dumps(FINISH.schema()))
+    schema["function"]["parameters"]["properties"]["answer"] = {"type": "string", "enum": [answer]}
+    return schema
 
 
 def _ask_user(sess: TaskSession, msg: StoredMessage, question: str, finish_call: CallRecord | None,
@@ -205,8 +244,10 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
         yield from _ask_user(sess, msg, question, finish_call, f"{FINISH_CHECK_PREFIX} {listed}")
         return True
     failed = checks_failed_since_note(sess.messages)
+    last_try = failed >= 1 and _copy_left(problems, sess.messages)
     if failed >= 1 and not (failed == 1 and (_worked_since_last_check(sess) or _refused_the_copy(answer, problems))) \
-            and not (failed <= 3 and _changed_after_every_check(sess) and next_call_to_copy(ev.calls, sess.messages)):
+            and not (failed <= 3 and _changed_after_every_check(sess) and next_call_to_copy(ev.calls, sess.messages)) \
+            and not last_try:
         times = "twice" if failed == 1 else "three times"
         reason = (f"Hand-off: the agent's answer did not pass the finish checks {times}:\n{listed}\n"
                   f"Its answer: {answer[:300]}\nAdd a note and continue, or stop.")
@@ -229,6 +270,8 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
     pending = next_call_to_copy(ev.calls)
     if pending:  # xlsx_summary_sheet at f000187: the call that does the work was spelled out, never made
         text += f"\n{PENDING_CALL} (harness note at {pending})."
+    if last_try:
+        text += f"\n{LAST_TRY}"
     if finish_call is not None:
         finish_call.status, finish_call.result, finish_call.error = "invalid", text, True
         sess.task.usage.tool_calls += 1
