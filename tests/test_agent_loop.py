@@ -762,11 +762,15 @@ def test_asking_what_the_files_already_say_is_refused(tmp_path):
                       status="done", risk="read", result="[p2] Project Falcon replaces the booking system.\n"
                       "[p4] The approved budget is EUR 48,000, of which EUR 19,500 has been spent.")
 
-    def told(question: str) -> str:
-        ask = CallRecord(id="q", step=1, turn_seq=1, index=0, name="ask_human", arguments={"question": question})
+    def told(question: str, choices: tuple[str, ...] = ()) -> str:
+        ask = CallRecord(id="q", step=1, turn_seq=1, index=0, name="ask_human",
+                         arguments={"question": question, "choices": list(choices)})
         return _files_tell(ask, [read], goal)
 
     assert told("What is the budget for the project?").startswith("[p4] The approved budget is EUR 48,000")
+    # at 4f7db1e with choices, two of them in the report: the report still answers it
+    assert told("What is the budget for the project?", ("EUR 48,000", "EUR 19,500", "EUR 67,500")).startswith(
+        "[p4] The approved budget is EUR 48,000")
     assert told("What is the deadline?") == ""  # the report read does not say it
     assert told("Who should receive the summary?") == ""
 

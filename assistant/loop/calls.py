@@ -1925,19 +1925,22 @@ def _files_tell(call: CallRecord, calls: Sequence[CallRecord], goal: str = "") -
     lines = [re.sub(r"^\s*\d+\t", "", line).strip() for c in calls
              if c.status == "done" and not c.error and c.result and c.name != "ask_human" and c.name not in NOT_READING
              for line in c.result.splitlines() if line.strip() and not line.startswith(("<<", "(The text below"))]
-    if not choices and goal:  # one part of the goal's own question, narrowed by words a result line holds
-        asked, wanted = (_content_words(t) for t in (question, goal))
-        extra = asked - wanted
-        if extra and len(asked & wanted) >= 2:
-            # csv_group_totals at b5a954c: the totals per region queried, then "What is the total sales in the West
-            # region?" asked of the user for the goal "What are the total sales per region in sales.csv?"
-            return next((ln[:90] for ln in lines if re.search(r"\d", ln) and extra <= _content_words(ln)), "")
-        named = _INCLUDE.search(goal)
-        shared = asked & _content_words(named.group(1)) if named else set()
-        if shared and not extra - {"project", "report", "document", "file"}:
-            # docx_summarise at ab03949: "What is the budget for the project?" asked of the user for a summary
-            # that is to "include the budget", the report read ("The approved budget is EUR 48,000, ...")
-            return next((ln[:90] for ln in lines if re.search(r"\d", ln) and shared <= _content_words(ln)), "")
+    asked, wanted = (_content_words(t) for t in (question, goal))
+    extra = asked - wanted
+    if not choices and goal and extra and len(asked & wanted) >= 2:
+        # one part of the goal's own question, narrowed by words a result line holds: csv_group_totals at b5a954c,
+        # the totals per region queried, then "What is the total sales in the West region?" asked of the user for
+        # the goal "What are the total sales per region in sales.csv?"
+        return next((ln[:90] for ln in lines if re.search(r"\d", ln) and extra <= _content_words(ln)), "")
+    named = _INCLUDE.search(goal) if goal else None
+    shared = asked & _content_words(named.group(1)) if named else set()
+    if shared and not extra - {"project", "report", "document", "file"}:
+        # docx_summarise at ab03949: "What is the budget for the project?" asked of the user for a summary that is
+        # to "include the budget", the report read ("The approved budget is EUR 48,000, ..."); with choices too
+        # (at 4f7db1e: "EUR 48,000", "EUR 19,500", both in the report, and two of its own)
+        found = next((ln[:90] for ln in lines if re.search(r"\d", ln) and shared <= _content_words(ln)), "")
+        if found:
+            return found
     if len(specific) != 1 or len(specific[0]) < 4:
         return ""
     want = specific[0].lower()
