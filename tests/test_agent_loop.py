@@ -532,6 +532,9 @@ def test_a_sentence_saying_a_tool_may_be_called_later_is_left_out_of_the_answer(
         assert without_tool_asides(kept, names) == kept, kept  # an aside alone, or no aside, stays as it is
     assert without_tool_asides("The plumber is Jonas Berg.\nIf you want more, I can run note_search.", names) == \
         "The plumber is Jonas Berg."
+    # files_find at 4f7db1e: the aside of a call to come, without an "if"; refused for naming ask_human, twice
+    assert without_tool_asides("The file is home/a.txt. I will now call ask_human to get more information.",
+                               names) == "The file is home/a.txt."
 
 
 def test_asking_the_user_which_of_your_tools_to_use_is_refused_with_the_call_to_copy(tmp_path):

@@ -86,9 +86,10 @@ def without_tool_asides(answer: str, tool_names: Sequence[str]) -> str:
 
 
 #: a sentence about a call that may come later, not about what was found: "I will call X if ...", "If you need
-#: more, I can use X"
+#: more, I can use X", "I will now call X to get more information." (files_find at 4f7db1e)
 _ASIDE = re.compile(r"\b(?:i|we)(?: will|'ll| can| could| may| might| would)\b.*\bif\b|\bif\b.*\b(?:i|we)(?: will|"
-                    r"'ll| can| could| may| might)\b", re.IGNORECASE)
+                    r"'ll| can| could| may| might)\b|\b(?:i|we)(?: will|'ll| am going to| are going to| shall)(?: now| "
+                    r"then| next| first)?\s+(?:call|use|run|try)\b", re.IGNORECASE)
 
 
 _POINTS_TO_RESULT = re.compile(r"\b(result|output|response)s?\s+(of|from)\s+(the\s+)?`?$", re.IGNORECASE)
