@@ -1200,7 +1200,8 @@ def test_sorting_by_extension_gets_the_move_calls_to_copy(tmp_path):
     (ws / "inbox" / "scan.pdf").write_bytes(b"x")
     events = list(agent.run(goal, workspace=ws))
     renamed = next(c for c in store.calls(events[-1].task_id) if c.name == "rename_many")
-    assert renamed.result.endswith('call move with {"src": "inbox/*.pdf", "dest": "inbox/pdf"}.'), renamed.result
+    assert renamed.result.endswith('call move with {"src": "inbox/*.pdf", "dest": "inbox/pdf"}.\n(Paths are relative '
+                                   "to the workspace: folder='.inbox' was taken as 'inbox'.)"), renamed.result
     store.close()
 
 

@@ -1204,6 +1204,26 @@ def test_the_file_a_calendar_task_reads_from_is_not_changed(assistant_home, tmp_
         store.close()
 
 
+def test_a_dotted_folder_name_that_does_not_exist_is_taken_as_the_folder(assistant_home, tmp_path):
+    """files_organise at 4f7db1e: Qwen 1.5B passed ".inbox" for the inbox folder to rename_many, move and copy,
+    each told "Did you mean 'inbox'?", until the steps ran out. Such a path runs under the folder it names, and the
+    result says so; a hidden folder that exists is left as it is."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("move", src=".inbox/*.jpg", dest=".inbox/jpg"), call("list_dir", path=".cache"), "Moved."])
+    (ws / "inbox").mkdir()
+    (ws / "inbox" / "beach.jpg").write_bytes(b"jpg")
+    (ws / ".cache").mkdir()
+    (ws / "cache").mkdir()
+    (ws / ".cache" / "hidden.txt").write_text("x")
+    events = list(agent.run("Sort the files in the inbox folder into subfolders named after their extension.",
+                            workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert "src='.inbox/*.jpg' was taken as 'inbox/*.jpg'" in results[0], results[0]
+    assert (ws / "inbox" / "jpg" / "beach.jpg").exists() and not (ws / ".inbox").exists()
+    assert "hidden.txt" in results[1] and "taken as" not in results[1]
+    store.close()
+
+
 def test_an_absolute_path_beside_the_workspace_is_taken_as_the_workspace_path(assistant_home, tmp_path):
     """files_rename_pattern at 462ec82: Qwen 1.5B passed /tmp/bench-x/photos (the workspace is
     /tmp/bench-x/workspace); told to give a path "e.g. notes/todo.txt", it wrote notes/todo.txt.

@@ -1592,7 +1592,8 @@ class CallRunner:
         rewritten). files_organise at b5a954c: Qwen 1.5B wrote /tmp/bench-x/inbox/a.pdf
         for the workspace /tmp/bench-x/workspace, was told "Did you mean
         src='inbox/a.pdf'?" and sent the same call until the task stalled. Nothing
-        outside the workspace is touched: the rewritten path is inside it."""
+        outside the workspace is touched: the rewritten path is inside it. A relative
+        path under ".NAME" that does not exist, where NAME does, is taken as under NAME."""
         ws = getattr(self.ctx, "workspace", None)
         root = getattr(ws, "root", None)
         if root is None:
@@ -1601,6 +1602,18 @@ class CallRunner:
         parent = os.path.dirname(root)
         said = []
         for key, value in list(call.arguments.items()):
+            dotted = re.fullmatch(r"\.(\w[^/\\]*)([/\\].*)?", value.strip()) if key in _PATH_ARGS \
+                and isinstance(value, str) else None
+            if dotted:  # files_organise at 4f7db1e: ".inbox" for the inbox folder (told "Did you mean 'inbox'?"), in
+                # rename_many, move and copy, until the steps ran out; a hidden file or folder that exists stays
+                try:
+                    fits = not ws.exists(value.strip().split("/")[0]) and ws.exists(dotted.group(1))
+                except Exception:  # noqa: BLE001 - a name the workspace refuses stays as it was
+                    fits = False
+                if fits:
+                    call.arguments[key] = dotted.group(1) + (dotted.group(2) or "")
+                    said.append(f"{key}={value!r} was taken as {call.arguments[key]!r}")
+                continue
             if key not in _PATH_ARGS or not isinstance(value, str) or not os.path.isabs(value):
                 continue
             path = os.path.normpath(value)
