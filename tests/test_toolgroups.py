@@ -125,7 +125,7 @@ def test_use_tools_loads_a_group_for_the_next_step(assistant_home, tmp_path, reg
     model = RecordingModel([call, "Loaded."])
     agent = Agent(model, registry, store, settings=load_config(overrides={"agent": {"approve": "all"}}),
                   state_dir=tmp_path / "state")
-    events = list(agent.run("tidy the folder", workspace=ws))
+    events = list(agent.run("tidy report.txt into a spreadsheet", workspace=ws))  # a file named: no excel at first
     assert isinstance(events[-1], Finished)
     assert "xlsx_read" not in model.seen[0] and "use_tools" in model.seen[0]
     # the loaded schemas arrive in the observation; the prompt's beginning (system + tools) stays the same
@@ -151,6 +151,36 @@ def test_a_file_task_loads_only_what_its_named_files_need(tmp_path):
 def test_a_notes_file_is_not_the_notes_plugin(tmp_path):
     assert "notes" not in initial_groups("When is the beta release? The answer is in notes.md", tmp_path)
     assert "notes" in initial_groups("add a note: call the bank", tmp_path)
+
+
+def test_a_group_nothing_points_at_is_not_loaded(assistant_home, tmp_path, registry):
+    """files_rename_pattern at 4f7db1e: asked to rename photos, Qwen 1.5B loaded the notes group and wrote a note
+    "holiday-0042.jpg" into the user's notes. A store or document group that neither the user's words nor the
+    workspace's files point at is not loaded; of several asked, the others are."""
+    from assistant.loop.toolgroups import unasked_groups
+
+    ws = tmp_path / "ws"
+    (ws / "photos").mkdir(parents=True)
+    (ws / "photos" / "IMG_0042.jpg").write_bytes(b"x")
+    goal = "In the photos folder, rename every file named like IMG_0042.jpg to holiday-0042.jpg."
+    one = '<tool_call>\n<function=use_tools>\n<parameter=groups>\n{}\n</parameter>\n</function>\n</tool_call>'
+    store = Store(assistant_home / "t.db")
+    model = RecordingModel([one.format('["notes"]'), one.format('["notes", "web"]'), "Renamed."])
+    agent = Agent(model, registry, store, settings=load_config(overrides={"agent": {"approve": "all"}}),
+                  state_dir=tmp_path / "state")
+    events = list(agent.run(goal, workspace=ws))
+    notes, both = [c for c in store.calls(events[-1].task_id) if c.name == "use_tools"]
+    assert notes.status == "denied" and notes.result.startswith("Not loaded: notes (Markdown notes")
+    assert both.status == "done" and both.arguments["groups"] == ["web"] and "(Not loaded: notes" in both.result
+    assert "note_add" not in model.grammar_tools[2] and "web_search" in model.grammar_tools[2]
+    store.close()
+    assert unasked_groups(["notes", "word", "excel", "calendar", "web"], [goal], ws) == ["notes", "word", "excel",
+                                                                                         "calendar"]
+    assert unasked_groups(["notes", "excel", "calendar"], ["Add to my notes: the meeting next Tuesday",
+                                                           "Put budget.txt into a spreadsheet"], ws) == []
+    (ws / "memo.docx").write_bytes(b"x")
+    assert unasked_groups(["word"], [goal], ws) == []  # a .docx in the workspace
+    assert unasked_groups(["notes"], ["Who is the plumber? It is in notes.md"], ws) == ["notes"]
 
 
 def test_table_query_comes_with_the_excel_group():

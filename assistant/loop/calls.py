@@ -34,7 +34,7 @@ from .policy import decide
 from .preread import PREREAD_STEP
 from .recap import call_to_copy, calls_to_copy_in, next_call_to_copy
 from .stuck import signature
-from .toolgroups import ALREADY_LOADED, WRITER_OF, loaded_groups
+from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, loaded_groups, unasked_groups
 from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, column_sum, goal_columns, goal_folder, \
     row_to_add, store_goal, summary_lacks, summary_points, summary_too_long
 
@@ -738,6 +738,21 @@ class CallRunner:
             if f": call {tool.name} with " in pending:  # xlsx_total at 8282b36: the row's call given, sent without cells
                 msg += f"\nThe call to copy (harness note at {pending})"
             return (yield from self.finish(call, ToolResult.fail(msg), "invalid"))
+        asked = [str(g) for g in call.arguments.get("groups") or []] if call.name == "use_tools" else []
+        unasked = unasked_groups(asked, [s.task.goal, *getattr(self.ctx, "user_words", [])], s.task.workspace) \
+            if asked and call.status != "started" else []
+        if unasked and not set(asked) - set(unasked):
+            # files_rename_pattern at 4f7db1e: the notes group loaded to rename photos, and a note written
+            what = "; ".join(f"{g} ({GROUPS[g][0]})" for g in unasked)
+            msg = (f"Not loaded: {what}: the task does not ask for it, and no file of the workspace is of that kind. "
+                   "Do the task with the tools you have (the file tools: list_dir, find_files, grep, read_file, "
+                   "write_file, edit_file, move, copy, rename_many).")
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        if unasked:  # the groups the task points at are loaded, the others left out, and the result says so
+            call.arguments["groups"] = [g for g in asked if g not in unasked]
+            params = tool.validate(call.arguments)
+            remapped = "\n".join(x for x in (remapped, f"(Not loaded: {', '.join(unasked)}: the task does not ask "
+                                                        "for it, and no file of the workspace is of that kind.)") if x)
         risk = tool.risk_of(self.ctx, params)
         unknown = _unknown_arguments(tool, call.arguments)
         if unknown and risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.status != "started":

@@ -23,7 +23,7 @@ from typing import Any, Collection, Iterable
 from tools.base import ToolRegistry
 from tools.core import CORE_TOOLS, GROUP_NAMES, GROUP_PREFIXES, group_of_name
 
-__all__ = ["ALREADY_LOADED", "GROUPS", "group_of", "initial_groups", "active_schemas", "compact_schema", "loaded_groups",
+__all__ = ["ALREADY_LOADED", "GROUPS", "group_of", "initial_groups", "unasked_groups", "active_schemas", "compact_schema", "loaded_groups",
            "unloaded_hint", "WRITER_OF", "TurnTools", "turn_tools", "loaded_schemas_note"]
 
 _SAID = {
@@ -113,6 +113,28 @@ def initial_groups(goal: str, workspace: str | Path | None) -> list[str]:
     elif workspace is not None and Path(workspace).is_dir():
         groups |= _workspace_kinds(Path(workspace))
     return sorted(groups)
+
+
+#: groups a task may load only when its words or its workspace point at them: the user's own stores (a note, a
+#: memory or an event written there outlives the task) and the document types; web and extras are never judged
+_JUDGED = ("notes", "memory", "calendar", "word", "excel", "pdf")
+
+
+def unasked_groups(groups: Iterable[str], texts: Iterable[str], workspace: str | Path | None) -> list[str]:
+    """The ``groups`` (asked for with ``use_tools``) that nothing points at: a store
+    (notes, memory, calendar) that no word of the user's ``texts`` names, or a
+    document group that their words (or a file they name) do not point at and no
+    file of the workspace is of (the keywords of :func:`initial_groups`; a file
+    name is no keyword: "notes.md" is no note). files_rename_pattern at 4f7db1e: asked to rename photos, Qwen 1.5B loaded
+    the notes group and wrote a note "holiday-0042.jpg" into the user's notes."""
+    text = " ".join(texts).lower()
+    named = [m.group(1) for m in _NAMED_FILE.finditer(text)]
+    words = _NAMED_FILE.sub(" ", text)
+    evident = {g for g, rx in _KEYWORDS.items() if re.search(rx, words)}
+    evident |= {_EXTENSIONS[f".{ext}"] for ext in named if f".{ext}" in _EXTENSIONS}
+    if workspace is not None and Path(workspace).is_dir():
+        evident |= _workspace_kinds(Path(workspace))
+    return [g for g in dict.fromkeys(groups) if g in _JUDGED and g not in evident]
 
 
 def loaded_groups(task_groups: Iterable[str], calls: Iterable[Any]) -> set[str]:
