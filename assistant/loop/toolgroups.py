@@ -23,7 +23,8 @@ from typing import Any, Collection, Iterable
 from tools.base import ToolRegistry
 from tools.core import CORE_TOOLS, GROUP_NAMES, GROUP_PREFIXES, group_of_name
 
-__all__ = ["ALREADY_LOADED", "GROUPS", "group_of", "initial_groups", "unasked_groups", "active_schemas", "compact_schema", "loaded_groups",
+__all__ = ["ALREADY_LOADED", "GROUPS", "group_of", "initial_groups", "unasked_groups", "active_schemas",
+           "compact_schema", "loaded_groups",
            "unloaded_hint", "WRITER_OF", "TurnTools", "turn_tools", "loaded_schemas_note"]
 
 _SAID = {
@@ -125,8 +126,9 @@ def unasked_groups(groups: Iterable[str], texts: Iterable[str], workspace: str |
     (notes, memory, calendar) that no word of the user's ``texts`` names, or a
     document group that their words (or a file they name) do not point at and no
     file of the workspace is of (the keywords of :func:`initial_groups`; a file
-    name is no keyword: "notes.md" is no note). files_rename_pattern at 4f7db1e: asked to rename photos, Qwen 1.5B loaded
-    the notes group and wrote a note "holiday-0042.jpg" into the user's notes."""
+    name is no keyword: "notes.md" is no note). files_rename_pattern at 4f7db1e: asked
+    to rename photos, Qwen 1.5B loaded the notes group and wrote a note
+    "holiday-0042.jpg" into the user's notes."""
     text = " ".join(texts).lower()
     named = [m.group(1) for m in _NAMED_FILE.finditer(text)]
     words = _NAMED_FILE.sub(" ", text)
