@@ -75,3 +75,18 @@ def test_a_figure_found_only_on_another_page_than_the_goal_names_is_doubted(answ
 ])
 def test_a_figure_on_the_page_asked_about_or_no_page_asked_is_not_doubted(goal, answer):
     assert wrong_page(goal, answer, PDF_CALLS) == ""
+
+
+def test_the_doubt_gives_the_line_of_the_goals_period_or_page_to_copy():
+    """pdf_number_lookup at 4f7db1e: "The average delivery time for 2026 was 4.1 days, and this year it was 3.4
+    days." refused twice for last year's 4.1, with no line to copy, and handed off. The doubt now gives the line of
+    the goal's period (or page) that shares the goal's words, as the answer to copy."""
+    doubt = wrong_period(GOAL, "4.1 days", CALLS)
+    assert doubt.endswith(', e.g. the answer to copy: "Average delivery time this year: 3.4 days."'), doubt
+    doubt = wrong_page(PAGE_GOAL, "6.10", PDF_CALLS)
+    assert doubt.endswith(', e.g. the answer to copy: "Q3 total revenue: 7.85 million EUR."'), doubt
+    # no line of the goal's period shares two of its words: nothing to copy, and the plain "say so" stays
+    goal = "What was our return rate this year? It is in logistics-review.pdf."
+    calls = [CallRecord(id="s0c0", step=0, turn_seq=0, name="pdf_read", arguments={"path": "r.pdf"}, status="done",
+                        result="Last year the return rate was 4.1 percent.\nOrders shipped this year: 21,450.")]
+    assert wrong_period(goal, "4.1 percent", calls).endswith("(if the files give none, say so plainly)")
