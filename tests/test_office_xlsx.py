@@ -426,6 +426,18 @@ def test_a_sum_over_text_on_its_own_sheet_is_refused(ctx, no_soffice):
     assert not res.error, res.text
 
 
+def test_a_sum_over_empty_cells_whose_numbers_are_on_another_sheet_is_refused(ctx, no_soffice):
+    """xlsx_group_sums at 4f7db1e: the new "By Region" sheet got ["North", "=SUM(C2:C13)"], ...: C2:C13 of its own
+    sheet is empty (0 once computed), the amounts are Sales!C2:C13; the task nearly finished with it."""
+    ctx.workspace.write_bytes("s.xlsx", sales_book())
+    before = ctx.workspace.read_bytes("s.xlsx")
+    res = call(xlsx_add_sheet, ctx, path="s.xlsx", name="By Dept", rows=[["North", "=SUM(B2:B4)"]])
+    assert res.error and res.text.startswith("xlsx_add_sheet: B1: =SUM(B2:B4) adds B2:B4 of sheet 'By Dept', which "
+                                             "is empty; nothing was written.")
+    assert "e.g. =SUM('Sales'!B2:B4)" in res.text
+    assert ctx.workspace.read_bytes("s.xlsx") == before
+
+
 def test_a_sum_of_a_whole_column_written_in_that_column_is_refused(ctx, no_soffice):
     """xlsx_total at e1675c8: Qwen 1.5B appended ["", "Total", "=SUM(C:C)"] below the expenses: C10 adds column C,
     which holds C10 itself (a circular reference: Excel shows 0 and a warning), and the task finished."""

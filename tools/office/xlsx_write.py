@@ -313,7 +313,8 @@ def _check_formulas(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
     workbook does not have (xlsx_summary_sheet at 462ec82: Qwen 1.5B wrote
     =SUM(budget_jan!B2:B4) for the sheet "Jan"; Excel shows #REF!), or that add up a range of
     their own sheet holding text and no numbers, or holding the formula's own cell
-    (at e03cee3: =SUM(A2:B5) in B2 of the new Summary sheet). xlsx_summary_sheet at fbc3d9d: Qwen
+    (at e03cee3: =SUM(A2:B5) in B2 of the new Summary sheet), or holding nothing where
+    another sheet holds numbers in the same cells. xlsx_summary_sheet at fbc3d9d: Qwen
     1.5B wrote =SUM(A2:A4) on the new Summary sheet for each month, adding the month
     names beside it (0 once computed) instead of Jan!B2:B4.
 
@@ -349,6 +350,19 @@ def _check_formulas(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
             numbers = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)
                        or isinstance(v, str) and v.startswith("=")]
             texts = [str(v) for v in values if isinstance(v, str) and v.strip() and not v.startswith("=")]
+            span = m.group(0)[m.group(0).index("(") + 1:-1]
+            if not own and not numbers and not texts:
+                # an empty range here whose cells on another sheet hold numbers: that sheet's were meant
+                # (xlsx_group_sums at 4f7db1e: =SUM(C2:C13) on the new "By Region", whose data is Sales!C2:C13)
+                src = next((o for o in wb.worksheets if o is not ws and any(
+                    isinstance(o.cell(row=r, column=c).value, (int, float))
+                    and not isinstance(o.cell(row=r, column=c).value, bool)
+                    for r in range(rows[0], min(rows[1], rows[0] + 500) + 1) for c in range(cols[0], cols[1] + 1))),
+                    None)
+                if src is not None:
+                    raise ToolError(f"{cell.coordinate}: {cell.value} adds {span} of sheet {ws.title!r}, which is "
+                                    f"empty; nothing was written. The numbers are in {span} of sheet {src.title!r}: "
+                                    f"name the sheet, e.g. =SUM('{src.title}'!{span.replace('$', '')}).")
             if not own and (numbers or not texts):
                 continue
             other = next((o for o in wb.worksheets if o is not ws and o.max_row > 1), None)
@@ -362,7 +376,7 @@ def _check_formulas(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
                     break
             what = (f"which holds {cell.coordinate} itself (a circular reference)" if own else
                     f"which holds text ({', '.join(texts[:3])}) and no numbers")
-            raise ToolError(f"{cell.coordinate}: {cell.value} adds {m.group(0)[m.group(0).index('(') + 1:-1]} of sheet "
+            raise ToolError(f"{cell.coordinate}: {cell.value} adds {span} of sheet "
                             f"{ws.title!r}, {what}; nothing was written. A range without a sheet name is on the "
                             f"formula's own sheet: to add another sheet's cells, name the sheet{hint}.")
 
