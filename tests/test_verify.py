@@ -20,6 +20,10 @@ def test_claims_checked_against_the_workspace(tmp_path):
     (tmp_path / "inbox" / "pdf" / "scan.pdf").write_text("x")
     assert unbacked_file_claims("Moved scan.pdf to inbox/pdf/scan.pdf.", tmp_path) == []
     assert unbacked_file_claims("Moved scan.pdf to inbox/scan.pdf.", tmp_path) == ["inbox/scan.pdf"]
+    # xlsx_group_sums at 4f7db1e: "I added a sheet ... to the Sales.xlsx file" for sales.xlsx, refused four times
+    (tmp_path / "sales.xlsx").write_text("x")
+    assert unbacked_file_claims("I added a sheet to the Sales.xlsx file and saved Inbox/PDF/Scan.pdf.", tmp_path) == []
+    assert unbacked_file_claims("I saved Inbox/Scan.pdf.", tmp_path) == ["Inbox/Scan.pdf"]
 
 
 def test_false_claim_is_a_format_error_then_the_real_write_finishes(assistant_home, tmp_path):

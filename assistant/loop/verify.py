@@ -59,15 +59,19 @@ def unbacked_file_claims(answer: str, workspace: str | Path) -> list[str]:
 
 def exists_somewhere(root: Path, rel: str, limit: int = 2000) -> bool:
     """``rel`` exists under ``root``; a bare file name may be in any folder (an
-    answer said "garden.txt is in the home folder": home/garden.txt is real)."""
+    answer said "garden.txt is in the home folder": home/garden.txt is real), and
+    case aside (xlsx_group_sums at 4f7db1e: "the Sales.xlsx file" for sales.xlsx was
+    refused four times as a file never written, and the task paused as stuck)."""
     if (root / rel).exists():
         return True
-    if "/" in rel:
-        return False
+    want = rel.strip("/").lower()
     seen = 0
     for folder, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
-        if rel in files:
+        here = os.path.relpath(folder, root).replace(os.sep, "/")
+        names = [*files, *dirs]
+        if any((n if here == "." else f"{here}/{n}").lower() == want or ("/" not in want and n.lower() == want)
+               for n in names):
             return True
         seen += len(files) + len(dirs)
         if seen > limit:
