@@ -201,3 +201,10 @@ def test_xlsx_total_fails_a_formula_stored_as_text_and_halves_a_label_in_another
     ws["A10"], ws["B10"] = None, "Total"
     wb.save(path)
     assert task.grade(tmp_path, []) == 1.0
+    # at 4f7db1e: "389.90" stored as text in C10 (no sum), and the total row written again below it (halved)
+    ws["C10"] = "389.90"
+    wb.save(path)
+    assert task.grade(tmp_path, []) == 0.0
+    ws["C10"], ws["B11"], ws["C11"] = 389.9, "Total", "=SUM(C2:C9)"
+    wb.save(path)
+    assert task.grade(tmp_path, []) == 0.5
