@@ -1433,3 +1433,24 @@ def test_a_refusal_followed_by_a_loop_check_note_is_still_told_at_the_budget_pau
     assert _last_answer_refused(sess) == " Its last answer was not accepted: the answer repeats the instructions."
     sess.messages.append(msg("assistant", "a later turn"))  # the refusal belongs to an earlier turn
     assert _last_answer_refused(sess) == ""
+
+
+def test_a_refusal_that_spells_out_a_read_makes_the_next_turn_that_read(tmp_path):
+    """xlsx_two_sheet_total at 4f7db1e: a made-up "$1,024.00" refused with the table_query to copy pending, then
+    xlsx_info sent again (a repeat), the same answer after it, and a hand-off. The turn after a refusal that spells
+    out a read is constrained to that read's tool."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="sales.csv"), "The total is 1,024.00.",
+        call("table_query", sql="SELECT SUM(amount) FROM sales"), "The total is 60."],
+        [*FILE_TOOLS, *TABLE_TOOLS, ASK_HUMAN], approve="all", preread=False)
+    (ws / "sales.csv").write_text("region,amount\nNorth,10\nSouth,20\nNorth,30\n")
+    events = list(agent.run("What is the total amount in sales.csv?", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "The total is 60.", events[-1]
+    refusal = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check:"))
+    assert "1,024.00" in refusal or "1024" in refusal
+    assert model.calls[2][0] == "tool_call" and model.grammar_tools[2] == ["table_query"], model.grammar_tools[2]
+    store.close()

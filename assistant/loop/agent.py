@@ -51,7 +51,7 @@ from .resolve import apply_resume
 from .stuck import check_budget, check_stuck
 from .toolgroups import initial_groups, loaded_schemas_note, turn_tools, unloaded_hint
 from .turns import (FORCE, Answer, Calls, FormatError, classify_turn, empty_reply, force_for, force_to_look,
-                    forges_result, last_step_note, outputs_made_note, refused_answer)
+                    forges_result, last_step_note, outputs_made_note, refused_answer, spelled_out_tools)
 
 __all__ = ["Agent", "MAX_FORMAT_ERRORS"]
 
@@ -348,6 +348,12 @@ class Agent:
         if look:  # answered without looking and was refused: this turn calls a tool, and not finish
             call_tools = [t for t in (tt.callable if call_tools is None else call_tools)
                           if (t.get("function") or t).get("name") != FINISH.name]
+            # and when the refusal spells out reads to make, only those tools (xlsx_two_sheet_total at 4f7db1e: a
+            # made-up 1,024.00 refused with the table_query to copy pending; xlsx_info was sent again, the same
+            # answer after it, and a hand-off)
+            reads = [n for n in spelled_out_tools(sess.messages, FINISH_CHECK_PREFIX) if self._reads_only(n)]
+            only = [t for t in call_tools if (t.get("function") or t).get("name") in reads]
+            call_tools = only or call_tools
         ask_which = [t for t in tt.callable if (t.get("function") or t).get("name") == "ask_human"] \
             if any((c.data or {}).get(AMBIGUOUS_KEY) for c in last) else []
         given = answer_to_give(sess.messages)
@@ -393,6 +399,13 @@ class Agent:
         yield Metrics(data={**out.metrics.as_dict(), "step": step_n, "stop_reason": out.stop_reason,
                             "usage": task.usage.model_dump()})
         return (yield from self._absorb_turn(sess, out, tt.callable, step_n))
+
+    def _reads_only(self, name: str) -> bool:
+        """Whether the tool ``name`` only reads (its risk is READ whatever the arguments)."""
+        from tools.base import RiskClass
+
+        tool = self.tools.get(name)
+        return tool is not None and getattr(tool, "risk", None) is RiskClass.READ
 
     def _generate(self, messages: list, schemas: list, force: str | None, max_tokens: int,
                   call_tools: list | None = None, deadline: float | None = None, vary: bool = False) -> Iterator[Event]:

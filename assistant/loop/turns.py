@@ -278,6 +278,17 @@ def force_to_look(messages: Sequence[Any], calls: Sequence[Any], check_prefix: s
 _DOUBT_CALL = re.compile(r"\bcall (?!finish\b)[a-z][a-z0-9_]* with \{")
 
 
+def spelled_out_tools(messages: Sequence[Any], check_prefix: str) -> list[str]:
+    """The tools whose calls the last message's doubts (or the call to copy it repeats)
+    spell out, when it refused an answer (starts with ``check_prefix``); [] otherwise."""
+    last = str(getattr(messages[-1], "content", "")) if messages else ""
+    if not last.startswith(check_prefix):
+        return []
+    doubts = [ln for ln in last.splitlines() if ln.startswith(("- ", PENDING_CALL))]
+    return list(dict.fromkeys(m.group(1) for d in doubts
+                              for m in re.finditer(r"\bcall (?!finish\b)([a-z][a-z0-9_]*) with \{", d)))
+
+
 def refused_answer(messages: Sequence[Any], check_prefix: str) -> bool:
     """True when the last message refused an answer (it starts with ``check_prefix``):
     the next turn is a tool call (``finish`` among them). Qwen 1.5B, its answer
