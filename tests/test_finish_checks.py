@@ -1618,6 +1618,16 @@ def test_an_answer_that_is_a_line_of_a_tool_result_is_no_echo_of_the_harness(tmp
     assert not_an_answer(hit, ev) is None and finish_problems(hit, ev) == []
     bare = "If it answers the task, give your final answer now; otherwise take a different next step."
     assert not_an_answer(bare, ev) is not None  # the harness's own words still are no answer
+    # calendar_list_day at 7b217b1: the answer to copy (the day's two events, joined) refused as a near copy of the
+    # "Not run again" note quoting the listing, on the last try
+    listing = ("2 events from Mon 2026-12-07 00:00 to Tue 2026-12-08 00:00 (UTC):\nMon 2026-12-07 09:00-09:15 Team "
+               "standup\nMon 2026-12-07 12:30-13:30 Lunch with Sam")
+    day = _done("calendar_list_events", listing, start="2026-12-07")
+    note = f"Not run again: this exact calendar_list_events call already ran at step 1; its result was:\n{listing}"
+    ev = Evidence("What's on my calendar on 2026-12-07?", tmp_path, calls=[day], tool_names=TOOLS,
+                  harness_texts=[note])
+    copy = "You have Mon 2026-12-07 09:00-09:15 Team standup; Mon 2026-12-07 12:30-13:30 Lunch with Sam."
+    assert not_an_answer(copy, ev) is None and finish_problems(copy, ev) == []
 
 
 

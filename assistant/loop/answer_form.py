@@ -191,12 +191,17 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
     words = re.findall(r"\w+", first)
     if len(words) < 6:
         return False
-    for t in texts:
-        if t:
-            blocks = difflib.SequenceMatcher(None, words, re.findall(r"\w+", t.lower()), autojunk=False)
-            if sum(b.size for b in blocks.get_matching_blocks()) >= 0.85 * len(words):
-                return True
-    return False
+
+    def near(t: str) -> bool:
+        blocks = difflib.SequenceMatcher(None, words, re.findall(r"\w+", t.lower()), autojunk=False)
+        return sum(b.size for b in blocks.get_matching_blocks()) >= 0.85 * len(words)
+
+    # a near copy of a tool result is the data's words, though a harness text quotes that result too
+    # (calendar_list_day at 7b217b1: the answer to copy, the day's two events, refused as an echo of the
+    # "Not run again" note that quoted the listing)
+    if any(near(_FENCE_LINE.sub("", t)) for t in data_texts if t):
+        return False
+    return any(near(t) for t in texts if t)
 # an answer the harness built from tool results for the model to copy: the data's words, not the harness's
 ANSWER_TO_COPY = re.compile(r'the answer to copy: "[^"\n]*"')
 #: a small model's canned refusal ("I'm sorry, but I can't assist with that request.", "... I can't answer that
