@@ -1029,6 +1029,29 @@ def test_a_copy_of_the_source_as_the_summary_is_not_made(assistant_home, tmp_pat
     store.close()
 
 
+def test_asking_the_user_a_value_the_summary_is_to_include_gets_the_summary_to_copy(assistant_home, tmp_path):
+    """docx_summarise at 7b217b1: the budget, the deadline and the risk each asked of the user with choices, each
+    refused because the report says it, then "What is the next step?" three times and a hand-off; summary.docx
+    never written. The refusal of such a question gives the summary's docx_create to copy."""
+    from tools.core import ASK_HUMAN
+    from tools.office import OFFICE_TOOLS
+
+    report = ["The approved budget is EUR 48,000, of which EUR 19,500 has been spent on design and development.",
+              "The launch deadline is 30 June 2027, with testing by volunteers starting in May of that year.",
+              "The main risk is a supplier delay: the payment provider has not yet confirmed the contract."]
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("docx_read", path="report.docx"),
+        call("ask_human", question="What is the budget for the project?", choices='["EUR 48,000", "EUR 19,500"]'),
+        "I could not write it."], [*FILE_TOOLS, *OFFICE_TOOLS, ASK_HUMAN], approve="all", preread=False)
+    _save_report(ws, report)
+    events = list(agent.run(_SUMMARY_GOAL, workspace=ws))
+    asked = [e.result for e in events if isinstance(e, ToolCallFinished)][1]
+    assert asked.startswith("Not asked: the files already say it ([p1] The approved budget is EUR 48,000"), asked
+    assert 'call docx_create with {"path": "summary.docx", "blocks": [{"type": "bullets", "items": ["The approved ' \
+        'budget is EUR 48,000' in asked, asked
+    store.close()
+
+
 def test_a_document_the_task_asks_to_change_is_not_re_created(assistant_home, tmp_path):
     """docx_edit_clause at e03cee3: asked to change clause 2 of contract.docx, Qwen 1.5B re-created it with
     docx_create holding clause 2 alone (five paragraphs of the contract lost) and finished."""

@@ -1022,6 +1022,17 @@ class CallRunner:
         if told and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
             msg = (f"Not asked: the files already say it ({told}). Use what they say; ask the user only what "
                    "the files cannot tell you.")
+            # a summary the goal asks for: the write of what to include, to copy (docx_summarise at 7b217b1: the
+            # budget, the deadline and the risk each asked of the user, refused, and the summary never written)
+            made = [p for p in goal_files(s.task.goal)[0] if p.lower().endswith((".docx", ".md", ".txt"))]
+            try:
+                fresh = bool(made) and not self.ctx.workspace.exists(made[0])
+            except Exception:  # noqa: BLE001 - a path the workspace refuses gets no call to copy
+                fresh = False
+            if fresh:
+                kind = "docx_create" if made[0].lower().endswith(".docx") else "write_file"
+                msg += _summary_to_copy(CallRecord(id="", step=0, turn_seq=0, name=kind, arguments={"path": made[0]}),
+                                        s.task.goal, s.calls)
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))  # calendar_from_invite
         failed = [c for c in s.calls if c.final and c.id != call.id and c.name != "ask_human"][-1:]
         # a tool's own error or invalid arguments, not a harness refusal (the ambiguity refusal wants a question)
