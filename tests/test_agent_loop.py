@@ -1435,10 +1435,11 @@ def test_a_refusal_followed_by_a_loop_check_note_is_still_told_at_the_budget_pau
     assert _last_answer_refused(sess) == ""
 
 
-def test_a_refusal_that_spells_out_a_read_makes_the_next_turn_that_read(tmp_path):
+def test_a_refusal_that_spells_out_a_call_makes_the_next_turn_a_call_of_that_tool(tmp_path):
     """xlsx_two_sheet_total at 4f7db1e: a made-up "$1,024.00" refused with the table_query to copy pending, then
-    xlsx_info sent again (a repeat), the same answer after it, and a hand-off. The turn after a refusal that spells
-    out a read is constrained to that read's tool."""
+    xlsx_info sent again (a repeat), the same answer after it, and a hand-off (and files_organise at 7b217b1: told
+    to move the .jpg files, a copy of one file after each refusal). The turn after a refusal that spells out a
+    call is constrained to that call's tool."""
     from agent_helpers import scripted_agent
     from tools.files import FILE_TOOLS
     from tools.tables import TABLE_TOOLS
@@ -1453,4 +1454,16 @@ def test_a_refusal_that_spells_out_a_read_makes_the_next_turn_that_read(tmp_path
     refusal = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check:"))
     assert "1,024.00" in refusal or "1024" in refusal
     assert model.calls[2][0] == "tool_call" and model.grammar_tools[2] == ["table_query"], model.grammar_tools[2]
+    store.close()
+    (tmp_path / "sort").mkdir()  # a change spelled out: files_organise at 7b217b1 copied instead of moving
+    goal = "Sort the files in the inbox folder into subfolders of inbox named after their file extension: pdf, jpg."
+    agent, model, ws, store = scripted_agent(tmp_path / "sort", [
+        call("move", src="inbox/*.jpg", dest="inbox/jpg"), "Sorted.", call("move", src="inbox/*.pdf", dest="inbox/pdf"),
+        "Sorted the jpg and pdf files."], [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=False)
+    (ws / "inbox").mkdir()
+    for name in ("a.jpg", "b.pdf"):
+        (ws / "inbox" / name).write_bytes(b"x")
+    events = list(agent.run(goal, workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    assert model.calls[2][0] == "tool_call" and model.grammar_tools[2] == ["move"], model.grammar_tools[2]
     store.close()

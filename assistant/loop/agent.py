@@ -348,11 +348,12 @@ class Agent:
         if look:  # answered without looking and was refused: this turn calls a tool, and not finish
             call_tools = [t for t in (tt.callable if call_tools is None else call_tools)
                           if (t.get("function") or t).get("name") != FINISH.name]
-            # and when the refusal spells out reads to make, only those tools (xlsx_two_sheet_total at 4f7db1e: a
+            # and when the refusal spells out calls to make, only those tools (xlsx_two_sheet_total at 4f7db1e: a
             # made-up 1,024.00 refused with the table_query to copy pending; xlsx_info was sent again, the same
-            # answer after it, and a hand-off)
-            reads = [n for n in spelled_out_tools(sess.messages, FINISH_CHECK_PREFIX) if self._reads_only(n)]
-            only = [t for t in call_tools if (t.get("function") or t).get("name") in reads]
+            # answer after it, and a hand-off; files_organise at 7b217b1: told to move the .jpg files, copy of one
+            # file to "inbox/jpg", a file, after each refusal)
+            spelled = spelled_out_tools(sess.messages, FINISH_CHECK_PREFIX)
+            only = [t for t in call_tools if (t.get("function") or t).get("name") in spelled]
             call_tools = only or call_tools
         ask_which = [t for t in tt.callable if (t.get("function") or t).get("name") == "ask_human"] \
             if any((c.data or {}).get(AMBIGUOUS_KEY) for c in last) else []
@@ -399,13 +400,6 @@ class Agent:
         yield Metrics(data={**out.metrics.as_dict(), "step": step_n, "stop_reason": out.stop_reason,
                             "usage": task.usage.model_dump()})
         return (yield from self._absorb_turn(sess, out, tt.callable, step_n))
-
-    def _reads_only(self, name: str) -> bool:
-        """Whether the tool ``name`` only reads (its risk is READ whatever the arguments)."""
-        from tools.base import RiskClass
-
-        tool = self.tools.get(name)
-        return tool is not None and getattr(tool, "risk", None) is RiskClass.READ
 
     def _generate(self, messages: list, schemas: list, force: str | None, max_tokens: int,
                   call_tools: list | None = None, deadline: float | None = None, vary: bool = False) -> Iterator[Event]:
