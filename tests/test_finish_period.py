@@ -90,3 +90,14 @@ def test_the_doubt_gives_the_line_of_the_goals_period_or_page_to_copy():
     calls = [CallRecord(id="s0c0", step=0, turn_seq=0, name="pdf_read", arguments={"path": "r.pdf"}, status="done",
                         result="Last year the return rate was 4.1 percent.\nOrders shipped this year: 21,450.")]
     assert wrong_period(goal, "4.1 percent", calls).endswith("(if the files give none, say so plainly)")
+
+
+def test_an_answer_that_gives_only_another_periods_figure_is_doubted():
+    """pdf_number_lookup at 7b217b1: "The average delivery time last year was 4.1 days across 18,200 orders."
+    finished for "this year": the answer says its period, and does not answer the question. With this year's figure
+    beside it, it passes."""
+    answer = "The average delivery time last year was 4.1 days across 18,200 orders."
+    doubt = wrong_period(GOAL, answer, CALLS)
+    assert doubt.startswith("the answer gives only last year's figure (4.1); the task asks about this year"), doubt
+    assert doubt.endswith('the answer to copy: "Average delivery time this year: 3.4 days."')
+    assert wrong_period(GOAL, "This year it was 3.4 days, down from 4.1 days last year.", CALLS) == ""

@@ -71,6 +71,9 @@ def wrong_period(goal: str, answer: str, calls: Sequence[CallRecord]) -> str:
     in_goal = set(_checked_numbers(goal))
     lines = [re.sub(r"^\s*\d+\t", "", line).strip()  # read_file's line number is not the line
              for c in calls if c.status == "done" and not c.error and c.result for line in c.result.splitlines()]
+    right = _best_line([ln for ln in lines if (which, unit) in _periods(ln)], goal)
+    how = f", e.g. {answer_to_copy(right)}" if right else " (if the files give none, say so plainly)"
+    said_other, said_wanted = [], False
     for n in _checked_numbers(answer):
         if n in in_goal:
             continue
@@ -79,16 +82,22 @@ def wrong_period(goal: str, answer: str, calls: Sequence[CallRecord]) -> str:
             continue  # from nowhere: the number check speaks to that
         named = [_periods(line) for line in holding]
         if any((which, unit) in p for p in named):
+            said_wanted = True
             continue
         if all(any(u == unit and w != which for w, u in p) for p in named):
             other = next(w for w, u in sorted(named[0]) if u == unit and w != which)
             said = [s for s in _SENTENCE.split(answer) if n in _checked_numbers(s)]
             if any((other, unit) in _periods(s) for s in said):
-                continue  # "down from 4.1 days last year": the answer says which period it is
-            right = _best_line([ln for ln in lines if (which, unit) in _periods(ln)], goal)
+                said_other.append((n, other))  # "down from 4.1 days last year": the answer says which period it is
+                continue
             return (f"the answer gives {n}, but it appears only on {holding[0][:90]!r}, which is about {other} "
-                    f"{unit}; the task asks about {which} {unit}: answer with the figure for {which} {unit}"
-                    + (f", e.g. {answer_to_copy(right)}" if right else " (if the files give none, say so plainly)"))
+                    f"{unit}; the task asks about {which} {unit}: answer with the figure for {which} {unit}{how}")
+    if said_other and not said_wanted and right:
+        # pdf_number_lookup at 7b217b1: "The average delivery time last year was 4.1 days across 18,200 orders."
+        # finished for "this year": honest about its period, and no answer to the question
+        n, other = said_other[0]
+        return (f"the answer gives only {other} {unit}'s figure ({n}); the task asks about {which} {unit}: answer "
+                f"with the figure for {which} {unit}{how}")
     return ""
 
 
