@@ -101,3 +101,7 @@ def test_an_answer_that_gives_only_another_periods_figure_is_doubted():
     assert doubt.startswith("the answer gives only last year's figure (4.1); the task asks about this year"), doubt
     assert doubt.endswith('the answer to copy: "Average delivery time this year: 3.4 days."')
     assert wrong_period(GOAL, "This year it was 3.4 days, down from 4.1 days last year.", CALLS) == ""
+    # the same run's third try: last year's line quoted, then 4.1 called this year's
+    quoted = ('The text states: "Last year the average delivery time was 4.1 days across 18,200 orders."\n'
+              "Therefore, the average delivery time this year was **4.1 days**.")
+    assert wrong_period(GOAL, quoted, CALLS).startswith("the answer gives only last year's figure (4.1)")
