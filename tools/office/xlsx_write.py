@@ -495,15 +495,16 @@ def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
             raise ToolError(f"{cw.cell}: {cw.value!r} with kind 'text' would be stored as that text, never computed; "
                             "nothing was written. Pass kind 'auto' (or leave kind out) to write it as a formula.")
         target = ws[_ref(cw.cell)]
-        if cw.kind == "text" and _as_amount(cw.value)[1] is not None and sum(
+        kind = cw.kind
+        if kind == "text" and _as_amount(cw.value)[1] is not None and sum(
                 isinstance(ws.cell(row=r, column=target.column).value, (int, float))
                 for r in range(1, min(target.row, 5000))) >= 2:
             # xlsx_total at 4f7db1e: the total "389.90" sent with kind "text" under the Amount column, six times:
-            # stored as text, which SUM and Excel's own sums leave out
-            raise ToolError(f"{cw.cell}: {cw.value!r} with kind 'text' would be stored as text in a column of "
-                            "numbers, which sums leave out; nothing was written. Leave kind out to write it as a "
-                            "number.")
-        formulas |= _set(target, cw.value, cw.kind, cw.number_format)
+            # stored as text, which SUM and Excel's own sums leave out; refused (at 7b217b1), the same call was sent
+            # three times and the task handed off. Written as the number, and the result says so.
+            kind = "auto"
+            note += f" {cw.cell}: {cw.value!r} was sent as text; written as a number, like the column above it."
+        formulas |= _set(target, cw.value, kind, cw.number_format)
         written.append(target)
     for i, row in enumerate(params.rows):
         for j, v in enumerate(row):
