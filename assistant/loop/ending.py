@@ -5,7 +5,8 @@ The first doubtful answer is fed back to the model with the list of doubts
 (a message starting :data:`FINISH_CHECK_PREFIX`); a second one since the
 user's last note pauses the task for the human with that list (a hand-off
 with reasons, pause kind "stuck": continue with a note, or stop), never a
-wrong "done". When the reason is that the files do not hold what the goal asks
+wrong "done"; when every doubt gives the answer to copy, one last turn first,
+which may only give that answer or ask the user (:data:`LAST_TRY`). When the reason is that the files do not hold what the goal asks
 for, the pause is a question to the user instead (kind "question"; answering
 it goes on like an ``ask_human`` answer).
 """
