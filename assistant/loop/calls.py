@@ -44,6 +44,8 @@ _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdo
 # outside the workspace too (files_rename_pattern: /tmp/bench-x/photos for the workspace's photos folder)
 _FILES_SHOWN = "What the workspace holds:"
 _HARNESS_CALLS = ("ask_human", "use_tools", "finish", "update_plan")
+#: why a tool group asked for with use_tools is not loaded (toolgroups.unasked_groups)
+_UNASKED = "the task does not ask for it, and no file of the workspace is of that kind"
 FAILED_AGAIN_KEY = "failed_again"
 """``CallRecord.data`` key: the id of the identical earlier call that failed the same way (:meth:`CallRunner.failed_before`)."""
 OTHER_TOOL_KEY = "points_elsewhere"
@@ -744,15 +746,13 @@ class CallRunner:
         if unasked and not set(asked) - set(unasked):
             # files_rename_pattern at 4f7db1e: the notes group loaded to rename photos, and a note written
             what = "; ".join(f"{g} ({GROUPS[g][0]})" for g in unasked)
-            msg = (f"Not loaded: {what}: the task does not ask for it, and no file of the workspace is of that kind. "
-                   "Do the task with the tools you have (the file tools: list_dir, find_files, grep, read_file, "
+            msg = (f"Not loaded: {what}: {_UNASKED}. Do the task with the tools you have (the file tools: list_dir, find_files, grep, read_file, "
                    "write_file, edit_file, move, copy, rename_many).")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if unasked:  # the groups the task points at are loaded, the others left out, and the result says so
             call.arguments["groups"] = [g for g in asked if g not in unasked]
             params = tool.validate(call.arguments)
-            remapped = "\n".join(x for x in (remapped, f"(Not loaded: {', '.join(unasked)}: the task does not ask "
-                                                        "for it, and no file of the workspace is of that kind.)") if x)
+            remapped = "\n".join(x for x in (remapped, f"(Not loaded: {', '.join(unasked)}: {_UNASKED}.)") if x)
         risk = tool.risk_of(self.ctx, params)
         unknown = _unknown_arguments(tool, call.arguments)
         if unknown and risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.status != "started":
