@@ -534,3 +534,30 @@ def test_rename_many_never_strips_the_extensions(ctx: ToolContext) -> None:
     assert sorted(p.name for p in (root / "inbox").iterdir()) == ["beach.jpg", "scan.pdf"]
     out = call(ctx, "rename_many", folder="inbox", find=".jpg", replace=".jpeg")  # another type: the user's call
     assert not out.error and (root / "inbox" / "beach.jpeg").exists()
+
+
+def test_write_file_to_a_new_document_spells_out_the_call_that_writes_what_it_was_sent(ctx: ToolContext) -> None:
+    """multistep_invoices_memo at db466c8: Qwen 1.5B sent an HTML table to invoices.xlsx twice, told only
+    "xlsx_write makes it", and spent two more steps loading a loaded group and reading a file not there."""
+    root = Path(ctx.workspace.root)
+    html = ("<table><tr><th>Invoice</th><th>Amount</th></tr><tr><td>INV-101</td><td>1,200.00 EUR</td></tr>"
+            "<tr><td>INV-102</td><td>349.50 EUR</td></tr></table>")
+    want = ('call xlsx_write with {"path": "invoices.xlsx", "rows": [["Invoice", "Amount"], '
+            '["INV-101", "1,200.00 EUR"], ["INV-102", "349.50 EUR"]]}.')
+    for content in (html, "| Invoice | Amount |\n|---|---|\n| INV-101 | 1,200.00 EUR |\n| INV-102 | 349.50 EUR |",
+                    "Invoice,Amount\nINV-101,\"1,200.00 EUR\"\nINV-102,349.50 EUR\n",
+                    "Invoice\tAmount\nINV-101\t1,200.00 EUR\nINV-102\t349.50 EUR"):
+        out = call(ctx, "write_file", path="invoices.xlsx", content=content)
+        assert out.error and want in out.text, content
+    for content in ("The total is 1,635.75 EUR.", "a,b\nc", "<p>no table</p>"):  # no table: only the tool's name
+        out = call(ctx, "write_file", path="invoices.xlsx", content=content)
+        assert out.error and "call xlsx_write with" not in out.text and "xlsx_write makes it" in out.text
+    out = call(ctx, "write_file", path="memo.docx", content="# Invoices\n\nTo the finance team:\nthe total is "
+               "1635.75 EUR.\n\nRegards")
+    assert out.error and ('call docx_create with {"path": "memo.docx", "blocks": [{"type": "heading", "text": '
+                          '"Invoices"}, {"type": "paragraph", "text": "To the finance team: the total is 1635.75 '
+                          'EUR."}, {"type": "paragraph", "text": "Regards"}]}.') in out.text
+    (root / "memo.docx").write_bytes(b"PK\x03\x04 document")  # an existing document: no call that makes a new one
+    out = call(ctx, "write_file", path="memo.docx", content="The total is 1635.75 EUR.")
+    assert out.error and "call docx_create" not in out.text
+    assert not (root / "invoices.xlsx").exists() and (root / "memo.docx").read_bytes() == b"PK\x03\x04 document"

@@ -81,7 +81,7 @@ def write_file(ctx: ToolContext, params: WriteFileParams) -> ToolResult:
         if os.path.splitext(params.path)[1].lower() in _BINARY:  # xlsx_group_sums: CSV text over sales.xlsx
             raise ToolError(f"write_file writes plain text, and {params.path} names a document; nothing was "
                             f"written. {document_hint(params.path, exists=ws.exists(params.path))}"
-                            f"{_from_csv_hint(ws, params.path)}")
+                            f"{_from_csv_hint(ws, params.path) or _from_content_hint(ws, params.path, params.content)}")
         _csv_shaped(params.path, params.content)
         old = _old_text(ws, params.path)
         if old is None and _is_binary(ws, params.path):
@@ -162,6 +162,73 @@ class MoveParams(BaseModel):
     src: str = Field(description="File or folder to move/rename, or a wildcard (inbox/*.pdf) for many files.")
     dest: str = Field(description="Its full new path; for a wildcard src, the folder the files go into.")
     overwrite: bool = Field(False, description="Replace an existing file at dest.")
+
+
+def _content_rows(content: str) -> list[list[str]]:
+    """The table in ``content`` as rows of cell texts: an HTML table (``<tr>`` rows), a
+    Markdown table ('|' columns, its ``---`` line dropped) or CSV/TSV lines; [] unless
+    there are at least two rows, all of the same width of at least two."""
+    text = content.strip()
+    rows: list[list[str]] = []
+    if re.search(r"<tr\b", text, re.I):
+        import lxml.etree
+        import lxml.html
+
+        try:
+            tree = lxml.html.fromstring(text)
+        except (ValueError, lxml.etree.LxmlError):
+            return []
+        rows = [[" ".join(c.text_content().split()) for c in tr.xpath("./th|./td")] for tr in tree.iter("tr")]
+    else:
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        if lines and all("|" in ln for ln in lines):
+            rows = [[c.strip() for c in ln.strip("|").split("|")] for ln in lines
+                    if not set(ln) <= set("-|: +")]
+        elif lines:
+            import csv
+
+            sep = "\t" if all("\t" in ln for ln in lines) else ","
+            rows = [[c.strip() for c in r] for r in csv.reader(lines, delimiter=sep)]
+    widths = {len(r) for r in rows}
+    return rows if len(rows) >= 2 and len(widths) == 1 and widths.pop() >= 2 else []
+
+
+def _content_blocks(content: str) -> list[dict[str, Any]]:
+    """``content`` (plain text or Markdown) as docx_create blocks: a "# " line a
+    heading of its level, every other run of lines between blank lines a paragraph;
+    [] for markup (HTML) or no text."""
+    if re.search(r"<[a-zA-Z/][^>]*>", content):
+        return []
+    blocks: list[dict[str, Any]] = []
+    for part in re.split(r"\n\s*\n", content.strip()):
+        lines = [ln.strip() for ln in part.splitlines() if ln.strip()]
+        while lines and (m := re.match(r"(#{1,6})\s+(.*)", lines[0])):
+            level = len(m.group(1))
+            blocks.append({"type": "heading", "text": m.group(2)} | ({"level": level} if level > 1 else {}))
+            lines = lines[1:]
+        if lines:
+            blocks.append({"type": "paragraph", "text": " ".join(lines)})
+    return blocks
+
+
+def _from_content_hint(ws: Workspace, path: str, content: str) -> str:
+    """" To write this, call xlsx_write with {...}" (its ``rows`` the table in
+    ``content``) for a new workbook, or "... call docx_create with {...}" (its
+    ``blocks`` the text) for a new Word document: the call that writes what
+    write_file was sent; "" when ``path`` exists or the content has no table or text.
+    multistep_invoices_memo at db466c8: Qwen 1.5B sent an HTML table to invoices.xlsx
+    twice, told only "xlsx_write makes it", and loaded a loaded group and read a file
+    that was not there in between (four of its eight steps)."""
+    ext = os.path.splitext(path)[1].lower()
+    if ws.exists(path):
+        return ""
+    if ext in (".xlsx", ".xlsm") and (rows := _content_rows(content)):
+        call = json.dumps({"path": path, "rows": rows}, ensure_ascii=False)
+        return f" To write this table, call xlsx_write with {call}." if len(call) <= 2000 else ""
+    if ext == ".docx" and (blocks := _content_blocks(content)):
+        call = json.dumps({"path": path, "blocks": blocks}, ensure_ascii=False)
+        return f" To write this text, call docx_create with {call}." if len(call) <= 2000 else ""
+    return ""
 
 
 _DOCUMENT_TYPES = {".xlsx": "an Excel workbook", ".xlsm": "an Excel workbook", ".docx": "a Word document",
