@@ -267,3 +267,24 @@ def test_a_cut_off_call_of_a_loaded_tool_is_not_sent_to_use_tools(tmp_path):
     told = [m.content for m in store.messages(events[-1].task_id) if m.kind == "format_error" and m.content]
     assert told and told[0].startswith("Format error: invalid JSON") and "use_tools" not in told[0], told
     store.close()
+
+
+def test_loading_nothing_new_repeats_the_call_to_copy(tmp_path):
+    """multistep_invoices_memo at db466c8: write_file of an HTML table to invoices.xlsx was refused with the
+    xlsx_write call to copy; Qwen 1.5B loaded the loaded excel group, then read the workbook that was not there."""
+    from agent_helpers import call, scripted_agent
+    from tools.core import USE_TOOLS
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+
+    table = "<table><tr><th>Invoice</th><th>Amount</th></tr><tr><td>INV-1</td><td>5.00</td></tr></table>"
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("write_file", path="invoices.xlsx", content=table), call("use_tools", groups='["excel"]'),
+        "I could not write it."], [*FILE_TOOLS, *OFFICE_TOOLS, USE_TOOLS], approve="all")
+    list(agent.run("Put the invoices into invoices.xlsx.", workspace=ws))
+    task_id = store.list_tasks()[0].id
+    obs = [m.content for m in store.messages(task_id) if m.name == "use_tools"]
+    assert "already in your tool list" in obs[0]
+    assert obs[0].endswith('The call to copy (harness note at step 1: call xlsx_write with {"path": "invoices.xlsx", '
+                           '"rows": [["Invoice", "Amount"], ["INV-1", "5.00"]]})')
+    store.close()

@@ -166,6 +166,10 @@ class CallRunner:
             if note.startswith(ALREADY_LOADED):  # nothing new: the next turn is constrained without use_tools
                 # (files_merge_todos at 62f6d46: the loaded excel group loaded three times, a step each)
                 result = ToolResult(text=result.text, error=False, data={**(result.data or {}), NOTHING_NEW_KEY: True})
+                pending = next_call_to_copy(self.s.calls, self.s.messages)
+                # multistep_invoices_memo at db466c8: the excel group loaded again after write_file was refused,
+                # then a file not there read: the call that the refusal gave was the one the task needed
+                text = f"{text}\nThe call to copy (harness note at {pending})" if pending else text
         if result.untrusted:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
