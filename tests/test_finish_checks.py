@@ -2388,3 +2388,18 @@ def test_a_total_said_that_is_not_the_columns_sum_is_doubted(tmp_path):
     for right in ("The total row was added: the total is 145.55.", "Added the Total row under the table.",
                   "Added the Total row with =SUM(C2:C4); the total of 3 expenses is 145.55."):
         assert not any("adds up to" in p for p in finish_problems(right, ev)), right
+
+
+def test_an_answer_may_say_a_result_of_a_tool_that_ran_confirms_it(tmp_path):
+    """pdf_page_count at 4f7db1e: the right page count and title, with "This matches the output from the
+    `pdf_read` function", were refused for naming a tool; the task ended in a hand-off."""
+    (tmp_path / "manual.pdf").write_bytes(b"%PDF-1.4")
+    read = _done("pdf_read", "manual.pdf: 6 pages.\n--- page 1 ---\nSolar Lamp X2 User Guide", path="manual.pdf")
+    answer = ('1. The total number of pages is explicitly stated in the text as "6 pages." This matches the output '
+              'from the `pdf_read` function.\n2. The title on the first page is "Solar Lamp X2 User Guide".\n\n'
+              'Therefore, the number of pages in manual.pdf is 6, and the title on its first page is "Solar Lamp X2 '
+              'User Guide".')
+    goal = "How many pages does manual.pdf have, and what is the title on its first page?"
+    assert finish_problems(answer, Evidence(goal, tmp_path, calls=[read], tool_names=["pdf_read", "read_file"])) == []
+    for pointer in ("The title is in the output of pdf_read.", "See the result of `pdf_read`."):
+        assert "names the tool 'pdf_read'" in markup_problem(pointer, ["pdf_read"], ["pdf_read"])

@@ -92,7 +92,10 @@ _ASIDE = re.compile(r"\b(?:i|we)(?: will|'ll| can| could| may| might| would)\b.*
                     r"then| next| first)?\s+(?:call|use|run|try)\b", re.IGNORECASE)
 
 
-_POINTS_TO_RESULT = re.compile(r"\b(result|output|response)s?\s+(of|from)\s+(the\s+)?`?$", re.IGNORECASE)
+#: "... in the result of" a tool: a pointer instead of the answer. "This matches the output from the `pdf_read`
+#: function" is not (pdf_page_count at 4f7db1e: the right page count and title were refused for it)
+_POINTS_TO_RESULT = re.compile(r"\b(?:in|see|at|check)\s+(?:the\s+)?(result|output|response)s?\s+(of|from)\s+"
+                               r"(the\s+)?`?$", re.IGNORECASE)
 
 
 _CODE_BLOCK = re.compile(r"```[ \t]*(sql|python|py|bash|sh|shell|js|javascript|vba|excel|r)?[ \t]*\n(.*?)\n[ \t]*```", re.DOTALL)
