@@ -677,9 +677,10 @@ def test_a_call_that_failed_the_same_way_twice_leaves_the_next_grammar(assistant
     assert results[2].startswith(results[1]) and "failed the same way at step 2" in results[2]
     calls = store.calls(events[-1].task_id)
     assert calls[2].data.get("failed_again") == calls[1].id and not (calls[1].data or {}).get("failed_again")
-    # like a repeat that succeeded: the next turn is constrained, without write_file; the one before was free
-    assert [force for force, _ in model.calls][:4] == [None, None, None, "tool_call_or_final"]
-    assert "write_file" in model.grammar_tools[2] and "write_file" not in model.grammar_tools[3]
+    # the refusal spells out the xlsx_write to copy: the turns after it may only call xlsx_write (without
+    # write_file after the second failure, like a repeat that succeeded: turns.copy_after_failed_write)
+    assert [force for force, _ in model.calls][:4] == [None, None, "tool_call", "tool_call"]
+    assert model.grammar_tools[2] == ["xlsx_write"] and model.grammar_tools[3] == ["xlsx_write"]
     assert not (ws / "contacts.xlsx").exists()
     store.close()
 

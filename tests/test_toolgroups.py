@@ -288,3 +288,26 @@ def test_loading_nothing_new_repeats_the_call_to_copy(tmp_path):
     assert obs[0].endswith('The call to copy (harness note at step 1: call xlsx_write with {"path": "invoices.xlsx", '
                            '"rows": [["Invoice", "Amount"], ["INV-1", "5.00"]]})')
     store.close()
+
+
+def test_the_turn_after_a_failed_write_that_spells_out_its_call_may_only_call_that_tool(tmp_path):
+    """csv_top_customers at db466c8: write_file's refusal gave the csv_write to copy; Qwen 1.5B copied the output
+    onto itself and renamed the user's input file instead, and the budget ran out with no output."""
+    from agent_helpers import call, scripted_agent
+    from tools.core import USE_TOOLS
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+
+    table = "<table><tr><th>Invoice</th><th>Amount</th></tr><tr><td>INV-1</td><td>5.00</td></tr></table>"
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("write_file", path="invoices.xlsx", content=table),
+        call("xlsx_write", path="invoices.xlsx", rows='[["Invoice", "Amount"], ["INV-1", "5.00"]]'),
+        call("write_file", path="notes.txt", content="x"), call("write_file", path="b.txt", content="y"),
+        "I wrote invoices.xlsx with the one invoice, INV-1 (5.00), and notes.txt and b.txt."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, USE_TOOLS], approve="all")
+    (ws / "b.txt").write_bytes(b"\xff\xfe\x00binary")  # a failed write that spells out no call: no force after it
+    list(agent.run("Put the invoice INV-1 of 5.00 into invoices.xlsx.", workspace=ws))
+    assert model.calls[1][0] == "tool_call" and model.grammar_tools[1] == ["xlsx_write"], model.calls
+    assert model.calls[2][0] is None and model.calls[4][0] is None, model.calls
+    assert (ws / "invoices.xlsx").exists()
+    store.close()

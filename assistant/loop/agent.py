@@ -51,7 +51,8 @@ from .resolve import apply_resume
 from .stuck import check_budget, check_stuck
 from .toolgroups import initial_groups, loaded_schemas_note, turn_tools, unloaded_hint
 from .turns import (FORCE, Answer, Calls, FormatError, classify_turn, empty_reply, force_for, force_to_look,
-                    forges_result, last_step_note, outputs_made_note, refused_answer, spelled_out_tools)
+                    forges_result, last_step_note, outputs_made_note, refused_answer, spelled_out_tools,
+                    copy_after_failed_write)
 
 __all__ = ["Agent", "MAX_FORMAT_ERRORS"]
 
@@ -355,6 +356,11 @@ class Agent:
             spelled = spelled_out_tools(sess.messages, FINISH_CHECK_PREFIX)
             only = [t for t in call_tools if (t.get("function") or t).get("name") in spelled]
             call_tools = only or call_tools
+        copy = [] if look else copy_after_failed_write(last)
+        only = [t for t in (tt.callable if call_tools is None else call_tools)
+                if (t.get("function") or t).get("name") in copy]
+        if only:  # a failed write whose result spells out the call that writes it: only that call's tool
+            force, call_tools = "tool_call", only
         ask_which = [t for t in tt.callable if (t.get("function") or t).get("name") == "ask_human"] \
             if any((c.data or {}).get(AMBIGUOUS_KEY) for c in last) else []
         given = answer_to_give(sess.messages)

@@ -27,7 +27,8 @@ from .verify import announces_work, unbacked_file_claims
 from .answer_form import without_tool_asides
 
 __all__ = ["Answer", "Calls", "FormatError", "TurnKind", "classify_turn", "force_for", "force_to_look", "last_step_note",
-           "empty_reply", "forges_result", "outputs_made_note", "refused_answer", "FORCE"]
+           "empty_reply", "forges_result", "outputs_made_note", "refused_answer", "FORCE",
+           "copy_after_failed_write"]
 
 _HAS_WORD = re.compile(r"[^\W_]{2,}")
 FORCE = "tool_call_or_final"  # a turn constrained to a call or an explicit final answer
@@ -287,6 +288,25 @@ def spelled_out_tools(messages: Sequence[Any], check_prefix: str) -> list[str]:
     doubts = [ln for ln in last.splitlines() if ln.startswith(("- ", PENDING_CALL))]
     return list(dict.fromkeys(m.group(1) for d in doubts
                               for m in re.finditer(r"\bcall (?!finish\b)([a-z][a-z0-9_]*) with \{", d)))
+
+
+def copy_after_failed_write(step_calls: Sequence[Any]) -> list[str]:
+    """The tools of the calls spelled out for the model to copy
+    (:func:`recap.calls_to_copy_in`) in the results of ``step_calls`` (the last
+    step's calls) when none of them succeeded and one that failed was a write; []
+    otherwise. The next turn may only call those tools. csv_top_customers at
+    db466c8: write_file sent the query's '|' table to top3.csv, the refusal gave the
+    csv_write to copy, and Qwen 1.5B copied top3.csv onto itself and renamed the
+    user's orders.csv instead; the budget ran out with no top3.csv."""
+    from .recap import calls_to_copy_in
+
+    if not step_calls or any(getattr(c, "status", "") == "done" and not getattr(c, "error", False)
+                             for c in step_calls):
+        return []
+    failed = [c for c in step_calls if getattr(c, "error", False)
+              and (getattr(c, "risk", None) or "read") in ("write", "destructive")]
+    return list(dict.fromkeys(name for c in failed for name, _ in calls_to_copy_in(getattr(c, "result", "") or "")
+                              if name != "finish"))
 
 
 def refused_answer(messages: Sequence[Any], check_prefix: str) -> bool:
