@@ -1980,3 +1980,32 @@ def test_a_failed_write_to_the_file_a_pending_call_writes_repeats_that_call(assi
                                '"rows": [["customer", "total"], ["B", 7]]}'), results[1]
     assert "The call to copy" not in results[2]
     store.close()
+
+
+def test_a_file_the_task_reads_from_is_not_moved_renamed_or_deleted_unasked(tmp_path):
+    """csv_top_customers at db466c8: asked for the top customers of orders.csv in top3.csv, Qwen 1.5B renamed
+    orders.csv to orders_backup.csv, and top3.csv was never made."""
+    goal = "Find the 3 customers who spent the most in total in orders.csv and save them to top3.csv."
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("rename_many", find="orders.csv", replace="orders_backup.csv"),
+        call("move", src="orders.csv", dest="old/orders.csv"), call("delete", path="*.csv"),
+        call("move", src="notes.txt", dest="notes-old.txt"), "I could not do it."], approve="all")
+    (ws / "orders.csv").write_text("Order,Customer,Amount\nO-1,Acme,5\n")
+    (ws / "notes.txt").write_text("x\n")
+    events = list(agent.run(goal, workspace=ws))
+    results = [e for e in events if isinstance(e, ToolCallFinished) and e.call["name"] != "read_file"]  # pre-read
+    for refused in results[:3]:
+        assert refused.error and refused.result.startswith("Not run: orders.csv is a file the task reads from"), \
+            refused.result
+    assert not results[3].error and (ws / "notes-old.txt").exists()  # not a file the task names
+    assert (ws / "orders.csv").read_text().startswith("Order,") and not (ws / "orders_backup.csv").exists()
+    store.close()
+
+    asked = tmp_path / "asked"
+    asked.mkdir()
+    agent, model, ws, store = scripted_agent(asked, [
+        call("rename_many", find="orders", replace="old-orders"), "Renamed it."], approve="all")
+    (ws / "orders.csv").write_text("Order\n")
+    list(agent.run("Rename orders.csv to old-orders.csv", workspace=ws))
+    assert (ws / "old-orders.csv").exists()  # the task asks for it
+    store.close()

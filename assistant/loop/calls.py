@@ -8,6 +8,7 @@ the model reads; nothing here raises into the loop.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import re
@@ -55,6 +56,9 @@ NOTHING_NEW_KEY = "loaded_nothing_new"
 #: a refusal because the change the call would make is already made ("Not run: step 2 already added this ...")
 _ALREADY_DONE = re.compile(r"Not run: step \d+ already (added|changed)\b")
 QUESTION_ONLY_KEY = "question_only"
+#: a goal's words that ask to move, rename or delete files: without them, the files it names to read from stay put
+_MOVING_GOAL = re.compile(r"\b(mov(e|es|ing)|renam\w*|delet\w*|remov\w*|organi[sz]\w*|sort\w*|tid(y|ies)|clean\w* up"
+                          r"|archiv\w*|trash\w*|folders?|back(ed)? ?up|trash)\b", re.IGNORECASE)
 """``CallRecord.data`` key: True on a change refused because the task only asks a question (the tool is left out
 of the task's later constrained turns)."""
 _SHOW_AGAIN_CHARS = 6000
@@ -825,6 +829,13 @@ class CallRunner:
                 msg = (f"Not run: the task asks for a change in the {store}, and the user did not ask to write "
                        f"{rel}; make the change with {tool_name}.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            moved = self._moves_an_input(call)
+            if moved:  # csv_top_customers at db466c8: orders.csv renamed to orders_backup.csv, top3.csv never made
+                msg = (f"Not run: {moved} is a file the task reads from, and the task does not ask to move, rename "
+                       "or delete it; leave it where it is.")
+                pending = next_call_to_copy(s.calls, s.messages)
+                msg += f"\nThe call to copy (harness note at {pending})" if pending else ""
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             copy = self._copies_an_input(call)
             if copy:  # docx_append_paragraph at 36d1140: the paragraph added to new_letter.docx, not letter.docx
                 # run it on the file itself, saying so: refused, at 237b37e the same call came back three times
@@ -1114,6 +1125,27 @@ class CallRunner:
             if norm_path(rel) not in named:  # calendar_next_weekday at 42e28a8: README.txt edited ("My desk. It's
                 return (*store, rel)  # a nice desk.") in a task that only asks for a calendar event
         return None
+
+    def _moves_an_input(self, call: CallRecord) -> str:
+        """The file the goal names to read from that ``call`` (``move``, ``delete`` or
+        ``rename_many``) would move, rename or delete, when the goal's words ask for
+        no such thing (:data:`_MOVING_GOAL`); "" otherwise."""
+        goal = self.s.task.goal
+        if call.name not in ("move", "delete", "rename_many") or _MOVING_GOAL.search(goal):
+            return ""
+        inputs = [norm_path(p) for p in goal_files(goal)[1]]
+        if call.name == "rename_many":
+            folder = norm_path(str(call.arguments.get("folder") or "."))
+            folder = "" if folder in (".", "") else folder
+            find, pattern = str(call.arguments.get("find") or ""), str(call.arguments.get("pattern") or "*")
+            return next((p for p in inputs if (p.rsplit("/", 1)[0] if "/" in p else "") == folder and find
+                         and find in p.rsplit("/", 1)[-1] and fnmatch.fnmatch(p.rsplit("/", 1)[-1], pattern)), "")
+        path = call.arguments.get("src", call.arguments.get("path"))
+        if not isinstance(path, str) or not path.strip():
+            return ""
+        path = norm_path(path)
+        return next((p for p in inputs if p == path or fnmatch.fnmatch(p, path)
+                     or p.startswith(path.rstrip("/") + "/")), "")
 
     def _copies_an_input(self, call: CallRecord) -> tuple[str, str] | None:
         """``(path, output)`` when ``call`` would save its change of a file the goal names
