@@ -2403,3 +2403,33 @@ def test_an_answer_may_say_a_result_of_a_tool_that_ran_confirms_it(tmp_path):
     assert finish_problems(answer, Evidence(goal, tmp_path, calls=[read], tool_names=["pdf_read", "read_file"])) == []
     for pointer in ("The title is in the output of pdf_read.", "See the result of `pdf_read`."):
         assert "names the tool 'pdf_read'" in markup_problem(pointer, ["pdf_read"], ["pdf_read"])
+
+
+def test_a_file_named_by_its_bare_name_is_the_workspace_file_it_means(ctx):
+    """files_find at db466c8: "The file is `appt-0412.txt` in the `archive/2024/misc` folder." (right, and read)
+    was doubted as naming no file, and "The workspace holds a file named `garden.txt` in the `home` folder." (never
+    opened, and not it) finished the task."""
+    files = {"archive/2024/misc/appt-0412.txt": "Passport renewal appointment at the city office, 12 April.",
+             "home/insurance.txt": "Home insurance renewal due in May.", "home/garden.txt": "Plant tomatoes.",
+             "work/garden.txt": "Water the plants.", "readme.txt": "Personal archive."}
+    for rel, text in files.items():
+        ctx.workspace.write_text(rel, text + "\n")
+    goal = "Somewhere in this folder there is a text file about my passport renewal appointment. Which file is it?"
+    listing = ("no files match '*.pdf' under .\nWhat the workspace holds: archive/, archive/2024/, home/, "
+               "home/garden.txt, home/insurance.txt, readme.txt, work/, work/garden.txt.")
+    found = CallRecord(id="s1c0", step=1, turn_seq=1, name="find_files", arguments={"pattern": "*.pdf"},
+                       status="done", result=listing)
+    grep = CallRecord(id="s4c0", step=4, turn_seq=4, name="grep", arguments={"pattern": "appointment"},
+                      status="done", result="archive/2024/misc/appt-0412.txt:1: Passport renewal appointment at ...")
+
+    def problems(answer, calls):
+        return finish_problems(answer, Evidence(goal=goal, workspace=ctx.workspace.root, calls=calls,
+                                                tool_names=[*TOOLS, "grep"]))
+
+    assert problems("The file is `appt-0412.txt` in the `archive/2024/misc` folder.", [found, grep]) == []
+    assert problems("It is appt-0412.txt.", [found, grep]) == []  # one file anywhere has that name
+    wrong = problems("The workspace holds a file named `garden.txt` in the `home` folder.", [found])
+    assert wrong and wrong[0].startswith("the answer says home/garden.txt is the file, but this task never looked "
+                                         "inside it"), wrong
+    # two garden.txt files and no folder said: which one is not known, as before
+    assert not any("garden.txt is the file" in p for p in problems("It is garden.txt.", [found]))

@@ -92,6 +92,52 @@ def _folders_said_missing(answer: str, root: Path, limit: int = 400) -> list[str
     return out
 
 
+_IN_FOLDER = re.compile(r"[`'\"]?,?\s+(?:(?:is|was)\s+)?(?:located\s+|stored\s+|found\s+)?in\s+(?:the\s+)?"
+                        r"[`'\"]?(?P<folder>[\w.-]+(?:/[\w.-]+)*)/?[`'\"]?\s+(?:folder|directory|subfolder)\b",
+                        re.IGNORECASE)
+
+
+def _workspace_file(root: Path, rel: str, after: str = "", limit: int = 2000) -> str | None:
+    """The workspace file an answer means by ``rel``: ``rel`` when it is one; else
+    FOLDER/``rel`` when the words ``after`` it say "in the FOLDER folder"; else the one
+    file anywhere whose path ends with ``rel`` (case aside); None when there is none
+    or more than one. files_find at db466c8: "`appt-0412.txt` in the
+    `archive/2024/misc` folder" (right) was doubted as naming no file, and "a file
+    named `garden.txt` in the `home` folder" (wrong) passed unexamined."""
+    if (root / rel).is_file():
+        return rel
+    m = _IN_FOLDER.match(after)
+    if m and (root / m.group("folder") / rel).is_file():
+        return f"{norm_path(m.group('folder'))}/{rel}"
+    want, found, seen = rel.lower().strip("/"), [], 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        here = os.path.relpath(folder, root).replace(os.sep, "/")
+        found += [p for p in (f if here == "." else f"{here}/{f}" for f in files)
+                  if p.lower() == want or p.lower().endswith("/" + want)]
+        seen += len(files)
+        if seen > limit or len(found) > 1:
+            return None
+    return found[0] if found else None
+
+
+def _picked_files(answer: str, root: Path) -> list[str]:
+    """The workspace files ``answer`` names, not in a negated sentence ("it is not
+    readme.txt"), each as its workspace path (:func:`_workspace_file`)."""
+    out = []
+    for pos, rel in _paths(answer):
+        if _NEGATED.search(_sentence_before(answer, pos)):
+            continue
+        end = answer.find(rel, pos)
+        after = answer[end + len(rel):] if end >= 0 else ""
+        if not (root / rel).is_file() and _NEGATED.search(re.split(r"(?<=[.!?;])\s", after, maxsplit=1)[0]):
+            continue  # '"appt-0412.txt" does not mention "passport"' (files_find at 0cfab8b) picks no file
+        found = _workspace_file(root, rel, after)
+        if found and found not in out:
+            out.append(found)
+    return out
+
+
 def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
     """The doubt when the goal asks which file holds something and the answer names
     existing files of which this task looked inside none (read it, or saw it in a grep
@@ -105,8 +151,7 @@ def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
         # files_find: "To find a file by what it says, use grep." (find_files' own hint) as the answer
         return ["the task asks which file it is, and the answer names none; give the file's path, or say plainly "
                 "that you could not find it"]
-    named = [rel for pos, rel in _paths(answer) if (root / rel).is_file()
-             and not _NEGATED.search(_sentence_before(answer, pos))]
+    named = _picked_files(answer, root)
     if not named and _NOT_FOUND.search(answer):
         little = _searched_too_little(ev)
         return [little] if little else []
@@ -136,8 +181,7 @@ def _off_topic(answer: str, ev: Evidence) -> str:
     if m is None or not _WHICH_FILE.search(ev.goal):
         return ""
     root = Path(ev.workspace)
-    named = [rel for pos, rel in _paths(answer) if (root / rel).is_file()
-             and not _NEGATED.search(_sentence_before(answer, pos))]
+    named = _picked_files(answer, root)
     if not named:
         return ""
     topic = [w.lower() for w in _WORD.findall(m.group("topic")) if w.lower() not in _NOT_TOPIC][:5]
@@ -251,8 +295,7 @@ def _better_pick(answer: str, ev: Evidence) -> str:
             found[rel] = [w for w in topic if w[:5] in text]
         return found[rel]
 
-    named = [rel for pos, rel in _paths(answer) if (root / rel).is_file()
-             and not _NEGATED.search(_sentence_before(answer, pos))]
+    named = _picked_files(answer, root)
     seen: dict[str, int] = {}
     for c in ev.calls:
         if c.status == "done" and not c.error and c.name != "finish":
