@@ -94,6 +94,14 @@ def repeating_tail(tokens: Sequence[int], span: int = REPEAT_SPAN, max_period: i
 _DATA_MARKS = re.compile(r'["{}\[\]|\t]')
 
 
+OPENING_WINDOW, OPENING_TIMES = 5, 8
+"""A ramble: the same five tokens (a sentence's opening, the rest varied) eight
+times among the last 768 (:func:`recurring_tail`). files_organise at db466c8: the
+files sorted, the finish answer went on "The user can use the move function to
+...", "The user can use the rename_many function to ...", one tool after another,
+until the 300 s budget ran out and the task paused with no answer."""
+
+
 def recurring_tail(tokens: Sequence[int], window: int = 10, times: int = 6, within: int = 768) -> bool:
     """True when the last ``window`` tokens occur ``times`` times or more among the
     last ``within`` tokens: a loop whose cycle varies or is longer than
@@ -547,7 +555,8 @@ class Runtime:
             # constrained output too: a grammar allows a loop inside a string (note_search at d59b864,
             # constrain = "always": the answer known, the last turn decoded until the 300 s budget ran out)
             if (len(out_ids) % 8 == 0 and repeating_tail(out_ids)) \
-                    or (not _DATA_MARKS.search(text[-160:]) and recurring_tail(out_ids)):
+                    or (not _DATA_MARKS.search(text[-160:]) and (recurring_tail(out_ids) or recurring_tail(
+                        out_ids, window=OPENING_WINDOW, times=OPENING_TIMES))):
                 reason = "repetition"
                 break
             if grammar is not None and grammar.from_start and constrained and grammar.end \

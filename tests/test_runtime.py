@@ -212,6 +212,20 @@ def test_recurring_tail_sees_a_loop_whose_cycle_varies():
     assert not any(recurring_tail(rows[:n]) for n in range(1, len(rows)))
 
 
+def test_recurring_tail_sees_a_ramble_whose_sentences_share_only_an_opening():
+    """files_organise at db466c8: "The user can use the move function to ...", "The user can use the rename_many
+    function to ...", one tool after another, until the time budget ran out."""
+    from model.runtime import OPENING_TIMES, OPENING_WINDOW, recurring_tail
+
+    opening = list(range(10, 15))  # "The user can use the"
+    ramble = [t for k in range(20) for t in (*opening, 100 + k, 200 + k, 300 + k, 400 + k, 500 + k, 16)]
+    cut = next(n for n in range(1, len(ramble)) if recurring_tail(ramble[:n], window=OPENING_WINDOW,
+                                                                  times=OPENING_TIMES))
+    assert cut <= 8 * 11 and not any(recurring_tail(ramble[:n]) for n in range(1, cut))  # the old guard: not yet
+    seven = [t for k in range(7) for t in (*opening, 100 + k, 200 + k, 300 + k, 400 + k, 500 + k, 16)]
+    assert not any(recurring_tail(seven[:n], window=OPENING_WINDOW, times=OPENING_TIMES) for n in range(len(seven)))
+
+
 def test_a_looping_output_stops_early(rt):
     # make the model repeat: a prompt full of one repeated line, greedy
     line = "all work and no play makes jack a dull boy\n"

@@ -159,3 +159,18 @@ def test_a_finish_answer_cut_off_keeps_its_whole_sentences_up_to_the_first_repea
     other = parse_turn('<tool_call>\n{"name": "write_file", "arguments": {"content": "' + f"{said} {said} x",
                        [*tools], fmt="json", starts_in_think=False)
     assert isinstance(classify_turn(TurnOutput(parsed=other, stop_reason="length"), str(tmp_path), TOOLS), FormatError)
+
+
+def test_a_finish_answer_cut_off_in_a_ramble_keeps_the_sentences_before_it():
+    """files_organise at db466c8: the files sorted, the finish answer went on "The user can use the move function
+    to ...", "The user can use the rename_many function to ...", until the time budget ran out."""
+    from assistant.loop.turns import cut_finish_answer
+
+    head = ("The files in the inbox folder are now sorted into subfolders named after their file extension. The files "
+            "are in inbox/pdf, inbox/jpg and inbox/txt.")
+    ramble = " ".join(f"The user can use the {t} function to work with these files." for t in
+                      ("move", "rename_many", "copy", "combine_files"))
+    raw = '{"name": "finish", "arguments": {"answer": "' + f"{head} {ramble} The user can use the"
+    assert cut_finish_answer(raw) == head.replace(". ", ".\n")
+    listed = "You have Team standup at 9:00. You have Lunch with Sam at 12:30. You have "  # openings differ
+    assert cut_finish_answer('{"name": "finish", "arguments": {"answer": "' + listed).count("You have") == 2

@@ -142,7 +142,8 @@ _CUT_FINISH = re.compile(r'"name"\s*:\s*"finish"\s*,\s*"arguments"\s*:\s*\{\s*"a
 def cut_finish_answer(raw: str) -> str:
     """The whole sentences of a ``finish`` call whose answer string was cut off (the
     repetition guard or the token cap stopped it), up to the first sentence said
-    again; "" when ``raw`` is no such call or no sentence of three words ended before
+    again, or before the first of the sentences that open with the same four words
+    (a ramble); "" when ``raw`` is no such call or no sentence of three words ended before
     the cut. note_search at 42e28a8: the plumber found at step 1, then three finish
     calls in a row cut off at the same place and the task handed off as stuck. What is
     kept is an answer like any other: the finish checks judge it."""
@@ -152,11 +153,18 @@ def cut_finish_answer(raw: str) -> str:
     text = re.sub(r'\\(["\\/])', r"\1", m.group("text").replace("\\n", "\n").replace("\\t", " "))
     pieces = re.split(r"(?<=[.!?])\s+|\n+", text)[:-1]  # the last piece is where the cut fell
     kept: list[str] = []
+    openings: list[str] = []
     for sentence in (p.strip() for p in pieces):
         if sentence in kept:
             break
+        opening = " ".join(sentence.lower().split()[:4]) if len(sentence.split()) > 4 else ""
+        if opening and opening in openings:  # a ramble began at the first sentence of that opening: files_organise
+            # at db466c8, "The user can use the move function to ...", "The user can use the copy function to ..."
+            kept = kept[:openings.index(opening)]
+            break
         if sentence:
             kept.append(sentence)
+            openings.append(opening)
     return "\n".join(kept) if kept and len(" ".join(kept).split()) >= 3 else ""
 
 
