@@ -2428,6 +2428,7 @@ def test_a_file_named_by_its_bare_name_is_the_workspace_file_it_means(ctx):
 
     assert problems("The file is `appt-0412.txt` in the `archive/2024/misc` folder.", [found, grep]) == []
     assert problems("It is appt-0412.txt.", [found, grep]) == []  # one file anywhere has that name
+    assert problems("It is appt-0412.txt, not readme.txt.", [found, grep]) == []
     wrong = problems("The workspace holds a file named `garden.txt` in the `home` folder.", [found])
     assert wrong and wrong[0].startswith("the answer says home/garden.txt is the file, but this task never looked "
                                          "inside it"), wrong

@@ -130,7 +130,7 @@ def _picked_files(answer: str, root: Path) -> list[str]:
             continue
         end = answer.find(rel, pos)
         after = answer[end + len(rel):] if end >= 0 else ""
-        if not (root / rel).is_file() and _NEGATED.search(re.split(r"(?<=[.!?;])\s", after, maxsplit=1)[0]):
+        if not (root / rel).is_file() and _NEGATED.search(re.split(r"[,;:.!?](?:\s|$)", after, maxsplit=1)[0]):
             continue  # '"appt-0412.txt" does not mention "passport"' (files_find at 0cfab8b) picks no file
         found = _workspace_file(root, rel, after)
         if found and found not in out:
