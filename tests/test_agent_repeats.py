@@ -2009,3 +2009,24 @@ def test_a_file_the_task_reads_from_is_not_moved_renamed_or_deleted_unasked(tmp_
     list(agent.run("Rename orders.csv to old-orders.csv", workspace=ws))
     assert (ws / "old-orders.csv").exists()  # the task asks for it
     store.close()
+
+
+def test_a_new_file_the_goal_does_not_name_is_written_as_the_output_it_asks_for(tmp_path):
+    """multistep_invoices_memo at db466c8: asked for invoices.xlsx and memo.docx, Qwen 1.5B wrote the invoices to
+    summary.xlsx, and the budget ran out with neither asked-for file made."""
+    goal = "Read invoices.txt. Create list.txt listing its invoices, then write memo.md to the finance team."
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="invoices.txt"),
+        call("write_file", path="summary.txt", content="INV-1 5.00"),
+        call("write_file", path="list.txt", content="INV-1 5.00"),
+        call("write_file", path="total.log", content="5.00"),  # no output of that type: not this check's
+        "I could not finish."], approve="all")
+    (ws / "invoices.txt").write_text("INV-1 5.00 EUR\n")
+    events = list(agent.run(goal, workspace=ws))
+    results = [e for e in events if isinstance(e, ToolCallFinished) and e.call["name"] == "write_file"]
+    assert results[0].error and results[0].result == ('Not run: the task asks for list.txt, not summary.txt; write '
+                                                      'list.txt: call write_file with {"path": "list.txt", '
+                                                      '"content": "INV-1 5.00"}'), results[0].result
+    assert not results[1].error and not results[2].error
+    assert not (ws / "summary.txt").exists() and (ws / "list.txt").read_text() == "INV-1 5.00"
+    store.close()

@@ -56,6 +56,8 @@ NOTHING_NEW_KEY = "loaded_nothing_new"
 #: a refusal because the change the call would make is already made ("Not run: step 2 already added this ...")
 _ALREADY_DONE = re.compile(r"Not run: step \d+ already (added|changed)\b")
 QUESTION_ONLY_KEY = "question_only"
+#: the tools that make a new file at their ``path``
+_MAKERS = frozenset({"write_file", "xlsx_write", "docx_create", "csv_write"})
 #: a goal's words that ask to move, rename or delete files: without them, the files it names to read from stay put
 _MOVING_GOAL = re.compile(r"\b(mov(e|es|ing)|renam\w*|delet\w*|remov\w*|organi[sz]\w*|sort\w*|tid(y|ies)|clean\w* up"
                           r"|archiv\w*|trash\w*|folders?|back(ed)? ?up|trash)\b", re.IGNORECASE)
@@ -836,6 +838,12 @@ class CallRunner:
                 pending = next_call_to_copy(s.calls, s.messages)
                 msg += f"\nThe call to copy (harness note at {pending})" if pending else ""
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            want = self._unasked_output(call)
+            if want:  # multistep_invoices_memo at db466c8: the invoices written to summary.xlsx, never invoices.xlsx
+                args = {k: v for k, v in call.arguments.items() if k != "output"}
+                msg = (f"Not run: the task asks for {want}, not {call.arguments.get('path')}; write {want}: "
+                       f"{call_to_copy(call.name, {**args, 'path': want})}")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             copy = self._copies_an_input(call)
             if copy:  # docx_append_paragraph at 36d1140: the paragraph added to new_letter.docx, not letter.docx
                 # run it on the file itself, saying so: refused, at 237b37e the same call came back three times
@@ -1125,6 +1133,24 @@ class CallRunner:
             if norm_path(rel) not in named:  # calendar_next_weekday at 42e28a8: README.txt edited ("My desk. It's
                 return (*store, rel)  # a nice desk.") in a task that only asks for a calendar event
         return None
+
+    def _unasked_output(self, call: CallRecord) -> str:
+        """The file the goal asks for that ``call`` should write instead, when it would
+        make a new file the goal does not name, of the type of exactly one output the
+        goal asks for that does not exist yet; "" otherwise."""
+        path = call.arguments.get("path")
+        ws = getattr(self.ctx, "workspace", None)
+        if call.name not in _MAKERS or not isinstance(path, str) or not path.strip() or ws is None:
+            return ""
+        outputs = goal_files(self.s.task.goal)[0]
+        ext = os.path.splitext(path)[1].lower()
+        try:
+            if norm_path(path) in {norm_path(o) for o in outputs} or ws.exists(path):
+                return ""
+            missing = [o for o in outputs if os.path.splitext(o)[1].lower() == ext and not ws.exists(o)]
+        except Exception:  # noqa: BLE001 - outside the workspace etc.: the tool refuses it itself
+            return ""
+        return missing[0] if len(missing) == 1 else ""
 
     def _moves_an_input(self, call: CallRecord) -> str:
         """The file the goal names to read from that ``call`` (``move``, ``delete`` or
