@@ -2434,3 +2434,28 @@ def test_a_file_named_by_its_bare_name_is_the_workspace_file_it_means(ctx):
                                          "inside it"), wrong
     # two garden.txt files and no folder said: which one is not known, as before
     assert not any("garden.txt is the file" in p for p in problems("It is garden.txt.", [found]))
+
+
+def test_a_missing_document_is_offered_the_answer_as_its_content(tmp_path):
+    """multistep_invoices_memo at db466c8: the total found with table_query, the answer "The total amount of all
+    invoices is 1635.75 EUR. The invoices are listed in invoices.xlsx." came with memo.docx never written; the
+    doubt said only to create it."""
+    goal = "Read invoices.pdf, then write memo.docx to the finance team stating the total amount of all invoices."
+    (tmp_path / "invoices.pdf").write_bytes(b"%PDF-1.4")
+    read = _done("pdf_read", "Amount due: 1,200.00 EUR\nAmount due: 435.75 EUR", path="invoices.pdf")
+    query = _done("table_query", "sum\n1635.75", sql="SELECT SUM(amount) FROM invoices")
+
+    def problems(answer, tools=("docx_create", "read_file")):
+        return finish_problems(answer, Evidence(goal, tmp_path, calls=[read, query], tool_names=list(tools)))
+
+    got = problems("The total amount of all invoices is 1635.75 EUR. The invoices are listed in invoices.xlsx.")
+    assert any(p.startswith("the task asks for memo.docx, but it does not exist; create it with a tool (your answer "
+                            "says what it should say: to write that into it, call docx_create with {\"path\": "
+                            "\"memo.docx\", \"blocks\": [{\"type\": \"paragraph\", \"text\": \"The total amount of "
+                            "all invoices is 1635.75 EUR.\"}]})") for p in got), got
+    listed = problems("The memo says:\n- Total: 1635.75 EUR\n- Invoices: 2")
+    assert any('call {"name": "docx_create", "arguments": {"path": "memo.docx", "blocks": [{"type": "bullets", '
+               '"items": ["Total: 1635.75 EUR", "Invoices: 2"]}]}}' in p for p in listed), listed
+    for answer in ("I wrote memo.docx.", "I could not find the total."):  # nothing found to write: no call
+        assert not any("your answer says what it should say" in p for p in problems(answer)), answer
+    assert not any("call docx_create" in p for p in problems("The total is 1635.75 EUR in all.", tools=("read_file",)))

@@ -376,9 +376,11 @@ def _answer_as_content(rel: str, answer: str, tool_names: Sequence[str]) -> str:
     if _HANDS_BACK.search(answer):  # docx_summarise at e1675c8: "follow these steps: 1. Open the report.docx ..."
         return ""  # were offered as the summary's bullets, and written
     items = [re.sub(r"\*\*(.+?)\*\*", r"\1", m.group(1)) for m in _LIST_LINE.finditer(answer)]
+    suffix = rel.lower().rsplit(".", 1)[-1]
+    if not items:
+        return _prose_as_content(rel, answer, tool_names)
     if len(items) < 2 or sum(map(len, items)) > 1200:
         return ""
-    suffix = rel.lower().rsplit(".", 1)[-1]
     if suffix == "docx" and "docx_create" in tool_names:
         call = {"name": "docx_create", "arguments": {"path": rel, "blocks": [{"type": "bullets", "items": items}]}}
     elif suffix in ("md", "txt") and "write_file" in tool_names:
@@ -386,6 +388,29 @@ def _answer_as_content(rel: str, answer: str, tool_names: Sequence[str]) -> str:
     else:
         return ""
     return f" (your answer lists its points: to write them into it, call {json.dumps(call, ensure_ascii=False)})"
+
+
+def _prose_as_content(rel: str, answer: str, tool_names: Sequence[str]) -> str:
+    """'; your answer says what it should say: ... call {...}' when ``rel`` (missing)
+    is a Word document or a text file and ``answer`` is prose whose sentences that
+    name no file and claim no write (what it found, not what it did) hold at least
+    five words and 600 characters at most; "" otherwise. multistep_invoices_memo at
+    db466c8: the total found with table_query, "The total amount of all invoices is
+    1635.75 EUR. The invoices are listed in invoices.xlsx." answered with memo.docx
+    never written."""
+    said = [x.strip() for x in re.split(r"(?<=[.!?])\s+", answer.strip()) if x.strip()]
+    said = [x for x in said if not _paths(x) and not _CLAIM.search(x) and not _NOT_DONE.search(x)]
+    text = " ".join(said)
+    if len(text.split()) < 5 or len(text) > 600:
+        return ""
+    suffix = rel.lower().rsplit(".", 1)[-1]
+    if suffix == "docx" and "docx_create" in tool_names:
+        call = call_to_copy("docx_create", {"path": rel, "blocks": [{"type": "paragraph", "text": text}]})
+    elif suffix in ("md", "txt") and "write_file" in tool_names:
+        call = call_to_copy("write_file", {"path": rel, "content": text + "\n"})
+    else:
+        return ""
+    return f" (your answer says what it should say: to write that into it, {call})"
 
 
 _LEFT_OUT = re.compile(r"\(output='(?P<output>[^'\n]+)' was left out: the task asks to change (?P<path>[^\s]+) itself")
