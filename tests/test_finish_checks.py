@@ -2459,3 +2459,29 @@ def test_a_missing_document_is_offered_the_answer_as_its_content(tmp_path):
     for answer in ("I wrote memo.docx.", "I could not find the total."):  # nothing found to write: no call
         assert not any("your answer says what it should say" in p for p in problems(answer)), answer
     assert not any("call docx_create" in p for p in problems("The total is 1635.75 EUR in all.", tools=("read_file",)))
+
+
+def test_an_answer_to_two_questions_may_not_drop_what_an_earlier_answer_found(tmp_path):
+    """pdf_page_count at db466c8: 'The title of the first page is "Solar Lamp X2 User Guide".' was refused for
+    giving no page count; the next answer gave the count alone, and the task finished half answered."""
+    from assistant.events import Finished
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        'The first line of notes.txt is "Buy oat milk".',
+        "notes.txt has 3 lines.",
+        "notes.txt has 3 lines. The first line of notes.txt is 'Buy oat milk'."], approve="all")
+    (ws / "notes.txt").write_text("Buy oat milk\nCall Ana\nPay rent\n")
+    events = list(agent.run("How many lines does notes.txt have, and what is its first line?", workspace=ws))
+    notices = [e.text for e in events if type(e).__name__ == "Notice" and "Finish check" in e.text]
+    assert any('the answer leaves out "Buy oat milk", which an earlier answer gave' in n and
+               "the answer to copy: \"notes.txt has 3 lines. The first line of notes.txt is 'Buy oat milk'.\"" in n
+               for n in notices), notices
+    assert isinstance(events[-1], Finished) and "Buy oat milk" in events[-1].answer, events[-1]
+    store.close()
+    # a quoted file name is no answer to the second question
+    goal = "How many pages does manual.pdf have, and what is the title on its first page?"
+    (tmp_path / "manual.pdf").write_bytes(b"%PDF-1.4")
+    info = _done("pdf_info", "manual.pdf:\npages: 6\nencrypted: False\npage_size_mm: 216 x 279", path="manual.pdf")
+    got = finish_problems('The PDF "manual.pdf" has 6 pages, is not encrypted, and the page size is 216mm x 279mm.',
+                          Evidence(goal, tmp_path, calls=[info], tool_names=["pdf_info"]))
+    assert any(p.startswith("the task also asks 'what is the title on its first page'") for p in got), got

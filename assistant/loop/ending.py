@@ -21,7 +21,7 @@ from ..events import Event, Notice
 from ..state.models import CallRecord, StoredMessage
 from ..state.session import TaskSession
 from .ambiguity import ambiguous_goal
-from .answer_form import ANSWER_TO_COPY, CANNED_REFUSAL
+from .answer_form import ANSWER_TO_COPY, CANNED_REFUSAL, answer_to_copy
 from .attribution import NOT_FOUND_TAIL
 from .evidence import _NOT_DONE, Evidence, made_paths
 from .finish import FINISH, FINISH_CHECK_PREFIX, changed_nothing, finish_problems, gives_up, undoable_verb
@@ -194,6 +194,9 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
     four times while a change followed every doubt and a call to copy is still
     pending), then pause for the human. Returns True when the task ended or paused."""
     problems = finish_problems(answer, ev)
+    also = all(p.startswith("the task also asks") for p in problems)  # the part left out: what was it?
+    dropped = dropped_finding(answer, _refused_answers(sess), ev) if also else ""
+    problems = [dropped] if dropped else problems
     why = "" if problems else gives_up(answer, ev)
     pending = next_call_to_copy(ev.calls) if why and not checks_failed_since_note(sess.messages) else ""
     if pending:  # files_rename_pattern at 1c5fa31: rename_many's error gave the call to copy, and the next turn
@@ -282,6 +285,53 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
         sess.commit(messages=[msg, note])
     yield Notice(f"Finish check: {'; '.join(problems)}")
     return False
+
+
+#: a goal of two questions: "How many pages ..., and what is the title ...?"
+_TWO_QUESTIONS = re.compile(r"\b(how many|how much|what|which|who|when|where)\b[^?]*\band\s+(how many|how much|what|"
+                            r"which|who|when|where)\b", re.IGNORECASE)
+_QUOTED = re.compile(r"[\"“]([^\"”\n]{3,80})[\"”]")
+
+
+def _refused_answers(sess: TaskSession) -> list[tuple[str, str]]:
+    """``(answer, doubts)`` for each answer of this task that a finish check refused,
+    oldest first: plain-text answers and ``finish`` calls alike."""
+    out: list[tuple[str, str]] = []
+    prev: StoredMessage | None = None
+    for m in sess.messages:
+        if m.role == "assistant":
+            prev = m
+        elif prev is not None and m.kind in ("corrective", "observation") \
+                and m.content.startswith(FINISH_CHECK_PREFIX):
+            call = next((c for c in sess.calls if c.id == m.tool_call_id), None) if m.kind == "observation" else None
+            out.append((str((call.arguments or {}).get("answer", "")) if call else prev.content, m.content))
+    return out
+
+
+def dropped_finding(answer: str, refused: Sequence[tuple[str, str]], ev: Evidence) -> str:
+    """The doubt when the goal asks two questions and ``answer`` leaves out a phrase
+    that a refused earlier answer quoted from a tool result of this task, the refusal
+    not about that phrase ("" otherwise), with the answer and that sentence to copy.
+    pdf_page_count at db466c8: "The title ... is "Solar Lamp X2 User Guide"." was
+    refused for giving no page count; the next answer gave the count alone, and the
+    task finished with half its question answered."""
+    if not refused or not _TWO_QUESTIONS.search(ev.goal):
+        return ""
+    results = " ".join(c.result or "" for c in ev.calls if c.status == "done" and not c.error).lower()
+    for earlier, doubts in reversed(refused):
+        doubts = "\n".join(ln for ln in doubts.splitlines() if ln.startswith("- "))  # not the results it quotes
+        for m in _QUOTED.finditer(earlier):
+            phrase = m.group(1).strip()
+            low = phrase.lower()
+            if low in results and low not in answer.lower() and low not in doubts.lower() \
+                    and low not in ev.goal.lower():
+                start = max(earlier.rfind(". ", 0, m.start()) + 1, earlier.rfind("\n", 0, m.start()) + 1, 0)
+                end = earlier.find(". ", m.end())
+                sentence = earlier[start:end + 1 if end != -1 else len(earlier)].strip()
+                return (f"the answer leaves out \"{phrase}\", which an earlier answer gave from the tools' results, "
+                        f"and the task asks two things; give both: "
+                        f"{answer_to_copy(answer.strip() + ' ' + sentence)}")
+    return ""
 
 
 def _question_for_the_user(problems: Sequence[str], ev: Evidence) -> str:

@@ -278,7 +278,11 @@ def _unanswered_part(goal: str, answer: str) -> str:
         return ""
     thing = m.group(2).lower()
     stem = thing[:-1] if thing.endswith("s") and len(thing) > 3 else thing
-    if re.search(rf"\b{re.escape(stem)}", answer, re.IGNORECASE) or _QUOTED.search(answer):
+    # a quoted file name, or words of the goal, answer nothing (pdf_page_count at db466c8: 'The PDF "manual.pdf"
+    # has 6 pages, ...' passed for its quotes, the title never given)
+    quoted = [q.group(0).strip("\"'“”‘’ ") for q in _QUOTED.finditer(answer)]
+    if re.search(rf"\b{re.escape(stem)}", answer, re.IGNORECASE) or any(
+            q and not _PATH.fullmatch(q) and q.lower() not in goal.lower() for q in quoted):
         return ""
     return goal[m.start(1):m.end()].strip()[:80]
 
