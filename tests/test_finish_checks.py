@@ -988,11 +988,16 @@ def test_an_answer_that_picks_a_value_below_the_highest_of_its_query_is_doubted(
     query = _done("table_query", result, sql="SELECT Category, SUM(Amount) AS Total FROM spending GROUP BY Category")
     goal = "Which category had the highest total spending? Answer with the category name and its total."
     problems = _problems(tmp_path, goal, "Travel had the highest total, 470.", [query], files=())
+    # xlsx_lookup at db466c8: told only the number, Qwen 1.5B sent the same answer again: the row swapped in is the
+    # answer to copy
     assert problems == ["the answer gives 470, but the result of table_query at step 1 has a higher value in that "
-                        "column (591); check which is highest (ORDER BY ... DESC LIMIT 1 puts it first)"]
+                        "column (591); check which is highest (ORDER BY ... DESC LIMIT 1 puts it first); if that row "
+                        'is the answer, the answer to copy: "Food had the highest total, 591."']
     assert _problems(tmp_path, goal, "Food, with 591.", [query], files=()) == []
     low = _problems(tmp_path, "Which category had the lowest total?", "Home, 250.", [query], files=())
-    assert any("lower value in that column (60)" in p for p in low)
+    assert any("lower value in that column (60)" in p and p.endswith('the answer to copy: "Books, 60."') for p in low)
+    bare = _problems(tmp_path, goal, "The highest total is 470.", [query], files=())  # no label named: no copy
+    assert bare and "the answer to copy" not in bare[0]
     assert _problems(tmp_path, "What did we spend on Travel?", "Travel: 470.", [query], files=()) == []
     # xlsx_lookup at c92ae49: no query at all; "Home, 250", its largest single row, read off the sheet
     read = _done("xlsx_read", "| 1 | Category | Amount |\n| 2 | Food | 120 |\n| 3 | Home | 250 |\n| 4 | Food | 471 |",

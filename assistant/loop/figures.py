@@ -16,6 +16,7 @@ from .evidence import SMALL_INTEGER, _CELL_NUMBER, _COMMON, _FENCE_LINE, _FILE_O
     _LIST_MARKER, _LOWEST, _NOT_TOPIC, _NUMBER, _WHICH_FILE, _WORD, Evidence, _data_of, _numbers, _paths, \
     _source_numbers, asks_only_a_question
 from .numbers import normalise_number
+from .answer_form import answer_to_copy
 from .recap import call_to_copy
 
 
@@ -54,11 +55,30 @@ def _not_the_extreme(answer: str, ev: Evidence) -> str:
             best = max(values) if high else min(values)
             if hits and best not in hits:
                 word = "higher" if high else "lower"
+                fixed = _with_row(answer, rows[values.index(hits[0])], rows[values.index(best)], col)
                 return (f"the answer gives {hits[0]:g}, but the result of table_query at step {c.step} has a {word} "
                         f"value in that column ({best:g}); check which is {'highest' if high else 'lowest'} (ORDER "
-                        f"BY ... {'DESC' if high else 'ASC'} LIMIT 1 puts it first)")
+                        f"BY ... {'DESC' if high else 'ASC'} LIMIT 1 puts it first)"
+                        + (f"; if that row is the answer, {answer_to_copy(fixed)}" if fixed else ""))
         return ""
     return ""
+
+
+def _with_row(answer: str, said: list[str], best: list[str], col: int) -> str:
+    """``answer`` with the row it gives (``said``) swapped for ``best``: its number in
+    column ``col`` and each other cell of that row it names (a whole word, case aside)
+    put as ``best`` has them; "" when it names no other cell of the row. xlsx_lookup
+    at db466c8: "... is Books, with a total of 60." refused for Food's 591, and sent
+    again unchanged; the doubt named the number but gave no answer to copy."""
+    value = float(normalise_number(said[col]))
+    out = _NUMBER.sub(lambda m: best[col] if float(normalise_number(m.group(0))) == value else m.group(0), answer)
+    named = False
+    for j, cell in enumerate(said):
+        if j != col and cell and not _CELL_NUMBER.fullmatch(cell) and j < len(best):
+            out, n = re.subn(rf"(?<!\w){re.escape(cell)}(?!\w)", best[j].replace("\\", r"\\"), out,
+                             flags=re.IGNORECASE)
+            named = named or n > 0
+    return out if named and out != answer else ""
 
 
 def _extreme_unsummed(ev: Evidence, said: set[str], which: str) -> str:
