@@ -1467,3 +1467,25 @@ def test_a_refusal_that_spells_out_a_call_makes_the_next_turn_a_call_of_that_too
     assert isinstance(events[-1], Finished), events[-1]
     assert model.calls[2][0] == "tool_call" and model.grammar_tools[2] == ["move"], model.grammar_tools[2]
     store.close()
+
+
+def test_asking_the_user_their_own_question_is_refused_with_the_call_to_copy(tmp_path):
+    """xlsx_top_vendors at db466c8: the ranking's table_query to copy was in the read's hint; Qwen 1.5B asked the
+    user the task's own question three times instead, and the budget ran out."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    goal = "Which 2 customers in orders.csv spent the most in total?"
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="orders.csv"), call("ask_human", question=goal), "I could not find out."],
+        [*FILE_TOOLS, *TABLE_TOOLS, ASK_HUMAN], approve="all", preread=False)
+    (ws / "orders.csv").write_text("Customer,Amount\nAcme,5\nBirch,7\nAcme,4\nCobalt,1\n")
+    events = list(agent.run(goal, workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    given = next(c for c in calls if c.name == "read_file").result
+    assert "call table_query with" in given, given  # the hint after the read
+    asked = next(c for c in calls if c.name == "ask_human")
+    assert asked.status == "denied" and "the user's own request" in asked.result
+    assert "\nThe call to copy (harness note at step 1: call table_query with {" in asked.result, asked.result
+    store.close()

@@ -212,6 +212,11 @@ class CallRunner:
         yield ToolCallFinished(call=call.brief(), result=text, error=call.error, data=call.data)
         return False
 
+    def _with_pending(self, msg: str) -> str:
+        """``msg`` and, on a line after it, the pending call to copy (:func:`next_call_to_copy`), if any."""
+        pending = next_call_to_copy(self.s.calls, self.s.messages)
+        return f"{msg}\nThe call to copy (harness note at {pending})" if pending else msg
+
     def _pending_for_path(self, call: CallRecord) -> str:
         """The pending call to copy ('step N: call NAME with {...}') when it writes the
         file a failed write call of another tool aimed at, else "". csv_top_customers at
@@ -1003,18 +1008,21 @@ class CallRunner:
         question = str(call.arguments.get("question", "")) if call.name == "ask_human" else ""
         if question and _confirms_goal(question, s.task.goal, s.task.workspace) \
                 and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
-            msg = ("Not asked: the user already asked for exactly this in their request; they are waiting for you "
-                   "to do it. Do it with the tools, then answer.")
+            msg = self._with_pending("Not asked: the user already asked for exactly this in their request; they are "
+                                     "waiting for you to do it. Do it with the tools, then answer.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))  # calendar_from_invite
         if call.name == "ask_human" and _restates_goal(str(call.arguments.get("question", "")), s.task.goal) \
                 and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):  # "which one?" is the user's
-            msg = ("Not asked: that is the user's own request, word for word; they are waiting for you to do it. "
-                   "Work it out from what the tools showed (or with another tool), then answer.")
+            # xlsx_top_vendors at db466c8: asked three times, the ranking's table_query to copy given all along
+            msg = self._with_pending("Not asked: that is the user's own request, word for word; they are waiting for "
+                                     "you to do it. Work it out from what the tools showed (or with another tool), "
+                                     "then answer.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))  # pdf_find_figure
         if question and _OFFERS_HELP.search(question) and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
             # docx_summarise at e43e9f3: "Do you need help with the summary? If so, please provide the next step."
-            msg = ("Not asked: the user gave you this task to do and is waiting for you to do it; they will not "
-                   "do any step of it. Do what is left of it with the tools, then give your final answer.")
+            msg = self._with_pending("Not asked: the user gave you this task to do and is waiting for you to do it; "
+                                     "they will not do any step of it. Do what is left of it with the tools, then give "
+                                     "your final answer.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         # the question and its choices (csv_to_xlsx at 7dcd18e: "What function should I use to create the Excel file
         # from the CSV file?", choices xlsx_write and table_query, after xlsx_write's call to copy was given)
