@@ -901,6 +901,22 @@ def test_a_total_row_holding_a_number_that_is_not_the_columns_sum_is_refused(ass
     assert f"call xlsx_write with {json.dumps(args)}" in results[1]
     assert [c.value for c in openpyxl.load_workbook(ws / "expenses.xlsx")["Expenses"][3]][2] != 133.2
     store.close()
+    # xlsx_total at db466c8: "Total" into C4 and the right sum into C5; then the harness's own row to copy went
+    # under both, summing the stray 133.2 with the data
+    (tmp_path / "shifted").mkdir()
+    shifted = json.dumps([{"cell": "C4", "value": "Total", "kind": "text"}, {"cell": "C5", "value": "133.2"}])
+    lower = json.dumps([{"cell": "B5", "value": "Total"}, {"cell": "C5", "value": "133.2"}])
+    agent, model, ws, store = scripted_agent(tmp_path / "shifted", [
+        call("table_query", sql="SELECT SUM(amount) FROM expenses"),
+        call("xlsx_write", path="expenses.xlsx", cells=shifted), call("xlsx_write", path="expenses.xlsx", cells=lower),
+        "Added the total."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=True)
+    events = list(agent.run(_expenses_book(ws), workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)][2:]
+    assert results[0].startswith("Not run: the task puts 'Total' in column B, and this puts it in C4"), results
+    assert results[1].startswith("Not run: the total row is row 4, right under the table, and this writes C5"), results
+    assert all(f"call xlsx_write with {json.dumps(args)}" in r for r in results[:2])
+    assert openpyxl.load_workbook(ws / "expenses.xlsx")["Expenses"].max_row == 3
+    store.close()
 
 
 def test_an_empty_sheet_before_any_query_is_refused_with_the_query_and_a_sheet_goes_into_the_named_book(

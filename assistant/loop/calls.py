@@ -36,8 +36,8 @@ from .preread import PREREAD_STEP
 from .recap import call_to_copy, calls_to_copy_in, next_call_to_copy
 from .stuck import signature
 from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, loaded_groups, unasked_groups
-from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, column_sum, goal_columns, goal_folder, \
-    row_to_add, store_goal, summary_lacks, summary_points, summary_too_long
+from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_sum, goal_columns, \
+    goal_folder, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -1475,10 +1475,21 @@ class CallRunner:
         if m is None:
             return ""
         want = column_sum(self.s.task.workspace, path, args["sheet"], m.group(1), int(m.group(2)), int(m.group(3)))
+        target = int(sums[0]["cell"][len(letter):])
+        texts = asked_texts(self.s.task.goal)
         for c in cells:
             ref, value = str((c or {}).get("cell", "")).upper(), (c or {}).get("value")
+            col = re.match(r"[A-Z]*", ref).group(0)
+            asked = texts.get(str(value).strip().lower()) if isinstance(value, str) else None
+            if asked and col != asked:
+                # xlsx_total at db466c8: "Total" into C10 and the sum into C11, then a total row under both
+                return (f"Not run: the task puts {value!r} in column {asked}, and this puts it in {ref}; the total "
+                        f"row is one row under the table: {call_to_copy('xlsx_write', args)}")
             if not ref.startswith(letter) or not ref[len(letter):].isdigit():
                 continue
+            if int(ref[len(letter):]) > target:
+                return (f"Not run: the total row is row {target}, right under the table, and this writes {ref}: "
+                        f"{call_to_copy('xlsx_write', args)}")
             if int(m.group(2)) <= int(ref[len(letter):]) <= int(m.group(3)):
                 # xlsx_total at 8282b36: the right sum written into C10, over the last expense's amount
                 return (f"Not run: {ref} is a row of the table's data, and this would write over it; the total row "

@@ -22,7 +22,8 @@ from .evidence import _CELL_NUMBER, _FENCED, _FENCE_LINE, _HIGHEST, _LOWEST, _MU
 from .recap import call_to_copy
 
 __all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "total_said_wrong", "goal_columns",
-           "summary_too_long", "summary_lacks", "summary_points", "store_goal", "SORT_BY_TYPE", "goal_folder", "asked_count"]
+           "summary_too_long", "summary_lacks", "summary_points", "store_goal", "SORT_BY_TYPE", "goal_folder",
+           "asked_count", "asked_texts"]
 
 
 _SUMMARY = re.compile(r"\bsummar(y|ise|ize|ies)\b", re.IGNORECASE)
@@ -37,6 +38,12 @@ _TEXT_IN_COLUMN = re.compile(r"[\"\u201c]([^\"\u201d]{1,40})[\"\u201d]\s+in\s+co
 _AGG_IN_COLUMN = re.compile(r"\bthe (?P<fn>sum|total|average|mean) of (?:the |its )?[\"'\u201c]?(?P<col>[\w ]{1,30}?)"
                             r"[\"'\u201d]? column\s+in\s+column\s+(?P<letter>[A-Z]{1,2})\b", re.IGNORECASE)
 ASKS_A_SHEET = re.compile(r"\b(sheet|tab|worksheet)s?\b", re.IGNORECASE)
+
+
+def asked_texts(goal: str) -> dict[str, str]:
+    """The texts ``goal`` quotes for a column, lowercased, and their column letters
+    ('"Total" in column B' -> {"total": "B"})."""
+    return {text.strip().lower(): col for text, col in _TEXT_IN_COLUMN.findall(goal)}
 
 
 def row_to_add(goal: str, workspace: str | Path, path: str, skip: Iterable[str] = ()) -> dict[str, Any] | None:
