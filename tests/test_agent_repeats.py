@@ -917,6 +917,22 @@ def test_a_total_row_holding_a_number_that_is_not_the_columns_sum_is_refused(ass
     assert all(f"call xlsx_write with {json.dumps(args)}" in r for r in results[:2])
     assert openpyxl.load_workbook(ws / "expenses.xlsx")["Expenses"].max_row == 3
     store.close()
+    # xlsx_total at db466c8: the sum alone written into C4 (the total row, partly); the same call again was told C4
+    # was a data row, with a row to copy under it summing C2:C4, the first total counted in the second
+    from assistant.loop.written import row_to_add
+
+    (tmp_path / "part").mkdir()
+    part = json.dumps([{"cell": "C4", "value": "133.2"}])
+    agent, model, ws, store = scripted_agent(tmp_path / "part", [
+        call("table_query", sql="SELECT SUM(amount) FROM expenses"),
+        call("xlsx_write", path="expenses.xlsx", cells=part), call("xlsx_write", path="expenses.xlsx", cells=part),
+        "Added the total."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=True)
+    goal = _expenses_book(ws)
+    events = list(agent.run(goal, workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)][2:]
+    assert not results[0].startswith("Not run") and "is a row of the table's data" not in results[1], results
+    assert row_to_add(goal, ws, "expenses.xlsx") == args  # the row under the data, not under the partial total
+    store.close()
 
 
 def test_an_empty_sheet_before_any_query_is_refused_with_the_query_and_a_sheet_goes_into_the_named_book(

@@ -68,7 +68,8 @@ def row_to_add(goal: str, workspace: str | Path, path: str, skip: Iterable[str] 
         from openpyxl.utils import get_column_letter
 
         last = [str(v or "").strip().lower() for v in rows[filled[-1]]]
-        if len(filled) > 2 and all(text.strip().lower() in last for text, _ in wanted):
+        if len(filled) > 2 and (all(text.strip().lower() in last for text, _ in wanted)
+                                or _holds_the_total(goal, rows, filled)):
             # the row is there already (xlsx_total at 8459f99: B10 "Total" and C10 =SUM(C2:C9) written, then the
             # same call again refused as writing over "data" row 10, with a second total row to copy, at row 11; at
             # 1c551ec "Total" went into A10, not B10: the row is still the one to write, in the asked columns)
@@ -113,6 +114,32 @@ def total_said_wrong(answer: str, ev: Evidence) -> str:
                     f"{want:g} ({m.group(1)}{m.group(2)}:{m.group(1)}{m.group(3)}); give that total, or leave the "
                     "number out")
     return ""
+
+
+def _holds_the_total(goal: str, rows: list[list[Any]], filled: list[int]) -> bool:
+    """The last filled row of ``rows`` holds, in a column the goal asks a sum in, that
+    column's =SUM or the sum of the data above it: the total row, partly written.
+    xlsx_total at db466c8: 389.90 written into C10 alone, then the row to copy went to
+    row 11 with =SUM(C2:C10), the first total counted in the second."""
+    from openpyxl.utils import column_index_from_string
+
+    header = [str(v or "").strip().lower() for v in rows[filled[0]]]
+    last = rows[filled[-1]]
+    for m in _AGG_IN_COLUMN.finditer(goal):
+        col, j = m.group("col").strip().lower(), column_index_from_string(m.group("letter")) - 1
+        if col not in header or j >= len(last) or m.group("fn").lower() not in ("sum", "total"):
+            continue
+        value, src = last[j], header.index(col)
+        if isinstance(value, str) and value.strip().upper().startswith("=SUM("):
+            return True
+        numbers = [r[src] for r in rows[filled[0] + 1:filled[-1]] if src < len(r)]
+        total = sum(float(v) for v in numbers if isinstance(v, (int, float)) and not isinstance(v, bool))
+        try:
+            if value not in (None, "") and abs(float(str(value).replace(",", "")) - total) < 0.005:
+                return True
+        except ValueError:
+            continue
+    return False
 
 
 def column_sum(workspace: str | Path, path: str, sheet: str, column: str, first: int, last: int) -> float | None:
