@@ -1791,7 +1791,8 @@ def test_a_listed_answer_for_a_missing_document_gets_the_call_that_writes_it(tmp
     from tools.office.docx_write import DocxCreateParams
 
     (tmp_path / "report.docx").write_bytes(b"PK")
-    read = _done("docx_read", "[p1] Project Falcon ...", path="report.docx")
+    read = _done("docx_read", "[p1] Project Falcon ... The approved budget is EUR 48,000. The launch deadline is "
+                 "30 June.", path="report.docx")
     goal = "Summarise report.docx into a new Word document summary.docx (a few short sentences or bullet points)."
     answer = ("To summarize the project Falcon status report, include:\n\n- Budget: EUR 48,000\n"
               "- Schedule: Launch by June 30, testing begins in May\n- **Risks**: Supplier delay")
@@ -2461,6 +2462,10 @@ def test_a_missing_document_is_offered_the_answer_as_its_content(tmp_path):
     listed = problems("The memo says:\n- Total: 1635.75 EUR\n- Invoices: 2")
     assert any('call {"name": "docx_create", "arguments": {"path": "memo.docx", "blocks": [{"type": "bullets", '
                '"items": ["Total: 1635.75 EUR", "Invoices: 2"]}]}}' in p for p in listed), listed
+    # multistep_invoices_memo at fa16ec2: a made-up total (2,355.75) offered as the memo's text, copied, refused
+    made_up = problems("The total amount of all invoices is 2,355.75 EUR. The invoices are in invoices.xlsx.")
+    assert made_up and not any("your answer says what it should say" in p for p in made_up), made_up
+    assert not any("your answer lists its points" in p for p in problems("- Total: 2,355.75 EUR\n- Invoices: 2"))
     for answer in ("I wrote memo.docx.", "I could not find the total."):  # nothing found to write: no call
         assert not any("your answer says what it should say" in p for p in problems(answer)), answer
     assert not any("call docx_create" in p for p in problems("The total is 1635.75 EUR in all.", tools=("read_file",)))

@@ -19,8 +19,8 @@ from typing import Any, Iterable, Sequence
 
 from ..state.models import CallRecord
 from .evidence import NOT_READING, _COMMON, _FENCE_LINE, _HANDS_BACK, _NEGATED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, \
-    _PATH, _WHICH_FILE, _WORD, Evidence, _paths, _sentence_before, _values, _was_read, goal_files, norm_path, \
-    ungrounded_words
+    _PATH, _WHICH_FILE, _WORD, Evidence, _paths, _results, _sentence_before, _values, _was_read, goal_files, \
+    norm_path, number_problems, ungrounded_words
 from .recap import call_to_copy
 from .verify import exists_somewhere
 
@@ -366,7 +366,7 @@ def _holds_a_report(path: Path, calls: Sequence[CallRecord]) -> str:
 _LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+(.+?)\s*$", re.MULTILINE)
 
 
-def _answer_as_content(rel: str, answer: str, tool_names: Sequence[str]) -> str:
+def _answer_as_content(rel: str, answer: str, tool_names: Sequence[str], sources: Sequence[str] = ()) -> str:
     """'; your answer holds its content: ... call {...}' when ``answer`` is a list of two
     or more points and ``rel`` (missing) is a Word document or a text file: the call
     writing those points into it, to copy; "" otherwise, and for steps telling the
@@ -378,8 +378,8 @@ def _answer_as_content(rel: str, answer: str, tool_names: Sequence[str]) -> str:
     items = [re.sub(r"\*\*(.+?)\*\*", r"\1", m.group(1)) for m in _LIST_LINE.finditer(answer)]
     suffix = rel.lower().rsplit(".", 1)[-1]
     if not items:
-        return _prose_as_content(rel, answer, tool_names)
-    if len(items) < 2 or sum(map(len, items)) > 1200:
+        return _prose_as_content(rel, answer, tool_names, sources)
+    if len(items) < 2 or sum(map(len, items)) > 1200 or any(number_problems(i, sources) for i in items):
         return ""
     if suffix == "docx" and "docx_create" in tool_names:
         call = {"name": "docx_create", "arguments": {"path": rel, "blocks": [{"type": "bullets", "items": items}]}}
@@ -390,16 +390,18 @@ def _answer_as_content(rel: str, answer: str, tool_names: Sequence[str]) -> str:
     return f" (your answer lists its points: to write them into it, call {json.dumps(call, ensure_ascii=False)})"
 
 
-def _prose_as_content(rel: str, answer: str, tool_names: Sequence[str]) -> str:
+def _prose_as_content(rel: str, answer: str, tool_names: Sequence[str], sources: Sequence[str] = ()) -> str:
     """'; your answer says what it should say: ... call {...}' when ``rel`` (missing)
     is a Word document or a text file and ``answer`` is prose whose sentences that
-    name no file and claim no write (what it found, not what it did) hold at least
+    name no file, claim no write and give no number that ``sources`` (the goal and the
+    task's results) lack (what it found, not what it did) hold at least
     five words and 600 characters at most; "" otherwise. multistep_invoices_memo at
     db466c8: the total found with table_query, "The total amount of all invoices is
     1635.75 EUR. The invoices are listed in invoices.xlsx." answered with memo.docx
     never written."""
     said = [x.strip() for x in re.split(r"(?<=[.!?])\s+", answer.strip()) if x.strip()]
-    said = [x for x in said if not _paths(x) and not _CLAIM.search(x) and not _NOT_DONE.search(x)]
+    said = [x for x in said if not _paths(x) and not _CLAIM.search(x) and not _NOT_DONE.search(x)
+            and not number_problems(x, sources)]  # a made-up total is no content to offer (2,355.75 at fa16ec2)
     text = " ".join(said)
     if len(text.split()) < 5 or len(text) > 600:
         return ""
@@ -444,7 +446,8 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     for rel in outputs:
         if not (root / rel).exists():
             out.append(f"the task asks for {rel}, but it does not exist; create it with a tool"
-                       + _answer_as_content(rel, answer, ev.tool_names))
+                       + _answer_as_content(rel, answer, ev.tool_names,
+                                            [ev.goal, *ev.user_texts, *_results(ev.calls), *ev.extra_texts]))
         elif norm_path(rel) not in touched:
             out.append(f"the task asks for {rel}, but this task did not write it")
     for rel in sorted({norm_path(p) for p in ev.written}):
