@@ -290,6 +290,22 @@ def test_loading_nothing_new_repeats_the_call_to_copy(tmp_path):
     store.close()
 
 
+def test_loading_nothing_new_with_no_call_to_copy_names_the_output_still_to_make(tmp_path):
+    """multistep_invoices_memo at 32b6916: the loaded excel group loaded again at step 1, then xlsx_info on the
+    workbook the task asks to make."""
+    from agent_helpers import call, scripted_agent
+    from tools.core import USE_TOOLS
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [call("use_tools", groups='["excel"]'), "I could not."],
+                                             [*FILE_TOOLS, *OFFICE_TOOLS, USE_TOOLS], approve="all")
+    list(agent.run("Create invoices.xlsx with the columns Invoice and Amount.", workspace=ws))
+    obs = [m.content for m in store.messages(store.list_tasks()[0].id) if m.name == "use_tools"]
+    assert obs[0].endswith("\ninvoices.xlsx, which the task asks for, is not there yet: xlsx_write makes it."), obs
+    store.close()
+
+
 def test_the_turn_after_a_failed_write_that_spells_out_its_call_may_only_call_that_tool(tmp_path):
     """csv_top_customers at db466c8: write_file's refusal gave the csv_write to copy; Qwen 1.5B copied the output
     onto itself and renamed the user's input file instead, and the budget ran out with no output."""

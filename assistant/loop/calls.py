@@ -175,7 +175,8 @@ class CallRunner:
                 pending = next_call_to_copy(self.s.calls, self.s.messages)
                 # multistep_invoices_memo at db466c8: the excel group loaded again after write_file was refused,
                 # then a file not there read: the call that the refusal gave was the one the task needed
-                text = f"{text}\nThe call to copy (harness note at {pending})" if pending else text
+                text = f"{text}\nThe call to copy (harness note at {pending})" if pending else \
+                    f"{text}{self._output_to_make()}"
         if result.untrusted:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
@@ -211,6 +212,22 @@ class CallRunner:
         faults.crash_point("call_done")
         yield ToolCallFinished(call=call.brief(), result=text, error=call.error, data=call.data)
         return False
+
+    def _output_to_make(self) -> str:
+        """" invoices.xlsx, which the task asks for, is not there yet: xlsx_write makes it."
+        for the first output of the goal that does not exist and has a known writer; ""
+        otherwise. multistep_invoices_memo at 32b6916: the loaded excel group loaded
+        again at step 1, then xlsx_info on the workbook still to be made."""
+        ws = getattr(self.ctx, "workspace", None)
+        for rel in goal_files(self.s.task.goal)[0]:
+            writer = WRITER_OF.get(os.path.splitext(rel)[1].lower())
+            try:
+                missing = ws is not None and not ws.exists(rel)
+            except Exception:  # noqa: BLE001 - outside the workspace: no hint
+                missing = False
+            if writer and missing and writer in self.registry:
+                return f"\n{rel}, which the task asks for, is not there yet: {writer} makes it."
+        return ""
 
     def _with_pending(self, msg: str) -> str:
         """``msg`` and, on a line after it, the pending call to copy (:func:`next_call_to_copy`), if any."""
