@@ -906,15 +906,18 @@ def test_a_total_row_holding_a_number_that_is_not_the_columns_sum_is_refused(ass
     (tmp_path / "shifted").mkdir()
     shifted = json.dumps([{"cell": "C4", "value": "Total", "kind": "text"}, {"cell": "C5", "value": "133.2"}])
     lower = json.dumps([{"cell": "B5", "value": "Total"}, {"cell": "C5", "value": "133.2"}])
+    label = json.dumps([{"cell": "B4", "value": "=SUM(C2:C3)"}])  # xlsx_total at 32b6916
     agent, model, ws, store = scripted_agent(tmp_path / "shifted", [
         call("table_query", sql="SELECT SUM(amount) FROM expenses"),
         call("xlsx_write", path="expenses.xlsx", cells=shifted), call("xlsx_write", path="expenses.xlsx", cells=lower),
+        call("xlsx_write", path="expenses.xlsx", cells=label),
         "Added the total."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=True)
     events = list(agent.run(_expenses_book(ws), workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)][2:]
     assert results[0].startswith("Not run: the task puts 'Total' in column B, and this puts it in C4"), results
     assert results[1].startswith("Not run: the total row is row 4, right under the table, and this writes C5"), results
-    assert all(f"call xlsx_write with {json.dumps(args)}" in r for r in results[:2])
+    assert results[2].startswith("Not run: the task puts the sum in column C, and this puts =SUM(C2:C3) in B4"), results
+    assert all(f"call xlsx_write with {json.dumps(args)}" in r for r in results[:3])
     assert openpyxl.load_workbook(ws / "expenses.xlsx")["Expenses"].max_row == 3
     store.close()
     # xlsx_total at db466c8: the sum alone written into C4 (the total row, partly); the same call again was told C4

@@ -1502,6 +1502,10 @@ class CallRunner:
                 # xlsx_total at db466c8: "Total" into C10 and the sum into C11, then a total row under both
                 return (f"Not run: the task puts {value!r} in column {asked}, and this puts it in {ref}; the total "
                         f"row is one row under the table: {call_to_copy('xlsx_write', args)}")
+            if col != letter and isinstance(value, str) and value.strip().upper().startswith(("=SUM(", "=AVERAGE(")):
+                # xlsx_total at 32b6916: =SUM(C2:C9) into B10, then =SUM(C2:C10) into B11, "Total" nowhere
+                return (f"Not run: the task puts the sum in column {letter}, and this puts {value} in {ref}; the "
+                        f"total row is one row under the table: {call_to_copy('xlsx_write', args)}")
             if not ref.startswith(letter) or not ref[len(letter):].isdigit():
                 continue
             if int(ref[len(letter):]) > target:
