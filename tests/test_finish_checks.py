@@ -2385,12 +2385,16 @@ def test_a_total_said_that_is_not_the_columns_sum_is_doubted(tmp_path):
             "Amount column in column C.")
     query = _done("table_query", "2 rows:\nitem | sum(amount)\nGroceries | 96.55\nBus pass | 49.00",
                   sql="SELECT item, SUM(amount) FROM expenses GROUP BY item")
-    wrote = _done("xlsx_write", "set 2 cells in sheet 'Expenses'; saved expenses.xlsx.", path="expenses.xlsx")
+    wrote = _done("xlsx_write", "set 2 cells in sheet 'Expenses'; saved expenses.xlsx.", path="expenses.xlsx",
+                  cells=[{"cell": "B5", "value": "Total"}, {"cell": "C5", "value": "=SUM(C2:C4)"}])
     wrote.risk = "write"
     ev = Evidence(goal=goal, workspace=tmp_path, calls=[query, wrote], touched=["expenses.xlsx"], tool_names=TOOLS)
     wrong = finish_problems("The total row was added to the expenses.xlsx file. The total amount is 96.55.", ev)
+    # xlsx_total at 98e7284: the same wrong total sent twice and handed off: the doubt gives an answer to copy
     assert any(p.startswith("the answer says 'The total amount is 96.55', but the column the task names adds up to "
-                            "145.55 (C2:C4)") for p in wrong), wrong
+                            "145.55 (C2:C4)") and p.endswith('the answer to copy: "I added the total row to '
+                                                             'expenses.xlsx."') for p in wrong), wrong
+    assert finish_problems("I added the total row to expenses.xlsx.", ev) == []
     for right in ("The total row was added: the total is 145.55.", "Added the Total row under the table.",
                   "Added the Total row with =SUM(C2:C4); the total of 3 expenses is 145.55."):
         assert not any("adds up to" in p for p in finish_problems(right, ev)), right

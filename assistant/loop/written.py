@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterable, Sequence
 from ..state.models import CallRecord
 from .evidence import _CELL_NUMBER, _FENCED, _FENCE_LINE, _HIGHEST, _LOWEST, _MUST_CHANGE, Evidence, _values, \
     goal_files, norm_path
+from .answer_form import answer_to_copy
 from .recap import call_to_copy
 
 __all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "total_said_wrong", "goal_columns",
@@ -110,9 +111,11 @@ def total_said_wrong(answer: str, ev: Evidence) -> str:
     for sentence in _TOTAL_SAID.finditer(answer):
         said = [float(n.replace(",", "")) for n in _AMOUNT.findall(sentence.group(0))]
         if said and not any(abs(n - want) < 0.005 for n in said):
+            # xlsx_total at 98e7284: the row right, "The total amount of expenses is 201.40." sent twice, stuck
+            fixed = answer_to_copy(f"I added the total row to {books[0]}.")  # the harness's sum is in no result
             return (f"the answer says {sentence.group(0).strip()[:100]!r}, but the column the task names adds up to "
                     f"{want:g} ({m.group(1)}{m.group(2)}:{m.group(1)}{m.group(3)}); give that total, or leave the "
-                    "number out")
+                    f"number out: {fixed}")
     return ""
 
 
