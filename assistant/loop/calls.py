@@ -56,13 +56,13 @@ NOTHING_NEW_KEY = "loaded_nothing_new"
 #: a refusal because the change the call would make is already made ("Not run: step 2 already added this ...")
 _ALREADY_DONE = re.compile(r"Not run: step \d+ already (added|changed)\b")
 QUESTION_ONLY_KEY = "question_only"
+"""``CallRecord.data`` key: True on a change refused because the task only asks a question (the tool is left out
+of the task's later constrained turns)."""
 #: the tools that make a new file at their ``path``
 _MAKERS = frozenset({"write_file", "xlsx_write", "docx_create", "csv_write"})
 #: a goal's words that ask to move, rename or delete files: without them, the files it names to read from stay put
 _MOVING_GOAL = re.compile(r"\b(mov(e|es|ing)|renam\w*|delet\w*|remov\w*|organi[sz]\w*|sort\w*|tid(y|ies)|clean\w* up"
-                          r"|archiv\w*|trash\w*|folders?|back(ed)? ?up|trash)\b", re.IGNORECASE)
-"""``CallRecord.data`` key: True on a change refused because the task only asks a question (the tool is left out
-of the task's later constrained turns)."""
+                          r"|archiv\w*|trash\w*|folders?|back(ed)? ?up)\b", re.IGNORECASE)
 _SHOW_AGAIN_CHARS = 6000
 _QUOTE_AGAIN_CHARS = 400  # a repeated read's result short enough to quote in the "Not run again" note
 """A file the harness read before step 1, asked for again by the model, is shown again up to this size."""
@@ -172,11 +172,10 @@ class CallRunner:
             if note.startswith(ALREADY_LOADED):  # nothing new: the next turn is constrained without use_tools
                 # (files_merge_todos at 62f6d46: the loaded excel group loaded three times, a step each)
                 result = ToolResult(text=result.text, error=False, data={**(result.data or {}), NOTHING_NEW_KEY: True})
-                pending = next_call_to_copy(self.s.calls, self.s.messages)
                 # multistep_invoices_memo at db466c8: the excel group loaded again after write_file was refused,
                 # then a file not there read: the call that the refusal gave was the one the task needed
-                text = f"{text}\nThe call to copy (harness note at {pending})" if pending else \
-                    f"{text}{self._output_to_make()}"
+                told = self._with_pending(text)
+                text = told if told != text else f"{text}{self._output_to_make()}"
         if result.untrusted:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
@@ -855,10 +854,8 @@ class CallRunner:
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             moved = self._moves_an_input(call)
             if moved:  # csv_top_customers at db466c8: orders.csv renamed to orders_backup.csv, top3.csv never made
-                msg = (f"Not run: {moved} is a file the task reads from, and the task does not ask to move, rename "
-                       "or delete it; leave it where it is.")
-                pending = next_call_to_copy(s.calls, s.messages)
-                msg += f"\nThe call to copy (harness note at {pending})" if pending else ""
+                msg = self._with_pending(f"Not run: {moved} is a file the task reads from, and the task does not "
+                                         "ask to move, rename or delete it; leave it where it is.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             want = self._unasked_output(call)
             if want:  # multistep_invoices_memo at db466c8: the invoices written to summary.xlsx, never invoices.xlsx

@@ -24,7 +24,7 @@ from .ambiguity import ambiguous_goal
 from .answer_form import ANSWER_TO_COPY, CANNED_REFUSAL, answer_to_copy
 from .attribution import NOT_FOUND_TAIL
 from .evidence import _NOT_DONE, Evidence, made_paths
-from .finish import FINISH, FINISH_CHECK_PREFIX, changed_nothing, finish_problems, gives_up, undoable_verb
+from .finish import _QUOTED, FINISH, FINISH_CHECK_PREFIX, changed_nothing, finish_problems, gives_up, undoable_verb
 from .recap import PENDING_CALL, call_to_copy, changed_so_far, found_so_far, next_call_to_copy
 
 __all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note", "touched_paths", "answer_to_give",
@@ -290,7 +290,6 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
 #: a goal of two questions: "How many pages ..., and what is the title ...?"
 _TWO_QUESTIONS = re.compile(r"\b(how many|how much|what|which|who|when|where)\b[^?]*\band\s+(how many|how much|what|"
                             r"which|who|when|where)\b", re.IGNORECASE)
-_QUOTED = re.compile(r"[\"“]([^\"”\n]{3,80})[\"”]")
 
 
 def _refused_answers(sess: TaskSession) -> list[tuple[str, str]]:
@@ -321,7 +320,7 @@ def dropped_finding(answer: str, refused: Sequence[tuple[str, str]], ev: Evidenc
     for earlier, doubts in reversed(refused):
         doubts = "\n".join(ln for ln in doubts.splitlines() if ln.startswith("- "))  # not the results it quotes
         for m in _QUOTED.finditer(earlier):
-            phrase = m.group(1).strip()
+            phrase = (m.group(1) or m.group(2)).strip()
             low = phrase.lower()
             if low in results and low not in answer.lower() and low not in doubts.lower() \
                     and low not in ev.goal.lower():

@@ -22,7 +22,7 @@ from model.types import ParseError, ToolCall, TurnOutput
 from ..state.models import Task
 
 from .plan import work_calls
-from .recap import PENDING_CALL, found_so_far
+from .recap import PENDING_CALL, calls_to_copy_in, found_so_far
 from .verify import announces_work, unbacked_file_claims
 from .answer_form import without_tool_asides
 
@@ -306,8 +306,6 @@ def copy_after_failed_write(step_calls: Sequence[Any]) -> list[str]:
     db466c8: write_file sent the query's '|' table to top3.csv, the refusal gave the
     csv_write to copy, and Qwen 1.5B copied top3.csv onto itself and renamed the
     user's orders.csv instead; the budget ran out with no top3.csv."""
-    from .recap import calls_to_copy_in
-
     if not step_calls or any(getattr(c, "status", "") == "done" and not getattr(c, "error", False)
                              for c in step_calls):
         return []
