@@ -1737,8 +1737,22 @@ def test_a_place_whose_code_no_source_gives_is_refused(assistant_home, tmp_path)
         call("calendar_add_event", title="Budget review", location="Room 4B"), "Added it in Room 4B."])
     assert refused.error and refused.result.startswith("Not run: '4C' in the calendar_add_event location appears in "
                                                        "no tool result of this task")
+    # calendar_from_invite at 21c8a9e: "Room 5A" sent four times; the place the invite gives is spelled out to copy
+    assert refused.result.endswith("The source says 'Room 4B': call calendar_add_event with "
+                                   '{"title": "Budget review", "location": "Room 4B"}'), refused.result
     assert ADDED == ["Room 4B"]
     store.close()
+
+
+def test_the_place_to_copy_is_given_only_when_the_sources_hold_one():
+    from assistant.loop.calls import _place_in_sources
+
+    invite = ["Budget review on Thursday 2026-12-10 from 10:00 in room 4B. Lunch after."]
+    assert _place_in_sources("Room 5A", ["5A"], invite) == "Room 4B"
+    assert _place_in_sources("Room 5A, floor 2", ["5A"], invite) == "Room 4B, floor 2"
+    assert _place_in_sources("Room 5A", ["5A"], [*invite, "Or Room 7 if 4B is taken."]) == ""  # two rooms: no guess
+    assert _place_in_sources("5A", ["5A"], invite) == ""  # no word before the code to look up
+    assert _place_in_sources("Hall 5A", ["5A"], invite) == ""  # no hall in the sources
 
 
 def test_a_start_date_no_source_gives_is_refused(assistant_home, tmp_path):

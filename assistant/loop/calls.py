@@ -1000,6 +1000,10 @@ class CallRunner:
             if codes:  # calendar_from_invite at e43e9f3: "Room 4C" for the invite's Room 4B
                 msg = (f"Not run: {', '.join(map(repr, codes))} in the {call.name} location appears in no tool result "
                        "of this task and not in the user's words. Pass the place as the source writes it.")
+                place = _place_in_sources(str(call.arguments["location"]), codes, self._number_sources(call))
+                if place:  # calendar_from_invite at 21c8a9e: "Room 5A" sent four times for the invite's Room 4B
+                    fixed = {**call.arguments, "location": place}
+                    msg += f" The source says {place!r}: {call_to_copy(call.name, fixed)}"
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             people = self._invented_attendees(call)
             if people:  # calendar_add_event at 4f7db1e: the user named nobody; "Your Name" was invited
@@ -1980,6 +1984,24 @@ def _sql_args(sql: str) -> str:
     return json.dumps({"sql": sql}, ensure_ascii=False)
 
 
+def _place_in_sources(place: str, codes: Sequence[str], sources: Sequence[str]) -> str:
+    """``place`` with its invented codes put back as the sources write them, or "".
+
+    A code's word before it ("Room" of "Room 5A") is looked up in ``sources``; when
+    they hold exactly one code after that word ("Room 4B"), it replaces the invented
+    one. "" when a code has no word before it, or the sources hold none or several."""
+    text = " ".join(s for s in sources if s)
+    for code in codes:
+        before = place[:place.find(code)].split()[-1:]
+        if not before or not re.search(r"[A-Za-z]{2}", before[0]):
+            return ""
+        found = dict.fromkeys(re.findall(rf"\b{re.escape(before[0])}\s+([\w-]*\d[\w-]*)", text, flags=re.IGNORECASE))
+        if len(found) != 1:
+            return ""
+        place = place.replace(code, next(iter(found)))
+    return place
+
+
 def _confirms_goal(question: str, goal: str, workspace: Any) -> bool:
     """True when an ``ask_human`` question only asks leave to do what the goal asks,
     about files the goal names and the workspace holds: calendar_from_invite at
@@ -2017,6 +2039,10 @@ _OFFERS_HELP = re.compile(r"\b(?:do|would) you (?:need|want|like) (?:any |some |
                           r"\b(?:shall|should) i (?:continue|proceed|go on|go ahead)\b|"
                           # calendar_list_day at 7dcd18e: the day's two events listed, then "What is the next step?"
                           r"\bwhat (?:is|should be|'s) (?:the|my) next step\b|"
+                          # calendar_list_day at 21c8a9e: the day listed, then "Do you want to see the calendar
+                          # events again?"
+                          r"\b(?:do|would) you (?:want|like) (?:me )?to (?:see|view|show|list|read|check|hear)\b"
+                          r"[^?]*\bagain\b|"
                           r"\bwhat (?:should|shall) i do (?:next|now)\b|\bwhat do you want me to do (?:next|now)\b|"
                           r"\b(?:is|are) (?:the|this|that|these) (?:information|answer|result|event)s? "
                           r"(?:(?:provided|above|shown|listed) )?(?:correct|right|accurate)\b",
