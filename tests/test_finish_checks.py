@@ -1750,12 +1750,16 @@ def test_a_file_written_into_another_is_its_source_not_a_claim(tmp_path):
     ev = Evidence(goal=goal, workspace=tmp_path, calls=[read], touched=["contacts.xlsx"], tool_names=TOOLS)
     for answer in ("I wrote the contacts.csv file into a new Excel file named contacts.xlsx, with the same columns.",
                    "I converted contacts.csv to contacts.xlsx.", "Saved contacts.csv as contacts.xlsx.",
+                   # docx_summarise at 21c8a9e: doubted, then the same answer again, and handed off as stuck
+                   "The summary of the file `contacts.csv` has been created in `contacts.xlsx`.",
                    # at c3438bd, the answer cut after "into a new": the file after "from" is the data's source
                    "I wrote contacts.xlsx. I used xlsx_write to write the data from `contacts.csv` into a new"):
         assert not any("was written" in p for p in finish_problems(answer, ev)), answer
     # two files claimed written, the first one not: still doubted
     assert any("contacts.csv was written, but this task did not write it" in p
                for p in finish_problems("I wrote contacts.csv and then saved it to contacts.xlsx.", ev))
+    assert any("contacts.csv was written, but this task did not write it" in p
+               for p in finish_problems("I have updated contacts.csv in place; contacts.xlsx is new.", ev))
     # calendar_from_invite at 8459f99: the meeting added right, "described in `invite.txt`" doubted as saying
     # invite.txt was written, twice, and handed off
     (tmp_path / "invite.txt").write_text("Budget review on Thursday 2026-12-10 10:00-11:30 in Room 4B.\n")

@@ -519,8 +519,9 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
 
 
 # what lies between a source file and the file it was written into: " file into a new Excel file named "
-_INTO_NEXT = re.compile(r"(?![^\n]*\b(?:and|then|also)\b)[^\n.!?;]{0,60}?\b(?:into|to|as)\b[^\n.!?;]{0,40}",
-                        re.IGNORECASE)
+# (docx_summarise at 21c8a9e: "The summary of the report `report.docx` has been created in `summary.docx`.")
+_INTO_NEXT = re.compile(r"(?![^\n]*\b(?:and|then|also)\b)[^\n.!?;]{0,60}?\b(?:into|to|as|(?:created|made|saved|"
+                        r"written|stored|placed|put)\s+in)\b[^\n.!?;]{0,40}", re.IGNORECASE)
 
 
 # "change the notice period in clause 2 from 30 days to 60 days": the old and the new text
