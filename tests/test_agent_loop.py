@@ -1490,3 +1490,24 @@ def test_asking_the_user_their_own_question_is_refused_with_the_call_to_copy(tmp
     assert asked.status == "denied" and "the user's own request" in asked.result
     assert "\nThe call to copy (harness note at step 1: call table_query with {" in asked.result, asked.result
     store.close()
+
+
+def test_a_sheet_the_workbook_lacks_gets_the_call_with_its_only_sheet(tmp_path):
+    """handoff_send_budget at 21c8a9e: told "has no sheet 'Sheet1'; sheets: Budget.", Qwen 1.5B sent Sheet1 again,
+    then Sheet2 and Sheet3, and the task paused as stuck. With one sheet, the failed call comes back with it to
+    copy; with two, which one is the model's to pick."""
+    from agent_helpers import scripted_agent, workbook
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_read", path="budget.xlsx", sheet="Sheet1"), call("xlsx_read", path="two.xlsx", sheet="Sheet1"),
+        "The budget total is 1200."], [*FILE_TOOLS, *OFFICE_TOOLS, ASK_HUMAN], approve="all", preread=False)
+    workbook(ws / "budget.xlsx", {"Budget": [["Item", "Amount"], ["Rent", 1200]]})
+    workbook(ws / "two.xlsx", {"Budget": [["Item", "Amount"]], "Notes": [["Text"]]})
+    events = list(agent.run("Read the budget in budget.xlsx and two.xlsx.", workspace=ws))
+    one, two = [c for c in store.calls(events[-1].task_id) if c.name == "xlsx_read"]
+    assert one.error and one.result.endswith(
+        'The call to copy: call xlsx_read with {"path": "budget.xlsx", "sheet": "Budget"}'), one.result
+    assert two.error and "sheets: Budget, Notes." in two.result and "The call to copy" not in two.result
+    store.close()

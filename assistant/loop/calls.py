@@ -182,7 +182,8 @@ class CallRunner:
             text = fence(text, self.s.task.marker, source)
         hint = self._sheet_totals_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
             or self._sort_hint(call, result) or self._cannot_hint(call, result) or self._edit_hint(call, result) \
-            or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result)
+            or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
+            or _sheet_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
         pending = self._pending_for_path(call) if result.error and not hint and "(harness note at" not in text else ""
@@ -1982,6 +1983,21 @@ _DAY_WORDS = re.compile(r"\b(today|tonight|tomorrow|yesterday|next|this|last|mon
 
 def _sql_args(sql: str) -> str:
     return json.dumps({"sql": sql}, ensure_ascii=False)
+
+
+_NO_SHEET = re.compile(r" has no sheet '[^'\n]*'; sheets: (?P<sheets>[^\n]*)\.$", re.MULTILINE)
+
+
+def _sheet_hint(call: CallRecord, result: ToolResult) -> str:
+    """The same call with the workbook's only sheet, to copy, after a call failed on a
+    sheet the workbook lacks; "" otherwise (with two or more sheets, which one is
+    the model's to pick from the list the error gives). handoff_send_budget at
+    21c8a9e: Qwen 1.5B, told "has no sheet 'Sheet1'; sheets: Budget.", sent Sheet1
+    again, then Sheet2 and Sheet3, and the task paused as stuck."""
+    m = _NO_SHEET.search(result.text or "") if result.error and "sheet" in call.arguments else None
+    if m is None or ", " in m.group("sheets"):
+        return ""
+    return f"The call to copy: {call_to_copy(call.name, {**call.arguments, 'sheet': m.group('sheets')})}"
 
 
 def _place_in_sources(place: str, codes: Sequence[str], sources: Sequence[str]) -> str:
