@@ -67,6 +67,21 @@ def test_search_needs_every_word_and_returns_matching_lines(ws):
     out = call(tools, ctx, "note_search", query="TOMATOES")
     assert sorted(out.text.splitlines()) == ["garden.md: Plant tomatoes in May.", "kitchen.md: Tomatoes soup recipe."]
     assert "no notes match" in call(tools, ctx, "note_search", query="zucchini").text
+    assert "no notes match" in call(tools, ctx, "note_search", query="zucchini pumpkin").text
+
+
+def test_a_search_no_note_fully_matches_shows_the_lines_with_most_of_its_words(ws):
+    """note_search at 21c8a9e: Qwen 1.5B searched "name:plumber phone:1234567890", was told no note matches, and
+    never read the note "Plumber: Jonas Berg, phone 0170 555 0199"."""
+    tools, _ = make_tools()
+    ctx = ToolContext(workspace=ws)
+    call(tools, ctx, "note_add", title="House", body="Plumber: Jonas Berg, phone 0170 555 0199\nSpare key: Lena.")
+    call(tools, ctx, "note_add", title="Car", body="Mechanic phone 0170 555 0100.")
+    out = call(tools, ctx, "note_search", query="name:plumber phone:1234567890")
+    assert out.text.splitlines() == ["no note holds all the words of 'name:plumber phone:1234567890'; the lines with "
+                                     "most of them:", "house.md: Plumber: Jonas Berg, phone 0170 555 0199",
+                                     "car.md: Mechanic phone 0170 555 0100."]
+    assert out.data == {"matches": 0, "partial": 2}
 
 
 def test_list_shows_titles_and_empty_folder_says_so(ws):

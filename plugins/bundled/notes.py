@@ -76,10 +76,11 @@ def register(api: PluginAPI) -> None:
                           data={"path": str(loc.path), "title": title})
 
     def note_search(ctx: ToolContext, p: NoteSearch) -> ToolResult:
-        words = p.query.lower().split()
+        # "name:plumber phone" is the words name, plumber and phone
+        words = re.findall(r"\w+", p.query.lower()) or p.query.lower().split()
         hits: list[str] = []
-        for loc in folder(ctx).files(".md"):
-            text = loc.read_text() or ""
+        notes = [(loc, loc.read_text() or "") for loc in folder(ctx).files(".md")]
+        for loc, text in notes:
             title = _title(text, loc.path.stem)
             whole = (title + "\n" + text).lower()
             if not all(w in whole for w in words):
@@ -91,6 +92,16 @@ def register(api: PluginAPI) -> None:
                     break
             if len(hits) >= p.limit:
                 break
+        if not hits and len(words) > 1:
+            # note_search at 21c8a9e: Qwen 1.5B searched "name:plumber phone:1234567890", found nothing, and never
+            # read house.md's "Plumber: Jonas Berg, phone ..."; like a search engine, the lines with most of the words
+            near = sorted(((sum(w in ln.lower() for w in words), n, i, f"{loc.path.name}: {ln.strip()}")
+                           for n, (loc, text) in enumerate(notes) for i, ln in enumerate(text.splitlines())
+                           if ln.strip() and any(w in ln.lower() for w in words)), key=lambda t: (-t[0], t[1], t[2]))
+            if near:
+                lines = "\n".join(t[3] for t in near[:p.limit])
+                return ToolResult(text=f"no note holds all the words of {p.query!r}; the lines with most of them:\n"
+                                       f"{lines}", data={"matches": 0, "partial": min(len(near), p.limit)})
         if not hits:
             return ToolResult(text=f"no notes match {p.query!r}. Use note_list to see all notes.")
         return ToolResult(text="\n".join(hits), data={"matches": len(hits)})
