@@ -1511,3 +1511,56 @@ def test_a_sheet_the_workbook_lacks_gets_the_call_with_its_only_sheet(tmp_path):
         'The call to copy: call xlsx_read with {"path": "budget.xlsx", "sheet": "Budget"}'), one.result
     assert two.error and "sheets: Budget, Notes." in two.result and "The call to copy" not in two.result
     store.close()
+
+
+MINUTES = ("# Garden club meeting, 2 December 2026\nPresent: Ana, Bruno, Chen, Dora.\nWe discussed the spring planting "
+           "plan.\n- Action: Ana will order the seed catalogue.\nThe shed roof leaks.\n- Action: Bruno will get a "
+           "quote for the shed roof.\nMembership fees stay the same.\n- Action: Chen will update the member list.\n")
+
+
+def test_a_list_of_every_item_that_copies_the_whole_source_is_refused_with_the_lines_to_copy(tmp_path):
+    """multistep_minutes_note at 21c8a9e: asked for a note "that lists every action item with its owner", Qwen 1.5B
+    saved all eight paragraphs of the minutes as the note, and finished."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    actions = "- Action: Ana will order the seed catalogue.\n- Action: Bruno will get a quote for the shed roof.\n" \
+              "- Action: Chen will update the member list."
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="minutes.txt"), call("write_file", path="actions.txt", content=MINUTES),
+        call("write_file", path="actions.txt", content=actions), "I wrote the three action items to actions.txt."],
+        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=False)
+    (ws / "minutes.txt").write_text(MINUTES)
+    events = list(agent.run("Read minutes.txt and write actions.txt that lists every action item with its owner.",
+                            workspace=ws))
+    first, second = [c for c in store.calls(events[-1].task_id) if c.name == "write_file"]
+    assert first.status == "denied" and first.result.startswith(
+        "Not run: this write_file copies nearly all of minutes.txt, and the task asks for a list of every action item "
+        "only. The lines of minutes.txt that name one: call write_file with"), first.result
+    assert json.dumps(actions) in first.result
+    assert second.status == "done" and (ws / "actions.txt").read_text() == actions
+    assert isinstance(events[-1], Finished)
+    store.close()
+
+
+def test_what_counts_as_copying_the_whole_source():
+    from assistant.loop.written import copies_whole_source
+    from assistant.state.models import CallRecord
+
+    text = "<<UNTRUSTED ab source=minutes.docx>>\nminutes.docx: 8 paragraphs, 0 tables.\n"
+    read = CallRecord(id="r", step=0, turn_seq=0, name="docx_read", arguments={"path": "minutes.docx"}, status="done",
+                      risk="read", result=text + "".join(f"[p{i}] {x}\n" for i, x in enumerate(MINUTES.splitlines(), 1))
+                      + "<<END_UNTRUSTED ab>>")
+    goal = 'Read minutes.docx and save a note titled "Action items" that lists every action item with its owner.'
+
+    def note(body):
+        return CallRecord(id="n", step=1, turn_seq=1, name="note_add",
+                          arguments={"title": "Action items", "body": body})
+
+    whole = copies_whole_source(goal, note("* " + MINUTES.replace("\n", "\n* ")), [read])
+    assert whole and whole[:2] == ("minutes.docx", "action item") and len(whole[2]) == 3
+    assert whole[2][0] == "- Action: Ana will order the seed catalogue."
+    assert copies_whole_source(goal, note("Ana: seed catalogue\nBruno: roof quote\nChen: member list"), [read]) is None
+    # the goal asks for everything ("a note of the minutes"), or for no list: a copy is what it asks
+    assert copies_whole_source("Save the minutes in minutes.docx as a note titled Minutes.", note(MINUTES), [read]) \
+        is None

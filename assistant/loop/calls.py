@@ -37,7 +37,8 @@ from .recap import call_to_copy, calls_to_copy_in, next_call_to_copy
 from .stuck import signature
 from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, loaded_groups, unasked_groups
 from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_sum, goal_columns, \
-    goal_folder, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long
+    goal_folder, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
+    listed_call
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -959,6 +960,12 @@ class CallRunner:
             if markup:  # docx_append_paragraph at 2056215: "Kind regards, Sofia Rossi<br/>Approved by: Dana Lee"
                 msg = (f"Not run: {markup!r} is HTML, and a Word document would show it as those characters. "
                        "A new paragraph is a block of its own: docx_insert with blocks (omit after to add at the end).")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            whole = copies_whole_source(s.task.goal, call, s.calls)
+            if whole:  # multistep_minutes_note at 21c8a9e: all of minutes.docx saved as the "Action items" note
+                source, what, lines = whole
+                msg = (f"Not run: this {call.name} copies nearly all of {source}, and the task asks for a list of "
+                       f"every {what} only. The lines of {source} that name one: {listed_call(call, lines)}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             removed = _removes_text(s.task.goal, call)
             if removed:  # docx_append_paragraph at dd4189c: the signature "Sofia Rossi" replaced by "Dana Lee"

@@ -513,6 +513,60 @@ def summary_points(goal: str, calls: Sequence[CallRecord], limit: int = 90, *, k
     return points if keep_all else list(dict.fromkeys(points))
 
 
+#: "lists every action item with its owner": what the goal asks a list of
+_LIST_EVERY = re.compile(r"\blist(?:s|ing)?\s+(?:every|all(?:\s+the)?|each)\s+(?P<what>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)"
+                         r"{0,2}?)(?=\s+(?:with|and|from|in|of|that|who|which|on|for)\b|\s*[.,;:]|\s*$)", re.IGNORECASE)
+_GENERIC_ITEMS = frozenset("item items entry entries thing things point points line lines one ones".split())
+_CONTENT_ARGS = {"note_add": "body", "write_file": "content", "docx_create": "blocks"}
+
+
+def _bare_line(line: str) -> str:
+    """A line without its read marks ("[p4] ", a line number), bullet and case."""
+    line = re.sub(r"^\s*(?:\[p\d+\]|\d+\t)\s*", "", line)
+    return " ".join(re.sub(r"^[\s#*•-]+", "", line).split()).lower()
+
+
+def copies_whole_source(goal: str, call: CallRecord, calls: Sequence[CallRecord]) -> tuple[str, str, list[str]] | None:
+    """``(source, what, lines)`` when ``call`` (a note_add, write_file or docx_create)
+    writes out nearly all of a source this task read (4 lines or more, 80% of them),
+    at least two lines that do not name what the goal asks a list of ("lists every
+    action item": lines with "action"), and the source has lines that do; ``lines``
+    are those, as the source writes them. None otherwise.
+
+    multistep_minutes_note at 21c8a9e: asked for a note "that lists every action item
+    with its owner", Qwen 1.5B saved all eight paragraphs of minutes.docx (who was
+    present, the fees) as the note."""
+    field = _CONTENT_ARGS.get(call.name)
+    m = _LIST_EVERY.search(goal)
+    if field is None or m is None or field not in call.arguments:
+        return None
+    keys = [w for w in m.group("what").lower().split() if w not in _GENERIC_ITEMS and len(w) >= 3]
+    wrote = json.dumps(call.arguments[field], ensure_ascii=False) if field == "blocks" else str(call.arguments[field])
+    written = " ".join(_bare_line(x) for x in wrote.replace("\\n", "\n").splitlines())
+    for c in reversed(calls):
+        if c.status != "done" or c.error or not c.result or (c.risk or "read") != "read" or c.id == call.id:
+            continue
+        inside = [f.group(2) for f in _FENCED.finditer(c.result)]
+        raw = [x for x in _FENCE_LINE.sub("", "\n".join(inside)).splitlines() if _bare_line(x)] if inside else []
+        raw = [x for x in raw if not re.match(r"^\S+\.\w+: \d+ ", x) and not x.startswith("(")]
+        if not keys or len(raw) < 4:
+            continue
+        copied = [x for x in raw if _bare_line(x) in written]
+        asked = [x for x in raw if any(re.search(rf"\b{re.escape(k)}", x, re.IGNORECASE) for k in keys)]
+        if asked and len(copied) >= 0.8 * len(raw) and len([x for x in copied if x not in asked]) >= 2:
+            source = str(c.arguments.get("path") or c.name)
+            return source, m.group("what"), [re.sub(r"^\s*(?:\[p\d+\]|\d+\t)\s*", "", x).strip() for x in asked]
+    return None
+
+
+def listed_call(call: CallRecord, lines: list[str]) -> str:
+    """The ``call`` to copy with its content only ``lines`` (a bullet list)."""
+    items = [re.sub(r"^[-*•]\s*", "", x) for x in lines]
+    field = _CONTENT_ARGS[call.name]
+    content: Any = [{"type": "bullets", "items": items}] if field == "blocks" else "\n".join(f"- {x}" for x in items)
+    return call_to_copy(call.name, {**call.arguments, field: content})
+
+
 _STORES = ((re.compile(r"\b(on|in|into|to)\s+(my|the|our|your)\s+calendar\b|^\W*(please\s+)?schedule\b|"
                        r"\bschedule\s+(a|an|the|it|this|that)\b", re.IGNORECASE), "calendar", "calendar_add_event"),
            (re.compile(r"\bnote\s+(titled|called|named)\b|\b(save|add|make|take|write)\s+(a|the|this)\s+note\b",
