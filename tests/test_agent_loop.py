@@ -466,6 +466,20 @@ def test_an_invalid_call_of_a_tool_for_another_kind_of_file_names_the_right_tool
     assert made.status == "invalid" and made.result.startswith("Not run: invoices.xlsx is an xlsx file, which "
                                                                "xlsx_write writes, not docx_create. Call xlsx_write")
     store.close()
+    # multistep_invoices_memo at 21c8a9e: the total queried, then docx_insert of it into invoices.xlsx, told only
+    # "Call xlsx_write instead", and memo.docx never made: the memo's docx_create is given to copy
+    blocks = '[{"type": "paragraph", "text": "Total amount of all invoices: 1,635.75"}]'
+    (tmp_path / "memo").mkdir()
+    agent, _, ws, store = scripted_agent(tmp_path / "memo", [
+        call("docx_insert", path="invoices.xlsx", blocks=blocks), "I could not write it."], OFFICE_TOOLS,
+        approve="all", preread=False)
+    events = list(agent.run("Create invoices.xlsx with the columns Invoice and Amount, then write memo.docx with "
+                            "the total.", workspace=ws))
+    made = store.calls(events[-1].task_id)[0]
+    assert made.status == "invalid" and made.result.endswith(
+        "The .docx the task asks for, memo.docx, is not made yet; to write these blocks into it, call docx_create "
+        f'with {{"path": "memo.docx", "blocks": {blocks}}}'), made.result
+    store.close()
 
 
 def test_offering_the_user_help_with_their_own_task_is_refused(tmp_path):

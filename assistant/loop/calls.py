@@ -806,6 +806,7 @@ class CallRunner:
         other = _other_kind_tool(call, self.registry) if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) else ""
         if other:  # before the checks of what it writes: multistep_invoices_memo at 3797c71, docx_create for
             # invoices.xlsx was refused for a total it made up, and the model went on with docx_create
+            other += self._own_kind_output(call)
             return (yield from self.finish(call, ToolResult.fail(other), "invalid"))
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and asks_only_a_question(s.task.goal) \
                 and call.name not in _HARNESS_CALLS:
@@ -1167,6 +1168,26 @@ class CallRunner:
             if norm_path(rel) not in named:  # calendar_next_weekday at 42e28a8: README.txt edited ("My desk. It's
                 return (*store, rel)  # a nice desk.") in a task that only asks for a calendar event
         return None
+
+    def _own_kind_output(self, call: CallRecord) -> str:
+        """For a ``docx_*`` call with ``blocks`` sent to a file of another kind: the
+        docx_create of those blocks to copy, into the one .docx the goal asks for that
+        does not exist yet; "" otherwise. multistep_invoices_memo at 21c8a9e: the total
+        queried, then docx_insert of "Total amount of all invoices: ..." into
+        invoices.xlsx, refused with "Call xlsx_write instead", and memo.docx never made."""
+        blocks = call.arguments.get("blocks")
+        ws = getattr(self.ctx, "workspace", None)
+        if not call.name.startswith("docx_") or not isinstance(blocks, list) or not blocks or ws is None \
+                or _table_rows(call.arguments):  # a table sent to a workbook is the workbook's
+            return ""
+        try:
+            missing = [o for o in goal_files(self.s.task.goal)[0] if o.lower().endswith(".docx") and not ws.exists(o)]
+        except Exception:  # noqa: BLE001 - a path the workspace refuses gets no call to copy
+            return ""
+        if len(missing) != 1:
+            return ""
+        return (f" The .docx the task asks for, {missing[0]}, is not made yet; to write these blocks into it, "
+                f"{call_to_copy('docx_create', {'path': missing[0], 'blocks': blocks})}")
 
     def _unasked_output(self, call: CallRecord) -> str:
         """The file the goal asks for that ``call`` should write instead, when it would
