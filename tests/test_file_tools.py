@@ -546,7 +546,9 @@ def test_write_file_to_a_new_document_spells_out_the_call_that_writes_what_it_wa
             '["INV-101", "1,200.00 EUR"], ["INV-102", "349.50 EUR"]]}.')
     for content in (html, "| Invoice | Amount |\n|---|---|\n| INV-101 | 1,200.00 EUR |\n| INV-102 | 349.50 EUR |",
                     "Invoice,Amount\nINV-101,\"1,200.00 EUR\"\nINV-102,349.50 EUR\n",
-                    "Invoice\tAmount\nINV-101\t1,200.00 EUR\nINV-102\t349.50 EUR"):
+                    "Invoice\tAmount\nINV-101\t1,200.00 EUR\nINV-102\t349.50 EUR",
+                    # at 21c8a9e: the sheet's name in front of the header, copied into the call given to copy
+                    "Sheet1: Invoice,Amount\nINV-101,\"1,200.00 EUR\"\nINV-102,349.50 EUR\n"):
         out = call(ctx, "write_file", path="invoices.xlsx", content=content)
         assert out.error and want in out.text, content
     for content in ("The total is 1,635.75 EUR.", "a,b\nc", "<p>no table</p>"):  # no table: only the tool's name
