@@ -536,6 +536,15 @@ def test_an_answer_wrapped_in_a_one_key_json_object_is_the_text_inside(assistant
     assert unwrap_answer('{"result": {"steps": ["read it"]}}').startswith("{")  # not a flat object of values
     assert unwrap_answer('{"plan": {"a": 1}}').startswith("{")  # not an answer key
     assert unwrap_answer('{"name": "read_file"}') == '{"name": "read_file"}'
+    # pdf_number_lookup at 21c8a9e: the model's steps (naming pdf_read), then the answer after a lead line
+    steps = ("Let's proceed step-by-step:\n\n1. **Read logistics-review.pdf**:\n   - The tool `pdf_read` reads it.\n\n"
+             "2. **Format the final answer**:\n   - to match the expected format.\n\n")
+    assert unwrap_answer(steps + "The final answer in plain text is:\n```plaintext\nThe average delivery time this "
+                         "year was 3.4 days.\n```") == "The average delivery time this year was 3.4 days."
+    assert unwrap_answer(steps + "**Final answer:** It was 3.4 days.") == "It was 3.4 days."
+    assert unwrap_answer("I checked the final answer: it is in notes.md.") == \
+        "I checked the final answer: it is in notes.md."  # not a lead line
+    assert unwrap_answer(steps + "The final answer is:") == steps + "The final answer is:"  # nothing after it
     agent, ws, store = _agent(assistant_home, tmp_path, [
         call("list_dir", path="."),
         '{\n"response": "The passport file is `passport.txt`, in the home folder (home/passport.txt)."\n}'])

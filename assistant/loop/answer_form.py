@@ -325,10 +325,17 @@ def _shape_problem(answer: str, ev: Evidence) -> str:
 _ANSWER_KEYS = {"answer", "response", "result", "final_answer", "message", "reply", "text"}
 
 
+#: a line that leads the answer in after the model's own steps ("The final answer in plain text is:")
+_FINAL_LEAD = re.compile(r"^[\W_]*(?:so,?\s+|therefore,?\s+)?(?:the|my)?\s*final answer(?:\s+(?:in plain text|for the "
+                         r"user))?(?:\s+is)?\s*:[*_]*\s*(?P<rest>\S.*)\Z", re.IGNORECASE | re.MULTILINE | re.DOTALL)
+
+
 def unwrap_answer(text: str) -> str:
     """The text of an answer wrapped in a one-key JSON object
     (``{"response": "The file is home/garden.txt."}``, fenced or not; Qwen 1.5B
-    answers so), else ``text`` unchanged. The unwrapped text is checked as usual.
+    answers so), or led in by a line "The final answer is:" after the model's own
+    steps (what follows it, fences aside), else ``text`` unchanged. The unwrapped
+    text is checked as usual.
 
     Lines that imitate a data fence (``<<UNTRUSTED ...>>``, ``<<END_UNTRUSTED ...>>``,
     the data notice) are taken out first: docx_lookup at b5a954c answered "The total
@@ -336,6 +343,11 @@ def unwrap_answer(text: str) -> str:
     marker, and the task ended on a question to the user."""
     if _FENCE_LINE.search(text):
         text = "\n".join(ln for ln in text.splitlines() if not _FENCE_LINE.match(ln.strip())).strip()
+    led = _FINAL_LEAD.search(text)
+    if led:  # pdf_number_lookup at 21c8a9e: four planned steps naming pdf_read, then "The final answer in plain
+        # text is:" and the answer fenced: what follows the lead is the answer
+        rest = "\n".join(ln for ln in led.group("rest").strip().splitlines() if not ln.strip().startswith("```"))
+        text = rest.strip() or text
     body = "\n".join(ln for ln in text.strip().splitlines() if not ln.strip().startswith("```")).strip()
     if not body.startswith("{"):
         return text
