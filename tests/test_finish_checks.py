@@ -2522,3 +2522,27 @@ def test_an_answer_to_two_questions_may_not_drop_what_an_earlier_answer_found(tm
     got = finish_problems('The PDF "manual.pdf" has 6 pages, is not encrypted, and the page size is 216mm x 279mm.',
                           Evidence(goal, tmp_path, calls=[info], tool_names=["pdf_info"]))
     assert any(p.startswith("the task also asks 'what is the title on its first page'") for p in got), got
+
+
+def test_formulas_said_computed_when_the_tool_said_they_were_not_are_doubted_with_the_answer_to_copy(tmp_path):
+    """xlsx_summary_sheet at 21c8a9e: "The formulas were computed and saved correctly." after the tool said
+    "formula values were not recomputed" (no LibreOffice here)."""
+    added = _done("xlsx_add_sheet", "added sheet 'Summary' with 4 rows; saved budget.xlsx. LibreOffice (soffice) is "
+                  "not installed, so formula values were not recomputed; Excel or LibreOffice will compute them when "
+                  "the file is opened.", path="budget.xlsx", sheet="Summary")
+    added.risk = "write"
+    goal = 'budget.xlsx has one sheet per month. Add a sheet called "Summary" with each month\'s total.'
+    (tmp_path / "budget.xlsx").write_bytes(b"PK")
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[added], touched=["budget.xlsx"], tool_names=TOOLS)
+    said = "I added the Summary sheet to budget.xlsx. The formulas were computed and saved correctly."
+    doubts = [p for p in finish_problems(said, ev) if "formulas were computed" in p]
+    assert doubts == ["the answer says the formulas were computed, but xlsx_add_sheet at step 1 said their values "
+                      "were not recomputed here; say they are computed when the file is opened, e.g. the answer to "
+                      "copy: \"I added the Summary sheet to budget.xlsx. The formulas are saved; Excel or LibreOffice "
+                      "computes their values when the file is opened.\""]
+    for honest in ("I added the Summary sheet to budget.xlsx; Excel computes the totals when it is opened.",
+                   "I added the Summary sheet. The values will be computed when the file is opened."):
+        assert not any("formulas were computed" in p for p in finish_problems(honest, ev)), honest
+    recomputed = _done("xlsx_recalc", "recomputed 4 formulas in budget.xlsx", path="budget.xlsx")
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[recomputed], touched=["budget.xlsx"], tool_names=TOOLS)
+    assert not any("formulas were computed" in p for p in finish_problems(said, ev))  # LibreOffice did compute them

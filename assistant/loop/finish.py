@@ -493,6 +493,26 @@ def gives_up(answer: str, ev: Evidence) -> str:
     return f"the agent gave up right after a failed call ({last[-1].name}: {first})"
 
 
+_SAID_COMPUTED = re.compile(r"\b(?:formulas?|values?|totals?)\b[^.!?\n]{0,40}?\b(?:were|was|have been|has been|are now|"
+                            r"is now)\s+(?:\w+ly\s+)?(?:re)?(?:computed|calculated|evaluated)\b", re.IGNORECASE)
+
+
+def _formulas_said_computed(answer: str, calls: Sequence[CallRecord]) -> str:
+    """A doubt when ``answer`` says formulas were computed and a tool of this task
+    said their values were not recomputed (no LibreOffice here), with the answer
+    to copy those sentences put right; "" otherwise. xlsx_summary_sheet at 21c8a9e:
+    "The formulas were computed and saved correctly." after xlsx_add_sheet said
+    "formula values were not recomputed"."""
+    told = next((c for c in calls if c.status == "done" and "were not recomputed" in (c.result or "")), None)
+    if told is None or not _SAID_COMPUTED.search(answer):
+        return ""
+    kept = [x for x in re.split(r"(?<=[.!?])\s+", answer.strip()) if x and not _SAID_COMPUTED.search(x)]
+    fixed = " ".join([*kept, "The formulas are saved; Excel or LibreOffice computes their values when the file "
+                      "is opened."])
+    return (f"the answer says the formulas were computed, but {told.name} at step {told.step} said their values were "
+            f"not recomputed here; say they are computed when the file is opened, e.g. {answer_to_copy(fixed)}")
+
+
 def finish_problems(answer: str, ev: Evidence) -> list[str]:
     """Every doubt about ``answer`` as a final answer, one line each ([] when
     it may end the task). A call-like answer is reported alone (the rest does
@@ -580,6 +600,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         # at 483c7db: "Let's break down the task ... ### Step 1: Read Expenses Data ...", its "1" no amount
         out.append(f"the task asks for {amount.group(0).lower()}, and the answer gives no number; give the number "
                    "the tools showed")
+    computed = _formulas_said_computed(answer, ev.calls)
+    if computed:
+        out.append(computed)
     results = [c.result for c in ev.calls if c.status == "done" and not c.error and c.name != "finish"]
     cut = _cut_search(answer, ev.calls)
     if cut:
