@@ -2079,3 +2079,20 @@ def test_a_new_file_the_goal_does_not_name_is_written_as_the_output_it_asks_for(
     assert not results[1].error and not results[2].error
     assert not (ws / "summary.txt").exists() and (ws / "list.txt").read_text() == "INV-1 5.00"
     store.close()
+
+
+def test_a_total_rows_label_is_no_value_to_filter_the_example_query_on():
+    """xlsx_total at 21c8a9e: after the total row ("Total" in column B) was written and read back, the hint's example
+    was "SELECT SUM(amount) FROM expenses WHERE item = 'Total'", which the model ran (NULL) before a made-up total."""
+    from types import SimpleNamespace as NS
+
+    from assistant.loop.calls import _example_query, goal_value
+
+    items = NS(name="item", sql_type="VARCHAR", values=["Groceries", "Bus pass", "Groceries", "Total"])
+    amount = NS(name="amount", sql_type="DOUBLE", values=[84.2, 49.0, 61.8, None])
+    table = NS(name="expenses", columns=[items, amount])
+    goal = ('In expenses.xlsx, add a row at the bottom of the table with "Total" in column B and the sum of the '
+            "Amount column in column C.")
+    assert goal_value(table, goal) is None
+    assert "WHERE" not in _example_query(table, goal)
+    assert goal_value(table, "How much went on Groceries?") == ("item", "Groceries")

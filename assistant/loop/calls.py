@@ -2515,10 +2515,14 @@ def _sql_text(value: str) -> str:
     return value.replace("'", "''")
 
 
+_TOTAL_LABEL = re.compile(r"(?:grand |sub-?)?totals?|sum|overall", re.IGNORECASE)
+
+
 def goal_value(table: Any, goal: str) -> tuple[str, str] | None:
     """``(column, value)``: a value of one of ``table``'s text columns (at most 50
-    distinct values, 3+ characters) that ``goal`` names as a whole word, from the
-    column with the fewest distinct values ("Travel" of category); else None."""
+    distinct values, 3+ characters, not a total row's label such as "Total") that
+    ``goal`` names as a whole word, from the column with the fewest distinct values
+    ("Travel" of category); else None."""
     best: tuple[str, str, int] | None = None
     for c in table.columns:
         if c.sql_type != "VARCHAR":
@@ -2527,6 +2531,8 @@ def goal_value(table: Any, goal: str) -> tuple[str, str] | None:
         if len(values) > 50:
             continue
         for v in sorted(values):
+            if _TOTAL_LABEL.fullmatch(v.strip()):  # xlsx_total at 21c8a9e: the row the goal asks to add, "Total",
+                continue  # was read back and given as "SELECT SUM(amount) ... WHERE item = 'Total'" (NULL)
             if len(v) >= 3 and re.search(rf"(?<!\w){re.escape(v)}(?!\w)", goal, re.IGNORECASE) \
                     and (best is None or len(values) < best[2]):
                 best = (c.name, v, len(values))
