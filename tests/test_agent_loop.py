@@ -468,17 +468,24 @@ def test_an_invalid_call_of_a_tool_for_another_kind_of_file_names_the_right_tool
     store.close()
     # multistep_invoices_memo at 21c8a9e: the total queried, then docx_insert of it into invoices.xlsx, told only
     # "Call xlsx_write instead", and memo.docx never made: the memo's docx_create is given to copy
+    from tools.files import FILE_TOOLS
+
     blocks = '[{"type": "paragraph", "text": "Total amount of all invoices: 1,635.75"}]'
+    title = '[{"type": "heading", "text": "Invoices"}, {"type": "paragraph", "text": "List of all invoices."}]'
     (tmp_path / "memo").mkdir()
     agent, _, ws, store = scripted_agent(tmp_path / "memo", [
-        call("docx_insert", path="invoices.xlsx", blocks=blocks), "I could not write it."], OFFICE_TOOLS,
-        approve="all", preread=False)
+        call("read_file", path="sum.txt"), call("docx_insert", path="invoices.xlsx", blocks=blocks),
+        call("docx_create", path="invoices.xlsx", blocks=title), "I could not write it."],
+        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    (ws / "sum.txt").write_text("sum(amount)\n1635.75\n")
     events = list(agent.run("Create invoices.xlsx with the columns Invoice and Amount, then write memo.docx with "
                             "the total.", workspace=ws))
-    made = store.calls(events[-1].task_id)[0]
+    _, made, titled = store.calls(events[-1].task_id)[:3]
     assert made.status == "invalid" and made.result.endswith(
         "The .docx the task asks for, memo.docx, is not made yet; to write these blocks into it, call docx_create "
         f'with {{"path": "memo.docx", "blocks": {blocks}}}'), made.result
+    # at 7382ba5: the workbook's own title and "List of all invoices." were offered to memo.docx, and written there
+    assert titled.status == "invalid" and "memo.docx" not in titled.result, titled.result
     store.close()
 
 
@@ -1578,3 +1585,10 @@ def test_what_counts_as_copying_the_whole_source():
     # the goal asks for everything ("a note of the minutes"), or for no list: a copy is what it asks
     assert copies_whole_source("Save the minutes in minutes.docx as a note titled Minutes.", note(MINUTES), [read]) \
         is None
+    # multistep_invoices_memo at 7382ba5: the list is invoices.xlsx's; memo.docx copying the invoices is no list
+    memo = CallRecord(id="w", step=1, turn_seq=1, name="write_file",
+                      arguments={"path": "memo.docx", "content": MINUTES})
+    two = ("Create invoices.xlsx with the columns Invoice and Amount listing every action item, then write memo.docx "
+           "stating the total.")
+    assert copies_whole_source(two, memo, [read]) is None
+    assert copies_whole_source(two.replace("invoices.xlsx", "memo.docx", 1), memo, [read]) is not None

@@ -1180,6 +1180,13 @@ class CallRunner:
         if not call.name.startswith("docx_") or not isinstance(blocks, list) or not blocks or ws is None \
                 or _table_rows(call.arguments):  # a table sent to a workbook is the workbook's
             return ""
+        from .evidence import _NUMBER, number_problems
+
+        # a finding (a number a tool gave), not the workbook's own title: multistep_invoices_memo at 7382ba5 put
+        # the "Invoices" heading and "List of all invoices." meant for invoices.xlsx into memo.docx this way
+        text = " ; ".join(v for _, v in _strings(blocks))
+        if not _NUMBER.search(text) or number_problems(text, self._number_sources(call), amounts=False):
+            return ""
         try:
             missing = [o for o in goal_files(self.s.task.goal)[0] if o.lower().endswith(".docx") and not ws.exists(o)]
         except Exception:  # noqa: BLE001 - a path the workspace refuses gets no call to copy

@@ -540,6 +540,14 @@ def copies_whole_source(goal: str, call: CallRecord, calls: Sequence[CallRecord]
     m = _LIST_EVERY.search(goal)
     if field is None or m is None or field not in call.arguments:
         return None
+    # the list is the one of the file (or note) named last before it in its sentence: multistep_invoices_memo at
+    # 7382ba5, "Create invoices.xlsx ... listing every invoice, then write memo.docx ...": memo.docx is no list
+    before = re.split(r"[.;!?]\s", goal[:m.start()])[-1]
+    named = [(x.start(), x.group(0)) for x in re.finditer(r"[\w./-]+\.[A-Za-z]{2,5}\b|\bnote\b", before)]
+    target = named[-1][1] if named else ""
+    path = "note" if call.name == "note_add" else norm_path(str(call.arguments.get("path") or ""))
+    if target != path and norm_path(target) != path:
+        return None
     keys = [w for w in m.group("what").lower().split() if w not in _GENERIC_ITEMS and len(w) >= 3]
     wrote = json.dumps(call.arguments[field], ensure_ascii=False) if field == "blocks" else str(call.arguments[field])
     written = " ".join(_bare_line(x) for x in wrote.replace("\\n", "\n").splitlines())
