@@ -2556,7 +2556,9 @@ def _filtered_sum(table: Any, goal: str) -> str:
 
 
 #: a goal asking for one total of everything ("the total amount of all invoices", "grand total")
-_WHOLE_TOTAL = re.compile(r"\b(total|sum)\b[^.?!]{0,40}?\bof (all|every)\b|\bgrand total\b", re.IGNORECASE)
+_WHOLE_TOTAL = re.compile(r"\b(total|sum)\b[^.?!]{0,40}?\bof (all|every)\b|\bgrand total\b|"
+                          # xlsx_total at 48efb4d: "the sum of the Amount column" got a query grouped by item
+                          r"\b(total|sum) of the [\w ]{1,30}? column\b", re.IGNORECASE)
 
 
 _ADD_PARAGRAPH = re.compile(
