@@ -2547,3 +2547,21 @@ def test_formulas_said_computed_when_the_tool_said_they_were_not_are_doubted_wit
     recomputed = _done("xlsx_recalc", "recomputed 4 formulas in budget.xlsx", path="budget.xlsx")
     ev = Evidence(goal=goal, workspace=tmp_path, calls=[recomputed], touched=["budget.xlsx"], tool_names=TOOLS)
     assert not any("formulas were computed" in p for p in finish_problems(said, ev))  # LibreOffice did compute them
+
+
+def test_an_answer_telling_the_user_which_function_to_use_is_no_answer_to_a_change(tmp_path):
+    """xlsx_total at 043112d: the total row written right, then "To add a row at the bottom of the table ..., you
+    can use the `table_query` function to calculate the total and then insert it into the last row" (a tutorial
+    with the xlsx_write parameters) finished the task."""
+    wrote = _done("xlsx_write", "set 2 cells in sheet 'Expenses'; saved expenses.xlsx.", path="expenses.xlsx")
+    wrote.risk = "write"
+    (tmp_path / "expenses.xlsx").write_bytes(b"PK")
+    goal = ('In expenses.xlsx, add a row at the bottom of the table with "Total" in column B and the sum of the '
+            "Amount column in column C.")
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[wrote], touched=["expenses.xlsx"], tool_names=TOOLS)
+    tutorial = ('To add a row at the bottom of the table with "Total" in column B, you can use the `table_query` '
+                "function to calculate the total and then insert it into the last row of the table.")
+    assert any("tells the user how to do the task" in p for p in finish_problems(tutorial, ev))
+    for told in ("I added the total row to expenses.xlsx, using the xlsx_write function.",
+                 "I added the row. You can use the file in Excel now."):
+        assert not any("tells the user how" in p for p in finish_problems(told, ev)), told

@@ -340,6 +340,10 @@ def ungrounded_words(text: str, sources: Iterable[str], *, share: float = 0.67) 
 # follow these steps: ... You can add this information to your calendar using the provided tools or manually."
 # accepted as done (an edit of invite.txt had counted as the change)
 _HANDS_BACK = re.compile(r"\bfollow (these|the following|the) steps\b|\b(using|with|via) the (provided|available) tools\b"
+                         # xlsx_total at 043112d: the row written, then "To add a row ..., you can use the
+                         # `table_query` function to calculate the total and then insert it ..." as the answer
+                         r"|\byou (can|could|may|should|need to) use the (following )?[`'\"]?\w+[`'\"]? "
+                         r"(function|tool|method|command)\b"
                          r"|\byou (can|could|may|should|need to) (\w+ )?(add|create|enter|put|copy|paste|schedule|save|"
                          r"write|update|import|insert|rename|move|delete) (this|these|it|them|the \w+)\b.{0,60}"
                          r"\b(manually|yourself|by hand)\b", re.IGNORECASE | re.DOTALL)
