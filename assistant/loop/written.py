@@ -520,9 +520,12 @@ _GENERIC_ITEMS = frozenset("item items entry entries thing things point points l
 _CONTENT_ARGS = {"note_add": "body", "write_file": "content", "docx_create": "blocks"}
 
 
+_READ_MARK = re.compile(r"^\s*(?:\[p\d+\]|\d+\t)\s*")  # docx_read's "[p4] ", read_file's line number
+
+
 def _bare_line(line: str) -> str:
     """A line without its read marks ("[p4] ", a line number), bullet and case."""
-    line = re.sub(r"^\s*(?:\[p\d+\]|\d+\t)\s*", "", line)
+    line = _READ_MARK.sub("", line)
     return " ".join(re.sub(r"^[\s#*•-]+", "", line).split()).lower()
 
 
@@ -543,12 +546,12 @@ def copies_whole_source(goal: str, call: CallRecord, calls: Sequence[CallRecord]
     # the list is the one of the file (or note) named last before it in its sentence: multistep_invoices_memo at
     # 7382ba5, "Create invoices.xlsx ... listing every invoice, then write memo.docx ...": memo.docx is no list
     before = re.split(r"[.;!?]\s", goal[:m.start()])[-1]
-    named = [(x.start(), x.group(0)) for x in re.finditer(r"[\w./-]+\.[A-Za-z]{2,5}\b|\bnote\b", before)]
-    target = named[-1][1] if named else ""
+    named = re.findall(r"[\w./-]+\.[A-Za-z]{2,5}\b|\bnote\b", before)
+    target = named[-1] if named else ""
     path = "note" if call.name == "note_add" else norm_path(str(call.arguments.get("path") or ""))
-    if target != path and norm_path(target) != path:
-        return None
     keys = [w for w in m.group("what").lower().split() if w not in _GENERIC_ITEMS and len(w) >= 3]
+    if not keys or (target != path and norm_path(target) != path):
+        return None
     wrote = json.dumps(call.arguments[field], ensure_ascii=False) if field == "blocks" else str(call.arguments[field])
     written = " ".join(_bare_line(x) for x in wrote.replace("\\n", "\n").splitlines())
     for c in reversed(calls):
@@ -557,13 +560,13 @@ def copies_whole_source(goal: str, call: CallRecord, calls: Sequence[CallRecord]
         inside = [f.group(2) for f in _FENCED.finditer(c.result)]
         raw = [x for x in _FENCE_LINE.sub("", "\n".join(inside)).splitlines() if _bare_line(x)] if inside else []
         raw = [x for x in raw if not re.match(r"^\S+\.\w+: \d+ ", x) and not x.startswith("(")]
-        if not keys or len(raw) < 4:
+        if len(raw) < 4:
             continue
         copied = [x for x in raw if _bare_line(x) in written]
         asked = [x for x in raw if any(re.search(rf"\b{re.escape(k)}", x, re.IGNORECASE) for k in keys)]
         if asked and len(copied) >= 0.8 * len(raw) and len([x for x in copied if x not in asked]) >= 2:
             source = str(c.arguments.get("path") or c.name)
-            return source, m.group("what"), [re.sub(r"^\s*(?:\[p\d+\]|\d+\t)\s*", "", x).strip() for x in asked]
+            return source, m.group("what"), [_READ_MARK.sub("", x).strip() for x in asked]
     return None
 
 
