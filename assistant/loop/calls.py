@@ -27,7 +27,7 @@ from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
-from .evidence import asks_only_a_question, goal_files, made_paths, norm_path
+from .evidence import _NUMBER, asks_only_a_question, goal_files, made_paths, norm_path, number_problems
 from .finish import undoable_verb
 from .history import truncate_observation
 from .named_files import grep_call, text_change, unread_inputs
@@ -1180,8 +1180,6 @@ class CallRunner:
         if not call.name.startswith("docx_") or not isinstance(blocks, list) or not blocks or ws is None \
                 or _table_rows(call.arguments):  # a table sent to a workbook is the workbook's
             return ""
-        from .evidence import _NUMBER, number_problems
-
         # a finding (a number a tool gave), not the workbook's own title: multistep_invoices_memo at 7382ba5 put
         # the "Invoices" heading and "List of all invoices." meant for invoices.xlsx into memo.docx this way
         text = " ; ".join(v for _, v in _strings(blocks))
@@ -1625,8 +1623,6 @@ class CallRunner:
         or a thousands separator (multistep_invoices_memo at 3797c71: memo.docx said
         "The total amount of all invoices is 2,305.75 EUR" with no sum taken; the three
         invoices add up to 1,635.75)."""
-        from .evidence import _NUMBER, number_problems
-
         if call.name in _PROSE_WRITES:
             text = " ; ".join(v for k, v in _strings(call.arguments) if k not in _PATH_ARGS)
             amounts = " ; ".join(m.group(0) for m in _NUMBER.finditer(text) if re.search(r"[.,]\d", m.group(0)))
