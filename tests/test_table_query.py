@@ -133,6 +133,26 @@ def test_very_precise_or_exponent_numbers_are_double(ctx):
     assert {c.name: c.sql_type for c in tables[0].columns} == {"x": "DOUBLE", "y": "DOUBLE"}
 
 
+def test_amounts_written_as_text_sum_exactly(ctx):
+    # multistep_invoices_memo at 043112d: the model wrote "1,200.00 EUR" as text into a new workbook, and
+    # SUM(amount) failed on a VARCHAR column
+    write_xlsx(ctx, "invoices.xlsx", {"Sheet1": [["Invoice", "Amount"], ["INV-101", "1,200.00 EUR"],
+                                                 ["INV-102", "349.50 EUR"], ["INV-103", 86.25]]})
+    ctx.workspace.write_text("paid.csv", 'who,paid\nAna,"$1,845.25"\nBen,$5\n')
+    assert q(ctx, "SELECT SUM(amount) FROM invoices").data["rows"] == [["1635.75"]]
+    assert q(ctx, "SELECT SUM(paid) FROM paid").data["rows"] == [["1850.25"]]
+
+
+def test_text_that_may_not_be_money_stays_text(ctx):
+    # two currencies must not be added; "1,200" alone may be a decimal comma; a code keeps its leading zero
+    ctx.workspace.write_text("t.csv", 'mixed,bare,code,word\n"1,200.00 EUR","1,200",0170,5 apples\n'
+                                      '$5,"3,500",0180,6 pears\n')
+    tables, _ = load_tables(ctx)
+    assert {c.name: c.sql_type for c in tables[0].columns} == {
+        "mixed": "VARCHAR", "bare": "VARCHAR", "code": "VARCHAR", "word": "VARCHAR"}
+    assert tables[0].columns[0].values == ["1,200.00 EUR", "$5"]
+
+
 def test_csv_and_workbook_in_one_query(sales, expenses):
     r = q(sales, "SELECT (SELECT SUM(amount) FROM sales) - (SELECT SUM(cost) FROM expenses_q1) AS margin")
     assert r.data["rows"] == [["4395.00"]]

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field, model_validator
 from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
 from tools.files._common import sandboxed
 from tools.office._common import edit_risk, names_input, read_doc_bytes, save_bytes
+from tools.office.amounts import parse_amount
 from tools.office.recalc import NOT_RECOMPUTED, find_soffice, recalculate
 from tools.office.xlsx import open_workbook, pick_sheet, show_value
 
@@ -169,24 +170,16 @@ def _load_for_edit(ctx: ToolContext, path: str, output: str | None) -> tuple[Any
     return wb, note
 
 
-# an amount written as text: "1,200.00 EUR", "$1,845.25", "349.50"; not "0170" (a leading zero is a code)
-_AMOUNT = re.compile(r"^\s*(?P<pre>[$€£]\s?)?(?P<num>-?(?:[1-9]\d{0,2}(?:,\d{3})+|[1-9]\d*|0)(?:\.\d+)?)"
-                     r"\s?(?P<post>€|EUR|USD|GBP|CHF)?\s*$")
-
-
 def _as_amount(value: Value) -> tuple[Value, str | None]:
     """``(number, number format)`` for a text that is an amount, else ``(value, None)``: multistep_invoices_memo at
     237b37e wrote "1,200.00 EUR" as text, and SUM over the column failed."""
-    m = _AMOUNT.match(value) if isinstance(value, str) else None
-    if not m or not (m.group("pre") or m.group("post") or "," in m.group("num") or "." in m.group("num")):
+    amount = parse_amount(value) if isinstance(value, str) else None
+    if amount is None or not (amount.unit or amount.grouped or "." in amount.number):
         return value, None
-    raw = m.group("num").replace(",", "")
-    number: float | int = float(raw) if "." in raw else int(raw)
-    decimals = len(raw.split(".")[1]) if "." in raw else 0
-    fmt = "#,##0" + ("." + "0" * decimals if decimals else "")
-    unit = (m.group("pre") or "").strip() or (m.group("post") or "")
-    if unit:
-        fmt = f'"{unit}"{fmt}' if m.group("pre") else f'{fmt} "{unit}"'
+    number: float | int = float(amount.number) if "." in amount.number else int(amount.number)
+    fmt = "#,##0" + ("." + "0" * amount.decimals if amount.decimals else "")
+    if amount.unit:
+        fmt = f'"{amount.unit}"{fmt}' if amount.unit_first else f'{fmt} "{amount.unit}"'
     return number, fmt
 
 

@@ -12,8 +12,11 @@ dropped. Column types are inferred from all values: BOOLEAN (true/false),
 BIGINT, DECIMAL(18,s) for numbers with at most 6 decimals (so sums of money are
 exact, not 7167559.57999999), DOUBLE, DATE, TIMESTAMP, TIME, else VARCHAR;
 empty cells are NULL.
-Numbers in text must be plain ("1200.50"; "1,200" and "$5" stay text), and a
-column with leading zeros ("007", zip codes, ids) stays text.
+Numbers in text are plain ("1200.50") or amounts in one currency ("1,200.00 EUR",
+"$5", read by :func:`tools.office.amounts.parse_amount`); a column of amounts in two
+currencies stays text, and so does "1,200" alone (a comma that may be a decimal
+comma). A column with leading zeros ("007", zip codes, ids) stays text. A sheet
+column mixing numbers and such texts is numeric.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tools.base import ToolContext, ToolError
+from tools.office.amounts import Amount, parse_amount
 from tools.tables.naming import sql_name, table_name, unique
 
 __all__ = ["Column", "Table", "TABLE_SUFFIXES", "MAX_TABLE_FILES", "MAX_TABLE_FILE_BYTES", "load_tables",
@@ -96,6 +100,9 @@ def _text_type(cells: list[str]) -> str:
         return "BIGINT"
     if all(_FLOAT.match(c) for c in cells):
         return _decimal_type(cells)
+    amounts = [parse_amount(c) for c in cells]
+    if _money(amounts):
+        return _decimal_type([a.number for a in amounts if a is not None])
     if all(_DATE.match(c) for c in cells):
         return "DATE"
     if all(_DATE.match(c) or _STAMP.match(c) for c in cells):
@@ -103,7 +110,21 @@ def _text_type(cells: list[str]) -> str:
     return "VARCHAR"
 
 
+def _money(amounts: list[Amount | None]) -> bool:
+    """Whether every cell is an amount in at most one currency, and the column shows
+    it is money: a currency named, or a grouped number with decimals ("1,200.00").
+    multistep_invoices_memo at 043112d: "1,200.00 EUR" written as text into a new
+    workbook, and ``SUM(amount)`` failed on the VARCHAR column."""
+    if not amounts or None in amounts:
+        return False
+    units = {a.unit for a in amounts if a is not None and a.unit}
+    return len(units) <= 1 and (bool(units) or any(a is not None and a.grouped and a.decimals for a in amounts))
+
+
 def _from_text(c: str, sql_type: str) -> Any:
+    if sql_type in ("BIGINT", "DOUBLE") or sql_type.startswith("DECIMAL"):
+        amount = parse_amount(c)
+        c = amount.number if amount is not None else c
     if sql_type == "BOOLEAN":
         return c.lower() == "true"
     if sql_type == "BIGINT":
@@ -162,6 +183,11 @@ def infer_column(values: list[Any]) -> tuple[str, list[Any]]:
                              for v in cells]
     if kinds == {dt.time}:
         return "TIME", cells
+    if str in kinds and kinds <= {str, int, float}:  # numbers, and numbers or amounts typed as text
+        texts = [v if isinstance(v, str) or v is None else (repr(v) if isinstance(v, float) else str(v)) for v in cells]
+        sql_type = _text_type([t for t in texts if t is not None])
+        if sql_type in ("BIGINT", "DOUBLE") or sql_type.startswith("DECIMAL"):
+            return sql_type, [None if t is None else _from_text(t, sql_type) for t in texts]
     return "VARCHAR", [None if v is None else _show(v) for v in cells]
 
 
