@@ -2565,3 +2565,22 @@ def test_an_answer_telling_the_user_which_function_to_use_is_no_answer_to_a_chan
     for told in ("I added the total row to expenses.xlsx, using the xlsx_write function.",
                  "I added the row. You can use the file in Excel now."):
         assert not any("tells the user how" in p for p in finish_problems(told, ev)), told
+
+
+@pytest.mark.parametrize("answer, restated", [
+    # files_organise at 21c8a9e: the goal said back as the answer, after the files were sorted
+    ("To sort the files in the inbox folder into subfolders of inbox named after their file extension: pdf, jpg and "
+     "txt (for example inbox/pdf/scan.pdf), keep the file names as they are.", True),
+    ("Sort the files in the inbox folder into subfolders of inbox named after their file extension.", True),
+    ("The files in the inbox are sorted into subfolders named after their file extension: pdf, jpg, and txt.", False),
+    ("Sorted: inbox/pdf/scan.pdf, inbox/jpg/photo.jpg and inbox/txt/todo.txt.", False),
+    ("To keep the names, I moved each file as it was: inbox/pdf/scan.pdf and inbox/txt/todo.txt.", False),
+])
+def test_the_request_said_back_is_no_answer(tmp_path, answer, restated):
+    from assistant.loop.finish import not_an_answer
+
+    goal = ("Sort the files in the inbox folder into subfolders of inbox named after their file extension: pdf, jpg "
+            "and txt (for example inbox/pdf/scan.pdf). Keep the file names as they are.")
+    moved = _done("move", "moved inbox/scan.pdf -> inbox/pdf/scan.pdf", src="inbox/scan.pdf", dst="inbox/pdf/scan.pdf")
+    ev = Evidence(goal, tmp_path, calls=[moved], tool_names=TOOLS)
+    assert (not_an_answer(answer, ev) is not None) is restated

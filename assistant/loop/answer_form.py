@@ -25,7 +25,7 @@ from ..state.models import CallRecord
 from .evidence import _FENCED, _FENCE_LINE, Evidence, _ran, _results, asks_only_a_question, goal_files, norm_path
 
 __all__ = ["markup_problem", "without_tool_asides", "echoes_harness", "ANSWER_TO_COPY", "CANNED_REFUSAL",
-           "answer_to_copy", "unwrap_answer", "not_an_answer"]
+           "answer_to_copy", "unwrap_answer", "not_an_answer", "restates_request"]
 
 
 # -- call-like markup ----------------------------------------------------------
@@ -378,6 +378,21 @@ def _holds_marker(answer: str, ev: Evidence) -> str:
             "with what the tool results say, in plain sentences") if marker else ""
 
 
+def restates_request(answer: str, goal: str) -> bool:
+    """True when ``answer`` is the user's request said back: it starts with the goal's
+    first word (after an optional "To") and nearly all its words are the goal's, in
+    order. files_organise at 21c8a9e: "To sort the files in the inbox folder into
+    subfolders of inbox named after their file extension: ..." was the answer. A report
+    ("The files in the inbox are sorted into ...") starts otherwise."""
+    said, asked = (re.findall(r"\w+", t.lower()) for t in (answer, goal))
+    if said[:1] == ["to"] and asked[:1] != ["to"]:
+        said = said[1:]
+    if len(said) < 6 or not asked or said[0] != asked[0]:
+        return False
+    shared = sum(b.size for b in difflib.SequenceMatcher(None, said, asked, autojunk=False).get_matching_blocks())
+    return shared / len(said) >= 0.85
+
+
 def not_an_answer(answer: str, ev: Evidence) -> str | None:
     """Why a plain-text reply is no answer at all (call-like markup, a tool named
     by its identifier, the harness's own words), or None. The loop treats such a
@@ -393,6 +408,9 @@ def not_an_answer(answer: str, ev: Evidence) -> str | None:
     if echoes_harness(answer, ev.harness_texts, data_texts=_results(ev.calls)):
         return ("the reply repeats the harness's message instead of answering; answer with what you found, "
                 "or call a tool")
+    if restates_request(answer, ev.goal):
+        return ("the reply restates the task instead of answering; say what the tools did and found, or what you "
+                "could not do, or call a tool")
     # a bare JSON object is a call gone wrong more often than an answer: csv_top_customers at b5a954c wrote
     # {"args": {"sql": ..., "rows": [...]}} (the csv_write it was told to make) and, as a doubted answer, it spent
     # the one retry; the real answer after it was handed off
