@@ -2584,3 +2584,25 @@ def test_the_request_said_back_is_no_answer(tmp_path, answer, restated):
     moved = _done("move", "moved inbox/scan.pdf -> inbox/pdf/scan.pdf", src="inbox/scan.pdf", dst="inbox/pdf/scan.pdf")
     ev = Evidence(goal, tmp_path, calls=[moved], tool_names=TOOLS)
     assert (not_an_answer(answer, ev) is not None) is restated
+
+
+@pytest.mark.parametrize("answer, wrong", [
+    # calendar_add_event at 21c8a9e: the event was right, the answer's end time was not
+    ("I added a dentist appointment on December 3, 2026 at 3 PM. The event was scheduled for Thursday 2026-12-03 "
+     "15:00 UTC and will end at 3 PM on the same day.", True),
+    ("Added the dentist appointment on Thursday from 15:00 until 16:00.", True),
+    ("Added the dentist appointment on Thursday 2026-12-03, 15:00 to 15:45.", False),
+    ("I added it: it starts at 3 PM and ends at 3:45 PM.", False),
+    ("The appointment is booked for 45 minutes, ending at 3:45.", False),
+])
+def test_an_end_time_the_calendar_did_not_add_is_doubted(tmp_path, answer, wrong):
+    added = _done("calendar_add_event", "Added: Thu 2026-12-03 15:00-15:45 Dentist appointment (UTC) to assistant.ics\n"
+                  "Date check: '2026-12-03T15:00:00' is Thursday 2026-12-03 15:00 UTC.",
+                  title="Dentist appointment", start="2026-12-03T15:00:00", duration_minutes=45)
+    goal = "Put a dentist appointment in my calendar on 2026-12-03 at 3pm for 45 minutes."
+    problems = finish_problems(answer, Evidence(goal, tmp_path, calls=[added], touched=["assistant.ics"],
+                                                tool_names=TOOLS + ["calendar_add_event"]))
+    ends = [p for p in problems if "ends at" in p]
+    assert bool(ends) is wrong, problems
+    if wrong:
+        assert "Thu 2026-12-03 15:00-15:45 Dentist appointment" in ends[0]

@@ -46,7 +46,8 @@ from .period import wrong_page, wrong_period
 from .recap import call_to_copy
 from .written import _changed_a_copy, _fewer_rows_than_asked, _files_unmoved, _groups_missing, _left_unsorted, \
     _missing_columns, _missing_sheet, _renamed_against_goal, _rows_lost, _store_untouched, _summary_not_shorter, \
-    _text_not_in_column, _wrote_unread_contents, asked_count, store_goal, summary_too_long, total_said_wrong
+    _text_not_in_column, _wrote_unread_contents, asked_count, store_goal, summary_too_long, total_said_wrong, \
+    wrong_end_time
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "without_tool_asides", "store_goal", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
@@ -624,6 +625,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     store = _store_untouched(ev) if _CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) else ""
     if store:  # calendar_from_invite at 6b05252: invite.txt edited, the calendar never touched
         out.append(store)
+    ended = wrong_end_time(answer, ev.calls)
+    if ended:  # calendar_add_event at 21c8a9e: 15:00-15:45 added, "will end at 3 PM" answered
+        out.append(ended)
     if (_MUST_CHANGE.search(ev.goal) or goal_files(ev.goal)[0]) and not _NOT_DONE.search(answer) \
             and _HANDS_BACK.search(answer):  # docx_summarise at e1675c8: "Summarise ... into summary.docx"
         out.append("the answer tells the user how to do the task instead of saying what was done; do it with a tool, "

@@ -24,7 +24,7 @@ from .recap import call_to_copy
 
 __all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "total_said_wrong", "goal_columns",
            "summary_too_long", "summary_lacks", "summary_points", "store_goal", "SORT_BY_TYPE", "goal_folder",
-           "asked_count", "asked_texts"]
+           "asked_count", "asked_texts", "wrong_end_time"]
 
 
 _SUMMARY = re.compile(r"\bsummar(y|ise|ize|ies)\b", re.IGNORECASE)
@@ -605,6 +605,32 @@ def _store_untouched(ev: Evidence) -> str:
             continue
         return (f"the task asks for a change in the {store}, but no call of this task changed the {store}; "
                 f"do it with {tool}, or say plainly why it cannot be done")
+    return ""
+
+
+_ADDED_EVENT = re.compile(r"^Added: (?P<event>\w{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2}-(?:\w{3} \d{4}-\d{2}-\d{2} )?"
+                          r"(?P<h>\d{2}):(?P<m>\d{2}) .*?) \(", re.MULTILINE)
+_SAYS_END = re.compile(r"\b(?:ends?|ending|ended|finish(?:es|ing)?|until|till)\s+(?:at\s+|by\s+)?(?:around\s+)?"
+                       r"(?P<time>(?P<h>\d{1,2})(?::(?P<m>\d{2}))?(?:\s*(?P<ap>[ap])\.?m\b\.?)?)(?![\d:])", re.IGNORECASE)
+
+
+def wrong_end_time(answer: str, calls: Sequence[CallRecord]) -> str:
+    """A doubt when the answer says an event added by this task ends at a time no
+    added event ends at; "" otherwise. calendar_add_event at 21c8a9e: the tool added
+    "Thu 2026-12-03 15:00-15:45 Dentist appointment", and the answer said it "will
+    end at 3 PM on the same day"."""
+    added = [m for c in calls if c.name == "calendar_add_event" and c.status == "done" and not c.error
+             for m in _ADDED_EVENT.finditer(c.result or "")]
+    ends = {int(m.group("h")) * 60 + int(m.group("m")) for m in added}
+    for said in _SAYS_END.finditer(answer) if ends else ():
+        h, minute, ap = int(said.group("h")), int(said.group("m") or 0), (said.group("ap") or "").lower()
+        if h > 23 or minute > 59:
+            continue
+        read = {(h % 12 + (12 if ap == "p" else 0)) * 60 + minute} if ap else {h * 60 + minute, (h + 12) * 60 + minute}
+        if not read & ends:
+            shown = "; ".join(m.group("event") for m in added[:3])
+            return (f"the answer says the event ends at {said.group('time').strip()}, but calendar_add_event added "
+                    f"{shown}; give the times the tool gave")
     return ""
 
 
