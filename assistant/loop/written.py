@@ -611,7 +611,8 @@ def _store_untouched(ev: Evidence) -> str:
 _ADDED_EVENT = re.compile(r"^Added: (?P<event>\w{3} \d{4}-\d{2}-\d{2} \d{2}:\d{2}-(?:\w{3} \d{4}-\d{2}-\d{2} )?"
                           r"(?P<h>\d{2}):(?P<m>\d{2}) .*?) \(", re.MULTILINE)
 _SAYS_END = re.compile(r"\b(?:ends?|ending|ended|finish(?:es|ing)?|until|till)\s+(?:at\s+|by\s+)?(?:around\s+)?"
-                       r"(?P<time>(?P<h>\d{1,2})(?::(?P<m>\d{2}))?(?:\s*(?P<ap>[ap])\.?m\b\.?)?)(?![\d:])", re.IGNORECASE)
+                       r"(?P<time>(?P<h>\d{1,2})(?::(?P<m>\d{2}))?(?:\s*(?P<ap>[ap])\.?m\b\.?)?)(?![\d:])",
+                       re.IGNORECASE)
 
 
 def wrong_end_time(answer: str, calls: Sequence[CallRecord]) -> str:
