@@ -557,6 +557,11 @@ def test_a_sentence_saying_a_tool_may_be_called_later_is_left_out_of_the_answer(
     # files_find at 4f7db1e: the aside of a call to come, without an "if"; refused for naming ask_human, twice
     assert without_tool_asides("The file is home/a.txt. I will now call ask_human to get more information.",
                                names) == "The file is home/a.txt."
+    # calendar_list_day at 04fe9b0: the day's two events, then an offer to the user naming ask_human; refused, and
+    # the task ran out of steps
+    listed = "On 2026-12-07: 'Team standup' at 9:00 AM and 'Lunch with Sam' at 12:30 PM."
+    assert without_tool_asides(f"{listed} If you need to find something else, please ask_human.", names) == listed
+    assert without_tool_asides("Please ask_human to help with this.", names) == "Please ask_human to help with this."
 
 
 def test_asking_the_user_which_of_your_tools_to_use_is_refused_with_the_call_to_copy(tmp_path):

@@ -86,10 +86,12 @@ def without_tool_asides(answer: str, tool_names: Sequence[str]) -> str:
 
 
 #: a sentence about a call that may come later, not about what was found: "I will call X if ...", "If you need
-#: more, I can use X", "I will now call X to get more information." (files_find at 4f7db1e)
+#: more, I can use X", "I will now call X to get more information." (files_find at 4f7db1e), "If you need to find
+#: something else, please ask_human." (calendar_list_day at 04fe9b0: the day's two events, refused for that sentence)
 _ASIDE = re.compile(r"\b(?:i|we)(?: will|'ll| can| could| may| might| would)\b.*\bif\b|\bif\b.*\b(?:i|we)(?: will|"
                     r"'ll| can| could| may| might)\b|\b(?:i|we)(?: will|'ll| am going to| are going to| shall)(?: now| "
-                    r"then| next| first)?\s+(?:call|use|run|try)\b", re.IGNORECASE)
+                    r"then| next| first)?\s+(?:call|use|run|try)\b|^\W*if you(?:'d| would)? (?:need|want|like|have)\b",
+                    re.IGNORECASE)
 
 
 #: "... in the result of" a tool: a pointer instead of the answer. "This matches the output from the `pdf_read`
