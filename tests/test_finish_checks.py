@@ -546,6 +546,12 @@ def test_an_answer_wrapped_in_a_one_key_json_object_is_the_text_inside(assistant
     assert unwrap_answer("I checked the final answer: it is in notes.md.") == \
         "I checked the final answer: it is in notes.md."  # not a lead line
     assert unwrap_answer(steps + "The final answer is:") == steps + "The final answer is:"  # nothing after it
+    # calendar_next_weekday at 04fe9b0: its own steps, then a lead line behind a clause
+    assert unwrap_answer("I did the following:\n1. Added a calendar event.\n2. Checked the date.\n\nIf this completes "
+                         "the task, my final answer is:\nI added the event for next Wednesday at 2:30pm.") == \
+        "I added the event for next Wednesday at 2:30pm."
+    assert unwrap_answer("I read notes.md, and the final answer: it is there.") == \
+        "I read notes.md, and the final answer: it is there."  # a sentence of the answer, not a lead line
     agent, ws, store = _agent(assistant_home, tmp_path, [
         call("list_dir", path="."),
         '{\n"response": "The passport file is `passport.txt`, in the home folder (home/passport.txt)."\n}'])

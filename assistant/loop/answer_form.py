@@ -328,7 +328,8 @@ _ANSWER_KEYS = {"answer", "response", "result", "final_answer", "message", "repl
 
 
 #: a line that leads the answer in after the model's own steps ("The final answer in plain text is:")
-_FINAL_LEAD = re.compile(r"^[\W_]*(?:so,?\s+|therefore,?\s+)?(?:the|my)?\s*final answer(?:\s+(?:in plain text|for the "
+# calendar_next_weekday at 04fe9b0: "If this completes the task, my final answer is:" after its own numbered steps
+_FINAL_LEAD = re.compile(r"^[\W_]*(?:so,?\s+|therefore,?\s+|[^\n.:,]{3,60},\s*)?(?:the|my)?\s*final answer(?:\s+(?:in plain text|for the "
                          r"user))?(?:\s+is)?\s*:[*_]*\s*(?P<rest>\S.*)\Z", re.IGNORECASE | re.MULTILINE | re.DOTALL)
 
 
