@@ -329,8 +329,9 @@ _ANSWER_KEYS = {"answer", "response", "result", "final_answer", "message", "repl
 
 #: a line that leads the answer in after the model's own steps ("The final answer in plain text is:")
 # calendar_next_weekday at 04fe9b0: "If this completes the task, my final answer is:" after its own numbered steps
-_FINAL_LEAD = re.compile(r"^[\W_]*(?:so,?\s+|therefore,?\s+|[^\n.:,]{3,60},\s*)?(?:the|my)?\s*final answer(?:\s+(?:in plain text|for the "
-                         r"user))?(?:\s+is)?\s*:[*_]*\s*(?P<rest>\S.*)\Z", re.IGNORECASE | re.MULTILINE | re.DOTALL)
+_FINAL_LEAD = re.compile(r"^[\W_]*(?:so,?\s+|therefore,?\s+|[^\n.:,]{3,60},\s*)?(?:the|my)?\s*final answer"
+                         r"(?:\s+(?:in plain text|for the user))?(?:\s+is)?\s*:[*_]*\s*(?P<rest>\S.*)\Z",
+                         re.IGNORECASE | re.MULTILINE | re.DOTALL)
 
 
 def unwrap_answer(text: str) -> str:
