@@ -353,6 +353,10 @@ def unwrap_answer(text: str) -> str:
         rest = "\n".join(ln for ln in led.group("rest").strip().splitlines() if not ln.strip().startswith("```"))
         text = rest.strip() or text
     body = "\n".join(ln for ln in text.strip().splitlines() if not ln.strip().startswith("```")).strip()
+    rows = _flat_objects(body)
+    if rows:  # csv_group_totals at 04fe9b0: the query's four rows as four JSON objects, region and total on other lines
+        return "\n".join(", ".join(f"{k}: {v if isinstance(v, str) else json.dumps(v)}" for k, v in row.items())
+                         for row in rows)
     if not body.startswith("{"):
         return text
     try:
@@ -371,6 +375,29 @@ def unwrap_answer(text: str) -> str:
             # xlsx_total at fbc3d9d: {"result": {"sum(Amount)": 389.9}}, refused as a JSON object
             return "; ".join(f"{k}: {v}" for k, v in value.items())
     return text
+
+
+def _flat_objects(body: str) -> list[dict]:
+    """The rows of ``body`` when it is two or more flat JSON objects of plain values, one
+    after another or in an array (``{"region": "West", "sum(amount)": 2174.40} {...}``),
+    with numbers as written; [] otherwise."""
+    if not body.startswith(("{", "[")):
+        return []
+    decoder, rows, at = json.JSONDecoder(parse_float=str, parse_int=str), [], 0
+    try:
+        while at < len(body):
+            obj, at = decoder.raw_decode(body, at)
+            rows += obj if isinstance(obj, list) else [obj]
+            at = len(body) - len(body[at:].lstrip().lstrip(",").lstrip())
+    except ValueError:
+        return []
+    flat = all(isinstance(r, dict) and r and all(isinstance(v, (str, bool)) or v is None for v in r.values())
+               and not any(k in _CALL_KEYS and _TOOL_NAME.match(str(v)) for k, v in r.items()) for r in rows)
+    return rows if len(rows) >= 2 and flat else []
+
+
+_CALL_KEYS = frozenset({"name", "tool", "function", "action"})
+_TOOL_NAME = re.compile(r"^[a-z]+(?:_[a-z]+)+$")  # {"name": "read_file", "path": "a.txt"}: a call, not a row
 
 
 def _holds_marker(answer: str, ev: Evidence) -> str:
