@@ -549,7 +549,8 @@ def test_an_answer_wrapped_in_a_one_key_json_object_is_the_text_inside(assistant
     # csv_group_totals at 04fe9b0: the query's rows as JSON objects, each region's total on another line than its name
     rows = '{\n  "region": "West",\n  "sum(amount)": 2174.40\n}\n{\n  "region": "East",\n  "sum(amount)": 2155.50\n}'
     assert unwrap_answer(rows) == "region: West, sum(amount): 2174.40\nregion: East, sum(amount): 2155.50"
-    assert unwrap_answer('```json\n[{"n": 1, "ok": true}, {"n": 2, "ok": null}]\n```') == "n: 1, ok: true\nn: 2, ok: null"
+    assert unwrap_answer('```json\n[{"n": 1, "ok": true}, {"n": 2, "ok": null}]\n```') == \
+        "n: 1, ok: true\nn: 2, ok: null"
     calls = '{"name": "read_file", "path": "a.txt"}\n{"name": "read_file", "path": "b.txt"}'
     assert unwrap_answer(calls) == calls  # calls, not rows
     assert unwrap_answer('{"a": {"b": 1}}\n{"a": 2}').startswith('{"a": {')  # not flat
