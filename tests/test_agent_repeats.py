@@ -783,6 +783,23 @@ def test_a_query_with_fewer_rows_than_the_ranking_asks_shows_the_ranking_query_n
     store.close()
 
 
+def test_a_ranking_query_sent_again_is_not_said_to_return_no_rows(assistant_home, tmp_path):
+    """csv_top_customers at 04fe9b0: the top-3 query sent again was answered from the journal, and the note under it
+    said "this query returned 0 rows" (it had returned 3); the model copied that note as its answer."""
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    top = "SELECT vendor, SUM(amount) FROM spending GROUP BY vendor ORDER BY 2 DESC LIMIT 2"
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("table_query", sql=top), call("table_query", sql=top), "Done."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    events = list(agent.run(_spending_book(ws), workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run again"), results[1]
+    assert "returned 0 rows" not in results[1] and "To save these rows" in results[1], results[1]
+    store.close()
+
+
 #: the xlsx_write that adds the total row under the table of :func:`_expenses_book`
 _TOTAL_ROW = {"path": "expenses.xlsx",  # in the grammar's order, as the harness spells it out
               "cells": [{"cell": "B4", "value": "Total"}, {"cell": "C4", "value": "=SUM(C2:C3)"}], "sheet": "Expenses"}
