@@ -10,8 +10,10 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from typing import Sequence
 
-__all__ = ["keyed_call", "looks_like_failed_call", "salvage_json_calls", "nearest_tool", "unknown_json_tool"]
+__all__ = ["keyed_call", "nameless_call", "looks_like_failed_call", "salvage_json_calls", "nearest_tool",
+           "unknown_json_tool"]
 
 # "function" for "name": calendar_list_day at 412fd36, Qwen 1.5B wrote {"function": "finish", "arguments": {...}} twice
 _NAME_KEY_RE = re.compile(r"""["'](?:name|function)["']\s*:\s*["']([^"']+)["']""")
@@ -150,6 +152,41 @@ def keyed_call(text: str, tool_names: list[str]) -> tuple[str, dict, str] | None
         return None
     (name, args), = obj.items()
     return (name, args, body) if name in tool_names and isinstance(args, dict) else None
+
+
+_ARGUMENT_KEYS = ("arguments", "parameters", "args", "params", "input")
+
+
+def nameless_call(text: str, offered: Sequence[tuple[str, dict]]) -> tuple[str, dict, str] | None:
+    """A reply that is one JSON object holding the arguments of a call the harness
+    just offered to copy, without the tool's name: ``{"arguments": {"path": "top3.csv",
+    "rows": [...]}}`` after "call csv_write with {"path": "top3.csv", ...}" is
+    ``("csv_write", {...}, raw)``. The arguments must give every text value of the
+    offered call (its path, its SQL) as the offer does; keys the offer lacks are left
+    out (the offer was the whole call: Qwen 1.5B added a ``"header": true`` that
+    csv_write has no parameter for). None for anything else. csv_top_customers at
+    04fe9b0: Qwen 1.5B wrote the offered csv_write so, a format error, and the task
+    paused as stuck."""
+    body = text.strip()
+    fenced = re.fullmatch(r"```[\w-]*\s*\n(.*?)\n?\s*```", body, re.DOTALL)
+    body = (fenced.group(1) if fenced else body).strip()
+    if not offered or not body.startswith("{"):
+        return None
+    try:
+        obj = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict) or "name" in obj:
+        return None
+    inner = [k for k in _ARGUMENT_KEYS if k in obj]
+    args = obj[inner[0]] if len(inner) == 1 and len(obj) == 1 else obj
+    if not isinstance(args, dict) or not args:
+        return None
+    for name, wanted in reversed(offered):
+        texts = {k: v for k, v in wanted.items() if isinstance(v, str)}
+        if texts and all(args.get(k) == v for k, v in texts.items()):
+            return name, {k: v for k, v in args.items() if k in wanted}, body
+    return None
 
 
 # Names small models call that are not tools here, and the tool that does it (Qwen 1.5B: "rename").

@@ -1029,6 +1029,34 @@ def test_a_repeated_query_whose_rows_are_not_saved_yet_repeats_the_call_that_sav
     store.close()
 
 
+def test_the_offered_call_written_as_its_arguments_alone_is_that_call(assistant_home, tmp_path):
+    """csv_top_customers at 04fe9b0: the top three queried, the csv_write to copy shown; the model wrote the call's
+    arguments as {"arguments": {...}} with no name (and a "header" of its own), a format error, and the task paused
+    as stuck. Those arguments are the offered call."""
+    import csv
+    import json
+
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    top = "SELECT customer, SUM(amount) AS total FROM orders GROUP BY customer ORDER BY total DESC LIMIT 1"
+    nameless = json.dumps({"arguments": {"rows": [["Customer", "Total"], ["B", 7]], "header": True, "path": "top.csv"}},
+                          indent=1)
+    other = json.dumps({"arguments": {"rows": [["Customer", "Total"], ["B", 7]], "path": "elsewhere.csv"}})
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("table_query", sql=top), other, nameless, "Saved top.csv: B, 7."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "orders.csv").write_text("Customer,Amount\nA,5\nB,7\n")
+    events = list(agent.run("Find the top customer in orders.csv and save it to top.csv", workspace=ws))
+    finished = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert 'call csv_write with {"path": "top.csv"' in finished[0].result
+    # arguments for another path are no copy of the offer: a format error, as before
+    assert [e.call["name"] for e in finished] == ["table_query", "csv_write"], [e.result for e in finished]
+    assert list(csv.reader((ws / "top.csv").open())) == [["Customer", "Total"], ["B", "7"]]
+    assert isinstance(events[-1], Finished), events[-1]
+    store.close()
+
+
 def test_a_summary_as_long_as_its_original_is_not_written(assistant_home, tmp_path):
     """docx_summarise at fbc3d9d: all 11 paragraphs of report.docx copied into summary.docx; the finish check
     doubted it only after the steps were spent re-reading and re-creating it."""

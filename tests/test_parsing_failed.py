@@ -81,3 +81,17 @@ def test_a_json_call_with_its_name_under_function_is_salvaged():
     assert salvage_json_calls('{"function": "sum", "arguments": {"x": 1}}', ["finish"])[0] == []
     assert salvage_json_calls('{"name": "finish", "function": "read_file", "arguments": {}}',
                               ["finish", "read_file"])[0] == []
+
+
+def test_the_arguments_of_an_offered_call_without_its_name_are_that_call():
+    from model.parsing_failed import nameless_call
+
+    offer = [("csv_write", {"path": "top3.csv", "rows": [["Customer", "Total"], ["Harbor", 1845.25]]})]
+    text = '{"arguments": {"rows": [["Customer", "Total"], ["Harbor", 1845.25]], "header": true, "path": "top3.csv"}}'
+    assert nameless_call(text, offer) == ("csv_write", {"rows": [["Customer", "Total"], ["Harbor", 1845.25]],
+                                                        "path": "top3.csv"}, text)
+    assert nameless_call('```json\n{"path": "top3.csv", "rows": []}\n```', offer)[0] == "csv_write"  # bare, fenced
+    assert nameless_call('{"path": "other.csv", "rows": []}', offer) is None  # not the offer's path
+    assert nameless_call('{"name": "csv_write", "path": "top3.csv"}', offer) is None  # named: not nameless
+    assert nameless_call(text, []) is None  # nothing offered
+    assert nameless_call("The top customer is Harbor (1845.25), saved to top3.csv.", offer) is None

@@ -47,6 +47,7 @@ from .named_files import left_out_output
 from .plan import PLAN_TURN_TOKENS, UPDATE_PLAN, context_message, next_plan_step, plan_tool, wants_plan_turn
 from .preread import PREREAD_STEP, preread_calls
 from .prompt import format_error_note, plugin_prompt, system_prompt, today_line
+from .recap import offered_calls
 from .resolve import apply_resume
 from .stuck import check_budget, check_stuck
 from .toolgroups import initial_groups, loaded_schemas_note, turn_tools, unloaded_hint
@@ -466,7 +467,8 @@ class Agent:
         self._callable = {str((t.get("function") or t).get("name")) for t in schemas}
         turn = classify_turn(out, task.workspace, names,
                              hint=lambda raw: unloaded_hint(raw, self.tools, self._callable),
-                             left_out=lambda rel: bool(left_out_output(rel, sess.calls)))
+                             left_out=lambda rel: bool(left_out_output(rel, sess.calls)),
+                             offered=offered_calls(sess.calls))
         def ev():
             return evidence_of(sess, names, [today_line(self.now())],
                                harness_extra=[self._closing, self._made_note])

@@ -25,7 +25,8 @@ from tools.untrusted import fence
 from ..state.models import CallRecord, StoredMessage
 from .plan import work_calls
 
-__all__ = ["PENDING_CALL", "call_to_copy", "calls_to_copy_in", "changed_so_far", "found_so_far", "next_call_to_copy"]
+__all__ = ["PENDING_CALL", "call_to_copy", "calls_to_copy_in", "changed_so_far", "found_so_far", "next_call_to_copy",
+           "offered_calls"]
 
 _TOKEN = re.compile(r"\d{4}-\d{2}-\d{2}|[^\W_]{3,}(?:\.[A-Za-z]{2,4})?")
 # words of a goal that say what kind of answer it wants, not what it is about
@@ -179,6 +180,15 @@ def _argument_orders() -> dict[str, list[str]]:
         except Exception:  # noqa: BLE001 - a missing part has no calls to spell out
             continue
     return {tool_name(s): key_order(parameters_of(s)) for s in (t.schema() for t in tools)}
+
+
+def offered_calls(calls: Sequence[CallRecord]) -> list[tuple[str, dict]]:
+    """``(tool, arguments)`` of every call the results of the latest step with calls
+    spelled out to copy, in order ([] before any call)."""
+    if not calls:
+        return []
+    last = max(c.step for c in calls)
+    return [found for c in calls if c.step == last for found in calls_to_copy_in(c.result or "")]
 
 
 def calls_to_copy_in(result: str) -> list[tuple[str, dict]]:

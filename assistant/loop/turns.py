@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence, Union
 
 from model.parsing import looks_like_failed_call
-from model.parsing_failed import keyed_call, salvage_json_calls
+from model.parsing_failed import keyed_call, nameless_call, salvage_json_calls
 from model.types import ParseError, ToolCall, TurnOutput
 
 from ..state.models import Task
@@ -73,7 +73,8 @@ TurnKind = Union[Answer, Calls, FormatError]
 
 def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
                   hint: Callable[[str], str] = lambda raw: "",
-                  left_out: Callable[[str], bool] = lambda rel: False) -> TurnKind:
+                  left_out: Callable[[str], bool] = lambda rel: False,
+                  offered: Sequence[tuple[str, dict]] = ()) -> TurnKind:
     """Decide what ``out`` is.
 
     Args:
@@ -85,6 +86,9 @@ def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
         left_out: ``path -> True`` for an ``output`` the harness left out of a call
             (the change went into the input): an answer naming it is no format
             error, and the finish check tells where the change was saved.
+        offered: ``(tool, arguments)`` of the calls the last results spelled out
+            to copy: a reply of one JSON object with one's arguments and no
+            name is that call (``model.parsing_failed.nameless_call``).
     """
     parsed = out.parsed
     if parsed.tool_calls:
@@ -117,6 +121,9 @@ def classify_turn(out: TurnOutput, workspace: str, tool_names: Sequence[str],
     keyed = keyed_call(text, list(tool_names))
     if keyed:  # {"xlsx_add_sheet": {...}}: the tool's name as the only key, the whole reply
         return Calls([ToolCall(name=keyed[0], arguments=keyed[1], raw=keyed[2])], content="")
+    nameless = nameless_call(text, [(n, a) for n, a in offered if n in tool_names])
+    if nameless:  # {"arguments": {"path": "top3.csv", ...}}: the call the harness offered, its name left out
+        return Calls([ToolCall(name=nameless[0], arguments=nameless[1], raw=nameless[2])], content="")
     failed = looks_like_failed_call(text, list(tool_names))
     if failed is not None:
         salvaged, prose = _salvage(text, tool_names)
