@@ -46,6 +46,9 @@ def test_a_plan_is_not_an_answer():
     assert announces_work("Sure. Let me check the folder first.")
     assert not announces_work("I read spend.csv and wrote totals.txt.\n\nSales: 125, Ops: 50.")
     assert not announces_work("The deadline is 12 March 2026 (page 3).")
+    # csv_top_customers at 04fe9b0: a report of steps done, then an offer; refused twice as a plan
+    assert not announces_work("I did the following steps:\n1. I read orders.csv.\n2. I wrote the top 3 customers to "
+                              "top3.csv.\n\nIf you need any further assistance, please let me know!")
 
 
 def test_plan_turn_is_fed_back_and_the_task_goes_on(assistant_home, tmp_path):

@@ -15,7 +15,9 @@ from pathlib import Path
 
 __all__ = ["unbacked_file_claims", "announces_work", "exists_somewhere"]
 
-_PLAN = re.compile(r"\b(I will|I'll|I am going to|I'm going to|let me|let's|next,? I|first,? I|I need to|"
+# "let me know" is an offer, not a plan (csv_top_customers at 04fe9b0: a right report ending "If you need any further
+# assistance, please let me know!" was refused twice as a plan, and the model overwrote top3.csv with junk)
+_PLAN = re.compile(r"\b(I will|I'll|I am going to|I'm going to|let me(?!\s+know)|let's|next,? I|first,? I|I need to|"
                    r"I should|I can now)\b", re.IGNORECASE)
 
 
