@@ -554,6 +554,10 @@ def test_an_answer_wrapped_in_a_one_key_json_object_is_the_text_inside(assistant
     calls = '{"name": "read_file", "path": "a.txt"}\n{"name": "read_file", "path": "b.txt"}'
     assert unwrap_answer(calls) == calls  # calls, not rows
     assert unwrap_answer('{"a": {"b": 1}}\n{"a": 2}').startswith('{"a": {')  # not flat
+    # docx_append_paragraph at 04fe9b0: the object cut before its closing brace, accepted whole as the answer
+    assert unwrap_answer('{\n"answer": "Added \\"Approved by: Dana Lee\\" to letter.docx."') == \
+        'Added "Approved by: Dana Lee" to letter.docx.'
+    assert unwrap_answer('{"path": "letter.docx"') == '{"path": "letter.docx"'  # no answer key
     # calendar_next_weekday at 04fe9b0: its own steps, then a lead line behind a clause
     assert unwrap_answer("I did the following:\n1. Added a calendar event.\n2. Checked the date.\n\nIf this completes "
                          "the task, my final answer is:\nI added the event for next Wednesday at 2:30pm.") == \

@@ -362,6 +362,12 @@ def unwrap_answer(text: str) -> str:
     try:
         obj = json.loads(body)
     except ValueError:
+        cut = _CUT_ANSWER_OBJECT.fullmatch(body)  # docx_append_paragraph at 04fe9b0: '{\n"answer": "..."', no "}"
+        if cut and cut.group("key").lower() in _ANSWER_KEYS:
+            try:
+                return str(json.loads(f'"{cut.group("value")}"')).strip() or text
+            except ValueError:
+                return text
         return text
     if isinstance(obj, dict) and len(obj) == 1:
         key, value = next(iter(obj.items()))
@@ -375,6 +381,9 @@ def unwrap_answer(text: str) -> str:
             # xlsx_total at fbc3d9d: {"result": {"sum(Amount)": 389.9}}, refused as a JSON object
             return "; ".join(f"{k}: {v}" for k, v in value.items())
     return text
+
+
+_CUT_ANSWER_OBJECT = re.compile(r'\{\s*"(?P<key>\w+)"\s*:\s*"(?P<value>(?:[^"\\\n]|\\.)+)"\s*,?\s*')
 
 
 def _flat_objects(body: str) -> list[dict]:
