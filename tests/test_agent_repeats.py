@@ -1057,6 +1057,27 @@ def test_the_offered_call_written_as_its_arguments_alone_is_that_call(assistant_
     store.close()
 
 
+def test_an_output_a_tool_requires_is_never_left_out_of_its_call(assistant_home, tmp_path):
+    """multistep_invoices_memo at 04fe9b0: pdf_extract_pages of invoices.pdf (an input of the task) with output
+    invoices_1.csv; the harness left output out to save the change in the input itself, and the call, missing its
+    required output, paused the task with an internal error."""
+    from test_office_pdf import make_pdf
+    from tools.office import OFFICE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("pdf_read", path="invoices.pdf"),
+        call("pdf_extract_pages", path="invoices.pdf", pages="1-2", output="invoices_1.pdf"),
+        "Saved pages 1-2 of invoices.pdf as invoices_1.pdf."],
+        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    (ws / "invoices.pdf").write_bytes(make_pdf(["Invoice INV-101: 1,200.00 EUR", "Invoice INV-102: 349.50 EUR"]))
+    events = list(agent.run("Put the amounts of the invoices in invoices.pdf into invoices.xlsx.", workspace=ws))
+    assert not any("internal error" in str(getattr(e, "reason", "")) for e in events), events[-1]
+    finished = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert finished[1].call["name"] == "pdf_extract_pages" and "Field required" not in finished[1].result
+    assert (ws / "invoices_1.pdf").exists(), finished[1].result
+    store.close()
+
+
 def test_a_summary_as_long_as_its_original_is_not_written(assistant_home, tmp_path):
     """docx_summarise at fbc3d9d: all 11 paragraphs of report.docx copied into summary.docx; the finish check
     doubted it only after the steps were spent re-reading and re-creating it."""

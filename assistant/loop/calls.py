@@ -869,7 +869,7 @@ class CallRunner:
                 msg = (f"Not run: the task asks for {want}, not {call.arguments.get('path')}; write {want}: "
                        f"{call_to_copy(call.name, {**args, 'path': want})}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
-            copy = self._copies_an_input(call)
+            copy = self._copies_an_input(call) if _output_optional(tool) else None
             if copy:  # docx_append_paragraph at 36d1140: the paragraph added to new_letter.docx, not letter.docx
                 # run it on the file itself, saying so: refused, at 237b37e the same call came back three times
                 path, output = copy
@@ -1873,6 +1873,14 @@ def _failure_core(text: str) -> str:
     workspace listing) or for a repeat ("This exact ... failed the same way")."""
     text = text.split("\n(This exact ")[0]
     return "\n".join(ln for ln in text.split("\n") if not ln.startswith(_FILES_SHOWN))
+
+
+def _output_optional(tool: Any) -> bool:
+    """True when ``tool`` takes an ``output`` it can do without (an edit saved in place
+    when it is left out). pdf_extract_pages requires one: multistep_invoices_memo at
+    04fe9b0, its output left out, paused the task with an internal error."""
+    field = (getattr(getattr(tool, "params", None), "model_fields", None) or {}).get("output")
+    return field is not None and not field.is_required()
 
 
 def _restates_goal(question: str, goal: str) -> bool:
