@@ -1620,6 +1620,29 @@ def test_a_task_to_send_changes_no_file_when_no_tool_can_send(assistant_home, tm
     store2.close()
 
 
+def test_asking_how_to_do_what_no_tool_can_is_no_restated_request(assistant_home, tmp_path):
+    """handoff_send_budget at 04fe9b0: told by the write_file refusal to ask the user how they want it sent, Qwen 1.5B
+    asked "How can I send the budget to my manager?"; that was refused as the user's own request, three times, and
+    the task paused as stuck. The refusal now gives the question to copy, and a how-question is asked."""
+    import json
+
+    from assistant.events import Paused
+    from tools.core import ASK_HUMAN
+
+    asked = "How can I send the budget to my manager?"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("write_file", path="budget_mail.txt", content="Dear manager, ..."), call("ask_human", question=asked)],
+        [ASK_HUMAN])
+    (ws / "budget.txt").write_text("Total 4500\n")
+    events = list(agent.run("Send the budget to my manager.", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    offer = {"question": "I cannot send it: no tool here can send. How would you like me to go on?"}
+    assert f"call ask_human with {json.dumps(offer)}" in results[0], results[0]
+    assert isinstance(events[-1], Paused) and events[-1].kind == "question", events[-1]
+    assert asked in str(events[-1].reason), events[-1]
+    store.close()
+
+
 def test_a_file_this_task_made_is_not_overwritten_with_invented_lines(assistant_home, tmp_path):
     """files_merge_todos at 237b37e: combine_files wrote todo/all.txt right (five items), then write_file replaced it
     with "line1\\nline2\\nline3\\nline4\\nline5" and the task finished: a wrong "done" that lost the work."""

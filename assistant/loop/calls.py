@@ -829,9 +829,10 @@ class CallRunner:
         if cannot and not goal_files(s.task.goal)[0]:
             # handoff_send_budget at 237b37e: "Send the budget to my manager" -> manager_budget.txt written, then
             # moved over itself (an approval pause): no file the user asked for, and nothing sent
+            ask = {"question": f"I cannot {cannot} it: no tool here can {cannot}. How would you like me to go on?"}
             msg = (f"Not run: the task asks to {cannot}, and no tool here can {cannot}; {call.name} would change files "
-                   f"the user did not ask for and {cannot} nothing. Call ask_human: say you cannot {cannot} it, and "
-                   "ask how they want it done.")
+                   f"the user did not ask for and {cannot} nothing. Say so to the user and ask how they want it done: "
+                   f"call ask_human with {json.dumps(ask)}")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.name not in _HARNESS_CALLS:
             which = self._ambiguous(call, needs_source=risk is RiskClass.DESTRUCTIVE or call.name in EDITS_EXISTING)
@@ -1042,7 +1043,10 @@ class CallRunner:
                                      "waiting for you to do it. Do it with the tools, then answer.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))  # calendar_from_invite
         if call.name == "ask_human" and _restates_goal(str(call.arguments.get("question", "")), s.task.goal) \
-                and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):  # "which one?" is the user's
+                and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls) \
+                and not undoable_verb(s.task.goal, [*self.registry.names(), *self.extra_tools]):
+            # "which one?" is the user's; so is how to do what no tool can (handoff_send_budget at 04fe9b0: "How can
+            # I send the budget to my manager?", asked as the write_file refusal said, refused as the request itself)
             # xlsx_top_vendors at db466c8: asked three times, the ranking's table_query to copy given all along
             msg = self._with_pending("Not asked: that is the user's own request, word for word; they are waiting for "
                                      "you to do it. Work it out from what the tools showed (or with another tool), "
