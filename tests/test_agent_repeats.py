@@ -1078,6 +1078,25 @@ def test_an_output_a_tool_requires_is_never_left_out_of_its_call(assistant_home,
     store.close()
 
 
+def test_a_sheet_added_to_a_workbook_this_task_made_is_no_row_of_the_users_table(assistant_home, tmp_path):
+    """multistep_invoices_memo at 04fe9b0: "Create invoices.xlsx with the columns Invoice and Amount ...": a sheet
+    added to the invoices.xlsx this task had made was refused as "a row or column in the table of invoices.xlsx"."""
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_write", path="invoices.xlsx", rows='[["Invoice", "Amount"], ["INV-1", 5], ["INV-2", 7]]'),
+        call("xlsx_add_sheet", path="invoices.xlsx", rows='[["Total", "=SUM(Sheet!B2:B3)"]]').replace(
+            "<parameter=path>", "<parameter=name>\nTotal\n</parameter>\n<parameter=path>"),
+        "Created invoices.xlsx with both invoices and a Total sheet."],
+        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    events = list(agent.run("Create invoices.xlsx with the columns Invoice and Amount listing INV-1 (5) and INV-2 (7).",
+                            workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert "Total" in openpyxl.load_workbook(ws / "invoices.xlsx").sheetnames, results
+    store.close()
+
+
 def test_a_summary_as_long_as_its_original_is_not_written(assistant_home, tmp_path):
     """docx_summarise at fbc3d9d: all 11 paragraphs of report.docx copied into summary.docx; the finish check
     doubted it only after the steps were spent re-reading and re-creating it."""

@@ -1577,6 +1577,10 @@ class CallRunner:
         if call.name != "xlsx_add_sheet" or ASKS_A_SHEET.search(goal) or not re.search(r"\b(rows?|columns?)\b", goal) \
                 or not self.ctx.workspace.exists(path):
             return ""
+        if norm_path(path) in {norm_path(p) for p in self._made()}:
+            # multistep_invoices_memo at 04fe9b0: "Create invoices.xlsx with the columns Invoice and Amount": the
+            # columns of a workbook this task made, no row or column to add to a table the user had
+            return ""
         args = row_to_add(goal, self.s.task.workspace, path)
         how = call_to_copy("xlsx_write", args) if args else \
             "write its cells with xlsx_write (sheet: the one that holds the table)"
