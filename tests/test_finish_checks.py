@@ -2624,3 +2624,23 @@ def test_an_end_time_the_calendar_did_not_add_is_doubted(tmp_path, answer, wrong
     assert bool(ends) is wrong, problems
     if wrong:
         assert "Thu 2026-12-03 15:00-15:45 Dentist appointment" in ends[0]
+
+
+def test_a_not_found_over_the_closest_note_line_is_doubted_with_that_line(tmp_path):
+    """note_search at 04fe9b0: no note held every word of "plumber name phone number", and the closest line was the
+    plumber's; the answer "I could not find the exact phone number" was doubted with note_list's titles instead."""
+    closest = ("house.md: Plumber: Jonas Berg, phone 0170 555 0199 (fixed the boiler in March).\n"
+               "house.md: Electrician: Mira Falk, phone 0171 555 0123.\n"
+               "(the closest lines: each holds some of the words of 'plumber name phone number', none all of them)")
+    search = CallRecord(id="s1c0", step=1, turn_seq=1, name="note_search", arguments={"query": "plumber name phone"},
+                        status="done", result=closest, data={"matches": 0, "partial": 2, "best": 1})
+    titles = CallRecord(id="s3c0", step=3, turn_seq=3, name="note_list", arguments={}, status="done",
+                        result="books.md: Books to read\nhouse.md: House", data={"notes": ["books.md", "house.md"]})
+    ev = Evidence("Check my notes: what's the name and phone number of the plumber?", tmp_path,
+                  calls=[search, titles], tool_names=TOOLS + ["note_search", "note_list"])
+    doubt = finish_problems("I found the note with the plumber's name and phone number, but I could not find the "
+                            "exact phone number in the text.", ev)
+    assert len(doubt) == 1 and "closest line note_search at step 1" in doubt[0], doubt
+    assert '"Plumber: Jonas Berg, phone 0170 555 0199 (fixed the boiler in March)."' in doubt[0]
+    assert "Electrician" not in doubt[0] and "books.md" not in doubt[0]
+    assert finish_problems("The plumber is Jonas Berg, phone 0170 555 0199.", ev) == []

@@ -161,6 +161,8 @@ def _listing_items(call: CallRecord) -> list[str]:
     """The item lines of a calendar or notes listing's result (a calendar's first line,
     the range it covers, left out)."""
     lines = [ln.strip() for ln in _FENCE_LINE.sub("", call.result or "").splitlines() if ln.strip()]
+    if call.name == "note_search" and (call.data or {}).get("partial"):  # the closest lines, the best first
+        return [ln for ln in lines if not ln.startswith("(")][:max(1, int((call.data or {}).get("best") or 1))]
     if not call.name.endswith("events"):
         return lines
     # the events only: not the tool's notes after them ("Time zone: the user named none, so ... was ignored.",
@@ -189,7 +191,8 @@ def _misses_what_was_listed(answer: str, calls: Sequence[CallRecord], goal: str)
     note titles when nothing else) found items and
     ``answer`` names no word of any of them, nor a word another read of this task
     found that ``goal`` does not hold ("" otherwise)."""
-    ran = [c for c in calls if _listed(c) and ((c.data or {}).keys() & {"events", "notes"} or c.name == "note_search")]
+    ran = [c for c in calls if (_listed(c) or _closest(c)) and ((c.data or {}).keys() & {"events", "notes"}
+                                                              or c.name == "note_search")]
     if not ran:
         return ""
     # a search's lines over a listing of names (note_search at 0cfab8b: the plumber's line found at step 1, then
@@ -210,8 +213,21 @@ def _misses_what_was_listed(answer: str, calls: Sequence[CallRecord], goal: str)
              for w in _WORD.findall(_FENCE_LINE.sub("", c.result))} - _COMMON - _META - set(_WORD.findall(goal.lower()))
     if found & said:
         return ""
+    if _closest(last):  # note_search at 04fe9b0: "I could not find the exact phone number" over the plumber's line
+        return (f"the answer names nothing of the closest line{'s' if len(items) > 1 else ''} {last.name} at step "
+                f"{last.step} found ({items[0][:90]!r}); if it answers the task, answer with it"
+                f"{_listing_answer(last)}")
     return (f"the answer names nothing that {last.name} at step {last.step} found ({_listed(last)}, e.g. "
             f"{items[0][:90]!r}); answer with what it found{_listing_answer(last)}")
+
+
+def _closest(call: CallRecord) -> int:
+    """How many closest lines a ``note_search`` that found no note holding all its words
+    returned (0 otherwise)."""
+    data = call.data or {}
+    if call.name != "note_search" or call.status != "done" or call.error or data.get("repeat_of"):
+        return 0
+    return int(data.get("partial") or 0)
 
 
 _CLAIMS_FOUND = re.compile(r"\b(i|we)\s+(have\s+)?(found|located|retrieved|got)\b|\bhere (is|are)\b", re.IGNORECASE)

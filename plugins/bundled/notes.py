@@ -99,9 +99,13 @@ def register(api: PluginAPI) -> None:
                            for n, (loc, text) in enumerate(notes) for i, ln in enumerate(text.splitlines())
                            if ln.strip() and any(w in ln.lower() for w in words)), key=lambda t: (-t[0], t[1], t[2]))
             if near:
+                # at 04fe9b0 "no note holds all the words ..." first was read as "not found": Qwen 1.5B answered "I
+                # could not find the exact phone number" over the plumber's line; the lines now come first
                 lines = "\n".join(t[3] for t in near[:p.limit])
-                return ToolResult(text=f"no note holds all the words of {p.query!r}; the lines with most of them:\n"
-                                       f"{lines}", data={"matches": 0, "partial": min(len(near), p.limit)})
+                best = sum(t[0] == near[0][0] for t in near[:p.limit])
+                return ToolResult(text=f"{lines}\n(the closest lines: each holds some of the words of {p.query!r}, "
+                                       "none all of them)",
+                                  data={"matches": 0, "partial": min(len(near), p.limit), "best": best})
         if not hits:
             return ToolResult(text=f"no notes match {p.query!r}. Use note_list to see all notes.")
         return ToolResult(text="\n".join(hits), data={"matches": len(hits)})
