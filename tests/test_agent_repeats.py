@@ -1097,6 +1097,30 @@ def test_a_sheet_added_to_a_workbook_this_task_made_is_no_row_of_the_users_table
     store.close()
 
 
+def test_a_sheet_of_a_header_alone_is_refused_with_the_query_for_its_rows(assistant_home, tmp_path):
+    """xlsx_group_sums at 04fe9b0: the "By Region" sheet added with its header alone; the sums never came and the
+    task ran out of steps. The header alone is refused with the query that gets the rows."""
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    header = call("xlsx_add_sheet", path="sales.xlsx", rows='[["Region", "Sales"]]').replace(
+        "<parameter=path>", "<parameter=name>\nBy Region\n</parameter>\n<parameter=path>")
+    agent, model, ws, store = scripted_agent(tmp_path, [call("xlsx_read", path="sales.xlsx"), header, "Added."],
+                                             [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    wb = openpyxl.Workbook()
+    for row in (["Region", "Amount"], ["North", 5], ["South", 7], ["North", 2]):
+        wb.active.append(row)
+    wb.save(ws / "sales.xlsx")
+    events = list(agent.run('Add a sheet named "By Region" to sales.xlsx with one row per region: the region name '
+                            "in column A and its total sales in column B.", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run: this sheet would hold its header alone"), results[1]
+    assert 'call table_query with {"sql": "SELECT region, SUM(amount) FROM sales GROUP BY region' in results[1]
+    assert openpyxl.load_workbook(ws / "sales.xlsx").sheetnames == ["Sheet"]
+    store.close()
+
+
 def test_a_summary_as_long_as_its_original_is_not_written(assistant_home, tmp_path):
     """docx_summarise at fbc3d9d: all 11 paragraphs of report.docx copied into summary.docx; the finish check
     doubted it only after the steps were spent re-reading and re-creating it."""

@@ -918,6 +918,9 @@ class CallRunner:
             row = self._row_not_sheet(call)
             if row:  # xlsx_total at 4df8dd6: a sheet "Total" added for a total row, then "Total" written into it
                 return (yield from self.finish(call, ToolResult.fail(row), "denied"))
+            bare = self._header_only_sheet(call)
+            if bare:  # xlsx_group_sums at 04fe9b0: "By Region" added with its header alone, the sums never written
+                return (yield from self.finish(call, ToolResult.fail(bare), "denied"))
             placeholder = self._overwrites_own_output(call)
             if placeholder:  # files_merge_todos at 237b37e: todo/all.txt, combined right, overwritten with line1..line5
                 msg = (f"Not run: {placeholder} was made by this task already, and this call would replace all of "
@@ -1567,6 +1570,23 @@ class CallRunner:
                 return (f"Not run: {value} in {ref} is not the sum of the column the task names ({want:g}); the "
                         f"total row is one row under the table: {call_to_copy('xlsx_write', args)}")
         return ""
+
+    def _header_only_sheet(self, call: CallRecord) -> str:
+        """The refusal of an ``xlsx_add_sheet`` whose rows are a header alone (or none) in a
+        task that asks for totals, with the ``table_query`` that gets its rows ("" otherwise).
+        xlsx_group_sums at 04fe9b0: the "By Region" sheet added with [["Region", "Sales"]],
+        then a plan said and the same call sent again; the per-region sums never came."""
+        rows = call.arguments.get("rows")
+        if call.name != "xlsx_add_sheet" or not isinstance(rows, list) or len(rows) > 1:
+            return ""
+        cells = [v for r in rows if isinstance(r, list) for v in r]
+        if any(not isinstance(v, str) or v.lstrip().startswith("=") or _NUMBER.fullmatch(v.strip()) for v in cells):
+            return ""  # a row of values or a formula ("Total", "=SUM(...)"): no header alone
+        query = self._query_to_copy()
+        if not query:
+            return ""
+        return (f"Not run: this sheet would hold its header alone, and the task asks for totals; get its rows first: "
+                f"call table_query with {query}, then add the sheet with the header and those rows.")
 
     def _row_not_sheet(self, call: CallRecord) -> str:
         """The refusal of an ``xlsx_add_sheet`` in a task that asks for a row or column of
