@@ -558,6 +558,9 @@ def test_an_answer_wrapped_in_a_one_key_json_object_is_the_text_inside(assistant
     assert unwrap_answer('{\n"answer": "Added \\"Approved by: Dana Lee\\" to letter.docx."') == \
         'Added "Approved by: Dana Lee" to letter.docx.'
     assert unwrap_answer('{"path": "letter.docx"') == '{"path": "letter.docx"'  # no answer key
+    # pdf_number_lookup and docx_lookup at 04fe9b0: LaTeX's boxed answer
+    assert unwrap_answer("\\[\n\\boxed{3.4}\n\\]") == "3.4"
+    assert unwrap_answer("So the monthly rent is \\(\\boxed{1450}\\).") == "So the monthly rent is 1450."
     # calendar_next_weekday at 04fe9b0: its own steps, then a lead line behind a clause
     assert unwrap_answer("I did the following:\n1. Added a calendar event.\n2. Checked the date.\n\nIf this completes "
                          "the task, my final answer is:\nI added the event for next Wednesday at 2:30pm.") == \

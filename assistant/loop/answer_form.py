@@ -334,6 +334,9 @@ _FINAL_LEAD = re.compile(r"^[\W_]*(?:so,?\s+|therefore,?\s+|[^\n.:,]{3,60},\s*)?
                          re.IGNORECASE | re.MULTILINE | re.DOTALL)
 
 
+_BOXED = re.compile(r"(?:\\\[|\\\()?\s*\\boxed\{(?P<value>[^{}\n]{1,200})\}\s*(?:\\\]|\\\))?")
+
+
 def unwrap_answer(text: str) -> str:
     """The text of an answer wrapped in a one-key JSON object
     (``{"response": "The file is home/garden.txt."}``, fenced or not; Qwen 1.5B
@@ -347,6 +350,8 @@ def unwrap_answer(text: str) -> str:
     marker, and the task ended on a question to the user."""
     if _FENCE_LINE.search(text):
         text = "\n".join(ln for ln in text.splitlines() if not _FENCE_LINE.match(ln.strip())).strip()
+    # pdf_number_lookup at 04fe9b0: "\[\n\boxed{3.4}\n\]" as the whole answer; docx_lookup: "... is \(\boxed{1450}\)."
+    text = _BOXED.sub(lambda m: m.group("value").strip(), text).strip() if "\\boxed{" in text else text
     led = _FINAL_LEAD.search(text)
     if led:  # pdf_number_lookup at 21c8a9e: four planned steps naming pdf_read, then "The final answer in plain
         # text is:" and the answer fenced: what follows the lead is the answer
