@@ -66,6 +66,9 @@ def test_numbers_normalise(text, norm):
     ("1.00", ["--- page 1 ---\nQ3 total revenue: 7.85 million EUR."], ["1.00"]),  # an amount, not a count
     ("It costs 2.50 EUR.", ["fee: 2.5 EUR"], []),
     ("Rated 4.0 of 5.", ["rating 4.0"], []),
+    # multistep_invoices_memo at 04fe9b0: CSV text, two cells read as one grouped number "102349.5"
+    ("Invoice,Amount\nINV-102,349.50 EUR", ["Invoice INV-102\nAmount due: 349.50 EUR"], []),
+    ("It cost 102,349.50 EUR.", ["Invoice INV-102\nAmount due: 349.51 EUR"], ["102349.5"]),  # a part unseen
 ])
 def test_every_number_in_the_answer_comes_from_a_source(answer, sources, unseen):
     assert number_problems(answer, sources) == unseen
