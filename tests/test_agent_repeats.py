@@ -721,6 +721,18 @@ def test_a_failed_call_that_works_the_second_time_is_no_repeat(assistant_home, t
     store.close()
 
 
+def _by_region_book(ws, rows: list[list]) -> str:
+    """sales.xlsx of ``rows`` (region, amount) under a header in ``ws``; returns xlsx_group_sums' goal."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    for row in (["Region", "Amount"], *rows):
+        wb.active.append(row)
+    wb.save(ws / "sales.xlsx")
+    return ('Add a sheet named "By Region" to sales.xlsx with one row per region: the region name in column A and '
+            "its total sales in column B.")
+
+
 def _spending_book(ws):
     """spending.xlsx of four payments to three vendors in ``ws``; returns the goal of a top-2 sheet."""
     import openpyxl
@@ -1108,12 +1120,7 @@ def test_a_sheet_of_a_header_alone_is_refused_with_the_query_for_its_rows(assist
         "<parameter=path>", "<parameter=name>\nBy Region\n</parameter>\n<parameter=path>")
     agent, model, ws, store = scripted_agent(tmp_path, [call("xlsx_read", path="sales.xlsx"), header, "Added."],
                                              [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
-    wb = openpyxl.Workbook()
-    for row in (["Region", "Amount"], ["North", 5], ["South", 7], ["North", 2]):
-        wb.active.append(row)
-    wb.save(ws / "sales.xlsx")
-    events = list(agent.run('Add a sheet named "By Region" to sales.xlsx with one row per region: the region name '
-                            "in column A and its total sales in column B.", workspace=ws))
+    events = list(agent.run(_by_region_book(ws, [["North", 5], ["South", 7], ["North", 2]]), workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     assert results[1].startswith("Not run: this sheet would hold its header alone"), results[1]
     assert 'call table_query with {"sql": "SELECT region, SUM(amount) FROM sales GROUP BY region' in results[1]
@@ -1240,12 +1247,7 @@ def test_a_totals_table_that_names_a_group_twice_is_not_written(assistant_home, 
            f"By Region\n</parameter>\n<parameter=rows>\n{copied}\n</parameter>\n</function>\n</tool_call>")
     agent, model, ws, store = scripted_agent(tmp_path, [call("xlsx_read", path="sales.xlsx"), add, "Added By Region."],
         [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
-    wb = openpyxl.Workbook()
-    for row in (["Region", "Amount"], ["North", 1200], ["South", 950], ["North", 430]):
-        wb.active.append(row)
-    wb.save(ws / "sales.xlsx")
-    events = list(agent.run('Add a sheet named "By Region" to sales.xlsx with one row per region: the region name '
-                            "in column A and its total sales in column B.", workspace=ws))
+    events = list(agent.run(_by_region_book(ws, [["North", 1200], ["South", 950], ["North", 430]]), workspace=ws))
     result = [e.result for e in events if isinstance(e, ToolCallFinished)][1]
     assert result.startswith("Not run: the rows name 'North' 2 times in their first column, and the task asks for "
                              "one row per region")
