@@ -438,6 +438,25 @@ def test_a_sum_over_empty_cells_whose_numbers_are_on_another_sheet_is_refused(ct
     assert ctx.workspace.read_bytes("s.xlsx") == before
 
 
+def test_a_sum_over_empty_cells_that_hold_text_on_another_sheet_is_refused(ctx, no_soffice):
+    """multistep_invoices_memo at 97ef684: a new sheet got ["Total Amount", "=SUM(A2:A4)"]; A2:A4 of its own sheet is
+    empty, and on Sheet1 it holds the invoice numbers, the amounts being in B2:B4. An empty range empty on every
+    sheet is still written (a total to fill in later)."""
+    wb = openpyxl.Workbook()
+    wb.active.title = "Sheet1"
+    for row in (["Invoice", "Amount"], ["INV-101", 1200], ["INV-102", 349.5], ["INV-103", 86.25]):
+        wb.active.append(row)
+    ctx.workspace.write_bytes("i.xlsx", wb_bytes(wb))
+    before = ctx.workspace.read_bytes("i.xlsx")
+    res = call(xlsx_add_sheet, ctx, path="i.xlsx", name="Summary", rows=[["Total Amount", "=SUM(A2:A4)"]])
+    assert res.error and "=SUM(A2:A4) adds A2:A4 of sheet 'Summary', which is empty (and holds text on sheet " \
+        "'Sheet1')" in res.text, res.text
+    assert "e.g. =SUM('Sheet1'!B2:B4)" in res.text
+    assert ctx.workspace.read_bytes("i.xlsx") == before
+    res = call(xlsx_add_sheet, ctx, path="i.xlsx", name="Later", rows=[["Total", "=SUM(D2:D4)"]])
+    assert not res.error, res.text
+
+
 def test_a_sum_of_a_whole_column_written_in_that_column_is_refused(ctx, no_soffice):
     """xlsx_total at e1675c8: Qwen 1.5B appended ["", "Total", "=SUM(C:C)"] below the expenses: C10 adds column C,
     which holds C10 itself (a circular reference: Excel shows 0 and a warning), and the task finished."""

@@ -314,7 +314,7 @@ def _check_formulas(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
     Raises:
         ToolError: naming the formula, the range and the way to name another sheet's cells.
     """
-    from openpyxl.utils import column_index_from_string, get_column_letter
+    from openpyxl.utils import column_index_from_string
 
     sheets = {name.lower() for name in wb.sheetnames}
     for cell in cells:
@@ -356,22 +356,41 @@ def _check_formulas(wb: Any, ws: Any, cells: Iterable[Any]) -> None:
                     raise ToolError(f"{cell.coordinate}: {cell.value} adds {span} of sheet {ws.title!r}, which is "
                                     f"empty; nothing was written. The numbers are in {span} of sheet {src.title!r}: "
                                     f"name the sheet, e.g. =SUM('{src.title}'!{span.replace('$', '')}).")
+                # the same cells of another sheet hold text: multistep_invoices_memo at 97ef684, =SUM(A2:A4) on a new
+                # sheet, where Sheet1!A2:A4 holds the invoice numbers and the amounts are in Sheet1!B2:B4
+                named = next((o for o in wb.worksheets if o is not ws and any(
+                    isinstance(o.cell(row=r, column=c).value, str) and o.cell(row=r, column=c).value.strip()
+                    for r in range(rows[0], min(rows[1], rows[0] + 500) + 1) for c in range(cols[0], cols[1] + 1))),
+                    None)
+                numbers_there = _number_column_sum(named) if named is not None else ""
+                if numbers_there:
+                    raise ToolError(f"{cell.coordinate}: {cell.value} adds {span} of sheet {ws.title!r}, which is "
+                                    f"empty (and holds text on sheet {named.title!r}); nothing was written. A range "
+                                    f"without a sheet name is on the formula's own sheet: name the sheet and the "
+                                    f"column of numbers, e.g. {numbers_there}.")
             if not own and (numbers or not texts):
                 continue
             other = next((o for o in wb.worksheets if o is not ws and o.max_row > 1), None)
-            hint = ""
-            for col in range(1, other.max_column + 1) if other is not None else ():
-                rows = [r for r in range(1, min(other.max_row, 5000) + 1)
-                        if isinstance(other.cell(row=r, column=col).value, (int, float))]
-                if rows:  # the first column of numbers on another sheet
-                    letter = get_column_letter(col)
-                    hint = f", e.g. =SUM('{other.title}'!{letter}{rows[0]}:{letter}{rows[-1]})"
-                    break
+            hint = f", e.g. {_number_column_sum(other)}" if other is not None and _number_column_sum(other) else ""
             what = (f"which holds {cell.coordinate} itself (a circular reference)" if own else
                     f"which holds text ({', '.join(texts[:3])}) and no numbers")
             raise ToolError(f"{cell.coordinate}: {cell.value} adds {span} of sheet "
                             f"{ws.title!r}, {what}; nothing was written. A range without a sheet name is on the "
                             f"formula's own sheet: to add another sheet's cells, name the sheet{hint}.")
+
+
+def _number_column_sum(ws: Any) -> str:
+    """``=SUM('Sheet'!B2:B4)`` over the first column of ``ws`` holding numbers, "" when none does."""
+    from openpyxl.utils import get_column_letter
+
+    for col in range(1, ws.max_column + 1):
+        rows = [r for r in range(1, min(ws.max_row, 5000) + 1)
+                if isinstance(ws.cell(row=r, column=col).value, (int, float))
+                and not isinstance(ws.cell(row=r, column=col).value, bool)]
+        if rows:
+            letter = get_column_letter(col)
+            return f"=SUM('{ws.title}'!{letter}{rows[0]}:{letter}{rows[-1]})"
+    return ""
 
 
 _CELL_OR_RANGE = re.compile(r"(?:(?:'(?:[^']|'')+'|[^!'\s]+)!)?(?:\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?"
