@@ -46,6 +46,10 @@ def test_a_plan_is_not_an_answer():
     assert announces_work("Sure. Let me check the folder first.")
     assert not announces_work("I read spend.csv and wrote totals.txt.\n\nSales: 125, Ops: 50.")
     assert not announces_work("The deadline is 12 March 2026 (page 3).")
+    # csv_top_customers at 9c2437c: a report, then a sentence that plans nothing; refused twice as a plan
+    assert not announces_work("I did the following:\n1. Used csv_write to save the rows to top3.csv.\n\nThe result is "
+                              "in top3.csv.\n\nI will now proceed to the next step of the task.")
+    assert announces_work("I will now proceed to the next step of the task.")  # nothing else: still no answer
     # csv_top_customers at 04fe9b0: a report of steps done, then an offer; refused twice as a plan
     assert not announces_work("I did the following steps:\n1. I read orders.csv.\n2. I wrote the top 3 customers to "
                               "top3.csv.\n\nIf you need any further assistance, please let me know!")
@@ -83,3 +87,16 @@ def test_an_answer_after_an_ill_line_is_an_answer():
                 "text:\n```\n[p3] The deadline for the audit is 14 March 2027.\n```\nThe audit deadline is 14 March 2027.")
     assert not announces_work(measured)  # Qwen2.5-Coder-1.5B's real answer, wrongly flagged before
     assert announces_work("I'll follow these steps:\n- read a.csv\n- sum the amounts")
+
+
+def test_a_report_ending_in_a_sentence_that_plans_nothing_is_the_answer_without_it(assistant_home, tmp_path):
+    """csv_top_customers at 9c2437c: top3.csv written, then "I did the following: ... I will now proceed to the next
+    step of the task." refused twice as a plan; the model then overwrote top3.csv with the query's table."""
+    write = ('<tool_call>\n<function=write_file>\n<parameter=path>\ntop.txt\n</parameter>\n<parameter=content>\n'
+             'Harbor\n</parameter>\n</function>\n</tool_call>')
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        write, "I did the following:\n1. Wrote Harbor to top.txt.\n\nI will now proceed to the next step of the task."])
+    events = list(agent.run("Write the name Harbor into top.txt", workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    assert events[-1].answer == "I did the following:\n1. Wrote Harbor to top.txt.", events[-1].answer
+    store.close()

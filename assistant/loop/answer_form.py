@@ -23,6 +23,7 @@ from tools.untrusted import FENCE_NOTICE
 
 from ..state.models import CallRecord
 from .evidence import _FENCED, _FENCE_LINE, Evidence, _ran, _results, asks_only_a_question, goal_files, norm_path
+from .verify import VACUOUS_NEXT
 
 __all__ = ["markup_problem", "without_tool_asides", "echoes_harness", "ANSWER_TO_COPY", "CANNED_REFUSAL",
            "answer_to_copy", "unwrap_answer", "not_an_answer", "restates_request"]
@@ -352,6 +353,9 @@ def unwrap_answer(text: str) -> str:
         text = "\n".join(ln for ln in text.splitlines() if not _FENCE_LINE.match(ln.strip())).strip()
     # pdf_number_lookup at 04fe9b0: "\[\n\boxed{3.4}\n\]" as the whole answer; docx_lookup: "... is \(\boxed{1450}\)."
     text = _BOXED.sub(lambda m: m.group("value").strip(), text).strip() if "\\boxed{" in text else text
+    kept = [ln for ln in text.splitlines() if not VACUOUS_NEXT.match(ln)]
+    if len(kept) < len(text.splitlines()) and "".join(kept).strip():  # "I will now proceed to the next step."
+        text = "\n".join(kept).strip()
     led = _FINAL_LEAD.search(text)
     if led:  # pdf_number_lookup at 21c8a9e: four planned steps naming pdf_read, then "The final answer in plain
         # text is:" and the answer fenced: what follows the lead is the answer

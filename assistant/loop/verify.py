@@ -13,7 +13,7 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["unbacked_file_claims", "announces_work", "exists_somewhere"]
+__all__ = ["unbacked_file_claims", "announces_work", "exists_somewhere", "VACUOUS_NEXT"]
 
 # "let me know" is an offer, not a plan (csv_top_customers at 04fe9b0: a right report ending "If you need any further
 # assistance, please let me know!" was refused twice as a plan, and the model overwrote top3.csv with junk)
@@ -22,6 +22,11 @@ _PLAN = re.compile(r"\b(I will|I'll|I am going to|I'm going to|let me(?!\s+know)
 
 
 _LIST_ITEM = re.compile(r"^\s*(\d+[.)]|[-*•])\s")
+#: "I will now proceed to the next step of the task.": a sentence that plans nothing (csv_top_customers at 9c2437c:
+#: a right report ending so was refused as a plan, twice, and top3.csv was then overwritten with junk)
+VACUOUS_NEXT = re.compile(r"^\W*(?:now,?\s+)?(?:i will|i'll|let me|i am going to|i'm going to)(?:\s+now)?\s+(?:proceed|"
+                          r"continue|move on|go on)(?:\s+(?:to|with))?\s+(?:the\s+)?next step\b[^\n]{0,40}$",
+                          re.IGNORECASE)
 
 
 def announces_work(answer: str) -> bool:
@@ -31,6 +36,9 @@ def announces_work(answer: str) -> bool:
     a result after its "I'll ..." line ("I'll extract it: ... The deadline is
     14 March.") is an answer."""
     lines = [ln for ln in answer.strip().splitlines() if ln.strip() and not ln.strip().startswith("```")]
+    said = [ln for ln in lines if not VACUOUS_NEXT.match(ln)]
+    if said and not all(_PLAN.search(ln) or _LIST_ITEM.match(ln) for ln in said):
+        lines = said  # a report, then "I will now proceed to the next step of the task.": no plan of anything
     last_plan = max((i for i, ln in enumerate(lines) if _PLAN.search(ln)), default=-1)
     if last_plan < 0 or len(answer) > 4000:
         return False
