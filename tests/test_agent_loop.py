@@ -801,6 +801,11 @@ def test_asking_what_the_files_already_say_is_refused(tmp_path):
     # at 4f7db1e with choices, two of them in the report: the report still answers it
     assert told("What is the budget for the project?", ("EUR 48,000", "EUR 19,500", "EUR 67,500")).startswith(
         "[p4] The approved budget is EUR 48,000")
+    # at 9c2437c: several parts, every word the report's own or the goal's
+    read.result += "\n[p6] Schedule: testing starts in May.\n[p7] Main risk: a supplier delay of 3 weeks."
+    assert told("What is the budget for Project Falcon? What is the schedule? What are the main risks?") == \
+        "[p7] Main risk: a supplier delay of 3 weeks."  # the line that answers most of its parts
+    assert told("What is the budget for the new office in Lisbon? What is the schedule?") == ""  # not the report's
     assert told("What is the deadline?") == ""  # the report read does not say it
     assert told("Who should receive the summary?") == ""
 

@@ -2181,14 +2181,24 @@ def _files_tell(call: CallRecord, calls: Sequence[CallRecord], goal: str = "") -
         # one part of the goal's own question, narrowed by words a result line holds: csv_group_totals at b5a954c,
         # the totals per region queried, then "What is the total sales in the West region?" asked of the user for
         # the goal "What are the total sales per region in sales.csv?"
-        return next((ln[:90] for ln in lines if re.search(r"\d", ln) and extra <= _content_words(ln)), "")
+        part = next((ln[:90] for ln in lines if re.search(r"\d", ln) and extra <= _content_words(ln)), "")
+        if part:
+            return part
     named = _INCLUDE.search(goal) if goal else None
     shared = asked & _content_words(named.group(1)) if named else set()
-    if shared and not extra - {"project", "report", "document", "file"}:
+    seen = {w for ln in lines for w in _content_words(ln)}
+    # docx_summarise at 9c2437c: "What is the budget for Project Falcon? What is the schedule? What are the main
+    # risks?": every other word of it the report's own
+    if shared and not extra - {"project", "report", "document", "file"} - seen:
         # docx_summarise at ab03949: "What is the budget for the project?" asked of the user for a summary that is
         # to "include the budget", the report read ("The approved budget is EUR 48,000, ..."); with choices too
         # (at 4f7db1e: "EUR 48,000", "EUR 19,500", both in the report, and two of its own)
         found = next((ln[:90] for ln in lines if re.search(r"\d", ln) and shared <= _content_words(ln)), "")
+        if not found and extra:  # a question of several parts: the line with a number that answers most of them
+            best = max(((len(shared & _content_words(ln)), -i, ln) for i, ln in enumerate(lines)
+                        if re.search(r"\d", re.sub(r"^\[p\d+\]", "", ln)) and shared & _content_words(ln)),
+                       default=None)
+            found = best[2][:90] if best else ""
         if found:
             return found
     if len(specific) != 1 or len(specific[0]) < 4:
