@@ -174,6 +174,9 @@ def test_find_files_and_grep(ctx: ToolContext) -> None:
     r = call(ctx, "find_files", pattern="*.xlsx")
     assert not r.error and "no files match" in r.text
     assert "grep searches the text inside files" in r.text  # files_find: *.pdf for "a file about my passport"
+    # files_find at 9c2437c: "no files match '*.pdf' under .. Try" was read as the path "..", sent four times
+    assert r.text.startswith("no files match '*.xlsx' in the workspace. Try") and ".." not in r.text
+    assert "no files match '*.xlsx' under docs/. Try" in call(ctx, "find_files", pattern="*.xlsx", path="docs").text
     r = call(ctx, "grep", pattern=r"buy \w+", context=1)
     assert "docs/plan.md:3: - buy milk" in r.text and "docs/plan.md-4- - call Bob" in r.text
     assert r.untrusted
