@@ -161,9 +161,9 @@ def find_files(ctx: ToolContext, params: FindFilesParams) -> ToolResult:
         # "under ." read as the path ".." (files_find at 9c2437c): the workspace by name, a folder with its slash
         where = "in the workspace" if top == "." else f"under {top}/"
         return ToolResult(
-            text="\n".join([f"no files match {params.pattern!r} {where}. Try a broader pattern (e.g. *report*) or check "
-                            "the folder with list_dir; find_files matches names only (grep searches the text inside "
-                            "files)."] + inside + deep),
+            text="\n".join([f"no files match {params.pattern!r} {where}. Try a broader pattern (e.g. *report*) or "
+                            "check the folder with list_dir; find_files matches names only (grep searches the text "
+                            "inside files)."] + inside + deep),
             data={"paths": [], "mentions_paths": [ln.strip().split(": ", 1)[0] for ln in inside[1:]]},
             untrusted=bool(inside),
         )
