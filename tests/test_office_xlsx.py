@@ -580,3 +580,19 @@ def test_amounts_written_as_text_are_numbers_a_sum_can_use(ctx):
     assert [ws["A2"].value, ws["C2"].value, ws["C3"].value] == ["INV-101", "0170 555", "0171"]
     res = call(xlsx_write, ctx, path="t.xlsx", cells=[{"cell": "A1", "value": "1,200.00 EUR", "kind": "text"}])
     assert not res.error and openpyxl.load_workbook(ctx.workspace.resolve("t.xlsx")).active["A1"].value == "1,200.00 EUR"
+
+
+@pytest.mark.parametrize("value", ["<total_sum>", "{{total}}", "[Total amount]"])
+def test_a_placeholder_is_never_written_as_a_value(ctx, no_soffice, value):
+    """xlsx_total at 9c2437c: "<total_sum>" written into C10 as text, as the total; the task was handed back."""
+    ctx.workspace.write_bytes("s.xlsx", sales_book())
+    before = ctx.workspace.read_bytes("s.xlsx")
+    res = call(xlsx_write, ctx, path="s.xlsx", cells=[{"cell": "B10", "value": "Total", "kind": "text"},
+                                                      {"cell": "C10", "value": value, "kind": "text"}])
+    assert res.error and f"C10: {value!r} is a placeholder, not a value; nothing was written" in res.text, res.text
+    assert ctx.workspace.read_bytes("s.xlsx") == before
+    res = call(xlsx_write, ctx, path="s.xlsx", rows=[["Total", value]], start="A10")
+    assert res.error and "row 1: " in res.text
+    # a value in brackets that is text of its own is written
+    assert not call(xlsx_write, ctx, path="s.xlsx", cells=[{"cell": "D1", "value": "[approved] <2026>"},
+                                                           {"cell": "D2", "value": "[x]"}]).error  # a ticked box

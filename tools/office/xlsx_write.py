@@ -469,6 +469,24 @@ def _has_formulas(wb: Any) -> bool:
     return False
 
 
+#: a value left to fill in: "<total_sum>", "{{total}}", "[Total]" (xlsx_total at 9c2437c: "<total_sum>" written into C10
+#: as text, as the total, and the task handed back to the user)
+_PLACEHOLDER = re.compile(r"^\s*(?:<[A-Za-z_][\w\s-]{1,40}>|\{\{?\s*[A-Za-z_][\w\s-]{0,40}\}\}?|"
+                          r"\[[A-Za-z_][\w\s-]{1,40}\])\s*$")
+
+
+def _no_placeholders(values: list[tuple[str, Any]]) -> None:
+    """Refuse a value that is a placeholder to fill in, not a value.
+
+    Raises:
+        ToolError: naming the cell (or row) and what to write instead.
+    """
+    for where, value in values:
+        if isinstance(value, str) and _PLACEHOLDER.match(value):
+            raise ToolError(f"{where}: {value!r} is a placeholder, not a value; nothing was written. Write the real "
+                            "value: for a total, a formula like =SUM(C2:C9) or the number table_query returns.")
+
+
 @tool("xlsx_write", risk=edit_risk())
 def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
     """Set cells in an Excel sheet: values, formulas ('=SUM(A1:A9)') and number formats; creates the file if new."""
@@ -477,6 +495,8 @@ def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
                         "then the data rows) or write_file (comma-separated lines). Nothing was written.")
     params = _in_place(ctx, params)
     params, shifted = _rows_below_cells(params)
+    _no_placeholders([(cw.cell, cw.value) for cw in params.cells] + [
+        (f"row {i + 1}", v) for i, row in enumerate(params.rows) for v in row])
     import openpyxl
     note = ""
     with sandboxed():  # a refused path is a one-line result like the other tools', not "failed: SandboxError"
