@@ -133,12 +133,9 @@ def salvage_json_calls(text: str, tool_names: list[str]) -> tuple[list[tuple[str
     return [], text
 
 
-def keyed_call(text: str, tool_names: list[str]) -> tuple[str, dict, str] | None:
-    """A reply that is one JSON object (bare or alone in a fenced block) whose only key
-    is a tool's name and whose value is an object: ``{"xlsx_add_sheet": {"path": ...}}``
-    is ``("xlsx_add_sheet", {"path": ...}, raw)``; None for anything else.
-    xlsx_top_vendors at 8282b36: Qwen 1.5B wrote its right xlsx_add_sheet call so,
-    a format error and a step."""
+def _lone_object(text: str) -> tuple[dict, str] | None:
+    """``(object, its JSON text)`` when ``text`` is one JSON object, bare or alone in a
+    fenced block; None otherwise."""
     body = text.strip()
     fenced = re.fullmatch(r"```[\w-]*\s*\n(.*?)\n?\s*```", body, re.DOTALL)
     body = (fenced.group(1) if fenced else body).strip()
@@ -148,8 +145,19 @@ def keyed_call(text: str, tool_names: list[str]) -> tuple[str, dict, str] | None
         obj = json.loads(body)
     except ValueError:
         return None
-    if not isinstance(obj, dict) or len(obj) != 1:
+    return (obj, body) if isinstance(obj, dict) else None
+
+
+def keyed_call(text: str, tool_names: list[str]) -> tuple[str, dict, str] | None:
+    """A reply that is one JSON object (bare or alone in a fenced block) whose only key
+    is a tool's name and whose value is an object: ``{"xlsx_add_sheet": {"path": ...}}``
+    is ``("xlsx_add_sheet", {"path": ...}, raw)``; None for anything else.
+    xlsx_top_vendors at 8282b36: Qwen 1.5B wrote its right xlsx_add_sheet call so,
+    a format error and a step."""
+    lone = _lone_object(text)
+    if lone is None or len(lone[0]) != 1:
         return None
+    obj, body = lone
     (name, args), = obj.items()
     return (name, args, body) if name in tool_names and isinstance(args, dict) else None
 
@@ -167,17 +175,10 @@ def nameless_call(text: str, offered: Sequence[tuple[str, dict]]) -> tuple[str, 
     csv_write has no parameter for). None for anything else. csv_top_customers at
     04fe9b0: Qwen 1.5B wrote the offered csv_write so, a format error, and the task
     paused as stuck."""
-    body = text.strip()
-    fenced = re.fullmatch(r"```[\w-]*\s*\n(.*?)\n?\s*```", body, re.DOTALL)
-    body = (fenced.group(1) if fenced else body).strip()
-    if not offered or not body.startswith("{"):
+    lone = _lone_object(text) if offered else None
+    if lone is None or "name" in lone[0]:
         return None
-    try:
-        obj = json.loads(body)
-    except ValueError:
-        return None
-    if not isinstance(obj, dict) or "name" in obj:
-        return None
+    obj, body = lone
     inner = [k for k in _ARGUMENT_KEYS if k in obj]
     args = obj[inner[0]] if len(inner) == 1 and len(obj) == 1 else obj
     if not isinstance(args, dict) or not args:
