@@ -368,6 +368,24 @@ def test_an_answer_quoting_a_file_the_harness_showed_again_is_no_echo():
     assert not echoes_harness("contracts/2026/lease-agreement-final.docx", [long_name])
 
 
+def test_an_answer_the_harness_quoted_back_is_no_echo():
+    """xlsx_total at 8b795c9: "The total amount of expenses is $149.75." was refused for its number by a notice
+    that quoted it, and the same answer again was refused as repeating the harness's instructions, not for the
+    number."""
+    from assistant.loop.finish import echoes_harness
+
+    answer = "The total amount of expenses is $149.75."
+    notice = ("Finish check: the answer says 'The total amount of expenses is $149.75', but the column the task names "
+              "adds up to 389.9 (C2:C9); give that total, or leave the number out")
+    assert not echoes_harness(answer, [notice])
+    # a long answer quoted cut short (notices clip a quoted line at 90 characters)
+    long = "The total amount of expenses in the November sheet of expenses.xlsx is $149.75, written into row 10."
+    assert not echoes_harness(long, [f"Finish check: the answer says {long[:90]!r}, but the column adds up to 389.9"])
+    # the harness's own words around the quote still are its words
+    assert echoes_harness("The column the task names adds up to 389.9 (C2:C9)", [notice])
+    assert echoes_harness("Give that total, or leave the number out.", [notice])
+
+
 def test_the_echoed_format_help_never_ends_the_task(assistant_home, tmp_path):
     echo = "To call a tool, write exactly this block (one block per call; several blocks are allowed):"
     agent, ws, store = _agent(assistant_home, tmp_path, [echo] * 4 + ["unused"])

@@ -156,6 +156,21 @@ def _squash(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def _unquote(text: str, first: str) -> str:
+    """``text`` without the spans that quote ``first`` (a quote mark, then ``first``
+    or its first 80 characters): the harness quoting the model's own answer back.
+    xlsx_total at 8b795c9: "The total amount of expenses is $149.75." was refused
+    for its number with the notice "the answer says 'The total amount ...'", and the
+    same answer again was then refused as repeating the harness's instructions."""
+    head = first[:80]
+    if len(head) < 12:
+        return text
+    for q in "'\"":
+        while (at := text.find(q + head)) >= 0:
+            text = text[:at] + " " + text[at + 1 + len(first if text.startswith(first, at + 1) else head):]
+    return text
+
+
 def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int = 24,
                    data_texts: Iterable[str] = ()) -> bool:
     """True when ``answer`` is a copy of the harness's own words to the model.
@@ -175,8 +190,9 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
     # a fence's own label is the harness's ("source=this task's tool results": the demo model answered "This task's
     # tool results" for "Who is the plumber?" at 340fbce); a file name or address as a label is data
     labels = [lab for t in harness_texts if t for lab in _FENCE_LABEL.findall(t) if " " in lab]
-    harness_texts = [ANSWER_TO_COPY.sub(" ", _FENCED.sub(" ", t)) for t in harness_texts if t]
     first = _squash(next((ln for ln in answer.splitlines() if ln.strip()), "")).rstrip(" .:;!,")
+    harness_texts = [_unquote(_squash(ANSWER_TO_COPY.sub(" ", _FENCED.sub(" ", t))), first)
+                     for t in harness_texts if t]
 
     def core(text: str) -> list[str]:  # "The task's tool results" is the label "this task's tool results"
         return [w for w in re.findall(r"[\w']+", text.lower()) if w not in {"the", "this", "a", "an", "all"}]
