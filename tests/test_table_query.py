@@ -153,6 +153,27 @@ def test_text_that_may_not_be_money_stays_text(ctx):
     assert tables[0].columns[0].values == ["1,200.00 EUR", "$5"]
 
 
+def test_a_sheets_closing_total_row_is_left_out_and_said(ctx):
+    # xlsx_total at 8b795c9: Qwen 1.5B wrote "Total" and 389.9 under the amounts, queried SUM(amount) again and got
+    # 779.8, the total counted twice, and wrote that as a second total
+    rows = [["Date", "Item", "Amount"], ["2026-11-02", "Groceries", 84.2], ["2026-11-03", "Bus pass", 49],
+            ["2026-11-07", "Pharmacy", 12.35]]
+    write_xlsx(ctx, "expenses.xlsx", {"Expenses": [*rows, [None, "Total", 145.55]]})
+    r = q(ctx, "SELECT SUM(amount), COUNT(*) FROM expenses")
+    assert r.data["rows"] == [["145.55", "3"]]
+    assert "leaves out the total row at the end of expenses.xlsx, sheet Expenses ('Total', 145.55)" in r.text
+    assert "total row" not in q(ctx, "SELECT 1 AS one").text  # said only where the query reads that table
+    # a grand total under subtotals, an uncomputed formula (an empty cell) and a CSV amount
+    write_xlsx(ctx, "expenses.xlsx", {"Expenses": [*rows, ["Subtotal", None, 145.55], ["Grand total", None, None]]})
+    ctx.workspace.write_text("paid.csv", 'who,paid\nAna,"$1,845.25"\nBen,$5\nCy,$10\nTOTAL:,"$1,860.25"\n')
+    assert q(ctx, "SELECT SUM(amount) FROM expenses").data["rows"] == [["145.55"]]
+    assert q(ctx, "SELECT SUM(paid), COUNT(*) FROM paid").data["rows"] == [["1860.25", "3"]]
+    # a row that only starts with such a word, one in the middle, or with text after it is data
+    write_xlsx(ctx, "expenses.xlsx", {"Expenses": [*rows[:2], ["Total", "Total Gym", 30], *rows[2:],
+                                                   ["2026-11-09", "Sum of parts", 7], ["Total", "refund", -7]]})
+    assert q(ctx, "SELECT COUNT(*) FROM expenses").data["rows"] == [["6"]]
+
+
 def test_csv_and_workbook_in_one_query(sales, expenses):
     r = q(sales, "SELECT (SELECT SUM(amount) FROM sales) - (SELECT SUM(cost) FROM expenses_q1) AS margin")
     assert r.data["rows"] == [["4395.00"]]

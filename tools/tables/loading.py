@@ -8,8 +8,9 @@ values of formulas; a formula never computed by a spreadsheet program reads as
 empty).
 
 A table's first non-empty row holds the column names; fully empty rows are
-dropped. Column types are inferred from all values: BOOLEAN (true/false),
-BIGINT, DECIMAL(18,s) for numbers with at most 6 decimals (so sums of money are
+dropped, and so are a sheet's closing total rows ("Total" and numbers: a sum
+would count them twice), which :attr:`Table.left_out` shows. Column types are
+inferred from all values: BOOLEAN (true/false), BIGINT, DECIMAL(18,s) for numbers with at most 6 decimals (so sums of money are
 exact, not 7167559.57999999), DOUBLE, DATE, TIMESTAMP, TIME, else VARCHAR;
 empty cells are NULL.
 Numbers in text are plain ("1200.50") or amounts in one currency ("1,200.00 EUR",
@@ -84,6 +85,8 @@ class Table:
     name: str
     source: str
     columns: tuple[Column, ...]
+    left_out: str = ""
+    """The sheet's closing total rows, shown ("'Total', 389.9"), which the table leaves out; "" when none."""
 
     @property
     def rows(self) -> int:
@@ -191,12 +194,40 @@ def infer_column(values: list[Any]) -> tuple[str, list[Any]]:
     return "VARCHAR", [None if v is None else _show(v) for v in cells]
 
 
-def _columns(rows: list[list[Any]]) -> tuple[Column, ...]:
-    """Typed columns of a grid whose first non-empty row is the header."""
+_TOTAL_LABEL = re.compile(r"(grand\s+|sub-?)?totals?\b|sum\b", re.IGNORECASE)
+
+
+def _is_total_row(row: list[Any]) -> bool:
+    """A row of a sheet's closing totals: a first filled cell "Total" (or "Grand
+    total", "Subtotal", "Sum", up to 30 characters) and only numbers, amounts or
+    empty cells (a formula never computed) after it."""
+    cells = [v for v in row if v is not None and str(v).strip() != ""]
+    if not cells or not isinstance(cells[0], str) or len(cells[0]) > 30 or not _TOTAL_LABEL.match(cells[0].strip()):
+        return False
+    return all(isinstance(v, (int, float, decimal.Decimal)) and not isinstance(v, bool)
+               or isinstance(v, str) and (_FLOAT.match(v.strip()) or parse_amount(v) is not None) for v in cells[1:])
+
+
+def _footer(body: list[list[Any]]) -> tuple[list[list[Any]], str]:
+    """``(body without its closing total rows, those rows shown)``. xlsx_total at
+    8b795c9: Qwen 1.5B wrote "Total" and 389.9 under the amounts, queried
+    ``SUM(amount)`` again and got 779.8 (the total counted twice), and wrote that too."""
+    cut = len(body)
+    while cut > 2 and len(body) - cut < 3 and _is_total_row(body[cut - 1]):
+        cut -= 1
+    shown = "; ".join(", ".join(repr(v) if isinstance(v, str) else _show(v) for v in row
+                                if v is not None and str(v).strip() != "") for row in body[cut:])
+    return body[:cut], shown
+
+
+def _columns(rows: list[list[Any]]) -> tuple[tuple[Column, ...], str]:
+    """Typed columns of a grid whose first non-empty row is the header, and the
+    closing total rows left out of them (shown; "" when none)."""
     rows = [r for r in rows if any(v is not None and str(v).strip() != "" for v in r)]
     if not rows:
-        return ()
-    header, body = rows[0], rows[1:]
+        return (), ""
+    header, (body, left_out) = rows[0], _footer(rows[1:])
+    rows = [header, *body]
     width = max(len(r) for r in rows)
     taken: set[str] = set()
     out = []
@@ -209,7 +240,7 @@ def _columns(rows: list[list[Any]]) -> tuple[Column, ...]:
         name = unique(sql_name(label, prefix="c_", fallback=f"column_{i + 1}"), taken)
         sql_type, converted = infer_column(values)
         out.append(Column(name, sql_type, converted))
-    return tuple(out)
+    return tuple(out), left_out
 
 
 def _csv_grids(ctx: ToolContext, path: str) -> list[tuple[str | None, list[list[Any]]]]:
@@ -270,7 +301,7 @@ def load_tables(ctx: ToolContext) -> tuple[list[Table], list[str]]:
     notes = [f"{more} more table files not loaded (limit {MAX_TABLE_FILES})"] if more else []
     tables: list[Table] = []
     taken: set[str] = set()
-    unions: list[tuple[str, str, list[tuple[str | None, tuple[Column, ...]]]]] = []
+    unions: list[tuple[str, str, list[tuple[str | None, tuple[Column, ...]]], str]] = []
     for entry in entries:
         key = (entry.size, entry.mtime)
         hit = cache.get(entry.path)
@@ -280,25 +311,26 @@ def load_tables(ctx: ToolContext) -> tuple[list[Table], list[str]]:
                 continue
             reader = _csv_grids if entry.path.lower().endswith((".csv", ".tsv")) else _xlsx_grids
             try:
-                grids = [(sheet, _columns(rows)) for sheet, rows in reader(ctx, entry.path)]
+                grids = [(sheet, *_columns(rows)) for sheet, rows in reader(ctx, entry.path)]
             except ToolError as exc:
                 notes.append(f"skipped {entry.path}: {str(exc).rstrip('.')}")
                 continue
             hit = (key, grids)
             cache[entry.path] = hit
-        grids = [(sheet, columns) for sheet, columns in hit[1] if columns]
+        grids = [(sheet, columns, left_out) for sheet, columns, left_out in hit[1] if columns]
         stem = posixpath.splitext(posixpath.basename(entry.path))[0]
         single = len(grids) == 1
-        for sheet, columns in grids:
+        for sheet, columns, left_out in grids:
             name = unique(table_name(stem, None if single else sheet), taken)
             source = entry.path if sheet is None else f"{entry.path}, sheet {sheet}"
-            tables.append(Table(name, source, columns))
+            tables.append(Table(name, source, columns, left_out))
         if not single:
-            unions.append((stem, entry.path, grids))
-    for stem, path, grids in unions:  # after every file: a union never takes a name a file would get
-        union = _all_sheets(path, grids)
+            unions.append((stem, entry.path, [(sheet, columns) for sheet, columns, _ in grids],
+                           "; ".join(f"sheet {sheet}: {left}" for sheet, _, left in grids if left)))
+    for stem, path, sheets, left_out in unions:  # after every file: a union never takes a name a file would get
+        union = _all_sheets(path, sheets)
         if union is not None and table_name(stem).lower() not in taken:
-            tables.append(Table(unique(table_name(stem), taken), union[0], union[1]))
+            tables.append(Table(unique(table_name(stem), taken), union[0], union[1], left_out))
     return tables, notes
 
 

@@ -66,6 +66,11 @@ class TableQueryParams(BaseModel):
     sql: str = Field(description="A SELECT. sales.csv is table sales; a.xlsx sheet Q1 is a_q1")
 
 
+def _names_table(sql: str, name: str) -> bool:
+    """Whether ``sql`` names the table ``name`` (as a word, quoted or not; any case)."""
+    return re.search(rf'(?<![\w"]){re.escape(name)}(?![\w"])|"{re.escape(name)}"', sql, re.IGNORECASE) is not None
+
+
 def _schema_hint(tables: list[Table], notes: list[str]) -> str:
     """``Tables: sales(region VARCHAR, amount BIGINT); ...`` (capped), plus skipped files."""
     parts = []
@@ -239,6 +244,8 @@ def table_query(ctx: ToolContext, params: TableQueryParams) -> ToolResult:
     if total > len(rows):
         head += f"; showing the first {len(rows)} (aggregate, filter or use LIMIT/OFFSET for others)"
     lines = [head + ":"] + format_table(names, rows)
+    lines += [f"Table {t.name} leaves out the total row at the end of {t.source} ({t.left_out}), so that sums do "
+              "not count it twice." for t in tables if t.left_out and _names_table(sql, t.name)]
     if notes:
         lines.append("Not loaded: " + "; ".join(notes) + ".")
     data = {"columns": names, "rows": [[_cell(v) for v in r] for r in rows], "total_rows": total,
