@@ -495,6 +495,12 @@ def test_a_formula_sent_as_text_is_refused(ctx, no_soffice):
     assert not res.error, res.text
     res = call(xlsx_write, ctx, path="e.xlsx", cells=[{"cell": "B3", "value": "=SUM(B2:B2)"}])
     assert not res.error, res.text
+    # kind "formula" (xlsx_total at 8b795c9, refused as invalid) is what auto does with a leading "="
+    res = call(xlsx_write, ctx, path="e.xlsx", cells=[{"cell": "B4", "value": "=B3*2", "kind": "formula"},
+                                                      {"cell": "A4", "value": "007", "kind": "string"}])
+    assert not res.error, res.text
+    sheet = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("e.xlsx"))).active
+    assert (sheet["B4"].value, sheet["A4"].value) == ("=B3*2", "007")
 
 
 def test_an_amount_sent_as_text_under_a_column_of_numbers_is_written_as_a_number(ctx, no_soffice):

@@ -16,7 +16,7 @@ import re
 import zipfile
 from typing import Any, Iterable, Literal, Union
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
 from tools.files._common import sandboxed
@@ -55,11 +55,25 @@ _UNKEPT = {
 }
 
 
+_KIND_ALIASES = {"formula": "auto", "number": "auto", "numeric": "auto", "value": "auto", "": "auto",
+                 "string": "text", "str": "text"}
+
+
 class CellWrite(BaseModel):
     cell: str = Field(description="Cell reference like 'B7'.")
     value: Value = Field(description="Number, text, true/false, null to clear, or a formula starting with '='.")
     kind: Literal["auto", "text", "date"] = Field("auto", description="'text' keeps a leading '=' as text; 'date' parses an ISO date like 2024-05-31.")
     number_format: str | None = Field(None, description="Excel number format, e.g. '0.00', '#,##0', '0%', 'yyyy-mm-dd'.")
+
+    @field_validator("kind", mode="before")
+    @classmethod
+    def _kind_named_by_value(cls, v: Any) -> Any:
+        """"formula" and "number" (or "numeric", "string") are what ``auto`` and
+        ``text`` do. xlsx_total at 1c551ec and at 8b795c9: Qwen 1.5B sent "=SUM(C2:C9)"
+        with kind "formula", and the refusal cost a step."""
+        if isinstance(v, str):
+            return _KIND_ALIASES.get(v.strip().lower(), v)
+        return v
 
 
 class XlsxWriteParams(BaseModel):
