@@ -1773,6 +1773,8 @@ class CallRunner:
             shown = self._inside_path(call) or shown
         if result.error and "is not a text file" in result.text:
             shown = self._read_already(call) or shown
+        if result.error and _NOT_FOUND.search(result.text):
+            shown = "\n".join(x for x in (_create_instead(call, self.registry), shown) if x)
         shown = "\n".join(x for x in (remapped, shown) if x)
         return (yield from self.finish(call, result, after=shown))  # the harness's words: after any fence
 
@@ -2002,6 +2004,25 @@ def _other_kind_tool(call: CallRecord, registry: ToolRegistry) -> str:
     else:
         msg += f" Call {right} instead."
     return msg
+
+
+#: a tool that adds to a file, and the tool that makes that file new from the same argument
+_MAKER_OF_ADDED = {"docx_insert": ("docx_create", "blocks"), "xlsx_append_rows": ("xlsx_write", "rows")}
+
+
+def _create_instead(call: CallRecord, registry: ToolRegistry) -> str:
+    """For a call that adds content to a file that does not exist, the call that
+    makes the file with that content; "" otherwise. multistep_invoices_memo at
+    0417c73's base: Qwen 1.5B sent docx_insert for memo.docx, a document still to
+    make, was told "To make a new one, call docx_create", and the steps ran out."""
+    maker, key = _MAKER_OF_ADDED.get(call.name, ("", ""))
+    path, content = call.arguments.get("path"), call.arguments.get(key)
+    output = call.arguments.get("output")
+    if not maker or registry.get(maker) is None or not isinstance(path, str) or not content \
+            or output not in (None, "", path):
+        return ""
+    make = call_to_copy(maker, {"path": path, key: content})
+    return f"{path} does not exist yet. To make it with this content, {make}."
 
 
 def _table_rows(arguments: dict[str, Any]) -> list[list[str]]:
