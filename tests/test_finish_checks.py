@@ -2263,6 +2263,64 @@ def test_a_canned_refusal_of_a_question_the_tools_answered_is_doubted(tmp_path):
         "I'm sorry, the notes do not name a plumber.", Evidence(goal, tmp_path, calls=[read], tool_names=TOOLS)))
 
 
+def test_a_canned_refusal_after_the_change_was_made_is_doubted(tmp_path):
+    """docx_append_paragraph at 0417c73: the paragraph added, then "I'm sorry, but I can't assist with that."
+    finished the task; the user would read that nothing was done."""
+    (tmp_path / "letter.docx").write_bytes(b"PK")
+    goal = "Add the paragraph 'Approved by: Dana Lee' at the end of letter.docx."
+    added = _done("docx_insert", "inserted 1 paragraphs/tables after p3; saved letter.docx.", path="letter.docx")
+    added.risk = "write"
+    refusal = "I'm sorry, but I can't assist with that."
+    problems = finish_problems(refusal, Evidence(goal, tmp_path, calls=[added], touched=["letter.docx"],
+                                                 tool_names=TOOLS))
+    assert any(p.startswith("the answer refuses the task, but docx_insert at step 1 did it (inserted 1 paragraphs")
+               for p in problems), problems
+    done = "I added the paragraph 'Approved by: Dana Lee' at the end of letter.docx."
+    assert not any("refuses" in p for p in finish_problems(done, Evidence(
+        goal, tmp_path, calls=[added], touched=["letter.docx"], tool_names=TOOLS)))
+    # nothing changed yet: a refusal is not this doubt's
+    assert not any("refuses the task" in p for p in finish_problems(refusal, Evidence(goal, tmp_path, calls=[],
+                                                                                      tool_names=TOOLS)))
+
+
+def test_an_answer_telling_the_user_to_call_a_tool_is_refused_or_loses_that_sentence(tmp_path):
+    """docx_edit_clause at 0417c73: the clause changed, then "To confirm the change, you can call docx_read again to
+    see if the notice period has been updated to 60 days." finished the task: the user has no tools."""
+    from assistant.loop.finish import without_tool_asides
+
+    (tmp_path / "contract.docx").write_bytes(b"PK")
+    goal = "In contract.docx, change the notice period in clause 2 from 30 days to 60 days."
+    read = _done("docx_read", "[p4] 2. Notice. Either party may end this agreement with 30 days' written notice.",
+                 path="contract.docx")
+    changed = _done("docx_replace", "replaced 1 match in p4; saved contract.docx.", path="contract.docx")
+    changed.risk = "write"
+    tools = [*TOOLS, "docx_read", "docx_replace"]
+    ev = Evidence(goal, tmp_path, calls=[read, changed], touched=["contract.docx"], tool_names=tools)
+    advice = "To confirm the change, you can call docx_read again to see if the notice period has been updated."
+    assert any("tells the user to call docx_read, but only you can call tools" in p
+               for p in finish_problems(advice, ev)), finish_problems(advice, ev)
+    done = "I changed the notice period in clause 2 of contract.docx from 30 days to 60 days."
+    assert without_tool_asides(f"{done} To confirm, you can call docx_read again.", tools) == done
+    assert finish_problems(done, ev) == []
+    assert finish_problems(f"{done} I used docx_replace on paragraph 4.", ev) == []  # how it was done, not advice
+
+
+def test_a_number_with_misplaced_commas_is_said_as_such_not_as_unseen(tmp_path):
+    """csv_group_totals at 0417c73: the query's 2174.40 answered as "$21,74.40" (and three more so), refused for
+    the unseen numbers 74.4 and 21, and the same answer again until the task stalled."""
+    (tmp_path / "sales.csv").write_text("Region,Amount\nWest,2174.40\n")
+    goal = "What are the total sales per region in sales.csv?"
+    query = _done("table_query", "4 rows:\nregion | sum(amount)\nWest | 2174.40\nEast | 2155.50\nNorth | 1837.35",
+                  sql="SELECT region, SUM(amount) FROM sales GROUP BY region")
+    ev = Evidence(goal, tmp_path, calls=[query], tool_names=TOOLS)
+    problems = finish_problems("Totals: West: $21,74.40, East: $21,55.50, North: $18,37.35", ev)
+    assert problems == ["the answer writes 2174.40 as '21,74.40', 2155.50 as '21,55.50', 1837.35 as '18,37.35', its "
+                        "commas in the wrong places; write each number as the tool gave it"], problems
+    assert finish_problems("Totals: West: $2,174.40, East: $2,155.50, North: $1,837.35", ev) == []
+    # misplaced commas in a number no tool gave is an unseen number still
+    assert any("in no tool result" in p for p in finish_problems("Totals: West: $21,99.40", ev))
+
+
 _REPORT = ("[p2] Project Falcon replaces the old booking system of the community centre.\n"
            "[p4] The approved budget is EUR 48,000, of which EUR 19,500 has been spent so far.\n"
            "[p6] The launch deadline is 30 June 2027. Testing with volunteers starts in May.\n"

@@ -59,7 +59,11 @@ def markup_problem(answer: str, tool_names: Sequence[str], called: Iterable[str]
         # names with an underscore are identifiers, never plain words; "copy(" or "`copy`" is a call too
         pattern = rf"(?<![\w-]){re.escape(n)}(?![\w-])" if "_" in n else rf"`{re.escape(n)}`|\b{re.escape(n)}\s*\("
         m = re.search(pattern, answer)
-        if m and (n not in ran or _POINTS_TO_RESULT.search(answer[max(0, m.start() - 40): m.start()])):
+        before = answer[max(0, m.start() - 40): m.start()] if m else ""
+        if m and _TELLS_USER.search(before):
+            return (f"the answer tells the user to call {n}, but only you can call tools; say what this task did "
+                    "and found")
+        if m and (n not in ran or _POINTS_TO_RESULT.search(before)):
             return f"the answer names the tool '{n}'; call tools with <tool_call>, and answer with what you found"
     return None
 
@@ -91,10 +95,15 @@ def without_tool_asides(answer: str, tool_names: Sequence[str]) -> str:
 #: something else, please ask_human." (calendar_list_day at 04fe9b0: the day's two events, refused for that sentence)
 _ASIDE = re.compile(r"\b(?:i|we)(?: will|'ll| can| could| may| might| would)\b.*\bif\b|\bif\b.*\b(?:i|we)(?: will|"
                     r"'ll| can| could| may| might)\b|\b(?:i|we)(?: will|'ll| am going to| are going to| shall)(?: now| "
-                    r"then| next| first)?\s+(?:call|use|run|try)\b|^\W*if you(?:'d| would)? (?:need|want|like|have)\b",
+                    r"then| next| first)?\s+(?:call|use|run|try)\b|^\W*if you(?:'d| would)? (?:need|want|like|have)\b"
+                    r"|\byou\s+(?:can|could|may|might|should)\s+(?:also\s+)?(?:call|use|run|invoke)\b",
                     re.IGNORECASE)
 
 
+#: "you can call" a tool: advice to the user, who has no tools. docx_edit_clause at 0417c73: the clause changed,
+#: then "To confirm the change, you can call docx_read again to see if ..." finished the task
+_TELLS_USER = re.compile(r"\byou\s+(?:can|could|may|might|should|need to|will need to)\s+(?:also\s+)?(?:call|use|"
+                         r"run|invoke)\s+(?:the\s+)?`?$", re.IGNORECASE)
 #: "... in the result of" a tool: a pointer instead of the answer. "This matches the output from the `pdf_read`
 #: function" is not (pdf_page_count at 4f7db1e: the right page count and title were refused for it)
 _POINTS_TO_RESULT = re.compile(r"\b(?:in|see|at|check)\s+(?:the\s+)?(result|output|response)s?\s+(of|from)\s+"

@@ -24,7 +24,7 @@ from ..state.models import CallRecord
 from .numbers import normalise_number
 
 __all__ = ["Evidence", "SMALL_INTEGER", "number_problems", "goal_files", "asks_only_a_question", "norm_path",
-           "NOT_READING", "made_paths", "ungrounded_words"]
+           "NOT_READING", "made_paths", "ungrounded_words", "misgrouped_numbers"]
 
 
 @dataclass
@@ -117,6 +117,30 @@ def _checked_sums(text: str, seen: set[str]) -> set[str]:
     return out
 
 
+#: a number with commas that split it into groups other than thousands ("21,74.40")
+_COMMA_GROUPED = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{1,3})+(?:\.\d+)?(?!\w|,\d)")
+
+
+def misgrouped_numbers(answer: str, sources: Iterable[str]) -> list[tuple[str, str]]:
+    """``(as written, as a source writes it)`` for each number of ``answer`` whose
+    commas are not thousands separators but which, without them, is a number of
+    ``sources``. csv_group_totals at 0417c73: Qwen 1.5B wrote the query's 2174.40 as
+    "$21,74.40" (and three more so), was told 74.4 and 21 were in no tool result,
+    and answered the same again until the task stalled."""
+    text = _FILE_OR_URL.sub(" ", answer)
+    found = [m.group(0) for m in _COMMA_GROUPED.finditer(text)
+             if any(len(g) != 3 for g in m.group(0).split(".")[0].split(",")[1:])]
+    if not found:
+        return []
+    seen = _source_numbers(sources)
+    out = []
+    for raw in found:
+        plain = raw.replace(",", "")
+        if normalise_number(plain) in seen and (raw, plain) not in out:
+            out.append((raw, plain))
+    return out
+
+
 def number_problems(answer: str, sources: Iterable[str], *, amounts: bool = True) -> list[str]:
     """Numbers in ``answer`` that appear in none of ``sources`` (after
     normalising separators, currency signs, percent signs and trailing zeros).
@@ -125,8 +149,10 @@ def number_problems(answer: str, sources: Iterable[str], *, amounts: bool = True
     ``amounts`` is False (cell values, where a model writes 2 as 2.0). The result of a
     sum shown with its terms ("1034.0 + 991.5 = 2025.5") counts as seen when every
     term is seen and the harness's own addition gives it (:func:`_checked_sums`)."""
-    text = _LIST_MARKER.sub(" ", _FILE_OR_URL.sub(" ", answer))
     sources = list(sources)
+    for raw, _ in misgrouped_numbers(answer, sources):  # a number a source holds, its commas misplaced: said apart
+        answer = re.sub(rf"(?<![\w.,]){re.escape(raw)}(?!\w|,\d)", " ", answer)
+    text = _LIST_MARKER.sub(" ", _FILE_OR_URL.sub(" ", answer))
     seen = _source_numbers(sources)
     seen = seen | _checked_sums(text, seen)
     decimals: set[str] | None = None

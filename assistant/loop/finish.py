@@ -37,7 +37,7 @@ from .answer_form import CANNED_REFUSAL, _copied_result, _holds_marker, _query_r
 from .attribution import misattributed_contact
 from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _HARNESS_TOOLS, _LIST_MARKER, _MUST_CHANGE, _NEGATED, \
     _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, Evidence, _numbers, _ran, _results, \
-    asks_only_a_question, goal_files, number_problems, ungrounded_words
+    asks_only_a_question, goal_files, misgrouped_numbers, number_problems, ungrounded_words
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
     _one_part_of_union, _one_sheet_of_many
 from .named_files import file_problems, text_change, unread_inputs
@@ -628,6 +628,14 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                    "in the answer")
     changed = bool(ev.touched) or any(c.status == "done" and not c.error and c.risk in ("write", "destructive")
                                       for c in ev.calls)
+    did = next((c for c in reversed(ev.calls) if c.status == "done" and not c.error
+                and c.risk in ("write", "destructive") and c.name not in _HARNESS_TOOLS), None)
+    if did is not None and CANNED_REFUSAL.match(answer):
+        # docx_append_paragraph at 0417c73: the paragraph added, then "I'm sorry, but I can't assist with that."
+        # finished the task: the user would read that nothing was done
+        said = ((did.result or "").strip().splitlines() or [""])[0][:100]
+        out.append(f"the answer refuses the task, but {did.name} at step {did.step} did it ({said}); say in plain "
+                   "sentences what was done")
     claim = None if changed or any("did not write" in p for p in out) else _claimed_change(answer, question)
     if claim:  # "I renamed them to holiday-0042.jpg" after every call had failed (Qwen 1.5B)
         out.append(f"the answer says something was {claim}, but no tool call of this task changed anything; do it "
@@ -693,6 +701,11 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     total = total_said_wrong(answer, ev)
     if total:  # xlsx_total at 8459f99: "The total amount is 201.40.", one item's sum, the column's 389.9
         out.append(total)
+    misplaced = misgrouped_numbers(answer, [*results, ev.goal, *ev.user_texts])
+    if misplaced:
+        shown = ", ".join(f"{plain} as {raw!r}" for raw, plain in misplaced[:5])
+        out.append(f"the answer writes {shown}, its commas in the wrong places; write each number as the tool gave "
+                   "it")
     unseen = number_problems(answer, [ev.goal, *ev.user_texts, *results, *ev.extra_texts])
     if unseen:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "
