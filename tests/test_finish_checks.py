@@ -159,6 +159,14 @@ def test_the_file_named_as_the_one_asked_for_must_have_been_looked_inside(tmp_pa
         "one word of it with ignore_case before saying it is not there"]
     word = _done("grep", "no matches.", pattern="passport", ignore_case=True)
     assert _problems(tmp_path, goal, "I could not find such a file.", [listed, word], files=("readme.txt",)) == []
+    # files_find at 0417c73: "I could not find it." after a name search for *.pdf, twice, told only to say what it
+    # looked for: that no file's text was searched is said too
+    names = _done("find_files", "no files match '*.pdf' in the workspace.", pattern="*.pdf", path=".")
+    vague = _problems(tmp_path, goal, "I could not find it.", [names], files=("readme.txt",))
+    assert vague[1:] == ["the answer says it was not found, but this task searched no file's text (find_files and "
+                         "list_dir match names only); 2 files were never searched (e.g. misc/appt.txt). Search them "
+                         "all (grep with path '.') before saying it is not there"], vague
+    assert _problems(tmp_path, goal, "I could not find it.", [names, word], files=("readme.txt",)) == [vague[0]]
     assert _problems(tmp_path, "What does readme.txt say?", "It says hello.", [_done("read_file", "hello",
                                                                                       path="readme.txt")],
                      files=("readme.txt",)) == []

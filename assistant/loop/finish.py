@@ -40,7 +40,7 @@ from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _
     asks_only_a_question, goal_files, misgrouped_numbers, number_problems, ungrounded_words
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
     _one_part_of_union, _one_sheet_of_many
-from .named_files import file_problems, text_change, unread_inputs
+from .named_files import _searched_too_little, file_problems, text_change, unread_inputs
 from .numbers import normalise_number
 from .period import wrong_page, wrong_period
 from .recap import call_to_copy
@@ -553,7 +553,11 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                 "with tools, or say plainly what you could not do"]
     shape = _shape_problem(answer, ev)
     if shape:
-        return [shape]
+        # files_find at 0417c73: "I could not find it." after a name search for *.pdf, twice; told only to say what
+        # it looked for, the model never heard that no file's text was searched
+        vague = shape.startswith('the answer says "it" was not found')
+        little = _searched_too_little(ev) if vague and _WHICH_FILE.search(ev.goal) else ""
+        return [shape, little] if little else [shape]
     if _shows_code(answer) and not _ASKS_CODE.search(ev.goal) and not _query_ran(answer, ev.calls):
         # xlsx_lookup: "you can use a SQL query:"; a query this task ran, shown in its report, is no such code
         sql = _query_shown(answer) if "table_query" in ev.tool_names else ""

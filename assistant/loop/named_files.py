@@ -254,8 +254,9 @@ def _searched_too_little(ev: Evidence) -> str:
         (top in ("", ".") or rel == top or rel.startswith(f"{top}/")) and fnmatch.fnmatch(rel.rsplit("/", 1)[-1], glob)
         for top, glob in covered)]
     if unsearched:
-        where = ", ".join(dict.fromkeys(top or "." for top, _ in covered)) or "no file"
-        return (f"the answer says it was not found, but this task searched only {where}; {len(unsearched)} file"
+        where = ", ".join(dict.fromkeys(top or "." for top, _ in covered))
+        where = f"only {where}" if where else "no file's text (find_files and list_dir match names only)"
+        return (f"the answer says it was not found, but this task searched {where}; {len(unsearched)} file"
                 f"{'s were' if len(unsearched) != 1 else ' was'} never searched (e.g. {unsearched[0]}). Search them "
                 f"all (grep with path '.') before saying it is not there{_grep_to_copy(ev)}")
     if greps and all(len(str(c.arguments.get("pattern", "")).split()) > 1 and not c.arguments.get("ignore_case")
