@@ -118,3 +118,38 @@ def test_a_question_about_my_files_in_a_few_small_files_reads_them_all(tmp_path)
     (tmp_path / "sub" / "a.txt").unlink()
     (tmp_path / "sub" / "b.txt").write_text("b" * 9000)
     assert _names(goal, tmp_path) == []  # a big one
+
+
+def test_a_question_which_file_holds_something_gets_the_grep_for_it(tmp_path):
+    """files_find at 0417c73: "... a text file about my passport renewal appointment. Which file is it?" in a
+    workspace of eight files; Qwen 1.5B searched names for *.pdf, or read readme.txt only, in two runs of three."""
+    for rel in ("readme.txt", "home/garden.txt", "home/insurance.txt", "work/ideas.txt",
+                "archive/2024/misc/appt-0412.txt"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("Passport renewal appointment, 12 April.\n" if "appt" in rel else "other\n")
+    goal = "Somewhere in this folder there is a text file about my passport renewal appointment. Which file is it?"
+    calls = preread_calls(goal, tmp_path, {*READERS, "grep"}.__contains__)
+    assert [(c.name, c.arguments) for c in calls] == [
+        ("grep", {"pattern": "passport", "path": ".", "ignore_case": True})]
+    assert preread_calls(goal, tmp_path, READERS.__contains__) == []  # no grep tool
+    assert [c.arguments["pattern"] for c in preread_calls("Which file is about my passport?", tmp_path,
+                                                          {*READERS, "grep"}.__contains__)] == ["passport"]
+    assert preread_calls("What is my passport number?", tmp_path, {*READERS, "grep"}.__contains__) == []
+    # a goal that names its file is read, not searched
+    assert _names("Which file is about my passport? Start from readme.txt", tmp_path,
+                  {*READERS, "grep"}.__contains__) == [("read_file", "readme.txt")]
+
+
+def test_a_which_file_task_starts_with_the_grep_done_and_no_step_spent(tmp_path):
+    agent, model, ws, store = scripted_agent(tmp_path, ["It is archive/2024/misc/appt-0412.txt."], approve="all")
+    for rel in ("readme.txt", "home/garden.txt", "home/insurance.txt", "work/ideas.txt",
+                "archive/2024/misc/appt-0412.txt"):
+        (ws / rel).parent.mkdir(parents=True, exist_ok=True)
+        (ws / rel).write_text("Passport renewal appointment, 12 April.\n" if "appt" in rel else "other\n")
+    events = list(agent.run("Somewhere in this folder there is a text file about my passport renewal appointment. "
+                            "Which file is it?", workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    journal = store.calls(events[-1].task_id)
+    assert [(c.name, c.step, c.status) for c in journal] == [("grep", 0, "done")]
+    assert "archive/2024/misc/appt-0412.txt:1:" in journal[0].result
+    store.close()
