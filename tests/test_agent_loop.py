@@ -1627,3 +1627,45 @@ def test_what_counts_as_copying_the_whole_source():
            "stating the total.")
     assert copies_whole_source(two, memo, [read]) is None
     assert copies_whole_source(two.replace("invoices.xlsx", "memo.docx", 1), memo, [read]) is not None
+
+
+def test_a_list_of_every_item_that_leaves_one_out_is_refused_with_the_lines_to_copy(tmp_path):
+    """multistep_minutes_note at 0417c73: the "Action items" note held Ana's and Chen's actions and the talk around
+    them, not "Action: Bruno will get a quote for the shed roof.", and the task finished (graded 0.67)."""
+    from agent_helpers import scripted_agent
+    from assistant.loop.written import leaves_out_listed
+    from assistant.state.models import CallRecord
+    from tools.files import FILE_TOOLS
+
+    short = ("Present: Ana, Bruno, Chen, Dora.\n- Action: Ana will order the seed catalogue.\nThe shed roof leaks.\n"
+             "Chen will update the member list.")
+    actions = "- Action: Ana will order the seed catalogue.\n- Action: Bruno will get a quote for the shed roof.\n" \
+              "- Action: Chen will update the member list."
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="minutes.txt"), call("write_file", path="actions.txt", content=short),
+        call("write_file", path="actions.txt", content=actions), "I wrote the three action items to actions.txt."],
+        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=False)
+    (ws / "minutes.txt").write_text(MINUTES)
+    events = list(agent.run("Read minutes.txt and write actions.txt that lists every action item with its owner.",
+                            workspace=ws))
+    first, second = [c for c in store.calls(events[-1].task_id) if c.name == "write_file"]
+    assert first.status == "denied" and first.result.startswith(
+        "Not run: the task asks for every action item, and this write_file leaves out '- Action: Bruno will get a "
+        "quote for the shed roof.'. The lines of minutes.txt that name one: call write_file with"), first.result
+    assert json.dumps(actions) in first.result
+    assert second.status == "done" and (ws / "actions.txt").read_text() == actions
+    store.close()
+    # the items in the list's own words, or as HTML paragraphs, are all there
+    read = CallRecord(id="r", step=0, turn_seq=0, name="read_file", arguments={"path": "minutes.txt"}, status="done",
+                      risk="read", result="<<UNTRUSTED ab source=minutes.txt>>\n" + "".join(
+                          f"{i:>6}\t{x}\n" for i, x in enumerate(MINUTES.splitlines(), 1)) + "<<END_UNTRUSTED ab>>")
+    goal = 'Read minutes.txt and save a note titled "Action items" that lists every action item with its owner.'
+    for body in ("Ana: seed catalogue\nBruno: roof quote\nChen: member list",
+                 "<p>1. Ana: Order the seed catalogue</p><p>2. Bruno: Get a quote for the shed roof</p>"
+                 "<p>3. Chen: Update the member list</p>"):
+        note = CallRecord(id="n", step=1, turn_seq=1, name="note_add",
+                          arguments={"title": "Action items", "body": body})
+        assert leaves_out_listed(goal, note, [read]) is None, body
+    # Bruno named only among those present is not his action item
+    note = CallRecord(id="n", step=1, turn_seq=1, name="note_add", arguments={"title": "Action items", "body": short})
+    assert leaves_out_listed(goal, note, [read])[2] == ["- Action: Bruno will get a quote for the shed roof."]

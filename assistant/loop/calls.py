@@ -38,7 +38,7 @@ from .stuck import signature
 from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, loaded_groups, unasked_groups
 from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_sum, goal_columns, \
     goal_folder, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
-    listed_call
+    leaves_out_listed, listed_call
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -974,6 +974,13 @@ class CallRunner:
                 source, what, lines = whole
                 msg = (f"Not run: this {call.name} copies nearly all of {source}, and the task asks for a list of "
                        f"every {what} only. The lines of {source} that name one: {listed_call(call, lines)}")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            short = leaves_out_listed(s.task.goal, call, s.calls)
+            if short:  # multistep_minutes_note at 0417c73: Bruno's action item left out of the "Action items" note
+                source, what, missing, lines = short
+                msg = (f"Not run: the task asks for every {what}, and this {call.name} leaves out "
+                       f"{'; '.join(map(repr, missing))}. The lines of {source} that name one: "
+                       f"{listed_call(call, lines)}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             removed = _removes_text(s.task.goal, call)
             if removed:  # docx_append_paragraph at dd4189c: the signature "Sofia Rossi" replaced by "Dana Lee"

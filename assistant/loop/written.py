@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..state.models import CallRecord
 from .evidence import _CELL_NUMBER, _FENCED, _FENCE_LINE, _HIGHEST, _LOWEST, _MUST_CHANGE, Evidence, _values, \
@@ -529,6 +529,36 @@ def _bare_line(line: str) -> str:
     return " ".join(re.sub(r"^[\s#*•-]+", "", line).split()).lower()
 
 
+def _list_sources(goal: str, call: CallRecord, calls: Sequence[CallRecord]) \
+        -> Iterator[tuple[CallRecord, list[str], list[str], str, str]]:
+    """For ``call`` (a note_add, write_file or docx_create) that writes the list the
+    goal asks for ("lists every action item"): ``(read call, its lines, the key words
+    of what is listed, the text written, what is listed)`` for each read of this
+    task of 4 lines or more, newest first; nothing otherwise."""
+    field = _CONTENT_ARGS.get(call.name)
+    m = _LIST_EVERY.search(goal)
+    if field is None or m is None or field not in call.arguments:
+        return
+    # the list is the one of the file (or note) named last before it in its sentence: multistep_invoices_memo at
+    # 7382ba5, "Create invoices.xlsx ... listing every invoice, then write memo.docx ...": memo.docx is no list
+    before = re.split(r"[.;!?]\s", goal[:m.start()])[-1]
+    named = re.findall(r"[\w./-]+\.[A-Za-z]{2,5}\b|\bnote\b", before)
+    target = named[-1] if named else ""
+    path = "note" if call.name == "note_add" else norm_path(str(call.arguments.get("path") or ""))
+    keys = [w for w in m.group("what").lower().split() if w not in _GENERIC_ITEMS and len(w) >= 3]
+    if not keys or (target != path and norm_path(target) != path):
+        return
+    wrote = json.dumps(call.arguments[field], ensure_ascii=False) if field == "blocks" else str(call.arguments[field])
+    for c in reversed(calls):
+        if c.status != "done" or c.error or not c.result or (c.risk or "read") != "read" or c.id == call.id:
+            continue
+        inside = [f.group(2) for f in _FENCED.finditer(c.result)]
+        raw = [x for x in _FENCE_LINE.sub("", "\n".join(inside)).splitlines() if _bare_line(x)] if inside else []
+        raw = [x for x in raw if not re.match(r"^\S+\.\w+: \d+ ", x) and not x.startswith("(")]
+        if len(raw) >= 4:
+            yield c, raw, keys, wrote, m.group("what")
+
+
 def copies_whole_source(goal: str, call: CallRecord, calls: Sequence[CallRecord]) -> tuple[str, str, list[str]] | None:
     """``(source, what, lines)`` when ``call`` (a note_add, write_file or docx_create)
     writes out nearly all of a source this task read (4 lines or more, 80% of them),
@@ -539,34 +569,48 @@ def copies_whole_source(goal: str, call: CallRecord, calls: Sequence[CallRecord]
     multistep_minutes_note at 21c8a9e: asked for a note "that lists every action item
     with its owner", Qwen 1.5B saved all eight paragraphs of minutes.docx (who was
     present, the fees) as the note."""
-    field = _CONTENT_ARGS.get(call.name)
-    m = _LIST_EVERY.search(goal)
-    if field is None or m is None or field not in call.arguments:
-        return None
-    # the list is the one of the file (or note) named last before it in its sentence: multistep_invoices_memo at
-    # 7382ba5, "Create invoices.xlsx ... listing every invoice, then write memo.docx ...": memo.docx is no list
-    before = re.split(r"[.;!?]\s", goal[:m.start()])[-1]
-    named = re.findall(r"[\w./-]+\.[A-Za-z]{2,5}\b|\bnote\b", before)
-    target = named[-1] if named else ""
-    path = "note" if call.name == "note_add" else norm_path(str(call.arguments.get("path") or ""))
-    keys = [w for w in m.group("what").lower().split() if w not in _GENERIC_ITEMS and len(w) >= 3]
-    if not keys or (target != path and norm_path(target) != path):
-        return None
-    wrote = json.dumps(call.arguments[field], ensure_ascii=False) if field == "blocks" else str(call.arguments[field])
-    written = " ".join(_bare_line(x) for x in wrote.replace("\\n", "\n").splitlines())
-    for c in reversed(calls):
-        if c.status != "done" or c.error or not c.result or (c.risk or "read") != "read" or c.id == call.id:
-            continue
-        inside = [f.group(2) for f in _FENCED.finditer(c.result)]
-        raw = [x for x in _FENCE_LINE.sub("", "\n".join(inside)).splitlines() if _bare_line(x)] if inside else []
-        raw = [x for x in raw if not re.match(r"^\S+\.\w+: \d+ ", x) and not x.startswith("(")]
-        if len(raw) < 4:
-            continue
+    for c, raw, keys, wrote, what in _list_sources(goal, call, calls):
+        written = " ".join(_bare_line(x) for x in wrote.replace("\\n", "\n").splitlines())
         copied = [x for x in raw if _bare_line(x) in written]
         asked = [x for x in raw if any(re.search(rf"\b{re.escape(k)}", x, re.IGNORECASE) for k in keys)]
         if asked and len(copied) >= 0.8 * len(raw) and len([x for x in copied if x not in asked]) >= 2:
-            source = str(c.arguments.get("path") or c.name)
-            return source, m.group("what"), [_READ_MARK.sub("", x).strip() for x in asked]
+            return str(c.arguments.get("path") or c.name), what, [_READ_MARK.sub("", x).strip() for x in asked]
+    return None
+
+
+_LIST_STOP = frozenset("the and for with will from that this into onto are was has have its his her their our "
+                       "your who".split())
+
+
+def leaves_out_listed(goal: str, call: CallRecord, calls: Sequence[CallRecord]) \
+        -> tuple[str, str, list[str], list[str]] | None:
+    """``(source, what, left out, lines)`` when ``call`` writes the list the goal asks
+    for ("lists every action item") and leaves out a line of a source this task read
+    that is labelled as one ("Action: Bruno will get a quote ..."); ``lines`` are all
+    such lines (two or more), as the source writes them. None otherwise. A line is in
+    the list when one written line holds its first word that is not common to them
+    all (the owner) and 60% of such words.
+
+    multistep_minutes_note at 0417c73: the note held Ana's and Chen's actions and
+    the discussion around them, not "Action: Bruno will get a quote for the shed
+    roof.", and the task finished."""
+    for c, raw, keys, wrote, what in _list_sources(goal, call, calls):
+        label = re.compile(r"^[\s#*•-]*(?:" + "|".join(re.escape(k) for k in keys) + r")\w*\s*[:–-]", re.IGNORECASE)
+        lines = [_READ_MARK.sub("", x).strip() for x in raw if label.match(_READ_MARK.sub("", x))]
+        if len(lines) < 2:
+            continue
+        words = [[w for w in re.findall(r"[a-z0-9]{3,}", label.sub("", x).lower()) if w not in _LIST_STOP]
+                 for x in lines]
+        common = {w for ws in words for w in ws if sum(w in other for other in words) > len(words) / 2}
+        segments = [set(re.findall(r"[a-z0-9]{3,}", seg.lower()))
+                    for seg in re.split(r'\n|\\n|<[^>]+>|"\s*,\s*"', wrote) if seg.strip()]
+        missing = []
+        for line, ws in zip(lines, words):
+            own = [w for w in ws if w not in common]
+            if own and not any(own[0] in seg and sum(w in seg for w in own) >= 0.6 * len(own) for seg in segments):
+                missing.append(line)
+        if missing:
+            return str(c.arguments.get("path") or c.name), what, missing, lines
     return None
 
 
