@@ -1357,6 +1357,20 @@ def test_an_answer_that_says_it_found_it_must_say_what(tmp_path, answer, doubted
                for p in finish_problems(answer, ev)) == doubted
 
 
+def test_a_note_file_named_in_the_answer_is_no_value_found_and_the_line_is_offered():
+    """note_search at 0417c73: "I found the plumber's name and phone number in the notes. I could not find the
+    plumber's phone number in the house.md file." passed the search's check by the word "house", got only the
+    vaguer doubt, and the same answer again stalled the task."""
+    search = _listing("note_search", "house.md: Plumber: Jonas Berg, phone 0170 555 0199 (fixed the boiler).",
+                      matches=1)
+    ev = Evidence(goal="Check my notes: what's the name and phone number of the plumber?", workspace=".",
+                  calls=[search], tool_names=TOOLS)
+    problems = finish_problems("I found the plumber's name and phone number in the notes. I could not find the "
+                               "plumber's phone number in the house.md file.", ev)
+    assert any("names nothing that note_search at step 1 found" in p and 'the answer to copy: "Plumber: Jonas Berg, '
+               'phone 0170 555 0199 (fixed the boiler)."' in p for p in problems), problems
+
+
 @pytest.mark.parametrize("answer, doubted", [
     # pdf_page_count at 462ec82: the count only
     ("The answer from the tool response shows that manual.pdf has 6 pages.", True),
