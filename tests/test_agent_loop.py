@@ -1669,3 +1669,34 @@ def test_a_list_of_every_item_that_leaves_one_out_is_refused_with_the_lines_to_c
     # Bruno named only among those present is not his action item
     note = CallRecord(id="n", step=1, turn_seq=1, name="note_add", arguments={"title": "Action items", "body": short})
     assert leaves_out_listed(goal, note, [read])[2] == ["- Action: Bruno will get a quote for the shed roof."]
+
+
+def test_rows_sent_as_cells_with_a_moot_overwrite_are_written_as_rows(tmp_path):
+    """multistep_invoices_memo at 0417c73: xlsx_write for a new invoices.xlsx with the rows in cells and overwrite
+    true was refused (no parameter 'overwrite'); then "start": "," three times, and the task stalled."""
+    import openpyxl
+    from agent_helpers import scripted_agent
+    from tools.office import OFFICE_TOOLS
+
+    rows = [["Invoice", "Amount"], ["INV-101", "1,200.00 EUR"], ["INV-102", "349.50 EUR"]]
+    sent = ('<tool_call>\n' + json.dumps({"name": "xlsx_write", "arguments": {
+        "path": "invoices.xlsx", "cells": rows, "overwrite": True}}) + '\n</tool_call>')
+    again = sent.replace("invoices.xlsx", "old.xlsx")
+    agent, _, ws, store = scripted_agent(tmp_path, [sent, again, "I wrote invoices.xlsx."], OFFICE_TOOLS,
+                                         approve="all")  # old.xlsx is read at step 0
+    wb = openpyxl.Workbook()
+    wb.active.append(["Old", "Data"])
+    wb.save(ws / "old.xlsx")
+    before = (ws / "old.xlsx").read_bytes()
+    events = list(agent.run("Create invoices.xlsx with the columns Invoice and Amount: INV-101 1,200.00 EUR and "
+                            "INV-102 349.50 EUR. Also old.xlsx.", workspace=ws))
+    made, old = [c for c in store.calls(events[-1].task_id) if c.name == "xlsx_write"]
+    assert made.status == "done" and not made.error, made.result
+    assert "overwrite was left out" in made.result and "taken as rows" in made.result
+    sheet = openpyxl.load_workbook(ws / "invoices.xlsx").active
+    assert [[c.value for c in r] for r in sheet.iter_rows()] == [["Invoice", "Amount"], ["INV-101", 1200],
+                                                                   ["INV-102", 349.5]]  # amounts as numbers
+    # a file that exists: overwrite is not moot, and the call is refused as before
+    assert old.status == "invalid" and "no parameter 'overwrite'" in old.result
+    assert (ws / "old.xlsx").read_bytes() == before
+    store.close()

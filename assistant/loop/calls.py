@@ -764,7 +764,8 @@ class CallRunner:
                 call, ToolResult.fail(f"Unknown tool {call.name!r}. Available tools: {names}."), "invalid"))
         corrected = self._corrected_after_refusals(call)
         remapped = "\n".join(x for x in (corrected, self._into_workspace(call), self._into_goal_folder(call, tool),
-                                         _synonym_arguments(call, tool)) if x)
+                                         _synonym_arguments(call, tool), self._moot_overwrite(call, tool),
+                                         _cells_as_rows(call, tool)) if x)
         try:
             params = tool.validate(call.arguments)
         except ValidationError as exc:
@@ -1748,6 +1749,26 @@ class CallRunner:
                     and c.id != call.id and (c.name in _TABLE_WRITES or c.name in _PROSE_WRITES)]
         return sources
 
+    def _moot_overwrite(self, call: CallRecord, tool: Tool) -> str:
+        """Drop an ``overwrite`` the tool has no parameter for when the file its ``path``
+        names does not exist: there is nothing to overwrite, and nothing is lost.
+        Returns the note saying so ("" otherwise). multistep_invoices_memo at 0417c73:
+        xlsx_write for a new invoices.xlsx with overwrite true was refused, since
+        that part of the call would be lost."""
+        path = call.arguments.get("path")
+        ws = getattr(self.ctx, "workspace", None)
+        if "overwrite" not in call.arguments or "overwrite" in tool.params.model_fields or not isinstance(path, str) \
+                or ws is None:
+            return ""
+        try:
+            exists = ws.exists(path)
+        except Exception:  # noqa: BLE001 - a bad path: the tool's own check reports it
+            return ""
+        if exists:
+            return ""
+        call.arguments = {k: v for k, v in call.arguments.items() if k != "overwrite"}
+        return f"({path} does not exist yet, so overwrite was left out: {tool.name} has no such parameter.)"
+
     def _guessed_before(self, call: CallRecord) -> CallRecord | None:
         """An earlier call with the same name and arguments that was refused because a
         file was unread and showed that file: the same arguments again are still a guess."""
@@ -2261,6 +2282,19 @@ def reader_hint(path: str) -> str:
 
 #: a parameter's common other names, taken as that parameter when the tool has it and it was not given
 _SYNONYMS = {"location": ("room", "place", "venue"), "description": ("notes", "note", "details")}
+
+
+def _cells_as_rows(call: CallRecord, tool: Tool) -> str:
+    """Move xlsx_write's ``cells`` into ``rows`` when it holds rows (lists, not cell
+    objects) and no rows are given; returns the note saying so ("" otherwise).
+    multistep_invoices_memo at 0417c73: the invoices' rows sent as cells, refused
+    (with an overwrite the tool does not have), and the task stalled."""
+    cells = call.arguments.get("cells")
+    if "rows" not in tool.params.model_fields or "cells" not in tool.params.model_fields or call.arguments.get("rows") \
+            or not isinstance(cells, list) or not cells or not all(isinstance(r, list) for r in cells):
+        return ""
+    call.arguments = {**{k: v for k, v in call.arguments.items() if k != "cells"}, "rows": cells}
+    return "(cells held rows, not cell objects: taken as rows.)"
 
 
 def _synonym_arguments(call: CallRecord, tool: Tool | None = None) -> str:
