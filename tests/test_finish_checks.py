@@ -2439,7 +2439,14 @@ def test_an_output_left_out_by_the_harness_is_named_where_the_change_went(tmp_pa
                   workspace=tmp_path, calls=[added], touched=["budget.xlsx"], tool_names=TOOLS)
     doubts = finish_problems("The task is completed. The budget summary is saved in budget_summary.xlsx.", ev)
     assert "the answer names budget_summary.xlsx, which does not exist in the workspace; the change was saved in " \
-           "budget.xlsx itself (the output budget_summary.xlsx was left out): name that file" in doubts, doubts
+           "budget.xlsx itself (the output budget_summary.xlsx was left out): name that file, e.g. the answer to " \
+           'copy: "The task is completed. The budget summary is saved in budget.xlsx."' in doubts, doubts
+    # xlsx_group_sums at 0417c73: "... The new file is saved as by_region.xlsx." refused, said again, and the task
+    # stalled; a sentence that names the phantom file is left out when the others name the file changed
+    doubts = finish_problems("I added a sheet named Summary to the budget.xlsx file. The new file is saved as "
+                             "budget_summary.xlsx.", ev)
+    assert any(d.endswith('name that file, e.g. the answer to copy: "I added a sheet named Summary to the budget.xlsx '
+                          'file."') for d in doubts), doubts
 
 
 def test_a_plan_with_a_step_number_gives_no_amount(tmp_path):

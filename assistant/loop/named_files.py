@@ -21,6 +21,7 @@ from ..state.models import CallRecord
 from .evidence import NOT_READING, _COMMON, _FENCE_LINE, _HANDS_BACK, _NEGATED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, \
     _PATH, _WHICH_FILE, _WORD, Evidence, _paths, _results, _sentence_before, _values, _was_read, goal_files, \
     norm_path, number_problems, ungrounded_words
+from .answer_form import answer_to_copy
 from .recap import call_to_copy
 from .verify import exists_somewhere
 
@@ -419,19 +420,28 @@ def _prose_as_content(rel: str, answer: str, tool_names: Sequence[str], sources:
 _LEFT_OUT = re.compile(r"\(output='(?P<output>[^'\n]+)' was left out: the task asks to change (?P<path>[^\s]+) itself")
 
 
-def left_out_output(rel: str, calls: Sequence[CallRecord]) -> str:
+def left_out_output(rel: str, calls: Sequence[CallRecord], answer: str = "") -> str:
     """'; the change was saved in P itself (...)' when a call of this task had its
-    ``output`` ``rel`` left out by the harness (calls._copies_an_input), "" otherwise.
-    ``rel`` may be the output's name cut at a space ("Region.xlsx" of "By Region.xlsx":
-    a path in prose is taken from its last space). xlsx_summary_sheet at 483c7db: the
-    Summary sheet added to budget.xlsx, "saved in budget_summary.xlsx" refused twice
-    as naming no file, and handed off."""
+    ``output`` ``rel`` left out by the harness (calls._copies_an_input), "" otherwise;
+    with ``answer``, the answer to copy follows: its sentences that do not name ``rel``
+    when they name P, else the answer with P for ``rel``. ``rel`` may be the output's name
+    cut at a space ("Region.xlsx" of "By Region.xlsx": a path in prose is taken from
+    its last space). xlsx_summary_sheet at 483c7db: the Summary sheet added to
+    budget.xlsx, "saved in budget_summary.xlsx" refused twice as naming no file, and
+    handed off; xlsx_group_sums at 0417c73: "... The new file is saved as
+    by_region.xlsx." refused, then said again, and the task stalled."""
     for c in calls:
         m = _LEFT_OUT.search(c.result or "") if c.status == "done" and not c.error else None
         output = norm_path(m.group("output")) if m else ""
         if m and (output == norm_path(rel) or output.endswith(" " + norm_path(rel))):
-            return (f"; the change was saved in {m.group('path')} itself (the output {m.group('output')} was left "
+            said = (f"; the change was saved in {m.group('path')} itself (the output {m.group('output')} was left "
                     "out): name that file")
+            if not answer.strip():
+                return said
+            kept = " ".join(x for x in re.split(r"(?<=[.!?])\s+", answer.strip()) if x and rel not in x)
+            if Path(m.group("path")).name not in kept:  # the sentences naming rel say where: said with the path
+                kept = answer.strip().replace(rel, m.group("path"))
+            return said + ", e.g. " + answer_to_copy(kept)
     return ""
 
 
@@ -498,7 +508,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             continue
         if not exists_somewhere(root, rel) and norm_path(rel) not in touched:  # a file this task deleted or moved away
             out.append(f"the answer names {rel}, which does not exist in the workspace"
-                       + left_out_output(rel, ev.calls))
+                       + left_out_output(rel, ev.calls, answer))
         elif claimed and not _touched(rel, touched):
             out.append(f"the answer says {rel} was written, but this task did not write it")
     out += _folders_said_missing(answer, root)
