@@ -1242,6 +1242,22 @@ def test_an_answer_that_hands_the_work_back_to_the_user_is_doubted(tmp_path, ans
     assert any("tells the user how to do the task" in p for p in problems) == doubted
 
 
+def test_an_answer_telling_the_user_to_proceed_with_work_the_task_did_is_doubted(tmp_path):
+    """xlsx_summary_sheet at 0417c73: the Summary sheet added at step 1, then one sheet's category totals and "You
+    can now proceed with adding the "Summary" sheet with these totals." finished the task."""
+    (tmp_path / "budget.xlsx").write_bytes(b"PK")
+    added = _done("xlsx_add_sheet", "added sheet 'Summary' with 4 rows; saved budget.xlsx.", path="budget.xlsx")
+    added.arguments.update(name="Summary", rows=[["Jan", 1305], ["Feb", 1343], ["Mar", 1333]])
+    added.risk = "write"
+    goal = ('budget.xlsx has one sheet per month. Add a sheet called "Summary" that lists each month\'s sheet name in '
+            "column A and that month's total amount in column B.")
+    ev = Evidence(goal, tmp_path, calls=[added], touched=["budget.xlsx"], tool_names=TOOLS)
+    problems = finish_problems('The sheet is ready. You can now proceed with adding the "Summary" sheet.', ev)
+    assert "the answer tells the user how to do the task instead of saying what was done; xlsx_add_sheet at step 1 " \
+           "did it: say in plain sentences what it did" in problems, problems
+    assert not any("tells the user" in p for p in finish_problems("I added the Summary sheet to budget.xlsx.", ev))
+
+
 def test_a_file_that_holds_a_change_tools_result_message_is_doubted(tmp_path):
     """files_merge_todos at 6b05252 (recover): combine_files wrote todo/all.txt, then write_file overwrote it with
     combine_files' own result message, and the task finished."""

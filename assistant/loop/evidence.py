@@ -377,4 +377,8 @@ _HANDS_BACK = re.compile(r"\bfollow (these|the following|the) steps\b|\b(using|w
                          r"(function|tool|method|command)\b"
                          r"|\byou (can|could|may|should|need to) (\w+ )?(add|create|enter|put|copy|paste|schedule|save|"
                          r"write|update|import|insert|rename|move|delete) (this|these|it|them|the \w+)\b.{0,60}"
-                         r"\b(manually|yourself|by hand)\b", re.IGNORECASE | re.DOTALL)
+                         r"\b(manually|yourself|by hand)\b"
+                         # xlsx_summary_sheet at 0417c73: the sheet added at step 1, then "You can now proceed with
+                         # adding the "Summary" sheet with these totals." as the answer
+                         r"|\byou (can|could|may) now (proceed|go ahead|continue|move on) (with|to)\b",
+                         re.IGNORECASE | re.DOTALL)

@@ -660,8 +660,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(ended)
     if (_MUST_CHANGE.search(ev.goal) or goal_files(ev.goal)[0]) and not _NOT_DONE.search(answer) \
             and _HANDS_BACK.search(answer):  # docx_summarise at e1675c8: "Summarise ... into summary.docx"
-        out.append("the answer tells the user how to do the task instead of saying what was done; do it with a tool, "
-                   "or say plainly why it cannot be done")
+        out.append("the answer tells the user how to do the task instead of saying what was done; "
+                   + (f"{did.name} at step {did.step} did it: say in plain sentences what it did" if did is not None
+                      else "do it with a tool, or say plainly why it cannot be done"))
     unused = _unused_quotes(ev) if changed else []
     if unused:  # calendar_next_weekday: titled "Bring the Q3 numbers" (the quoted note), never "Budget review"
         out.append(f"the task quotes {', '.join(repr(q) for q in unused[:3])}, but no change of this task used "
