@@ -313,5 +313,25 @@ def test_sheets_that_differ_or_a_file_of_that_name_leave_no_all_sheets_table(ctx
     write_csv(ctx, "expenses.csv", ["Cost"], [[5]])
     names = {t.name for t in load_tables(ctx)[0]}
     assert {"budget_jan", "budget_notes", "mixed_a", "mixed_b", "expenses", "expenses_q1"} <= names
-    assert not names & {"budget", "mixed", "expenses_2"}
+    assert not names & {"mixed", "expenses_2"}
+    # the workbook's own name reads its first sheet, and the sheets shaped like it (below)
+    assert q(ctx, "SELECT SUM(cost) FROM budget").data["rows"] == [["10"]]
     assert q(ctx, "SELECT SUM(cost) FROM expenses").data["rows"] == [["5"]]  # the CSV keeps its name
+
+
+def test_a_sheet_a_task_adds_never_changes_what_the_workbooks_name_reads(ctx):
+    """xlsx_top_vendors at 0417c73: after the sheet "Top 5" was added to spending.xlsx, "FROM spending" (its table
+    while it had one sheet) failed, and the task stalled. A summary sheet added to a workbook of months keeps its
+    name the months' union, not the first month."""
+    data = [["Vendor", "Amount"], ["Acme", 120], ["Bolt", 80]]
+    write_xlsx(ctx, "spending.xlsx", {"2026": data})
+    before = q(ctx, "SELECT vendor, SUM(amount) FROM spending GROUP BY vendor ORDER BY 2 DESC").data["rows"]
+    write_xlsx(ctx, "spending.xlsx", {"2026": data, "Top 5": [["Vendor", "Total"], ["Acme", 120]]})
+    assert q(ctx, "SELECT vendor, SUM(amount) FROM spending GROUP BY vendor ORDER BY 2 DESC").data["rows"] == before
+    assert "spending(vendor VARCHAR, amount BIGINT) from spending.xlsx, sheet 2026 (the first sheet)" in \
+        q(ctx, "SELECT nope FROM spending").text
+    months = {m: [["Item", "Cost"], ["Rent", 10 * i]] for i, m in enumerate(("Jan", "Feb", "Mar"), 1)}
+    write_xlsx(ctx, "budget.xlsx", {**months, "Summary": [["Month", "Total"], ["Jan", 10]]})
+    assert q(ctx, "SELECT SUM(cost) FROM budget").data["rows"] == [["60"]]
+    assert "from budget.xlsx, sheets Jan, Feb, Mar (column sheet names the sheet)" in \
+        q(ctx, "SELECT nope FROM budget").text

@@ -301,7 +301,7 @@ def load_tables(ctx: ToolContext) -> tuple[list[Table], list[str]]:
     notes = [f"{more} more table files not loaded (limit {MAX_TABLE_FILES})"] if more else []
     tables: list[Table] = []
     taken: set[str] = set()
-    unions: list[tuple[str, str, list[tuple[str | None, tuple[Column, ...]]], str]] = []
+    unions: list[tuple[str, str, list[tuple[str | None, tuple[Column, ...], str]]]] = []
     for entry in entries:
         key = (entry.size, entry.mtime)
         hit = cache.get(entry.path)
@@ -325,12 +325,24 @@ def load_tables(ctx: ToolContext) -> tuple[list[Table], list[str]]:
             source = entry.path if sheet is None else f"{entry.path}, sheet {sheet}"
             tables.append(Table(name, source, columns, left_out))
         if not single:
-            unions.append((stem, entry.path, [(sheet, columns) for sheet, columns, _ in grids],
-                           "; ".join(f"sheet {sheet}: {left}" for sheet, _, left in grids if left)))
-    for stem, path, sheets, left_out in unions:  # after every file: a union never takes a name a file would get
-        union = _all_sheets(path, sheets)
-        if union is not None and table_name(stem).lower() not in taken:
-            tables.append(Table(unique(table_name(stem), taken), union[0], union[1], left_out))
+            unions.append((stem, entry.path, grids))
+    for stem, path, grids in unions:  # after every file: a union never takes a name a file would get
+        if table_name(stem).lower() in taken:
+            continue
+        # the sheets shaped like the first: a sheet a task adds (a summary, a top 5) never changes what the
+        # workbook's name reads. xlsx_top_vendors at 0417c73: after the sheet "Top 5" was added to spending.xlsx,
+        # "FROM spending" (its table while it had one sheet) failed, and the task stalled.
+        alike = [g for g in grids if [c.name for c in g[1]] == [c.name for c in grids[0][1]]]
+        union = _all_sheets(path, [(sheet, columns) for sheet, columns, _ in alike]) if len(alike) > 1 else None
+        if union is not None:
+            left_out = "; ".join(f"sheet {sheet}: {left}" for sheet, _, left in alike if left)
+            source = union[0] if len(alike) == len(grids) else union[0].replace(
+                f"all {len(alike)} sheets", "sheets " + ", ".join(str(sheet) for sheet, _, _ in alike))
+            tables.append(Table(unique(table_name(stem), taken), source, union[1], left_out))
+        elif len(alike) == 1:
+            sheet, columns, left_out = alike[0]
+            tables.append(Table(unique(table_name(stem), taken), f"{path}, sheet {sheet} (the first sheet)", columns,
+                                left_out))
     return tables, notes
 
 

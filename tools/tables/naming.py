@@ -6,7 +6,9 @@ The rule (shown to the model in ``table_query``'s description):
   ``sales.csv`` -> ``sales``; a workbook with one sheet likewise
   (``budget.xlsx`` -> ``budget``); a workbook with several sheets gives one
   table per sheet, ``<file>_<sheet>``: sheet "Q1" of ``expenses.xlsx`` ->
-  ``expenses_q1``;
+  ``expenses_q1``, and ``<file>`` reads the first sheet and every sheet with its
+  columns (one table, with a ``sheet`` column, when there are several: a sheet
+  a task adds, such as a summary, never changes what ``expenses`` reads);
 - names are lower case; every run of characters that are not letters or digits
   becomes one ``_`` ("Unit Price (EUR)" -> ``unit_price_eur``); a name that
   starts with a digit gets a prefix (``t_`` for tables, ``c_`` for columns:
