@@ -2232,3 +2232,39 @@ def test_a_total_rows_label_is_no_value_to_filter_the_example_query_on():
     assert _example_query(table, goal) == "SELECT SUM(amount) FROM expenses"
     assert _example_query(table, "Which item did we spend the most on?").startswith("SELECT item, SUM(amount)")
     assert goal_value(table, "How much went on Groceries?") == ("item", "Groceries")
+
+
+def test_a_made_up_number_in_a_total_row_gets_the_row_that_needs_none(assistant_home, tmp_path):
+    """xlsx_total at 0417c73: the queried 389.90 written as 189.9, refused with "call table_query with ..." (the
+    query that had run), three times, then stuck. The refusal gives the row of the task, a =SUM needing no number;
+    a made-up number elsewhere, after the query ran, is told that the query ran."""
+    import json
+
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    made_up = ('<tool_call>\n' + json.dumps({"name": "xlsx_write", "arguments": {
+        "path": "expenses.xlsx", "cells": [{"cell": "B4", "value": "Total", "kind": "text"}], "rows": [[189.9]],
+        "sheet": "Expenses"}})
+        + '\n</tool_call>')
+    agent, _, ws, store = _agent(assistant_home, tmp_path, [
+        call("table_query", sql="SELECT SUM(amount) FROM expenses"), made_up, "I could not finish."],
+        extra=[*OFFICE_TOOLS, *TABLE_TOOLS])
+    events = list(agent.run(_expenses_book(ws), workspace=ws))
+    refused = [e for e in events if isinstance(e, ToolCallFinished)][1]
+    assert refused.error and refused.result.endswith(
+        'The row the task asks for needs no number typed: call xlsx_write with {"path": "expenses.xlsx", "cells": '
+        '[{"cell": "B4", "value": "Total"}, {"cell": "C4", "value": "=SUM(C2:C3)"}], "sheet": "Expenses"}.'), \
+        refused.result
+    store.close()
+    (tmp_path / "memo").mkdir()
+    agent, _, ws, store = _agent(assistant_home, tmp_path / "memo", [
+        call("read_file", path="spend.csv"), call("table_query", sql="SELECT SUM(amount) FROM spend"),
+        call("write_file", path="memo.txt", content="The total is 189.9."), "I could not finish."],
+        extra=[*TABLE_TOOLS])
+    (ws / "spend.csv").write_text("item,amount\nGroceries,84.2\nBus pass,49\n")
+    events = list(agent.run("Write memo.txt with the total of spend.csv.", workspace=ws))
+    refused = [e for e in events if isinstance(e, ToolCallFinished)][2]
+    assert refused.error and "table_query at step 2 gave numbers: write them as its result shows (for another " \
+        "total, call table_query with" in refused.result, refused.result
+    store.close()

@@ -1011,9 +1011,19 @@ class CallRunner:
                 msg = (f"Not run: the numbers {', '.join(invented[:5])} in this {call.name} call appear in no tool "
                        "result of this task and not in the user's words. Get each number from a tool first (for "
                        "totals, table_query); never work numbers out by hand.")
+                row = row_to_add(s.task.goal, s.task.workspace, str(call.arguments.get("path") or "")) \
+                    if call.name == "xlsx_write" else None
                 query = self._query_to_copy()
-                msg += f" To get them, call table_query with {query} and write what it returns." if query else \
-                    self._table_first()
+                ran = next((c for c in reversed(s.calls) if c.name == "table_query" and c.status == "done"
+                            and not c.error and not (c.data or {}).get("repeat_of")), None)
+                if row:  # xlsx_total at 0417c73: the queried 389.90 written as 189.9, three times, then stuck
+                    msg += f" The row the task asks for needs no number typed: {call_to_copy('xlsx_write', row)}."
+                elif ran is not None:  # told to run the query it had run
+                    msg += (f" table_query at step {ran.step} gave numbers: write them as its result shows"
+                            + (f" (for another total, call table_query with {query})." if query else "."))
+                else:
+                    msg += f" To get them, call table_query with {query} and write what it returns." if query else \
+                        self._table_first()
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             day, given = self._invented_date(call)
             if day:
