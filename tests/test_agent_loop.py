@@ -788,6 +788,9 @@ def test_asking_the_user_their_own_question_is_refused(tmp_path):
     goal = "How much did we spend on Travel in total across both quarters in expenses.xlsx?"
     assert _restates_goal("What is the total amount spent on Travel across both quarters?", goal)
     assert not _restates_goal("What is the total amount spent on Rent in Q3?", goal)
+    # at 0417c73: "combined" says what kind of number is asked, as "total" does
+    assert _restates_goal("What is the total amount spent on Travel in Q1 and Q2 combined?", goal)
+    assert not _restates_goal("What is the total amount spent on Rent in Q1 and Q2 combined?", goal)
     store.close()
 
 

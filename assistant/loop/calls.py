@@ -2195,7 +2195,7 @@ _OFFERS_HELP = re.compile(r"\b(?:do|would) you (?:need|want|like) (?:any |some |
 
 
 _KIND_WORDS = frozenset("""document file folder total amount value number figure information detail exact current
-actual""".split())
+actual combined together overall altogether""".split())
 
 
 _ASKS_FOR_HELP = re.compile(r"\bwhat went wrong\b|\bwhat (is|was) the (error|problem)\b|\bwhy (did|does|is|was) (it|the|this|that)\b"
