@@ -598,14 +598,15 @@ class CallRunner:
         """``(tables, rel, mine)``: every table ``table_query`` sees, ``path`` as a
         workspace path, and the tables made from it (one per sheet); empty lists
         when the tables cannot be loaded."""
-        from tools.tables.loading import load_tables
+        from tools.tables.loading import FIRST_SHEET, load_tables
 
         try:
             tables = load_tables(self.ctx)[0]
             rel = self.ctx.workspace.rel(self.ctx.workspace.resolve(path))
         except Exception:  # noqa: BLE001 - the hint is optional; table_query says what is wrong itself
             return [], path, []
-        return tables, rel, [t for t in tables if t.source == rel or t.source.startswith(f"{rel}, sheet ")]
+        return tables, rel, [t for t in tables if t.source == rel or t.source.startswith(f"{rel}, sheet ")
+                             and not t.source.endswith(FIRST_SHEET)]  # one per sheet: not the workbook's own name
 
     def _query_to_copy(self) -> str:
         """The arguments of a ``table_query`` call to copy, for a task that asks for

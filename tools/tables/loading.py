@@ -33,7 +33,7 @@ from tools.base import ToolContext, ToolError
 from tools.office.amounts import Amount, parse_amount
 from tools.tables.naming import sql_name, table_name, unique
 
-__all__ = ["Column", "Table", "TABLE_SUFFIXES", "MAX_TABLE_FILES", "MAX_TABLE_FILE_BYTES", "load_tables",
+__all__ = ["Column", "Table", "TABLE_SUFFIXES", "FIRST_SHEET", "MAX_TABLE_FILES", "MAX_TABLE_FILE_BYTES", "load_tables",
            "infer_column"]
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm")
@@ -341,7 +341,7 @@ def load_tables(ctx: ToolContext) -> tuple[list[Table], list[str]]:
             tables.append(Table(unique(table_name(stem), taken), source, union[1], left_out))
         elif len(alike) == 1:
             sheet, columns, left_out = alike[0]
-            tables.append(Table(unique(table_name(stem), taken), f"{path}, sheet {sheet} (the first sheet)", columns,
+            tables.append(Table(unique(table_name(stem), taken), f"{path}, sheet {sheet} {FIRST_SHEET}", columns,
                                 left_out))
     return tables, notes
 
@@ -377,6 +377,9 @@ def _wider(types: set[str]) -> str | None:
     scale = max(int(t[t.index(",") + 1:-1]) if t.startswith("DECIMAL(") else 0 for t in types)
     return f"DECIMAL(18,{scale})"
 
+
+FIRST_SHEET = "(the first sheet)"
+"""How a workbook's own table says it reads the first sheet only (its sheets differ)."""
 
 SHEET_COLUMN = "sheet"
 """The column of a workbook's all-sheets table that names each row's sheet."""
