@@ -7,6 +7,8 @@ memory and disk never disagree by more than the change being made.
 
 from __future__ import annotations
 
+import textwrap
+
 import time
 from typing import Callable, Iterable
 
@@ -122,7 +124,8 @@ def progress_summary(session: TaskSession) -> str:
     if files:
         shown = ", ".join(files[:8]) + (" …" if len(files) > 8 else "")
         parts.append(f"files changed: {shown}")
-    if calls:
-        last = " ".join(calls[-1].result.split())[:120]
+    if calls:  # cut at a word, said with an ellipsis (not "... Fix this with ." mid-sentence)
+        last = textwrap.shorten(calls[-1].result or "", 120, placeholder=" …").rstrip(".")
         parts.append(f"last: {calls[-1].name} -> {last}")
-    return "; ".join(parts) + "."
+    text = "; ".join(parts)
+    return text if text.endswith("…") else text + "."
