@@ -1703,3 +1703,23 @@ def test_rows_sent_as_cells_with_a_moot_overwrite_are_written_as_rows(tmp_path):
     assert old.status == "invalid" and "no parameter 'overwrite'" in old.result
     assert (ws / "old.xlsx").read_bytes() == before
     store.close()
+
+
+def test_the_budget_pause_cuts_the_last_result_at_a_word():
+    """The demo model at bd56ca7: "... last: finish -> Finish check: ... Fix this with . Its last answer ..." (the
+    result cut at 120 characters, mid-sentence, then a full stop)."""
+    from types import SimpleNamespace
+
+    from assistant.state.models import CallRecord
+    from assistant.state.session import progress_summary
+
+    result = ("Finish check: the answer was not accepted: - the answer has no words; write the answer in plain "
+              "sentences Fix this with tool calls, then finish again.")
+    done = CallRecord(id="s4c0", step=4, turn_seq=4, name="finish", arguments={}, status="invalid", result=result,
+                      error=True)
+    task = SimpleNamespace(usage=SimpleNamespace(steps=4), summary=SimpleNamespace(files_touched=[]))
+    text = progress_summary(SimpleNamespace(calls=[done], task=task))
+    assert text.startswith("4 steps, 1 tool calls (1 failed); last: finish -> Finish check:") and text.endswith(
+        "sentences Fix this …"), text
+    done.result = "ok."
+    assert progress_summary(SimpleNamespace(calls=[done], task=task)).endswith("last: finish -> ok.")

@@ -394,6 +394,27 @@ def test_an_answer_the_harness_quoted_back_is_no_echo():
     assert echoes_harness("Give that total, or leave the number out.", [notice])
 
 
+def test_an_echo_of_the_note_that_quoted_a_listing_gets_the_listing_to_copy(tmp_path):
+    """calendar_list_day at f80ed26: "The calendar list events call was already run at step 1; its result was: 2
+    events ..." refused as the harness's words, with nothing to copy, and the refusal itself was the next answer."""
+    listing = ("2 events from Mon 2026-12-07 00:00 to Tue 2026-12-08 00:00 (UTC):\n"
+               "Mon 2026-12-07 09:00-09:15 Team standup\nMon 2026-12-07 12:30-13:30 Lunch with Sam")
+    listed = _done("calendar_list_events", listing, start="2026-12-07")
+    note = ("Not run again: this exact calendar_list_events call already ran at step 1; its result was:\n" + listing
+            + "\nIf it answers the task, give your final answer now; otherwise take a different next step.")
+    ev = Evidence("What is on my calendar on 2026-12-07?", tmp_path, calls=[listed], tool_names=TOOLS,
+                  harness_texts=[note])
+    answer = ("The calendar list events call was already run at step 1; its result was: 2 events from Mon 2026-12-07 "
+              "00:00 to Tue 2026-12-08 00:00 (UTC): Mon 2026-12-07 09:00-09:15 Team standup Mon 2026-12-07 "
+              "12:30-13:30 Lunch with Sam")
+    assert finish_problems(answer, ev) == [
+        "the answer repeats the harness's note, not a result of the task; answer with what the tools found, e.g. the "
+        'answer to copy: "You have Mon 2026-12-07 09:00-09:15 Team standup; Mon 2026-12-07 12:30-13:30 Lunch with '
+        'Sam."']
+    assert finish_problems("You have Mon 2026-12-07 09:00-09:15 Team standup; Mon 2026-12-07 12:30-13:30 Lunch "
+                           "with Sam.", ev) == []
+
+
 def test_the_echoed_format_help_never_ends_the_task(assistant_home, tmp_path):
     echo = "To call a tool, write exactly this block (one block per call; several blocks are allowed):"
     agent, ws, store = _agent(assistant_home, tmp_path, [echo] * 4 + ["unused"])

@@ -551,6 +551,14 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if marker:
         return [marker]
     if echoes_harness(answer, ev.harness_texts, data_texts=_results(ev.calls)):
+        # calendar_list_day at f80ed26: "The calendar list events call was already run at step 1; its result was:
+        # 2 events ..." (the "Not run again" note, listing and all) refused, then the refusal itself as the answer:
+        # a listing the task ran gives the answer to copy
+        listed = next((a for c in reversed(ev.calls) if c.status == "done" and not c.error
+                       and not (c.data or {}).get("repeat_of") and (a := _listing_answer(c))), "")
+        if listed:
+            return ["the answer repeats the harness's note, not a result of the task; answer with what the tools "
+                    f"found{listed}"]
         return ["the answer repeats the instructions the harness gave, not a result of the task; do the work "
                 "with tools, or say plainly what you could not do"]
     shape = _shape_problem(answer, ev)
