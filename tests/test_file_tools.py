@@ -374,6 +374,13 @@ def test_combine_files_joins_a_folders_text_files_into_one(ctx: ToolContext) -> 
     assert wf.risk_of(ctx, wf.validate({"src": "todo/*.txt", "dest": "todo/all.txt"})) is RiskClass.DESTRUCTIVE
     out = call(ctx, "combine_files", src="todo/tuesday.txt, todo/monday.txt", dest="both.txt")
     assert (root / "both.txt").read_text() == "pay rent\nbuy milk\ncall Ann\n"
+    # files_merge_todos at f80ed26: the paths separated by spaces (or semicolons) were one path, not found
+    for i, src in enumerate(("todo/tuesday.txt todo/monday.txt", "todo/tuesday.txt;todo/monday.txt")):
+        out = call(ctx, "combine_files", src=src, dest=f"both{i}.txt")
+        assert not out.error and (root / f"both{i}.txt").read_text() == "pay rent\nbuy milk\ncall Ann\n", out.text
+    (root / "my notes.txt").write_text("a\n")  # a name with a space stays one path
+    out = call(ctx, "combine_files", src="my notes.txt, todo/tuesday.txt", dest="notes2.txt")
+    assert not out.error and (root / "notes2.txt").read_text() == "a\npay rent\n", out.text
     assert call(ctx, "combine_files", src="todo/*.md", dest="x.txt").error
     assert "not found" in call(ctx, "read_file", path="todo/*.txt").text and "combine_files" in \
         call(ctx, "read_file", path="todo/*.txt").text

@@ -423,6 +423,21 @@ def _move_matching(ws: Workspace, params: MoveParams) -> ToolResult:
     return _moves_result("moved", records, "Undo can put them back.")
 
 
+def _listed_paths(ws: Any, src: str) -> list[str]:
+    """The paths of a list in ``src``: separated by commas, semicolons or line
+    breaks, or by spaces when the item with its spaces is no file and each of its
+    words is one. files_merge_todos at f80ed26: "todo/monday.txt todo/tuesday.txt
+    todo/wednesday.txt" was read as one path and not found."""
+    out: list[str] = []
+    for item in (p.strip() for p in re.split(r"[,;\n]", src)):
+        words = item.split()
+        if len(words) > 1 and not ws.exists(item) and all(ws.is_file(w) for w in words):
+            out += words
+        elif item:
+            out.append(item)
+    return out
+
+
 class CombineParams(BaseModel):
     src: str = Field(description="The files to combine: a wildcard in one folder (todo/*.txt), or paths separated "
                                  "by commas, in order.")
@@ -453,7 +468,7 @@ def combine_files(ctx: ToolContext, params: CombineParams) -> ToolResult:
                 moved_to = f" ({pattern!r} was taken in {home}, the folder of {dest_rel})"
             paths = [n if folder == "." else f"{folder}/{n}" for n in names]
         else:
-            paths = [ws.rel(ws.resolve(p.strip())) for p in params.src.split(",") if p.strip()]
+            paths = [ws.rel(ws.resolve(p)) for p in _listed_paths(ws, params.src)]
         paths = [p for p in paths if p != dest_rel]  # todo/*.txt into todo/all.txt: all.txt is no input
         if not paths:
             where = _elsewhere(ws, folder, pattern) if _WILDCARD.search(params.src) else " list_dir shows the names."
