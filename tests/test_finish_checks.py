@@ -394,6 +394,24 @@ def test_an_answer_the_harness_quoted_back_is_no_echo():
     assert echoes_harness("Give that total, or leave the number out.", [notice])
 
 
+@pytest.mark.parametrize("answer, doubted", [
+    # multistep_minutes_note at f80ed26: no note saved, a stray "could not find" in the answer, and the task finished
+    ("I found the action items in the minutes.docx file. I listed them as follows:\n- Ana will order the seed "
+     "catalogue.\n- Bruno will get a quote for the shed roof.\nI could not find any other information in the file.",
+     True),
+    ("I could not save the note: the notes store is read-only.", False),
+    ("It is not possible to add a note here.", False),
+    ("I was unable to complete the task.", False),
+])
+def test_a_change_not_made_is_doubted_unless_the_answer_says_so(tmp_path, answer, doubted):
+    (tmp_path / "minutes.docx").write_bytes(b"PK")
+    read = _done("docx_read", "[p4] - Action: Ana will order the seed catalogue.", path="minutes.docx")
+    goal = 'Read minutes.docx and save a note titled "Action items" that lists every action item with its owner.'
+    problems = finish_problems(answer, Evidence(goal, tmp_path, calls=[read], tool_names=[*TOOLS, "note_add"]))
+    assert any("no call of this task changed the notes; do it with note_add" in p for p in problems) == doubted, \
+        problems
+
+
 def test_an_echo_of_the_note_that_quoted_a_listing_gets_the_listing_to_copy(tmp_path):
     """calendar_list_day at f80ed26: "The calendar list events call was already run at step 1; its result was: 2
     events ..." refused as the harness's words, with nothing to copy, and the refusal itself was the next answer."""

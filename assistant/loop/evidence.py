@@ -319,6 +319,15 @@ _MUST_CHANGE = re.compile(
     r"remov|sort|organi[sz]|convert|export|merg|combin|split|schedul|book|put|remember)\w*\b", re.IGNORECASE)
 _NOT_DONE = re.compile(r"\b(could ?n[o']t|cannot|can't|unable|did ?n[o']t|not able|not (done|possible|found))\b",
                        re.IGNORECASE)
+#: the answer says the change itself was not made ("I could not save the note", "it is not possible to add it",
+#: "I could not find the time"), not only that something else was not found: multistep_minutes_note at f80ed26, no
+#: note saved and "I listed them as follows: ... I could not find any other information in the file." passed the
+#: check that the notes (or calendar) the goal asks to change were changed
+_NOT_CHANGED = re.compile(r"\b(?:could ?n[o']t|cannot|can't|unable to|did ?n[o']t|not able to|not possible to)\s+"
+                          r"(?:\w+\s+){0,3}?(?:add|sav|creat|writ|stor|schedul|put|mak|chang|updat|edit|renam|mov|cop|"
+                          r"delet|remov|sort|organi|convert|export|merg|combin|send|do|complet|finish|perform|access|"
+                          r"open|reach|use|continu|proceed|help|assist|fulfil|carr|handl|find the|locate the)\w*\b"
+                          r"|\bnot (?:done|possible)\b", re.IGNORECASE)
 
 
 def _results(calls: Sequence[CallRecord]) -> list[str]:

@@ -36,7 +36,7 @@ from .answer_form import CANNED_REFUSAL, _copied_result, _holds_marker, _query_r
     not_an_answer, unwrap_answer, without_tool_asides
 from .attribution import misattributed_contact
 from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _HARNESS_TOOLS, _LIST_MARKER, _MUST_CHANGE, _NEGATED, \
-    _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, Evidence, _numbers, _ran, _results, \
+    _NOT_CHANGED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, Evidence, _numbers, _ran, _results, \
     asks_only_a_question, goal_files, misgrouped_numbers, number_problems, ungrounded_words
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
     _one_part_of_union, _one_sheet_of_many
@@ -660,7 +660,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     unmoved = (_files_unmoved(ev) or _left_unsorted(ev)) if changed else ""
     if unmoved:  # files_rename_pattern at c92ae49: a note added, no photo renamed, "I could not find any other files"
         out.append(unmoved)
-    store = _store_untouched(ev) if _CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) else ""
+    store = _store_untouched(ev) if _CHANGE.search(ev.goal) and not _NOT_CHANGED.search(answer) else ""
     if store:  # calendar_from_invite at 6b05252: invite.txt edited, the calendar never touched
         out.append(store)
     ended = wrong_end_time(answer, ev.calls)
