@@ -1603,6 +1603,29 @@ def test_an_answer_holding_the_data_fence_marker_is_refused(tmp_path):
     assert not any("random marker" in p for p in finish_problems("manual.pdf has 6 pages.", ev))
 
 
+def test_a_figure_worked_out_by_hand_gets_the_line_that_answers_the_question(tmp_path):
+    """pdf_number_lookup at f80ed26: "4.1 days - 2.9 days = 1.2 days" worked out by hand, refused as a number no tool
+    gave with no line named, the same answer again, and the task stalled."""
+    shown = ("--- page 1 ---\nLast year the average delivery time was 4.1 days across 18,200 orders.\n--- page 2 ---\n"
+             "Orders shipped this year: 21,450.\nAverage delivery time this year: 3.4 days.\n--- page 3 ---\n"
+             "Bring the average delivery time down to 2.9 days.")
+    read = _done("pdf_read", shown, path="logistics-review.pdf")
+    (tmp_path / "logistics-review.pdf").write_bytes(b"%PDF")
+    goal = "What was our average delivery time this year, according to logistics-review.pdf?"
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[read], tool_names=TOOLS)
+    problems = finish_problems("The average delivery time for this year was 1.2 days.", ev)
+    assert any(p.endswith("the line 'Average delivery time this year: 3.4 days.' of what this task read answers "
+                          'it, e.g. the answer to copy: "Average delivery time this year: 3.4 days."')
+               for p in problems), problems
+    # a task that asks for a change, or a question no line shares three words with, gets no line
+    assert not any("answers it" in p for p in finish_problems("The average delivery time was 1.2 days.", Evidence(
+        goal="Write the average delivery time this year into answer.txt.", workspace=tmp_path, calls=[read],
+        tool_names=TOOLS)))
+    assert not any("answers it" in p for p in finish_problems("It was 1.2.", Evidence(
+        goal="How many warehouses do we have, per logistics-review.pdf?", workspace=tmp_path, calls=[read],
+        tool_names=TOOLS)))
+
+
 def test_an_answer_with_every_figure_for_a_one_value_question_is_doubted(tmp_path):
     shown = ("--- page 1 ---\nLast year the average delivery time was 4.1 days across 18,200 orders.\n--- page 2 ---\n"
              "Orders shipped this year: 21,450.\nAverage delivery time this year: 3.4 days.\nLate deliveries: 6.2 percent."

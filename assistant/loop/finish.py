@@ -42,7 +42,7 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
     _one_part_of_union, _one_sheet_of_many
 from .named_files import _searched_too_little, file_problems, text_change, unread_inputs
 from .numbers import normalise_number
-from .period import wrong_page, wrong_period
+from .period import line_to_answer, wrong_page, wrong_period
 from .recap import call_to_copy
 from .written import _changed_a_copy, _fewer_rows_than_asked, _files_unmoved, _groups_missing, _left_unsorted, \
     _missing_columns, _missing_sheet, _renamed_against_goal, _rows_lost, _store_untouched, _summary_not_shorter, \
@@ -531,6 +531,13 @@ def _formulas_said_computed(answer: str, calls: Sequence[CallRecord]) -> str:
             f"not recomputed here; say they are computed when the file is opened, e.g. {answer_to_copy(fixed)}")
 
 
+def _line_to_copy(ev: Evidence) -> str:
+    """'; the line ... answers it, e.g. the answer to copy: "..."' for a question
+    whose figure is on a line of the task's reads (:func:`period.line_to_answer`)."""
+    line = line_to_answer(ev.goal, ev.calls) if asks_only_a_question(ev.goal) else ""
+    return f"; the line {line!r} of what this task read answers it, e.g. {answer_to_copy(line)}" if line else ""
+
+
 def finish_problems(answer: str, ev: Evidence) -> list[str]:
     """Every doubt about ``answer`` as a final answer, one line each ([] when
     it may end the task). A call-like answer is reported alone (the rest does
@@ -726,5 +733,5 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "
                    f"{'appear' if len(unseen) > 1 else 'appears'} in no tool result of this task; get numbers from a "
                    "tool (e.g. table_query), never by hand"
-                   + _line_of_a_seen_number(answer, unseen, ev.calls))
+                   + (_line_of_a_seen_number(answer, unseen, ev.calls) or _line_to_copy(ev)))
     return out

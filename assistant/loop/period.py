@@ -27,7 +27,7 @@ from ..state.models import CallRecord
 from .answer_form import answer_to_copy
 from .numbers import normalise_number
 
-__all__ = ["wrong_page", "wrong_period"]
+__all__ = ["wrong_page", "wrong_period", "line_to_answer"]
 
 _PERIOD = re.compile(r"\b(this|current|last|previous|past|prior|next|coming)\s+(year|quarter|month|week)\b",
                      re.IGNORECASE)
@@ -116,6 +116,23 @@ def _best_line(lines: Sequence[str], goal: str) -> str:
     scored = [(len(wanted & _words(ln)), -i, ln) for i, ln in enumerate(lines) if _checked_numbers(ln)]
     best = max(scored, default=(0, 0, ""))
     return best[2][:200] if best[0] >= 2 else ""
+
+
+def line_to_answer(goal: str, calls: Sequence[CallRecord]) -> str:
+    """The line of the task's reads that answers a question about a figure: of the
+    lines holding a number (about the goal's period when it names one), the one
+    sharing the most words with ``goal``, at least three; "" when none does.
+    pdf_number_lookup at f80ed26: 4.1 - 2.9 = 1.2 worked out by hand, refused as a
+    number no tool gave (with no line named), the same again, and stalled; the line
+    "Average delivery time this year: 3.4 days." was in the read."""
+    wanted = _periods(goal)
+    lines = [re.sub(r"^\s*\d+\t", "", line).strip() for c in calls
+             if c.status == "done" and not c.error and c.result and (c.risk or "read") == "read"
+             and c.name not in ("finish", "ask_human", "update_plan", "use_tools") for line in c.result.splitlines()]
+    if len(wanted) == 1:
+        lines = [ln for ln in lines if next(iter(wanted)) in _periods(ln)]
+    best = _best_line(lines, goal)
+    return best if len(_words(goal) & _words(best)) >= 3 else ""
 
 
 _GOAL_PAGE = re.compile(r"\bpage\s+(\d{1,4})\b", re.IGNORECASE)
