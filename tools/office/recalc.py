@@ -20,10 +20,12 @@ __all__ = ["find_soffice", "recalculate", "NOT_RECOMPUTED"]
 NOT_RECOMPUTED = (
     "LibreOffice (soffice) is not installed, so formula values were not recomputed; "
     "Excel or LibreOffice will compute them when the file is opened. The formulas are saved: nothing more is "
-    "needed, and xlsx_recalc cannot run on this machine."
+    "needed, and nothing on this machine can compute them."
 )
 """xlsx_total: told only the first sentence after writing =SUM, Qwen 1.5B called xlsx_recalc three times and ran
-out of time instead of answering."""
+out of time instead of answering. The note once named xlsx_recalc ("xlsx_recalc cannot run on this machine"), and
+at f80ed26 the model's answer told the user "To compute the total, call xlsx_recalc on the file."; the tool is not
+offered without LibreOffice (``assistant/toolset.py``), so the note names no tool."""
 
 # Calc settings: recalculate OOXML and ODF files on load, always (0 = always).
 _PROFILE = """<?xml version="1.0" encoding="UTF-8"?>

@@ -244,8 +244,12 @@ def table_query(ctx: ToolContext, params: TableQueryParams) -> ToolResult:
     if total > len(rows):
         head += f"; showing the first {len(rows)} (aggregate, filter or use LIMIT/OFFSET for others)"
     lines = [head + ":"] + format_table(names, rows)
-    lines += [f"Table {t.name} leaves out the total row at the end of {t.source} ({t.left_out}), so that sums do "
-              "not count it twice." for t in tables if t.left_out and _names_table(sql, t.name)]
+    # only a left-out row holding a number is said: xlsx_total at f80ed26, "leaves out the total row ... ('Total')"
+    # (its =SUM never computed here) was answered as "The total row was not included in the table, so the sum was
+    # not computed."
+    lines += [f"(The table {t.name} leaves out the row of totals under the data of {t.source} ({t.left_out}), so "
+              "a sum does not count the data twice.)" for t in tables
+              if t.left_out and re.search(r"\d", t.left_out) and _names_table(sql, t.name)]
     if notes:
         lines.append("Not loaded: " + "; ".join(notes) + ".")
     data = {"columns": names, "rows": [[_cell(v) for v in r] for r in rows], "total_rows": total,
