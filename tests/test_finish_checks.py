@@ -412,6 +412,22 @@ def test_a_change_not_made_is_doubted_unless_the_answer_says_so(tmp_path, answer
         problems
 
 
+def test_an_answer_leaving_out_a_name_of_a_listed_event_gets_the_listing_to_copy(tmp_path):
+    """calendar_list_day at 09f04f4: "a standup at 9:00 AM and a lunch at 12:30 PM, both from Monday to Tuesday" for
+    "Team standup" and "Lunch with Sam", and the task finished (graded 0.5)."""
+    listing = ("2 events from Mon 2026-12-07 00:00 to Tue 2026-12-08 00:00 (UTC):\n"
+               "Mon 2026-12-07 09:00-09:15 Team standup\nMon 2026-12-07 12:30-13:30 Lunch with Sam")
+    listed = _done("calendar_list_events", listing, start="2026-12-07")
+    listed.data = {"events": [{}, {}]}
+    ev = Evidence("What is on my calendar on 2026-12-07?", tmp_path, calls=[listed], tool_names=TOOLS)
+    problems = finish_problems("The result showed two events: a standup at 9:00 AM and a lunch at 12:30 PM.", ev)
+    assert problems == ["the answer leaves out 'Sam' of the event 'Lunch with Sam' that calendar_list_events at step 1 "
+                        "listed; name each event as the listing does, e.g. the answer to copy: \"You have Mon "
+                        "2026-12-07 09:00-09:15 Team standup; Mon 2026-12-07 12:30-13:30 Lunch with Sam.\""], problems
+    # the first word of a title may go ("a standup" for "Team standup"); the names in it may not
+    assert finish_problems("You have a standup at 9:00 and lunch with Sam at 12:30.", ev) == []
+
+
 def test_an_echo_of_the_note_that_quoted_a_listing_gets_the_listing_to_copy(tmp_path):
     """calendar_list_day at f80ed26: "The calendar list events call was already run at step 1; its result was: 2
     events ..." refused as the harness's words, with nothing to copy, and the refusal itself was the next answer."""

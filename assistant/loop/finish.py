@@ -186,6 +186,30 @@ def _listing_answer(call: CallRecord, limit: int = 6) -> str:
     return ", e.g. " + answer_to_copy("You have " + "; ".join(items) + ".")
 
 
+_EVENT_TITLE = re.compile(r"^[A-Z][a-z]{2} \d{4}-\d{2}-\d{2} \d{2}:\d{2}-(?:[A-Z][a-z]{2} \d{4}-\d{2}-\d{2} )?"
+                          r"\d{2}:\d{2}\s+(?P<title>.+?)(?:\s+\(|\s+@|$)")
+
+
+def _names_left_out(answer: str, calls: Sequence[CallRecord]) -> str:
+    """A doubt when the last calendar listing of this task found events and the
+    answer leaves out a name in an event's title (a capitalised word after its first:
+    "Sam" of "Lunch with Sam"); "" otherwise. calendar_list_day at 09f04f4: "a standup
+    at 9:00 AM and a lunch at 12:30 PM, both from Monday to Tuesday" for "Team standup"
+    and "Lunch with Sam", and the task finished."""
+    last = next((c for c in reversed(calls) if c.name.startswith("calendar_list") and _listed(c)), None)
+    if last is None:
+        return ""
+    said = {w.lower() for w in re.findall(r"[^\W\d_]+", answer)}
+    for item in _listing_items(last):
+        m = _EVENT_TITLE.match(item)
+        words = re.findall(r"[^\W\d_]{2,}", m.group("title")) if m else []
+        missing = [w for w in words[1:] if w[:1].isupper() and w.lower() not in said]
+        if missing:
+            return (f"the answer leaves out {missing[0]!r} of the event {m.group('title')!r} that {last.name} at step "
+                    f"{last.step} listed; name each event as the listing does{_listing_answer(last)}")
+    return ""
+
+
 def _misses_what_was_listed(answer: str, calls: Sequence[CallRecord], goal: str) -> str:
     """A doubt when the last calendar listing or note search of this task (a listing of
     note titles when nothing else) found items and
@@ -606,7 +630,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if question:
         # calendar_list_day at 462ec82: "No events on 2026-12-07." under a listing of two; at 237b37e: "The calendar
         # shows events on 2026-12-07. I could not find the calendar on my computer." under the same listing
-        listed = _denies_what_was_listed(answer, ev.calls) or _misses_what_was_listed(answer, ev.calls, ev.goal)
+        listed = _denies_what_was_listed(answer, ev.calls) or _misses_what_was_listed(answer, ev.calls, ev.goal) \
+            or _names_left_out(answer, ev.calls)
         if listed:
             out.append(listed)
         elif _CLAIMS_FOUND.search(answer) and not _tells_what_was_found(answer, ev):
