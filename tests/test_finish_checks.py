@@ -412,6 +412,18 @@ def test_a_change_not_made_is_doubted_unless_the_answer_says_so(tmp_path, answer
         problems
 
 
+def test_a_file_named_by_its_absolute_path_in_the_workspace_is_that_file(tmp_path):
+    """files_find at 09f04f4: "The file is at `/tmp/bench-x/workspace/archive/2024/misc/appt-0412.txt`." (the grep
+    had found it) refused twice as naming no file, and the task stalled."""
+    (tmp_path / "archive" / "misc").mkdir(parents=True)
+    (tmp_path / "archive" / "misc" / "appt.txt").write_text("Passport renewal appointment, 12 April.\n")
+    grep = _done("grep", "archive/misc/appt.txt:1: Passport renewal appointment, 12 April.", pattern="passport")
+    goal = "Somewhere in this folder there is a text file about my passport renewal appointment. Which file is it?"
+    ev = Evidence(goal, tmp_path, calls=[grep], tool_names=[*TOOLS, "grep"])
+    assert finish_problems(f"The file is at `{tmp_path}/archive/misc/appt.txt`.", ev) == []
+    assert finish_problems("The file is at `/elsewhere/archive/misc/appt.txt`.", ev) != []
+
+
 def test_an_answer_leaving_out_a_name_of_a_listed_event_gets_the_listing_to_copy(tmp_path):
     """calendar_list_day at 09f04f4: "a standup at 9:00 AM and a lunch at 12:30 PM, both from Monday to Tuesday" for
     "Team standup" and "Lunch with Sam", and the task finished (graded 0.5)."""

@@ -562,12 +562,24 @@ def _line_to_copy(ev: Evidence) -> str:
     return f"; the line {line!r} of what this task read answers it, e.g. {answer_to_copy(line)}" if line else ""
 
 
+def _relative_paths(answer: str, workspace: str | Path) -> str:
+    """``answer`` with the workspace's absolute path left out of the paths it gives
+    ("/tmp/x/workspace/archive/a.txt" is archive/a.txt), for the checks. files_find at
+    09f04f4: the right file named by its absolute path, refused twice as naming no
+    file, and the task stalled."""
+    roots = {str(workspace).rstrip("/"), str(Path(workspace).resolve()).rstrip("/")} - {"", "."}
+    for root in sorted(roots, key=len, reverse=True):
+        answer = answer.replace(root + "/", "")
+    return answer
+
+
 def finish_problems(answer: str, ev: Evidence) -> list[str]:
     """Every doubt about ``answer`` as a final answer, one line each ([] when
     it may end the task). A call-like answer is reported alone (the rest does
     not apply to a call)."""
     if not answer.strip():
         return ["the answer is empty"]
+    answer = _relative_paths(answer, ev.workspace)
     if not _HAS_WORD.search(re.sub(r"<\|[A-Za-z_]{2,30}\|>", "", answer)):
         # "{}" ended a task as its answer (Qwen 1.5B); "<|im_start|>", a chat-template token, did too (note_search)
         return ["the answer has no words; write the answer in plain sentences"]
