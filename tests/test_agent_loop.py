@@ -1580,26 +1580,36 @@ MINUTES = ("# Garden club meeting, 2 December 2026\nPresent: Ana, Bruno, Chen, D
 def test_a_list_of_every_item_that_copies_the_whole_source_is_refused_with_the_lines_to_copy(tmp_path):
     """multistep_minutes_note at 21c8a9e: asked for a note "that lists every action item with its owner", Qwen 1.5B
     saved all eight paragraphs of the minutes as the note, and finished."""
+    first, second, events = _actions_written_after(tmp_path, MINUTES)
+    assert first.status == "denied" and first.result.startswith(
+        "Not run: this write_file copies nearly all of minutes.txt, and the task asks for a list of every action item "
+        "only. The lines of minutes.txt that name one: call write_file with"), first.result
+    assert isinstance(events[-1], Finished)
+
+
+_ACTIONS = ("- Action: Ana will order the seed catalogue.\n- Action: Bruno will get a quote for the shed roof.\n"
+            "- Action: Chen will update the member list.")
+
+
+def _actions_written_after(tmp_path, wrong: str):
+    """Run "write actions.txt that lists every action item" with ``wrong`` written first, then the three action
+    lines; returns (the first write_file call, the second, the events), having checked that the refusal offered the
+    action lines and that the second write made them the file."""
     from agent_helpers import scripted_agent
     from tools.files import FILE_TOOLS
 
-    actions = "- Action: Ana will order the seed catalogue.\n- Action: Bruno will get a quote for the shed roof.\n" \
-              "- Action: Chen will update the member list."
     agent, _, ws, store = scripted_agent(tmp_path, [
-        call("read_file", path="minutes.txt"), call("write_file", path="actions.txt", content=MINUTES),
-        call("write_file", path="actions.txt", content=actions), "I wrote the three action items to actions.txt."],
+        call("read_file", path="minutes.txt"), call("write_file", path="actions.txt", content=wrong),
+        call("write_file", path="actions.txt", content=_ACTIONS), "I wrote the three action items to actions.txt."],
         [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=False)
     (ws / "minutes.txt").write_text(MINUTES)
     events = list(agent.run("Read minutes.txt and write actions.txt that lists every action item with its owner.",
                             workspace=ws))
     first, second = [c for c in store.calls(events[-1].task_id) if c.name == "write_file"]
-    assert first.status == "denied" and first.result.startswith(
-        "Not run: this write_file copies nearly all of minutes.txt, and the task asks for a list of every action item "
-        "only. The lines of minutes.txt that name one: call write_file with"), first.result
-    assert json.dumps(actions) in first.result
-    assert second.status == "done" and (ws / "actions.txt").read_text() == actions
-    assert isinstance(events[-1], Finished)
+    assert json.dumps(_ACTIONS) in first.result
+    assert second.status == "done" and (ws / "actions.txt").read_text() == _ACTIONS
     store.close()
+    return first, second, events
 
 
 def test_what_counts_as_copying_the_whole_source():
@@ -1635,29 +1645,15 @@ def test_what_counts_as_copying_the_whole_source():
 def test_a_list_of_every_item_that_leaves_one_out_is_refused_with_the_lines_to_copy(tmp_path):
     """multistep_minutes_note at 0417c73: the "Action items" note held Ana's and Chen's actions and the talk around
     them, not "Action: Bruno will get a quote for the shed roof.", and the task finished (graded 0.67)."""
-    from agent_helpers import scripted_agent
     from assistant.loop.written import leaves_out_listed
     from assistant.state.models import CallRecord
-    from tools.files import FILE_TOOLS
 
     short = ("Present: Ana, Bruno, Chen, Dora.\n- Action: Ana will order the seed catalogue.\nThe shed roof leaks.\n"
              "Chen will update the member list.")
-    actions = "- Action: Ana will order the seed catalogue.\n- Action: Bruno will get a quote for the shed roof.\n" \
-              "- Action: Chen will update the member list."
-    agent, _, ws, store = scripted_agent(tmp_path, [
-        call("read_file", path="minutes.txt"), call("write_file", path="actions.txt", content=short),
-        call("write_file", path="actions.txt", content=actions), "I wrote the three action items to actions.txt."],
-        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=False)
-    (ws / "minutes.txt").write_text(MINUTES)
-    events = list(agent.run("Read minutes.txt and write actions.txt that lists every action item with its owner.",
-                            workspace=ws))
-    first, second = [c for c in store.calls(events[-1].task_id) if c.name == "write_file"]
+    first, _, _ = _actions_written_after(tmp_path, short)
     assert first.status == "denied" and first.result.startswith(
         "Not run: the task asks for every action item, and this write_file leaves out '- Action: Bruno will get a "
         "quote for the shed roof.'. The lines of minutes.txt that name one: call write_file with"), first.result
-    assert json.dumps(actions) in first.result
-    assert second.status == "done" and (ws / "actions.txt").read_text() == actions
-    store.close()
     # the items in the list's own words, or as HTML paragraphs, are all there
     read = CallRecord(id="r", step=0, turn_seq=0, name="read_file", arguments={"path": "minutes.txt"}, status="done",
                       risk="read", result="<<UNTRUSTED ab source=minutes.txt>>\n" + "".join(
