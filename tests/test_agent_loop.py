@@ -536,12 +536,14 @@ def test_offering_the_user_help_with_their_own_task_is_refused(tmp_path):
     for q in ("Would you like some help with this?", "How can I help you further?", "Is there anything else I can do?",
               "Please provide the summary.", "Is the information provided correct? If not, please provide it.",
               "Do you want to continue with the meeting? Yes or No?", "Shall I proceed?", "What is the next step?",
-              "What should I do next?", "Do you want to see the calendar events again?"):
+              "What should I do next?", "Do you want to see the calendar events again?",
+              "Is the final answer already provided?", "Is the task complete?", "Am I done?"):
         assert _OFFERS_HELP.search(q), q
     for q in ("Which of the two contracts do you mean?", "What is your manager's email address?",
               "Should I overwrite summary.docx?", "I cannot send it. How would you like me to go on?",
               "Which step of the plan is next: the draft or the review?",
-              "Do you want to see the events of next week too?", "Should I read it again? Which page?"):
+              "Do you want to see the events of next week too?", "Should I read it again? Which page?",
+              "Is the task for the Berlin or the Munich office?"):
         assert not _OFFERS_HELP.search(q), q
 
 

@@ -2191,7 +2191,12 @@ _OFFERS_HELP = re.compile(r"\b(?:do|would) you (?:need|want|like) (?:any |some |
                           r"[^?]*\bagain\b|"
                           r"\bwhat (?:should|shall) i do (?:next|now)\b|\bwhat do you want me to do (?:next|now)\b|"
                           r"\b(?:is|are) (?:the|this|that|these) (?:information|answer|result|event)s? "
-                          r"(?:(?:provided|above|shown|listed) )?(?:correct|right|accurate)\b",
+                          r"(?:(?:provided|above|shown|listed) )?(?:correct|right|accurate)\b|"
+                          # xlsx_summary_sheet at 09f04f4: the Summary sheet added, then "Is the final answer already
+                          # provided?" asked, and the task paused on it
+                          r"\bis (?:the|my) (?:final )?answer (?:already )?(?:provided|given|done|complete)\b|"
+                          r"\b(?:is|was) (?:the|this|my) task (?:already )?(?:done|complete|completed|finished)\b|"
+                          r"\b(?:am i|are we) (?:done|finished)\b",
                           re.IGNORECASE)
 
 
