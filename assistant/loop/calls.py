@@ -2051,9 +2051,9 @@ _MAKER_OF_ADDED = {"docx_insert": ("docx_create", "blocks"), "xlsx_append_rows":
 
 def _create_instead(call: CallRecord, registry: ToolRegistry) -> str:
     """For a call that adds content to a file that does not exist, the call that
-    makes the file with that content; "" otherwise. multistep_invoices_memo at
-    0417c73's base: Qwen 1.5B sent docx_insert for memo.docx, a document still to
-    make, was told "To make a new one, call docx_create", and the steps ran out."""
+    makes the file with that content; "" otherwise. multistep_invoices_memo (bench of
+    2026-12-04): Qwen 1.5B sent docx_insert for memo.docx, a document still to make,
+    was told "To make a new one, call docx_create", and the steps ran out."""
     maker, key = _MAKER_OF_ADDED.get(call.name, ("", ""))
     path, content = call.arguments.get("path"), call.arguments.get(key)
     output = call.arguments.get("output")

@@ -333,12 +333,11 @@ def load_tables(ctx: ToolContext) -> tuple[list[Table], list[str]]:
         # workbook's name reads. xlsx_top_vendors at 0417c73: after the sheet "Top 5" was added to spending.xlsx,
         # "FROM spending" (its table while it had one sheet) failed, and the task stalled.
         alike = [g for g in grids if [c.name for c in g[1]] == [c.name for c in grids[0][1]]]
-        union = _all_sheets(path, [(sheet, columns) for sheet, columns, _ in alike]) if len(alike) > 1 else None
+        union = _all_sheets(path, [(sheet, columns) for sheet, columns, _ in alike],
+                            every=len(alike) == len(grids)) if len(alike) > 1 else None
         if union is not None:
             left_out = "; ".join(f"sheet {sheet}: {left}" for sheet, _, left in alike if left)
-            source = union[0] if len(alike) == len(grids) else union[0].replace(
-                f"all {len(alike)} sheets", "sheets " + ", ".join(str(sheet) for sheet, _, _ in alike))
-            tables.append(Table(unique(table_name(stem), taken), source, union[1], left_out))
+            tables.append(Table(unique(table_name(stem), taken), union[0], union[1], left_out))
         elif len(alike) == 1:
             sheet, columns, left_out = alike[0]
             tables.append(Table(unique(table_name(stem), taken), f"{path}, sheet {sheet} {FIRST_SHEET}", columns,
@@ -346,9 +345,11 @@ def load_tables(ctx: ToolContext) -> tuple[list[Table], list[str]]:
     return tables, notes
 
 
-def _all_sheets(path: str, grids: list[tuple[str | None, tuple[Column, ...]]]) -> tuple[str, tuple[Column, ...]] | None:
-    """``(source, columns)`` of one table holding every sheet of a workbook whose
-    sheets have the same column names and types, with a first column ``sheet``
+def _all_sheets(path: str, grids: list[tuple[str | None, tuple[Column, ...]]],
+                every: bool = True) -> tuple[str, tuple[Column, ...]] | None:
+    """``(source, columns)`` of one table holding the sheets ``grids`` (every sheet
+    of the workbook, or with ``every`` False some of them, named in the source) when
+    they have the same column names and types, with a first column ``sheet``
     naming each row's sheet; None when the sheets differ. xlsx_two_sheet_total at
     462ec82: Qwen 1.5B added two sheets' sums in one SELECT and wrote
     ``WHERE category = 'Travel' + (SELECT ...)``; ``SELECT SUM(amount) FROM expenses
@@ -362,7 +363,8 @@ def _all_sheets(path: str, grids: list[tuple[str | None, tuple[Column, ...]]]) -
     sheets = Column(SHEET_COLUMN, "VARCHAR", [str(sheet) for sheet, columns in grids for _ in columns[0].values])
     merged = tuple(Column(name, str(sql_type), [v for _, columns in grids for v in columns[i].values])
                    for i, (name, sql_type) in enumerate(zip(names, types)))
-    return f"{path}, all {len(grids)} sheets (column {SHEET_COLUMN} names the sheet)", (sheets, *merged)
+    which = f"all {len(grids)} sheets" if every else "sheets " + ", ".join(str(sheet) for sheet, _ in grids)
+    return f"{path}, {which} (column {SHEET_COLUMN} names the sheet)", (sheets, *merged)
 
 
 def _wider(types: set[str]) -> str | None:
