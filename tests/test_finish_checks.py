@@ -2861,3 +2861,20 @@ def test_a_not_found_over_the_closest_note_line_is_doubted_with_that_line(tmp_pa
     assert '"Plumber: Jonas Berg, phone 0170 555 0199 (fixed the boiler in March)."' in doubt[0]
     assert "Electrician" not in doubt[0] and "books.md" not in doubt[0]
     assert finish_problems("The plumber is Jonas Berg, phone 0170 555 0199.", ev) == []
+
+
+def test_numbers_garbled_from_the_rows_the_answer_names_get_those_rows_to_copy(tmp_path):
+    """csv_group_totals at ef38a30: the per-region totals queried right, then answered as "West: $21,744.40"
+    (and three more so), was told only to "get numbers from a tool", sent the answer again and the task
+    stalled. The rows it names are the query's: they are given to copy."""
+    goal = "What are the total sales per region in sales.csv? Give each region with its total."
+    ran = _done("table_query", "4 rows:\nregion | sum(amount)\n-------+------------\nWest   |     2174.40\n"
+                "East   |     2155.50\nSouth  |     2136.60\nNorth  |     1837.35",
+                sql="SELECT region, SUM(amount) FROM sales GROUP BY region")
+    answer = ("The total sales per region in sales.csv are:\n- West: $21,744.40\n- East: $21,555.50\n"
+              "- South: $21,366.60\n- North: $18,373.50")
+    problems = _problems(tmp_path, goal, answer, [ran], files=("sales.csv",))
+    assert len(problems) == 1 and "appear in no tool result" in problems[0]
+    assert 'the answer to copy: "West 2174.40; East 2155.50; South 2136.60; North 1837.35."' in problems[0]
+    unnamed = "The total sales are 9,999.00 in all."  # names no row of the query: no rows offered
+    assert "answer to copy" not in _problems(tmp_path, goal, unnamed, [ran], files=("sales.csv",))[0]

@@ -303,12 +303,31 @@ def _query_answer(ev: Evidence, limit: int = 12) -> str:
     row answered as a JSON object, refused, and the file read again until time ran out."""
     if not asks_only_a_question(ev.goal):
         return ""
-    query = next((c for c in reversed(ev.calls) if c.name == "table_query" and c.status == "done" and not c.error
-                  and c.result and not (c.data or {}).get("repeat_of")), None)
-    rows = _result_rows(query.result) if query is not None else []
+    rows = _newest_query_rows(ev)
     if not rows or len(rows) > limit or (len(rows) > 1 and not _EVERY_GROUP.search(ev.goal)):
         return ""
     return ", e.g. " + answer_to_copy("; ".join(" ".join(c for c in row if c) for row in rows) + ".")
+
+
+def _newest_query_rows(ev: Evidence) -> list[list[str]]:
+    """The data rows of the newest ``table_query`` of the task that ran (not a repeat answered from the journal)."""
+    query = next((c for c in reversed(ev.calls) if c.name == "table_query" and c.status == "done" and not c.error
+                  and c.result and not (c.data or {}).get("repeat_of")), None)
+    return _result_rows(query.result) if query is not None else []
+
+
+def rows_named_to_copy(answer: str, ev: Evidence) -> str:
+    """"; the rows it names are those table_query returned, e.g. the answer to copy:
+    ..." (see :func:`_query_answer`) when ``answer`` names the first cell of a row of
+    the newest query ("" otherwise), for the refusal of numbers no tool result holds.
+    csv_group_totals at ef38a30: the per-region totals queried right, then answered as
+    "West: $21,744.40" (and three more so), told only to get numbers from a tool, the
+    same answer sent again, and the task stalled."""
+    labels = [row[0] for row in _newest_query_rows(ev) if len(row) > 1 and re.search(r"[^\W\d_]{2}", row[0])]
+    if not any(re.search(rf"(?<![\w.]){re.escape(label)}(?!\w)", answer, re.IGNORECASE) for label in labels):
+        return ""
+    copy = _query_answer(ev)
+    return f"; the rows it names are those table_query returned{copy}" if copy else ""
 
 
 def _query_shown_not_its_rows(answer: str, ev: Evidence) -> str:

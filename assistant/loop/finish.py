@@ -33,7 +33,7 @@ from tools.base import RiskClass, Tool, ToolContext, ToolResult
 from ..state.models import CallRecord
 from .answer_form import CANNED_REFUSAL, _copied_result, _holds_marker, _query_ran, _query_shown, \
     _query_shown_not_its_rows, _shape_problem, _shows_code, answer_to_copy, echoes_harness, markup_problem, \
-    not_an_answer, unwrap_answer, without_tool_asides
+    not_an_answer, rows_named_to_copy, unwrap_answer, without_tool_asides
 from .attribution import misattributed_contact
 from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _HARNESS_TOOLS, _LIST_MARKER, _MUST_CHANGE, _NEGATED, \
     _NOT_CHANGED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, Evidence, _numbers, _ran, _results, \
@@ -770,5 +770,6 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "
                    f"{'appear' if len(unseen) > 1 else 'appears'} in no tool result of this task; get numbers from a "
                    "tool (e.g. table_query), never by hand"
-                   + (_line_of_a_seen_number(answer, unseen, ev.calls) or _line_to_copy(ev)))
+                   + (_line_of_a_seen_number(answer, unseen, ev.calls) or rows_named_to_copy(answer, ev)
+                      or _line_to_copy(ev)))
     return out
