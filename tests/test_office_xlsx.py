@@ -241,6 +241,10 @@ def test_an_empty_string_for_an_optional_path_means_not_given(ctx, no_soffice):
     assert xlsx_add_sheet.validate({"path": "s.xlsx", "name": "x", "output": "  "}).output is None
     with pytest.raises(ValidationError):  # a parameter whose default is not None keeps "": no list
         xlsx_add_sheet.validate({"path": "s.xlsx", "name": "x", "rows": ""})
+    # a text whose default is not blank: "" is that default (the model fills every parameter, "start" too)
+    assert xlsx_write.validate({"path": "s.xlsx", "rows": [["a"]], "start": " "}).start == "A1"
+    res = call(xlsx_write, ctx, path="t.xlsx", rows=[["a", 1]], start=",")  # multistep_invoices_memo at 0417c73
+    assert res.error and "leave start out" in res.text, res.text
 
 
 def test_a_csv_is_converted_whole_by_from_csv(ctx, no_soffice):

@@ -163,12 +163,14 @@ class Tool(Generic[P]):
         Qwen 1.5B sent ``"rows": null, "output": null`` and was told rows must be a
         list. So does an empty string for an optional parameter whose default is
         ``None``: xlsx_total at 80595a7, ``"output": ""`` was taken as an output path
-        and every save of expenses.xlsx failed "already exists" five times.
+        and every save of expenses.xlsx failed "already exists" five times; or a text
+        that is not blank (xlsx_write's ``"start": ""`` is its "A1").
         Raises ``pydantic.ValidationError``."""
         fields = self.params.model_fields
         arguments = {k: v for k, v in arguments.items()
                      if not (isinstance(v, str) and not v.strip() and k in fields and not fields[k].is_required()
-                             and fields[k].default is None)}
+                             and (fields[k].default is None
+                                  or isinstance(fields[k].default, str) and fields[k].default.strip()))}
         try:
             return self.params.model_validate(dict(arguments))
         except ValidationError as exc:

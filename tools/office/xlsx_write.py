@@ -529,6 +529,9 @@ def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
         ws = wb.active
         if params.sheet:
             ws.title = params.sheet
+    if not re.search(r"[A-Za-z0-9]", params.start):  # multistep_invoices_memo at 0417c73: "start": ","
+        raise ToolError(f"start {params.start!r} is no cell; give the top-left cell of the rows ('A1', 'B7'), or "
+                        "leave start out to write from A1. Nothing was written.")
     top = ws[_ref(params.start)]
     csv_rows = _csv_rows(ctx, params.from_csv) if params.from_csv else []
     if exists and not params.replace_data:
