@@ -1235,6 +1235,40 @@ def test_a_document_the_task_asks_to_change_is_not_re_created(assistant_home, tm
     store.close()
 
 
+def test_re_creating_a_document_this_task_already_changed_is_told_the_change_is_made(assistant_home, tmp_path):
+    """docx_edit_clause at ef38a30: "30 days" changed to "60 days" in clause 2 with docx_replace, then contract.docx
+    re-created with docx_create three times, each refused as a replacement of a document to change, without a
+    word that the change was already made; the steps ran to the last."""
+    import json
+
+    import docx
+    from tools.office import OFFICE_TOOLS
+
+    blocks = [{"type": "paragraph", "text": "2. Notice. Either party may end it with 60 days' notice."}]
+    create = ("<tool_call>\n<function=docx_create>\n<parameter=path>\ncontract.docx\n</parameter>\n"
+              f"<parameter=blocks>\n{json.dumps(blocks)}\n</parameter>\n<parameter=overwrite>\ntrue\n</parameter>\n"
+              "</function>\n</tool_call>")
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("docx_read", path="contract.docx"),
+        call("docx_replace", path="contract.docx", find="30 days", replace="60 days", paragraph=3), create,
+        "Clause 2 now says 60 days."],
+        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    doc = docx.Document()
+    for text in ("Service Agreement", "1. Term. Starts 1 January.", "2. Notice. Either party may end it with 30 days' "
+                 "notice.", "3. Payment. Within 30 days."):
+        doc.add_paragraph(text)
+    doc.save(ws / "contract.docx")
+    events = list(agent.run("In contract.docx, change the notice period in clause 2 from 30 days to 60 days.",
+                            workspace=ws))
+    refused = [e.result for e in events if isinstance(e, ToolCallFinished)][2]
+    assert refused.startswith("Not run: docx_create makes a new document"), refused
+    assert refused.endswith("Step 2's docx_replace already changed '30 days' to '60 days' in contract.docx. If that "
+                            "completes the task, give your final answer."), refused
+    texts = [p.text for p in docx.Document(ws / "contract.docx").paragraphs]
+    assert len(texts) == 4 and "60 days" in texts[2]
+    store.close()
+
+
 def test_a_totals_table_that_names_a_group_twice_is_not_written(assistant_home, tmp_path):
     """xlsx_group_sums at e03cee3: asked for "one row per region", Qwen 1.5B copied the twelve sales rows (North
     three times) into the By Region sheet and finished."""

@@ -887,6 +887,7 @@ class CallRunner:
                 msg = (f"Not run: {call.name} makes a new document, and {replaced} is a document the task asks to "
                        f"change, not replace: it would keep only what you pass. Change it in place (docx_replace "
                        "finds a text and replaces it; docx_insert adds paragraphs).")
+                msg += _changed_before(replaced, s.calls)
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             long = summary_too_long(s.task.goal, s.calls, call)
             if long:  # docx_summarise at fbc3d9d: all 11 paragraphs of report.docx copied into summary.docx
@@ -2432,6 +2433,21 @@ def _edit_pair(call: CallRecord) -> tuple[str, str]:
         return "", ""
     old, new = (call.arguments.get(k) for k in keys)
     return (old.strip(), new.strip()) if isinstance(old, str) and isinstance(new, str) else ("", "")
+
+
+def _changed_before(path: str, calls: Sequence[CallRecord]) -> str:
+    """" Step 2's docx_replace already changed '30 days' to '60 days' in contract.docx.
+    If that completes the task, give your final answer." for the newest change of
+    ``path`` this task made ("" when none). docx_edit_clause at ef38a30: clause 2
+    changed with docx_replace, then the contract re-created with docx_create three
+    times, each refused as a replacement with no word that the change was made."""
+    done = next((c for c in reversed(calls) if c.status == "done" and not c.error and (c.risk or "read") != "read"
+                 and norm_path(str(c.arguments.get("path", ""))) == norm_path(path)), None)
+    if done is None:
+        return ""
+    old, new = _edit_pair(done)
+    what = f"changed {old!r} to {new!r} in" if old and new else "changed"
+    return f" Step {done.step}'s {done.name} already {what} {path}. If that completes the task, give your final answer."
 
 
 def _undoes_change(goal: str, call: CallRecord, calls: Sequence[CallRecord]) -> CallRecord | None:
