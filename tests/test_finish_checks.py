@@ -2878,3 +2878,24 @@ def test_numbers_garbled_from_the_rows_the_answer_names_get_those_rows_to_copy(t
     assert 'the answer to copy: "West 2174.40; East 2155.50; South 2136.60; North 1837.35."' in problems[0]
     unnamed = "The total sales are 9,999.00 in all."  # names no row of the query: no rows offered
     assert "answer to copy" not in _problems(tmp_path, goal, unnamed, [ran], files=("sales.csv",))[0]
+
+
+def test_every_row_of_a_ranking_for_the_one_highest_is_doubted_with_that_row_to_copy(tmp_path):
+    """xlsx_lookup at ef38a30: asked which category had the highest total, Qwen 1.5B answered with the whole
+    result of its query (Food 591, Travel 470, Home 250, Books 60) and the task finished: which one is the answer
+    was left to the user."""
+    result = ("4 rows:\ncategory | sum(amount)\n---------+------------\nFood     |         591\n"
+              "Travel   |         470\nHome     |         250\nBooks    |          60")
+    query = _done("table_query", result, sql="SELECT category, SUM(amount) FROM spending GROUP BY category")
+    goal = "Which category had the highest total spending? Answer with the category name and its total."
+    answer = f"The category name and its total from the table query are:\n{result.split(chr(10), 1)[1]}"
+    problems = _problems(tmp_path, goal, answer, [query], files=())
+    assert problems == ["the task asks for the one with the highest value, and the answer gives 4 rows of "
+                        "table_query at step 1 (Food, Travel, Home, Books); answer with that one row, e.g. the "
+                        'answer to copy: "Food 591."'], problems
+    assert _problems(tmp_path, goal, "Food, with 591 (Travel is next).", [query], files=()) == []
+    low = _problems(tmp_path, "Which category had the lowest total?", answer, [query], files=())
+    assert low and low[0].endswith('the answer to copy: "Books 60."'), low
+    listed = "Food 591, Travel 470, Home 250, Books 60."  # a ranking asked for: every row is the answer
+    assert _problems(tmp_path, "List the categories by total, highest first.", listed, [query], files=()) == []
+    assert _problems(tmp_path, "Which 2 categories had the highest totals?", listed, [query], files=()) == []

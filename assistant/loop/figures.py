@@ -33,7 +33,9 @@ def _not_the_extreme(answer: str, ev: Evidence) -> str:
     """The doubt when the goal asks for the highest (or lowest) and the answer gives a
     number from a query result's column that holds a higher (lower) one ("" otherwise).
     xlsx_lookup: Qwen 1.5B's query gave Travel 470, Books 60, Home 250, Food 591, and it
-    answered "Travel, 470" as the highest."""
+    answered "Travel, 470" as the highest. So is an answer to a question for the one
+    highest (no count, list or ranking asked) that gives several rows of the column,
+    the highest among them, with that row to copy."""
     high, low = bool(_HIGHEST.search(ev.goal)), bool(_LOWEST.search(ev.goal))
     if high == low:
         return ""
@@ -60,6 +62,14 @@ def _not_the_extreme(answer: str, ev: Evidence) -> str:
                         f"value in that column ({best:g}); check which is {'highest' if high else 'lowest'} (ORDER "
                         f"BY ... {'DESC' if high else 'ASC'} LIMIT 1 puts it first)"
                         + (f"; if that row is the answer, {answer_to_copy(fixed)}" if fixed else ""))
+            named = [r[0] for r in rows if r[0] and not _CELL_NUMBER.fullmatch(r[0])
+                     and re.search(rf"(?<!\w){re.escape(r[0])}(?!\w)", answer, re.IGNORECASE)]
+            if len(set(hits)) > 1 and len(named) > 1 and asks_only_a_question(ev.goal) \
+                    and not _MANY_OF_THEM.search(ev.goal):  # xlsx_lookup at ef38a30: the whole ranking answered
+                row = rows[values.index(best)]
+                return (f"the task asks for the one with the {'highest' if high else 'lowest'} value, and the answer "
+                        f"gives {len(named)} rows of table_query at step {c.step} ({', '.join(named[:6])}); answer "
+                        f"with that one row, e.g. {answer_to_copy(' '.join(x for x in row if x) + '.')}")
         return ""
     return ""
 
@@ -100,6 +110,11 @@ def _extreme_unsummed(ev: Evidence, said: set[str], which: str) -> str:
             f"table_query ran in this task. Add the rows up per group with table_query (SELECT ..., SUM(...) ... "
             f"GROUP BY ... ORDER BY 2 {'DESC' if which == 'highest' else 'ASC'} LIMIT 1) and answer from what it "
             "returns")
+
+
+#: a goal that asks for more than the one highest (lowest): a count, a list, a ranking
+_MANY_OF_THEM = re.compile(r"\d|\b(two|three|four|five|six|seven|eight|nine|ten|list|all|each|every|per|top|rank\w*|"
+                           r"order|sort\w*|both)\b", re.IGNORECASE)
 
 
 _TOTAL_WORD = re.compile(r"\b(total|totals|sum|sums|combined|altogether|in all)\b", re.IGNORECASE)
