@@ -1654,6 +1654,26 @@ def test_a_figure_worked_out_by_hand_gets_the_line_that_answers_the_question(tmp
         tool_names=TOOLS)))
 
 
+def test_a_garbled_figure_for_a_question_about_one_page_gets_that_pages_line(tmp_path):
+    """pdf_find_figure at ef38a30: asked for the revenue figure on page 3, Qwen 1.5B answered "785" (the line's 7.85
+    million), was told only that 785 is in no tool result, sent "785 million EUR" and the task stalled. The line of
+    page 3 shares two words with the question ("total revenue"): on the page the question names, that is enough."""
+    shown = ("q3-report.pdf: 4 pages.\n--- page 1 ---\nQ3 Report - Northwind Bakery Co-op\nPrepared for members, "
+             "October 2026.\nLast quarter (Q2) total revenue: 6.10 million EUR.\n--- page 2 ---\nRegional results\n"
+             "Europe revenue: 2.40 million EUR.\n--- page 3 ---\nFinancial summary\nQ3 total revenue: 7.85 million EUR."
+             "\nOperating costs: 6.92 million EUR.\n--- page 4 ---\nOutlook")
+    read = _done("pdf_read", shown, path="q3-report.pdf")
+    (tmp_path / "q3-report.pdf").write_bytes(b"%PDF")
+    goal = "What total revenue figure is reported on page 3 of q3-report.pdf?"
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[read], tool_names=TOOLS)
+    problems = finish_problems("The total revenue figure reported on page 3 is 785 million EUR.", ev)
+    assert any(p.endswith("the line 'Q3 total revenue: 7.85 million EUR.' of what this task read answers it, e.g. "
+                          'the answer to copy: "Q3 total revenue: 7.85 million EUR."') for p in problems), problems
+    other = Evidence(goal="What total revenue figure is reported on page 4 of q3-report.pdf?", workspace=tmp_path,
+                     calls=[read], tool_names=TOOLS)  # page 4 holds no such line: none is offered
+    assert not any("answers it" in p for p in finish_problems("It is 785 million EUR.", other))
+
+
 def test_an_answer_with_every_figure_for_a_one_value_question_is_doubted(tmp_path):
     shown = ("--- page 1 ---\nLast year the average delivery time was 4.1 days across 18,200 orders.\n--- page 2 ---\n"
              "Orders shipped this year: 21,450.\nAverage delivery time this year: 3.4 days.\nLate deliveries: 6.2 percent."

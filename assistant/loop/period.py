@@ -124,7 +124,13 @@ def line_to_answer(goal: str, calls: Sequence[CallRecord]) -> str:
     sharing the most words with ``goal``, at least three; "" when none does.
     pdf_number_lookup at f80ed26: 4.1 - 2.9 = 1.2 worked out by hand, refused as a
     number no tool gave (with no line named), the same again, and stalled; the line
-    "Average delivery time this year: 3.4 days." was in the read."""
+    "Average delivery time this year: 3.4 days." was in the read. For a goal that
+    names one page, of that page's lines, sharing at least two words: pdf_find_figure
+    at ef38a30, "785" for page 3's "Q3 total revenue: 7.85 million EUR.", stalled."""
+    pages = {int(p) for p in _GOAL_PAGE.findall(goal)}
+    on_page = [line for line, page in _paged_lines(calls) if page in pages] if len(pages) == 1 else []
+    if on_page:
+        return _best_line(on_page, goal)
     wanted = _periods(goal)
     lines = [re.sub(r"^\s*\d+\t", "", line).strip() for c in calls
              if c.status == "done" and not c.error and c.result and (c.risk or "read") == "read"
