@@ -2302,3 +2302,25 @@ def test_a_made_up_number_in_a_total_row_gets_the_row_that_needs_none(assistant_
     assert refused.error and "table_query at step 2 gave numbers: write them as its result shows (for another " \
         "total, call table_query with" in refused.result, refused.result
     store.close()
+
+
+def test_a_new_file_for_a_change_of_one_that_exists_is_not_made(assistant_home, tmp_path):
+    """handoff_which_contract at ef38a30: "Update the client's address in the contract", two contracts in the
+    workspace; Qwen 1.5B made contracts/client-address.docx with an address of its own and went on to edit that."""
+    import docx
+    from tools.office import OFFICE_TOOLS
+
+    create = call("docx_create", path="contracts/client-address.docx",
+                  blocks='[{"type": "paragraph", "text": "Current address: 11 Harbour Road"}]')
+    agent, model, ws, store = scripted_agent(tmp_path, [create, "Which contract do you mean?"],
+                                             [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    for name, street in (("contract-acme.docx", "4 Mill Lane"), ("contract-birch.docx", "9 Station Road")):
+        doc = docx.Document()
+        doc.add_paragraph(f"Client address: {street}")
+        doc.save(ws / name)
+    events = list(agent.run("Update the client's address in the contract to 12 Harbour Road.", workspace=ws))
+    refused = [e.result for e in events if isinstance(e, ToolCallFinished)][0]
+    assert refused.startswith("Not run: the task asks to change a file that exists, not to make a new one"), refused
+    assert "contract-acme.docx, contract-birch.docx" in refused and "ask_human" in refused
+    assert not (ws / "contracts").exists()
+    store.close()

@@ -9,6 +9,7 @@ the model reads; nothing here raises into the loop.
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import json
 import os
 import re
@@ -61,6 +62,10 @@ QUESTION_ONLY_KEY = "question_only"
 of the task's later constrained turns)."""
 #: the tools that make a new file at their ``path``
 _MAKERS = frozenset({"write_file", "xlsx_write", "docx_create", "csv_write"})
+#: a goal that only changes what exists: its first word a change, and (``_MAKING``) no word of making anything
+_CHANGE_ONLY = re.compile(r"^\W*(please\s+)?(updat|chang|edit|fix|correct|amend|modif|revis)\w*\b", re.IGNORECASE)
+_MAKING = re.compile(r"\b(creat\w*|new|make|makes|made|sav\w*|writ\w*|wrote|cop(y|ies)|export\w*|draft\w*|"
+                     r"generat\w*|produc\w*|summar\w*|reports?|memo|file)\b", re.IGNORECASE)
 #: a goal's words that ask to move, rename or delete files: without them, the files it names to read from stay put
 _MOVING_GOAL = re.compile(r"\b(mov(e|es|ing)|renam\w*|delet\w*|remov\w*|organi[sz]\w*|sort\w*|tid(y|ies)|clean\w* up"
                           r"|archiv\w*|trash\w*|folders?|back(ed)? ?up)\b", re.IGNORECASE)
@@ -872,6 +877,13 @@ class CallRunner:
                 msg = (f"Not run: the task asks for {want}, not {call.arguments.get('path')}; write {want}: "
                        f"{call_to_copy(call.name, {**args, 'path': want})}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            kin = self._new_file_for_a_change(call)
+            if kin:  # handoff_which_contract at ef38a30: contracts/client-address.docx made up for "the contract"
+                msg = (f"Not run: the task asks to change a file that exists, not to make a new one; "
+                       f"{call.arguments.get('path')} is not in the workspace. Its files of that kind: "
+                       f"{', '.join(kin[:8])}. Change the one the task means; if more than one may be meant, call "
+                       "ask_human to ask the user which.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             copy = self._copies_an_input(call) if _output_optional(tool) else None
             if copy:  # docx_append_paragraph at 36d1140: the paragraph added to new_letter.docx, not letter.docx
                 # run it on the file itself, saying so: refused, at 237b37e the same call came back three times
@@ -1241,6 +1253,26 @@ class CallRunner:
         except Exception:  # noqa: BLE001 - outside the workspace etc.: the tool refuses it itself
             return ""
         return missing[0] if len(missing) == 1 else ""
+
+    def _new_file_for_a_change(self, call: CallRecord) -> list[str]:
+        """The workspace's files of the kind of the new file ``call`` would make, when
+        the goal only asks to change something that exists ("Update the client's
+        address in the contract ...": its first word a change, no word of making, no
+        file named to write) and the workspace holds such files; [] otherwise.
+        handoff_which_contract at ef38a30: with contract-acme.docx and contract-birch.docx
+        there, Qwen 1.5B made contracts/client-address.docx holding an address of its
+        own, then edited that."""
+        path, ws, goal = call.arguments.get("path"), getattr(self.ctx, "workspace", None), self.s.task.goal
+        if call.name not in _MAKERS or not isinstance(path, str) or not path.strip() or ws is None \
+                or not _CHANGE_ONLY.match(goal) or _MAKING.search(goal) or goal_files(goal)[0]:
+            return []
+        ext = os.path.splitext(path)[1].lower()
+        try:
+            if ws.exists(path) or not ext:
+                return []
+            return sorted(itertools.islice((p for p in ws.iter_files(".", f"*{ext}")), 50))
+        except Exception:  # noqa: BLE001 - outside the workspace etc.: the tool refuses it itself
+            return []
 
     def _moves_an_input(self, call: CallRecord) -> str:
         """The file the goal names to read from that ``call`` (``move``, ``delete`` or
@@ -1921,8 +1953,6 @@ class CallRunner:
         found" of a task that has not listed the workspace yet; "" otherwise.
         handoff_not_found: Qwen 1.5B read notes/landlord_info.txt and other names of
         its own three times and never saw contacts.csv and notes.md."""
-        import itertools
-
         listed = any(c.name in ("list_dir", "find_files") and c.status == "done" and not c.error for c in self.s.calls)
         if listed or any(_FILES_SHOWN in (c.result or "") for c in self.s.calls):
             return ""
