@@ -2919,3 +2919,21 @@ def test_every_row_of_a_ranking_for_the_one_highest_is_doubted_with_that_row_to_
     listed = "Food 591, Travel 470, Home 250, Books 60."  # a ranking asked for: every row is the answer
     assert _problems(tmp_path, "List the categories by total, highest first.", listed, [query], files=()) == []
     assert _problems(tmp_path, "Which 2 categories had the highest totals?", listed, [query], files=()) == []
+
+
+def test_an_echo_of_the_harness_after_the_reads_a_question_needs_is_told_the_reads_are_done(tmp_path):
+    """pdf_page_count at ef38a30: asked how many pages manual.pdf has and its first page's title, Qwen 1.5B sent
+    the "read for you" note with the results as its answer, was told to "do the work with tools", read again,
+    sent the same and the task stalled: the reads were done, the answer in its own words was all that was left."""
+    shown = "manual.pdf: 6 pages.\n--- page 1 ---\nSolar Lamp X2 User Guide\n--- page 2 ---\nSection 2"
+    read = _done("pdf_read", shown, path="manual.pdf")
+    (tmp_path / "manual.pdf").write_bytes(b"%PDF")
+    note = f"The harness read this for you before your first turn (step 0); here it is again:\n{shown}"
+    goal = "How many pages does manual.pdf have, and what is the title on its first page?"
+    ev = Evidence(goal, tmp_path, calls=[read], tool_names=TOOLS, harness_texts=[note])
+    problems = finish_problems(note, ev)
+    assert problems == ["the answer repeats the harness's note and the tool results as they were shown; the tools "
+                        "already read what the task needs: answer it in a sentence or two of your own, with only the "
+                        "values it asks for"], problems
+    unread = Evidence(goal, tmp_path, calls=[], tool_names=TOOLS, harness_texts=[note])  # nothing read: do the work
+    assert "do the work with tools" in finish_problems(note, unread)[0]

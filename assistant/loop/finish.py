@@ -602,6 +602,13 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         if listed:
             return ["the answer repeats the harness's note, not a result of the task; answer with what the tools "
                     f"found{listed}"]
+        if asks_only_a_question(ev.goal) and any(len(ln.strip()) >= 12 and ln.strip() in answer
+                                                 for r in _results(ev.calls) for ln in r.splitlines()):
+            # pdf_page_count at ef38a30: the "read for you" note and the results sent as the answer, told to "do the
+            # work with tools", read again, the same sent, stalled
+            return ["the answer repeats the harness's note and the tool results as they were shown; the tools "
+                    "already read what the task needs: answer it in a sentence or two of your own, with only the "
+                    "values it asks for"]
         return ["the answer repeats the instructions the harness gave, not a result of the task; do the work "
                 "with tools, or say plainly what you could not do"]
     shape = _shape_problem(answer, ev)
