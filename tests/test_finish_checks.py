@@ -2937,3 +2937,30 @@ def test_an_echo_of_the_harness_after_the_reads_a_question_needs_is_told_the_rea
                         "values it asks for"], problems
     unread = Evidence(goal, tmp_path, calls=[], tool_names=TOOLS, harness_texts=[note])  # nothing read: do the work
     assert "do the work with tools" in finish_problems(note, unread)[0]
+
+
+def test_a_total_added_up_by_hand_from_the_sheets_read_is_doubted(tmp_path):
+    """xlsx_two_sheet_total at ef38a30: asked for Travel across both quarters, Qwen 1.5B read the two sheets,
+    took one Travel row of each and answered "50 + 381.5 = 431.5" (the rows add up to 2,025.50); the sum shown
+    with its terms passed the number check and the task finished."""
+    q1 = _done("xlsx_read", "| 1 | Category | Amount |\n| 2 | Travel | 50 |\n| 3 | Rent | 296.5 |\n"
+               "| 4 | Travel | 517.5 |", path="expenses.xlsx", sheet="Q1")
+    q2 = _done("xlsx_read", "| 1 | Category | Amount |\n| 2 | Travel | 381.5 |\n| 3 | Travel | 330.5 |",
+               path="expenses.xlsx", sheet="Q2")
+    (tmp_path / "expenses.xlsx").write_bytes(b"PK")
+    goal = "How much did we spend on Travel in total across both quarters in expenses.xlsx?"
+    tools = [*TOOLS, "table_query", "xlsx_read"]
+    answer = "The total amount spent on Travel is 50 + 381.5 = 431.5."
+    problems = finish_problems(answer, Evidence(goal=goal, workspace=tmp_path, calls=[q1, q2], tool_names=tools))
+    assert any(p.startswith("the task asks for a total, and the answer's numbers were not added up by a tool: no "
+                            "table_query ran in this task") for p in problems), problems
+    query = _done("table_query", "1 row:\nsum(amount)\n-----------\n1279.5",
+                  sql="SELECT SUM(amount) FROM expenses WHERE category = 'Travel'")
+    ran = finish_problems("Travel: 1279.5 in total.", Evidence(goal=goal, workspace=tmp_path, calls=[q1, q2, query],
+                                                               tool_names=tools))
+    assert not any("not added up by a tool" in p for p in ran), ran
+    totalled = _done("xlsx_read", "| 1 | Category | Amount |\n| 2 | Travel | 50 |\n| 3 | Total | 2025.5 |",
+                     path="expenses.xlsx")  # a total row read off the sheet is a tool's total
+    read_off = finish_problems("Travel came to 2025.5 in total.", Evidence(goal=goal, workspace=tmp_path,
+                                                                           calls=[totalled], tool_names=tools))
+    assert not any("not added up by a tool" in p for p in read_off), read_off

@@ -101,9 +101,7 @@ def _extreme_unsummed(ev: Evidence, said: set[str], which: str) -> str:
         return ""
     if any(c.name == "table_query" and c.status == "done" and not c.error for c in ev.calls):
         return ""
-    tables = [c for c in ev.calls if c.status == "done" and not c.error and c.name in ("xlsx_read", "csv_read",
-                                                                                       "read_file")
-              and str(c.arguments.get("path", "")).lower().endswith((".xlsx", ".csv", ".tsv"))]
+    tables = _table_reads(ev.calls)
     if not tables:
         return ""
     return (f"the task asks for the {which} total, and the answer's numbers were compared by eye, not added up: no "
@@ -115,6 +113,38 @@ def _extreme_unsummed(ev: Evidence, said: set[str], which: str) -> str:
 #: a goal that asks for more than the one highest (lowest): a count, a list, a ranking
 _MANY_OF_THEM = re.compile(r"\d|\b(two|three|four|five|six|seven|eight|nine|ten|list|all|each|every|per|top|rank\w*|"
                            r"order|sort\w*|both)\b", re.IGNORECASE)
+
+
+def total_unsummed(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks for a total (not the highest or lowest: see
+    :func:`_not_the_extreme`), the task read a table file and ran no ``table_query``,
+    and the answer gives a number no line of its reads about a total holds: it was
+    added up by hand, or is one row's ("" otherwise). xlsx_two_sheet_total at
+    ef38a30: one Travel row of each quarter, "50 + 381.5 = 431.5", finished (the
+    rows add up to 2,025.50)."""
+    if not asks_only_a_question(ev.goal) or not _TOTAL_WORD.search(ev.goal) or _HIGHEST.search(ev.goal) \
+            or _LOWEST.search(ev.goal) or "table_query" not in ev.tool_names:
+        return ""
+    if any(c.name == "table_query" and c.status == "done" and not c.error for c in ev.calls):
+        return ""
+    tables = _table_reads(ev.calls)
+    said = [n for n in _numbers(_LIST_MARKER.sub(" ", _FILE_OR_URL.sub(" ", answer)))
+            if "." in n or int(n) > SMALL_INTEGER]
+    if not tables or not said:
+        return ""
+    totals = {n for c in tables for line in (c.result or "").splitlines() if _TOTAL_WORD.search(line)
+              for n in _numbers(line)}
+    if any(n in totals for n in said):
+        return ""
+    return ("the task asks for a total, and the answer's numbers were not added up by a tool: no table_query ran "
+            "in this task. Add the rows up with table_query (SELECT SUM(...) FROM ... WHERE ...) and answer from "
+            "what it returns")
+
+
+def _table_reads(calls: Sequence[CallRecord]) -> list[CallRecord]:
+    """The task's successful reads of a table file (.xlsx, .csv, .tsv)."""
+    return [c for c in calls if c.status == "done" and not c.error and c.name in ("xlsx_read", "csv_read", "read_file")
+            and str(c.arguments.get("path", "")).lower().endswith((".xlsx", ".csv", ".tsv"))]
 
 
 _TOTAL_WORD = re.compile(r"\b(total|totals|sum|sums|combined|altogether|in all)\b", re.IGNORECASE)

@@ -39,7 +39,7 @@ from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _
     _NOT_CHANGED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, Evidence, _numbers, _ran, _results, \
     asks_only_a_question, goal_files, misgrouped_numbers, number_problems, ungrounded_words
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
-    _one_part_of_union, _one_sheet_of_many
+    _one_part_of_union, _one_sheet_of_many, total_unsummed
 from .named_files import _searched_too_little, file_problems, text_change, unread_inputs
 from .numbers import normalise_number
 from .period import line_to_answer, wrong_page, wrong_period
@@ -734,7 +734,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if cannot and _undoable_said_done(answer, cannot):
         out.append(f"the task asks to {cannot}, and no tool here can {cannot}; say plainly that you could not "
                    f"{cannot} it (and what you did instead), or call ask_human")
-    beaten = _not_the_extreme(answer, ev)
+    beaten = _not_the_extreme(answer, ev) or total_unsummed(answer, ev)
     if beaten:
         out.append(beaten)
     whose = misattributed_contact(ev.goal, answer, ev.calls)
