@@ -2964,3 +2964,26 @@ def test_a_total_added_up_by_hand_from_the_sheets_read_is_doubted(tmp_path):
     read_off = finish_problems("Travel came to 2025.5 in total.", Evidence(goal=goal, workspace=tmp_path,
                                                                            calls=[totalled], tool_names=tools))
     assert not any("not added up by a tool" in p for p in read_off), read_off
+
+
+def test_a_row_to_add_never_added_gets_its_call_to_copy_with_the_doubt(tmp_path):
+    """xlsx_total at ef38a30: the sum queried right (389.90), then how to add the row explained instead of adding
+    it, told only that nothing was changed, the total answered, and the task stalled; the row to add was known."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Expenses"
+    for row in (["Date", "Item", "Amount"], ["2026-11-02", "Paper", 12.5], ["2026-11-03", "Toner", 189.9]):
+        ws.append(row)
+    wb.save(tmp_path / "expenses.xlsx")
+    goal = ('In expenses.xlsx, add a row at the bottom of the table with "Total" in column B and the sum of the '
+            "Amount column in column C.")
+    read = _done("xlsx_read", "| 1 | Date | Item | Amount |", path="expenses.xlsx")
+    tools = [*TOOLS, "xlsx_write"]
+    problems = finish_problems("To add the row, append Total and the sum.", Evidence(
+        goal=goal, workspace=tmp_path, calls=[read], tool_names=tools))
+    told = next(p for p in problems if p.startswith("the task asks for a change, but no tool call"))
+    assert told.endswith('; to add the row it describes, call xlsx_write with {"path": "expenses.xlsx", "cells": '
+                         '[{"cell": "B4", "value": "Total"}, {"cell": "C4", "value": "=SUM(C2:C3)"}], "sheet": '
+                         '"Expenses"}'), told

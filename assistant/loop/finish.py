@@ -46,8 +46,8 @@ from .period import line_to_answer, wrong_page, wrong_period
 from .recap import call_to_copy
 from .written import _changed_a_copy, _fewer_rows_than_asked, _files_unmoved, _groups_missing, _left_unsorted, \
     _missing_columns, _missing_sheet, _renamed_against_goal, _rows_lost, _store_untouched, _summary_not_shorter, \
-    _text_not_in_column, _wrote_unread_contents, asked_count, store_goal, summary_too_long, total_said_wrong, \
-    wrong_end_time
+    _text_not_in_column, _wrote_unread_contents, asked_count, row_to_add, store_goal, summary_too_long, \
+    total_said_wrong, wrong_end_time
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "without_tool_asides", "store_goal", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
@@ -562,6 +562,16 @@ def _line_to_copy(ev: Evidence) -> str:
     return f"; the line {line!r} of what this task read answers it, e.g. {answer_to_copy(line)}" if line else ""
 
 
+def _row_to_copy(ev: Evidence) -> str:
+    """'; to add the row it describes, call xlsx_write with {...}' for a goal that asks
+    to add a row it describes to the workbook it names (:func:`written.row_to_add`);
+    "" otherwise. xlsx_total at ef38a30: the sum queried, how to add the row explained
+    instead, told only that nothing was changed, and the task stalled."""
+    books = [p for p in goal_files(ev.goal)[1] if p.lower().endswith(".xlsx")]
+    args = row_to_add(ev.goal, ev.workspace, books[0]) if books and "xlsx_write" in ev.tool_names else None
+    return f"; to add the row it describes, {call_to_copy('xlsx_write', args)}" if args else ""
+
+
 def _relative_paths(answer: str, workspace: str | Path) -> str:
     """``answer`` with the workspace's absolute path left out of the paths it gives
     ("/tmp/x/workspace/archive/a.txt" is archive/a.txt), for the checks. files_find at
@@ -707,7 +717,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                    "with a tool, or say plainly that it was not done and why")
     elif _MUST_CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) and not changed:
         out.append("the task asks for a change, but no tool call of this task changed anything; do it with a tool, "
-                   "say plainly why it cannot be done, or call ask_human if you need the user")
+                   "say plainly why it cannot be done, or call ask_human if you need the user" + _row_to_copy(ev))
     unmoved = (_files_unmoved(ev) or _left_unsorted(ev)) if changed else ""
     if unmoved:  # files_rename_pattern at c92ae49: a note added, no photo renamed, "I could not find any other files"
         out.append(unmoved)
