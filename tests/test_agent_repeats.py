@@ -1204,9 +1204,10 @@ def test_asking_the_user_a_value_the_summary_is_to_include_gets_the_summary_to_c
     store.close()
 
 
-def test_a_document_the_task_asks_to_change_is_not_re_created(assistant_home, tmp_path):
-    """docx_edit_clause at e03cee3: asked to change clause 2 of contract.docx, Qwen 1.5B re-created it with
-    docx_create holding clause 2 alone (five paragraphs of the contract lost) and finished."""
+def _contract_clause_run(tmp_path, outputs):
+    """Run "change the notice period in clause 2 from 30 days to 60 days" of a four-paragraph contract.docx with
+    the model's ``outputs``, where "CREATE" stands for a docx_create of contract.docx holding clause 2 alone;
+    return (the results of the calls, the contract's paragraphs after)."""
     import json
 
     import docx
@@ -1215,11 +1216,8 @@ def test_a_document_the_task_asks_to_change_is_not_re_created(assistant_home, tm
     blocks = [{"type": "paragraph", "text": "2. Notice. Either party may end it with 60 days' notice."}]
     create = ("<tool_call>\n<function=docx_create>\n<parameter=path>\ncontract.docx\n</parameter>\n<parameter=blocks>\n"
               f"{json.dumps(blocks)}\n</parameter>\n<parameter=overwrite>\ntrue\n</parameter>\n</function>\n</tool_call>")
-    agent, model, ws, store = scripted_agent(tmp_path, [
-        call("docx_read", path="contract.docx"), create,
-        call("docx_replace", path="contract.docx", find="30 days", replace="60 days", paragraph=3),
-        "Clause 2 now says 60 days."],
-        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    agent, model, ws, store = scripted_agent(tmp_path, [create if o == "CREATE" else o for o in outputs],
+                                             [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
     doc = docx.Document()
     for text in ("Service Agreement", "1. Term. Starts 1 January.", "2. Notice. Either party may end it with 30 days' "
                  "notice.", "3. Payment. Within 30 days."):
@@ -1227,46 +1225,35 @@ def test_a_document_the_task_asks_to_change_is_not_re_created(assistant_home, tm
     doc.save(ws / "contract.docx")
     events = list(agent.run("In contract.docx, change the notice period in clause 2 from 30 days to 60 days.",
                             workspace=ws))
-    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    store.close()
+    return ([e.result for e in events if isinstance(e, ToolCallFinished)],
+            [p.text for p in docx.Document(ws / "contract.docx").paragraphs])
+
+
+def test_a_document_the_task_asks_to_change_is_not_re_created(assistant_home, tmp_path):
+    """docx_edit_clause at e03cee3: asked to change clause 2 of contract.docx, Qwen 1.5B re-created it with
+    docx_create holding clause 2 alone (five paragraphs of the contract lost) and finished."""
+    results, texts = _contract_clause_run(tmp_path, [
+        call("docx_read", path="contract.docx"), "CREATE",
+        call("docx_replace", path="contract.docx", find="30 days", replace="60 days", paragraph=3),
+        "Clause 2 now says 60 days."])
     assert results[1].startswith("Not run: docx_create makes a new document, and contract.docx is a document the "
                                  "task asks to change")
-    texts = [p.text for p in docx.Document(ws / "contract.docx").paragraphs]
     assert len(texts) == 4 and texts[0] == "Service Agreement" and "60 days" in texts[2]
-    store.close()
 
 
 def test_re_creating_a_document_this_task_already_changed_is_told_the_change_is_made(assistant_home, tmp_path):
     """docx_edit_clause at ef38a30: "30 days" changed to "60 days" in clause 2 with docx_replace, then contract.docx
     re-created with docx_create three times, each refused as a replacement of a document to change, without a
     word that the change was already made; the steps ran to the last."""
-    import json
-
-    import docx
-    from tools.office import OFFICE_TOOLS
-
-    blocks = [{"type": "paragraph", "text": "2. Notice. Either party may end it with 60 days' notice."}]
-    create = ("<tool_call>\n<function=docx_create>\n<parameter=path>\ncontract.docx\n</parameter>\n"
-              f"<parameter=blocks>\n{json.dumps(blocks)}\n</parameter>\n<parameter=overwrite>\ntrue\n</parameter>\n"
-              "</function>\n</tool_call>")
-    agent, model, ws, store = scripted_agent(tmp_path, [
+    results, texts = _contract_clause_run(tmp_path, [
         call("docx_read", path="contract.docx"),
-        call("docx_replace", path="contract.docx", find="30 days", replace="60 days", paragraph=3), create,
-        "Clause 2 now says 60 days."],
-        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
-    doc = docx.Document()
-    for text in ("Service Agreement", "1. Term. Starts 1 January.", "2. Notice. Either party may end it with 30 days' "
-                 "notice.", "3. Payment. Within 30 days."):
-        doc.add_paragraph(text)
-    doc.save(ws / "contract.docx")
-    events = list(agent.run("In contract.docx, change the notice period in clause 2 from 30 days to 60 days.",
-                            workspace=ws))
-    refused = [e.result for e in events if isinstance(e, ToolCallFinished)][2]
-    assert refused.startswith("Not run: docx_create makes a new document"), refused
-    assert refused.endswith("Step 2's docx_replace already changed '30 days' to '60 days' in contract.docx. If that "
-                            "completes the task, give your final answer."), refused
-    texts = [p.text for p in docx.Document(ws / "contract.docx").paragraphs]
+        call("docx_replace", path="contract.docx", find="30 days", replace="60 days", paragraph=3), "CREATE",
+        "Clause 2 now says 60 days."])
+    assert results[2].startswith("Not run: docx_create makes a new document"), results[2]
+    assert results[2].endswith("Step 2's docx_replace already changed '30 days' to '60 days' in contract.docx. If "
+                               "that completes the task, give your final answer."), results[2]
     assert len(texts) == 4 and "60 days" in texts[2]
-    store.close()
 
 
 def test_a_totals_table_that_names_a_group_twice_is_not_written(assistant_home, tmp_path):
