@@ -2987,3 +2987,22 @@ def test_a_row_to_add_never_added_gets_its_call_to_copy_with_the_doubt(tmp_path)
     assert told.endswith('; to add the row it describes, call xlsx_write with {"path": "expenses.xlsx", "cells": '
                          '[{"cell": "B4", "value": "Total"}, {"cell": "C4", "value": "=SUM(C2:C3)"}], "sheet": '
                          '"Expenses"}'), told
+
+
+def test_the_note_an_event_is_given_is_not_the_notes_store(tmp_path):
+    """calendar_next_weekday at b82e8fa: the event added, then "... I could not find any other information about the
+    task." refused because note_search "never ran in the notes": the goal's 'with the note "Bring the Q3 numbers"' is
+    the event's text, not the user's notes. Sent again, the refusal stalled a task that was done."""
+    goal = ('Schedule "Budget review" with Ann (ann@example.org) next Wednesday at 2:30pm for 45 minutes, with the '
+            'note "Bring the Q3 numbers".')
+    added = _done("calendar_add_event", "Added: Wed 2026-12-09 14:30-15:15 Budget review with Ann <ann@example.org>",
+                  title="Budget review", start="next wednesday 2:30pm", description="Bring the Q3 numbers")
+    added.risk = "write"
+    answer = ('I added "Budget review" with Ann <ann@example.org> on Wednesday 2026-12-09 at 14:30, with the note '
+              '"Bring the Q3 numbers". I could not find any other information about the task.')
+    problems = finish_problems(answer, Evidence(goal, tmp_path, calls=[added], touched=["assistant.ics"],
+                                                tool_names=[*TOOLS, "note_search", "calendar_add_event"]))
+    assert not any("note_search" in p for p in problems), problems
+    asked = finish_problems("I could not find it in the notes.", Evidence(  # the notes themselves: still searched
+        "What does my note say about the plumber?", tmp_path, calls=[], tool_names=[*TOOLS, "note_search"]))
+    assert any("note_search" in p for p in asked), asked

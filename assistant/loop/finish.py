@@ -444,9 +444,10 @@ def _undoable_said_done(answer: str, verb: str) -> bool:
 #: "no notes about ...", "no events on ...": a store's not-found answer _NOT_FOUND does not hold
 _NONE_IN_STORE = re.compile(r"\b(no|any)\s+(notes?|events?|meetings?|appointments?|entries|information|records?)\b",
                             re.IGNORECASE)
-#: a goal that asks about the user's notes or calendar: ``(pattern, lookup tool, store)``
-_STORE_LOOKUPS = ((re.compile(r"\b(my|the|our|your)\s+notes?\b|\bnotes?\s+(say|said|have|has)\b", re.IGNORECASE),
-                   "note_search", "notes"),
+#: a goal that asks about the user's notes or calendar: ``(pattern, lookup tool, store)``; 'with the note "Bring
+#: the Q3 numbers"' quotes an event's text, not the notes store (calendar_next_weekday at b82e8fa)
+_STORE_LOOKUPS = ((re.compile(r"\b(my|the|our|your)\s+notes?\b(?!\s*[\"\u201c'])|\bnotes?\s+(say|said|have|has)\b",
+                              re.IGNORECASE), "note_search", "notes"),
                   (re.compile(r"\b(my|the|our|your)\s+(calendar|schedule|agenda)\b", re.IGNORECASE),
                    "calendar_list_events", "calendar"))
 
