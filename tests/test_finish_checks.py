@@ -3006,3 +3006,30 @@ def test_the_note_an_event_is_given_is_not_the_notes_store(tmp_path):
     asked = finish_problems("I could not find it in the notes.", Evidence(  # the notes themselves: still searched
         "What does my note say about the plumber?", tmp_path, calls=[], tool_names=[*TOOLS, "note_search"]))
     assert any("note_search" in p for p in asked), asked
+
+
+def test_a_ranking_sheet_short_of_the_rows_its_query_returned_gets_them_to_copy(tmp_path):
+    """xlsx_top_vendors at b82e8fa: the five vendors queried right, then written one per call ("Cafe Mio", then
+    "Deutsche Bahn"), each time told to "rank them with table_query" that had run; the steps ran out."""
+    import openpyxl
+
+    goal = ('Add a sheet named "Top 3" to spending.xlsx listing the three vendors we paid the most in total: vendor '
+            "name in column A and its total in column B, largest first.")
+    wb = openpyxl.Workbook()
+    wb.active.title = "2026"
+    for row in (["Vendor", "Amount"], ["Uber", 10], ["Hilton", 30], ["Adobe", 5], ["Uber", 12.5], ["AWS", 1]):
+        wb.active.append(row)
+    top = wb.create_sheet("Top 3")
+    for row in (["Vendor", "Total"], ["Hilton", "30"]):
+        top.append(row)
+    wb.save(tmp_path / "spending.xlsx")
+    query = _done("table_query", "3 rows:\nvendor | sum(amount)\n-------+------------\nHilton |       30.00\n"
+                  "Uber   |       22.50\nAdobe  |        5.00", sql="SELECT vendor, SUM(amount) FROM spending "
+                  "GROUP BY vendor ORDER BY 2 DESC LIMIT 3")
+    write = _done("xlsx_write", "set 2 cells in sheet 'Top 3'; saved spending.xlsx.", path="spending.xlsx")
+    write.risk = "write"
+    problems = _problems(tmp_path, goal, "I added the sheet.", [query, write], touched=["spending.xlsx"], files=())
+    short = next(p for p in problems if p.startswith("the task asks for the 3 vendors"))
+    assert short.endswith('; write all 3; table_query at step 1 returned them: call xlsx_write with {"path": '
+                          '"spending.xlsx", "rows": [["Hilton", 30.0], ["Uber", 22.5], ["Adobe", 5.0]], "start": '
+                          '"A2", "sheet": "Top 3", "replace_data": true}'), short

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from ..state.models import CallRecord
 from .evidence import _CELL_NUMBER, _FENCED, _FENCE_LINE, _HIGHEST, _LOWEST, _MUST_CHANGE, Evidence, _values, \
     goal_files, norm_path
-from .answer_form import answer_to_copy
+from .answer_form import _result_rows, answer_to_copy
 from .recap import call_to_copy
 
 __all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "total_said_wrong", "goal_columns",
@@ -813,9 +813,37 @@ def _fewer_rows_than_asked(ev: Evidence) -> str:
                 and int((c.data or {}).get("total_rows") or -1) == have:
             return ""
     where = f"the sheet {named.group(1)!r}" if named else tables[0]
-    return (f"the task asks for the {n} {noun}, and {where} has {have} row{'s' if have != 1 else ''} of them; "
-            f"rank them with table_query (SELECT ..., SUM(...) ... GROUP BY ... ORDER BY 2 {'DESC' if high else 'ASC'} "
-            f"LIMIT {n}) and write all {n} rows it returns")
+    said = f"the task asks for the {n} {noun}, and {where} has {have} row{'s' if have != 1 else ''} of them; "
+    ranked = _ranking_to_write(ev.calls, n, tables[0], sheets[0]) if named else ""
+    if ranked:
+        return said + f"write all {n}; {ranked}"
+    return said + (f"rank them with table_query (SELECT ..., SUM(...) ... GROUP BY ... ORDER BY 2 "
+                   f"{'DESC' if high else 'ASC'} LIMIT {n}) and write all {n} rows it returns")
+
+
+def _ranking_to_write(calls: Sequence[CallRecord], n: int, path: str, sheet: tuple[str, list[list[Any]]]) -> str:
+    """'table_query at step 3 returned them: call xlsx_write with {...}', the rows of
+    the newest grouped ``table_query`` of this task that returned at least ``n`` rows,
+    its first ``n`` written under the header of ``sheet`` of workbook ``path`` (over
+    what is there below it); "" when there is no such query, or the sheet has no
+    header. xlsx_top_vendors at b82e8fa: the five vendors queried, then written one
+    per call, each time told to rank them with the query that had run."""
+    name, rows = sheet
+    if not path.lower().endswith(".xlsx") or not rows or not any(v not in (None, "") for v in rows[0]) \
+            or _data_rows(rows[:1]):  # no header row: where the rows go is not known
+        return ""
+    for c in reversed(calls):
+        sql = str(c.arguments.get("sql", "")) if c.name == "table_query" else ""
+        if not sql or c.status != "done" or c.error or not re.search(r"\bgroup\s+by\b", sql, re.IGNORECASE):
+            continue
+        found = _result_rows(c.result or "")
+        if len(found) < n or any(len(r) != len(found[0]) for r in found[:n]):
+            return ""
+        values = [[float(x.replace(",", "")) if _CELL_NUMBER.fullmatch(x) else x for x in r] for r in found[:n]]
+        write = call_to_copy("xlsx_write", {"path": path, "sheet": name, "rows": values, "start": "A2",
+                                            "replace_data": True})
+        return f"table_query at step {c.step} returned them: {write}"
+    return ""
 
 
 _KEEP_NAMES = re.compile(r"\b(keep|leave)\s+(the\s+|their\s+|its\s+|all\s+)?(file\s*)?names?\b|"
