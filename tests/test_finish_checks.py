@@ -3033,3 +3033,20 @@ def test_a_ranking_sheet_short_of_the_rows_its_query_returned_gets_them_to_copy(
     assert short.endswith('; write all 3; table_query at step 1 returned them: call xlsx_write with {"path": '
                           '"spending.xlsx", "rows": [["Hilton", 30.0], ["Uber", 22.5], ["Adobe", 5.0]], "start": '
                           '"A2", "sheet": "Top 3", "replace_data": true}'), short
+
+
+def test_an_answer_that_gives_the_call_to_make_after_the_task_made_it_is_doubted(tmp_path):
+    """docx_append_paragraph at b82e8fa: the paragraph added at step 1, then the harness's hint copied as the answer,
+    'To add a final paragraph "Approved by: Dana Lee" at the end of letter.docx, call docx_insert with {...}.', and
+    the task finished: the user read how to do what was done."""
+    (tmp_path / "letter.docx").write_bytes(b"PK")
+    added = _done("docx_insert", "inserted 1 paragraphs/tables after p3; saved letter.docx.", path="letter.docx")
+    added.arguments.update(blocks=[{"type": "paragraph", "text": "Approved by: Dana Lee"}], after=3)
+    added.risk = "write"
+    goal = 'Add a final paragraph "Approved by: Dana Lee" at the end of letter.docx.'
+    ev = Evidence(goal, tmp_path, calls=[added], touched=["letter.docx"], tool_names=[*TOOLS, "docx_insert"])
+    answer = ('To add a final paragraph "Approved by: Dana Lee" at the end of letter.docx, call docx_insert with '
+              '{"path": "letter.docx", "blocks": [{"type": "paragraph", "text": "Approved by: Dana Lee"}], "after": 3}.')
+    assert "the answer tells the user how to do the task instead of saying what was done; docx_insert at step 1 " \
+           "did it: say in plain sentences what it did" in finish_problems(answer, ev)
+    assert finish_problems('I added the paragraph "Approved by: Dana Lee" at the end of letter.docx.', ev) == []

@@ -389,5 +389,8 @@ _HANDS_BACK = re.compile(r"\bfollow (these|the following|the) steps\b|\b(using|w
                          r"\b(manually|yourself|by hand)\b"
                          # xlsx_summary_sheet at 0417c73: the sheet added at step 1, then "You can now proceed with
                          # adding the "Summary" sheet with these totals." as the answer
-                         r"|\byou (can|could|may) now (proceed|go ahead|continue|move on) (with|to)\b",
+                         r"|\byou (can|could|may) now (proceed|go ahead|continue|move on) (with|to)\b"
+                         # docx_append_paragraph at b82e8fa: the paragraph added, then the harness's hint, "To add
+                         # ..., call docx_insert with {...}", as the answer
+                         r"|\bcall\s+`?[a-z]+_[a-z_]+`?\s+with\s+\{",
                          re.IGNORECASE | re.DOTALL)
