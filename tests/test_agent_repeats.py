@@ -852,6 +852,27 @@ def test_a_new_sheet_for_a_row_of_the_table_is_refused_with_the_write_that_adds_
     store.close()
 
 
+def test_a_refusal_whose_call_to_copy_already_ran_says_so(assistant_home, tmp_path):
+    """xlsx_total at b82e8fa: the total row written at step 5, then a new sheet "Total" refused with that same
+    xlsx_write to copy, as if it were still to make; the steps ran out."""
+    import json
+
+    from tools.office import OFFICE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_read", path="expenses.xlsx"),
+        call("xlsx_write", **{k: (v if isinstance(v, str) else json.dumps(v)) for k, v in _TOTAL_ROW.items()}),
+        call("xlsx_add_sheet", path="expenses.xlsx", rows="[]").replace(
+            "<parameter=rows>", "<parameter=name>\nTotal\n</parameter>\n<parameter=rows>"),
+        "Added the Total row."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    events = list(agent.run(_expenses_book(ws), workspace=ws))
+    refused = [e.result for e in events if isinstance(e, ToolCallFinished)][2]
+    assert refused.startswith("Not run: the task asks for a row or column in the table"), refused
+    assert refused.endswith("(Step 2 already ran that xlsx_write call: set 2 cells in sheet 'Expenses'; saved "
+                            "expenses.xlsx. If that completes the task, give your final answer.)"), refused
+    store.close()
+
+
 def test_a_call_missing_what_it_writes_gets_the_pending_call_to_copy_again(assistant_home, tmp_path):
     """xlsx_total at 8282b36: given the xlsx_write that adds the total row, Qwen 1.5B sent xlsx_write with path and
     sheet only, twice ("give cells, rows or from_csv"), and was handed off. The invalid call's result repeats the

@@ -192,6 +192,8 @@ class CallRunner:
             or _sheet_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
+        ran = self._copy_already_ran(text) if result.error else ""
+        text = f"{text}\n{ran}" if ran else text
         pending = self._pending_for_path(call) if result.error and not hint and "(harness note at" not in text else ""
         text = f"{text}\nThe call to copy: {pending.split(': ', 1)[1]}" if pending else text  # no step: the same
         # failure reads the same (failed_before)
@@ -1849,6 +1851,21 @@ class CallRunner:
             shown = "\n".join(x for x in (_create_instead(call, self.registry), shown) if x)
         shown = "\n".join(x for x in (remapped, shown) if x)
         return (yield from self.finish(call, result, after=shown))  # the harness's words: after any fence
+
+    def _copy_already_ran(self, text: str) -> str:
+        """"(Step 5 already ran that xlsx_write call: set 2 cells ... If that completes
+        the task, give your final answer.)" when a call the refusal ``text`` gives to
+        copy already succeeded in this task (each argument it gives the same); ""
+        otherwise. xlsx_total at b82e8fa: the total row written at step 5, then a new
+        sheet "Total" refused with that same write to copy, as if it were still to make."""
+        for name, args in calls_to_copy_in(text):
+            done = next((c for c in self.s.calls if c.name == name and c.status == "done" and not c.error
+                         and all(c.arguments.get(k) == v for k, v in args.items())), None)
+            if done is not None:
+                said = ((done.result or "").strip().splitlines() or [""])[0].split(". ")[0].rstrip(".")[:160]
+                return (f"(Step {done.step} already ran that {name} call: {said}. If that completes the task, give "
+                        "your final answer.)")
+        return ""
 
     def _into_workspace(self, call: CallRecord) -> str:
         """Rewrite, in ``call.arguments``, each absolute path that lies in the
