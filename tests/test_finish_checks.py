@@ -3050,3 +3050,19 @@ def test_an_answer_that_gives_the_call_to_make_after_the_task_made_it_is_doubted
     assert "the answer tells the user how to do the task instead of saying what was done; docx_insert at step 1 " \
            "did it: say in plain sentences what it did" in finish_problems(answer, ev)
     assert finish_problems('I added the paragraph "Approved by: Dana Lee" at the end of letter.docx.', ev) == []
+
+
+def test_a_not_found_answer_that_names_nothing_the_question_asks_about_is_doubted(tmp_path):
+    """The demo model (SmolLM2-135M) at f5c913a: "Who is the plumber? It is in notes.md", notes.md read (it holds
+    "Plumber: Jonas Berg"), then "You can not find the task's tool results" finished the task: its "not" passed it
+    as an honest not-found, though it says nothing of a plumber."""
+    (tmp_path / "notes.md").write_text("Plumber: Jonas Berg, phone 0170 555 0199.\n")
+    read = _done("read_file", "notes.md (utf-8, 1 lines)\n     1\tPlumber: Jonas Berg, phone 0170 555 0199.",
+                 path="notes.md")
+    ev = Evidence("Who is the plumber? It is in notes.md", tmp_path, calls=[read], tool_names=TOOLS)
+    assert any(p.startswith("the answer gives nothing this task's tools found")
+               for p in finish_problems("You can not find the task's tool results", ev))
+    honest = finish_problems("I could not find the plumber in notes.md.", Evidence(
+        "Who is the plumber? It is in notes.md", tmp_path, calls=[_done("read_file", "Electrician: Mara Vogt.",
+                                                                         path="notes.md")], tool_names=TOOLS))
+    assert not any("gives nothing" in p for p in honest), honest

@@ -301,14 +301,28 @@ def _gives_nothing_found(answer: str, ev: Evidence) -> bool:
     task read something, with no digit, no word a successful result holds
     (:func:`_tells_what_was_found`) and no word saying it is absent or not done.
     Numbers are left to the numbers checks; an honest "not found" to the others, and
-    which-file goals to named_files.py."""
-    if not _WH_QUESTION.search(ev.goal) or _DIGIT.search(answer) or _SAYS_NONE.search(answer):
+    which-file goals to named_files.py. Outside a not-found sentence or a canned
+    refusal (the other checks' own), a word saying it is absent counts only in an
+    answer that names something the goal asks about (a word of its topic): the demo
+    model at f5c913a finished "Who is the plumber? It is in notes.md" with "You can not
+    find the task's tool results", notes.md holding the plumber."""
+    if not _WH_QUESTION.search(ev.goal) or _DIGIT.search(answer):
+        return False
+    if _SAYS_NONE.search(answer) and (_NOT_FOUND.search(answer) or CANNED_REFUSAL.match(answer)
+                                      or not _topic_words(ev.goal) or _topic_words(ev.goal) & _topic_words(answer)):
         return False
     if _WHICH_FILE.search(ev.goal):  # the answer is a file's name: named_files.py checks it
         return False
     looked = any(c.status == "done" and not c.error and c.result and (c.risk or "read") == "read"
                  and c.name not in _HARNESS_TOOLS for c in ev.calls)
     return looked and not _tells_what_was_found(answer, ev)
+
+
+def _topic_words(text: str) -> set[str]:
+    """The content words of ``text`` (4+ letters, lower case, a plural's "s" dropped), common and meta words
+    left out."""
+    return {w.lower().rstrip("s") for w in _WORD.findall(text)} - {w.rstrip("s") for w in (*_COMMON, *_NOT_TOPIC,
+                                                                                           *_META)}
 
 
 _SECOND_ASK = re.compile(r"(?:,\s*|\s)and\s+(what|who|which|where|when)(?:'s|\s+(?:is|are|was|were))\s+(?:the\s+|its\s+|their\s+|his\s+|her\s+)?"
