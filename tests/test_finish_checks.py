@@ -1321,7 +1321,8 @@ def test_an_answer_telling_the_user_to_proceed_with_work_the_task_did_is_doubted
     ev = Evidence(goal, tmp_path, calls=[added], touched=["budget.xlsx"], tool_names=TOOLS)
     problems = finish_problems('The sheet is ready. You can now proceed with adding the "Summary" sheet.', ev)
     assert "the answer tells the user how to do the task instead of saying what was done; xlsx_add_sheet at step 1 " \
-           "did it: say in plain sentences what it did" in problems, problems
+           "did it: say in plain sentences what it did, e.g. the answer to copy: \"Done: added sheet 'Summary' with " \
+           "4 rows; saved budget.xlsx.\"" in problems, problems
     assert not any("tells the user" in p for p in finish_problems("I added the Summary sheet to budget.xlsx.", ev))
 
 
@@ -3048,7 +3049,9 @@ def test_an_answer_that_gives_the_call_to_make_after_the_task_made_it_is_doubted
     answer = ('To add a final paragraph "Approved by: Dana Lee" at the end of letter.docx, call docx_insert with '
               '{"path": "letter.docx", "blocks": [{"type": "paragraph", "text": "Approved by: Dana Lee"}], "after": 3}.')
     assert "the answer tells the user how to do the task instead of saying what was done; docx_insert at step 1 " \
-           "did it: say in plain sentences what it did" in finish_problems(answer, ev)
+           "did it: say in plain sentences what it did, e.g. the answer to copy: \"Done: inserted 1 " \
+           "paragraphs/tables after p3; saved letter.docx.\"" in finish_problems(answer, ev)
+    assert finish_problems("Done: inserted 1 paragraphs/tables after p3; saved letter.docx.", ev) == []
     assert finish_problems('I added the paragraph "Approved by: Dana Lee" at the end of letter.docx.', ev) == []
 
 

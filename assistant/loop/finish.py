@@ -744,8 +744,12 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(ended)
     if (_MUST_CHANGE.search(ev.goal) or goal_files(ev.goal)[0]) and not _NOT_DONE.search(answer) \
             and _HANDS_BACK.search(answer):  # docx_summarise at e1675c8: "Summarise ... into summary.docx"
+        # docx_append_paragraph at 8d08546: told only to say what docx_insert did, the same how-to sent twice
+        # more and the task ended on its last step: what the call did is the answer to copy
+        said = ((did.result or "").strip().splitlines() or [""])[0].split(". ")[0].rstrip(".") if did else ""
         out.append("the answer tells the user how to do the task instead of saying what was done; "
-                   + (f"{did.name} at step {did.step} did it: say in plain sentences what it did" if did is not None
+                   + (f"{did.name} at step {did.step} did it: say in plain sentences what it did"
+                      + (f", e.g. {answer_to_copy(f'Done: {said}.')}" if said else "") if did is not None
                       else "do it with a tool, or say plainly why it cannot be done"))
     unused = _unused_quotes(ev) if changed else []
     if unused:  # calendar_next_weekday: titled "Bring the Q3 numbers" (the quoted note), never "Budget review"
