@@ -532,6 +532,34 @@ def test_html_in_a_word_document_edit_is_refused(assistant_home, tmp_path):
     store.close()
 
 
+def test_a_template_placeholder_in_a_word_document_is_refused(assistant_home, tmp_path):
+    """multistep_invoices_memo at 8d08546: memo.docx made with the paragraphs "The total amount of all invoices is: "
+    and "{{total_amount}}" (the query's 1635.75 never put in), then "the total amount has been written to memo.docx"
+    finished the task."""
+    import docx
+    from tools.office import OFFICE_TOOLS
+
+    blocks = ('[{"type": "paragraph", "text": "The total amount of all invoices is: "}, {"type": "paragraph", '
+              '"text": "{{total_amount}}"}]')
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("docx_create", path="memo.docx", blocks=blocks),
+        call("docx_create", path="memo.docx", blocks='[{"type": "paragraph", "text": "The total is 1635.75 EUR."}]'),
+        "Wrote memo.docx."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    events = list(agent.run("Write memo.docx to the finance team stating the total of 1635.75 EUR.", workspace=ws))
+    placeholder, written = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert placeholder.error and placeholder.result.startswith(
+        "Not run: '{{total_amount}}' is a placeholder to fill in, not the text itself"), placeholder.result
+    assert not written.error and [p.text for p in docx.Document(ws / "memo.docx").paragraphs] == [
+        "The total is 1635.75 EUR."]
+    store.close()
+    from assistant.loop.calls import _placeholder_in_document
+    from assistant.state.models import CallRecord
+
+    fill = CallRecord(id="s1c0", step=1, turn_seq=1, name="docx_replace",
+                      arguments={"path": "letter.docx", "find": "[Date]", "replace": "5 December"})
+    assert _placeholder_in_document(fill, "Put today's date into letter.docx.") == ""  # a slot filled, not written
+
+
 def test_the_same_paragraph_inserted_again_elsewhere_is_refused(assistant_home, tmp_path):
     """docx_append_paragraph at 4df8dd6: "Approved by: Dana Lee" inserted after p3, then after p4 and after p5:
     three copies at the end of the letter, and the task finished."""

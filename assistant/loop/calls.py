@@ -981,6 +981,11 @@ class CallRunner:
                 query = self._query_to_copy() if name == "table_query" else ""
                 msg += f" E.g. call table_query with {query}." if query else ""
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            held = _placeholder_in_document(call, s.task.goal)
+            if held:  # multistep_invoices_memo at 8d08546: memo.docx holding "{{total_amount}}", and "done"
+                msg = (f"Not run: {held!r} is a placeholder to fill in, not the text itself; nothing was written. "
+                       "Write the real value (a number as a tool returned it) where it stands.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             markup = _html_in_document(call)
             if markup:  # docx_append_paragraph at 2056215: "Kind regards, Sofia Rossi<br/>Approved by: Dana Lee"
                 msg = (f"Not run: {markup!r} is HTML, and a Word document would show it as those characters. "
@@ -2600,6 +2605,23 @@ def _html_in_document(call: CallRecord) -> str:
         return ""
     for _, value in _strings(call.arguments):
         m = _HTML_TAG.search(value)
+        if m:
+            return m.group(0)
+    return ""
+
+
+#: a template's slot: "{{total_amount}}", "{total}", "[Amount]", "<name>"
+_SLOT = re.compile(r"\{\{\s*[A-Za-z_][\w ]{0,40}\}\}|\{[A-Za-z_]\w{0,40}\}|\[[A-Z][a-z]*(?:[ _][A-Za-z]+){0,3}\]")
+
+
+def _placeholder_in_document(call: CallRecord, goal: str) -> str:
+    """The first template slot ("{{total_amount}}", "[Amount]") in the text a Word
+    document edit would write (not the text it finds: a template's slot may be what
+    is filled in), when the goal itself has no such slot; "" otherwise."""
+    if not call.name.startswith("docx_") or _SLOT.search(goal):
+        return ""
+    for key, value in _strings(call.arguments):
+        m = _SLOT.search(value) if key not in ("find", "path", "output") else None
         if m:
             return m.group(0)
     return ""
