@@ -3069,3 +3069,21 @@ def test_a_not_found_answer_that_names_nothing_the_question_asks_about_is_doubte
         "Who is the plumber? It is in notes.md", tmp_path, calls=[_done("read_file", "Electrician: Mara Vogt.",
                                                                          path="notes.md")], tool_names=TOOLS))
     assert not any("gives nothing" in p for p in honest), honest
+
+
+def test_a_document_asked_to_state_a_total_that_holds_no_number_is_doubted(tmp_path):
+    """multistep_invoices_memo at 8d08546: memo.docx written as "The total amount of all invoices is: " and a
+    placeholder, then "the total amount has been written to memo.docx" finished the task."""
+    (tmp_path / "memo.docx").write_bytes(b"PK")
+    goal = ("invoices.pdf has one invoice per page. Create invoices.xlsx with the columns Invoice and Amount listing "
+            "every invoice, then write memo.docx to the finance team stating the total amount of all invoices.")
+    blocks = [{"type": "paragraph", "text": "The total amount of all invoices is: "}]
+    memo = _done("docx_create", "created memo.docx with 1 paragraphs/tables.", path="memo.docx", blocks=blocks)
+    memo.risk = "write"
+    answer = "The total amount of all invoices is 1635.75 EUR; it has been written to memo.docx."
+    query = _done("table_query", "1 row:\nsum(amount)\n-----------\n1635.75", sql="SELECT SUM(amount) FROM invoices")
+    ev = Evidence(goal, tmp_path, calls=[query, memo], touched=["memo.docx"], tool_names=TOOLS)
+    assert "the task asks memo.docx to state the total, and what this task wrote there holds no number; write the " \
+           "number a tool returned into it" in finish_problems(answer, ev)
+    memo.arguments["blocks"] = [{"type": "paragraph", "text": "The total amount of all invoices is 1635.75 EUR."}]
+    assert not any("holds no number" in p for p in finish_problems(answer, ev))

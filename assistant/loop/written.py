@@ -821,6 +821,33 @@ def _fewer_rows_than_asked(ev: Evidence) -> str:
                    f"{'DESC' if high else 'ASC'} LIMIT {n}) and write all {n} rows it returns")
 
 
+#: a goal asking a document to state a figure: "memo.docx ... stating the total amount"
+_STATES_FIGURE = re.compile(r"\b(?:stat(?:e|es|ing)|giv(?:e|es|ing)|show(?:s|ing)?|report(?:s|ing)?|with)\s+"
+                            r"(?:the\s+|its\s+|our\s+)?(total|sum|amount|average|figure|number|price|cost)\b",
+                            re.IGNORECASE)
+
+
+def _states_no_number(ev: Evidence) -> str:
+    """The doubt when the goal asks a text or Word file it names to state a figure
+    ("write memo.docx ... stating the total amount") and the newest write of this
+    task to that file holds no digit ("" otherwise). multistep_invoices_memo at
+    8d08546: memo.docx held "The total amount of all invoices is: " and a placeholder,
+    and "the total amount has been written to memo.docx" finished the task."""
+    asked = _STATES_FIGURE.search(ev.goal)
+    if asked is None:
+        return ""
+    for out in goal_files(ev.goal)[0]:
+        if not out.lower().endswith((".docx", ".txt", ".md")):
+            continue
+        write = next((c for c in reversed(ev.calls) if c.status == "done" and not c.error
+                      and c.name in ("docx_create", "docx_insert", "write_file")
+                      and norm_path(str(c.arguments.get("path", ""))) == norm_path(out)), None)
+        if write is not None and not any(re.search(r"\d", v) for v in _values(write.arguments) if v != out):
+            return (f"the task asks {out} to state the {asked.group(1).lower()}, and what this task wrote there "
+                    "holds no number; write the number a tool returned into it")
+    return ""
+
+
 def _ranking_to_write(calls: Sequence[CallRecord], n: int, path: str, sheet: tuple[str, list[list[Any]]]) -> str:
     """'table_query at step 3 returned them: call xlsx_write with {...}', the rows of
     the newest grouped ``table_query`` of this task that returned at least ``n`` rows,
