@@ -3087,3 +3087,20 @@ def test_a_document_asked_to_state_a_total_that_holds_no_number_is_doubted(tmp_p
            "number a tool returned into it" in finish_problems(answer, ev)
     memo.arguments["blocks"] = [{"type": "paragraph", "text": "The total amount of all invoices is 1635.75 EUR."}]
     assert not any("holds no number" in p for p in finish_problems(answer, ev))
+
+
+def test_a_total_across_sheets_called_one_sheets_is_doubted(tmp_path):
+    """xlsx_two_sheet_total at 8d08546: the Travel total over both quarters queried right (2025.5), then answered as
+    "The total amount spent on Travel in Q1 is $2025.50.": a user reads it as the first quarter's."""
+    (tmp_path / "expenses.xlsx").write_bytes(b"PK")
+    query = _done("table_query", "1 row:\nsum(amount)\n-----------\n2025.5",
+                  sql="SELECT SUM(amount) FROM expenses WHERE category = 'Travel'")
+    query.data = {"tables": {"expenses": "expenses.xlsx, sheets Q1, Q2", "expenses_q1": "expenses.xlsx, sheet Q1",
+                             "expenses_q2": "expenses.xlsx, sheet Q2"}}
+    goal = "How much did we spend on Travel in total across both quarters in expenses.xlsx?"
+    ev = Evidence(goal, tmp_path, calls=[query], tool_names=[*TOOLS, "table_query"])
+    assert "the task asks for the total across Q1 and Q2, and the answer calls it Q1's; say it is the total across " \
+           "them" in finish_problems("The total amount spent on Travel in Q1 is $2025.50.", ev)
+    for fine in ("The total amount spent on Travel across both quarters is 2025.5.",
+                 "Travel came to 2025.5 in Q1 and Q2 together."):
+        assert not any("calls it" in p for p in finish_problems(fine, ev)), fine

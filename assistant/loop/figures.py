@@ -197,6 +197,28 @@ def _one_part_of_union(answer: str, ev: Evidence) -> str:
     return ""
 
 
+def one_part_named(answer: str, ev: Evidence) -> str:
+    """The doubt when the goal asks for a total across sheets, the answer names one
+    sheet of the workbook its queries read and no other, nor says "both" or "across"
+    ("" otherwise). xlsx_two_sheet_total at 8d08546: the Travel total of both quarters
+    (2025.5) answered as "The total amount spent on Travel in Q1 is $2025.50."."""
+    if not _ACROSS.search(ev.goal) or _ACROSS.search(answer):
+        return ""
+    sheets: list[str] = []
+    for c in ev.calls:
+        tables = (c.data or {}).get("tables") if c.name == "table_query" and c.status == "done" else None
+        for src in (tables or {}).values() if isinstance(tables, dict) else ():
+            m = _SHEET_SOURCE.match(str(src))
+            sheet = str(src).split(", sheet ", 1)[1] if m else ""
+            if sheet and sheet not in sheets:
+                sheets.append(sheet)
+    named = [x for x in sheets if re.search(rf"(?<!\w){re.escape(x)}(?!\w)", answer, re.IGNORECASE)]
+    if len(sheets) < 2 or len(named) != 1:
+        return ""
+    return (f"the task asks for the total across {' and '.join(sheets[:4])}, and the answer calls it {named[0]}'s; "
+            "say it is the total across them")
+
+
 def _one_sheet_of_many(answer: str, ev: Evidence) -> str:
     """The doubt when the goal asks about every sheet of a workbook ("both quarters",
     "across all sheets") and the answer's numbers come only from ``table_query`` runs
