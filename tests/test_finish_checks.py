@@ -101,6 +101,18 @@ def _problems(tmp_path, goal, answer, calls=(), touched=(), files=("notes.md",))
                                             tool_names=TOOLS))
 
 
+def _pdf_read(tmp_path, name, shown):
+    """A done pdf_read of ``name`` (made in ``tmp_path``) that showed ``shown``."""
+    (tmp_path / name).write_bytes(b"%PDF")
+    return _done("pdf_read", shown, path=name)
+
+
+def _after_pdf_read(tmp_path, name, shown, goal, answer):
+    """(the read, the finish problems of ``answer`` to ``goal`` after a pdf_read of ``name`` that showed ``shown``)."""
+    read = _pdf_read(tmp_path, name, shown)
+    return read, finish_problems(answer, Evidence(goal=goal, workspace=tmp_path, calls=[read], tool_names=TOOLS))
+
+
 def test_an_output_the_goal_asks_for_must_exist_and_be_written_by_this_task(tmp_path):
     goal = "Read notes.md and save the answer into answer.txt"
     read = _done("read_file", "The beta release is on 14 March.", path="notes.md")
@@ -1638,11 +1650,9 @@ def test_a_figure_worked_out_by_hand_gets_the_line_that_answers_the_question(tmp
     shown = ("--- page 1 ---\nLast year the average delivery time was 4.1 days across 18,200 orders.\n--- page 2 ---\n"
              "Orders shipped this year: 21,450.\nAverage delivery time this year: 3.4 days.\n--- page 3 ---\n"
              "Bring the average delivery time down to 2.9 days.")
-    read = _done("pdf_read", shown, path="logistics-review.pdf")
-    (tmp_path / "logistics-review.pdf").write_bytes(b"%PDF")
-    goal = "What was our average delivery time this year, according to logistics-review.pdf?"
-    ev = Evidence(goal=goal, workspace=tmp_path, calls=[read], tool_names=TOOLS)
-    problems = finish_problems("The average delivery time for this year was 1.2 days.", ev)
+    read, problems = _after_pdf_read(tmp_path, "logistics-review.pdf", shown, "What was our average delivery time "
+                                     "this year, according to logistics-review.pdf?",
+                                     "The average delivery time for this year was 1.2 days.")
     assert any(p.endswith("the line 'Average delivery time this year: 3.4 days.' of what this task read answers "
                           'it, e.g. the answer to copy: "Average delivery time this year: 3.4 days."')
                for p in problems), problems
@@ -1663,11 +1673,9 @@ def test_a_garbled_figure_for_a_question_about_one_page_gets_that_pages_line(tmp
              "October 2026.\nLast quarter (Q2) total revenue: 6.10 million EUR.\n--- page 2 ---\nRegional results\n"
              "Europe revenue: 2.40 million EUR.\n--- page 3 ---\nFinancial summary\nQ3 total revenue: 7.85 million EUR."
              "\nOperating costs: 6.92 million EUR.\n--- page 4 ---\nOutlook")
-    read = _done("pdf_read", shown, path="q3-report.pdf")
-    (tmp_path / "q3-report.pdf").write_bytes(b"%PDF")
-    goal = "What total revenue figure is reported on page 3 of q3-report.pdf?"
-    ev = Evidence(goal=goal, workspace=tmp_path, calls=[read], tool_names=TOOLS)
-    problems = finish_problems("The total revenue figure reported on page 3 is 785 million EUR.", ev)
+    read, problems = _after_pdf_read(tmp_path, "q3-report.pdf", shown, "What total revenue figure is reported on "
+                                     "page 3 of q3-report.pdf?",
+                                     "The total revenue figure reported on page 3 is 785 million EUR.")
     assert any(p.endswith("the line 'Q3 total revenue: 7.85 million EUR.' of what this task read answers it, e.g. "
                           'the answer to copy: "Q3 total revenue: 7.85 million EUR."') for p in problems), problems
     other = Evidence(goal="What total revenue figure is reported on page 4 of q3-report.pdf?", workspace=tmp_path,
