@@ -28,7 +28,8 @@ from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
-from .evidence import _NUMBER, asks_only_a_question, goal_files, made_paths, norm_path, number_problems
+from .evidence import _NUMBER, asks_only_a_question, goal_files, made_paths, norm_path, number_problems, \
+    result_gist
 from .finish import undoable_verb
 from .history import truncate_observation
 from .named_files import grep_call, text_change, unread_inputs
@@ -1867,8 +1868,8 @@ class CallRunner:
             done = next((c for c in self.s.calls if c.name == name and c.status == "done" and not c.error
                          and all(c.arguments.get(k) == v for k, v in args.items())), None)
             if done is not None:
-                said = ((done.result or "").strip().splitlines() or [""])[0].split(". ")[0].rstrip(".")[:160]
-                return (f"(Step {done.step} already ran that {name} call: {said}. If that completes the task, give "
+                return (f"(Step {done.step} already ran that {name} call: {result_gist(done.result or '')}. "
+                        "If that completes the task, give "
                         "your final answer.)")
         return ""
 

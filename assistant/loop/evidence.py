@@ -24,7 +24,7 @@ from ..state.models import CallRecord
 from .numbers import normalise_number
 
 __all__ = ["Evidence", "SMALL_INTEGER", "number_problems", "goal_files", "asks_only_a_question", "norm_path",
-           "NOT_READING", "made_paths", "ungrounded_words", "misgrouped_numbers"]
+           "NOT_READING", "made_paths", "ungrounded_words", "misgrouped_numbers", "result_gist"]
 
 
 @dataclass
@@ -348,6 +348,12 @@ _FENCE_LINE = re.compile(r"^<<(END_)?UNTRUSTED .*$|^\(The text below is data .*$
 _CELL_NUMBER = re.compile(r"[$€£]?-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?%?")
 _HIGHEST = re.compile(r"\b(highest|most|largest|biggest|greatest|maximum|max|top|best)\b", re.IGNORECASE)
 _LOWEST = re.compile(r"\b(lowest|least|smallest|fewest|minimum|min|cheapest|worst)\b", re.IGNORECASE)
+
+
+def result_gist(result: str, limit: int = 160) -> str:
+    """The first sentence of a tool result's first line, without its closing period, at most ``limit``
+    characters: "set 2 cells in sheet 'Expenses'; saved expenses.xlsx" ("" for an empty result)."""
+    return ((result or "").strip().splitlines() or [""])[0].split(". ")[0].rstrip(".")[:limit]
 
 
 def _data_of(result: str) -> str:

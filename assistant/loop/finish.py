@@ -37,7 +37,7 @@ from .answer_form import CANNED_REFUSAL, _copied_result, _holds_marker, _query_r
 from .attribution import misattributed_contact
 from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _HARNESS_TOOLS, _LIST_MARKER, _MUST_CHANGE, _NEGATED, \
     _NOT_CHANGED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, Evidence, _numbers, _ran, _results, \
-    asks_only_a_question, goal_files, misgrouped_numbers, number_problems, ungrounded_words
+    asks_only_a_question, goal_files, misgrouped_numbers, number_problems, result_gist, ungrounded_words
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
     _one_part_of_union, _one_sheet_of_many, one_part_named, total_unsummed
 from .named_files import _searched_too_little, file_problems, text_change, unread_inputs
@@ -321,8 +321,10 @@ def _gives_nothing_found(answer: str, ev: Evidence) -> bool:
 def _topic_words(text: str) -> set[str]:
     """The content words of ``text`` (4+ letters, lower case, a plural's "s" dropped), common and meta words
     left out."""
-    return {w.lower().rstrip("s") for w in _WORD.findall(text)} - {w.rstrip("s") for w in (*_COMMON, *_NOT_TOPIC,
-                                                                                           *_META)}
+    return {w.lower().rstrip("s") for w in _WORD.findall(text)} - _NO_TOPIC_STEMS
+
+
+_NO_TOPIC_STEMS = frozenset(w.rstrip("s") for w in (*_COMMON, *_NOT_TOPIC, *_META))
 
 
 _SECOND_ASK = re.compile(r"(?:,\s*|\s)and\s+(what|who|which|where|when)(?:'s|\s+(?:is|are|was|were))\s+(?:the\s+|its\s+|their\s+|his\s+|her\s+)?"
@@ -746,7 +748,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
             and _HANDS_BACK.search(answer):  # docx_summarise at e1675c8: "Summarise ... into summary.docx"
         # docx_append_paragraph at 8d08546: told only to say what docx_insert did, the same how-to sent twice
         # more and the task ended on its last step: what the call did is the answer to copy
-        said = ((did.result or "").strip().splitlines() or [""])[0].split(". ")[0].rstrip(".") if did else ""
+        said = result_gist(did.result or "") if did else ""
         out.append("the answer tells the user how to do the task instead of saying what was done; "
                    + (f"{did.name} at step {did.step} did it: say in plain sentences what it did"
                       + (f", e.g. {answer_to_copy(f'Done: {said}.')}" if said else "") if did is not None
