@@ -476,3 +476,15 @@ def test_an_end_given_as_the_start_plus_a_length_is_that_length(home):
     assert not out.error, out.text
     (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
     assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)
+
+
+def test_an_end_given_as_the_start_plus_a_length_beside_duration_minutes_is_that_length(home):
+    """calendar_next_weekday at 786cd59: the same end, "next wednesday 2:30pm + 45 minutes", sent beside
+    duration_minutes=45, was read as a date and refused, and the task stalled."""
+    said = ['Schedule "Budget review" with Ann (ann@example.org) next Wednesday at 2:30pm for 45 minutes.']
+    call, _ = make(ctx=ToolContext(user_words=said))
+    out = call("calendar_add_event", title="Budget review", start="next wednesday 2:30pm",
+               end="next wednesday 2:30pm + 45 minutes", duration_minutes=45)
+    assert not out.error, out.text
+    (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)

@@ -182,8 +182,8 @@ class _Calendar:
         # "45 minutes" as the end: a length, not a moment; "next wednesday 2:30pm + 45 minutes" too
         # (calendar_next_weekday at 8459f99: sent three times, unreadable as a date, then handed off)
         length = _LENGTH.fullmatch(end_text.lower()) or _PLUS_LENGTH.fullmatch(end_text.lower())
-        if length and not minutes:
-            end_text, minutes = "", int(length.group(1)) * (60 if length.group(2).startswith("h") else 1)
+        if length:  # beside duration_minutes too (calendar_next_weekday at 786cd59: refused as no date, stalled)
+            end_text, minutes = "", minutes or int(length.group(1)) * (60 if length.group(2).startswith("h") else 1)
         said, dropped = said_minutes(ctx.user_words), ""
         if re.fullmatch(r"\d{1,3}", end_text):  # Qwen 1.5B: "end": "45" for 45 minutes (read as the year 2045)
             if int(end_text) not in (minutes, said):  # never an example to copy: it passed "4:30pm" five times
