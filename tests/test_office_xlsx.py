@@ -607,3 +607,44 @@ def test_a_placeholder_is_never_written_as_a_value(ctx, no_soffice, value):
     # a value in brackets that is text of its own is written
     assert not call(xlsx_write, ctx, path="s.xlsx", cells=[{"cell": "D1", "value": "[approved] <2026>"},
                                                            {"cell": "D2", "value": "[x]"}]).error  # a ticked box
+
+
+def test_write_cell_reference_naming_its_sheet(ctx):
+    """multistep_invoices_memo at 786cd59: Qwen 1.5B sent "Sheet1!A1" three times, was told it was a bad cell
+    reference each time, and stalled. A reference that names its sheet writes that cell of that sheet."""
+    res = call(xlsx_write, ctx, path="inv.xlsx", cells=[{"cell": "Sheet1!A1", "value": "Invoice"},
+                                                       {"cell": "'Sheet1'!B1", "value": "Amount"}],
+               rows=[["INV-1", 120.5]], start="Sheet1!A2")
+    assert not res.error, res.text
+    wb = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("inv.xlsx")))
+    assert wb.sheetnames == ["Sheet1"]
+    ws = wb["Sheet1"]
+    assert [[c.value for c in row] for row in ws.iter_rows()] == [["Invoice", "Amount"], ["INV-1", 120.5]]
+    ctx.workspace.write_bytes("two.xlsx", wb_bytes(_two_sheets()))
+    res = call(xlsx_write, ctx, path="two.xlsx", cells=[{"cell": "Q2!C5", "value": 7}])
+    assert not res.error, res.text
+    wb = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("two.xlsx")))
+    assert wb["Q2"]["C5"].value == 7 and wb["Q1"]["C5"].value is None
+
+
+def test_write_cell_references_naming_other_sheets_refused(ctx):
+    with pytest.raises(ValidationError, match="name sheets 'Q1', 'Q2'; one call writes one sheet"):
+        xlsx_write.validate({"path": "x.xlsx", "cells": [{"cell": "Q1!A1", "value": 1}, {"cell": "Q2!A1", "value": 2}]})
+    with pytest.raises(ValidationError, match="name sheets 'Q1', 'Q2'"):
+        xlsx_write.validate({"path": "x.xlsx", "sheet": "Q1", "cells": [{"cell": "Q2!A1", "value": 2}]})
+    same = xlsx_write.validate({"path": "x.xlsx", "sheet": "q1", "cells": [{"cell": "Q1!A1", "value": 2}]})
+    assert same.sheet == "q1" and same.cells[0].cell == "A1"
+
+
+def _two_sheets():
+    wb = openpyxl.Workbook()
+    wb.active.title = "Q1"
+    wb.create_sheet("Q2")
+    return wb
+
+
+def test_write_rows_of_sheet_cell_pairs(ctx):
+    res = call(xlsx_write, ctx, path="t.xlsx", rows=[["Totals!b2", 389.9], ["Totals!A2", "Total"]])
+    assert not res.error, res.text
+    ws = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("t.xlsx")))["Totals"]
+    assert ws["A2"].value == "Total" and ws["B2"].value == 389.9

@@ -41,6 +41,8 @@ __all__ = [
 Value = Union[bool, int, float, str, None]
 
 _CELL_RE = re.compile(r"^[A-Z]{1,3}[1-9][0-9]{0,6}$")
+# a cell reference that names its sheet: Sheet1!A1, 'Q 2'!$B$7 (group 1 the sheet, group 2 the cell)
+_SHEET_CELL = re.compile(r"^'?([^'!\[\]:*?/\\]{1,31})'?!(\$?[A-Za-z]{1,3}\$?[1-9][0-9]{0,6})$")
 # Part-name prefixes of things openpyxl drops or degrades on save. Legacy VML
 # drawings (xl/drawings/vmlDrawing*.vml) only carry cell comments, which openpyxl
 # rewrites, so they do not count.
@@ -124,11 +126,38 @@ class XlsxWriteParams(BaseModel):
             data = {**{k: v for k, v in data.items() if k != "rows"}, "cells": list(data.get("cells") or []) + rows}
             rows = None
         if isinstance(rows, list) and rows and all(
-                isinstance(r, list) and len(r) == 2 and isinstance(r[0], str) and _CELL_RE.match(r[0].strip().upper())
+                isinstance(r, list) and len(r) == 2 and isinstance(r[0], str)
+                and (_CELL_RE.match(r[0].strip().upper()) or _SHEET_CELL.match(r[0].strip()))
                 for r in rows):  # xlsx_total: rows=[["C10", 389.9]] for the total in C10
-            cells = list(data.get("cells") or []) + [{"cell": r[0].strip().upper(), "value": r[1]} for r in rows]
+            cells = list(data.get("cells") or []) + [{"cell": r[0].strip(), "value": r[1]} for r in rows]
             data = {**{k: v for k, v in data.items() if k != "rows"}, "cells": cells}
         return data
+
+    @model_validator(mode="after")
+    def _sheet_named_in_references(self) -> "XlsxWriteParams":
+        """A cell reference that names its sheet ("Sheet1!A1", "'Q 2'!B7") is that cell of that sheet.
+        multistep_invoices_memo at 786cd59: Qwen 1.5B sent "Sheet1!A1" three times, was told each time it was
+        a bad cell reference, and stalled.
+
+        Raises:
+            ValueError: the references name two sheets, or another sheet than ``sheet``.
+        """
+        named = {}
+        for ref in [self.start, *(cw.cell for cw in self.cells)]:
+            m = _SHEET_CELL.match(ref.strip())
+            if m:
+                named.setdefault(m.group(1).lower(), m.group(1))
+        if not named:
+            return self
+        if len(named) > 1 or (self.sheet and self.sheet.strip().lower() not in named):
+            sheets = ", ".join(repr(s) for s in [*([self.sheet] if self.sheet else []), *named.values()])
+            raise ValueError(f"the cell references name sheets {sheets}; one call writes one sheet: give its name "
+                             "as sheet and the cells as 'A1', 'B7'")
+        self.sheet = self.sheet or next(iter(named.values()))
+        self.start = _SHEET_CELL.sub(r"\2", self.start.strip())
+        for cw in self.cells:
+            cw.cell = _SHEET_CELL.sub(r"\2", cw.cell.strip())
+        return self
 
     @model_validator(mode="after")
     def _something_to_write(self) -> "XlsxWriteParams":
