@@ -3112,3 +3112,41 @@ def test_a_total_across_sheets_called_one_sheets_is_doubted(tmp_path):
     for fine in ("The total amount spent on Travel across both quarters is 2025.5.",
                  "Travel came to 2025.5 in Q1 and Q2 together."):
         assert not any("calls it" in p for p in finish_problems(fine, ev)), fine
+
+
+def test_words_of_the_harness_tools_results_are_nothing_found(tmp_path):
+    """calendar_list_day at 79c170d: the day listed, update_plan called ("Plan saved ..."), the next day listed,
+    then "To continue, let's look at the next step in our plan." finished the task: its "plan" was in
+    update_plan's result, which counted as something the task's tools found (a wrong "done")."""
+    day = _done("calendar_list_events", "2 events from Mon 2026-12-07 00:00 to Tue 2026-12-08 00:00 (UTC):\n"
+                "Mon 2026-12-07 09:00-09:15 Team standup\nMon 2026-12-07 12:30-13:30 Lunch with Sam",
+                start="2026-12-07")
+    plan = _done("update_plan", "Plan saved (3 steps). It is shown after the history at every step; now do its "
+                 "first step that is not done.", steps=["List calendar events for 2026-12-08", "Create a meeting"])
+    plan.step = 2
+    after = _done("calendar_list_events", "1 event from Tue 2026-12-08 00:00 to Wed 2026-12-09 00:00 (UTC):\n"
+                  "Tue 2026-12-08 18:00-19:00 Gym", start="2026-12-08")
+    after.step = 4
+    for c in (day, after):
+        c.data = {"events": [{}]}
+    ev = Evidence("What's on my calendar on 2026-12-07?", tmp_path, calls=[day, plan, after],
+                  tool_names=[*TOOLS, "calendar_list_events", "update_plan"])
+    assert finish_problems("To continue, let's look at the next step in our plan.\n\n{\n", ev) != []
+    assert finish_problems("You have the Team standup at 09:00 and Lunch with Sam at 12:30.", ev) == []
+
+
+def test_the_listing_of_the_day_the_goal_names_is_the_one_to_copy(tmp_path):
+    """calendar_list_day at 79c170d: after the asked day, the next day was listed too (its one event "Gym"); the
+    doubt then gave nothing to copy. The listing of the goal's own date gives the answer to copy."""
+    day = _done("calendar_list_events", "2 events from Mon 2026-12-07 00:00 to Tue 2026-12-08 00:00 (UTC):\n"
+                "Mon 2026-12-07 09:00-09:15 Team standup\nMon 2026-12-07 12:30-13:30 Lunch with Sam",
+                start="2026-12-07")
+    after = _done("calendar_list_events", "1 event from Tue 2026-12-08 00:00 to Wed 2026-12-09 00:00 (UTC):\n"
+                  "Tue 2026-12-08 18:00-19:00 Gym", start="2026-12-08")
+    after.step = 4
+    for c in (day, after):
+        c.data = {"events": [{}]}
+    ev = Evidence("What's on my calendar on 2026-12-07?", tmp_path, calls=[day, after],
+                  tool_names=[*TOOLS, "calendar_list_events"])
+    problems = finish_problems("I will check the next day as well, to be sure.", ev)
+    assert any("Lunch with Sam" in p and "calendar_list_events at step 1" in p for p in problems), problems

@@ -221,7 +221,11 @@ def _misses_what_was_listed(answer: str, calls: Sequence[CallRecord], goal: str)
         return ""
     # a search's lines over a listing of names (note_search at 0cfab8b: the plumber's line found at step 1, then
     # note_list at step 3; the doubt named note_list's titles, "e.g. 'books.md: Books to read'")
-    last = ([c for c in ran if c.name not in _NAME_LISTINGS] or ran)[-1]
+    # and the listing of a date the goal names over another day's (calendar_list_day at 79c170d: 2026-12-07 asked,
+    # 2026-12-08 listed after it, and the doubt named that day's "Gym" and gave nothing to copy)
+    dated = [c for c in ran if re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(c.arguments.get("start", ""))[:10])
+             and str(c.arguments["start"])[:10] in goal]
+    last = (dated or [c for c in ran if c.name not in _NAME_LISTINGS] or ran)[-1]
     items = _listing_items(last)
     # a note's file name is no word of what was found (note_search at 0417c73: "... I could not find the plumber's
     # phone number in the house.md file." passed this check by "house", and the task stalled on a vaguer doubt)
@@ -282,8 +286,12 @@ def _tells_what_was_found(answer: str, ev: Evidence) -> bool:
     words = {w.lower() for w in re.findall(r"[^\W_]{3,}", answer)} - goal - _META - _COMMON
     if not words:
         return False
+    # the harness's own tools found nothing (calendar_list_day at 79c170d: "To continue, let's look at the next step
+    # in our plan." finished the task by the "plan" of update_plan's "Plan saved"); what the user said to
+    # ask_human is theirs to tell
     results = " ".join(c.result.lower() for c in ev.calls if c.status == "done" and not c.error and c.result
                        and not (c.data or {}).get("repeat_of")
+                       and (c.name not in _HARNESS_TOOLS or c.name == "ask_human")
                        and (c.name not in _NAME_LISTINGS or _WHICH_FILE.search(ev.goal)))
     if not _WHICH_FILE.search(ev.goal):  # note_search at 483c7db: "house address" was told by the result's house.md
         results = _PATH.sub(" ", results)
