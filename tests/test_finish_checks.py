@@ -3150,3 +3150,42 @@ def test_the_listing_of_the_day_the_goal_names_is_the_one_to_copy(tmp_path):
                   tool_names=[*TOOLS, "calendar_list_events"])
     problems = finish_problems("I will check the next day as well, to be sure.", ev)
     assert any("Lunch with Sam" in p and "calendar_list_events at step 1" in p for p in problems), problems
+
+
+_LEASE = ("<<UNTRUSTED 9578c1d86b8f9e8e source=lease.docx>>\nlease.docx: 5 paragraphs, 0 tables.\n\n"
+          "[p1] # Residential Lease\n[p2] Landlord: Karl Weber. Tenant: Amira Haddad.\n"
+          "[p3] The tenant pays a security deposit of EUR 2,900 before moving in.\n"
+          "[p4] The monthly rent is EUR 1,450, due on the first working day of each month.\n"
+          "[p5] A parking space can be rented for EUR 60 per month.\n<<END_UNTRUSTED 9578c1d86b8f9e8e>>")
+
+
+def test_a_quoted_other_amount_beside_the_one_asked_gets_the_sentence_to_copy(tmp_path):
+    """docx_lookup at 79c170d: "How much is the monthly rent?" answered with the deposit's line quoted as the
+    working ("... EUR 2,900 before moving in" and "... EUR 1,450 ...") and then "So, the monthly rent is
+    **EUR 1,450**.": two amounts for one, which the user has to tell apart (graded 0.5, a wrong "done")."""
+    (tmp_path / "lease.docx").write_bytes(b"PK")
+    ev = Evidence("How much is the monthly rent in lease.docx?", tmp_path,
+                  calls=[_done("docx_read", _LEASE, path="lease.docx")], tool_names=[*TOOLS, "docx_read"])
+    answer = ("To find the monthly rent in the lease document, I'll extract it from the text:\n\n"
+              "1. The text starts with a heading \"# Residential Lease\".\n"
+              "2. After that, it lists several items including \"The tenant pays a security deposit of EUR 2,900 "
+              "before moving in\" and \"The monthly rent is EUR 1,450, due on the first working day of each month\".\n"
+              "\nSo, the monthly rent is **EUR 1,450**.")
+    problems = finish_problems(answer, ev)
+    assert problems == ["the task asks for one value, and the answer gives 2 numbers (2900, 1450); answer with the "
+                        "one the task asks for, e.g. the answer to copy: \"So, the monthly rent is EUR 1,450.\""], \
+        problems
+    assert finish_problems("The monthly rent is EUR 1,450.", ev) == []
+    # no sentence gives one value about the rent alone: nothing to copy, and two numbers are let be
+    assert finish_problems("The monthly rent is EUR 1,450; the deposit, EUR 2,900.", ev) == []
+
+
+def test_every_figure_around_the_one_asked_is_doubted(tmp_path):
+    """pdf_number_lookup at 908434b: 3.4 among every other figure of the PDF."""
+    read = _pdf_read(tmp_path, "report.pdf", "Orders: 21,450. Returns: 6.2 percent. Average delivery time this "
+                     "year: 3.4 days (target 2.9).")
+    ev = Evidence("What was our average delivery time this year?", tmp_path, calls=[read],
+                  tool_names=[*TOOLS, "pdf_read"])
+    problems = finish_problems("Orders 21,450, returns 6.2 percent, delivery 3.4 days against 2.9.", ev)
+    assert any(p.startswith("the task asks for one value, and the answer gives 4 numbers") for p in problems), \
+        problems
