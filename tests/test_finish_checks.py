@@ -3178,6 +3178,17 @@ def test_a_quoted_other_amount_beside_the_one_asked_gets_the_sentence_to_copy(tm
     assert finish_problems("The monthly rent is EUR 1,450.", ev) == []
     # no sentence gives one value about the rent alone: nothing to copy, and two numbers are let be
     assert finish_problems("The monthly rent is EUR 1,450; the deposit, EUR 2,900.", ev) == []
+    # a number of another kind beside it is no rival answer (pdf_number_lookup at 79c170d, graded 1)
+    read = _pdf_read(tmp_path, "review.pdf", "Orders shipped this year: 21,450.\nAverage delivery time this year: "
+                     "3.4 days (last year: 4.1 days).")
+    ev = Evidence("What was the average delivery time this year?", tmp_path, calls=[read],
+                  tool_names=[*TOOLS, "pdf_read"])
+    assert finish_problems('The text says:\n\n"Orders shipped this year: 21,450.\nAverage delivery time this year: '
+                           '3.4 days."\n\nTherefore, the average delivery time this year was 3.4 days.', ev) == []
+    assert finish_problems("Average delivery time this year: 3.4 days (last year: 4.1 days).\nSo the average "
+                           "delivery time this year was 3.4 days.", ev) == [
+        "the task asks for one value, and the answer gives 2 numbers (3.4, 4.1); answer with the one the task asks "
+        "for, e.g. the answer to copy: \"So the average delivery time this year was 3.4 days.\""]
 
 
 def test_every_figure_around_the_one_asked_is_doubted(tmp_path):
@@ -3189,3 +3200,21 @@ def test_every_figure_around_the_one_asked_is_doubted(tmp_path):
     problems = finish_problems("Orders 21,450, returns 6.2 percent, delivery 3.4 days against 2.9.", ev)
     assert any(p.startswith("the task asks for one value, and the answer gives 4 numbers") for p in problems), \
         problems
+
+
+def test_found_said_and_not_told_gets_the_search_lines_to_copy(tmp_path):
+    """note_search at 79c170d: the plumber's line found at step 1, then "I found the plumber's name and phone number
+    in the notes, but I could not find the plumber's house address." twice, told only to give the values, and the
+    task was handed off. The search's line is the answer to copy."""
+    found = _done("note_search", "house.md: Plumber: Jonas Berg, phone 0170 555 0199 (fixed the boiler in March).",
+                  query="plumber")
+    listed = _done("note_list", "books.md: Books to read\nhouse.md: House")
+    listed.step, listed.data = 3, {"notes": [{}, {}]}
+    ev = Evidence("Check my notes: what's the name and phone number of the plumber?", tmp_path,
+                  calls=[found, listed], tool_names=[*TOOLS, "note_search", "note_list"])
+    problems = finish_problems("I found the plumber's name and phone number in the notes, but I could not find the "
+                               "plumber's house address. I will need to ask the user for that information.", ev)
+    assert problems == ["the answer says it found it but does not say what it is; give the values the tools showed "
+                        "(names, numbers, dates) in the answer, e.g. the answer to copy: \"Plumber: Jonas Berg, phone "
+                        "0170 555 0199 (fixed the boiler in March).\""], problems
+    assert finish_problems("The plumber is Jonas Berg, phone 0170 555 0199.", ev) == []

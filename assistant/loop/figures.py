@@ -327,10 +327,31 @@ def _many_numbers_for_one(answer: str, ev: Evidence) -> str:
         # line quoted as the working, then "So, the monthly rent is **EUR 1,450**.", graded 0.5)
         said = [n for n in said if "." in n or int(n.replace(",", "")) > SMALL_INTEGER]
         one = _sentence_of_one_value(answer, given, ev.goal) if len(said) >= 2 else ""
+        value = next(iter(n for n in _numbers(one) if n in said), "")
+        # only beside another of its kind ("EUR 2,900" by "EUR 1,450"; pdf_number_lookup at 79c170d: "Orders
+        # shipped this year: 21,450." quoted over "... was 3.4 days." is no rival answer)
+        if value and not _units(answer, value) & {u for n in said if n != value for u in _units(answer, n)}:
+            return ""
         return (f"the task asks for one value, and the answer gives {len(said)} numbers ({', '.join(said)}); "
                 f"answer with the one the task asks for, e.g. {answer_to_copy(one)}") if one else ""
     return (f"the task asks for one value, and the answer gives {len(said)} numbers ({', '.join(said[:6])}); "
             "answer with the one the task asks for, in one sentence")
+
+
+_UNIT_BEFORE = re.compile(r"([$€£]|\b[A-Z]{3})\s?$")
+_UNIT_AFTER = re.compile(r"^[ \t]?([A-Za-z%€$£]+)")
+
+
+def _units(text: str, number: str) -> set[str]:
+    """The units written next to ``number`` (normalised) in ``text``: a currency
+    before it ("EUR", "$") or the word right after it on its line ("days", "%")."""
+    out = set()
+    for m in _NUMBER.finditer(text):
+        if normalise_number(m.group(0)) != number:
+            continue
+        before, after = _UNIT_BEFORE.search(text[max(0, m.start() - 5):m.start()]), _UNIT_AFTER.match(text[m.end():])
+        out |= {u.group(1).lower() for u in (before, after) if u}
+    return out
 
 
 def _sentence_of_one_value(answer: str, given: set[str], goal: str) -> str:

@@ -690,8 +690,12 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
             out.append(listed)
         elif _CLAIMS_FOUND.search(answer) and not _tells_what_was_found(answer, ev):
             # note_search at 462ec82: "I found the plumber's name and phone number in the notes." and no name
+            # with the search's lines to copy (note_search at 79c170d: "I found the plumber's name and phone
+            # number in the notes, but ..." twice, and the task was handed off)
+            lines = next((a for c in reversed(ev.calls) if c.status == "done" and not c.error
+                          and not (c.data or {}).get("repeat_of") and (a := _listing_answer(c))), "")
             out.append("the answer says it found it but does not say what it is; give the values the tools showed "
-                       "(names, numbers, dates) in the answer")
+                       f"(names, numbers, dates) in the answer{lines}")
         elif _gives_nothing_found(answer, ev):
             # the general form of the note_search wrong "done"s (483c7db, 66187ce): an answer to a wh-question that
             # states no value the task's tools found and does not say that it was not found
