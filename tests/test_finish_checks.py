@@ -2941,9 +2941,13 @@ def test_an_echo_of_the_harness_after_the_reads_a_question_needs_is_told_the_rea
     goal = "How many pages does manual.pdf have, and what is the title on its first page?"
     ev = Evidence(goal, tmp_path, calls=[read], tool_names=TOOLS, harness_texts=[note])
     problems = finish_problems(note, ev)
+    # pdf_page_count at 79c170d: the same stall, twice; the count and the first page's line are the answer to copy
     assert problems == ["the answer repeats the harness's note and the tool results as they were shown; the tools "
                         "already read what the task needs: answer it in a sentence or two of your own, with only the "
-                        "values it asks for"], problems
+                        "values it asks for, e.g. the answer to copy: \"manual.pdf has 6 pages. The title on its "
+                        "first page is 'Solar Lamp X2 User Guide'.\""], problems
+    assert finish_problems("manual.pdf has 6 pages. The title on its first page is 'Solar Lamp X2 User Guide'.",
+                           ev) == []
     unread = Evidence(goal, tmp_path, calls=[], tool_names=TOOLS, harness_texts=[note])  # nothing read: do the work
     assert "do the work with tools" in finish_problems(note, unread)[0]
 
@@ -3218,3 +3222,13 @@ def test_found_said_and_not_told_gets_the_search_lines_to_copy(tmp_path):
                         "(names, numbers, dates) in the answer, e.g. the answer to copy: \"Plumber: Jonas Berg, phone "
                         "0170 555 0199 (fixed the boiler in March).\""], problems
     assert finish_problems("The plumber is Jonas Berg, phone 0170 555 0199.", ev) == []
+
+
+def test_pages_answer_from_pdf_info_and_a_named_page():
+    from assistant.loop.period import pages_answer
+    info = _done("pdf_info", "<<UNTRUSTED 1f2e3d4c5b6a source=manual.pdf>>\nmanual.pdf:\npages: 6\nencrypted: False")
+    assert pages_answer("How many pages does manual.pdf have?", [info]) == "manual.pdf has 6 pages."
+    read = _done("pdf_read", "x.pdf: 2 pages.\n--- page 1 ---\n\nHello World\n--- page 2 ---\nSecond part\nmore")
+    assert pages_answer("What is the title on page 2 of x.pdf?", [read]) == "The title on page 2 is 'Second part'."
+    assert pages_answer("What is the title of the report?", [read]) == ""
+    assert pages_answer("How many pages does manual.pdf have?", [read]) == ""  # x.pdf counted, not manual.pdf

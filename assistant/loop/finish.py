@@ -42,7 +42,7 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
     _one_part_of_union, _one_sheet_of_many, one_part_named, total_unsummed
 from .named_files import _searched_too_little, file_problems, text_change, unread_inputs
 from .numbers import normalise_number
-from .period import line_to_answer, wrong_page, wrong_period
+from .period import line_to_answer, pages_answer, wrong_page, wrong_period
 from .recap import call_to_copy
 from .written import _changed_a_copy, _fewer_rows_than_asked, _files_unmoved, _groups_missing, _left_unsorted, \
     _missing_columns, _missing_sheet, _renamed_against_goal, _rows_lost, _states_no_number, _store_untouched, \
@@ -641,9 +641,10 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                                                  for r in _results(ev.calls) for ln in r.splitlines()):
             # pdf_page_count at ef38a30: the "read for you" note and the results sent as the answer, told to "do the
             # work with tools", read again, the same sent, stalled
+            paged = pages_answer(ev.goal, ev.calls)
             return ["the answer repeats the harness's note and the tool results as they were shown; the tools "
                     "already read what the task needs: answer it in a sentence or two of your own, with only the "
-                    "values it asks for"]
+                    "values it asks for" + (f", e.g. {answer_to_copy(paged)}" if paged else "")]
         return ["the answer repeats the instructions the harness gave, not a result of the task; do the work "
                 "with tools, or say plainly what you could not do"]
     shape = _shape_problem(answer, ev)

@@ -141,6 +141,36 @@ def line_to_answer(goal: str, calls: Sequence[CallRecord]) -> str:
     return best if len(_words(goal) & _words(best)) >= 3 else ""
 
 
+def pages_answer(goal: str, calls: Sequence[CallRecord]) -> str:
+    """The answer a question about a PDF's pages gets from the task's reads: "X.pdf
+    has N pages." for "how many pages", and "The title on its first page is 'T'." (the
+    page's first line) for a title on one page; "" when a part asked has no such fact.
+    pdf_page_count at 79c170d: the reads echoed as the answer twice, told to answer
+    in its own words with nothing to copy, and handed off."""
+    parts = []
+    if re.search(r"\bhow many pages\b", goal, re.IGNORECASE):
+        named = {n.lower() for n in re.findall(r"[\w.-]+\.pdf\b", goal, re.IGNORECASE)}
+        counted = next((m for c in calls if c.status == "done" and not c.error and c.result
+                        for m in _PAGE_COUNT.finditer(c.result) if not named or m.group(1).lower() in named), None)
+        if counted is None:
+            return ""
+        parts.append(f"{counted.group(1)} has {counted.group(2) or counted.group(3)} pages.")
+    title = _GOAL_TITLE.search(goal)
+    if title:
+        page = 1 if title.group(1) else int(title.group(2))
+        first = next((line for line, p in _paged_lines(calls) if p == page), "")
+        if not first:
+            return ""
+        parts.append(f"The title on {'its first page' if title.group(1) else f'page {page}'} is {first!r}.")
+    return " ".join(parts)
+
+
+#: "manual.pdf: 6 pages." (pdf_read's head) or pdf_info's "manual.pdf:" and "pages: 6" lines
+_PAGE_COUNT = re.compile(r"(?m)^\s*([\w.-]+\.pdf):\s*(?:(\d+) pages?\b|\n(?:.*\n){0,3}?\s*pages:\s*(\d+))",
+                         re.IGNORECASE)
+_GOAL_TITLE = re.compile(r"\btitle\b[^?.]*?\b(?:(first page)|page\s+(\d{1,4}))\b", re.IGNORECASE)
+
+
 _GOAL_PAGE = re.compile(r"\bpage\s+(\d{1,4})\b", re.IGNORECASE)
 _PAGE_MARK = re.compile(r"^-{3}\s*page\s+(\d+)\s*-{3}$", re.IGNORECASE)  # pdf_read's "--- page 3 ---"
 
