@@ -174,3 +174,23 @@ def test_a_finish_answer_cut_off_in_a_ramble_keeps_the_sentences_before_it():
     assert cut_finish_answer(raw) == head.replace(". ", ".\n")
     listed = "You have Team standup at 9:00. You have Lunch with Sam at 12:30. You have "  # openings differ
     assert cut_finish_answer('{"name": "finish", "arguments": {"answer": "' + listed).count("You have") == 2
+
+
+def test_a_refused_ask_human_that_spells_out_the_call_to_copy_leaves_only_its_tool():
+    """xlsx_two_sheet_total at 79c170d: a query failed, then the user's own question was sent to ask_human three
+    times, each refused with the table_query to copy, and the task paused as stuck. The turn after such a refusal
+    may only call the tool it spells out; so may a failed write's (csv_to_xlsx at c628c84)."""
+    from assistant.loop.turns import copy_after_failed_write
+    from assistant.state.models import CallRecord
+
+    asked = CallRecord(id="s4c0", step=4, turn_seq=4, name="ask_human", status="denied", error=True,
+                       arguments={"question": "What is the total amount spent on Travel in both quarters?"},
+                       result="Not asked: that is the user's own request, word for word; they are waiting for you to "
+                              "do it. Work it out from what the tools showed (or with another tool), then answer.\n"
+                              "The call to copy (harness note at step 0: call table_query with {\"sql\": \"SELECT "
+                              "SUM(amount) FROM expenses WHERE category = 'Travel'\"})")
+    assert copy_after_failed_write([asked]) == ["table_query"]
+    plain = asked.model_copy(update={"result": "Not asked: that is the user's own request, word for word."})
+    assert copy_after_failed_write([plain]) == []
+    failed_read = asked.model_copy(update={"name": "read_file", "status": "error"})
+    assert copy_after_failed_write([failed_read]) == []  # a failed read keeps its choices
