@@ -1083,6 +1083,14 @@ def test_a_query_shown_without_what_it_returned_is_no_answer(tmp_path):
     assert 'the answer to copy: "West 2174.40; East 2155.50; South 2136.60; North 1837.35."' in problems[0]
     report = answer.replace("This query", "West 2174.40, East 2155.50, South 2136.60, North 1837.35. This query")
     assert not any("query returned" in p for p in _problems(tmp_path, goal, report, [ran], files=()))
+    # csv_group_totals at 32ea11e: the query shown as table_query's arguments in a ```json block finished the task
+    as_json = ("To get the total sales per region from the `sales.csv` file, we can use the `table_query` function "
+               f'with the following SQL query:\n\n```json\n{{\n  "sql": "{sql}"\n}}\n```\n\nThis will return the '
+               "region and the sum of the amounts for each region in descending order of total sales.")
+    problems = _problems(tmp_path, goal, as_json, [ran], files=())
+    assert problems and problems[0].startswith("the answer shows the query it ran but not what the query returned")
+    other = as_json.replace("ORDER BY 2 DESC", "ORDER BY 1")  # a query never run: code for the user to run
+    assert "shows code for the user to run" in _problems(tmp_path, goal, other, [ran], files=())[0]
 
 
 def test_a_sheet_the_goal_names_must_exist_in_the_workbook_written(tmp_path):

@@ -134,14 +134,34 @@ def _shows_code(answer: str) -> bool:
     "customer,sum(amount)", was refused as code and the task handed off)."""
     return any(m.group(1) or _CODE_WORDS.search(m.group(2))
                or (_CODE_MARKS.search(m.group(2)) and not _is_table(m.group(2)))
-               for m in _CODE_BLOCK.finditer(answer))
+               for m in _CODE_BLOCK.finditer(answer)) or bool(_sql_arguments(answer))
+
+
+#: a fenced block holding a tool call's arguments with a query: ```json {"sql": "SELECT ..."} ```
+_SQL_ARGUMENTS = re.compile(r"```[ \t]*(?:json)?[ \t]*\n\s*(\{.*?\})\s*\n[ \t]*```", re.DOTALL | re.IGNORECASE)
+
+
+def _sql_arguments(answer: str) -> list[str]:
+    """The queries of the fenced JSON objects in ``answer`` that are table_query's arguments
+    (``{"sql": "SELECT ..."}``). csv_group_totals at 32ea11e: the per-region totals queried,
+    then "we can use the `table_query` function with the following SQL query:" and that
+    query as a ```json block finished the task: the block was no code to the checks."""
+    out = []
+    for m in _SQL_ARGUMENTS.finditer(answer):
+        try:
+            args = json.loads(m.group(1))
+        except ValueError:
+            continue
+        if isinstance(args, dict) and isinstance(args.get("sql"), str) and args["sql"].strip():
+            out.append(args["sql"])
+    return out
 
 
 def _query_shown(answer: str) -> str:
     """The first SQL query (SELECT or WITH, one statement) in a fenced block of
-    ``answer``, on one line; "" when there is none."""
-    for m in _CODE_BLOCK.finditer(answer):
-        text = " ".join(m.group(2).split()).rstrip(";").strip()
+    ``answer`` (or a fenced ``{"sql": ...}``), on one line; "" when there is none."""
+    for text in [*(m.group(2) for m in _CODE_BLOCK.finditer(answer)), *_sql_arguments(answer)]:
+        text = " ".join(text.split()).rstrip(";").strip()
         if re.match(r"(select|with)\b", text, re.IGNORECASE) and ";" not in text:
             return text
     return ""
@@ -157,7 +177,7 @@ def _query_ran(answer: str, calls: Sequence[CallRecord]) -> bool:
 
     ran = {norm(str(c.arguments.get("sql", ""))) for c in calls
            if c.name == "table_query" and c.status == "done" and not c.error}
-    blocks = [norm(m.group(2)) for m in _CODE_BLOCK.finditer(answer)]
+    blocks = [norm(m.group(2)) for m in _CODE_BLOCK.finditer(answer)] + [norm(q) for q in _sql_arguments(answer)]
     return bool(blocks) and all(b in ran for b in blocks)
 
 
@@ -340,7 +360,7 @@ def _query_shown_not_its_rows(answer: str, ev: Evidence) -> str:
         return ""
     cells = {cell.lower() for c in ev.calls if c.name == "table_query" and c.status == "done" and not c.error
              for row in _result_rows(c.result or "") for cell in row if len(cell) >= 2}
-    prose = _CODE_BLOCK.sub(" ", answer).lower()
+    prose = _SQL_ARGUMENTS.sub(" ", _CODE_BLOCK.sub(" ", answer)).lower()
     if not cells or any(re.search(rf"(?<![\w.]){re.escape(cell)}(?![\w])", prose) for cell in cells):
         return ""
     return ("the answer shows the query it ran but not what the query returned; answer with its rows"
