@@ -2475,12 +2475,15 @@ def test_a_number_with_misplaced_commas_is_said_as_such_not_as_unseen(tmp_path):
     the unseen numbers 74.4 and 21, and the same answer again until the task stalled."""
     (tmp_path / "sales.csv").write_text("Region,Amount\nWest,2174.40\n")
     goal = "What are the total sales per region in sales.csv?"
-    query = _done("table_query", "4 rows:\nregion | sum(amount)\nWest | 2174.40\nEast | 2155.50\nNorth | 1837.35",
-                  sql="SELECT region, SUM(amount) FROM sales GROUP BY region")
+    query = _done("table_query", "3 rows:\nregion | sum(amount)\n-------+------------\nWest | 2174.40\n"
+                  "East | 2155.50\nNorth | 1837.35", sql="SELECT region, SUM(amount) FROM sales GROUP BY region")
     ev = Evidence(goal, tmp_path, calls=[query], tool_names=TOOLS)
     problems = finish_problems("Totals: West: $21,74.40, East: $21,55.50, North: $18,37.35", ev)
+    # with the query's rows to copy (csv_group_totals at 32ea11e: the same answer sent again, and a hand-off)
     assert problems == ["the answer writes 2174.40 as '21,74.40', 2155.50 as '21,55.50', 1837.35 as '18,37.35', its "
-                        "commas in the wrong places; write each number as the tool gave it"], problems
+                        "commas in the wrong places; write each number as the tool gave it; the rows it names are "
+                        "those table_query returned, e.g. the answer to copy: \"West 2174.40; East 2155.50; North "
+                        "1837.35.\""], problems
     assert finish_problems("Totals: West: $2,174.40, East: $2,155.50, North: $1,837.35", ev) == []
     # misplaced commas in a number no tool gave is an unseen number still
     assert any("in no tool result" in p for p in finish_problems("Totals: West: $21,99.40", ev))

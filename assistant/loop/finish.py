@@ -815,7 +815,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if misplaced:
         shown = ", ".join(f"{plain} as {raw!r}" for raw, plain in misplaced[:5])
         out.append(f"the answer writes {shown}, its commas in the wrong places; write each number as the tool gave "
-                   "it")
+                   f"it{rows_named_to_copy(answer, ev)}")
     unseen = number_problems(answer, [ev.goal, *ev.user_texts, *results, *ev.extra_texts])
     if unseen:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "
