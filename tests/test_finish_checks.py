@@ -223,6 +223,9 @@ def test_files_the_answer_names_must_exist_unless_it_says_they_are_missing(tmp_p
     assert _problems(tmp_path, "Add a note", "Note created: wifi-password.md", touched=["notes/wifi-password.md"]) == []
     assert _problems(tmp_path, "Add a note", "Note created: wifi-password.md", touched=["other.md"]) == \
         ["the answer says wifi-password.md was written, but this task did not write it"]
+    # multistep_invoices_memo at 32ea11e: "Memo.docx has been created" at the start of a sentence, memo.docx written
+    (tmp_path / "memo.docx").write_bytes(b"PK")
+    assert _problems(tmp_path, "tidy up", "Memo.docx has been created.", touched=["memo.docx"]) == []
 
 
 def test_done_is_no_answer_to_a_question(tmp_path):

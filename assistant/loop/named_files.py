@@ -335,9 +335,10 @@ def _better_pick(answer: str, ev: Evidence) -> str:
 
 def _touched(rel: str, touched: set[str]) -> bool:
     """This task wrote ``rel``, or a file ``rel`` ends the path of (note_add at 4826ac4: the note tool wrote
-    notes/wifi-password.md, and "Note created: wifi-password.md" was doubted as a claim of a file not written)."""
-    rel = norm_path(rel)
-    return rel in touched or any(t.endswith("/" + rel) for t in touched)
+    notes/wifi-password.md, and "Note created: wifi-password.md" was doubted as a claim of a file not written),
+    case aside."""
+    rel = norm_path(rel).lower()  # "Memo.docx has been created" for memo.docx (multistep_invoices_memo at 32ea11e)
+    return any(t.lower() == rel or t.lower().endswith("/" + rel) for t in touched)
 
 
 def _head(path: Path) -> str:
