@@ -2360,3 +2360,26 @@ def test_a_new_file_for_a_change_of_one_that_exists_is_not_made(assistant_home, 
     assert "contract-acme.docx, contract-birch.docx" in refused and "ask_human" in refused
     assert not (ws / "contracts").exists()
     store.close()
+
+
+def test_a_write_with_nothing_to_write_gets_the_query_to_copy_and_the_next_turn_makes_it(assistant_home, tmp_path):
+    """xlsx_top_vendors at 32ea11e: the step-0 read gave the ranking's table_query to copy; Qwen 1.5B sent xlsx_write
+    with no cells three times, each refused as "give cells, rows or from_csv" with no word of the query, and
+    handed off. The refusal repeats the query to copy, and the next turn may only make it."""
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    empty = call("xlsx_write", path="spending.xlsx", cells="[]", sheet="Top 5", output="spending.xlsx")
+    ranked = call("table_query", sql="SELECT vendor, SUM(amount) FROM spending GROUP BY vendor ORDER BY 2 DESC")
+    run = scripted_agent(tmp_path, [empty, ranked, "Uber 600.5, Staples 300."],
+                         [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all")
+    workbook(run.ws / "spending.xlsx", {"2026": [["Vendor", "Amount"], ["Uber", 400.5], ["Staples", 300],
+                                                 ["Uber", 200]]})
+    goal = 'Add a sheet named "Top 5" to spending.xlsx listing the vendors we paid the most, largest first.'
+    events = list(run.agent.run(goal, workspace=run.ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert "call table_query with" in results[0]  # the step-0 read's hint
+    assert results[1].startswith("Invalid arguments for xlsx_write") and \
+        "\nThe call to copy (harness note at step 0: call table_query with {" in results[1], results[1]
+    assert run.model.calls[1][0] == "tool_call" and run.model.grammar_tools[1] == ["table_query"]
+    run.store.close()

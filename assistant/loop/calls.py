@@ -783,8 +783,12 @@ class CallRunner:
                 return (yield from self.finish(call, ToolResult.fail(other), "invalid"))
             msg = format_validation_error(tool, exc)
             pending = next_call_to_copy(s.calls, s.messages)
-            if f": call {tool.name} with " in pending:  # xlsx_total at 8282b36: the row's call given, sent without cells
-                msg += f"\nThe call to copy (harness note at {pending})"
+            # and a write with nothing to write, the query that gets its rows still to make (xlsx_top_vendors at
+            # 32ea11e: xlsx_write with no cells three times, the ranking's table_query given at step 0, a hand-off)
+            query_first = ": call table_query with " in pending and tool.risk is not RiskClass.READ \
+                and not any(c.name == "table_query" and c.status == "done" and not c.error for c in s.calls)
+            if f": call {tool.name} with " in pending or query_first:  # xlsx_total at 8282b36: the row's call
+                msg += f"\nThe call to copy (harness note at {pending})"  # given, sent without cells
             return (yield from self.finish(call, ToolResult.fail(msg), "invalid"))
         asked = [str(g) for g in call.arguments.get("groups") or []] if call.name == "use_tools" else []
         unasked = unasked_groups(asked, [s.task.goal, *getattr(self.ctx, "user_words", [])], s.task.workspace) \

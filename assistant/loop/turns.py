@@ -308,8 +308,9 @@ def spelled_out_tools(messages: Sequence[Any], check_prefix: str) -> list[str]:
 def copy_after_failed_write(step_calls: Sequence[Any]) -> list[str]:
     """The tools of the calls spelled out for the model to copy
     (:func:`recap.calls_to_copy_in`) in the results of ``step_calls`` (the last
-    step's calls) when none of them succeeded and one that failed was a write or
-    a refused ``ask_human``; []
+    step's calls) when none of them succeeded and one that failed was a write, a
+    refused ``ask_human``, or a call refused for its arguments with the pending call
+    to copy; []
     otherwise. The next turn may only call those tools. csv_top_customers at
     db466c8: write_file sent the query's '|' table to top3.csv, the refusal gave the
     csv_write to copy, and Qwen 1.5B copied top3.csv onto itself and renamed the
@@ -319,9 +320,12 @@ def copy_after_failed_write(step_calls: Sequence[Any]) -> list[str]:
         return []
     # and an ask_human refused with the call to copy (xlsx_two_sheet_total at 79c170d: the user's own question sent
     # three times, each refused with the table_query to copy, and the task paused as stuck)
+    # and a call refused before it ran with the pending call to copy (its risk unknown: invalid arguments)
     failed = [c for c in step_calls if getattr(c, "error", False)
               and ((getattr(c, "risk", None) or "read") in ("write", "destructive")
-                   or getattr(c, "name", "") == "ask_human")]
+                   or getattr(c, "name", "") == "ask_human"
+                   or (getattr(c, "status", "") == "invalid"
+                       and "\nThe call to copy (harness note at " in (getattr(c, "result", "") or "")))]
     return list(dict.fromkeys(name for c in failed for name, _ in calls_to_copy_in(getattr(c, "result", "") or "")
                               if name != "finish"))
 
