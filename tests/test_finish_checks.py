@@ -3246,3 +3246,25 @@ def test_pages_answer_from_pdf_info_and_a_named_page():
     assert pages_answer("What is the title on page 2 of x.pdf?", [read]) == "The title on page 2 is 'Second part'."
     assert pages_answer("What is the title of the report?", [read]) == ""
     assert pages_answer("How many pages does manual.pdf have?", [read]) == ""  # x.pdf counted, not manual.pdf
+
+
+def test_a_sum_of_two_query_totals_given_bare_gets_it_with_its_terms_to_copy(tmp_path):
+    """xlsx_two_sheet_total at 32ea11e: Q1's Travel total queried (1034.0) and Q2's (991.5), then "The total spent on
+    Travel across Q1 and Q2 was $2,025.50." (right) refused three times as a number no tool gave, and a hand-off.
+    The harness adds the two totals itself and gives the sentence with its terms, which the number check accepts."""
+    (tmp_path / "expenses.xlsx").write_bytes(b"PK")
+    q1 = _done("table_query", "1 row:\nsum(amount)\n-----------\n     1034.0",
+               sql="SELECT SUM(amount) FROM expenses WHERE category = 'Travel' AND sheet = 'Q1'")
+    q2 = _done("table_query", "1 row:\nsum(amount)\n-----------\n      991.5",
+               sql="SELECT SUM(amount) FROM expenses WHERE category = 'Travel' AND sheet = 'Q2'")
+    q2.step = 3
+    ev = Evidence("How much did we spend on Travel in total across both quarters in expenses.xlsx?", tmp_path,
+                  calls=[q1, q2], tool_names=[*TOOLS, "table_query"])
+    problems = finish_problems("The total spent on Travel across Q1 and Q2 was $2,025.50.", ev)
+    copy = "The total spent on Travel across Q1 and Q2 was 1034.0 + 991.5 = $2,025.50."
+    assert problems == ["the number 2025.5 in the answer appears in no tool result of this task; get numbers from a "
+                        "tool (e.g. table_query), never by hand; 2025.5 is table_query at step 1's 1034.0 plus "
+                        "table_query at step 3's 991.5: if that sum is what the task asks, show it with its terms, "
+                        f"e.g. the answer to copy: \"{copy}\""], problems
+    assert finish_problems(copy, ev) == []
+    assert "is table_query at step" not in finish_problems("The total was $2,100.00.", ev)[0]

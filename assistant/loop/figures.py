@@ -16,7 +16,7 @@ from .evidence import SMALL_INTEGER, _CELL_NUMBER, _COMMON, _FENCE_LINE, _FILE_O
     _LIST_MARKER, _LOWEST, _NOT_TOPIC, _NUMBER, _WHICH_FILE, _WORD, Evidence, _data_of, _numbers, _paths, \
     _source_numbers, asks_only_a_question
 from .numbers import normalise_number
-from .answer_form import answer_to_copy
+from .answer_form import _result_rows, answer_to_copy
 from .recap import call_to_copy
 
 
@@ -389,3 +389,36 @@ def _line_of_a_seen_number(answer: str, unseen: Sequence[str], calls: Sequence[C
                     return (f"; the answer's {m.group(0)} is on the line {line.strip()!r} of {c.name} at step "
                             f"{c.step}: if that line answers the task, answer with its value as the line gives it")
     return ""
+
+
+def sum_of_query_totals(answer: str, unseen: Sequence[str], calls: Sequence[CallRecord]) -> str:
+    """'; U is table_query at step a's X plus table_query at step b's Y: ...' with the
+    answer's sentence, the sum shown with its terms, to copy, when a number of
+    ``unseen`` (normalised) is the sum, to the cent, of two one-value query results of
+    this task ("" otherwise). The harness adds them, not the model, and the terms
+    shown let the number check accept the sum (``evidence._checked_sums``).
+    xlsx_two_sheet_total at 32ea11e: each quarter's Travel total queried, then the
+    right "$2,025.50" refused three times as a number no tool gave, and a hand-off."""
+    totals = []
+    for c in calls:
+        if c.name != "table_query" or c.status != "done" or c.error or (c.data or {}).get("repeat_of"):
+            continue
+        rows = _result_rows(c.result or "")
+        if len(rows) == 1 and len(rows[0]) == 1 and _CELL_NUMBER.fullmatch(rows[0][0]):
+            totals.append((c, rows[0][0]))
+    for n in unseen:
+        for i, (a, x) in enumerate(totals):
+            for b, y in totals[i + 1:]:
+                if abs(float(normalise_number(x)) + float(normalise_number(y)) - float(n)) >= 0.005:
+                    continue
+                m = next((m for m in _NUMBER.finditer(answer) if normalise_number(m.group(0)) == n), None)
+                if m is None:
+                    return ""
+                start = answer.rfind("$", max(0, m.start() - 2), m.start())
+                at = start if start >= 0 else m.start()
+                shown = f"{answer[:at]}{x} + {y} = {answer[at:]}"
+                sentence = next((s for s in re.split(r"(?<=[.!?])\s+", shown) if f"{x} + {y} =" in s), shown)
+                return (f"; {n} is {a.name} at step {a.step}'s {x} plus {b.name} at step {b.step}'s {y}: if that sum "
+                        f"is what the task asks, show it with its terms, e.g. {answer_to_copy(sentence)}")
+    return ""
+
