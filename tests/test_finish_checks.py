@@ -1520,6 +1520,10 @@ def _queried(ctx, step, sql):
 @pytest.mark.parametrize("sql, doubted", [
     ("SELECT SUM(amount) FROM expenses_q1 WHERE category = 'Travel'", True),  # one quarter's 1,034 (the bench's fault)
     ("SELECT SUM(amount) FROM expenses WHERE category = 'Travel'", False),  # the all-sheets table
+    # the all-sheets table filtered to one sheet (xlsx_two_sheet_total at 550dcf9: "We spent a total of 1034.0 on
+    # Travel in Q1 and Q2." finished the task)
+    ("SELECT SUM(amount) FROM expenses WHERE category = 'Travel' AND sheet = 'Q1'", True),
+    ("SELECT SUM(amount) FROM expenses WHERE sheet IN ('Q1', 'Q2') AND category = 'Travel'", False),
     ("SELECT (SELECT SUM(amount) FROM expenses_q1 WHERE category = 'Travel') + "
      "(SELECT SUM(amount) FROM expenses_q2 WHERE category = 'Travel')", False),
 ])
@@ -1541,6 +1545,10 @@ def test_an_answer_about_both_sheets_from_one_sheets_query_is_doubted(ctx, sql, 
     ev_one = Evidence(goal="How much did we spend on Travel in Q1 in expenses.xlsx?", workspace=ctx.workspace.root,
                       calls=[rec], tool_names=["table_query", "finish"])
     assert not any("more than one sheet" in p for p in finish_problems(f"We spent {figure} on Travel.", ev_one))
+    if "sheet = 'Q1'" in sql:  # the call to copy is the same query over every sheet
+        doubt = next(p for p in problems if "more than one sheet" in p)
+        assert 'call table_query with {"sql": "SELECT SUM(amount) FROM expenses WHERE category = \'Travel\'"}' \
+            in doubt, doubt
 
 
 def test_a_picked_file_that_matches_less_of_the_goal_than_one_in_the_results_is_doubted(ctx):

@@ -155,14 +155,36 @@ _ACROSS = re.compile(r"\b(both|across|combined|altogether|every (sheet|tab|quart
 _SHEET_SOURCE = re.compile(r"^(.+), sheet .+$")
 
 
+_ALL_SHEETS = re.compile(r"^(.+?), (?:all \d+ sheets|sheets .+) \(column sheet names the sheet\)$")
+_SHEET_FILTER = re.compile(r"\bsheet\s*=\s*'([^']+)'", re.IGNORECASE)
+
+
 def _sources_queried(call: CallRecord) -> list[str]:
     """The sources ("expenses.xlsx, sheet Q1") of the tables a ``table_query`` call's
-    SQL names, from the tables its result lists; [] for any other call."""
+    SQL names, from the tables its result lists; [] for any other call. The all-sheets
+    table filtered to one sheet (``WHERE sheet = 'Q1'``, no OR) is that sheet's
+    source: xlsx_two_sheet_total at 550dcf9, Q1's sum so queried was answered as the
+    total "in Q1 and Q2", and the task finished."""
     tables = (call.data or {}).get("tables") if call.name == "table_query" else None
     if not isinstance(tables, dict):
         return []
     sql = str(call.arguments.get("sql", ""))
-    return [str(src) for n, src in tables.items() if re.search(rf"\b{re.escape(str(n))}\b", sql, re.IGNORECASE)]
+    out = []
+    for n, src in tables.items():
+        if not re.search(rf"\b{re.escape(str(n))}\b", sql, re.IGNORECASE):
+            continue
+        every, sheets = _ALL_SHEETS.match(str(src)), set(_SHEET_FILTER.findall(sql))
+        one = every and len(sheets) == 1 and not re.search(r"\b(or|union)\b", sql, re.IGNORECASE)
+        out.append(f"{every.group(1)}, sheet {sheets.pop()}" if one else str(src))
+    return out
+
+
+def _without_sheet_filter(sql: str) -> str:
+    """``sql`` without its one ``sheet = '...'`` condition ("" when it cannot be taken out cleanly)."""
+    out = re.sub(r"\s+and\s+sheet\s*=\s*'[^']*'", "", sql, flags=re.IGNORECASE)
+    out = re.sub(r"\bsheet\s*=\s*'[^']*'\s+and\s+", "", out, flags=re.IGNORECASE)
+    out = re.sub(r"\s+where\s+sheet\s*=\s*'[^']*'(?=\s|$)", "", out, flags=re.IGNORECASE)
+    return "" if _SHEET_FILTER.search(out) else out
 
 
 def _one_part_of_union(answer: str, ev: Evidence) -> str:
@@ -257,6 +279,11 @@ def _one_sheet_of_many(answer: str, ev: Evidence) -> str:
     if len(per_sheet) == 1:  # one sheet queried: the same query over each sheet's table, to copy (xlsx_two_sheet_total
         # at 62f6d46: Q1's sum refused without a call to copy, twice; the SELECT came only after Q2's query)
         (only, sql), = per_sheet.items()
+        every = _without_sheet_filter(sql) if _SHEET_FILTER.search(sql) else ""
+        if every:  # the all-sheets table filtered to one sheet: the same query without the filter
+            return (f"the task asks about more than one sheet, but the answer's numbers come from table_query at step "
+                    f"{c.step}, which read only {src}; query every sheet of {book} (its all-sheets table: "
+                    f"{call_to_copy('table_query', {'sql': every})})")
         name = next((k for k, v in tables.items() if v == only), "")
         siblings = [k for k, v in tables.items() if str(v).startswith(f"{book}, sheet ")]
         if name and len(siblings) > 1:
