@@ -85,6 +85,15 @@ def test_cell_values_may_write_a_small_count_as_a_float():
     ("Create a project: src/main.py, README.md and .gitignore", ["src/main.py", "README.md", ".gitignore"], []),
     ("What does plan.txt say about the launch?", [], ["plan.txt"]),
     ("Write totals.txt with the totals from data.csv", ["totals.txt"], ["data.csv"]),
+    # a held-out task at 15cf83c: "write a short memo in memo.md" counted memo.md as an input; the totals were
+    # answered in the chat, memo.md was never written, and the task finished (a wrong "done")
+    ("Total the costs in costs.xlsx by department and write a short memo in memo.md stating each department's "
+     "total.", ["memo.md"], ["costs.xlsx"]),
+    ("Save the totals in totals.csv", ["totals.csv"], []),
+    ("Write a report on the data in data.csv", [], ["data.csv"]),  # the data is in it, not the report
+    ("Write the names in names.txt to out.txt", ["out.txt"], ["names.txt"]),
+    ("Write a summary of the facts in report.docx", [], ["report.docx"]),
+    ("Find the deadline in notes.md", [], ["notes.md"]),
 ])
 def test_goal_files_are_split_into_outputs_and_inputs(goal, outputs, inputs):
     assert goal_files(goal) == (outputs, inputs)
@@ -3276,3 +3285,15 @@ def test_a_sum_of_two_query_totals_given_bare_gets_it_with_its_terms_to_copy(tmp
                         f"e.g. the answer to copy: \"{copy}\""], problems
     assert finish_problems(copy, ev) == []
     assert "is table_query at step" not in finish_problems("The total was $2,100.00.", ev)[0]
+
+
+def test_a_memo_asked_in_a_file_and_answered_in_the_chat_is_doubted(tmp_path):
+    """A held-out task at 15cf83c: "... write a short memo in memo.md stating each department's total." The totals
+    were queried and answered in the chat, memo.md never written, and the task finished (a wrong "done")."""
+    goal = ("Total the costs in costs.xlsx by department and write a short memo in memo.md stating each "
+            "department's total.")
+    query = _done("table_query", "3 rows:\ndepartment | sum(cost)\n-----------+----------\nSales | 16201.0\n"
+                  "R&D | 13000.0\nSupport | 6250.0", sql="SELECT department, SUM(cost) FROM costs GROUP BY 1")
+    problems = _problems(tmp_path, goal, "The total costs by department are: Sales 16201.0, R&D 13000.0, Support "
+                         "6250.0.", [query], files=("costs.xlsx",))
+    assert any(p.startswith("the task asks for memo.md, but it does not exist") for p in problems), problems

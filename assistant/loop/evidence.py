@@ -206,6 +206,12 @@ def _sentence_before(text: str, pos: int) -> str:
     return text[start:pos]
 
 
+#: the end of "write a short memo in", "save the totals in", "... to": a file named next is the one written
+_WRITTEN_IN = re.compile(r"(?:\b(?:memo|note|notes|summary|report|reply|letter|answer|answers|result|results|total|"
+                         r"totals|list|table|line|lines|row|rows|paragraph|text|it|them)\s+in|\b(?:to|into))\s+"
+                         r"(?:the\s+|a\s+)?(?:new\s+)?(?:file\s+)?[`'\"]?$", re.IGNORECASE)
+
+
 def goal_files(goal: str) -> tuple[list[str], list[str]]:
     """``(outputs, inputs)``: files the goal asks to create and files it names to use.
 
@@ -218,6 +224,18 @@ def goal_files(goal: str) -> tuple[list[str], list[str]]:
         create = [m.end() for m in _CREATE.finditer(before)]
         read = [m.end() for m in _READ.finditer(before)]
         target = outputs if create and (not read or max(create) > max(read)) else inputs
+        if target is inputs and create and _WRITTEN_IN.search(before):
+            # "write a short memo in memo.md", "save the totals in totals.csv", "... to out.txt": the place written
+            # (a held-out task at 15cf83c: memo.md counted as an input, the totals answered in the chat, memo.md
+            # never written, and the task finished); not "the data in data.csv", nor one followed by "to X"
+            between = before[max(create):]
+            tail = goal[pos + len(rel):]
+            clause = re.split(r"\.\s|;|\n", tail, maxsplit=1)[0]
+            to_place = bool(re.search(r"\b(to|into)\s+(?:the\s+|a\s+)?(?:new\s+)?(?:file\s+)?[`'\"]?$", before,
+                                      re.IGNORECASE))
+            if to_place or (not [m for m in _READ.finditer(between) if m.group(0).lower() != "in"]
+                            and not re.search(r"\b(to|into)\s+\S", clause, re.IGNORECASE)):
+                target = outputs
         if rel not in outputs and rel not in inputs:
             target.append(rel)
     return outputs, inputs
