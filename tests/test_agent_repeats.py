@@ -2383,3 +2383,24 @@ def test_a_write_with_nothing_to_write_gets_the_query_to_copy_and_the_next_turn_
         "\nThe call to copy (harness note at step 0: call table_query with {" in results[1], results[1]
     assert run.model.calls[1][0] == "tool_call" and run.model.grammar_tools[1] == ["table_query"]
     run.store.close()
+
+
+def test_a_table_for_a_text_output_under_another_name_gets_the_write_file_to_copy(assistant_home, tmp_path):
+    """A held-out task at 3c4a06c: "... write a short memo in memo.md ...": xlsx_write of the totals to summary.md was
+    refused with xlsx_write to memo.md to copy, which xlsx_write refuses in turn (a workbook must be *.xlsx). The
+    call to copy is write_file with the rows as lines."""
+    from tools.office import OFFICE_TOOLS
+
+    rows = '[["Department", "Total"], ["Sales", 16201.0], ["R&D", 13000.0]]'
+    run = scripted_agent(tmp_path, [call("xlsx_read", path="costs.xlsx"), call("xlsx_write", path="summary.md",
+                                                                             rows=rows), "I could not."],
+                         [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    workbook(run.ws / "costs.xlsx", {"Costs": [["Department", "Cost"], ["Sales", 16201.0], ["R&D", 13000.0]]})
+    goal = "Total the costs in costs.xlsx by department and write a short memo in memo.md stating each one's total."
+    events = list(run.agent.run(goal, workspace=run.ws))
+    refused = next(e.result for e in events if isinstance(e, ToolCallFinished) and e.result.startswith("Not run"))
+    assert refused == ('Not run: the task asks for memo.md, not summary.md; write memo.md: call write_file with '
+                       '{"path": "memo.md", "content": "Department | Total\\nSales | 16201.0\\nR&D | 13000.0"}'), \
+        refused
+    assert not (run.ws / "summary.md").exists()
+    run.store.close()

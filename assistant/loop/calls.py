@@ -881,8 +881,13 @@ class CallRunner:
             want = self._unasked_output(call)
             if want:  # multistep_invoices_memo at db466c8: the invoices written to summary.xlsx, never invoices.xlsx
                 args = {k: v for k, v in call.arguments.items() if k != "output"}
-                msg = (f"Not run: the task asks for {want}, not {call.arguments.get('path')}; write {want}: "
-                       f"{call_to_copy(call.name, {**args, 'path': want})}")
+                copy = call_to_copy(call.name, {**args, 'path': want})
+                text = _as_text(call) if _writes_text(want) and call.name in _OFFICE_MAKERS else None
+                if text is not None:  # a held-out memo.md at 3c4a06c: xlsx_write to summary.md got xlsx_write to
+                    # memo.md to copy, which xlsx_write refuses (a workbook must be named *.xlsx)
+                    copy = call_to_copy("write_file", {"path": want, "content": text}) if text else \
+                        f"write it with write_file (path {want!r}, content: its text)"
+                msg = f"Not run: the task asks for {want}, not {call.arguments.get('path')}; write {want}: {copy}"
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             kin = self._new_file_for_a_change(call)
             if kin:  # handoff_which_contract at ef38a30: contracts/client-address.docx made up for "the contract"
@@ -2845,3 +2850,24 @@ def _example_query(table: Any, goal: str = "") -> str:
     asked = asked_count(goal)  # "the five vendors we paid the most": the ranking itself, not every group
     order = f"ORDER BY 2 {'DESC' if asked[2] else 'ASC'} LIMIT {asked[0]}" if asked else "ORDER BY 2 DESC"
     return f"SELECT {text}, SUM({number}) FROM {table.name} GROUP BY {text} {order}"
+
+
+_OFFICE_MAKERS = ("xlsx_write", "csv_write", "docx_create")
+
+
+def _writes_text(path: str) -> bool:
+    """``path`` is a plain-text file (no office or CSV writer makes its kind)."""
+    return os.path.splitext(path)[1].lower() not in (*WRITER_OF, ".tsv", ".pdf")
+
+
+def _as_text(call: CallRecord) -> str:
+    """The text an office write ``call`` holds, for write_file: its rows one per line (cells
+    joined by " | "), or its blocks' texts, one paragraph each; "" when it holds neither."""
+    rows = call.arguments.get("rows")
+    if isinstance(rows, list) and rows and all(isinstance(r, list) for r in rows):
+        return "\n".join(" | ".join("" if v is None else str(v) for v in r) for r in rows)
+    blocks = call.arguments.get("blocks")
+    if isinstance(blocks, list):
+        return "\n\n".join(str(b.get("text", "")) for b in blocks if isinstance(b, dict) and b.get("text"))
+    return ""
+
