@@ -35,7 +35,7 @@ from .history import truncate_observation
 from .named_files import grep_call, text_change, unread_inputs
 from .policy import decide
 from .preread import PREREAD_STEP
-from .recap import call_to_copy, calls_to_copy_in, next_call_to_copy
+from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, next_call_to_copy
 from .stuck import signature
 from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, loaded_groups, unasked_groups
 from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_sum, goal_columns, \
@@ -241,7 +241,7 @@ class CallRunner:
     def _with_pending(self, msg: str) -> str:
         """``msg`` and, on a line after it, the pending call to copy (:func:`next_call_to_copy`), if any."""
         pending = next_call_to_copy(self.s.calls, self.s.messages)
-        return f"{msg}\nThe call to copy (harness note at {pending})" if pending else msg
+        return f"{msg}\n{PENDING_NOTE} {pending})" if pending else msg
 
     def _pending_for_path(self, call: CallRecord) -> str:
         """The pending call to copy ('step N: call NAME with {...}') when it writes the
@@ -788,7 +788,7 @@ class CallRunner:
             query_first = ": call table_query with " in pending and tool.risk is not RiskClass.READ \
                 and not any(c.name == "table_query" and c.status == "done" and not c.error for c in s.calls)
             if f": call {tool.name} with " in pending or query_first:  # xlsx_total at 8282b36: the row's call
-                msg += f"\nThe call to copy (harness note at {pending})"  # given, sent without cells
+                msg += f"\n{PENDING_NOTE} {pending})"  # given, sent without cells
             return (yield from self.finish(call, ToolResult.fail(msg), "invalid"))
         asked = [str(g) for g in call.arguments.get("groups") or []] if call.name == "use_tools" else []
         unasked = unasked_groups(asked, [s.task.goal, *getattr(self.ctx, "user_words", [])], s.task.workspace) \
@@ -1124,7 +1124,7 @@ class CallRunner:
                    "or give your final answer.")
             pending = next_call_to_copy(s.calls, s.messages)
             if any(f": call {n} with " in pending for n in named):
-                msg += f"\nThe call to copy (harness note at {pending})"
+                msg += f"\n{PENDING_NOTE} {pending})"
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         search = grep_call(s.task.goal, [*self.registry.names(), *self.extra_tools]) \
             if question and _NAMES_A_FILE.search(question) and not any(

@@ -106,6 +106,9 @@ _FENCE_END = re.compile(r"^<<END_UNTRUSTED \w+>>$", re.MULTILINE)
 #: how a refusal repeats the call to copy not made yet (ending.end_with_answer); the turn after it must be a call
 #: (turns.force_to_look)
 PENDING_CALL = "The call to copy that you have not made yet"
+#: how a refused call's result repeats the call to copy not made yet (calls.CallRunner._with_pending): the turn
+#: after it may only make that call (turns.copy_after_failed_write)
+PENDING_NOTE = "The call to copy (harness note at"
 
 
 def next_call_to_copy(calls: Sequence[CallRecord], notes: Sequence[StoredMessage] = ()) -> str:

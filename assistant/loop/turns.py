@@ -22,7 +22,7 @@ from model.types import ParseError, ToolCall, TurnOutput
 from ..state.models import Task
 
 from .plan import work_calls
-from .recap import PENDING_CALL, calls_to_copy_in, found_so_far
+from .recap import PENDING_CALL, PENDING_NOTE, calls_to_copy_in, found_so_far
 from .verify import announces_work, unbacked_file_claims
 from .answer_form import without_tool_asides
 
@@ -325,7 +325,7 @@ def copy_after_failed_write(step_calls: Sequence[Any]) -> list[str]:
               and ((getattr(c, "risk", None) or "read") in ("write", "destructive")
                    or getattr(c, "name", "") == "ask_human"
                    or (getattr(c, "status", "") == "invalid"
-                       and "\nThe call to copy (harness note at " in (getattr(c, "result", "") or "")))]
+                       and f"\n{PENDING_NOTE} " in (getattr(c, "result", "") or "")))]
     return list(dict.fromkeys(name for c in failed for name, _ in calls_to_copy_in(getattr(c, "result", "") or "")
                               if name != "finish"))
 
