@@ -1105,6 +1105,27 @@ def test_a_query_shown_without_what_it_returned_is_no_answer(tmp_path):
     assert "shows code for the user to run" in _problems(tmp_path, goal, other, [ran], files=())[0]
 
 
+def test_code_that_moves_files_is_told_the_tool_that_moves_them(tmp_path):
+    """files_organise at 6b49cef: a Python script of os.makedirs and os.rename for the user to run was told to
+    "run it with a tool (SQL with table_query)"; the model went on to pdf_info and paused stuck."""
+    goal = "Sort the files in the inbox folder into subfolders of inbox named after their file extension."
+    script = ("You can follow these steps:\n\n```python\nimport os\n\nsource = 'inbox'\nfor f in os.listdir(source):\n"
+              "    ext = f.split('.')[-1]\n    os.makedirs(os.path.join(source, ext), exist_ok=True)\n"
+              "    os.rename(os.path.join(source, f), os.path.join(source, ext, f))\n```\n\nRun this script.")
+    tools = [*TOOLS, "move", "table_query"]
+    problems = finish_problems(script, Evidence(goal=goal, workspace=tmp_path, tool_names=tools))
+    assert problems[0].startswith("the answer shows code for the user to run instead of doing the work; do it with "
+                                  "move (a wildcard src such as inbox/*.pdf moves every match into the folder dest)")
+    assert "table_query" not in problems[0]
+    removes = script.replace("os.rename(", "os.remove(")
+    tools.append("delete")
+    assert "do it with delete," in finish_problems(removes, Evidence(goal=goal, workspace=tmp_path,
+                                                                     tool_names=tools))[0]
+    query = "```sql\nSELECT ext, COUNT(*) FROM files GROUP BY ext\n```"  # a query is still table_query's work
+    asked = finish_problems(query, Evidence(goal=goal, workspace=tmp_path, tool_names=tools))[0]
+    assert "call table_query with" in asked and "do it with" not in asked
+
+
 def test_a_sheet_the_goal_names_must_exist_in_the_workbook_written(tmp_path):
     """xlsx_top_vendors: "Add a sheet named "Top 5"": the model wrote "Top 5" into a cell and answered "Done."."""
     import openpyxl

@@ -16,7 +16,7 @@ import difflib
 import json
 import re
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Collection, Iterable, Sequence
 
 from model.parsing_failed import looks_like_failed_call, unknown_json_tool
 from tools.untrusted import FENCE_NOTICE
@@ -114,6 +114,24 @@ _CODE_BLOCK = re.compile(r"```[ \t]*(sql|python|py|bash|sh|shell|js|javascript|v
 _CODE_WORDS = re.compile(r"^\s*(select|insert|update|delete|with)\b.*\b(from|into|set|as)\b|^\s*(import|def|class)\s"
                          r"|^\s*from\s+\S+\s+import\b", re.IGNORECASE | re.MULTILINE)
 _CODE_MARKS = re.compile(r"[;{}]|^\s*=|\w\(.*\)", re.MULTILINE)
+
+
+#: what code shown to the user does, and the tool that does it here. files_organise at 6b49cef: a Python script of
+#: os.makedirs and os.rename was told to "run it with a tool (SQL with table_query)"; the model went on to pdf_info
+_CODE_TOOLS = (
+    (re.compile(r"\b(?:os\.rename|os\.replace|shutil\.move|mv|Move-Item)\b"), "move",
+     "move (a wildcard src such as inbox/*.pdf moves every match into the folder dest)"),
+    (re.compile(r"\b(?:shutil\.copy\w*|cp|Copy-Item)\b"), "copy", "copy"),
+    (re.compile(r"\b(?:os\.remove|os\.unlink|shutil\.rmtree|rm|Remove-Item)\b"), "delete", "delete"),
+)
+
+
+def code_tool(answer: str, tool_names: Collection[str]) -> str:
+    """How to name the tool that does what the fenced code in ``answer`` does: "move (...)"
+    for code that moves files, and so on; "" for code that none of ``tool_names`` does
+    (a query, a calculation: table_query's work)."""
+    code = "\n".join(m.group(2) for m in _CODE_BLOCK.finditer(answer))
+    return next((how for pattern, name, how in _CODE_TOOLS if name in tool_names and pattern.search(code)), "")
 
 
 def _is_table(text: str) -> bool:

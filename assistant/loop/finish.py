@@ -32,7 +32,7 @@ from tools.base import RiskClass, Tool, ToolContext, ToolResult
 
 from ..state.models import CallRecord
 from .answer_form import CANNED_REFUSAL, _copied_result, _holds_marker, _query_ran, _query_shown, \
-    _query_shown_not_its_rows, _shape_problem, _shows_code, answer_to_copy, echoes_harness, markup_problem, \
+    _query_shown_not_its_rows, _shape_problem, _shows_code, answer_to_copy, code_tool, echoes_harness, markup_problem, \
     not_an_answer, rows_named_to_copy, unwrap_answer, without_tool_asides
 from .attribution import misattributed_contact
 from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _HARNESS_TOOLS, _LIST_MARKER, _MUST_CHANGE, _NEGATED, \
@@ -660,6 +660,10 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         if sql:  # xlsx_two_sheet_total at f000187: the right query shown, never run, then a sum made up
             return ["the answer shows code for the user to run instead of its result; run the query: "
                     f"{call_to_copy('table_query', {'sql': sql})}, then answer with what it returns"]
+        tool = code_tool(answer, ev.tool_names)
+        if tool:
+            return [f"the answer shows code for the user to run instead of doing the work; do it with {tool}, "
+                    "then answer with what it did"]
         return ["the answer shows code for the user to run instead of the result; run it with a tool (SQL with "
                 "table_query) and answer with what it returns"]
     shown = _query_shown_not_its_rows(answer, ev)
