@@ -2839,6 +2839,12 @@ def test_an_answer_to_two_questions_may_not_drop_what_an_earlier_answer_found(tm
     got = finish_problems('The PDF "manual.pdf" has 6 pages, is not encrypted, and the page size is 216mm x 279mm.',
                           Evidence(goal, tmp_path, calls=[info], tool_names=["pdf_info"]))
     assert any(p.startswith("the task also asks 'what is the title on its first page'") for p in got), got
+    # pdf_page_count at 6b49cef: the first page's line given without the word "title" answers it
+    read = _done("pdf_read", "manual.pdf: 6 pages.\n--- page 1 ---\nSolar Lamp X2 User Guide\n--- page 2 ---\nSection 2",
+                 path="manual.pdf")
+    ev = Evidence(goal, tmp_path, calls=[read], tool_names=["pdf_read"])
+    assert finish_problems("6 pages; first page: Solar Lamp X2 User Guide", ev) == []
+    assert any(p.startswith("the task also asks") for p in finish_problems("manual.pdf has 6 pages.", ev))
 
 
 def test_formulas_said_computed_when_the_tool_said_they_were_not_are_doubted_with_the_answer_to_copy(tmp_path):
@@ -3000,6 +3006,13 @@ def test_an_echo_of_the_harness_after_the_reads_a_question_needs_is_told_the_rea
                         "first page is 'Solar Lamp X2 User Guide'.\""], problems
     assert finish_problems("manual.pdf has 6 pages. The title on its first page is 'Solar Lamp X2 User Guide'.",
                            ev) == []
+    # pdf_page_count at 6b49cef: the note and the pages it showed, sent on one line, passed for an answer that left
+    # out the title; the answer to copy became that line with an earlier answer's sentence, and the task handed off
+    fence = "<<UNTRUSTED 6c12d0dc4e5a3a25 source=manual.pdf>>\n{}\n<<END_UNTRUSTED 6c12d0dc4e5a3a25>>"
+    fenced = Evidence(goal, tmp_path, calls=[_done("pdf_read", fence.format(shown), path="manual.pdf")],
+                      tool_names=TOOLS, harness_texts=[note.replace(shown, fence.format(shown))])
+    flat = " ".join(note.split()).replace("Section 2", "---")
+    assert finish_problems(flat, fenced) == problems
     unread = Evidence(goal, tmp_path, calls=[], tool_names=TOOLS, harness_texts=[note])  # nothing read: do the work
     assert "do the work with tools" in finish_problems(note, unread)[0]
 

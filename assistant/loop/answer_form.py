@@ -255,6 +255,12 @@ def echoes_harness(answer: str, harness_texts: Iterable[str], *, min_chars: int 
     texts = [*harness_texts, FENCE_NOTICE, format_instructions("xml"), format_instructions("json")]
     if any(first in _squash(t) for t in texts if t):
         return True
+    # the harness's lead-in, then the data it showed, on one line: pdf_page_count at 6b49cef answered "The harness
+    # read this for you before your first turn (step 0); here it is again: manual.pdf: 6 pages. --- page 1 --- ..."
+    lead = first.split(": ", 1)[0]
+    if lead != first and len(lead) >= min_chars and any(lead in _squash(t) for t in texts if t) \
+            and not any(lead in _squash(_FENCE_LINE.sub("", t)) for t in data_texts if t):
+        return True
     # near copies too: the demo model answered "What you found and did, and said plainly what you could not
     # find or finish" (the last step's note says "say plainly")
     words = re.findall(r"\w+", first)
