@@ -2845,6 +2845,14 @@ def test_an_answer_to_two_questions_may_not_drop_what_an_earlier_answer_found(tm
     ev = Evidence(goal, tmp_path, calls=[read], tool_names=["pdf_read"])
     assert finish_problems("6 pages; first page: Solar Lamp X2 User Guide", ev) == []
     assert any(p.startswith("the task also asks") for p in finish_problems("manual.pdf has 6 pages.", ev))
+    # pdf_page_count at 6b49cef: the answer to copy was the muddled answer ("The user's request was not fully
+    # completed ...") with the title's sentence added, and it finished the task; the reads give a clean one
+    from assistant.loop.ending import dropped_finding
+    earlier = 'The final answer is: 6 "Solar Lamp X2 User Guide"'
+    muddled = "The user's request was not fully completed. The final answer is: manual.pdf has 6 pages."
+    doubt = dropped_finding(muddled, [(earlier, "Finish check:\n- the answer ends with 'is:'")], ev)
+    assert doubt.endswith("the answer to copy: \"manual.pdf has 6 pages. The title on its first page is 'Solar Lamp X2 "
+                          "User Guide'.\""), doubt
 
 
 def test_formulas_said_computed_when_the_tool_said_they_were_not_are_doubted_with_the_answer_to_copy(tmp_path):

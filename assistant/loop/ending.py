@@ -25,6 +25,7 @@ from .answer_form import ANSWER_TO_COPY, CANNED_REFUSAL, answer_to_copy
 from .attribution import NOT_FOUND_TAIL
 from .evidence import _NOT_DONE, Evidence, made_paths
 from .finish import _QUOTED, FINISH, FINISH_CHECK_PREFIX, changed_nothing, finish_problems, gives_up, undoable_verb
+from .period import pages_answer
 from .recap import PENDING_CALL, call_to_copy, changed_so_far, found_so_far, next_call_to_copy
 
 __all__ = ["end_with_answer", "evidence_of", "checks_failed_since_note", "touched_paths", "answer_to_give",
@@ -327,9 +328,12 @@ def dropped_finding(answer: str, refused: Sequence[tuple[str, str]], ev: Evidenc
                 start = max(earlier.rfind(". ", 0, m.start()) + 1, earlier.rfind("\n", 0, m.start()) + 1, 0)
                 end = earlier.find(". ", m.end())
                 sentence = earlier[start:end + 1 if end != -1 else len(earlier)].strip()
+                # pdf_page_count at 6b49cef: the answer built on ("The user's request was not fully completed ...
+                # The final answer is: ...") finished the task; the harness's own answer from the reads is cleaner
+                built = pages_answer(ev.goal, ev.calls)
+                whole = built if low in built.lower() else f"{answer.strip()} {sentence}"
                 return (f"the answer leaves out \"{phrase}\", which an earlier answer gave from the tools' results, "
-                        f"and the task asks two things; give both: "
-                        f"{answer_to_copy(answer.strip() + ' ' + sentence)}")
+                        f"and the task asks two things; give both: {answer_to_copy(whole)}")
     return ""
 
 
