@@ -1581,6 +1581,33 @@ def test_an_answer_about_both_sheets_from_one_sheets_query_is_doubted(ctx, sql, 
             in doubt, doubt
 
 
+def test_one_groups_figure_answered_for_every_matching_row_is_doubted_with_the_query_to_copy(ctx):
+    """A held-out task at 57f5bed: "How many orders in orders.csv are over 500 euros, and what do they add up to?"
+    was answered "3497.83", one customer's sum from GROUP BY customer ... LIMIT 1, and the task finished (the
+    14 orders over 500 add up to 9,073.34)."""
+    pytest.importorskip("duckdb")
+    rows = [("Acme", 900.5), ("Acme", 620.0), ("Birch", 710.25), ("Coral", 120.0), ("Birch", 80.0)]
+    ctx.workspace.write_text("orders.csv", "customer,amount_eur\n" + "".join(f"{c},{a}\n" for c, a in rows))
+    grouped = _queried(ctx, 1, "SELECT customer, SUM(amount_eur) FROM orders WHERE amount_eur > 500 "
+                              "GROUP BY customer ORDER BY 2 DESC LIMIT 1")
+    goal = "How many orders in orders.csv are over 500 euros, and what do they add up to?"
+
+    def problems(answer, calls, question=goal):
+        ev = Evidence(goal=question, workspace=ctx.workspace.root, calls=calls, tool_names=["table_query", "finish"])
+        return finish_problems(answer, ev)
+
+    got = problems("1520.50", [grouped])
+    assert any("one figure per customer" in p and 'call table_query with {"sql": "SELECT COUNT(*), SUM(amount_eur) '
+               'FROM orders WHERE amount_eur > 500"}' in p for p in got), got
+    whole = _queried(ctx, 2, "SELECT COUNT(*), SUM(amount_eur) FROM orders WHERE amount_eur > 500")
+    assert problems("3 orders are over 500 euros; they add up to 2230.75.", [grouped, whole]) == []
+    # a question about the groups is answered by one group's figure
+    assert not any("one figure per" in p for p in problems(
+        "Acme: 1520.50", [grouped], "Which customer's orders over 500 euros add up to the most?"))
+    per_customer = "What do the orders over 500 add up to per customer?"
+    assert not any("one figure per" in p for p in problems("Acme: 1520.50.", [grouped], per_customer))
+
+
 def test_a_picked_file_that_matches_less_of_the_goal_than_one_in_the_results_is_doubted(ctx):
     from tools.files.reading import grep
     from tool_helpers import call
