@@ -1601,6 +1601,12 @@ def test_one_groups_figure_answered_for_every_matching_row_is_doubted_with_the_q
                'FROM orders WHERE amount_eur > 500"}' in p for p in got), got
     whole = _queried(ctx, 2, "SELECT COUNT(*), SUM(amount_eur) FROM orders WHERE amount_eur > 500")
     assert problems("3 orders are over 500 euros; they add up to 2230.75.", [grouped, whole]) == []
+    # at 2d81ae3 the next answer gave the sum alone: "500" is the goal's, 2230.75 no count; the count is shown
+    assert "the task asks how many, and the answer gives no number; say how many the tools showed (table_query at " \
+           "step 2 gave count_star() = 3)" in problems("The total of orders over 500 euros is 2230.75 euros.",
+                                                        [grouped, whole])
+    assert problems("Acme's orders over 500 add up to 1520.50.", [grouped],  # the group the goal names
+                    "What do Acme's orders over 500 euros add up to?") == []
     # a question about the groups is answered by one group's figure
     assert not any("one figure per" in p for p in problems(
         "Acme: 1520.50", [grouped], "Which customer's orders over 500 euros add up to the most?"))

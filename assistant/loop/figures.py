@@ -349,6 +349,11 @@ def one_group_for_all(answer: str, ev: Evidence) -> str:
         groups = [g.strip() for g in m.group(1).split(",")] if m else []
         if not groups or any(w in ev.goal.lower() for g in groups for w in re.findall(r"[a-z]{3,}", g.lower())):
             return ""
+        # the group the goal names ("What did we spend on Travel?", a query per category): its figure is the answer
+        rows = [r for r in _table_rows(c.result or "") if said & set(_numbers(" ".join(r)))]
+        if any(re.search(rf"(?<!\w){re.escape(cell)}(?!\w)", ev.goal, re.IGNORECASE)
+               for r in rows for cell in r if cell and not _numbers(cell)):
+            return ""
         whole = _ungrouped(sql, groups, count=bool(re.search(r"\bhow many\b", ev.goal, re.IGNORECASE)))
         how = (f"run it without the grouping: {call_to_copy('table_query', {'sql': whole})}" if whole
                else "run it again without GROUP BY")
