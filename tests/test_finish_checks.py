@@ -1614,6 +1614,32 @@ def test_one_groups_figure_answered_for_every_matching_row_is_doubted_with_the_q
     assert not any("one figure per" in p for p in problems("Acme: 1520.50.", [grouped], per_customer))
 
 
+def test_what_is_left_answered_from_a_query_that_subtracted_nothing_is_doubted(ctx):
+    """A held-out task at 2d81ae3: "Who has the most vacation days left in vacation.xlsx, and how many?" was
+    answered "Jonas, with 30 days remaining", the highest Allowance from SUM(allowance); Petra has 22 left."""
+    pytest.importorskip("duckdb")
+    from test_table_query import write_xlsx
+
+    write_xlsx(ctx, "vacation.xlsx", {"2026": [["Employee", "Allowance", "Taken", "Balance"], ["Jonas", 30, 12, 18],
+                                               ["Petra", 25, 3, 22], ["Omar", 30, 27, 3]]})
+    goal = "Who has the most vacation days left in vacation.xlsx, and how many?"
+
+    def problems(answer, sql, question=goal):
+        ev = Evidence(goal=question, workspace=ctx.workspace.root, calls=[_queried(ctx, 1, sql)],
+                      tool_names=["table_query", "finish"])
+        return finish_problems(answer, ev)
+
+    plain = "SELECT employee, SUM(allowance) FROM vacation GROUP BY employee ORDER BY 2 DESC"
+    got = problems("Jonas has the most vacation days left, with 30 days remaining.", plain)
+    assert any(p.startswith("the question asks what is left, but table_query at step 1 subtracted nothing: its "
+                            "sum(allowance) is a column as it stands") for p in got), got
+    difference = "SELECT employee, allowance - taken AS days FROM vacation ORDER BY 2 DESC LIMIT 1"
+    assert problems("Petra has the most vacation days left: 22.", difference) == []
+    balance = "SELECT employee, balance FROM vacation ORDER BY 2 DESC LIMIT 1"  # a column of what is left
+    assert problems("Petra, with a balance of 22 days.", balance, "Whose vacation balance is the highest?") == []
+    assert problems("Jonas has the most, 30 days.", plain, "Who has the most vacation days in total?") == []
+
+
 def test_a_picked_file_that_matches_less_of_the_goal_than_one_in_the_results_is_doubted(ctx):
     from tools.files.reading import grep
     from tool_helpers import call

@@ -363,6 +363,41 @@ def one_group_for_all(answer: str, ev: Evidence) -> str:
     return ""
 
 
+#: a question about what is left after something is taken off: it needs a subtraction
+_LEFT = re.compile(r"\b(left|remaining|remains?|balance|outstanding|net|still (?:owe[sd]?|due|open|available)|"
+                   r"difference)\b", re.IGNORECASE)
+#: a minus between two operands in SQL ("allowance - taken", "SUM(a)-SUM(b)"), not a negative literal
+_MINUS = re.compile(r"[\w)\]\"`]\s*-\s*[\w(\"`]")
+
+
+def nothing_subtracted(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks what is left ("days left", "the outstanding
+    amount", "the balance") and the answer's number comes from a ``table_query``
+    whose SQL subtracts nothing: a column as it stands, before anything is taken
+    off ("" otherwise). A held-out task at 2d81ae3: "Who has the most vacation days
+    left in vacation.xlsx, and how many?" was answered "Jonas, with 30 days", the
+    highest Allowance; Petra has 22 left (Allowance 25, Taken 3)."""
+    if "?" not in ev.goal or not _LEFT.search(ev.goal):
+        return ""
+    said = set(_numbers(_LIST_MARKER.sub(" ", answer))) - set(_numbers(ev.goal))
+    for c in reversed(ev.calls):
+        if c.name != "table_query" or c.status != "done" or c.error or not said & _source_numbers([c.result or ""]):
+            continue
+        sql = " ".join(str(c.arguments.get("sql", "")).split())
+        if _MINUS.search(sql) or re.search(rf"{_LEFT.search(ev.goal).group(1)[:6]}", sql, re.IGNORECASE):
+            return ""  # a difference taken, or a column of what is left ("balance", "days_left")
+        lines = [ln for ln in _FENCE_LINE.sub("", c.result or "").splitlines() if "|" in ln]
+        header = [x.strip() for x in lines[0].split("|")] if lines else []
+        rows = _table_rows(c.result or "")
+        cols = [header[i] for i in range(len(header)) if any(i < len(r) and said & set(_numbers(r[i])) for r in rows)]
+        what = f"its {', '.join(cols)} is a column as it stands" if cols else "its numbers are columns as they stand"
+        return (f"the question asks what is {_LEFT.search(ev.goal).group(0)}, but table_query at step {c.step} "
+                f"subtracted nothing: {what}, before anything used, paid or taken is taken off. If the table has "
+                "such a column, query the difference (SELECT ..., a - b AS left FROM ... ORDER BY 2 DESC) and answer "
+                "from what it returns")
+    return ""
+
+
 _NOT_ASKED = frozenset("""much many does there what which whose where when tell find give show know file""".split())
 
 
