@@ -1721,3 +1721,31 @@ def test_the_budget_pause_cuts_the_last_result_at_a_word():
         "sentences Fix this …"), text
     done.result = "ok."
     assert progress_summary(SimpleNamespace(calls=[done], task=task)).endswith("last: finish -> ok.")
+
+
+def test_a_tool_sees_the_files_the_goal_takes_the_work_from_as_sources(tmp_path):
+    """ToolContext.sources: the calendar refuses a day the file the event comes from never gives (a held-out
+    task at 2d81ae3 added "the follow-up meeting from meeting-notes.md" on the wrong day). Only reads of the goal's
+    input files count, without the untrusted-data fence."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    seen: list[list[str]] = []
+
+    class Empty(BaseModel):
+        pass
+
+    def _probe(ctx: ToolContext, p: Empty) -> str:
+        seen.append(list(ctx.sources))
+        return "probed"
+
+    probe = Tool("probe", "Look at the sources.", Empty, _probe, RiskClass.READ)
+    run = scripted_agent(tmp_path, [call("read_file", path="other.md"), call("read_file", path="meeting-notes.md"),
+                                     call("probe"), "Nothing was added."], [*FILE_TOOLS, probe], approve="all")
+    (run.ws / "meeting-notes.md").write_text('Follow-up: "Quote review" next Friday at 11am.\n')
+    (run.ws / "other.md").write_text("Lunch on Monday.\n")
+    list(run.agent.run("Put the follow-up meeting from meeting-notes.md in my calendar.", workspace=run.ws))
+    run.store.close()
+    assert len(seen) == 1 and len(seen[0]) == 1, seen
+    assert 'Follow-up: "Quote review" next Friday at 11am.' in seen[0][0] and "UNTRUSTED" not in seen[0][0]
+    assert "Monday" not in seen[0][0]

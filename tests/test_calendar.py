@@ -284,6 +284,28 @@ def test_an_event_of_the_wrong_length_gets_the_length_the_user_said(home):
     assert sorted(ev["dtend"].dt - ev["dtstart"].dt for ev in events) == [timedelta(minutes=5), timedelta(minutes=45)]
 
 
+def test_a_day_the_file_the_event_comes_from_never_gives_is_refused_with_its_phrase(home):
+    """A held-out task at 2d81ae3: "Put the follow-up meeting from meeting-notes.md in my calendar." The notes say
+    '"Northwind quote review" with Priya next Friday at 11am, 30 minutes'; Qwen 1.5B added "Follow-up meeting"
+    that day, a Saturday, at 11:30, and the task finished."""
+    notes = ("- Priya sends the revised quote by Thursday.\n"
+             'Follow-up: "Northwind quote review" with Priya next Friday at 11am, 30 minutes, room Tulip.\n')
+    ctx = ToolContext(user_words=["Put the follow-up meeting from meeting-notes.md in my calendar."], sources=[notes])
+    call, _ = make(ctx=ctx)
+    out = call("calendar_add_event", title="Follow-up meeting", start="2026-11-28 11:30", end="2026-11-28 12:00")
+    assert out.error and "the file the event comes from gives no such day or time: it says 'next Friday at 11am'" \
+        in out.text, out.text
+    assert out.text.endswith("pass start exactly as the source writes it: 'next Friday at 11am', title 'Northwind "
+                             "quote review', duration_minutes=30 and no end"), out.text
+    assert not (home / "data" / "calendar" / "assistant.ics").exists()
+    ok = call("calendar_add_event", title="Northwind quote review", start="next Friday at 11am", duration_minutes=30)
+    assert not ok.error, ok.text
+    assert not call("calendar_add_event", title="Quote due", start="Thursday").error  # another day the notes give
+    # a day the user names wins over the file's days (the user's own check applies)
+    said = ToolContext(user_words=["Put the meeting from meeting-notes.md in my calendar on Monday."], sources=[notes])
+    assert not make(ctx=said)[0]("calendar_add_event", title="Review", start="Monday 9am").error
+
+
 def test_a_start_on_another_weekday_than_the_user_named_goes_on_the_users_day(home):
     """calendar_next_weekday at 31f8af8 (constrain = "always"): asked for "next Wednesday at 2:30pm", Qwen 1.5B
     passed "2026-12-03T14:30:00" (a Thursday), was refused with the phrase to pass, and sent the same call five more

@@ -88,6 +88,10 @@ class ToolContext:
         user_words: what the user wrote in this task (the goal, notes, answers to
             questions), oldest first. Tools may check a call against it (the
             calendar refuses a start on another weekday than the user named).
+        sources: the text of the files the goal takes the work from ("the meeting
+            from notes.md"), as this task read them. Data, never instructions:
+            tools may only check a call against it (the calendar refuses a day
+            the source never gives).
     """
 
     workspace: Any = None
@@ -96,6 +100,7 @@ class ToolContext:
     state: dict[str, Any] = field(default_factory=dict)
     secrets: Callable[[str], str | None] = lambda name: None
     user_words: list[str] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
 
 
 P = TypeVar("P", bound=BaseModel)

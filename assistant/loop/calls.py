@@ -28,7 +28,7 @@ from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
-from .evidence import _NUMBER, asks_only_a_question, goal_files, made_paths, norm_path, number_problems, \
+from .evidence import _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, norm_path, number_problems, \
     result_gist
 from .finish import undoable_verb
 from .history import truncate_observation
@@ -1839,6 +1839,14 @@ class CallRunner:
                 return c
         return None
 
+    def _sources(self) -> list[str]:
+        """The data of this task's successful reads of the files its goal takes the work
+        from (``goal_files``' inputs), oldest first: :attr:`ToolContext.sources`."""
+        inputs = {norm_path(p).lower() for p in goal_files(self.s.task.goal)[1]}
+        return [_data_of(c.result) for c in self.s.calls if c.status == "done" and not c.error and c.result
+                and (c.risk or "read") == "read" and isinstance(c.arguments.get("path"), str)
+                and norm_path(c.arguments["path"]).lower() in inputs and not (c.data or {}).get("repeat_of")]
+
     def _execute(self, call: CallRecord, tool: Tool, params: Any, risk: RiskClass, note: str = "",
                  *, remapped: str = "") -> Gen:
         call.status = "started"
@@ -1847,6 +1855,8 @@ class CallRunner:
         faults.crash_point("call_started")
         yield ToolCallStarted(call=call.brief(), risk=risk.value)
         self.current = call
+        if hasattr(self.ctx, "sources"):
+            self.ctx.sources = self._sources()
         try:
             result = tool.invoke(self.ctx, params)
         finally:
