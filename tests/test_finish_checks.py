@@ -1614,6 +1614,25 @@ def test_one_groups_figure_answered_for_every_matching_row_is_doubted_with_the_q
     assert not any("one figure per" in p for p in problems("Acme: 1520.50.", [grouped], per_customer))
 
 
+def test_values_for_a_subject_no_result_mentions_are_doubted_unless_the_answer_names_their_line(tmp_path):
+    """A held-out task at 9a8aa1a: "When is the electricity bill due? It's in bills.pdf." was answered "The
+    electricity bill is due on 2026-12-15 and 2026-12-20.", the water and the gas bills' dates."""
+    (tmp_path / "bills.pdf").write_bytes(b"%PDF")
+    read = _pdf_read(tmp_path, "bills.pdf", "bills.pdf: 2 pages.\n--- page 1 ---\nUtility bills 2026\n"
+                     "Water: EUR 38.20, due 2026-12-15\nGas: EUR 91.05, due 2026-12-20")
+    goal = "When is the electricity bill due? It's in bills.pdf."
+    ev = Evidence(goal, tmp_path, calls=[read], tool_names=TOOLS)
+    got = finish_problems("The electricity bill is due on 2026-12-15 and 2026-12-20.", ev)
+    assert any(p.startswith("the task asks about electricity, which no result of this task mentions; the answer's "
+                            "values come from 'Water: EUR 38.20, due 2026-12-15' and other lines") for p in got), got
+    # the answer that says what its date is about, and the honest one, pass that check
+    for answer in ("bills.pdf has no electricity bill; the water bill is due on 2026-12-15.",
+                   "bills.pdf does not mention an electricity bill."):
+        assert not any("no result of this task mentions" in p for p in finish_problems(answer, ev)), answer
+    water = Evidence("When is the water bill due? It's in bills.pdf.", tmp_path, calls=[read], tool_names=TOOLS)
+    assert finish_problems("The water bill is due on 2026-12-15.", water) == []
+
+
 def test_what_is_left_answered_from_a_query_that_subtracted_nothing_is_doubted(ctx):
     """A held-out task at 2d81ae3: "Who has the most vacation days left in vacation.xlsx, and how many?" was
     answered "Jonas, with 30 days remaining", the highest Allowance from SUM(allowance); Petra has 22 left."""

@@ -437,6 +437,49 @@ def _number_from_another_line(answer: str, ev: Evidence) -> str:
             f"which '{best[:90]}' is about; answer with the value the task asks for")
 
 
+_SMALL_WORD = re.compile(r"[^\W\d_]{3,}")
+_FILLER_WORDS = frozenset("the and for are was its per eur usd gbp chf page pages sheet row rows".split())
+#: words of a question that say what kind of value it wants, or where, not what it is about
+_VALUE_WORDS = frozenset("""total totals both across first last title titles page pages sheet sheets amount amounts
+number numbers count counts average overall combined altogether spend spent spending cost costs value values figure
+figures date dates time times year years month months week weeks quarter quarters price prices line lines""".split())
+
+
+def subject_not_found(answer: str, ev: Evidence) -> str:
+    """The doubt when a question's answer names a subject of the goal ("the
+    electricity bill") that no tool result of this task mentions, and gives values
+    that come only from lines about something else, which the answer does not name
+    ("" otherwise). Answering with what such a line is about ("the water bill is
+    due ...") clears it. A held-out task at 9a8aa1a: "When is the electricity bill
+    due? It's in bills.pdf." was answered "The electricity bill is due on 2026-12-15
+    and 2026-12-20.", the water and the gas bills' dates; bills.pdf has no electricity."""
+    if not asks_only_a_question(ev.goal):
+        return ""
+    results = [_data_of(c.result or "") for c in ev.calls if c.status == "done" and not c.error and c.result
+               and c.name not in _HARNESS_TOOLS and c.name != "finish"]
+    said = set(_numbers(answer)) - set(_numbers(ev.goal))
+    if not results or not said:
+        return ""
+    named = {w.lower() for _, rel in _paths(ev.goal) for w in _WORD.findall(rel)}
+    topic = {w.lower() for w in _WORD.findall(ev.goal)} - _COMMON - _NOT_ASKED - _NOT_TOPIC - _VALUE_WORDS - named
+    seen = " ".join(results).lower()
+    missing = sorted(w for w in topic if w[:5] not in seen and re.search(rf"\b{re.escape(w)}", answer, re.IGNORECASE))
+    if not missing:
+        return ""
+    # the lines that hold most of the answer's numbers ("2026-12-15" is three: "Utility bills 2026" is not its line)
+    held = [(len(said & set(_numbers(ln))), ln.strip()) for r in results for ln in r.splitlines()
+            if "|" not in ln and _SMALL_WORD.search(ln)]  # prose lines: a table row's words are in its header
+    best = max((n for n, _ in held), default=0)
+    lines = [ln for n, ln in held if n and n == best]
+    goal_words = {w.lower() for w in _SMALL_WORD.findall(ev.goal)}
+    own = {w.lower() for ln in lines for w in _SMALL_WORD.findall(ln)} - goal_words - _COMMON - _FILLER_WORDS
+    if not lines or any(re.search(rf"\b{re.escape(w)}\b", answer, re.IGNORECASE) for w in own):
+        return ""
+    return (f"the task asks about {missing[0]}, which no result of this task mentions; the answer's values come from "
+            f"'{lines[0][:90]}'{' and other lines' if len(lines) > 1 else ''}, which are about something else. Answer "
+            f"with what the files say about {missing[0]}, or say plainly that they do not say it")
+
+
 _ONE_VALUE = re.compile(r"^\W*(what|how much|how many|how long)\b", re.IGNORECASE)
 _MANY_ASKED = re.compile(r"\b(and|list|all|each|every|per|by|top|both|events?|schedule|calendar|breakdown|numbers|"
                          r"figures|values)\b", re.IGNORECASE)

@@ -40,7 +40,7 @@ from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _
     asks_only_a_question, goal_files, misgrouped_numbers, number_problems, result_gist, ungrounded_words
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
     _one_part_of_union, _one_sheet_of_many, nothing_subtracted, one_group_for_all, one_part_named, sum_of_query_totals, \
-    total_unsummed
+    subject_not_found, total_unsummed
 from .named_files import _searched_too_little, file_problems, text_change, unread_inputs
 from .numbers import normalise_number
 from .period import line_to_answer, pages_answer, wrong_page, wrong_period
@@ -843,7 +843,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     unread = _wrote_unread_contents(ev) if changed else ""
     if unread:  # files_merge_todos at 36d1140: the folder listing written as the merged lines
         out.append(unread)
-    other_line = _number_from_another_line(answer, ev)
+    other_line = _number_from_another_line(answer, ev) or subject_not_found(answer, ev)
     if other_line:  # docx_lookup at 36d1140: the deposit's 2,900 for "how much is the monthly rent"
         out.append(other_line)
     many = _many_numbers_for_one(answer, ev)
