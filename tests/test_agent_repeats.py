@@ -222,6 +222,11 @@ def test_a_change_to_the_file_itself_needs_a_read_only_when_it_brings_its_own_co
     ("Could you tidy the inbox folder?", False),
     ("Rename the photos to holiday-N.jpg", False),
     ("Which notes mention Bob? Make a list in bob.md", False),
+    # a held-out task at 9a8aa1a: "reply" counted as a change asked for, and offer.docx was rewritten four times
+    ("By when do I have to reply to the job offer in offer.docx?", True),
+    ("How many orders are over 500 euros, and what do they add up to?", True),
+    ("Reply to Ann's email?", False),
+    ("Do I have to reply? Then draft the reply in reply.txt.", False),
 ])
 def test_which_goals_are_only_questions(goal, question):
     from assistant.loop.finish import asks_only_a_question

@@ -254,10 +254,18 @@ _REQUEST = re.compile(r"\b(please|can you|could you|would you|will you|would you
 def asks_only_a_question(goal: str) -> bool:
     """True when ``goal`` is a question that asks for no change: it has a "?" and
     no verb of making or changing things (save, add, update, schedule, ...) and no
-    request form ("can you", "please"). Generous on purpose: a goal that might ask
-    for a change is never counted as a question. A 1.5B model overwrote the lease
+    request form ("can you", "please"); a verb whose subject is "I", "we" or "they"
+    ("do I have to reply") is the user's, not a change asked for. Generous on purpose:
+    a goal that might ask for a change is never counted as a question. A 1.5B model overwrote the lease
     it was asked "How much is the monthly rent in lease.docx?" with its answer."""
-    return "?" in goal and not _CHANGE.search(goal) and not _REQUEST.search(goal)
+    return "?" in goal and not _REQUEST.search(goal) and not any(
+        not _THEIR_OWN.search(goal, 0, m.start()) for m in _CHANGE.finditer(goal))
+
+
+#: a change verb whose subject is the user or a thing, not the assistant: "By when do I have to reply ...?" (a held-out
+#: task at 9a8aa1a: counted as asking for a change, the question's offer.docx was rewritten four times), "what do
+#: they add up to?"
+_THEIR_OWN = re.compile(r"\b(i|we|they|it|he|she)\s+(?:[\w']+\s+){0,3}$", re.IGNORECASE)
 
 
 def norm_path(path: str) -> str:
