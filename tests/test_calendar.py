@@ -301,6 +301,12 @@ def test_a_day_the_file_the_event_comes_from_never_gives_is_refused_with_its_phr
     ok = call("calendar_add_event", title="Northwind quote review", start="next Friday at 11am", duration_minutes=30)
     assert not ok.error, ok.text
     assert not call("calendar_add_event", title="Quote due", start="Thursday").error  # another day the notes give
+    # a date written out counts as the source's day too, beside the weekday before it (here "Thursday" is today)
+    invite = "Let's do the budget review on Thursday 2026-12-10 from 10:00 to 11:30 in Room 4B.\n"
+    dated, _ = make(ctx=ToolContext(user_words=["Put the meeting in invite.txt on my calendar."], sources=[invite]))
+    assert not dated("calendar_add_event", title="Budget review", start="2026-12-10 10:00", end="11:30").error
+    off = dated("calendar_add_event", title="Budget review", start="2026-12-11 10:00", end="11:30")
+    assert off.error and "pass start exactly as the source writes it: '2026-12-10 10:00'" in off.text, off.text
     # a day the user names wins over the file's days (the user's own check applies)
     said = ToolContext(user_words=["Put the meeting from meeting-notes.md in my calendar on Monday."], sources=[notes])
     assert not make(ctx=said)[0]("calendar_add_event", title="Review", start="Monday 9am").error

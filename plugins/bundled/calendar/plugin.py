@@ -296,6 +296,11 @@ def _title_not_users(user_words: list[str], p: AddEvent) -> str:
 _SOURCE_DAY = re.compile(r"\b(?:(?:next|this|coming|on)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|"
                          r"sunday|tomorrow)(?:\s+(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?(?![\w:]))?",
                          re.IGNORECASE)
+#: a date written out: 2026-12-10, 10 December 2026, Dec 10 (with an optional time after it)
+_SOURCE_DATE = re.compile(r"\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+                          r"(?:\s+\d{4})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}"
+                          r"(?:st|nd|rd|th)?(?:,?\s+\d{4})?)(?:,?\s+(?:at|from)?\s*\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?"
+                          r"(?![\w:]))?", re.IGNORECASE)
 _USER_DAY = re.compile(r"\b(today|tonight|tomorrow|mon|tues?|wed(nes)?|thu(rs)?|fri|sat(ur)?|sun)(day)?\b|\d",
                        re.IGNORECASE)
 _SOURCE_LENGTH = re.compile(r"\b(\d{1,3})\s*(minutes?|mins?)\b", re.IGNORECASE)
@@ -303,7 +308,7 @@ _SOURCE_LENGTH = re.compile(r"\b(\d{1,3})\s*(minutes?|mins?)\b", re.IGNORECASE)
 
 def _off_the_sources_day(ctx: ToolContext, p: AddEvent, start: When, now: datetime) -> str:
     """Why the event is wrong when the user named no day, the file the goal takes the
-    event from names days in words, and ``start`` falls on none of them (or at
+    event from names days (in words, or dates written out), and ``start`` falls on none of them (or at
     another time than the one said with that day); "" otherwise. The message gives
     the source's phrase to pass as start, and its title and length when the same
     line quotes a title and says "N minutes". A held-out task at 2d81ae3: "Put the
@@ -315,8 +320,9 @@ def _off_the_sources_day(ctx: ToolContext, p: AddEvent, start: When, now: dateti
     said: list[tuple[str, When, str]] = []
     for text in ctx.sources:
         for line in text.splitlines():
-            for m in _SOURCE_DAY.finditer(line):
-                phrase = re.sub(r"^on\s+", "", m.group(0).strip(), flags=re.IGNORECASE)
+            for m in [*_SOURCE_DAY.finditer(line), *_SOURCE_DATE.finditer(line)]:
+                phrase = re.sub(r"^on\s+|(?<=\d)\s+from(?=\s)", "", m.group(0).strip(), flags=re.IGNORECASE)
+                phrase = " ".join(phrase.replace(",", " ").split())
                 try:
                     said.append((phrase, parse_when(phrase, now), line))
                 except ValueError:
