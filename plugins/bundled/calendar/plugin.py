@@ -299,8 +299,8 @@ _SOURCE_DAY = re.compile(r"\b(?:(?:next|this|coming|on)\s+)?(?:monday|tuesday|we
 #: a date written out: 2026-12-10, 10 December 2026, Dec 10 (with an optional time after it)
 _SOURCE_DATE = re.compile(r"\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
                           r"(?:\s+\d{4})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}"
-                          r"(?:st|nd|rd|th)?(?:,?\s+\d{4})?)(?:,?\s+(?:at|from)?\s*\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?"
-                          r"(?![\w:]))?", re.IGNORECASE)
+                          r"(?:st|nd|rd|th)?(?:,?\s+\d{4})?)"
+                          r"(?:,?\s+(?:at|from)?\s*\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?(?![\w:]))?", re.IGNORECASE)
 _USER_DAY = re.compile(r"\b(today|tonight|tomorrow|mon|tues?|wed(nes)?|thu(rs)?|fri|sat(ur)?|sun)(day)?\b|\d",
                        re.IGNORECASE)
 _SOURCE_LENGTH = re.compile(r"\b(\d{1,3})\s*(minutes?|mins?)\b", re.IGNORECASE)
