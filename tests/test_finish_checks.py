@@ -1625,6 +1625,9 @@ def test_values_for_a_subject_no_result_mentions_are_doubted_unless_the_answer_n
     got = finish_problems("The electricity bill is due on 2026-12-15 and 2026-12-20.", ev)
     assert any(p.startswith("the task asks about electricity, which no result of this task mentions; the answer's "
                             "values come from 'Water: EUR 38.20, due 2026-12-15' and other lines") for p in got), got
+    bare = finish_problems("2026-12-15", ev)  # at 766ab73: the date alone, its subject not even named
+    assert any(p.startswith("the task asks about electricity, which no result of this task mentions; the answer's "
+                            "values come from 'Water: EUR 38.20, due 2026-12-15',") for p in bare), bare
     # the answer that says what its date is about, and the honest one, pass that check
     for answer in ("bills.pdf has no electricity bill; the water bill is due on 2026-12-15.",
                    "bills.pdf does not mention an electricity bill."):
