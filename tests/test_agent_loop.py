@@ -1406,7 +1406,8 @@ def test_a_budget_pause_after_a_refused_answer_says_why_it_was_refused(tmp_path)
     paused = events[-1]
     assert isinstance(paused, Paused) and paused.kind == "budget", paused
     assert "step budget reached (2 of 2 steps)" in paused.reason
-    assert "Its last answer was not accepted: the number 21 in the answer appears in no tool result" in paused.reason, \
+    assert "Its last answer was not accepted: the answer gives the date 21 March, which no tool result of this task " \
+           "holds (they give 14 March)" in paused.reason, \
         paused.reason
     store.close()
 

@@ -1636,6 +1636,24 @@ def test_values_for_a_subject_no_result_mentions_are_doubted_unless_the_answer_n
     assert finish_problems("The water bill is due on 2026-12-15.", water) == []
 
 
+def test_a_date_put_together_from_the_parts_of_two_others_is_doubted(tmp_path):
+    """A held-out task at 766ab73: "By when do I have to reply to the job offer in offer.docx?" was answered
+    "February 18, 2027": the day of "Please reply by 18 December 2026" and the month and year of "Your start date
+    is 1 February 2027". Each number was in a result, so the number check passed it, and the task finished."""
+    (tmp_path / "offer.docx").write_bytes(b"PK")
+    read = _done("docx_read", "[p3] Your start date is 1 February 2027.\n[p4] Please reply by 18 December 2026 to "
+                 "accept this offer.", path="offer.docx")
+    ev = Evidence("By when do I have to reply to the job offer in offer.docx?", tmp_path, calls=[read],
+                  tool_names=TOOLS)
+    got = finish_problems("The offer will be accepted by **February 18, 2027**.", ev)
+    assert "the answer gives the date February 18, 2027, which no tool result of this task holds (they give 1 "\
+           "February 2027, 18 December 2026); give each date as a result writes it, never put together or worked " \
+           "out" in got, got
+    for right in ("You have to reply by 18 December 2026.", "By December 18th, 2026.", "Reply by 2026-12-18.",
+                  "By 18 December."):
+        assert finish_problems(right, ev) == [], right
+
+
 def test_what_is_left_answered_from_a_query_that_subtracted_nothing_is_doubted(ctx):
     """A held-out task at 2d81ae3: "Who has the most vacation days left in vacation.xlsx, and how many?" was
     answered "Jonas, with 30 days remaining", the highest Allowance from SUM(allowance); Petra has 22 left."""

@@ -41,6 +41,7 @@ from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
     _one_part_of_union, _one_sheet_of_many, nothing_subtracted, one_group_for_all, one_part_named, sum_of_query_totals, \
     subject_not_found, total_unsummed
+from .dates_said import dates_in, unseen_dates
 from .named_files import _searched_too_little, file_problems, text_change, unread_inputs
 from .numbers import normalise_number
 from .period import line_to_answer, pages_answer, wrong_page, wrong_period
@@ -860,7 +861,19 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         shown = ", ".join(f"{plain} as {raw!r}" for raw, plain in misplaced[:5])
         out.append(f"the answer writes {shown}, its commas in the wrong places; write each number as the tool gave "
                    f"it{rows_named_to_copy(answer, ev)}")
-    unseen = number_problems(answer, [ev.goal, *ev.user_texts, *results, *ev.extra_texts])
+    sources = [ev.goal, *ev.user_texts, *results, *ev.extra_texts]
+    made_up = unseen_dates(answer, sources)
+    if made_up:  # offer.docx (a held-out task) at 766ab73: "February 18, 2027" of 18 December 2026 and 1 February 2027
+        given = list(dict.fromkeys(d.text for r in results for d in dates_in(r)))
+        out.append(f"the answer gives the date {made_up[0]}, which no tool result of this task holds"
+                   + (f" (they give {', '.join(given[:4])})" if given else "")
+                   + "; give each date as a result writes it, never put together or worked out")
+    # a date is checked whole, above: one the results give written another way ("2026-12-18" for "18 December
+    # 2026") holds no number to doubt, and one made up is doubted once
+    undated = answer
+    for said in dates_in(answer):
+        undated = undated.replace(said.text, " ")
+    unseen = number_problems(undated, sources)
     if unseen:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "
                    f"{'appear' if len(unseen) > 1 else 'appears'} in no tool result of this task; get numbers from a "
