@@ -1625,6 +1625,11 @@ def test_values_for_a_subject_no_result_mentions_are_doubted_unless_the_answer_n
     got = finish_problems("The electricity bill is due on 2026-12-15 and 2026-12-20.", ev)
     assert any(p.startswith("the task asks about electricity, which no result of this task mentions; the answer's "
                             "values come from 'Water: EUR 38.20, due 2026-12-15' and other lines") for p in got), got
+    # at bd617a0: the gas bill named, the water bill's date still given as the electricity bill's
+    half = finish_problems("The electricity bill is due on December 15, 2026, and the gas bill is due on December 20, "
+                           "2026.", ev)
+    assert any(p.startswith("the task asks about electricity, which no result of this task mentions; the answer's "
+                            "values come from 'Water: EUR 38.20, due 2026-12-15',") for p in half), half
     bare = finish_problems("2026-12-15", ev)  # at 766ab73: the date alone, its subject not even named
     assert any(p.startswith("the task asks about electricity, which no result of this task mentions; the answer's "
                             "values come from 'Water: EUR 38.20, due 2026-12-15',") for p in bare), bare

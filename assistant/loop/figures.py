@@ -439,10 +439,13 @@ def _number_from_another_line(answer: str, ev: Evidence) -> str:
 
 _SMALL_WORD = re.compile(r"[^\W\d_]{3,}")
 _FILLER_WORDS = frozenset("the and for are was its per eur usd gbp chf page pages sheet row rows".split())
+_FUNCTION_WORDS = frozenset("""according should would could somewhere anything something everything need needs have
+having mean means said says still again""".split())
 #: words of a question that say what kind of value it wants, or where, not what it is about
 _VALUE_WORDS = frozenset("""total totals both across first last title titles page pages sheet sheets amount amounts
 number numbers count counts average overall combined altogether spend spent spending cost costs value values figure
-figures date dates time times year years month months week weeks quarter quarters price prices line lines""".split())
+figures date dates time times year years month months week weeks quarter quarters price prices line lines calendar
+calendars schedule agenda diary""".split())
 
 
 def subject_not_found(answer: str, ev: Evidence) -> str:
@@ -457,11 +460,13 @@ def subject_not_found(answer: str, ev: Evidence) -> str:
         return ""
     results = [_data_of(c.result or "") for c in ev.calls if c.status == "done" and not c.error and c.result
                and c.name not in _HARNESS_TOOLS and c.name != "finish"]
-    said = set(_numbers(answer)) - set(_numbers(ev.goal))
+    # "page 2" or "3 files" are no values: a small whole number matches too many lines
+    said = {n for n in _numbers(answer) if "." in n or int(n) > SMALL_INTEGER} - set(_numbers(ev.goal))
     if not results or not said:
         return ""
     named = {w.lower() for _, rel in _paths(ev.goal) for w in _WORD.findall(rel)}
-    topic = {w.lower() for w in _WORD.findall(ev.goal)} - _COMMON - _NOT_ASKED - _NOT_TOPIC - _VALUE_WORDS - named
+    topic = {w.lower() for w in _WORD.findall(ev.goal)} - _COMMON - _NOT_ASKED - _NOT_TOPIC - _VALUE_WORDS - named \
+        - _FUNCTION_WORDS
     seen = " ".join(results).lower()
     missing = sorted(w for w in topic if w[:5] not in seen)
     if not missing:
@@ -472,12 +477,19 @@ def subject_not_found(answer: str, ev: Evidence) -> str:
     best = max((n for n, _ in held), default=0)
     lines = [ln for n, ln in held if n and n == best]
     goal_words = {w.lower() for w in _SMALL_WORD.findall(ev.goal)}
-    own = {w.lower() for ln in lines for w in _SMALL_WORD.findall(ln)} - goal_words - _COMMON - _FILLER_WORDS
-    if not lines or any(re.search(rf"\b{re.escape(w)}\b", answer, re.IGNORECASE) for w in own):
+
+    def named(line: str) -> bool:  # the answer says what the line is about ("the water bill")
+        own = {w.lower() for w in _SMALL_WORD.findall(line)} - goal_words - _COMMON - _FILLER_WORDS
+        return any(re.search(rf"\b{re.escape(w)}\b", answer, re.IGNORECASE) for w in own)
+
+    # every line a value came from must be named: at bd617a0, "The electricity bill is due on December 15, 2026,
+    # and the gas bill is due on December 20, 2026." named the gas line only (December 15 is the water bill's)
+    unnamed = [ln for ln in lines if not named(ln)]
+    if not unnamed:
         return ""
     return (f"the task asks about {missing[0]}, which no result of this task mentions; the answer's values come from "
-            f"'{lines[0][:90]}'{' and other lines' if len(lines) > 1 else ''}, which are about something else. Answer "
-            f"with what the files say about {missing[0]}, or say plainly that they do not say it")
+            f"'{unnamed[0][:90]}'{' and other lines' if len(unnamed) > 1 else ''}, which are about something else. "
+            f"Answer with what the files say about {missing[0]}, or say plainly that they do not say it")
 
 
 _ONE_VALUE = re.compile(r"^\W*(what|how much|how many|how long)\b", re.IGNORECASE)
