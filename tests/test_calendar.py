@@ -295,8 +295,9 @@ def test_a_day_the_file_the_event_comes_from_never_gives_is_refused_with_its_phr
     out = call("calendar_add_event", title="Follow-up meeting", start="2026-11-28 11:30", end="2026-11-28 12:00")
     assert out.error and "the file the event comes from gives no such day or time: it says 'next Friday at 11am'" \
         in out.text, out.text
-    assert out.text.endswith("pass start exactly as the source writes it: 'next Friday at 11am', title 'Northwind "
-                             "quote review', duration_minutes=30 and no end"), out.text
+    assert "pass start exactly as the source writes it: 'next Friday at 11am', title 'Northwind quote review', " \
+           "duration_minutes=30 and no end: call calendar_add_event with {\"title\": \"Northwind quote review\", " \
+           "\"start\": \"next Friday at 11am\", \"duration_minutes\": 30}" in out.text, out.text
     assert not (home / "data" / "calendar" / "assistant.ics").exists()
     titled = call("calendar_add_event", title="Follow-up meeting", start="next Friday at 11am", duration_minutes=30)
     assert titled.error and titled.text.endswith("names it 'Northwind quote review' on the line of its day ('next "
