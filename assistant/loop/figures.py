@@ -471,20 +471,24 @@ def subject_not_found(answer: str, ev: Evidence) -> str:
     missing = sorted(w for w in topic if w[:5] not in seen)
     if not missing:
         return ""
-    # the lines that hold most of the answer's numbers ("2026-12-15" is three: "Utility bills 2026" is not its line)
-    held = [(len(said & set(_numbers(ln))), ln.strip()) for r in results for ln in r.splitlines()
-            if "|" not in ln and _SMALL_WORD.search(ln)]  # prose lines: a table row's words are in its header
-    best = max((n for n, _ in held), default=0)
-    lines = [ln for n, ln in held if n and n == best]
+    prose = [ln.strip() for r in results for ln in r.splitlines()
+             if "|" not in ln and _SMALL_WORD.search(ln)]  # prose lines: a table row's words are in its header
     goal_words = {w.lower() for w in _SMALL_WORD.findall(ev.goal)}
-
-    def named(line: str) -> bool:  # the answer says what the line is about ("the water bill")
-        own = {w.lower() for w in _SMALL_WORD.findall(line)} - goal_words - _COMMON - _FILLER_WORDS
-        return any(re.search(rf"\b{re.escape(w)}\b", answer, re.IGNORECASE) for w in own)
-
-    # every line a value came from must be named: at bd617a0, "The electricity bill is due on December 15, 2026,
-    # and the gas bill is due on December 20, 2026." named the gas line only (December 15 is the water bill's)
-    unnamed = [ln for ln in lines if not named(ln)]
+    unnamed: list[str] = []
+    # sentence by sentence: a sentence that gives values must name what their lines are about. At 900ec69 the
+    # water and gas lines were quoted above "The electricity bill is due on December 20, 2026." (the gas bill's)
+    for sentence in re.split(r"(?<=[.!?])\s+|\n", answer):
+        values = said & set(_numbers(sentence))
+        if not values:
+            continue
+        # its lines hold most of its numbers ("2026-12-15" is three: "Utility bills 2026" is not its line)
+        held = [(len(values & set(_numbers(ln))), ln) for ln in prose]
+        best = max((n for n, _ in held), default=0)
+        for n, line in held:
+            own = {w.lower() for w in _SMALL_WORD.findall(line)} - goal_words - _COMMON - _FILLER_WORDS
+            if n and n == best and not any(re.search(rf"\b{re.escape(w)}\b", sentence, re.IGNORECASE) for w in own) \
+                    and line not in unnamed:
+                unnamed.append(line)
     if not unnamed:
         return ""
     return (f"the task asks about {missing[0]}, which no result of this task mentions; the answer's values come from "
