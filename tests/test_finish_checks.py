@@ -1641,6 +1641,11 @@ def test_values_for_a_subject_no_result_mentions_are_doubted_unless_the_answer_n
     for answer in ("bills.pdf has no electricity bill; the water bill is due on 2026-12-15.",
                    "bills.pdf does not mention an electricity bill."):
         assert not any("no result of this task mentions" in p for p in finish_problems(answer, ev)), answer
+    # a line about a subject the goal names ("plumber") is on the goal's subject, though "phone" is in no result
+    notes = _done("read_file", "Plumber: Jonas Berg, 0170 555 0199\nElectrician: Ana Lima, 0151 222 0101",
+                  path="notes.txt")
+    plumber = Evidence("What is the plumber's phone number?", tmp_path, calls=[notes], tool_names=TOOLS)
+    assert finish_problems("The plumber's phone number is 0170 555 0199.", plumber) == []
     water = Evidence("When is the water bill due? It's in bills.pdf.", tmp_path, calls=[read], tool_names=TOOLS)
     assert finish_problems("The water bill is due on 2026-12-15.", water) == []
 

@@ -486,8 +486,9 @@ def subject_not_found(answer: str, ev: Evidence) -> str:
         best = max((n for n, _ in held), default=0)
         for n, line in held:
             own = {w.lower() for w in _SMALL_WORD.findall(line)} - goal_words - _COMMON - _FILLER_WORDS
-            if n and n == best and not any(re.search(rf"\b{re.escape(w)}\b", sentence, re.IGNORECASE) for w in own) \
-                    and line not in unnamed:
+            on_topic = any(re.search(rf"\b{re.escape(w[:5])}", line, re.IGNORECASE) for w in topic - set(missing))
+            if n and n == best and not on_topic and line not in unnamed \
+                    and not any(re.search(rf"\b{re.escape(w)}\b", sentence, re.IGNORECASE) for w in own):
                 unnamed.append(line)
     if not unnamed:
         return ""
