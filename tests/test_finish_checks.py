@@ -1605,6 +1605,8 @@ def test_one_groups_figure_answered_for_every_matching_row_is_doubted_with_the_q
     assert "the task asks how many, and the answer gives no number; say how many the tools showed (table_query at " \
            "step 2 gave count_star() = 3)" in problems("The total of orders over 500 euros is 2230.75 euros.",
                                                         [grouped, whole])
+    hours = _done("read_file", "Mon 7.5\nTue 8\nTotal 15.5", path="log.txt")  # a measure may have decimals
+    assert problems("You logged 15.5 hours.", [hours], "How many hours did I log in log.txt?") == []
     assert problems("Acme's orders over 500 add up to 1520.50.", [grouped],  # the group the goal names
                     "What do Acme's orders over 500 euros add up to?") == []
     # a question about the groups is answered by one group's figure

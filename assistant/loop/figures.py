@@ -445,7 +445,8 @@ having mean means said says still again""".split())
 _VALUE_WORDS = frozenset("""total totals both across first last title titles page pages sheet sheets amount amounts
 number numbers count counts average overall combined altogether spend spent spending cost costs value values figure
 figures date dates time times year years month months week weeks quarter quarters price prices line lines calendar
-calendars schedule agenda diary""".split())
+calendars schedule agenda diary hour hours minute minutes days weekday kilometres kilometers miles euros dollars
+percent points kilos grams pounds litres liters meters metres units""".split())
 
 
 def subject_not_found(answer: str, ev: Evidence) -> str:

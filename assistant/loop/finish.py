@@ -104,7 +104,7 @@ def _gives_count(goal: str, answer: str) -> bool:
     # a count is a whole number the goal did not give; an average may have decimals ("3.4 days"). A held-out task
     # at 2d81ae3: "How many orders ... are over 500 euros, and what do they add up to?" answered with the sum alone
     given = set(_numbers(goal))
-    whole = not _AVERAGE.search(goal)
+    whole = not _AVERAGE.search(goal) and not (m and _MEASURE.match(m.group("noun")))  # "how many hours": 37.5
 
     def counts(span: str) -> bool:
         return any(c.group(1) or (normalise_number(c.group(0)) not in given
@@ -133,6 +133,9 @@ def _count_queried(calls: Sequence[CallRecord]) -> str:
     return ""
 
 
+#: what "how many" measures rather than counts: a number of them may have decimals
+_MEASURE = re.compile(r"(hours?|days?|minutes?|weeks?|months?|years?|km|kilomet\w*|miles?|met(er|re)s?|lit(er|re)s?|"
+                      r"kg|kilo\w*|grams?|pounds?|euros?|dollars?|percent|points?|units?)$", re.IGNORECASE)
 _AVERAGE = re.compile(r"\b(average|mean|median|typical(ly)?|usually|per)\b", re.IGNORECASE)
 
 
