@@ -318,6 +318,8 @@ def test_a_day_the_file_the_event_comes_from_never_gives_is_refused_with_its_phr
     # a day the user names wins over the file's days (the user's own check applies)
     said = ToolContext(user_words=["Put the meeting from meeting-notes.md in my calendar on Monday."], sources=[notes])
     assert not make(ctx=said)[0]("calendar_add_event", title="Review", start="Monday 9am").error
+    week = ToolContext(user_words=["Book the review from meeting-notes.md early next week."], sources=[notes])
+    assert not make(ctx=week)[0]("calendar_add_event", title="Review", start="2026-11-30 9:00").error
 
 
 def test_a_start_on_another_weekday_than_the_user_named_goes_on_the_users_day(home):

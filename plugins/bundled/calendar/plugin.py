@@ -304,8 +304,10 @@ _SOURCE_DATE = re.compile(r"\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}\s+(?:jan|feb|mar|apr|
                           r"(?:\s+\d{4})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}"
                           r"(?:st|nd|rd|th)?(?:,?\s+\d{4})?)"
                           r"(?:,?\s+(?:at|from)?\s*\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?(?![\w:]))?", re.IGNORECASE)
-_USER_DAY = re.compile(r"\b(today|tonight|tomorrow|mon|tues?|wed(nes)?|thu(rs)?|fri|sat(ur)?|sun)(day)?\b|\d",
-                       re.IGNORECASE)
+#: the user named a day or time themselves ("next week", "Friday", "at 3"): their words rule, not the file's
+_USER_DAY = re.compile(r"\b(today|tonight|tomorrow|mon|tues?|wed(nes)?|thu(rs)?|fri|sat(ur)?|sun)(day)?\b|\d|"
+                       r"\b(week|weekend|month|morning|afternoon|evening|noon|midnight)\b|"
+                       r"\b(jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
 _SOURCE_LENGTH = re.compile(r"\b(\d{1,3})\s*(minutes?|mins?)\b", re.IGNORECASE)
 
 
