@@ -307,7 +307,8 @@ _SOURCE_DATE = re.compile(r"\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}\s+(?:jan|feb|mar|apr|
 #: the user named a day or time themselves ("next week", "Friday", "at 3"): their words rule, not the file's
 _USER_DAY = re.compile(r"\b(today|tonight|tomorrow|mon|tues?|wed(nes)?|thu(rs)?|fri|sat(ur)?|sun)(day)?\b|\d|"
                        r"\b(week|weekend|month|morning|afternoon|evening|noon|midnight)\b|"
-                       r"\b(jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.IGNORECASE)
+                       r"\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|june?|july?|aug(ust)?|sept?(ember)?|oct(ober)?|"
+                       r"nov(ember)?|dec(ember)?)\b", re.IGNORECASE)
 _SOURCE_LENGTH = re.compile(r"\b(\d{1,3})\s*(minutes?|mins?)\b", re.IGNORECASE)
 
 
