@@ -594,6 +594,23 @@ def test_wordless_answers_and_not_found_after_a_cut_listing_are_doubted(tmp_path
     assert any(doubt in p for p in problems), problems
 
 
+def test_what_was_found_with_nothing_else_found_beside_it_is_no_not_found_after_a_cut_search(tmp_path):
+    """note_search at b91ec04: grep with max_matches 1 "stopped at max_matches"; the answer gave the plumber's name
+    and number, then "I could not find any other information about the plumber", and was refused as a "not found"
+    after a cut search until the step budget ran out."""
+    from assistant.state.models import CallRecord
+
+    cut = CallRecord(id="c1", name="grep", arguments={"pattern": "plumber", "max_matches": 1}, step=6, turn_seq=6,
+                     status="done", result="notes/house.md:3: Plumber: Jonas Berg, phone 0170 555 0199\n1 matching "
+                     "lines in 1 files; stopped at max_matches", data={"capped": True})
+    ev = Evidence(goal="Check my notes: what's the name and phone number of the plumber?", workspace=tmp_path,
+                  calls=[cut], tool_names=TOOLS)
+    found = ("The plumber is Jonas Berg, and his phone number is 0170 555 0199. I could not find any other "
+             "information about the plumber in the workspace.")
+    assert not any("showed only part" in p for p in finish_problems(found, ev))
+    assert any("showed only part" in p for p in finish_problems("I could not find the plumber.", ev))
+
+
 def test_a_task_that_asks_for_a_change_is_not_done_by_an_answer_alone(assistant_home, tmp_path):
     """Qwen 1.5B's calendar call failed, it answered 'Please provide either "end" or "duration_minutes"' and the
     task 'finished' with no event added: a wrong done."""
