@@ -305,7 +305,9 @@ def test_a_day_the_file_the_event_comes_from_never_gives_is_refused_with_its_phr
                                                  "source's words"), titled.text
     hour = call("calendar_add_event", title="Northwind quote review", start="next Friday at 11am")  # at 900ec69
     assert hour.error and hour.text.endswith("says it lasts 30 minutes on the line of its day ('next Friday at 11am'), "
-                                             "and this one lasts 60; pass duration_minutes=30 and no end"), hour.text
+                                             "and this one lasts 60; pass duration_minutes=30 and no end: call "
+                                             "calendar_add_event with {\"title\": \"Northwind quote review\", "
+                                             "\"start\": \"next Friday at 11am\", \"duration_minutes\": 30}"), hour.text
     ok = call("calendar_add_event", title="Northwind quote review", start="next Friday at 11am", duration_minutes=30)
     assert not ok.error, ok.text
     assert not call("calendar_add_event", title="Quote due", start="Thursday").error  # another day the notes give
