@@ -386,10 +386,9 @@ def nothing_subtracted(answer: str, ev: Evidence) -> str:
         sql = " ".join(str(c.arguments.get("sql", "")).split())
         if _MINUS.search(sql) or re.search(rf"{_LEFT.search(ev.goal).group(1)[:6]}", sql, re.IGNORECASE):
             return ""  # a difference taken, or a column of what is left ("balance", "days_left")
-        lines = [ln for ln in _FENCE_LINE.sub("", c.result or "").splitlines() if "|" in ln]
-        header = [x.strip() for x in lines[0].split("|")] if lines else []
-        rows = _table_rows(c.result or "")
-        cols = [header[i] for i in range(len(header)) if any(i < len(r) and said & set(_numbers(r[i])) for r in rows)]
+        header, rows = (c.data or {}).get("columns") or [], (c.data or {}).get("rows") or []
+        cols = [str(header[i]) for i in range(len(header))
+                if any(i < len(r) and said & set(_numbers(str(r[i]))) for r in rows)]
         what = f"its {', '.join(cols)} is a column as it stands" if cols else "its numbers are columns as they stand"
         return (f"the question asks what is {_LEFT.search(ev.goal).group(0)}, but table_query at step {c.step} "
                 f"subtracted nothing: {what}, before anything used, paid or taken is taken off. If the table has "

@@ -120,15 +120,11 @@ def _count_queried(calls: Sequence[CallRecord]) -> str:
     """Where the newest one-row ``table_query`` result with a COUNT column shows its
     count: "table_query at step 3 gave count_star() = 14"; "" when none did."""
     for c in reversed(calls):
-        if c.name != "table_query" or c.status != "done" or c.error or not c.result:
+        data = c.data or {}
+        if c.name != "table_query" or c.status != "done" or c.error or len(data.get("rows") or []) != 1:
             continue
-        lines = [ln for ln in _FENCE_LINE.sub("", c.result).splitlines() if "|" in ln or re.fullmatch(r"[-+\s]+", ln)]
-        rule = next((i for i, ln in enumerate(lines) if "-" in ln and re.fullmatch(r"[-+\s]+", ln)), 0)
-        if rule != 1 or len(lines) != 3:  # a header, its rule and one row
-            continue
-        header, row = ([x.strip() for x in ln.split("|")] for ln in (lines[0], lines[2]))
-        for name, value in zip(header, row):
-            if re.match(r"count\b|count_star|n$|num", name, re.IGNORECASE) and re.fullmatch(r"\d+", value):
+        for name, value in zip(data.get("columns") or [], data["rows"][0]):
+            if re.match(r"count\b|count_star|n$|num", str(name), re.IGNORECASE) and re.fullmatch(r"\d+", str(value)):
                 return f"table_query at step {c.step} gave {name} = {value}"
     return ""
 
