@@ -22,8 +22,8 @@ from pydantic import BaseModel, Field
 
 from plugins.api import PluginAPI
 from plugins.bundled._store import Loc, data_dir, locate
-from plugins.bundled.calendar.dates import (When, conflicts_with_user, describe, parse_when, resolve_zone, said_weekday,
-                                            said_minutes)
+from plugins.bundled.calendar.dates import (_SAID_DAY, When, conflicts_with_user, describe, parse_when, resolve_zone,
+                                            said_weekday, said_minutes)
 from plugins.bundled.calendar.ics import CalEvent, IcsError, add_event, events_between
 from tools.base import RiskClass, Tool, ToolContext, ToolError, ToolResult
 
@@ -295,10 +295,6 @@ def _title_not_users(user_words: list[str], p: AddEvent) -> str:
     return f'the user gave the title "{missing[0]}"; pass it as title, in the user\'s exact words'
 
 
-#: a day named in words, as :func:`parse_when` reads it ("next Friday at 11am", "on Thursday")
-_SOURCE_DAY = re.compile(r"\b(?:(?:next|this|coming|on)\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|"
-                         r"sunday|tomorrow)(?:\s+(?:at\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:[ap]\.?m\.?)?(?![\w:]))?",
-                         re.IGNORECASE)
 #: a date written out: 2026-12-10, 10 December 2026, Dec 10 (with an optional time after it)
 _SOURCE_DATE = re.compile(r"\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
                           r"(?:\s+\d{4})?|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}"
@@ -328,7 +324,7 @@ def _off_the_sources_day(ctx: ToolContext, p: AddEvent, start: When, now: dateti
     said: list[tuple[str, When, str]] = []
     for text in ctx.sources:
         for line in text.splitlines():
-            for m in [*_SOURCE_DAY.finditer(line), *_SOURCE_DATE.finditer(line)]:
+            for m in [*_SAID_DAY.finditer(line), *_SOURCE_DATE.finditer(line)]:
                 phrase = re.sub(r"^on\s+|(?<=\d)\s+from(?=\s)", "", m.group(0).strip(), flags=re.IGNORECASE)
                 phrase = " ".join(phrase.replace(",", " ").split())
                 try:
