@@ -299,15 +299,6 @@ def test_a_day_the_file_the_event_comes_from_never_gives_is_refused_with_its_phr
            "duration_minutes=30 and no end: call calendar_add_event with {\"title\": \"Northwind quote review\", " \
            "\"start\": \"next Friday at 11am\", \"duration_minutes\": 30}" in out.text, out.text
     assert not (home / "data" / "calendar" / "assistant.ics").exists()
-    titled = call("calendar_add_event", title="Follow-up meeting", start="next Friday at 11am", duration_minutes=30)
-    assert titled.error and titled.text.endswith("names it 'Northwind quote review' on the line of its day ('next "
-                                                 "Friday at 11am'); pass title 'Northwind quote review', in the "
-                                                 "source's words"), titled.text
-    hour = call("calendar_add_event", title="Northwind quote review", start="next Friday at 11am")  # at 900ec69
-    assert hour.error and hour.text.endswith("says it lasts 30 minutes on the line of its day ('next Friday at 11am'), "
-                                             "and this one lasts 60; pass duration_minutes=30 and no end: call "
-                                             "calendar_add_event with {\"title\": \"Northwind quote review\", "
-                                             "\"start\": \"next Friday at 11am\", \"duration_minutes\": 30}"), hour.text
     ok = call("calendar_add_event", title="Northwind quote review", start="next Friday at 11am", duration_minutes=30)
     assert not ok.error, ok.text
     assert not call("calendar_add_event", title="Quote due", start="Thursday").error  # another day the notes give
@@ -322,6 +313,39 @@ def test_a_day_the_file_the_event_comes_from_never_gives_is_refused_with_its_phr
     assert not make(ctx=said)[0]("calendar_add_event", title="Review", start="Monday 9am").error
     week = ToolContext(user_words=["Book the review from meeting-notes.md early next week."], sources=[notes])
     assert not make(ctx=week)[0]("calendar_add_event", title="Review", start="2026-11-30 9:00").error
+
+
+def test_on_the_day_the_file_gives_the_event_takes_the_title_and_length_its_line_gives(home):
+    """The held-out task at 900ec69 and f81d1c7: on the notes' day, Qwen 1.5B was refused for its own title, then for
+    an hour where the notes say 30 minutes; fixing one it undid the other, and the task paused as stuck. On the day
+    the file gives, the title and length of that day's line are used, and the result says so."""
+    notes = ("- Priya sends the revised quote by Thursday.\n"
+             'Follow-up: "Northwind quote review" with Priya next Friday at 11am, 30 minutes, room Tulip.\n')
+    ctx = ToolContext(user_words=["Put the follow-up meeting from meeting-notes.md in my calendar."], sources=[notes])
+    call, _ = make(ctx=ctx)
+    ics = home / "data" / "calendar" / "assistant.ics"
+    out = call("calendar_add_event", title="Follow-up meeting", start="next Friday at 11am", location="Tulip")
+    assert not out.error, out.text
+    assert out.text.endswith("As the file it comes from gives it, on the line of its day ('next Friday at 11am'): "
+                             "title 'Northwind quote review' (not 'Follow-up meeting') and 30 minutes (not 60)."), \
+        out.text
+    (ev,), _ = read_events(ics)
+    assert str(ev["summary"]) == "Northwind quote review" and ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=30)
+    assert ev["dtstart"].dt.strftime("%a %H:%M") == "Fri 11:00" and str(ev["location"]) == "Tulip"
+    # a title that holds the source's is kept, and a right length says nothing
+    call("calendar_add_event", title="Northwind quote review with Priya", start="next Friday at 11am",
+         duration_minutes=30)
+    events, _ = read_events(ics)
+    assert sorted(str(e["summary"]) for e in events) == ["Northwind quote review", "Northwind quote review with Priya"]
+    # the user's own title and length rule over the file's
+    users = ToolContext(user_words=['Put "Quote chat" from meeting-notes.md in my calendar, for 45 minutes.'],
+                        sources=[notes])
+    ics.unlink()
+    mine, _ = make(ctx=users)
+    kept = mine("calendar_add_event", title="Quote chat", start="next Friday at 11am", duration_minutes=45)
+    assert not kept.error and "As the file" not in kept.text, kept.text
+    (ev,), _ = read_events(ics)
+    assert str(ev["summary"]) == "Quote chat" and ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)
 
 
 def test_a_start_on_another_weekday_than_the_user_named_goes_on_the_users_day(home):
