@@ -1656,6 +1656,18 @@ def test_values_for_a_subject_no_result_mentions_are_doubted_unless_the_answer_n
     bare = finish_problems("2026-12-15", ev)  # at 766ab73: the date alone, its subject not even named
     assert any(p.startswith("the task asks about electricity, which no result of this task mentions; the answer's "
                             "values come from 'Water: EUR 38.20, due 2026-12-15',") for p in bare), bare
+    # a search's echo of its own query mentions nothing: at d4cdf2e, "0 hit(s) for 'electricity'" let the same
+    # answer through the second time
+    search = _done("pdf_search", "0 hit(s) for 'electricity' in bills.pdf.", path="bills.pdf", query="electricity")
+    searched = Evidence(goal, tmp_path, calls=[read, search], tool_names=TOOLS)
+    again = finish_problems("The electricity bill is due on December 15 and 20.", searched)
+    assert any(p.startswith("the task asks about electricity, which no result of this task mentions; the answer's "
+                            "values come from 'Water: EUR 38.20, due 2026-12-15' and other lines")
+               for p in again), again
+    hit = _done("pdf_search", "1 hit(s) for 'electricity' in bills.pdf:\npage 1: Electricity: EUR 50.10, due "
+                "2026-12-28", path="bills.pdf", query="electricity")
+    found = Evidence(goal, tmp_path, calls=[read, hit], tool_names=TOOLS)
+    assert finish_problems("The electricity bill is due on 2026-12-28.", found) == []
     # the answer that says what its date is about, and the honest one, pass that check
     for answer in ("bills.pdf has no electricity bill; the water bill is due on 2026-12-15.",
                    "bills.pdf does not mention an electricity bill."):

@@ -458,8 +458,9 @@ def subject_not_found(answer: str, ev: Evidence) -> str:
     water and the gas bills' dates (bills.pdf has no electricity); at 766ab73, "2026-12-15"."""
     if not asks_only_a_question(ev.goal):
         return ""
-    results = [_data_of(c.result or "") for c in ev.calls if c.status == "done" and not c.error and c.result
-               and c.name not in _HARNESS_TOOLS and c.name != "finish"]
+    calls = [c for c in ev.calls if c.status == "done" and not c.error and c.result
+             and c.name not in _HARNESS_TOOLS and c.name != "finish"]
+    results = [_data_of(c.result or "") for c in calls]
     # "page 2" or "3 files" are no values: a small whole number matches too many lines
     said = {n for n in _numbers(answer) if "." in n or int(n) > SMALL_INTEGER} - set(_numbers(ev.goal))
     if not results or not said:
@@ -467,7 +468,9 @@ def subject_not_found(answer: str, ev: Evidence) -> str:
     named = {w.lower() for _, rel in _paths(ev.goal) for w in _WORD.findall(rel)}
     topic = {w.lower() for w in _WORD.findall(ev.goal)} - _COMMON - _NOT_ASKED - _NOT_TOPIC - _VALUE_WORDS - named \
         - _FUNCTION_WORDS
-    seen = " ".join(results).lower()
+    # a result's echo of its own call mentions nothing: at d4cdf2e "0 hit(s) for 'electricity' in bills.pdf." let
+    # the answer doubted before through unchanged
+    seen = " ".join(_without_own_arguments(r, c) for r, c in zip(results, calls)).lower()
     missing = sorted(w for w in topic if w[:5] not in seen)
     if not missing:
         return ""
@@ -495,6 +498,15 @@ def subject_not_found(answer: str, ev: Evidence) -> str:
     return (f"the task asks about {missing[0]}, which no result of this task mentions; the answer's values come from "
             f"'{unnamed[0][:90]}'{' and other lines' if len(unnamed) > 1 else ''}, which are about something else. "
             f"Answer with what the files say about {missing[0]}, or say plainly that they do not say it")
+
+
+def _without_own_arguments(result: str, call) -> str:
+    """``result`` without its quotes of ``call``'s string arguments ("0 hit(s) for
+    'electricity'"), case-insensitive: what the result says beyond echoing its call.
+    A hit's own line keeps its words."""
+    for value in (v.strip() for v in call.arguments.values() if isinstance(v, str) and v.strip()):
+        result = re.sub(rf"(['\"]){re.escape(value)}\1", " ", result, flags=re.IGNORECASE)
+    return result
 
 
 _ONE_VALUE = re.compile(r"^\W*(what|how much|how many|how long)\b", re.IGNORECASE)
