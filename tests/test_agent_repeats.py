@@ -2309,6 +2309,33 @@ def test_a_total_rows_label_is_no_value_to_filter_the_example_query_on():
     assert goal_value(table, "How much went on Groceries?") == ("item", "Groceries")
 
 
+def test_the_example_query_averages_for_an_average_and_counts_rows_without_numbers():
+    """A held-out task at f81d1c7: "What is the average score of class B in grades.csv?" got the hint's example
+    "SELECT class, SUM(score) ...", ran it, divided 510 by 4 by hand, and was handed off. The example averages
+    where the goal asks for an average, filters on a short value the goal names after its column ("class B"), and
+    counts rows per value where the table has no number column."""
+    from types import SimpleNamespace as NS
+
+    from assistant.loop.calls import _example_query, goal_value
+
+    klass = NS(name="class", sql_type="VARCHAR", values=["A", "B", "A", "B"])
+    score = NS(name="score", sql_type="BIGINT", values=[83, 90, 84, 83])
+    grades = NS(name="grades", columns=[NS(name="student", sql_type="VARCHAR", values=["Ana", "Ben", "Cleo", "Dev"]),
+                                        klass, score])
+    goal = "What is the average score of class B in grades.csv?"
+    assert goal_value(grades, goal) == ("class", "B")
+    assert _example_query(grades, goal) == "SELECT AVG(score) FROM grades WHERE class = 'B'"
+    assert _example_query(grades, "What is the mean score per class?") == \
+        "SELECT class, AVG(score) FROM grades GROUP BY class ORDER BY 2 DESC"
+    assert goal_value(grades, "Which grade is best?") is None  # a lone "B" or "a" is no value the goal names
+    assert _example_query(grades, "Which class has the highest total score?").startswith("SELECT class, SUM(score)")
+    country = NS(name="country", sql_type="VARCHAR", values=["Germany", "France", "Germany"])
+    customers = NS(name="customers", columns=[NS(name="email", sql_type="VARCHAR", values=["a@x", "b@x", "c@x"]),
+                                              country])
+    assert _example_query(customers, "How many customers are there per country in customers.csv?") == \
+        "SELECT country, COUNT(*) FROM customers GROUP BY country ORDER BY 2 DESC"
+
+
 def test_a_made_up_number_in_a_total_row_gets_the_row_that_needs_none(assistant_home, tmp_path):
     """xlsx_total at 0417c73: the queried 389.90 written as 189.9, refused with "call table_query with ..." (the
     query that had run), three times, then stuck. The refusal gives the row of the task, a =SUM needing no number;

