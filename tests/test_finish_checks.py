@@ -1598,6 +1598,38 @@ def test_an_answer_about_both_sheets_from_one_sheets_query_is_doubted(ctx, sql, 
             in doubt, doubt
 
 
+def test_a_question_about_a_folders_contents_answered_from_its_listing_is_doubted(tmp_path):
+    """A held-out task at 0526b92: "Which contract in the contracts folder ends first, and on what date?" listed the
+    folder, answered "No contract in the contracts folder ends first." (each of its three PDFs gives an end date),
+    and the task finished."""
+    (tmp_path / "contracts").mkdir()
+    for name in ("cleaning.pdf", "internet.pdf"):
+        (tmp_path / "contracts" / name).write_bytes(b"%PDF")
+    listed = _done("list_dir", "contracts/ cleaning.pdf 761 B internet.pdf 1.0 KB", path="contracts")
+    goal = "Which contract in the contracts folder ends first, and on what date?"
+
+    def problems(answer, calls, question=goal):
+        return finish_problems(answer, Evidence(goal=question, workspace=tmp_path, calls=calls, tool_names=TOOLS))
+
+    got = problems("No contract in the contracts folder ends first.", [listed])
+    assert "the task asks about what is in the contracts folder, and no file in it was read (a listing shows only " \
+           "their names); read them, e.g. call pdf_read with {\"path\": \"contracts/cleaning.pdf\"}" in got, got
+    read = _done("pdf_read", "Term: the contract runs until 15 January 2027.", path="contracts/internet.pdf")
+    assert not any("no file in it was read" in p for p in problems("internet.pdf ends first, on 15 January 2027.",
+                                                                    [listed, read]))
+    searched = _done("search_text", "contracts/internet.pdf:2: runs until 15 January 2027", path="contracts",
+                     query="until")
+    assert not any("no file in it was read" in p for p in problems("internet.pdf, on 15 January 2027.",
+                                                                    [listed, searched]))
+    # a question about the files themselves is answered by the listing
+    for question in ("How many files are in the contracts folder?", "What files are in the contracts folder?",
+                     "Which file in the contracts folder is the largest?"):
+        assert not any("no file in it was read" in p for p in problems("Two.", [listed], question)), question
+    # and a task that changes the folder is no question
+    assert not any("no file in it was read" in p for p in problems(
+        "Done.", [listed], "Move every file in the contracts folder into archive."))
+
+
 def test_an_average_worked_out_by_hand_from_a_sum_gets_the_query_with_avg_to_copy(ctx):
     """A held-out task at f81d1c7: "What is the average score of class B in grades.csv?" ran SUM(score) for class
     B (510), divided by 4 by hand (class B has 6), answered 127.5, and was told only that 127.5 came from no tool;

@@ -19,8 +19,8 @@ from typing import Any, Iterable, Sequence
 
 from ..state.models import CallRecord
 from .evidence import NOT_READING, _COMMON, _FENCE_LINE, _HANDS_BACK, _NEGATED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, \
-    _PATH, _WHICH_FILE, _WORD, Evidence, _paths, _results, _sentence_before, _values, _was_read, goal_files, \
-    norm_path, number_problems, ungrounded_words
+    _PATH, _WHICH_FILE, _WORD, Evidence, _paths, _results, _sentence_before, _values, _was_read, \
+    asks_only_a_question, goal_files, norm_path, number_problems, ungrounded_words
 from .answer_form import answer_to_copy
 from .recap import call_to_copy
 from .verify import exists_somewhere
@@ -527,7 +527,47 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     for rel in inputs:
         if (root / rel).is_file() and norm_path(rel) not in made and not _was_read(rel, ev.calls):
             out.append(f"the task names {rel}, but it was never read; read it before answering")
+    out += _unread_folders(ev)
     return list(dict.fromkeys(out))  # a file named twice in the answer is one doubt
+
+
+#: a folder the goal names: "the contracts folder", "folder contracts", "in the reports/2026 directory"
+_GOAL_FOLDER = re.compile(r"(?<![\w./-])[`'\"]?(?P<a>[\w.-]+(?:/[\w.-]+)*)/?[`'\"]?\s+(?:sub)?(?:folder|directory)\b|"
+                          r"\b(?:sub)?(?:folder|directory)\s+[`'\"]?(?P<b>[\w.-]+(?:/[\w.-]+)*)", re.IGNORECASE)
+#: a question about the files as files (their names, number, sizes), which a listing answers
+_ABOUT_THE_FILES = re.compile(r"\bhow many\s+(?:\w+\s+)?(files?|pdfs?|documents?|folders?)\b|\blist\b|"
+                              r"\b(what|which)\s+(?:\w+\s+)?(files?|pdfs?|documents?|folders?)\s+(are|is)\s+"
+                              r"(there|in)\b|"
+                              r"\b(names?|largest|biggest|smallest|newest|oldest|sizes?|empty|modified|extensions?)\b",
+                              re.IGNORECASE)
+
+
+def _unread_folders(ev: Evidence) -> list[str]:
+    """Doubts for a question about the contents of a folder the goal names, when no
+    file in it was read (a listing is no read), with the read of its first file to
+    copy. A held-out task at 0526b92: "Which contract in the contracts folder ends
+    first, and on what date?" listed the folder, answered "No contract in the
+    contracts folder ends first." (its three PDFs each give an end date), and the
+    task finished."""
+    if not asks_only_a_question(ev.goal) or _ABOUT_THE_FILES.search(ev.goal):
+        return []
+    root, out = Path(ev.workspace), []
+    for m in _GOAL_FOLDER.finditer(ev.goal):
+        rel = norm_path(m.group("a") or m.group("b"))
+        folder = root / rel
+        if rel in ("", ".") or not folder.is_dir() or rel.lower() in ("this", "that", "the", "my", "a", "your"):
+            continue
+        inside = sorted(p.relative_to(root).as_posix() for p in folder.rglob("*")
+                        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts))[:50]
+        searched = any(c.status == "done" and not c.error and c.name not in NOT_READING
+                       and norm_path(str(c.arguments.get("path", ""))) == rel for c in ev.calls)
+        if not inside or searched or any(_was_read(f, ev.calls) for f in inside):
+            continue
+        from tools.files._common import reader_for
+
+        out.append(f"the task asks about what is in the {rel} folder, and no file in it was read (a listing shows "
+                   f"only their names); read them, e.g. {call_to_copy(reader_for(inside[0]), {'path': inside[0]})}")
+    return out
 
 
 # what lies between a source file and the file it was written into: " file into a new Excel file named "
