@@ -589,6 +589,10 @@ def test_a_sentence_saying_a_tool_may_be_called_later_is_left_out_of_the_answer(
     listed = "On 2026-12-07: 'Team standup' at 9:00 AM and 'Lunch with Sam' at 12:30 PM."
     assert without_tool_asides(f"{listed} If you need to find something else, please ask_human.", names) == listed
     assert without_tool_asides("Please ask_human to help with this.", names) == "Please ask_human to help with this."
+    # a held-out task at bb1c5f7: the answer, then a plan to use a tool that had run (its "search ... manually")
+    said = "The notice period is not explicitly stated in the contract.docx file."
+    assert without_tool_asides(f"{said} I need to use the `docx_read` function to extract the content of the "
+                               "document and search for 'notice period' manually.", [*names, "docx_read"]) == said
 
 
 def test_asking_the_user_which_of_your_tools_to_use_is_refused_with_the_call_to_copy(tmp_path):

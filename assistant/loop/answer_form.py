@@ -96,7 +96,11 @@ def without_tool_asides(answer: str, tool_names: Sequence[str]) -> str:
 _ASIDE = re.compile(r"\b(?:i|we)(?: will|'ll| can| could| may| might| would)\b.*\bif\b|\bif\b.*\b(?:i|we)(?: will|"
                     r"'ll| can| could| may| might)\b|\b(?:i|we)(?: will|'ll| am going to| are going to| shall)(?: now| "
                     r"then| next| first)?\s+(?:call|use|run|try)\b|^\W*if you(?:'d| would)? (?:need|want|like|have)\b"
-                    r"|\byou\s+(?:can|could|may|might|should)\s+(?:also\s+)?(?:call|use|run|invoke)\b",
+                    r"|\byou\s+(?:can|could|may|might|should)\s+(?:also\s+)?(?:call|use|run|invoke)\b"
+                    # a held-out task at bb1c5f7: "The notice period is not explicitly stated in the contract.docx
+                    # file. I need to use the `docx_read` function to ... search ... manually." (it had run)
+                    r"|\b(?:i|we)\s+(?:will\s+|would\s+)?(?:need|have)\s+to\s+(?:first\s+|now\s+)?"
+                    r"(?:call|use|run|try)\b",
                     re.IGNORECASE)
 
 
