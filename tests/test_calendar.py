@@ -348,6 +348,20 @@ def test_on_the_day_the_file_gives_the_event_takes_the_title_and_length_its_line
     assert str(ev["summary"]) == "Quote chat" and ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)
 
 
+def test_a_day_said_as_the_owner_of_the_title_is_left_out_of_it(home):
+    """A held-out task at fadc0f0: "Put next Tuesday's team meeting in my calendar: 9:30 to 10:15 in room Oak." was
+    added on the right day, titled "Next Tuesday's Team Meeting"."""
+    call, _ = make(ctx=ToolContext(user_words=["Put next Tuesday's team meeting in my calendar: 9:30 to 10:15 in "
+                                               "room Oak."]))
+    out = call("calendar_add_event", title="Next Tuesday's Team Meeting", start="next tuesday 9:30", end="10:15",
+               location="Oak")
+    assert not out.error and "Title 'Team Meeting': the day is the event's start, not its title." in out.text, out.text
+    kept = call("calendar_add_event", title="Friday drinks", start="next tuesday 18:00", location="Oak")
+    assert not kept.error and "Title" not in kept.text, kept.text
+    events, _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert sorted(str(e["summary"]) for e in events) == ["Friday drinks", "Team Meeting"]
+
+
 def test_a_start_on_another_weekday_than_the_user_named_goes_on_the_users_day(home):
     """calendar_next_weekday at 31f8af8 (constrain = "always"): asked for "next Wednesday at 2:30pm", Qwen 1.5B
     passed "2026-12-03T14:30:00" (a Thursday), was refused with the phrase to pass, and sent the same call five more
