@@ -1630,6 +1630,34 @@ def test_a_question_about_a_folders_contents_answered_from_its_listing_is_doubte
         "Done.", [listed], "Move every file in the contracts folder into archive."))
 
 
+def test_a_figure_per_group_answered_without_the_groups_is_doubted_with_the_rows_to_copy(ctx):
+    """A held-out task at fadc0f0: "How many customers are there per country in customers.csv?" queried the count
+    per country right (5 rows), answered "There are 5 customers per country in customers.csv.", and finished."""
+    pytest.importorskip("duckdb")
+    countries = ["Germany", "France", "Spain", "Germany", "Italy", "Germany", "France"]
+    ctx.workspace.write_text("customers.csv", "customer,country\n" + "".join(f"C{i},{c}\n"
+                                                                             for i, c in enumerate(countries)))
+    counted = _queried(ctx, 1, "SELECT country, COUNT(*) FROM customers GROUP BY country ORDER BY 2 DESC")
+    goal = "How many customers are there per country in customers.csv?"
+
+    def problems(answer, calls=(counted,), question=goal):
+        ev = Evidence(goal=question, workspace=ctx.workspace.root, calls=list(calls),
+                      tool_names=["table_query", "finish"])
+        return finish_problems(answer, ev)
+
+    got = problems("There are 5 customers per country in customers.csv.")
+    assert any(p.startswith("the task asks for a figure per country, and table_query at step 1 gave 4 rows; the "
+                            "answer leaves out Germany, France, Spain, Italy: answer with each row, e.g. the answer "
+                            "to copy: \"Germany 3; France 2;") for p in got), got
+    assert problems("Germany: 3, France: 2, Spain: 1, Italy: 1.") == []
+    assert any("leaves out Italy" in p for p in problems("Germany: 3, France: 2, Spain: 1."))
+    # a ranking cut with LIMIT, and a question asking for one group, are not every group
+    top = _queried(ctx, 2, "SELECT country, COUNT(*) FROM customers GROUP BY country ORDER BY 2 DESC LIMIT 1")
+    assert problems("Germany, with 3.", [top], "Which country has the most customers per country?") == []
+    assert not any("a figure per" in p for p in problems("Germany has 3 customers.", [counted],
+                                                         "How many customers are in Germany?"))
+
+
 def test_an_average_worked_out_by_hand_from_a_sum_gets_the_query_with_avg_to_copy(ctx):
     """A held-out task at f81d1c7: "What is the average score of class B in grades.csv?" ran SUM(score) for class
     B (510), divided by 4 by hand (class B has 6), answered 127.5, and was told only that 127.5 came from no tool;
@@ -3172,7 +3200,10 @@ def test_numbers_garbled_from_the_rows_the_answer_names_get_those_rows_to_copy(t
     assert len(problems) == 1 and "appear in no tool result" in problems[0]
     assert 'the answer to copy: "West 2174.40; East 2155.50; South 2136.60; North 1837.35."' in problems[0]
     unnamed = "The total sales are 9,999.00 in all."  # names no row of the query: no rows offered
-    assert "answer to copy" not in _problems(tmp_path, goal, unnamed, [ran], files=("sales.csv",))[0]
+    doubts = _problems(tmp_path, goal, unnamed, [ran], files=("sales.csv",))
+    assert "answer to copy" not in next(p for p in doubts if "appears in no tool result" in p)
+    # (and it leaves out every region the question asks for, which is doubted with the rows)
+    assert any(p.startswith("the task asks for a figure per region") for p in doubts), doubts
 
 
 def test_every_row_of_a_ranking_for_the_one_highest_is_doubted_with_that_row_to_copy(tmp_path):

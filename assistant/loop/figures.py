@@ -363,6 +363,41 @@ def one_group_for_all(answer: str, ev: Evidence) -> str:
     return ""
 
 
+#: "per country", "for each region", "by department": the word after it names the group
+_PER_WORD = re.compile(r"\b(?:per|each|every|by)\s+(?:the\s+)?([A-Za-z]{3,})", re.IGNORECASE)
+
+
+def groups_left_out(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks for a figure per group ("How many customers are
+    there per country?") and the newest ``table_query`` grouped by that group returned
+    2 to 30 rows, but the answer names fewer than all of their groups ("" otherwise;
+    not when the query has a LIMIT), with the rows as the answer to copy. A held-out
+    task at fadc0f0: the count per country queried right (5 rows), answered "There are
+    5 customers per country in customers.csv.", and the task finished."""
+    asked = [m.group(1).lower() for m in _PER_WORD.finditer(ev.goal)]
+    if not asked or not asks_only_a_question(ev.goal):
+        return ""
+    query = next((c for c in reversed(ev.calls) if c.name == "table_query" and c.status == "done" and not c.error
+                  and c.result and not (c.data or {}).get("repeat_of")), None)
+    if query is None:
+        return ""
+    sql = " ".join(str(query.arguments.get("sql", "")).split()).rstrip(";")
+    m = _GROUP_BY.search(sql)
+    if m is None or re.search(r"\blimit\b", sql, re.IGNORECASE) \
+            or not any(w[:5] in m.group(1).lower() for w in asked):
+        return ""
+    labels = [row[0] for row in _result_rows(query.result or "") if len(row) > 1 and row[0].strip()]
+    if not 2 <= len(labels) <= 30:
+        return ""
+    missing = [g for g in labels if not re.search(rf"(?<![\w.]){re.escape(g)}(?![\w])", answer, re.IGNORECASE)]
+    if not missing:
+        return ""
+    copy = "; ".join(" ".join(cell for cell in row if cell) for row in _result_rows(query.result or ""))
+    return (f"the task asks for a figure per {asked[0]}, and table_query at step {query.step} gave {len(labels)} "
+            f"rows; the answer leaves out {', '.join(missing[:5])}{' and more' if len(missing) > 5 else ''}: "
+            f"answer with each row, e.g. {answer_to_copy(copy + '.')}")
+
+
 #: a question about what is left after something is taken off: it needs a subtraction
 _LEFT = re.compile(r"\b(left|remaining|remains?|balance|outstanding|net|still (?:owe[sd]?|due|open|available)|"
                    r"difference)\b", re.IGNORECASE)
