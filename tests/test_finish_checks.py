@@ -211,6 +211,16 @@ def test_files_the_answer_names_must_exist_unless_it_says_they_are_missing(tmp_p
     assert _problems(tmp_path, "tidy up", "Everything is in summary.md.") == \
         ["the answer names summary.md, which does not exist in the workspace"]
     assert _problems(tmp_path, "tidy up", "I could not find summary.md in the workspace.") == []
+    # a held-out task at 39a702f: the calendar's own file, outside the workspace, named after the event was added
+    added = _done("calendar_add_event", "Added: Fri 2026-12-11 11:00-11:30 Northwind quote review (Etc/UTC) to "
+                  "assistant.ics\nDate check: 'next friday at 11am' is Friday 2026-12-11 11:00 Etc/UTC.",
+                  title="Northwind quote review", start="next friday at 11am")
+    added.risk = "write"
+    saved = "I added the meeting to my calendar. The event is saved in the assistant.ics file."
+    assert not any("assistant.ics" in p for p in _problems(tmp_path, "Put the meeting in my calendar.", saved, [added]))
+    added.risk = "read"  # a read naming a file is no store written
+    assert "the answer names assistant.ics, which does not exist in the workspace" in _problems(
+        tmp_path, "Put the meeting in my calendar.", saved, [added])
     # calendar_from_invite: "I could not find the file invite.txt." right after reading it
     read = _done("read_file", "The beta release is on 14 March.", path="notes.md")
     assert _problems(tmp_path, "tidy up", 'I could not find the file "notes.md".', [read]) == \

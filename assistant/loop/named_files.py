@@ -421,6 +421,24 @@ def _prose_as_content(rel: str, answer: str, tool_names: Sequence[str], sources:
 _LEFT_OUT = re.compile(r"\(output='(?P<output>[^'\n]+)' was left out: the task asks to change (?P<path>[^\s]+) itself")
 
 
+def _a_store_written(rel: str, calls: Sequence[CallRecord]) -> bool:
+    """A change of this task wrote the file ``rel`` outside the workspace: a plugin's
+    store, named in its result's data ("file") or its result ("Added: ... to
+    assistant.ics"). A held-out task at 39a702f: the meeting added right, then "The
+    event is saved in the assistant.ics file." was refused twice as naming a file the
+    workspace lacks, and the task was handed off."""
+    name = Path(rel).name.lower()
+    for c in calls:
+        if c.status != "done" or c.error or (c.risk or "read") == "read":
+            continue
+        stored = str((c.data or {}).get("file") or "")
+        if stored and Path(stored).name.lower() == name:
+            return True
+        if re.search(rf"\bto\s+[`'\"]?{re.escape(name)}(?![\w.-])", (c.result or "").lower()):
+            return True
+    return False
+
+
 def left_out_output(rel: str, calls: Sequence[CallRecord], answer: str = "") -> str:
     """'; the change was saved in P itself (...)' when a call of this task had its
     ``output`` ``rel`` left out by the harness (calls._copies_an_input), "" otherwise;
@@ -505,7 +523,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
                 out.append(f"the answer says {rel} could not be found, but it is in the workspace{seen}; "
                            "use what it says")
             continue  # "I could not find data.csv" is an honest answer when it is not there
-        if rel in outputs:
+        if rel in outputs or _a_store_written(rel, ev.calls):
             continue
         if not exists_somewhere(root, rel) and norm_path(rel) not in touched:  # a file this task deleted or moved away
             out.append(f"the answer names {rel}, which does not exist in the workspace"
