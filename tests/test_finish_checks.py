@@ -1747,6 +1747,10 @@ def test_values_for_a_subject_no_result_mentions_are_doubted_unless_the_answer_n
                              "2026-12-20\n\nThe electricity bill is due on December 20, 2026.", ev)  # at 900ec69
     assert any(p.startswith("the task asks about electricity, which no result of this task mentions; the answer's "
                             "values come from 'Gas: EUR 91.05, due 2026-12-20',") for p in quoted), quoted
+    ordinal = finish_problems("The electricity bill is due on December 15th and December 20th.", ev)  # at 08145d1
+    assert any(p.startswith("the task asks about electricity, which no result of this task mentions; the answer's "
+                            "values come from 'Water: EUR 38.20, due 2026-12-15' and other lines") for p in ordinal), \
+        ordinal
     bare = finish_problems("2026-12-15", ev)  # at 766ab73: the date alone, its subject not even named
     assert any(p.startswith("the task asks about electricity, which no result of this task mentions; the answer's "
                             "values come from 'Water: EUR 38.20, due 2026-12-15',") for p in bare), bare
