@@ -14,7 +14,7 @@ from typing import Sequence
 from ..state.models import CallRecord
 from .evidence import SMALL_INTEGER, _CELL_NUMBER, _COMMON, _FENCE_LINE, _FILE_OR_URL, _HARNESS_TOOLS, _HIGHEST, \
     _LIST_MARKER, _LOWEST, _NOT_TOPIC, _NUMBER, _WHICH_FILE, _WORD, Evidence, _data_of, _numbers, _paths, \
-    _source_numbers, asks_only_a_question
+    _source_numbers, asks_only_a_question, goal_files
 from .numbers import normalise_number
 from .answer_form import _result_rows, answer_to_copy
 from .recap import call_to_copy
@@ -535,7 +535,16 @@ def subject_not_found(answer: str, ev: Evidence) -> str:
         return ""
     return (f"the task asks about {missing[0]}, which no result of this task mentions; the answer's values come from "
             f"'{unnamed[0][:90]}'{' and other lines' if len(unnamed) > 1 else ''}, which are about something else. "
-            f"Answer with what the files say about {missing[0]}, or say plainly that they do not say it")
+            f"Answer with what the files say about {missing[0]}, or say plainly that they do not say it, e.g. "
+            + answer_to_copy(f"I could not find anything about {missing[0]} in {_read_names(ev)}."))
+
+
+def _read_names(ev: Evidence) -> str:
+    """The files the goal names ("bills.pdf", "a.pdf and b.pdf"), else "the files I read"."""
+    names = goal_files(ev.goal)[1]
+    if not names:
+        return "the files I read"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
 #: a goal asking for an average
