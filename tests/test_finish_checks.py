@@ -1688,6 +1688,10 @@ def test_an_average_worked_out_by_hand_from_a_sum_gets_the_query_with_avg_to_cop
                for p in got), got
     averaged = _queried(ctx, 2, "SELECT AVG(score) FROM grades WHERE class = 'B'")
     assert problems("The average score of class B is 85.0.", [summed, averaged]) == []
+    # at 08145d1 the AVG query gave 85, and "... is 85." was doubted as the CSV row "Jan,B,85" the file read gave
+    shown = _done("read_file", "grades.csv (utf-8, 3 lines)\n     1\tstudent,class,score\n     2\tJan,B,85\n"
+                  "     3\tLiv,B,94", path="grades.csv")
+    assert problems("The average score of class B in grades.csv is 85.", [shown, averaged]) == []
     assert not any("no query of this task took one" in p
                    for p in problems("The average score of class B is 86.5.", [summed, averaged]))
 
