@@ -1627,6 +1627,16 @@ def test_a_question_about_a_folders_contents_answered_from_its_listing_is_doubte
     read = _done("pdf_read", "Term: the contract runs until 15 January 2027.", path="contracts/internet.pdf")
     assert not any("no file in it was read" in p for p in problems("internet.pdf ends first, on 15 January 2027.",
                                                                     [listed, read]))
+    # at 9d3b0f8 two of three were read, and the later of their dates was answered: a comparison needs them all
+    (tmp_path / "contracts" / "insurance.pdf").write_bytes(b"%PDF")
+    other = _done("pdf_read", "Policy period: 1 July 2026 to 30 June 2027.", path="/abs/contracts/insurance.pdf")
+    cleaning = _done("pdf_read", "This agreement ends on 31 March 2027.", path="contracts/cleaning.pdf")
+    got = problems("The insurance policy ends first, on 31 March 2027.", [listed, cleaning, other])
+    assert "the task compares what the files of the contracts folder say, and internet.pdf in it was never read; " \
+           "read it before answering: call pdf_read with {\"path\": \"contracts/internet.pdf\"}" in got, got
+    assert not any("never read" in p for p in problems("The cleaning contract ends on 31 March 2027.",
+                                                        [listed, cleaning], "When does the cleaning contract in "
+                                                        "the contracts folder end?"))
     searched = _done("search_text", "contracts/internet.pdf:2: runs until 15 January 2027", path="contracts",
                      query="until")
     assert not any("no file in it was read" in p for p in problems("internet.pdf, on 15 January 2027.",

@@ -579,13 +579,29 @@ def _unread_folders(ev: Evidence) -> list[str]:
                         if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts))[:50]
         searched = any(c.status == "done" and not c.error and c.name not in NOT_READING
                        and norm_path(str(c.arguments.get("path", ""))) == rel for c in ev.calls)
-        if not inside or searched or any(_was_read(f, ev.calls) for f in inside):
+        unread = [f for f in inside if not _was_read(f, ev.calls)]
+        if not inside or searched or not unread:
             continue
         from tools.files._common import reader_for
 
-        out.append(f"the task asks about what is in the {rel} folder, and no file in it was read (a listing shows "
-                   f"only their names); read them, e.g. {call_to_copy(reader_for(inside[0]), {'path': inside[0]})}")
+        first = call_to_copy(reader_for(unread[0]), {"path": unread[0]})
+        if len(unread) == len(inside):
+            out.append(f"the task asks about what is in the {rel} folder, and no file in it was read (a listing "
+                       f"shows only their names); read them, e.g. {first}")
+        elif _COMPARES.search(ev.goal) and len(inside) <= 12:
+            # a held-out task at 9d3b0f8: "Which contract in the contracts folder ends first, and on what date?"
+            # read two of the three PDFs and named the later of their dates; internet.pdf, never read, ends first
+            names, one = ", ".join(Path(f).name for f in unread[:5]), len(unread) == 1
+            out.append(f"the task compares what the files of the {rel} folder say, and {names} in it "
+                       f"{'was' if one else 'were'} never read; read {'it' if one else 'them'} before answering: "
+                       f"{first}")
     return out
+
+
+#: a question that compares the files' contents: every file must be read to answer it
+_COMPARES = re.compile(r"\b(first|last|earliest|latest|soonest|next|oldest|newest|most|least|highest|lowest|biggest|"
+                       r"largest|smallest|cheapest|dearest|longest|shortest|all|every|each|total|both)\b",
+                       re.IGNORECASE)
 
 
 # what lies between a source file and the file it was written into: " file into a new Excel file named "
