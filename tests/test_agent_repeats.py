@@ -251,6 +251,16 @@ def test_reading_a_table_whole_for_a_ranking_points_to_table_query(assistant_hom
     assert results[0].index("<<END_UNTRUSTED") < results[0].index("Hint:")  # the harness's words, outside the fence
     assert "Hint:" not in results[1]
     store.close()
+    # a held-out task at 6532d5d: "what do they add up to?" got no hint, and the amounts were added by hand
+    (tmp_path / "up").mkdir()
+    agent, model, ws, store = scripted_agent(tmp_path / "up", [call("read_file", path="invoices.csv"), "Done."],
+                                             [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "invoices.csv").write_text("invoice,amount,status\nA-12,349.9,unpaid\nA-13,88.1,paid\n")
+    events = list(agent.run("Which invoices in invoices.csv are unpaid, and what do they add up to?", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert "e.g. call table_query with {\"sql\": \"SELECT SUM(amount) FROM invoices WHERE status = 'unpaid'\"}" \
+        in results[0], results[0]
+    store.close()
 
 
 def test_the_table_hint_names_each_sheet_of_a_workbook(assistant_home, tmp_path):

@@ -91,7 +91,10 @@ def _strings(args: Any, key: str = "") -> Iterator[tuple[str, str]]:
             yield from _strings(v, key)
 
 
+# "add up to", "altogether", "combined": a held-out task at 6532d5d ("Which invoices in invoices.csv are unpaid, and
+# what do they add up to?") got no hint, added the amounts by hand, and listed paid invoices with the unpaid
 _AGGREGATE = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|most|top|highest|lowest|largest|smallest|count\w*|"
+                        r"adds? up|added up|altogether|combined|"
                         r"how many|per|by (region|month|category|customer|vendor|department))\b", re.IGNORECASE)
 
 
