@@ -2305,7 +2305,8 @@ def test_a_total_rows_label_is_no_value_to_filter_the_example_query_on():
     was "SELECT SUM(amount) FROM expenses WHERE item = 'Total'", which the model ran (NULL) before a made-up total."""
     from types import SimpleNamespace as NS
 
-    from assistant.loop.calls import _example_query, goal_value
+    from assistant.loop.calls import _example_query
+    from assistant.loop.table_goal import goal_value
 
     items = NS(name="item", sql_type="VARCHAR", values=["Groceries", "Bus pass", "Groceries", "Total"])
     amount = NS(name="amount", sql_type="DOUBLE", values=[84.2, 49.0, 61.8, None])
@@ -2326,7 +2327,8 @@ def test_the_example_query_averages_for_an_average_and_counts_rows_without_numbe
     counts rows per value where the table has no number column."""
     from types import SimpleNamespace as NS
 
-    from assistant.loop.calls import _example_query, goal_value
+    from assistant.loop.calls import _example_query
+    from assistant.loop.table_goal import goal_value
 
     klass = NS(name="class", sql_type="VARCHAR", values=["A", "B", "A", "B"])
     score = NS(name="score", sql_type="BIGINT", values=[83, 90, 84, 83])

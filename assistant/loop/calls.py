@@ -31,6 +31,7 @@ from .ending import touched_paths
 from .evidence import _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, norm_path, number_problems, \
     result_gist
 from .figures import AVERAGE
+from .table_goal import goal_value
 from .finish import undoable_verb
 from .history import truncate_observation
 from .named_files import grep_call, text_change, unread_inputs
@@ -2752,33 +2753,6 @@ def _number_column(table: Any) -> str | None:
 
 def _sql_text(value: str) -> str:
     return value.replace("'", "''")
-
-
-_TOTAL_LABEL = re.compile(r"(?:grand |sub-?)?totals?|sum|overall", re.IGNORECASE)
-
-
-def goal_value(table: Any, goal: str) -> tuple[str, str] | None:
-    """``(column, value)``: a value of one of ``table``'s text columns (at most 50
-    distinct values, 3+ characters, not a total row's label such as "Total") that
-    ``goal`` names as a whole word, from the column with the fewest distinct values
-    ("Travel" of category), or a shorter one the goal names after its column ("class
-    B"); else None."""
-    best: tuple[str, str, int] | None = None
-    for c in table.columns:
-        if c.sql_type != "VARCHAR":
-            continue
-        values = {str(v) for v in c.values if v is not None}
-        if len(values) > 50:
-            continue
-        for v in sorted(values):
-            if _TOTAL_LABEL.fullmatch(v.strip()):  # xlsx_total at 21c8a9e: the row the goal asks to add, "Total",
-                continue  # was read back and given as "SELECT SUM(amount) ... WHERE item = 'Total'" (NULL)
-            # a short value only after its column's name ("class B"): alone, "B" matches too much
-            said = re.escape(v) if len(v) >= 3 else rf"{re.escape(c.name)}\s+{re.escape(v)}"
-            if re.search(rf"(?<!\w){said}(?!\w)", goal, re.IGNORECASE) \
-                    and (best is None or len(values) < best[2]):
-                best = (c.name, v, len(values))
-    return (best[0], best[1]) if best else None
 
 
 def _filtered_sum(table: Any, goal: str) -> str:
