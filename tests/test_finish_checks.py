@@ -1678,6 +1678,37 @@ def test_a_figure_per_group_answered_without_the_groups_is_doubted_with_the_rows
                                                          "How many customers are in Germany?"))
 
 
+def test_rows_named_against_the_value_the_question_filters_on_are_doubted_with_the_right_rows(ctx):
+    """A held-out task at 6532d5d: "Which invoices in invoices.csv are unpaid, and what do they add up to?" queried
+    the unpaid total right (1,785.45), answered "The invoices ... that are unpaid are A-12, A-13, A-14, A-15, and
+    A-16." (A-13 and A-16 are paid), and the task finished."""
+    pytest.importorskip("duckdb")
+    ctx.workspace.write_text("invoices.csv", "invoice,client,amount,status\nA-12,Birch,349.90,unpaid\n"
+                                             "A-13,Coral,88.10,paid\nA-14,Delta,1020.00,unpaid\n"
+                                             "A-15,Elm,415.55,unpaid\nA-16,Fig,99.00,paid\n")
+    read = _done("read_file", ctx.workspace.read_text("invoices.csv"), path="invoices.csv")
+    total = _queried(ctx, 1, "SELECT SUM(amount) FROM invoices WHERE status = 'unpaid'")
+    goal = "Which invoices in invoices.csv are unpaid, and what do they add up to?"
+
+    def problems(answer, question=goal):
+        ev = Evidence(goal=question, workspace=ctx.workspace.root, calls=[read, total],
+                      tool_names=["table_query", "finish"])
+        return finish_problems(answer, ev)
+
+    got = problems("The invoices in invoices.csv that are unpaid are A-12, A-13, A-14, A-15, and A-16. The total "
+                   "amount of unpaid invoices is $1,785.45.")
+    assert "the answer names A-13, A-16, whose status is not 'unpaid'; the rows of invoices.csv whose status is " \
+           "'unpaid' are A-12, A-14, A-15 (call table_query with {\"sql\": \"SELECT invoice FROM invoices WHERE " \
+           "status = 'unpaid'\"})" in got, got
+    short = problems("A-12 and A-14 are unpaid; they add up to 1785.45.")
+    assert any(p.startswith("the answer leaves out A-15, whose status is 'unpaid'") for p in short), short
+    assert problems("A-12, A-14 and A-15 are unpaid (Birch, Delta, Elm); they add up to 1785.45.") == []
+    # clients named for the unpaid invoices: right by the client column too; a question naming no value: no check
+    assert problems("Birch, Delta and Elm have unpaid invoices, adding up to 1785.45.") == []
+    assert not any("whose status" in p for p in problems("A-13 is the smallest.", "Which invoice in invoices.csv "
+                                                          "is the smallest?"))
+
+
 def test_an_average_worked_out_by_hand_from_a_sum_gets_the_query_with_avg_to_copy(ctx):
     """A held-out task at f81d1c7: "What is the average score of class B in grades.csv?" ran SUM(score) for class
     B (510), divided by 4 by hand (class B has 6), answered 127.5, and was told only that 127.5 came from no tool;

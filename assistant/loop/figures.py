@@ -18,6 +18,7 @@ from .evidence import SMALL_INTEGER, _CELL_NUMBER, _COMMON, _FENCE_LINE, _FILE_O
 from .numbers import normalise_number
 from .answer_form import _result_rows, answer_to_copy
 from .recap import call_to_copy
+from .table_goal import goal_value
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -396,6 +397,68 @@ def groups_left_out(answer: str, ev: Evidence) -> str:
     return (f"the task asks for a figure per {asked[0]}, and table_query at step {query.step} gave {len(labels)} "
             f"rows; the answer leaves out {', '.join(missing[:5])}{' and more' if len(missing) > 5 else ''}: "
             f"answer with each row, e.g. {answer_to_copy(copy + '.')}")
+
+
+def rows_against_filter(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks which rows of the one table file it names have a
+    value the goal names ("Which invoices in invoices.csv are unpaid ...?": status
+    'unpaid', :func:`table_goal.goal_value`), and the answer, naming rows by a column
+    whose values are all different (the invoice numbers), names a row without that
+    value or leaves out one with it ("" otherwise), with the right rows and their
+    query to copy. A held-out task at 6532d5d: the unpaid total queried right, then
+    "The invoices in invoices.csv that are unpaid are A-12, A-13, A-14, A-15, and
+    A-16." (A-13 and A-16 are paid), and the task finished."""
+    if not asks_only_a_question(ev.goal) or not _ASKS_ROWS.search(ev.goal):
+        return ""
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    if len(files) != 1:
+        return ""
+    for table in _file_tables(ev.workspace, files[0]):
+        found = goal_value(table, ev.goal)
+        if found is None or table.rows > 200:
+            continue
+        column, value = found
+        have = [str(v).strip().lower() == value.lower() for c in table.columns if c.name == column for v in c.values]
+        for label in table.columns:
+            values = [str(v) for v in label.values if v is not None]
+            if label.name == column or label.sql_type != "VARCHAR" or len(set(values)) != len(label.values):
+                continue
+            named = [re.search(rf"(?<![\w-]){re.escape(str(v))}(?![\w-])", answer, re.IGNORECASE) is not None
+                     for v in label.values]
+            if not any(named):
+                continue
+            wrong = [str(v) for v, n, h in zip(label.values, named, have) if n and not h]
+            missing = [str(v) for v, n, h in zip(label.values, named, have) if h and not n]
+            if not wrong and not missing:
+                return ""
+            right = [str(v) for v, h in zip(label.values, have) if h]
+            sql = f"SELECT {label.name} FROM {table.name} WHERE {column} = '{value.replace(chr(39), chr(39) * 2)}'"
+            said = (f"the answer names {', '.join(wrong[:5])}, whose {column} is not {value!r}" if wrong else
+                    f"the answer leaves out {', '.join(missing[:5])}, whose {column} is {value!r}")
+            return (f"{said}; the rows of {files[0]} whose {column} is {value!r} are {', '.join(right[:12])}"
+                    f"{' and more' if len(right) > 12 else ''} ({call_to_copy('table_query', {'sql': sql})})")
+    return ""
+
+
+#: a question asking for rows: "which invoices ...", "list the ...", "who ..."
+_ASKS_ROWS = re.compile(r"\b(which|list|who)\b", re.IGNORECASE)
+
+
+def _file_tables(workspace, rel: str) -> list:
+    """The tables (:class:`tools.tables.loading.Table`) of the workspace file ``rel``;
+    [] when they cannot be loaded."""
+    from pathlib import Path
+
+    from sandbox import Workspace
+    from tools.base import ToolContext
+    from tools.tables.loading import load_tables
+
+    try:
+        tables = load_tables(ToolContext(workspace=Workspace(Path(workspace))))[0]
+    except Exception:  # noqa: BLE001 - a file that cannot be loaded is another check's business
+        return []
+    name = Path(rel).name.lower()
+    return [t for t in tables if t.source.split(",")[0].strip().lower().endswith(name) and ", all " not in t.source]
 
 
 #: a question about what is left after something is taken off: it needs a subtraction
