@@ -546,7 +546,8 @@ _VALUE_WORDS = frozenset("""total totals both across first last title titles pag
 number numbers count counts average overall combined altogether spend spent spending cost costs value values figure
 figures date dates time times year years month months week weeks quarter quarters price prices line lines calendar
 calendars schedule agenda diary hour hours minute minutes days weekday kilometres kilometers miles euros dollars
-percent points kilos grams pounds litres liters meters metres units""".split())
+percent points kilos grams pounds litres liters meters metres units highest lowest largest smallest biggest most least
+maximum minimum single earliest latest oldest newest""".split())
 
 
 def subject_not_found(answer: str, ev: Evidence) -> str:
@@ -572,6 +573,9 @@ def subject_not_found(answer: str, ev: Evidence) -> str:
     named = {w.lower() for _, rel in _paths(ev.goal) for w in _WORD.findall(rel)}
     topic = {w.lower() for w in _WORD.findall(ev.goal)} - _COMMON - _NOT_ASKED - _NOT_TOPIC - _VALUE_WORDS - named \
         - _FUNCTION_WORDS
+    # the file's own subject: "the highest single expense in expenses.xlsx" (a held-out task at 02c0aa3: the right
+    # answer was doubted as about no "expense", a word its sheet's rows never say)
+    topic = {w for w in topic if w[:5] not in {n[:5] for n in named}}
     # a result's echo of its own call mentions nothing: at d4cdf2e "0 hit(s) for 'electricity' in bills.pdf." let
     # the answer doubted before through unchanged
     seen = " ".join(_without_own_arguments(r, c) for r, c in zip(results, calls)).lower()
