@@ -3154,6 +3154,14 @@ def test_an_answer_to_two_questions_may_not_drop_what_an_earlier_answer_found(tm
     doubt = dropped_finding(muddled, [(earlier, "Finish check:\n- the answer ends with 'is:'")], ev)
     assert doubt.endswith("the answer to copy: \"manual.pdf has 6 pages. The title on its first page is 'Solar Lamp X2 "
                           "User Guide'.\""), doubt
+    # a held-out task at 02c0aa3: a column's name quoted alone is no finding to give back
+    (tmp_path / "expenses.xlsx").write_bytes(b"PK")
+    sheet = _done("xlsx_read", "| 1 | Date | Paid by | Item | Amount |\n| 2 | 2026-02-03 | Tom | Flights | 612.4 |",
+                  path="expenses.xlsx")
+    spent = Evidence("What was the highest single expense in expenses.xlsx, and who paid it?", tmp_path, calls=[sheet],
+                     tool_names=["xlsx_read"])
+    assert dropped_finding("Tom paid the highest, 612.4.", [('The "Amount" column shows the expenses. Tom, 612.4',
+                                                            "Finish check:\n- something")], spent) == ""
 
 
 def test_formulas_said_computed_when_the_tool_said_they_were_not_are_doubted_with_the_answer_to_copy(tmp_path):

@@ -317,14 +317,17 @@ def dropped_finding(answer: str, refused: Sequence[tuple[str, str]], ev: Evidenc
     task finished with half its question answered."""
     if not refused or not _TWO_QUESTIONS.search(ev.goal):
         return ""
-    results = " ".join(c.result or "" for c in ev.calls if c.status == "done" and not c.error).lower()
+    results = "\n".join(c.result or "" for c in ev.calls if c.status == "done" and not c.error).lower()
     for earlier, doubts in reversed(refused):
         doubts = "\n".join(ln for ln in doubts.splitlines() if ln.startswith("- "))  # not the results it quotes
         for m in _QUOTED.finditer(earlier):
             phrase = (m.group(1) or m.group(2)).strip()
             low = phrase.lower()
+            # a table's cell quoted alone is no finding: a held-out task at 02c0aa3 was told to give "Amount" back
+            # ('The "Amount" column shows the expenses.'), with a muddled answer to copy
+            cell = " " not in low and any(low in ln and "|" in ln for ln in results.splitlines())
             if low in results and low not in answer.lower() and low not in doubts.lower() \
-                    and low not in ev.goal.lower():
+                    and low not in ev.goal.lower() and not cell:
                 start = max(earlier.rfind(". ", 0, m.start()) + 1, earlier.rfind("\n", 0, m.start()) + 1, 0)
                 end = earlier.find(". ", m.end())
                 sentence = earlier[start:end + 1 if end != -1 else len(earlier)].strip()
