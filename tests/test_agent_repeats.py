@@ -227,6 +227,11 @@ def test_a_change_to_the_file_itself_needs_a_read_only_when_it_brings_its_own_co
     ("How many orders are over 500 euros, and what do they add up to?", True),
     ("Reply to Ann's email?", False),
     ("Do I have to reply? Then draft the reply in reply.txt.", False),
+    # a held-out task at 953a220: a lookup asked as a request
+    ("Find the deadline in the PDFs in the reports folder.", True),
+    ("Tell me the monthly rent in lease.docx.", True),
+    ("Find the 3 customers who spent the most in orders.csv and save them to top3.csv.", False),
+    ("Please find the deadline in the PDFs.", False),
 ])
 def test_which_goals_are_only_questions(goal, question):
     from assistant.loop.finish import asks_only_a_question

@@ -1632,8 +1632,17 @@ def test_a_question_about_a_folders_contents_answered_from_its_listing_is_doubte
     other = _done("pdf_read", "Policy period: 1 July 2026 to 30 June 2027.", path="/abs/contracts/insurance.pdf")
     cleaning = _done("pdf_read", "This agreement ends on 31 March 2027.", path="contracts/cleaning.pdf")
     got = problems("The insurance policy ends first, on 31 March 2027.", [listed, cleaning, other])
-    assert "the task compares what the files of the contracts folder say, and internet.pdf in it was never read; " \
+    assert "the task asks about all the files of the contracts folder, and internet.pdf in it was never read; " \
            "read it before answering: call pdf_read with {\"path\": \"contracts/internet.pdf\"}" in got, got
+    # a held-out task at 953a220: a lookup asked as a request, over the folder's PDFs, one of two read
+    review = _done("pdf_read", "Annual review 2026\nNext review: spring 2027.", path="reports/annual-review.pdf")
+    (tmp_path / "reports").mkdir()
+    for name in ("annual-review.pdf", "grant-call.pdf"):
+        (tmp_path / "reports" / name).write_bytes(b"%PDF")
+    got = problems("The deadline in the annual review PDF is spring 2027.", [review],
+                   "Find the deadline in the PDFs in the reports folder.")
+    assert any(p.startswith("the task asks about all the files of the reports folder, and grant-call.pdf in it was "
+                            "never read") for p in got), got
     assert not any("never read" in p for p in problems("The cleaning contract ends on 31 March 2027.",
                                                         [listed, cleaning], "When does the cleaning contract in "
                                                         "the contracts folder end?"))

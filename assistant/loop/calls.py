@@ -1101,7 +1101,8 @@ class CallRunner:
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))  # calendar_from_invite
         if call.name == "ask_human" and _restates_goal(str(call.arguments.get("question", "")), s.task.goal) \
                 and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls) \
-                and not undoable_verb(s.task.goal, [*self.registry.names(), *self.extra_tools]):
+                and not undoable_verb(s.task.goal, [*self.registry.names(), *self.extra_tools]) \
+                and not _files_tell(call, s.calls, s.task.goal):  # what the files say, below, is the better refusal
             # "which one?" is the user's; so is how to do what no tool can (handoff_send_budget at 04fe9b0: "How can
             # I send the budget to my manager?", asked as the write_file refusal said, refused as the request itself)
             # xlsx_top_vendors at db466c8: asked three times, the ranking's table_query to copy given all along

@@ -252,14 +252,20 @@ _REQUEST = re.compile(r"\b(please|can you|could you|would you|will you|would you
 
 
 def asks_only_a_question(goal: str) -> bool:
-    """True when ``goal`` is a question that asks for no change: it has a "?" and
+    """True when ``goal`` is a question that asks for no change: it has a "?" (or asks
+    to find, look up or tell something) and
     no verb of making or changing things (save, add, update, schedule, ...) and no
     request form ("can you", "please"); a verb whose subject is "I", "we" or "they"
     ("do I have to reply") is the user's, not a change asked for. Generous on purpose:
     a goal that might ask for a change is never counted as a question. A 1.5B model overwrote the lease
     it was asked "How much is the monthly rent in lease.docx?" with its answer."""
-    return "?" in goal and not _REQUEST.search(goal) and not any(
+    return ("?" in goal or bool(_LOOK_UP.match(goal))) and not _REQUEST.search(goal) and not any(
         not _THEIR_OWN.search(goal, 0, m.start()) for m in _CHANGE.finditer(goal))
+
+
+#: a question asked as a request to look something up: "Find the deadline in the PDFs in the reports folder." (a
+#: held-out task at 953a220 read one of the two PDFs and answered "spring 2027", a review date, unchecked)
+_LOOK_UP = re.compile(r"^\W*(find|look up|tell me|show me|give me|work out|figure out)\b", re.IGNORECASE)
 
 
 #: a change verb whose subject is the user or a thing, not the assistant: "By when do I have to reply ...?" (a held-out

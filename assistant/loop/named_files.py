@@ -592,16 +592,17 @@ def _unread_folders(ev: Evidence) -> list[str]:
             # a held-out task at 9d3b0f8: "Which contract in the contracts folder ends first, and on what date?"
             # read two of the three PDFs and named the later of their dates; internet.pdf, never read, ends first
             names, one = ", ".join(Path(f).name for f in unread[:5]), len(unread) == 1
-            out.append(f"the task compares what the files of the {rel} folder say, and {names} in it "
+            out.append(f"the task asks about all the files of the {rel} folder, and {names} in it "
                        f"{'was' if one else 'were'} never read; read {'it' if one else 'them'} before answering: "
                        f"{first}")
     return out
 
 
-#: a question that compares the files' contents: every file must be read to answer it
+#: a question that compares the files' contents, or asks about them all ("the deadline in the PDFs"): every file
+#: must be read to answer it
 _COMPARES = re.compile(r"\b(first|last|earliest|latest|soonest|next|oldest|newest|most|least|highest|lowest|biggest|"
-                       r"largest|smallest|cheapest|dearest|longest|shortest|all|every|each|total|both)\b",
-                       re.IGNORECASE)
+                       r"largest|smallest|cheapest|dearest|longest|shortest|all|every|each|total|both|pdfs|files|"
+                       r"documents|spreadsheets|workbooks|these|those)\b", re.IGNORECASE)
 
 
 # what lies between a source file and the file it was written into: " file into a new Excel file named "
