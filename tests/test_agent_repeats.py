@@ -2360,6 +2360,28 @@ def test_the_example_query_averages_for_an_average_and_counts_rows_without_numbe
     assert _example_query(spent, "Who paid the most in expenses.xlsx?").startswith("SELECT paid_by, SUM(amount)")
 
 
+def test_a_file_moved_away_is_not_written_back_nor_a_file_rewritten_with_its_own_text(assistant_home, tmp_path):
+    """A held-out task at 6ad68a4: "Rename report.txt to report-2026.txt." renamed it, then wrote report.txt again
+    and overwrote report-2026.txt with its own text less its line break, and ended stuck."""
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("rename_many", folder=".", find="report.txt", replace="report-2026.txt", pattern="*"),
+        call("write_file", path="report.txt", content="Quarterly report draft"),
+        call("write_file", path="report-2026.txt", content="Quarterly report draft"),
+        "Renamed report.txt to report-2026.txt."], FILE_TOOLS, approve="all", preread=False)
+    (ws / "report.txt").write_text("Quarterly report draft\n")
+    events = list(agent.run("Rename report.txt to report-2026.txt.", workspace=ws))
+    results = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert not results[0].error
+    assert results[1].error and results[1].result.startswith("Not run: this task moved report.txt to "
+                                                             "report-2026.txt; writing report.txt again"), results[1]
+    assert results[2].error and results[2].result.startswith("Not run: report-2026.txt already holds this text"), \
+        results[2]
+    assert isinstance(events[-1], Finished), events[-1]
+    assert sorted(p.name for p in ws.iterdir()) == ["report-2026.txt"]
+    assert (ws / "report-2026.txt").read_text() == "Quarterly report draft\n"
+    store.close()
+
+
 def test_a_made_up_number_in_a_total_row_gets_the_row_that_needs_none(assistant_home, tmp_path):
     """xlsx_total at 0417c73: the queried 389.90 written as 189.9, refused with "call table_query with ..." (the
     query that had run), three times, then stuck. The refusal gives the row of the task, a =SUM needing no number;

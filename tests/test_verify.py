@@ -24,6 +24,11 @@ def test_claims_checked_against_the_workspace(tmp_path):
     (tmp_path / "sales.xlsx").write_text("x")
     assert unbacked_file_claims("I added a sheet to the Sales.xlsx file and saved Inbox/PDF/Scan.pdf.", tmp_path) == []
     assert unbacked_file_claims("I saved Inbox/Scan.pdf.", tmp_path) == ["Inbox/Scan.pdf"]
+    # a held-out task at 6ad68a4: the old name of a rename is gone, and named as the source
+    (tmp_path / "report-2026.txt").write_text("x")
+    assert unbacked_file_claims("Renamed report.txt to report-2026.txt.", tmp_path) == []
+    assert unbacked_file_claims("I renamed report.txt to report-2027.txt.", tmp_path) == ["report-2027.txt"]
+    assert unbacked_file_claims("I wrote report.txt to the folder.", tmp_path) == ["report.txt"]
 
 
 def test_false_claim_is_a_format_error_then_the_real_write_finishes(assistant_home, tmp_path):

@@ -883,6 +883,10 @@ class CallRunner:
                 msg = self._with_pending(f"Not run: {moved} is a file the task reads from, and the task does not "
                                          "ask to move, rename or delete it; leave it where it is.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            back = self._brings_back_a_moved_file(call) or self._writes_what_is_there(call)
+            if back:  # a held-out task at 6ad68a4: report.txt renamed as asked, then written again, and the new
+                # name overwritten with its own text less its line break
+                return (yield from self.finish(call, ToolResult.fail(self._with_pending(back)), "denied"))
             want = self._unasked_output(call)
             if want:  # multistep_invoices_memo at db466c8: the invoices written to summary.xlsx, never invoices.xlsx
                 args = {k: v for k, v in call.arguments.items() if k != "output"}
@@ -1317,6 +1321,41 @@ class CallRunner:
         path = norm_path(path)
         return next((p for p in inputs if p == path or fnmatch.fnmatch(p, path)
                      or p.startswith(path.rstrip("/") + "/")), "")
+
+    def _brings_back_a_moved_file(self, call: CallRecord) -> str:
+        """The refusal of a write of a new file at a path this task moved (or renamed)
+        away, which is not there now: it brings back the old name ("" otherwise)."""
+        path = call.arguments.get("path")
+        if call.name not in ("write_file", "csv_write", "xlsx_write", "docx_create") or not isinstance(path, str) \
+                or not path.strip() or (Path(self.s.task.workspace) / norm_path(path)).exists():
+            return ""
+        rel = norm_path(path)
+        moved = [ch.record for ch in self.s.store.changes(self.s.task.id)
+                 if ch.record.get("op") == "move" and norm_path(str(ch.record.get("path", ""))) == rel]
+        if not moved:
+            return ""
+        return (f"Not run: this task moved {rel} to {moved[-1].get('dest')}; writing {rel} again would bring back "
+                f"the file under its old name. If the move was what the task asks, it is done: give your final "
+                "answer.")
+
+    def _writes_what_is_there(self, call: CallRecord) -> str:
+        """The refusal of a ``write_file`` that would overwrite a text file with the text
+        it already holds, but for white space at its end ("" otherwise): such a write
+        changes nothing the user asked for."""
+        path, content = call.arguments.get("path"), call.arguments.get("content")
+        if call.name != "write_file" or not isinstance(path, str) or not isinstance(content, str) or not content:
+            return ""
+        target = Path(self.s.task.workspace) / norm_path(path)
+        try:
+            if not target.is_file() or target.stat().st_size > 1_000_000:
+                return ""
+            held = target.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return ""
+        if held.rstrip() != content.rstrip():
+            return ""
+        return (f"Not run: {norm_path(path)} already holds this text; writing it again changes nothing. If the file "
+                "was what the task asks, it is done: give your final answer.")
 
     def _copies_an_input(self, call: CallRecord) -> tuple[str, str] | None:
         """``(path, output)`` when ``call`` would save its change of a file the goal names

@@ -62,9 +62,16 @@ def unbacked_file_claims(answer: str, workspace: str | Path) -> list[str]:
         rel = m.group(1).strip().strip("`'\"")
         if rel.startswith("/") or "://" in answer[max(0, m.start() - 8) : m.start()]:
             continue
+        if _SOURCE_OF_A_MOVE.match(answer, m.end()) and _MOVE_VERB.search(answer[max(0, m.start() - 60):m.start()]):
+            continue  # "Renamed report.txt to report-2026.txt.": the old name is gone (a held-out task at 6ad68a4)
         if not exists_somewhere(root, rel) and rel not in missing:  # "moved a.txt to txt/a.txt"
             missing.append(rel)
     return missing
+
+
+#: what follows the old name in "renamed a.txt to b.txt", "moved a.txt into old/a.txt"
+_SOURCE_OF_A_MOVE = re.compile(r"[`'\"]?\s+(?:to|into|as)\s+[`'\"]?[\w./-]+\.\w+")
+_MOVE_VERB = re.compile(r"\b(renam|mov|transferr)\w*\b", re.IGNORECASE)
 
 
 def exists_somewhere(root: Path, rel: str, limit: int = 2000) -> bool:
