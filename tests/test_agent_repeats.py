@@ -1784,7 +1784,7 @@ def test_a_file_this_task_made_is_not_overwritten_with_invented_lines(assistant_
     agent, model, ws, store = _agent(assistant_home, tmp_path, [
         call("combine_files", src="todo/*.txt", dest="todo/all.txt"),
         call("write_file", path="todo/all.txt", content="line1\nline2"),
-        call("write_file", path="todo/all.txt", content="buy stamps\ncall grandma\nbook haircut"),
+        call("write_file", path="todo/all.txt", content="book haircut\nbuy stamps\ncall grandma"),
         "Combined the todo lists into todo/all.txt."])
     (ws / "todo").mkdir()
     (ws / "todo" / "monday.txt").write_text("buy stamps\ncall grandma\n")

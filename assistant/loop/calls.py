@@ -1324,12 +1324,15 @@ class CallRunner:
 
     def _brings_back_a_moved_file(self, call: CallRecord) -> str:
         """The refusal of a write of a new file at a path this task moved (or renamed)
-        away, which is not there now: it brings back the old name ("" otherwise)."""
+        away, which is not there now and the goal does not ask to write: it brings back
+        the old name ("" otherwise)."""
         path = call.arguments.get("path")
         if call.name not in ("write_file", "csv_write", "xlsx_write", "docx_create") or not isinstance(path, str) \
                 or not path.strip() or (Path(self.s.task.workspace) / norm_path(path)).exists():
             return ""
         rel = norm_path(path)
+        if rel in {norm_path(p) for p in goal_files(self.s.task.goal)[0]}:  # "make a.txt and b.txt"
+            return ""
         moved = [ch.record for ch in self.s.store.changes(self.s.task.id)
                  if ch.record.get("op") == "move" and norm_path(str(ch.record.get("path", ""))) == rel]
         if not moved:
@@ -1343,8 +1346,9 @@ class CallRunner:
         it already holds, but for white space at its end ("" otherwise): such a write
         changes nothing the user asked for."""
         path, content = call.arguments.get("path"), call.arguments.get("content")
-        if call.name != "write_file" or not isinstance(path, str) or not isinstance(content, str) or not content:
-            return ""
+        if call.name != "write_file" or not isinstance(path, str) or not isinstance(content, str) or not content \
+                or any(c.name == call.name and c.arguments == call.arguments and c.id != call.id for c in self.s.calls):
+            return ""  # the same call again: the repeat's own note says what it did
         target = Path(self.s.task.workspace) / norm_path(path)
         try:
             if not target.is_file() or target.stat().st_size > 1_000_000:
