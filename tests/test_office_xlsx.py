@@ -523,6 +523,12 @@ def test_an_amount_sent_as_text_under_a_column_of_numbers_is_written_as_a_number
         in res.text, res.text
     ws = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("e.xlsx"))).active
     assert ws["B4"].value == 79.5 and ws["C4"].value == "12.50"
+    # a held-out task at 6ad68a4: a whole number ("120") as text under the amounts; a code with a leading 0 stays text
+    res = call(xlsx_write, ctx, path="e.xlsx", cells=[{"cell": "B5", "value": "120", "kind": "text"},
+                                                      {"cell": "C5", "value": "0172", "kind": "text"}])
+    assert not res.error and "B5: '120' was sent as text; written as a number" in res.text, res.text
+    ws = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("e.xlsx"))).active
+    assert ws["B5"].value == 120 and ws["C5"].value == "0172"
 
 
 def test_a_group_total_that_sums_other_groups_rows_too_is_refused(ctx, no_soffice):
