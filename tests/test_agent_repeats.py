@@ -232,6 +232,12 @@ def test_a_change_to_the_file_itself_needs_a_read_only_when_it_brings_its_own_co
     ("Tell me the monthly rent in lease.docx.", True),
     ("Find the 3 customers who spent the most in orders.csv and save them to top3.csv.", False),
     ("Please find the deadline in the PDFs.", False),
+    # a held-out task at b3ff053: "email" and "address" as nouns; team.xlsx was overwritten
+    ("What is Jonas's email address? It's in team.xlsx.", True),
+    ("What does the draft say about the budget?", True),
+    ("Can you email Jonas?", False),
+    ("Should I email the draft to Ann, and what is her address?", True),
+    ("What is Ann's address? Then email her the draft.", False),
 ])
 def test_which_goals_are_only_questions(goal, question):
     from assistant.loop.finish import asks_only_a_question

@@ -242,7 +242,8 @@ def goal_files(goal: str) -> tuple[list[str], list[str]]:
 
 
 _CHANGE = re.compile(
-    r"\b(creat|writ|wrote|sav|stor|add|append|insert|edit|chang|updat|modif|fix|correct|replac|renam|mov|cop(y|ies)|"
+    r"\b(creat|writ|wrote|sav|stor|add(?!ress)|append|insert|edit|chang|updat|modif|fix|correct|replac|renam|mov|"
+    r"cop(y|ies)|"
     r"delet|remov|eras|sort|organi[sz]|tidy|clean|convert|export|merg|combin|split|schedul|book|generat|draft|fill|"
     r"remember|send|e-?mail|archiv|format|translat|summari[sz]|rewrit|repl(y|ies)|prepar|extract|download|upload|"
     r"install)\w*|\b(put|set|make|made|mark|log|plan|keep|build|turn|note (it|this|that|down)|record)s?\b",
@@ -260,7 +261,14 @@ def asks_only_a_question(goal: str) -> bool:
     a goal that might ask for a change is never counted as a question. A 1.5B model overwrote the lease
     it was asked "How much is the monthly rent in lease.docx?" with its answer."""
     return ("?" in goal or bool(_LOOK_UP.match(goal))) and not _REQUEST.search(goal) and not any(
-        not _THEIR_OWN.search(goal, 0, m.start()) for m in _CHANGE.finditer(goal))
+        not _THEIR_OWN.search(goal, 0, m.start()) and not _A_NOUN.search(goal, 0, m.start())
+        for m in _CHANGE.finditer(goal))
+
+
+#: a change word used as a noun: "Jonas's email address", "the draft", "my notes" (a held-out task at b3ff053:
+#: "What is Jonas's email address? It's in team.xlsx." counted "email" and "address" as changes asked for, and
+#: Mira's email in team.xlsx was overwritten with Jonas's)
+_A_NOUN = re.compile(r"(?:'s|\b(?:the|an?|his|her|their|my|your|our|its|whose|this|that))\s+$", re.IGNORECASE)
 
 
 #: a question asked as a request to look something up: "Find the deadline in the PDFs in the reports folder." (a
