@@ -1718,6 +1718,27 @@ def test_rows_named_against_the_value_the_question_filters_on_are_doubted_with_t
                                                           "is the smallest?"))
 
 
+def test_a_text_file_with_another_number_of_points_than_asked_is_doubted(tmp_path):
+    """A held-out task at a56e3b0: "Summarise notes.md into three bullet points in summary.md." wrote five bullets
+    on one line joined with "<br>", and the task finished."""
+    goal = "Summarise notes.md into three bullet points in summary.md."
+    (tmp_path / "notes.md").write_text("# Offsite\nHotel in Potsdam.\nBudget EUR 9,000.\nTom books the bus.\n")
+    read = _done("read_file", "# Offsite\nHotel in Potsdam.\nBudget EUR 9,000.\nTom books the bus.", path="notes.md")
+
+    def problems(text):
+        (tmp_path / "summary.md").write_text(text)
+        return finish_problems("I wrote summary.md.", Evidence(goal, tmp_path, calls=[read], touched=["summary.md"],
+                                                                made=["summary.md"], written=["summary.md"],
+                                                                tool_names=TOOLS))
+
+    joined = problems("\u2022 Hotel in Potsdam<br>\u2022 Budget EUR 9,000<br>\u2022 Tom books the bus")
+    assert any(p.startswith("summary.md runs its lines together with <br>") for p in joined), joined
+    five = problems("- Hotel in Potsdam\n- Budget EUR 9,000\n- Tom books the bus\n- Sara: dinner\n- Photographer\n")
+    assert "the task asks for 3 bullet points, and summary.md holds 5; write exactly 3, one per line" in five, five
+    assert problems("- Hotel in Potsdam\n- Budget EUR 9,000\n- Tom books the bus\n") == []
+    assert problems("1. Hotel in Potsdam\n2. Budget EUR 9,000\n3. Tom books the bus\n") == []
+
+
 def test_an_average_worked_out_by_hand_from_a_sum_gets_the_query_with_avg_to_copy(ctx):
     """A held-out task at f81d1c7: "What is the average score of class B in grades.csv?" ran SUM(score) for class
     B (510), divided by 4 by hand (class B has 6), answered 127.5, and was told only that 127.5 came from no tool;

@@ -49,8 +49,8 @@ from .period import line_to_answer, pages_answer, wrong_page, wrong_period
 from .recap import call_to_copy
 from .written import _changed_a_copy, _fewer_rows_than_asked, _files_unmoved, _groups_missing, _left_unsorted, \
     _missing_columns, _missing_sheet, _renamed_against_goal, _rows_lost, _states_no_number, _store_untouched, \
-    _summary_not_shorter, _text_not_in_column, _wrote_unread_contents, asked_count, row_to_add, store_goal, \
-    summary_too_long, total_said_wrong, wrong_end_time
+    _points_not_as_asked, _summary_not_shorter, _text_not_in_column, _wrote_unread_contents, asked_count, \
+    row_to_add, store_goal, summary_too_long, total_said_wrong, wrong_end_time
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "without_tool_asides", "store_goal", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
@@ -823,7 +823,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if changed:  # what the written files must hold: the goal's column texts, columns, sheet; a summary shorter
         out += [p for p in (check(ev) for check in (_text_not_in_column, _missing_columns, _missing_sheet,
                                                     _groups_missing, _rows_lost, _fewer_rows_than_asked,
-                                                    _summary_not_shorter, _states_no_number)) if p]
+                                                    _summary_not_shorter, _states_no_number,
+                                                    _points_not_as_asked)) if p]
     cannot = undoable_verb(ev.goal, ev.tool_names)
     if cannot and _undoable_said_done(answer, cannot):
         out.append(f"the task asks to {cannot}, and no tool here can {cannot}; say plainly that you could not "
