@@ -1739,6 +1739,33 @@ def test_a_text_file_with_another_number_of_points_than_asked_is_doubted(tmp_pat
     assert problems("1. Hotel in Potsdam\n2. Budget EUR 9,000\n3. Tom books the bus\n") == []
 
 
+def test_files_of_a_kind_left_after_a_delete_of_them_all_are_doubted_and_steps_for_the_user_too(tmp_path):
+    """A held-out task at a56e3b0: "Delete all .tmp files in the downloads folder." deleted a.tmp of three, then
+    answered with steps ("Here's how you can do it: 1. Use the `find_files` function to list the `.tmp` files: 2.
+    Use the `delete` function to remove each file: ..."), and the task finished."""
+    (tmp_path / "downloads").mkdir()
+    for name in ("b.tmp", "c.TMP", "invoice.pdf"):
+        (tmp_path / "downloads" / name).write_text("x")
+    found = _done("find_files", "downloads/a.tmp 1 B downloads/b.tmp 1 B downloads/c.TMP 1 B", pattern="*.tmp")
+    deleted = _done("delete", "deleted downloads/a.tmp (moved to the trash; undo can restore it).",
+                    path="downloads/a.tmp")
+    deleted.risk = "destructive"
+    goal = "Delete all .tmp files in the downloads folder."
+    tools = [*TOOLS, "delete", "find_files"]
+    answer = ("To delete the `.tmp` files:\n\nHere's how you can do it:\n\n1. Use the `find_files` function to list "
+              "the `.tmp` files:\n2. Use the `delete` function to remove each file:\n\nAfter deleting all `.tmp` "
+              "files, your workspace should be clean.")
+    got = finish_problems(answer, Evidence(goal, tmp_path, calls=[found, deleted], touched=["downloads/a.tmp"],
+                                           tool_names=tools))
+    assert "the task asks to delete every .tmp file there, and 2 are still there (downloads/b.tmp, " \
+           "downloads/c.TMP); delete each: call delete with {\"path\": \"downloads/b.tmp\"}" in got, got
+    assert any(p.startswith("the answer tells the user how to do the task") for p in got), got
+    for name in ("b.tmp", "c.TMP"):
+        (tmp_path / "downloads" / name).unlink()
+    assert finish_problems("Deleted a.tmp, b.tmp and c.TMP from downloads.", Evidence(
+        goal, tmp_path, calls=[found, deleted], touched=["downloads/a.tmp"], tool_names=tools)) == []
+
+
 def test_an_average_worked_out_by_hand_from_a_sum_gets_the_query_with_avg_to_copy(ctx):
     """A held-out task at f81d1c7: "What is the average score of class B in grades.csv?" ran SUM(score) for class
     B (510), divided by 4 by hand (class B has 6), answered 127.5, and was told only that 127.5 came from no tool;

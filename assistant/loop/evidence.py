@@ -438,5 +438,9 @@ _HANDS_BACK = re.compile(r"\bfollow (these|the following|the) steps\b|\b(using|w
                          r"|\byou (can|could|may) now (proceed|go ahead|continue|move on) (with|to)\b"
                          # docx_append_paragraph at b82e8fa: the paragraph added, then the harness's hint, "To add
                          # ..., call docx_insert with {...}", as the answer
-                         r"|\bcall\s+`?[a-z]+_[a-z_]+`?\s+with\s+\{",
+                         r"|\bcall\s+`?[a-z]+_[a-z_]+`?\s+with\s+\{"
+                         # a held-out task at a56e3b0: one .tmp file of three deleted, then "Here's how you can do
+                         # it: 1. Use the `find_files` function to list the `.tmp` files: 2. Use the `delete` ..."
+                         r"|\bhere'?s how (you can|to) do (it|this|that)\b"
+                         r"|(^|\n)\W*(\d+[.)]\s*)?use the [`'\"]?\w+[`'\"]? (function|tool|command)\s+to\b",
                          re.IGNORECASE | re.DOTALL)

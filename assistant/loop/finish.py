@@ -47,8 +47,9 @@ from .named_files import _searched_too_little, file_problems, text_change, unrea
 from .numbers import normalise_number
 from .period import line_to_answer, pages_answer, wrong_page, wrong_period
 from .recap import call_to_copy
-from .written import _changed_a_copy, _fewer_rows_than_asked, _files_unmoved, _groups_missing, _left_unsorted, \
-    _missing_columns, _missing_sheet, _renamed_against_goal, _rows_lost, _states_no_number, _store_untouched, \
+from .written import _changed_a_copy, _fewer_rows_than_asked, _files_left_to_delete, _files_unmoved, \
+    _groups_missing, _left_unsorted, _missing_columns, _missing_sheet, _renamed_against_goal, _rows_lost, \
+    _states_no_number, _store_untouched, \
     _points_not_as_asked, _summary_not_shorter, _text_not_in_column, _wrote_unread_contents, asked_count, \
     row_to_add, store_goal, summary_too_long, total_said_wrong, wrong_end_time
 
@@ -798,7 +799,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     elif _MUST_CHANGE.search(ev.goal) and not _NOT_DONE.search(answer) and not changed:
         out.append("the task asks for a change, but no tool call of this task changed anything; do it with a tool, "
                    "say plainly why it cannot be done, or call ask_human if you need the user" + _row_to_copy(ev))
-    unmoved = (_files_unmoved(ev) or _left_unsorted(ev)) if changed else ""
+    unmoved = ((_files_unmoved(ev) or _left_unsorted(ev)) if changed else "") or _files_left_to_delete(ev)
     if unmoved:  # files_rename_pattern at c92ae49: a note added, no photo renamed, "I could not find any other files"
         out.append(unmoved)
     store = _store_untouched(ev) if _CHANGE.search(ev.goal) and not _NOT_CHANGED.search(answer) else ""

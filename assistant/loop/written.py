@@ -746,6 +746,31 @@ def _files_unmoved(ev: Evidence) -> str:
             f"{', '.join(did) or 'other calls'}); do it with rename_many or move, or say plainly why it cannot be done")
 
 
+#: "delete all .tmp files in the downloads folder", "remove every *.log file from logs"
+_DELETE_KIND = re.compile(r"\b(?:delete|remove|trash|erase)\s+(?:all|every|each|the)?\s*(?:of\s+the\s+)?(?:the\s+)?"
+                          r"\*?\.(?P<ext>[a-z0-9]{1,8})\s+files?\b(?:\s+(?:in|from)\s+(?:the\s+)?[`'\"]?"
+                          r"(?P<folder>[\w./-]+?)[`'\"]?(?:\s+(?:folder|directory))?\b)?", re.IGNORECASE)
+
+
+def _files_left_to_delete(ev: Evidence) -> str:
+    """A doubt when the goal asks to delete every file of a kind (".tmp files in the
+    downloads folder") and some are still there, with the next delete to copy ("" otherwise;
+    the extension matched case aside). A held-out task at a56e3b0: one of three .tmp
+    files deleted, then steps for the user to delete the rest, and the task finished."""
+    m = _DELETE_KIND.search(ev.goal)
+    if m is None or "delete" not in ev.tool_names:
+        return ""
+    root = Path(ev.workspace)
+    folder = root / m.group("folder") if m.group("folder") and (root / m.group("folder")).is_dir() else root
+    ext = "." + m.group("ext").lower()
+    left = sorted(p.relative_to(root).as_posix() for p in folder.iterdir() if p.is_file() and p.suffix.lower() == ext)
+    if not left:
+        return ""
+    return (f"the task asks to delete every {ext} file there, and {len(left)} {'is' if len(left) == 1 else 'are'} "
+            f"still there ({', '.join(left[:6])}); delete {'it' if len(left) == 1 else 'each'}: "
+            f"{call_to_copy('delete', {'path': left[0]})}")
+
+
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
                  "eleven": 11, "twelve": 12}
 _ASKED_N = re.compile(r"\b(?:top|bottom|the|those|these|first)[\s-]+(?P<n>\d{1,2}|"
