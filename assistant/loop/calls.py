@@ -95,7 +95,7 @@ def _strings(args: Any, key: str = "") -> Iterator[tuple[str, str]]:
 # "add up to", "altogether", "combined": a held-out task at 6532d5d ("Which invoices in invoices.csv are unpaid, and
 # what do they add up to?") got no hint, added the amounts by hand, and listed paid invoices with the unpaid
 _AGGREGATE = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|most|top|highest|lowest|largest|smallest|count\w*|"
-                        r"adds? up|added up|altogether|combined|"
+                        r"adds? up|added up|altogether|combined|how much|spen[dt]|"
                         r"how many|per|by (region|month|category|customer|vendor|department))\b", re.IGNORECASE)
 
 
@@ -2877,9 +2877,30 @@ def _example_query(table: Any, goal: str = "") -> str:
 _SINGLE = re.compile(r"\b(single|individual)\b", re.IGNORECASE)
 
 
+#: a month the goal names ("in March", "for march 2026"; "May" only capitalised: "may" is a verb)
+_MONTH = re.compile(r"\b(?P<name>(?i:january|february|march|april|june|july|august|september|october|november|"
+                    r"december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)|May)\b(?:\s+(?P<year>\d{4})\b)?")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _month_sum(table: Any, goal: str) -> str:
+    """``SELECT SUM(amount) FROM t WHERE month(date) = 3`` when the goal names a month by
+    its name and the table has a date column and a number column; else "". A held-out
+    task at 000bd0d: "How much did we spend in March according to spending.csv?" got no
+    hint, summed one day's rows (WHERE date = '2026-03-31'), then added by hand."""
+    m = _MONTH.search(goal)
+    dated = next((c.name for c in table.columns if c.sql_type in ("DATE", "TIMESTAMP")), None)
+    number = _number_column(table)
+    if m is None or dated is None or number is None:
+        return ""
+    year = f" AND year({dated}) = {m.group('year')}" if m.group("year") else ""
+    return (f"SELECT SUM({number}) FROM {table.name} WHERE month({dated}) = "
+            f"{_MONTHS.index(m.group('name').lower()[:3]) + 1}{year}")
+
+
 def _example_sum(table: Any, goal: str) -> str:
     """:func:`_example_query`, before an average's AVG."""
-    filtered = _filtered_sum(table, goal)
+    filtered = _filtered_sum(table, goal) or _month_sum(table, goal)
     if filtered:
         return filtered
     texts = [c for c in table.columns if c.sql_type == "VARCHAR"]
