@@ -1891,6 +1891,19 @@ def test_values_for_a_subject_no_result_mentions_are_doubted_unless_the_answer_n
                      calls=[sheet], tool_names=TOOLS)
     assert not any("which no result of this task mentions" in p for p in finish_problems(
         'The sheet "2026" has 3 rows. The highest expense is 612.4, which was paid by Tom.', spent))
+    # a month is written as a number in dates: a held-out task at 000bd0d was told no result mentions "march", and
+    # copied "I could not find anything about march in spending.csv." (March had three rows)
+    (tmp_path / "spending.csv").write_text("x")
+    rows = _done("read_file", "spending.csv (utf-8, 3 lines)\n     1\tdate,item,amount\n     2\t2026-03-02,Groceries,"
+                 "84.35\n     3\t2026-03-31,Internet,39.9", path="spending.csv")
+    march = Evidence("How much did we spend in March according to spending.csv?", tmp_path, calls=[rows],
+                     tool_names=TOOLS)
+    got = finish_problems("We spent 39.9 in March.", Evidence(march.goal, tmp_path, calls=[rows],
+                                                              tool_names=[*TOOLS, "table_query"]))
+    assert not any("which no result of this task mentions" in p for p in got), got
+    # one March row's amount for the month's spending: a total no tool added up
+    assert any(p.startswith("the task asks for a total, and the answer's numbers were not added up by a tool")
+               for p in got), got
     water = Evidence("When is the water bill due? It's in bills.pdf.", tmp_path, calls=[read], tool_names=TOOLS)
     assert finish_problems("The water bill is due on 2026-12-15.", water) == []
 

@@ -123,7 +123,7 @@ def total_unsummed(answer: str, ev: Evidence) -> str:
     added up by hand, or is one row's ("" otherwise). xlsx_two_sheet_total at
     ef38a30: one Travel row of each quarter, "50 + 381.5 = 431.5", finished (the
     rows add up to 2,025.50)."""
-    if not asks_only_a_question(ev.goal) or not _TOTAL_WORD.search(ev.goal) or _HIGHEST.search(ev.goal) \
+    if not asks_only_a_question(ev.goal) or not _TOTAL_ASKED.search(ev.goal) or _HIGHEST.search(ev.goal) \
             or _LOWEST.search(ev.goal) or "table_query" not in ev.tool_names:
         return ""
     if any(c.name == "table_query" and c.status == "done" and not c.error for c in ev.calls):
@@ -149,6 +149,10 @@ def _table_reads(calls: Sequence[CallRecord]) -> list[CallRecord]:
 
 
 _TOTAL_WORD = re.compile(r"\b(total|totals|sum|sums|combined|altogether|in all)\b", re.IGNORECASE)
+#: a question asking for a total: its words, or "how much did we spend (pay, earn)" over rows (a held-out task at
+#: 000bd0d: "How much did we spend in March ...?" answered with one March row's 39.9)
+_TOTAL_ASKED = re.compile(_TOTAL_WORD.pattern + r"|\bhow much (?:did|do|have|has|had) (?:we|i|you|they|he|she)\b"
+                          r"(?:\s+\w+){0,2}?\s+(?:spen[dt]|pa(?:y|id)|earn(?:ed)?|cost)\b", re.IGNORECASE)
 
 
 _ACROSS = re.compile(r"\b(both|across|combined|altogether|every (sheet|tab|quarter|month)|all (the |\w+ )?"
@@ -547,7 +551,8 @@ number numbers count counts average overall combined altogether spend spent spen
 figures date dates time times year years month months week weeks quarter quarters price prices line lines calendar
 calendars schedule agenda diary hour hours minute minutes days weekday kilometres kilometers miles euros dollars
 percent points kilos grams pounds litres liters meters metres units highest lowest largest smallest biggest most least
-maximum minimum single earliest latest oldest newest""".split())
+maximum minimum single earliest latest oldest newest january february march april may june july august september
+october november december monday tuesday wednesday thursday friday saturday sunday today yesterday tomorrow""".split())
 
 
 def subject_not_found(answer: str, ev: Evidence) -> str:
