@@ -1868,9 +1868,8 @@ def test_values_for_a_subject_no_result_mentions_are_doubted_unless_the_answer_n
                 "2026-12-28", path="bills.pdf", query="electricity")
     found = Evidence(goal, tmp_path, calls=[read, hit], tool_names=TOOLS)
     assert finish_problems("The electricity bill is due on 2026-12-28.", found) == []
-    # the doubt gives an honest answer to copy, and that answer passes every check
-    assert got[0].endswith('e.g. the answer to copy: "I could not find anything about electricity in bills.pdf."'), \
-        got[0]
+    # the honest answer passes every check; it is not offered to copy (the check guesses at subjects)
+    assert "answer to copy" not in got[0], got[0]
     assert finish_problems("I could not find anything about electricity in bills.pdf.", ev) == []
     # the answer that says what its date is about, and the honest one, pass that check
     for answer in ("bills.pdf has no electricity bill; the water bill is due on 2026-12-15.",
