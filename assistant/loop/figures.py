@@ -9,6 +9,7 @@ that asks one, and the line of a read that holds a number the answer got right
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Sequence
 
 from ..state.models import CallRecord
@@ -448,11 +449,9 @@ def rows_against_filter(answer: str, ev: Evidence) -> str:
 _ASKS_ROWS = re.compile(r"\b(which|list|who)\b", re.IGNORECASE)
 
 
-def _file_tables(workspace, rel: str) -> list:
+def _file_tables(workspace: str | Path, rel: str) -> list:
     """The tables (:class:`tools.tables.loading.Table`) of the workspace file ``rel``;
     [] when they cannot be loaded."""
-    from pathlib import Path
-
     from sandbox import Workspace
     from tools.base import ToolContext
     from tools.tables.loading import load_tables
@@ -608,11 +607,11 @@ def subject_not_found(answer: str, ev: Evidence) -> str:
                 unnamed.append(line)
     if not unnamed:
         return ""
+    # no answer to copy: this check guesses at subjects from words, and a "not found" copied where it guessed wrong
+    # would be a confident wrong end (a held-out task at 000bd0d copied "I could not find anything about march")
     return (f"the task asks about {missing[0]}, which no result of this task mentions; the answer's values come from "
             f"'{unnamed[0][:90]}'{' and other lines' if len(unnamed) > 1 else ''}, which are about something else. "
             f"Answer with what the files say about {missing[0]}, or say plainly that they do not say it")
-    # no answer to copy: this check guesses at subjects from words, and a "not found" copied where it guessed wrong
-    # would be a confident wrong end (a held-out task at 000bd0d copied "I could not find anything about march")
 
 
 #: a goal asking for an average
@@ -638,7 +637,7 @@ def average_not_queried(ev: Evidence) -> str:
     return f"; the task asks for an average, and no query of this task took one: {copy}"
 
 
-def _without_own_arguments(result: str, call) -> str:
+def _without_own_arguments(result: str, call: CallRecord) -> str:
     """``result`` without its quotes of ``call``'s string arguments ("0 hit(s) for
     'electricity'"), case-insensitive: what the result says beyond echoing its call.
     A hit's own line keeps its words."""
