@@ -3708,6 +3708,17 @@ def test_a_sum_of_two_query_totals_given_bare_gets_it_with_its_terms_to_copy(tmp
                         f"e.g. the answer to copy: \"{copy}\""], problems
     assert finish_problems(copy, ev) == []
     assert "is table_query at step" not in finish_problems("The total was $2,100.00.", ev)[0]
+    # at 0d54f46 both quarters' sums came as one UNION ALL query's two rows; its right sum was refused twice
+    both = _done("table_query", "2 rows:\nsum(amount)\n-----------\n     1034.0\n      991.5",
+                 sql="SELECT SUM(amount) FROM expenses_q1 WHERE category = 'Travel' UNION ALL SELECT SUM(amount) FROM "
+                     "expenses_q2 WHERE category = 'Travel'")
+    sheet = _done("xlsx_read", "| 1 | Category | Amount |\n| 2 | Travel | 50 |", path="expenses.xlsx")
+    one = Evidence(ev.goal, tmp_path, calls=[sheet, both], tool_names=[*TOOLS, "table_query"])
+    said = "We spent a total of 2025.50 on Travel across both quarters in expenses.xlsx."
+    got = finish_problems(said, one)
+    assert any("2025.5 is table_query at step 1's 1034.0 plus table_query at step 1's 991.5" in p for p in got), got
+    assert finish_problems("We spent a total of 1034.0 + 991.5 = 2025.50 on Travel across both quarters in "
+                           "expenses.xlsx.", one) == []
 
 
 def test_a_memo_asked_in_a_file_and_answered_in_the_chat_is_doubted(tmp_path):

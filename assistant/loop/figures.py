@@ -734,8 +734,9 @@ def sum_of_query_totals(answer: str, unseen: Sequence[str], calls: Sequence[Call
     """'; U is table_query at step a's X plus table_query at step b's Y: ...' with the
     answer's sentence, the sum shown with its terms, to copy, when a number of
     ``unseen`` (normalised) is the sum, to the cent, of two one-value query results of
-    this task ("" otherwise). The harness adds them, not the model, and the terms
-    shown let the number check accept the sum (``evidence._checked_sums``).
+    this task, or two rows of a query of one number per row ("" otherwise). The
+    harness adds them, not the model, and the terms shown let the number check accept
+    the sum (``evidence._checked_sums``).
     xlsx_two_sheet_total at 32ea11e: each quarter's Travel total queried, then the
     right "$2,025.50" refused three times as a number no tool gave, and a hand-off."""
     totals = []
@@ -743,8 +744,10 @@ def sum_of_query_totals(answer: str, unseen: Sequence[str], calls: Sequence[Call
         if c.name != "table_query" or c.status != "done" or c.error or (c.data or {}).get("repeat_of"):
             continue
         rows = _result_rows(c.result or "")
-        if len(rows) == 1 and len(rows[0]) == 1 and _CELL_NUMBER.fullmatch(rows[0][0]):
-            totals.append((c, rows[0][0]))
+        # a query of one number per row counts each row (xlsx_two_sheet_total at 0d54f46: the two quarters' Travel
+        # sums as one UNION ALL query's two rows, their right sum refused twice, and a hand-off)
+        if 1 <= len(rows) <= 4 and all(len(r) == 1 and _CELL_NUMBER.fullmatch(r[0]) for r in rows):
+            totals += [(c, r[0]) for r in rows]
     for n in unseen:
         for i, (a, x) in enumerate(totals):
             for b, y in totals[i + 1:]:
