@@ -360,6 +360,13 @@ def test_a_day_said_as_the_owner_of_the_title_is_left_out_of_it(home):
     assert not kept.error and "Title" not in kept.text, kept.text
     events, _ = read_events(home / "data" / "calendar" / "assistant.ics")
     assert sorted(str(e["summary"]) for e in events) == ["Friday drinks", "Team Meeting"]
+    # a held-out task at 886c478: the description field's own help text passed as the description
+    helped = call("calendar_add_event", title="Quote review", start="next tuesday 11:00", location="Oak",
+                  description="notes for the event")
+    assert not helped.error and "Description left empty: it was the field's own help text, not a value." \
+        in helped.text, helped.text
+    events, _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert [str(e.get("description", "")) for e in events if str(e["summary"]) == "Quote review"] == [""]
 
 
 def test_a_start_on_another_weekday_than_the_user_named_goes_on_the_users_day(home):

@@ -175,7 +175,8 @@ class _Calendar:
     def add(self, ctx: ToolContext, p: AddEvent) -> ToolResult:
         p, ignored = _users_zone(p, ctx.user_words)
         p, retitled = _day_out_of_title(p)
-        ignored += retitled
+        ignored += retitled + _schema_words_left_out(p)
+        p = p.model_copy(update={k: "" for k in ("description", "location") if _is_field_help(p, k)})
         p, left_out = _example_attendees(p, ctx.user_words)
         ignored += left_out
         tz = self.zone(p.timezone)
@@ -251,6 +252,21 @@ _WITH_NOTE = re.compile(r"\b(with|and|add|adding|include|including|plus)\s+(a|an
 #: a day said as the owner of the title: "Next Tuesday's team meeting", "tomorrow's standup"
 _DAYS_TITLE = re.compile(r"^\s*(?:(?:next|this|coming)\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|today|"
                          r"tomorrow|tonight)['\u2019]s\s+(?=\S)", re.IGNORECASE)
+
+
+def _is_field_help(p: AddEvent, field: str) -> bool:
+    """``p``'s ``field`` holds that field's own help text ("notes for the event"), not a value."""
+    value = str(getattr(p, field, "") or "").strip().rstrip(".").lower()
+    return bool(value) and value == (AddEvent.model_fields[field].description or "").strip().rstrip(".").lower()
+
+
+def _schema_words_left_out(p: AddEvent) -> str:
+    """The note the result gives when a field held its own help text, which is left out
+    ("" otherwise). A held-out task at 886c478: the meeting added right, with the
+    description "notes for the event", the description field's help copied."""
+    fields = [f for f in ("description", "location") if _is_field_help(p, f)]
+    return (f"\n{' and '.join(fields).capitalize()} left empty: {'it was' if len(fields) == 1 else 'they were'} the "
+            "field's own help text, not a value.") if fields else ""
 
 
 def _day_out_of_title(p: AddEvent) -> tuple[AddEvent, str]:
