@@ -1165,6 +1165,25 @@ def test_an_output_a_tool_requires_is_never_left_out_of_its_call(assistant_home,
     store.close()
 
 
+def test_a_document_read_as_text_points_to_its_read_not_to_its_info(assistant_home, tmp_path):
+    """A held-out task at a43d469: read_file of a PDF after pdf_info was told "Its text is already in this task: the
+    result of pdf_info at step 7", which gives only its pages; a read of its text is what to point to."""
+    from test_office_pdf import make_pdf
+    from tools.office import OFFICE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("pdf_info", path="cleaning.pdf"), call("read_file", path="cleaning.pdf"),
+        call("pdf_read", path="cleaning.pdf"), call("read_file", path="cleaning.pdf"),
+        "The agreement ends on 31 March 2027."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    (ws / "cleaning.pdf").write_bytes(make_pdf(["This agreement ends on 31 March 2027."]))
+    events = list(agent.run("When does the agreement in cleaning.pdf end?", workspace=ws))
+    finished = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert finished[1].error and "Its text is already in this task" not in finished[1].result, finished[1].result
+    assert finished[3].error and "Its text is already in this task: the result of pdf_read at step 3" \
+        in finished[3].result, finished[3].result
+    store.close()
+
+
 def test_a_sheet_added_to_a_workbook_this_task_made_is_no_row_of_the_users_table(assistant_home, tmp_path):
     """multistep_invoices_memo at 04fe9b0: "Create invoices.xlsx with the columns Invoice and Amount ...": a sheet
     added to the invoices.xlsx this task had made was refused as "a row or column in the table of invoices.xlsx"."""

@@ -28,8 +28,8 @@ from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
-from .evidence import _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, norm_path, number_problems, \
-    result_gist
+from .evidence import NOT_READING, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, norm_path, \
+    number_problems, result_gist
 from .figures import AVERAGE
 from .table_goal import goal_value
 from .finish import undoable_verb
@@ -2010,8 +2010,10 @@ class CallRunner:
         and asked the user for "a different file that contains text"."""
         path = str(call.arguments.get("path", ""))
         for c in reversed(self.s.calls):
+            # a tool that tells a file's size or pages is no read of its text (a held-out task at a43d469 was told
+            # the PDF's text was "the result of pdf_info")
             if (c.id != call.id and c.status == "done" and not c.error and c.name != call.name
-                    and str(c.arguments.get("path", "")) == path and path):
+                    and c.name not in NOT_READING and str(c.arguments.get("path", "")) == path and path):
                 return (f"Its text is already in this task: the result of {c.name} at step {c.step} above. "
                         "Answer from that result; do not read it again.")
         return ""
