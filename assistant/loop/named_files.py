@@ -25,7 +25,7 @@ from .answer_form import answer_to_copy
 from .recap import call_to_copy
 from .verify import exists_somewhere
 
-__all__ = ["unread_inputs", "grep_call", "file_problems", "text_change", "left_out_output"]
+__all__ = ["unread_inputs", "grep_call", "file_problems", "text_change", "left_out_output", "goal_folders"]
 
 
 _CLAIM = re.compile(r"\b(wr[io]te|written|creat(?:e|ed)|sav(?:e|ed)|updat(?:e|ed)|export(?:ed)?|generat(?:e|ed)|"
@@ -560,6 +560,19 @@ _ABOUT_THE_FILES = re.compile(r"\bhow many\s+(?:\w+\s+)?(files?|pdfs?|documents?
                               re.IGNORECASE)
 
 
+def goal_folders(goal: str, root: str | Path) -> list[str]:
+    """The workspace folders ``goal`` names ("the contracts folder", "folder reports",
+    "the reports/2026 directory") that exist under ``root``, workspace-relative."""
+    out: list[str] = []
+    for m in _GOAL_FOLDER.finditer(goal):
+        rel = norm_path(m.group("a") or m.group("b"))
+        if rel in ("", ".") or rel.lower() in ("this", "that", "the", "my", "a", "your", "our") or rel in out:
+            continue
+        if (Path(root) / rel).is_dir():
+            out.append(rel)
+    return out
+
+
 def _unread_folders(ev: Evidence) -> list[str]:
     """Doubts for a question about the contents of a folder the goal names, when no
     file in it was read (a listing is no read), with the read of its first file to
@@ -570,11 +583,8 @@ def _unread_folders(ev: Evidence) -> list[str]:
     if not asks_only_a_question(ev.goal) or _ABOUT_THE_FILES.search(ev.goal):
         return []
     root, out = Path(ev.workspace), []
-    for m in _GOAL_FOLDER.finditer(ev.goal):
-        rel = norm_path(m.group("a") or m.group("b"))
+    for rel in goal_folders(ev.goal, root):
         folder = root / rel
-        if rel in ("", ".") or not folder.is_dir() or rel.lower() in ("this", "that", "the", "my", "a", "your"):
-            continue
         inside = sorted(p.relative_to(root).as_posix() for p in folder.rglob("*")
                         if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts))[:50]
         searched = any(c.status == "done" and not c.error and c.name not in NOT_READING
