@@ -1711,11 +1711,17 @@ def test_rows_named_against_the_value_the_question_filters_on_are_doubted_with_t
            "status = 'unpaid'\"})" in got, got
     short = problems("A-12 and A-14 are unpaid; they add up to 1785.45.")
     assert any(p.startswith("the answer leaves out A-15, whose status is 'unpaid'") for p in short), short
+    # at 5246021: the sum alone, no invoice named
+    alone = problems("The invoices in invoices.csv that are unpaid add up to $1785.45.")
+    assert any(p.startswith("the task asks which rows have status 'unpaid', and the answer names none of them; the "
+                            "rows of invoices.csv whose status is 'unpaid' are A-12, A-14, A-15") for p in alone), alone
     assert problems("A-12, A-14 and A-15 are unpaid (Birch, Delta, Elm); they add up to 1785.45.") == []
     # clients named for the unpaid invoices: right by the client column too; a question naming no value: no check
     assert problems("Birch, Delta and Elm have unpaid invoices, adding up to 1785.45.") == []
     assert not any("whose status" in p for p in problems("A-13 is the smallest.", "Which invoice in invoices.csv "
                                                           "is the smallest?"))
+    assert not any("whose status" in p for p in problems("Delta, with 1020.00.", "Which client in invoices.csv has the "
+                                                          "highest unpaid amount?"))
 
 
 def test_a_text_file_with_another_number_of_points_than_asked_is_doubted(tmp_path):

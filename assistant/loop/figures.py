@@ -413,7 +413,8 @@ def rows_against_filter(answer: str, ev: Evidence) -> str:
     query to copy. A held-out task at 6532d5d: the unpaid total queried right, then
     "The invoices in invoices.csv that are unpaid are A-12, A-13, A-14, A-15, and
     A-16." (A-13 and A-16 are paid), and the task finished."""
-    if not asks_only_a_question(ev.goal) or not _ASKS_ROWS.search(ev.goal):
+    if not asks_only_a_question(ev.goal) or not _ASKS_ROWS.search(ev.goal) or _HIGHEST.search(ev.goal) \
+            or _LOWEST.search(ev.goal):  # "Which client has the most unpaid invoices?" asks for one of them
         return ""
     files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith((".csv", ".tsv", ".xlsx"))]
     if len(files) != 1:
@@ -424,24 +425,26 @@ def rows_against_filter(answer: str, ev: Evidence) -> str:
             continue
         column, value = found
         have = [str(v).strip().lower() == value.lower() for c in table.columns if c.name == column for v in c.values]
-        for label in table.columns:
-            values = [str(v) for v in label.values if v is not None]
-            if label.name == column or label.sql_type != "VARCHAR" or len(set(values)) != len(label.values):
-                continue
-            named = [re.search(rf"(?<![\w-]){re.escape(str(v))}(?![\w-])", answer, re.IGNORECASE) is not None
-                     for v in label.values]
-            if not any(named):
-                continue
-            wrong = [str(v) for v, n, h in zip(label.values, named, have) if n and not h]
-            missing = [str(v) for v, n, h in zip(label.values, named, have) if h and not n]
-            if not wrong and not missing:
-                return ""
-            right = [str(v) for v, h in zip(label.values, have) if h]
-            sql = f"SELECT {label.name} FROM {table.name} WHERE {column} = '{value.replace(chr(39), chr(39) * 2)}'"
-            said = (f"the answer names {', '.join(wrong[:5])}, whose {column} is not {value!r}" if wrong else
-                    f"the answer leaves out {', '.join(missing[:5])}, whose {column} is {value!r}")
-            return (f"{said}; the rows of {files[0]} whose {column} is {value!r} are {', '.join(right[:12])}"
-                    f"{' and more' if len(right) > 12 else ''} ({call_to_copy('table_query', {'sql': sql})})")
+        labels = [c for c in table.columns if c.name != column and c.sql_type == "VARCHAR"
+                  and len({str(v) for v in c.values if v is not None}) == len(c.values)]
+        # the first column whose values the answer names (the clients, or the invoice numbers), else the first
+        spoken = [(c, [re.search(rf"(?<![\w-]){re.escape(str(v))}(?![\w-])", answer, re.IGNORECASE) is not None
+                       for v in c.values]) for c in labels]
+        if not spoken:
+            continue
+        label, named = next((x for x in spoken if any(x[1])), spoken[0])
+        wrong = [str(v) for v, n, h in zip(label.values, named, have) if n and not h]
+        missing = [str(v) for v, n, h in zip(label.values, named, have) if h and not n]
+        if not wrong and not missing:
+            return ""
+        right = [str(v) for v, h in zip(label.values, have) if h]
+        sql = f"SELECT {label.name} FROM {table.name} WHERE {column} = '{value.replace(chr(39), chr(39) * 2)}'"
+        said = (f"the answer names {', '.join(wrong[:5])}, whose {column} is not {value!r}" if wrong else
+                f"the answer leaves out {', '.join(missing[:5])}, whose {column} is {value!r}" if any(named) else
+                # a held-out task at 5246021: "... are unpaid, and what do they add up to?" answered with the sum
+                f"the task asks which rows have {column} {value!r}, and the answer names none of them")
+        return (f"{said}; the rows of {files[0]} whose {column} is {value!r} are {', '.join(right[:12])}"
+                f"{' and more' if len(right) > 12 else ''} ({call_to_copy('table_query', {'sql': sql})})")
     return ""
 
 
