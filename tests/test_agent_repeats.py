@@ -2421,6 +2421,20 @@ def test_a_file_moved_away_is_not_written_back_nor_a_file_rewritten_with_its_own
     assert sorted(p.name for p in ws.iterdir()) == ["report-2026.txt"]
     assert (ws / "report-2026.txt").read_text() == "Quarterly report draft\n"
     store.close()
+    # at 8d09a0b the model changed the file's text before renaming it
+    (tmp_path / "edit").mkdir()
+    agent, model, ws, store = scripted_agent(tmp_path / "edit", [
+        call("read_file", path="report.txt"),
+        call("edit_file", path="report.txt", old_text="Quarterly report draft", new_text="Quarterly report for 2026"),
+        call("move", src="report.txt", dest="report-2026.txt"), "Renamed report.txt to report-2026.txt."],
+        FILE_TOOLS, approve="all", preread=False)
+    (ws / "report.txt").write_text("Quarterly report draft\n")
+    events = list(agent.run("Rename report.txt to report-2026.txt.", workspace=ws))
+    results = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].error and results[1].result.startswith("Not run: the task asks to rename or move report.txt, "
+                                                             "not to change what it says"), results[1].result
+    assert (ws / "report-2026.txt").read_text() == "Quarterly report draft\n"
+    store.close()
 
 
 def test_a_made_up_number_in_a_total_row_gets_the_row_that_needs_none(assistant_home, tmp_path):

