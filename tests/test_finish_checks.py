@@ -1714,6 +1714,10 @@ def test_rows_named_against_the_value_the_question_filters_on_are_doubted_with_t
            "status = 'unpaid'\"})" in got, got
     short = problems("A-12 and A-14 are unpaid; they add up to 1785.45.")
     assert any(p.startswith("the answer leaves out A-15, whose status is 'unpaid'") for p in short), short
+    # at 8d09a0b: the rows named right, what they add up to left out
+    listed = problems("The invoices in invoices.csv with an unpaid status are A-12, A-14, and A-15.")
+    assert "the task also asks 'what do they add up to', and the answer gives no figure; give it as a tool gave it " \
+           "(table_query at step 1 gave 1785.45)" in listed, listed
     # at 5246021: the sum alone, no invoice named
     alone = problems("The invoices in invoices.csv that are unpaid add up to $1785.45.")
     assert any(p.startswith("the task asks which rows have status 'unpaid', and the answer names none of them; the "

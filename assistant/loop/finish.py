@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 from tools.base import RiskClass, Tool, ToolContext, ToolResult
 
 from ..state.models import CallRecord
-from .answer_form import CANNED_REFUSAL, _copied_result, _holds_marker, _query_ran, _query_shown, \
+from .answer_form import CANNED_REFUSAL, _copied_result, _holds_marker, _query_ran, _query_shown, _result_rows, \
     _query_shown_not_its_rows, _shape_problem, _shows_code, answer_to_copy, code_tool, echoes_harness, markup_problem, \
     not_an_answer, rows_named_to_copy, unwrap_answer, without_tool_asides
 from .attribution import misattributed_contact
@@ -370,6 +370,36 @@ _NO_TOPIC_STEMS = frozenset(w.rstrip("s") for w in (*_COMMON, *_NOT_TOPIC, *_MET
 
 _SECOND_ASK = re.compile(r"(?:,\s*|\s)and\s+(what|who|which|where|when)(?:'s|\s+(?:is|are|was|were))\s+(?:the\s+|its\s+|their\s+|his\s+|her\s+)?"
                          r"([a-z]{3,})\b([^?.]*)", re.IGNORECASE)
+
+
+#: a second question asking for a figure: "..., and what do they add up to?", "and how much do they cost?"
+_SECOND_FIGURE = re.compile(r"(?:,\s*|\s)and\s+(what\s+do(?:es)?\s+(?:they|it|these|those)\s+(?:add up to|come to|"
+                            r"total|sum to|cost)|how much\b[^?.]*)", re.IGNORECASE)
+#: a row's id ("A-12", "INV-203", "#4"): its digits are no figure
+_ROW_ID = re.compile(r"(?:\b[A-Za-z]{1,6}[-_]?|#)\d+\b")
+
+
+def _unanswered_figure(goal: str, answer: str) -> str:
+    """The second question of a goal that asks for a figure after something else
+    ("Which invoices ... are unpaid, and what do they add up to?") when the answer,
+    row ids left out, holds no number the goal does not; "" otherwise."""
+    m = _SECOND_FIGURE.search(goal)
+    if not m:
+        return ""
+    given = set(_numbers(goal))
+    if any(n not in given for n in _numbers(_ROW_ID.sub(" ", answer))):
+        return ""
+    return m.group(1).strip()[:80]
+
+
+def _one_value_queried(calls: Sequence[CallRecord]) -> str:
+    """" (table_query at step N gave V)" for the newest one-value query of the task, else ""."""
+    for c in reversed(calls):
+        if c.name == "table_query" and c.status == "done" and not c.error:
+            rows = _result_rows(c.result or "")
+            if len(rows) == 1 and len(rows[0]) == 1 and _numbers(rows[0][0]):
+                return f" (table_query at step {c.step} gave {rows[0][0]})"
+    return ""
 
 
 def _unanswered_part(goal: str, answer: str, results: Sequence[str] = ()) -> str:
@@ -760,6 +790,10 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         unanswered = _unanswered_part(ev.goal, answer, _results(ev.calls))
         if unanswered:  # pdf_page_count at 462ec82: the page count, and no word of the title asked for too
             out.append(f"the task also asks {unanswered!r}, and the answer does not say it; answer every part")
+        figure = _unanswered_figure(ev.goal, answer)
+        if figure:  # a held-out task at 8d09a0b: the unpaid invoices listed right, what they add up to left out
+            out.append(f"the task also asks {figure!r}, and the answer gives no figure; give it as a tool gave it"
+                       + _one_value_queried(ev.calls))
     # pdf_page_count at e03cee3: the title, no count; at b5a954c the "1." "2." "3." of a list of steps counted as one
     if _HOW_MANY.search(ev.goal) and not _gives_count(ev.goal, answer):
         counted = _count_queried(ev.calls)
