@@ -582,18 +582,19 @@ def _unread_folders(ev: Evidence) -> list[str]:
     task finished."""
     if not asks_only_a_question(ev.goal) or _ABOUT_THE_FILES.search(ev.goal):
         return []
+    from tools.files._common import reader_for
+
     root, out = Path(ev.workspace), []
     for rel in goal_folders(ev.goal, root):
         folder = root / rel
-        inside = sorted(p.relative_to(root).as_posix() for p in folder.rglob("*")
+        # at most 200 entries looked at: a folder of thousands is no question of "each file"
+        inside = sorted(p.relative_to(root).as_posix() for p in itertools.islice(folder.rglob("*"), 200)
                         if p.is_file() and not any(part.startswith(".") for part in p.relative_to(root).parts))[:50]
         searched = any(c.status == "done" and not c.error and c.name not in NOT_READING
                        and norm_path(str(c.arguments.get("path", ""))) == rel for c in ev.calls)
         unread = [f for f in inside if not _was_read(f, ev.calls)]
         if not inside or searched or not unread:
             continue
-        from tools.files._common import reader_for
-
         first = call_to_copy(reader_for(unread[0]), {"path": unread[0]})
         if len(unread) == len(inside):
             out.append(f"the task asks about what is in the {rel} folder, and no file in it was read (a listing "
