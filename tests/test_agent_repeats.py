@@ -2379,7 +2379,8 @@ def test_the_example_query_averages_for_an_average_and_counts_rows_without_numbe
     # a held-out task at 02c0aa3: "the highest single expense" is one row, not a payer's sum
     paid = NS(name="paid_by", sql_type="VARCHAR", values=["Sara", "Tom", "Sara"])
     item = NS(name="item", sql_type="VARCHAR", values=["Printer", "Flights", "Hotel"])
-    spent = NS(name="expenses", columns=[paid, item, NS(name="amount", sql_type="DOUBLE", values=[289.0, 612.4, 455.0])])
+    amount = NS(name="amount", sql_type="DOUBLE", values=[289.0, 612.4, 455.0])
+    spent = NS(name="expenses", columns=[paid, item, amount])
     assert _example_query(spent, "What was the highest single expense in expenses.xlsx, and who paid it?") == \
         "SELECT paid_by, item, amount FROM expenses ORDER BY amount DESC LIMIT 1"
     assert _example_query(spent, "Who paid the most in expenses.xlsx?").startswith("SELECT paid_by, SUM(amount)")

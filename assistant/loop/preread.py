@@ -11,8 +11,8 @@ shows the card; the call format in the history is the model's own), before
 step 1. The calls are step 0 and cost no step of the budget. A question that
 points at "my files" without naming one, in a workspace of at most three small
 files, gets all of them read; so does one about a folder it names ("the contracts
-folder") that holds at most three small files. A question asking which file holds something
-("a text file about my passport renewal appointment. Which file is it?") gets
+folder") that holds at most three small files. A question asking which file holds
+something ("a text file about my passport renewal appointment. Which file is it?") gets
 the grep for the word it asks about: files_find at 0417c73, Qwen 1.5B searched
 names for *.pdf, or read readme.txt only, in two runs of three, and never found
 archive/2024/misc/appt-0412.txt.
