@@ -30,6 +30,7 @@ from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
 from .evidence import NOT_READING, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, norm_path, \
     number_problems, result_gist
+from .dates_said import month_number
 from .figures import AVERAGE
 from .table_goal import goal_value
 from .finish import undoable_verb
@@ -2910,7 +2911,6 @@ _SINGLE = re.compile(r"\b(single|individual)\b", re.IGNORECASE)
 #: a month the goal names ("in March", "for march 2026"; "May" only capitalised: "may" is a verb)
 _MONTH = re.compile(r"\b(?P<name>(?i:january|february|march|april|june|july|august|september|october|november|"
                     r"december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)|May)\b(?:\s+(?P<year>\d{4})\b)?")
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
 def _month_sum(table: Any, goal: str) -> str:
@@ -2925,7 +2925,7 @@ def _month_sum(table: Any, goal: str) -> str:
         return ""
     year = f" AND year({dated}) = {m.group('year')}" if m.group("year") else ""
     return (f"SELECT SUM({number}) FROM {table.name} WHERE month({dated}) = "
-            f"{_MONTHS.index(m.group('name').lower()[:3]) + 1}{year}")
+            f"{month_number(m.group('name'))}{year}")
 
 
 def _example_sum(table: Any, goal: str) -> str:

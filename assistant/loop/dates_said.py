@@ -42,15 +42,19 @@ def dates_in(text: str) -> list[SaidDate]:
         if m.group(1):
             year, month, day = int(m.group(1)), int(m.group(2)), int(m.group(3))
         elif m.group(4):
-            year, month, day = _year(m.group(6)), _month(m.group(5)), int(m.group(4))
+            year, month, day = _year(m.group(6)), month_number(m.group(5)), int(m.group(4))
         else:
-            year, month, day = _year(m.group(9)), _month(m.group(7)), int(m.group(8))
+            year, month, day = _year(m.group(9)), month_number(m.group(7)), int(m.group(8))
         if 1 <= month <= 12 and 1 <= day <= 31:
             out.append(SaidDate(year, month, day, m.group(0).strip()))
     return out
 
 
-def _month(name: str) -> int:
+def month_number(name: str) -> int:
+    """1-12 for a month's English name or its abbreviation ("March", "mar", "Sept").
+
+    Raises:
+        ValueError: ``name`` is no month's name."""
     return _MONTHS.index(name.lower()[:3]) + 1
 
 
