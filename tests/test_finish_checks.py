@@ -3744,3 +3744,40 @@ def test_a_memo_asked_in_a_file_and_answered_in_the_chat_is_doubted(tmp_path):
     problems = _problems(tmp_path, goal, "The total costs by department are: Sales 16201.0, R&D 13000.0, Support "
                          "6250.0.", [query], files=("costs.xlsx",))
     assert any(p.startswith("the task asks for memo.md, but it does not exist") for p in problems), problems
+
+
+def test_a_date_that_is_not_the_first_of_the_files_read_is_doubted(tmp_path):
+    """A held-out task at a43d469: "Which contract in the contracts folder ends first, and on what date?" with
+    three contracts read (ending 31 March 2027, 15 January 2027 and 30 June 2027) was answered "the Cleaning
+    services agreement, ... on 31 March 2027", and the task finished. Each file's end date is compared: the
+    insurance's start (1 July 2026) is earlier than every end, and no doubt sends the model to it."""
+    (tmp_path / "contracts").mkdir()
+    texts = {"cleaning.pdf": "Cleaning services agreement\nProvider: Sparkle GmbH\nThis agreement ends on 31 March "
+                             "2027.\nNotice: 4 weeks before the end date.",
+             "internet.pdf": "Internet contract\nProvider: FastNet AG\n--- page 2 ---\nTerm\nThe contract runs until "
+                             "15 January 2027 and renews for 12 months unless cancelled.",
+             "insurance.pdf": "Office insurance policy\nInsurer: Safe Mutual\nPolicy period: 1 July 2026 to 30 June "
+                              "2027."}
+    reads = [_pdf_read(tmp_path, f"contracts/{name}", f"contracts/{name} (1 page)\n--- page 1 ---\n{text}")
+             for name, text in texts.items()]
+    ev = Evidence("Which contract in the contracts folder ends first, and on what date?", tmp_path, calls=reads,
+                  tool_names=TOOLS)
+    got = finish_problems('The contract that ends first is "Cleaning services agreement", and it ends on 31 March '
+                          '2027.', ev)
+    assert any(p.startswith("the task asks which ends first, and the answer gives 31 March 2027; the files read end "
+                            "on these dates, earliest first: 15 January 2027 (contracts/internet.pdf: \"The contract "
+                            "runs until 15 January 2027")
+               for p in got), got
+    assert any("31 March 2027 (contracts/cleaning.pdf" in p and "30 June 2027 (contracts/insurance.pdf" in p
+               for p in got), got
+    for right in ("The internet contract ends first, on 15 January 2027.",
+                  "internet.pdf ends first (2027-01-15); the cleaning contract ends on 31 March 2027."):
+        assert finish_problems(right, ev) == [], right
+    # the latest: each file's end compared the other way
+    last = Evidence("Which of the contracts ends last?", tmp_path, calls=reads, tool_names=TOOLS)
+    assert any("the task asks which ends last" in p for p in finish_problems("Cleaning, on 31 March 2027.", last))
+    assert finish_problems("The insurance policy ends last, on 30 June 2027.", last) == []
+    # one file's dates are never compared with each other
+    one = Evidence("Which contract in the contracts folder ends first, and on what date?", tmp_path,
+                   calls=reads[2:], tool_names=TOOLS)
+    assert not any("ends first" in p for p in finish_problems("The insurance policy, on 30 June 2027.", one))

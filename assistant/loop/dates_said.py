@@ -72,3 +72,57 @@ def unseen_dates(answer: str, sources: Iterable[str], today: date | None = None)
     return [d.text for d in dates_in(answer)
             if not any(d.month == s.month and d.day == s.day and (d.year is None or s.year is None or d.year == s.year)
                        for s in seen)]
+
+
+#: a question for the first or last of several by date: "Which contract ends first?", "the earliest deadline"
+_ORDER_ASKED = re.compile(r"\b(?:which|what)\b[^?.!]*?\b(first|earliest|soonest|sooner|last|latest)\b", re.IGNORECASE)
+_ENDS = re.compile(r"\b(end(?:s|ing|ed)?|expir\w*|until|due|deadlines?|terminat\w*|runs? out|renew\w*)\b",
+                   re.IGNORECASE)
+_STARTS = re.compile(r"\b(start\w*|begin\w*|began|commenc\w*|signed)\b", re.IGNORECASE)
+
+
+def not_the_first_date(goal: str, answer: str, reads: Iterable[tuple[str, str]]) -> str:
+    """The doubt when ``goal`` asks which of several ends (starts) first or last and
+    the dated answer does not give that date ("" otherwise). ``reads`` are (path, text)
+    of the files the task read; each file that gives a dated line counts with one
+    date: of the lines that say "ends", "until", "due" ... (for a goal about an end)
+    its latest, of those that say "starts" ... its earliest, and for a goal about
+    neither, its only date. Two files at least must count. A held-out task at
+    a43d469: three contracts read (ending 31 March 2027, 15 January 2027, 30 June
+    2027), "Which contract ... ends first" answered with 31 March 2027."""
+    asked = _ORDER_ASKED.search(goal)
+    said = dates_in(answer)
+    if not asked or not said:
+        return ""
+    first = asked.group(1).lower() in ("first", "earliest", "soonest", "sooner")
+    kind = _ENDS if _ENDS.search(goal) else _STARTS if _STARTS.search(goal) else None
+    found: dict[str, tuple[date, str]] = {}
+    for path, text in reads:
+        dated = [(d, line.strip()) for line in text.splitlines() for d in dates_in(line) if d.year]
+        marked = [(d, line) for d, line in dated if kind and kind.search(line)] or dated
+        days = sorted({(date(d.year, d.month, d.day), line) for d, line in marked if _real_day(d)})
+        if days and (kind or len({day for day, _ in days}) == 1):
+            found[path] = days[-1] if kind is _ENDS else days[0]
+    if len(found) < 2:
+        return ""
+    ordered = sorted(found.items(), key=lambda item: item[1][0], reverse=not first)
+    best = ordered[0][1][0]
+    if any(d.month == best.month and d.day == best.day and d.year in (None, best.year) for d in said):
+        return ""
+    verb = (kind.search(goal).group(0).lower() if kind else "comes") + " " + asked.group(1).lower()
+    listed = ", ".join(f"{_written(day)} ({path}: \"{line[:70]}\")" for path, (day, line) in ordered[:4])
+    word = "end" if kind is _ENDS else "start" if kind is _STARTS else "give"
+    return (f"the task asks which {verb}, and the answer gives {said[0].text}; the files read {word} on these dates, "
+            f"{'earliest' if first else 'latest'} first: {listed}; check the answer against them")
+
+
+def _real_day(d: SaidDate) -> bool:
+    try:
+        date(d.year or 1, d.month, d.day)
+    except ValueError:
+        return False
+    return True
+
+
+def _written(day: date) -> str:
+    return f"{day.day} {day:%B %Y}"

@@ -42,7 +42,7 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
     _one_part_of_union, _one_sheet_of_many, average_not_queried, groups_left_out, nothing_subtracted, \
     one_group_for_all, one_part_named, rows_against_filter, sum_of_query_totals, subject_not_found, \
     total_unsummed
-from .dates_said import dates_in, unseen_dates
+from .dates_said import dates_in, not_the_first_date, unseen_dates
 from .named_files import _searched_too_little, file_problems, text_change, unread_inputs
 from .numbers import normalise_number
 from .period import line_to_answer, pages_answer, wrong_page, wrong_period
@@ -870,6 +870,11 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     whose = misattributed_contact(ev.goal, answer, ev.calls)
     if whose:  # handoff_not_found: the accountant's number given as the landlord's
         out.append(whose)
+    reads = {str(c.arguments.get("path")): c.result or "" for c in ev.calls if c.status == "done" and not c.error
+             and c.arguments.get("path") and (c.risk or "read") == "read"}
+    order = not_the_first_date(ev.goal, answer, reads.items())
+    if order:  # contracts (a held-out task) at a43d469: the later of two end dates for "ends first"
+        out.append(order)
     period = wrong_period(ev.goal, answer, ev.calls)
     if period:  # pdf_number_lookup at 0ed7096: last year's 4.1 days for "this year"
         out.append(period)
