@@ -3781,3 +3781,32 @@ def test_a_date_that_is_not_the_first_of_the_files_read_is_doubted(tmp_path):
     one = Evidence("Which contract in the contracts folder ends first, and on what date?", tmp_path,
                    calls=reads[2:], tool_names=TOOLS)
     assert not any("ends first" in p for p in finish_problems("The insurance policy, on 30 June 2027.", one))
+
+
+def test_days_between_two_dates_are_counted_by_the_harness(tmp_path):
+    """A held-out task at a43d469: "How many days are there between the start date and the end date in
+    project.md?" (2027-01-11 to 2027-03-26, 74 days) was answered "There are 2 days between ...", a line number of
+    the read; then the answer had no count to copy, and the task was handed off."""
+    (tmp_path / "project.md").write_text("x")
+    read = _done("read_file", "project.md (utf-8, 5 lines)\n1\t# Website relaunch\n2\t\n3\tStart date: 2027-01-11\n"
+                 "4\tEnd date: 2027-03-26\n5\tOwner: Priya", path="project.md")
+    ev = Evidence("How many days are there between the start date and the end date in project.md?", tmp_path,
+                  calls=[read], tool_names=TOOLS)
+    got = finish_problems("There are 2 days between the start date and the end date in project.md.", ev)
+    assert any(p.startswith("the task asks how many days, and the answer does not give the count; from 11 January "
+                            "2027 (project.md: \"Start date: 2027-01-11\") to 26 March 2027 (project.md: \"End date: "
+                            "2027-03-26\") is 74 days") for p in got), got
+    for right in ("There are 74 days between the start date (2027-01-11) and the end date (2027-03-26).",
+                  "75 days, counting both the first and the last day."):
+        assert finish_problems(right, ev) == [], right
+    # three dates and no goal word to choose two: no count is offered
+    read3 = _done("read_file", "Kickoff 2027-01-11\nReview 2027-02-01\nLaunch 2027-03-26", path="project.md")
+    three = Evidence("How many days are there between the dates in project.md?", tmp_path, calls=[read3],
+                     tool_names=TOOLS)
+    assert not any("how many days" in p for p in finish_problems("There are 20 days.", three))
+    # "until" counts from today
+    from datetime import date
+    from assistant.loop.dates_said import day_count
+    reads = [("project.md", "The report is due on 2026-12-15.\nWritten on 2026-11-20.")]
+    assert day_count("How many days until the report in project.md is due?", reads, today=date(2026, 12, 5)) \
+        == (10, 'from today (5 December 2026) to 15 December 2026 (project.md: "The report is due on 2026-12-15.")')

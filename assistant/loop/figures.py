@@ -546,7 +546,7 @@ def _number_from_another_line(answer: str, ev: Evidence) -> str:
 _SMALL_WORD = re.compile(r"[^\W\d_]{3,}")
 _FILLER_WORDS = frozenset("the and for are was its per eur usd gbp chf page pages sheet row rows".split())
 _FUNCTION_WORDS = frozenset("""according should would could somewhere anything something everything need needs have
-having mean means said says still again""".split())
+having mean means said says still again between apart until since before after""".split())
 #: words of a question that say what kind of value it wants, or where, not what it is about
 _VALUE_WORDS = frozenset("""total totals both across first last title titles page pages sheet sheets amount amounts
 number numbers count counts average overall combined altogether spend spent spending cost costs value values figure

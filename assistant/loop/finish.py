@@ -42,7 +42,7 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
     _one_part_of_union, _one_sheet_of_many, average_not_queried, groups_left_out, nothing_subtracted, \
     one_group_for_all, one_part_named, rows_against_filter, sum_of_query_totals, subject_not_found, \
     total_unsummed
-from .dates_said import dates_in, not_the_first_date, unseen_dates
+from .dates_said import dates_in, day_count, not_the_first_date, unseen_dates
 from .named_files import _searched_too_little, file_problems, text_change, unread_inputs
 from .numbers import normalise_number
 from .period import line_to_answer, pages_answer, wrong_page, wrong_period
@@ -683,6 +683,13 @@ def _relative_paths(answer: str, workspace: str | Path) -> str:
     return answer
 
 
+def _without_dates(text: str) -> str:
+    """``text`` with each date it writes blanked out (its numbers are no figures)."""
+    for said in dates_in(text):
+        text = text.replace(said.text, " ")
+    return text
+
+
 def finish_problems(answer: str, ev: Evidence) -> list[str]:
     """Every doubt about ``answer`` as a final answer, one line each ([] when
     it may end the task). A call-like answer is reported alone (the rest does
@@ -839,6 +846,14 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     store = _store_untouched(ev) if _CHANGE.search(ev.goal) and not _NOT_CHANGED.search(answer) else ""
     if store:  # calendar_from_invite at 6b05252: invite.txt edited, the calendar never touched
         out.append(store)
+    reads = {str(c.arguments.get("path")): c.result or "" for c in ev.calls if c.status == "done" and not c.error
+             and c.arguments.get("path") and (c.risk or "read") == "read"}
+    counted = day_count(ev.goal, reads.items())
+    if counted and not {str(counted[0]), str(counted[0] + 1)} & set(_numbers(_without_dates(answer))):
+        # project.md (a held-out task) at a43d469: "2 days" (a line number) from 2027-01-11 to 2027-03-26
+        out.append(f"the task asks how many days, and the answer does not give the count; {counted[1]} is "
+                   f"{counted[0]} days (the harness counted them; {counted[0] + 1} counting both the first and the "
+                   "last day): answer with that count")
     ended = wrong_end_time(answer, ev.calls)
     if ended:  # calendar_add_event at 21c8a9e: 15:00-15:45 added, "will end at 3 PM" answered
         out.append(ended)
@@ -870,8 +885,6 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     whose = misattributed_contact(ev.goal, answer, ev.calls)
     if whose:  # handoff_not_found: the accountant's number given as the landlord's
         out.append(whose)
-    reads = {str(c.arguments.get("path")): c.result or "" for c in ev.calls if c.status == "done" and not c.error
-             and c.arguments.get("path") and (c.risk or "read") == "read"}
     order = not_the_first_date(ev.goal, answer, reads.items())
     if order:  # contracts (a held-out task) at a43d469: the later of two end dates for "ends first"
         out.append(order)
@@ -909,7 +922,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         shown = ", ".join(f"{plain} as {raw!r}" for raw, plain in misplaced[:5])
         out.append(f"the answer writes {shown}, its commas in the wrong places; write each number as the tool gave "
                    f"it{rows_named_to_copy(answer, ev)}")
-    sources = [ev.goal, *ev.user_texts, *results, *ev.extra_texts]
+    sources = [ev.goal, *ev.user_texts, *results, *ev.extra_texts,
+               *([f"{counted[0]} {counted[0] + 1}"] if counted else [])]
     made_up = unseen_dates(answer, sources)
     if made_up:  # offer.docx (a held-out task) at 766ab73: "February 18, 2027" of 18 December 2026 and 1 February 2027
         given = list(dict.fromkeys(d.text for r in results for d in dates_in(r)))
@@ -918,10 +932,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                    + "; give each date as a result writes it, never put together or worked out")
     # a date is checked whole, above: one the results give written another way ("2026-12-18" for "18 December
     # 2026") holds no number to doubt, and one made up is doubted once
-    undated = answer
-    for said in dates_in(answer):
-        undated = undated.replace(said.text, " ")
-    unseen = number_problems(undated, sources)
+    unseen = number_problems(_without_dates(answer), sources)
     if unseen:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "
                    f"{'appear' if len(unseen) > 1 else 'appears'} in no tool result of this task; get numbers from a "
