@@ -1722,6 +1722,10 @@ def test_rows_named_against_the_value_the_question_filters_on_are_doubted_with_t
     alone = problems("The invoices in invoices.csv that are unpaid add up to $1785.45.")
     assert any(p.startswith("the task asks which rows have status 'unpaid', and the answer names none of them; the "
                             "rows of invoices.csv whose status is 'unpaid' are A-12, A-14, A-15") for p in alone), alone
+    # with the answer to copy, the rows put before it (a held-out task at a864c41 was handed off after it was told
+    # only to call table_query, and sent the sum alone again)
+    assert any(p.endswith('e.g. the answer to copy: "A-12, A-14, A-15 are unpaid. The invoices in invoices.csv that '
+                          'are unpaid add up to $1785.45."') for p in alone), alone
     assert problems("A-12, A-14 and A-15 are unpaid (Birch, Delta, Elm); they add up to 1785.45.") == []
     # clients named for the unpaid invoices: right by the client column too; a question naming no value: no check
     assert problems("Birch, Delta and Elm have unpaid invoices, adding up to 1785.45.") == []

@@ -443,8 +443,12 @@ def rows_against_filter(answer: str, ev: Evidence) -> str:
                 f"the answer leaves out {', '.join(missing[:5])}, whose {column} is {value!r}" if any(named) else
                 # a held-out task at 5246021: "... are unpaid, and what do they add up to?" answered with the sum
                 f"the task asks which rows have {column} {value!r}, and the answer names none of them")
-        return (f"{said}; the rows of {files[0]} whose {column} is {value!r} are {', '.join(right[:12])}"
-                f"{' and more' if len(right) > 12 else ''} ({call_to_copy('table_query', {'sql': sql})})")
+        listed = (f"the rows of {files[0]} whose {column} is {value!r} are {', '.join(right[:12])}"
+                  f"{' and more' if len(right) > 12 else ''} ({call_to_copy('table_query', {'sql': sql})})")
+        if any(named) or len(right) > 12:
+            return f"{said}; {listed}"
+        # none named: the answer given, with the rows put before it, is the one to copy
+        return f"{said}; {listed}; e.g. {answer_to_copy(', '.join(right) + f' are {value}. {answer.strip()}')}"
     return ""
 
 
