@@ -582,3 +582,22 @@ def test_write_file_to_a_new_document_spells_out_the_call_that_writes_what_it_wa
     out = call(ctx, "write_file", path="memo.docx", content="The total is 1635.75 EUR.")
     assert out.error and "call docx_create" not in out.text
     assert not (root / "invoices.xlsx").exists() and (root / "memo.docx").read_bytes() == b"PK\x03\x04 document"
+
+
+def test_write_file_leaves_out_a_chat_fence_around_a_whole_text_file(ctx: ToolContext) -> None:
+    """A held-out task at 6ad68a4: "Summarise notes.md into three bullet points in summary.md" wrote summary.md as
+    "```markdown\\n- ...\\n```": the whole file a code block, the fence a chat habit, not the user's text."""
+    fenced = "```markdown\n- Hotel in Potsdam\n- Budget EUR 9,000\n```\n"
+    shown = preview_diff(ctx.workspace, "write_file", {"path": "summary.md", "content": fenced})
+    assert "+- Hotel in Potsdam" in shown and "```" not in shown  # the approval shows what is written
+    r = call(ctx, "write_file", path="summary.md", content=fenced)
+    assert not r.error and ctx.workspace.read_text("summary.md") == "- Hotel in Potsdam\n- Budget EUR 9,000\n"
+    assert "the ``` fence around the whole text was left out" in r.text
+    call(ctx, "write_file", path="todo.txt", content="```\nbuy milk\n```")
+    assert ctx.workspace.read_text("todo.txt") == "buy milk\n"
+    # a fence inside the text, one labelled with a language, or a file of code keeps its fences
+    kept = {"readme.md": "# Use\n```bash\nmake\n```\n", "snippet.md": "```python\nprint(1)\n```\n",
+            "main.py": "```\nx = 1\n```\n", "two.md": "```\na\n```\ntext\n```\nb\n```\n"}
+    for path, content in kept.items():
+        r = call(ctx, "write_file", path=path, content=content)
+        assert not r.error and ctx.workspace.read_text(path) == content and "fence" not in r.text, path

@@ -59,6 +59,22 @@ def _csv_shaped(path: str, content: str) -> None:
                         "table is shown, not how a CSV is written); nothing was written.")
 
 
+#: a whole text wrapped in one fence a chat reply would use: "```markdown" ... "```"
+_WHOLE_FENCE = re.compile(r"\A\s*```(?:markdown|md|text|txt|plain)?[ \t]*\n(.*?)\n?```\s*\Z", re.DOTALL | re.IGNORECASE)
+
+
+def _unfenced(path: str, content: str) -> str | None:
+    """The text inside a ``` fence that wraps the whole ``content`` of a Markdown or plain
+    text file (None when it is not so wrapped). A held-out task at 6ad68a4: summary.md
+    written as "```markdown\n- ...\n```", the whole file a code block."""
+    if os.path.splitext(path)[1].lower() not in (".md", ".markdown", ".txt", ""):
+        return None
+    m = _WHOLE_FENCE.match(content)
+    if not m or "```" in m.group(1):
+        return None
+    return m.group(1).rstrip("\n") + "\n"
+
+
 class WriteFileParams(BaseModel):
     path: str = Field(description="File to write, relative to the workspace.")
     content: str = Field(description="The complete new content of the file.")
@@ -83,6 +99,9 @@ def write_file(ctx: ToolContext, params: WriteFileParams) -> ToolResult:
                             f"written. {document_hint(params.path, exists=ws.exists(params.path))}"
                             f"{_from_csv_hint(ws, params.path) or _from_content_hint(ws, params.path, params.content)}")
         _csv_shaped(params.path, params.content)
+        inner = _unfenced(params.path, params.content)
+        if inner is not None:
+            params = params.model_copy(update={"content": inner})
         old = _old_text(ws, params.path)
         if old is None and _is_binary(ws, params.path):
             raise ToolError(f"{params.path} cannot be read as text; write_file will not replace it (nothing "
@@ -90,11 +109,14 @@ def write_file(ctx: ToolContext, params: WriteFileParams) -> ToolResult:
         record = ws.write_text(params.path, params.content)
     size = human_size(len(params.content.encode("utf-8")))
     n = _count_lines(params.content)
+    unfenced = " (the ``` fence around the whole text was left out: the file holds the text itself)" \
+        if inner is not None else ""
     if record.op == "create":
         diff = unified_diff(record.path, "", params.content)
-        return ToolResult(text=f"created {record.path} ({n} lines, {size}).", data={"path": record.path, "created": True, "diff": diff})
+        return ToolResult(text=f"created {record.path} ({n} lines, {size}){unfenced}.",
+                          data={"path": record.path, "created": True, "diff": diff})
     diff = unified_diff(record.path, old or "", params.content)
-    text = f"overwrote {record.path}: was {_count_lines(old or '')} lines, now {n} lines ({size})."
+    text = f"overwrote {record.path}: was {_count_lines(old or '')} lines, now {n} lines ({size}){unfenced}."
     return ToolResult(text=text, data={"path": record.path, "created": False, "diff": diff})
 
 
@@ -691,7 +713,8 @@ def preview_diff(ws: Workspace, tool_name: str, params: BaseModel | Mapping[str,
             old = _old_text(ws, p.path)
             if old is None:
                 return None
-            return unified_diff(ws.rel(ws.resolve(p.path)), old, p.content)
+            inner = _unfenced(p.path, p.content)
+            return unified_diff(ws.rel(ws.resolve(p.path)), old, p.content if inner is None else inner)
         if tool_name == "edit_file":
             e = EditFileParams.model_validate(raw)
             text = ws.read_text(e.path)
