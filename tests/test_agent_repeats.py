@@ -1608,6 +1608,10 @@ def test_a_numbered_conversion_is_refused_with_the_from_csv_call_to_copy(assista
      {"find": "12 May", "replace": "14 May"}, False),  # the goal asks for a change too
     ("In contract.docx, change the notice period from 30 days to 60 days.", "docx_replace",
      {"find": "30 days", "replace": "60 days"}, False),
+    # a held-out task at a864c41: the add after a find; the user's only note replaced by the invoice number
+    ("Find the invoice number in invoice.pdf and add it to notes.md under a heading called Invoice.", "edit_file",
+     {"old_text": "Call the printer about paper stock.", "new_text": "Invoice number: HP-2026-0417"}, True),
+    ("Read the memo, then put its date into log.txt.", "edit_file", {"old_text": "x", "new_text": "2026-12-01"}, True),
 ])
 def test_an_edit_that_removes_text_is_refused_when_the_task_only_adds(goal, name, args, refused):
     from assistant.loop.calls import _removes_text

@@ -3814,3 +3814,26 @@ def test_days_between_two_dates_are_counted_by_the_harness(tmp_path):
     reads = [("project.md", "The report is due on 2026-12-15.\nWritten on 2026-11-20.")]
     assert day_count("How many days until the report in project.md is due?", reads, today=date(2026, 12, 5)) \
         == (10, 'from today (5 December 2026) to 15 December 2026 (project.md: "The report is due on 2026-12-15.")')
+
+
+def test_a_heading_the_goal_names_must_be_in_the_text_file_written(tmp_path):
+    """A held-out task at a864c41: "Find the invoice number in invoice.pdf and add it to notes.md under a heading
+    called Invoice." replaced the note's only line with "- Invoice number: HP-2026-0417", no heading, and answered
+    that it was added "under a heading called Invoice": the task finished."""
+    goal = "Find the invoice number in invoice.pdf and add it to notes.md under a heading called Invoice."
+    read = _pdf_read(tmp_path, "invoice.pdf", "invoice.pdf\n--- page 1 ---\nInvoice no. HP-2026-0417")
+
+    def problems(text, question=goal):
+        (tmp_path / "notes.md").write_text(text)
+        return finish_problems("I added the invoice number HP-2026-0417 under a heading called Invoice in notes.md.",
+                               Evidence(question, tmp_path, calls=[read], touched=["notes.md"], written=["notes.md"],
+                                        tool_names=TOOLS))
+
+    got = problems("# Notes\n\n- Invoice number: HP-2026-0417\n")
+    assert "the task asks for a heading 'Invoice', and notes.md has no heading line of it; write it as a line of its " \
+           "own (\"## Invoice\") above what goes under it" in got, got
+    assert problems("# Notes\n\n- Call the printer.\n\n## Invoice\n\nHP-2026-0417\n") == []
+    assert problems("# Notes\n\n## Invoice:\n- HP-2026-0417\n") == []
+    titled = "Add the invoice number from invoice.pdf to notes.md under the heading 'Invoice numbers'."
+    assert any("heading 'Invoice numbers'" in p for p in problems("# Notes\n## Invoice\nHP-2026-0417\n", titled))
+    assert problems("# Notes\n## Invoice numbers\nHP-2026-0417\n", titled) == []

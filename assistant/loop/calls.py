@@ -2557,7 +2557,8 @@ def _writes_a_report(call: CallRecord, calls: Sequence[CallRecord]) -> CallRecor
                  and c.risk in ("write", "destructive") and " ".join(c.result.split()) == text), None)
 
 
-_ADDS = re.compile(r"^\W*(please\s+)?(add|append|insert|put)\b", re.IGNORECASE)
+#: a goal that adds: "Add ...", or a later step "... and add it to notes.md", "..., then put ..."
+_ADDS = re.compile(r"^\W*(please\s+)?(add|append|insert|put)\b|\b(and|then)\s+(add|append|insert|put)\b", re.IGNORECASE)
 _CHANGES_TEXT = re.compile(r"\b(chang|replac|edit|updat|fix|correct|rewrit|remov|delet|renam|modif|swap|turn)\w*",
                            re.IGNORECASE)
 

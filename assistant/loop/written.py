@@ -831,6 +831,34 @@ def _points_not_as_asked(ev: Evidence) -> str:
     return ""
 
 
+#: "under a heading called Invoice", "with the heading 'Invoice numbers'", "in a section titled Costs"
+_HEADING_ASKED = re.compile(r"\b(?:heading|section|title)\s+(?:(?:called|named|titled)\s+)?[\"'\u201c\u2018]?"
+                            r"(?P<name>[A-Z0-9][\w &/-]{0,40}?)[\"'\u201d\u2019]?"
+                            r"(?=[.,;:!?]|\s+(?:and|in|to|at|of|with)\b|\s*$)")
+
+
+def _heading_missing(ev: Evidence) -> str:
+    """The doubt when the goal names a heading ("under a heading called Invoice") and a
+    Markdown or text file this task wrote has no line that is that heading ("# Invoice",
+    "Invoice:"); "" otherwise. A held-out task at a864c41: the note's only line
+    replaced by the invoice number, no heading written, and "added under a heading
+    called Invoice" answered; the task finished."""
+    m = _HEADING_ASKED.search(ev.goal)
+    if m is None:
+        return ""
+    name = m.group("name").strip()
+    line = re.compile(rf"^\s*(?:#{{1,6}}\s*)?\**{re.escape(name)}\**\s*:?\s*$", re.IGNORECASE | re.MULTILINE)
+    root = Path(ev.workspace)
+    for rel in dict.fromkeys(ev.written):
+        path = root / rel
+        if path.suffix.lower() not in (".md", ".txt") or not path.is_file() or path.stat().st_size > 200_000:
+            continue
+        if not line.search(path.read_text(encoding="utf-8", errors="replace")):
+            return (f"the task asks for a heading {name!r}, and {rel} has no heading line of it; write it as a line "
+                    f"of its own (\"## {name}\") above what goes under it")
+    return ""
+
+
 def _data_rows(rows: Sequence[Sequence[Any]]) -> list[Sequence[Any]]:
     """The non-empty rows of a sheet, a first row without a number (a header) left out."""
     kept = [r for r in rows if any(v not in (None, "") and str(v).strip() for v in r)]
