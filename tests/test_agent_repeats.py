@@ -3,6 +3,8 @@ grammar; long-term memory takes only facts from the user or a tool result."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from pydantic import BaseModel
 
@@ -2542,3 +2544,29 @@ def test_a_table_for_a_text_output_under_another_name_gets_the_write_file_to_cop
         refused
     assert not (run.ws / "summary.md").exists()
     run.store.close()
+
+
+def test_a_new_row_written_below_an_empty_row_under_the_data_is_refused_with_the_row_to_copy(assistant_home,
+                                                                                              tmp_path):
+    """A held-out task at 6ad68a4: "Add a row for Coffee machine, 120, to expenses.xlsx." wrote A6:B6 under data
+    that ends at row 4, leaving row 5 empty inside the user's table, and the task finished."""
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+
+    gap = call("xlsx_write", path="expenses.xlsx", cells=json.dumps([{"cell": "A6", "value": "Coffee machine"},
+                                                                     {"cell": "B6", "value": 120}]))
+    right = call("xlsx_write", path="expenses.xlsx", cells=json.dumps([{"cell": "A5", "value": "Coffee machine"},
+                                                                       {"cell": "B5", "value": 120}]))
+    agent, model, ws, store = scripted_agent(tmp_path, [gap, right, "Added Coffee machine, 120, in row 5."],
+                                             [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    workbook(ws / "expenses.xlsx", {"Expenses": [["Item", "Amount EUR"], ["Desk", 320], ["Lamp", 45.5],
+                                                 ["Paper", 12.99]]})
+    events = list(agent.run("Add a row for Coffee machine, 120, to expenses.xlsx.", workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    first, second = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert first.error and first.result.startswith("Not run: the data of sheet 'Expenses' ends at row 4, and this "
+                                                   "write starts at row 6, leaving row 5 empty above it"), first.result
+    assert '"cell": "A5"' in first.result and not second.error
+    rows = list(openpyxl.load_workbook(ws / "expenses.xlsx").active.iter_rows(values_only=True))
+    assert rows[-1] == ("Coffee machine", 120) and len(rows) == 5
+    store.close()

@@ -43,7 +43,7 @@ from .stuck import signature
 from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, loaded_groups, unasked_groups
 from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_sum, goal_columns, \
     goal_folder, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
-    leaves_out_listed, listed_call
+    leaves_out_listed, listed_call, row_gap
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -889,7 +889,7 @@ class CallRunner:
                                          "ask to move, rename or delete it; leave it where it is.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             back = self._brings_back_a_moved_file(call) or self._writes_what_is_there(call) \
-                or self._edits_a_file_to_rename(call)
+                or self._edits_a_file_to_rename(call) or row_gap(s.task.goal, s.task.workspace, call)
             if back:  # a held-out task at 6ad68a4: report.txt renamed as asked, then written again, and the new
                 # name overwritten with its own text less its line break
                 return (yield from self.finish(call, ToolResult.fail(self._with_pending(back)), "denied"))

@@ -89,6 +89,54 @@ def row_to_add(goal: str, workspace: str | Path, path: str, skip: Iterable[str] 
     return None
 
 
+#: a goal that adds a row to a table: "Add a row for ...", "append an entry", "add Coffee machine (120) to ..."
+_ADDS_A_ROW = re.compile(r"\b(add|append|insert|put)\b(?![^.?!]*\b(total|sum|average|formula|sheet|column)s?\b)",
+                         re.IGNORECASE)
+
+
+def row_gap(goal: str, workspace: str | Path, call: CallRecord) -> str:
+    """The refusal of an ``xlsx_write`` that adds rows to a sheet's table with empty rows
+    between the table's last row and the new ones ("" otherwise), with the call that
+    writes them right under it. The goal must add (not a total, sum or formula, which
+    may stand apart). A held-out task at 6ad68a4: "Add a row for Coffee machine ..."
+    wrote A6:B6 under data ending at row 4; row 5 stayed empty inside the table."""
+    from openpyxl.utils.cell import coordinate_from_string
+
+    path = call.arguments.get("path")
+    if call.name != "xlsx_write" or not isinstance(path, str) or not _ADDS_A_ROW.search(goal) \
+            or call.arguments.get("output") or call.arguments.get("from_csv"):
+        return ""
+    cells = [c for c in call.arguments.get("cells") or [] if isinstance(c, dict)]
+    rows = call.arguments.get("rows") or []
+    try:
+        targets = [coordinate_from_string(str(c.get("cell", "")).replace("$", "").strip().upper())[1] for c in cells]
+        start_col, start_row = coordinate_from_string(str(call.arguments.get("start") or "A1").strip().upper())
+    except ValueError:
+        return ""
+    if rows:
+        targets.append(start_row)
+    sheet = call.arguments.get("sheet")
+    tables = [(name, grid) for name, grid in _table_cells(Path(workspace) / path)
+              if not sheet or name.strip().lower() == str(sheet).strip().lower()]
+    if not targets or not tables:
+        return ""
+    name, grid = tables[0]
+    filled = [i + 1 for i, r in enumerate(grid) if any(v not in (None, "") for v in r)]
+    if len(filled) < 2 or min(targets) <= filled[-1] + 1:
+        return ""
+    gap = min(targets) - filled[-1] - 1
+    shifted = dict(call.arguments)
+    if cells:
+        shifted["cells"] = [{**c, "cell": re.sub(r"\d+$", lambda m: str(int(m.group(0)) - gap), str(c["cell"]))}
+                            for c in cells]
+    if rows:
+        shifted["start"] = f"{start_col}{start_row - gap}"
+    empty = f"row {filled[-1] + 1}" if gap == 1 else f"rows {filled[-1] + 1} to {min(targets) - 1}"
+    return (f"Not run: the data of sheet {name!r} ends at row {filled[-1]}, and this write starts at row "
+            f"{min(targets)}, leaving {empty} empty above it inside the table; a new row goes right under the data: "
+            f"{call_to_copy('xlsx_write', shifted)}")
+
+
 _TOTAL_SAID = re.compile(r"(?:[^.!?\n]|\.(?=\d))*\b(total|sum)\b(?:[^.!?\n]|\.(?=\d))*", re.IGNORECASE)
 _AMOUNT = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.,])\d+(?:\.\d+)?(?![\w.,]\d)")
 
