@@ -2056,6 +2056,35 @@ def test_an_attendee_no_one_named_is_refused_with_the_call_without_them(assistan
     assert not added.error and ADDED == [[]]
 
 
+class InvitedWithNotes(BaseModel):
+    title: str
+    attendees: list[str] = []
+    description: str = ""
+
+
+def test_an_invented_attendee_sent_three_times_runs_the_call_without_them_or_their_name(assistant_home, tmp_path):
+    """A held-out task at a864c41: "Put the dentist appointment from notes.txt into my calendar." (the note says
+    Dr. Lind) invited "Dr. Smith" three times, each refused with a call to copy that still named "Dr. Smith's
+    dental checkup" in its description; the task ended on a question to the user. The field that names the
+    invented person is left out of the call to copy, and the third identical call runs that call."""
+    ADDED.clear()
+    add = Tool("calendar_add_event", "Add an event.", InvitedWithNotes,
+               lambda ctx, p: (ADDED.append([p.attendees, p.description]), ToolResult(text=f"Added {p.title}"))[1],
+               RiskClass.WRITE)
+    sent = call("calendar_add_event", title="Dentist appointment", attendees='["Dr. Smith"]',
+                description="Appointment for Dr. Smith's dental checkup")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="notes.txt"), sent, sent, sent, "Added the dentist appointment."], extra=[add])
+    (ws / "notes.txt").write_text("Dentist: Thursday 10 December, 8:40, Dr. Lind\n")
+    events = list(agent.run("Put the dentist appointment from notes.txt into my calendar.", workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].endswith('call calendar_add_event with {"title": "Dentist appointment", "attendees": []}'), \
+        results[1]
+    assert "(Ran the call the harness gave at step 3 instead: this exact call was refused 2 times.)" in results[3]
+    assert ADDED == [[[], ""]] and isinstance(events[-1], Finished), events[-1]
+
+
 def test_attendees_a_file_or_the_user_names_are_invited(assistant_home, tmp_path):
     goal = "Put the meeting described in invite.txt on my calendar, and invite Bo too."
     invite = "Budget review on Thursday 2026-12-10 from 10:00.\nAttendees: Ann  Lee <ann@lee.org>, kim@lee.org\n"

@@ -1095,6 +1095,10 @@ class CallRunner:
             people = self._invented_attendees(call)
             if people:  # calendar_add_event at 4f7db1e: the user named nobody; "Your Name" was invited
                 args = {**call.arguments, "attendees": [a for a in call.arguments["attendees"] if a not in people]}
+                # a field that names them goes too (a held-out task at a864c41: "Appointment for Dr. Smith's dental
+                # checkup" kept in the call to copy)
+                args = {k: v for k, v in args.items() if k in ("title", "start", "end", "attendees")
+                        or not isinstance(v, str) or not any(p.strip().lower() in v.lower() for p in people)}
                 msg = (f"Not run: the attendees {', '.join(map(repr, people))} appear in no tool result of this task "
                        f"and not in the user's words; invite only people they name. {call_to_copy(call.name, args)}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
@@ -1480,9 +1484,9 @@ class CallRunner:
 
     def _corrected_after_refusals(self, call: CallRecord) -> str:
         """When this exact call was refused twice before ("Not run: ..."), and the last
-        refusal spelled out a call of the same tool for the same ``path`` to copy,
-        ``call.arguments`` become that call's and the note saying so is returned ("" and
-        nothing changed otherwise). The call then goes through every check as usual.
+        refusal spelled out a call of the same tool for the same ``path`` (or, for a tool
+        without one, any call of that tool) to copy, ``call.arguments`` become that call's
+        and the note saying so is returned ("" and nothing changed otherwise). The call then goes through every check as usual.
         docx_summarise at 1c5fa31: Qwen 1.5B sent the same docx_create of four headings
         three times, greedy and sampled alike, each refused with the summary call to copy
         (the report's budget, deadline and risk sentences), and ran out of steps."""
@@ -1490,8 +1494,10 @@ class CallRunner:
                    and c.arguments == call.arguments and c.status in ("denied", "invalid")
                    and (c.result or "").startswith("Not run")]
         path = call.arguments.get("path")
-        if len(refused) < 2 or not path:
+        if len(refused) < 2:
             return ""
+        # a tool without a path (calendar_add_event): the same tool's call (a held-out task at a864c41: the call
+        # without its made-up attendee given three times, never copied)
         for name, args in reversed(calls_to_copy_in(refused[-1].result or "")):
             if name == call.name and args.get("path") == path and args != call.arguments:
                 call.arguments = dict(args)
