@@ -573,3 +573,15 @@ def test_an_end_given_as_the_start_plus_a_length_beside_duration_minutes_is_that
     assert not out.error, out.text
     (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
     assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=45)
+
+
+def test_an_end_at_the_start_and_no_length_gives_the_default_hour_and_says_so(home):
+    """A held-out task at a864c41: "Put the dentist appointment from notes.txt into my calendar." (a time, no
+    length) was sent with start "Thursday 10 December, 8:40" and end "8:40": a copy of the start, not an end."""
+    call, _ = make({"timezone": "UTC"})
+    out = call("calendar_add_event", title="Dentist", start="Thursday 10 December, 8:40", end="8:40")
+    assert not out.error, out.text
+    assert "End '8:40' is the start itself; the event is given one hour" in out.text
+    (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(hours=1)
+    assert "end after" in call("calendar_add_event", title="x", start="tomorrow 3pm", end="2pm").text

