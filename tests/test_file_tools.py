@@ -225,10 +225,35 @@ def test_grep_without_matches_says_what_would_match(ctx: ToolContext) -> None:
     (Path(ctx.workspace.root) / "terms.txt").write_text("Monthly rent: see the lease.\nmonthly RENT again\n")
     r = call(ctx, "grep", pattern="MONTHLY RENT")
     assert not r.error and r.data["matches"] == 0
-    assert "2 lines match if case is ignored: pass ignore_case=true" in r.text
-    assert "lease.docx is a Word document: grep cannot search it; read it with docx_read" in r.text
+    assert "3 lines match if case is ignored: pass ignore_case=true" in r.text  # the lease's line too
     r = call(ctx, "grep", pattern="Monthly rent")
     assert r.data["matches"] == 1 and "docx_read" not in r.text
+
+
+def test_grep_searches_the_text_of_pdf_and_word_documents(ctx: ToolContext) -> None:
+    """A held-out task at a864c41: "Which of the letters in the letters folder mention a refund?" (four PDFs): grep
+    could not search a PDF, find_files matched names only, and Qwen 1.5B searched names for "*report*", the
+    example of find_files' note. A document's text is searched as its reader shows it, page by page."""
+    import sys
+
+    from assistant.bench_runner import DEFAULT_TASKS_DIR
+
+    sys.path.insert(0, str(DEFAULT_TASKS_DIR))
+    from _kit import make_docx, make_pdf
+
+    root = Path(ctx.workspace.root)
+    make_pdf(root / "letters" / "shop.pdf", [["Dear customer,"], ["we have issued a refund of EUR 24.99."]])
+    make_pdf(root / "letters" / "bank.pdf", [["Your new card will arrive within 7 days."]])
+    make_docx(root / "letters" / "airline.docx", [("p", "Your flight was cancelled."),
+                                                  ("p", "You may request a Refund or a voucher.")])
+    r = call(ctx, "grep", pattern="refund", path="letters", ignore_case=True)
+    assert not r.error and r.data["matches"] == 2 and r.data["files"] == 2, r.text
+    assert "letters/shop.pdf:page 2: we have issued a refund of EUR 24.99." in r.text, r.text
+    assert "letters/airline.docx:" in r.text and "You may request a Refund or a voucher." in r.text
+    assert "bank.pdf" not in r.text and "Tj" not in r.text  # the PDF's own operators are never searched
+    (root / "letters" / "broken.pdf").write_bytes(b"%PDF-1.4 not really")
+    r = call(ctx, "grep", pattern="refund", path="letters", ignore_case=True)
+    assert not r.error and r.data["matches"] == 2, r.text
 
 
 def test_errors_give_no_example_value_a_model_could_copy(ctx: ToolContext) -> None:
@@ -520,7 +545,7 @@ def test_a_name_search_for_plain_words_that_finds_nothing_shows_files_whose_text
     assert "no files match" in out.text and "mentions 'passport' and 'renewal'" in out.text
     assert "archive/2024/a17.txt: Passport RENEWAL appointment: 3 May, 9:40" in out.text
     assert "b2.txt" not in out.text and out.data == {"paths": [], "mentions_paths": ["archive/2024/a17.txt"]}
-    assert "mentions" not in call(ctx, "find_files", pattern="*passport*").text  # a wildcard is a name search only
+    assert "The text of" not in call(ctx, "find_files", pattern="*passport*").text  # a wildcard: names only
 
 
 def test_a_phrase_grep_that_matches_nothing_shows_files_holding_its_words(ctx: ToolContext) -> None:
@@ -601,3 +626,17 @@ def test_write_file_leaves_out_a_chat_fence_around_a_whole_text_file(ctx: ToolCo
     for path, content in kept.items():
         r = call(ctx, "write_file", path=path, content=content)
         assert not r.error and ctx.workspace.read_text(path) == content and "fence" not in r.text, path
+
+
+def test_a_name_search_that_finds_nothing_offers_the_grep_for_its_word_and_no_example_name(ctx: ToolContext) -> None:
+    """A held-out task at a864c41: after find_files "*.txt" found nothing, Qwen 1.5B searched for "*report*", the
+    example of the note, and then "*refund*" (the word of a question about the letters' text)."""
+    import json
+
+    (Path(ctx.workspace.root) / "letters").mkdir()
+    r = call(ctx, "find_files", pattern="*refund*", path="letters")
+    assert "*report*" not in r.text
+    grep = json.dumps({"pattern": "refund", "path": "letters", "ignore_case": True})
+    assert f"To find the files whose text mentions 'refund', call grep with {grep}" in r.text, r.text
+    r = call(ctx, "find_files", pattern="*.txt", path="letters")
+    assert "*report*" not in r.text and "call grep" not in r.text
