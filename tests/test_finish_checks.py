@@ -1653,6 +1653,13 @@ def test_a_question_about_a_folders_contents_answered_from_its_listing_is_doubte
                      query="until")
     assert not any("no file in it was read" in p for p in problems("internet.pdf, on 15 January 2027.",
                                                                     [listed, searched]))
+    # a held-out task at a864c41: "Which of the letters ... mention a refund?" read one letter of the two that do;
+    # the grep of the folder is the call to copy
+    got = problems("The cleaning contract mentions a refund.", [listed, cleaning],
+                   "Which of the files in the contracts folder mention a refund?")
+    assert "the task asks about all the files of the contracts folder, and insurance.pdf, internet.pdf in it were " \
+           "never read; search them all: call grep with {\"pattern\": \"refund\", \"path\": \"contracts\", " \
+           "\"ignore_case\": true}" in got, got
     # a question about the files themselves is answered by the listing
     for question in ("How many files are in the contracts folder?", "What files are in the contracts folder?",
                      "Which file in the contracts folder is the largest?"):

@@ -168,3 +168,19 @@ def test_a_which_file_task_starts_with_the_grep_done_and_no_step_spent(tmp_path)
     assert [(c.name, c.step, c.status) for c in journal] == [("grep", 0, "done")]
     assert "archive/2024/misc/appt-0412.txt:1:" in journal[0].result
     store.close()
+
+
+def test_a_question_which_files_of_a_folder_mention_something_gets_the_grep_of_that_folder(tmp_path):
+    """A held-out task at a864c41: "Which of the letters in the letters folder mention a refund?" (four PDFs, too
+    many to read them all first): Qwen 1.5B searched names, read one letter of the two that mention it, and
+    finished. grep reads the text of PDFs, so the folder is searched for the word before the first turn."""
+    (tmp_path / "letters").mkdir()
+    for name in ("shop.pdf", "bank.pdf", "airline.pdf", "city.pdf"):
+        (tmp_path / "letters" / name).write_bytes(b"%PDF-1.4 small")
+    tools = {*READERS, "grep"}.__contains__
+    goal = "Which of the letters in the letters folder mention a refund?"
+    assert [(c.name, c.arguments) for c in preread_calls(goal, tmp_path, tools)] == [
+        ("grep", {"pattern": "refund", "path": "letters", "ignore_case": True})]
+    assert [c.arguments["pattern"] for c in preread_calls("Do any files in the letters folder contain the word "
+                                                          "'voucher'?", tmp_path, tools)] == ["voucher"]
+    assert preread_calls("Which of the letters in the letters folder is the oldest?", tmp_path, tools) == []

@@ -599,16 +599,25 @@ def _unread_folders(ev: Evidence) -> list[str]:
         if len(unread) == len(inside):
             out.append(f"the task asks about what is in the {rel} folder, and no file in it was read (a listing "
                        f"shows only their names); read them, e.g. {first}")
-        elif _COMPARES.search(ev.goal) and len(inside) <= 12:
+        elif (_COMPARES.search(ev.goal) or MENTIONS.search(ev.goal)) and len(inside) <= 12:
             # a held-out task at 9d3b0f8: "Which contract in the contracts folder ends first, and on what date?"
             # read two of the three PDFs and named the later of their dates; internet.pdf, never read, ends first
             names, one = ", ".join(Path(f).name for f in unread[:5]), len(unread) == 1
+            said = MENTIONS.search(ev.goal)
+            if said:  # a held-out task at a864c41: one letter of the two that mention a refund read
+                grep = {"pattern": said.group("word").lower(), "path": rel, "ignore_case": True}
+                out.append(f"the task asks about all the files of the {rel} folder, and {names} in it "
+                           f"{'was' if one else 'were'} never read; search them all: {call_to_copy('grep', grep)}")
+                continue
             out.append(f"the task asks about all the files of the {rel} folder, and {names} in it "
                        f"{'was' if one else 'were'} never read; read {'it' if one else 'them'} before answering: "
                        f"{first}")
     return out
 
 
+#: a question which files mention a word: "Which of the letters mention a refund?", "contain the word 'voucher'"
+MENTIONS = re.compile(r"\b(?:mentions?|contains?|says?|refers? to|talks? about)\s+(?:the\s+word\s+)?"
+                      r"(?:(?:a|an|the|any)\s+)?['\"\u2018\u201c]?(?P<word>[A-Za-z][\w-]{2,})", re.IGNORECASE)
 #: a question that compares the files' contents, or asks about them all ("the deadline in the PDFs"): every file
 #: must be read to answer it
 _COMPARES = re.compile(r"\b(first|last|earliest|latest|soonest|next|oldest|newest|most|least|highest|lowest|biggest|"
