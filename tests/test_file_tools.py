@@ -640,3 +640,18 @@ def test_a_name_search_that_finds_nothing_offers_the_grep_for_its_word_and_no_ex
     assert f"To find the files whose text mentions 'refund', call grep with {grep}" in r.text, r.text
     r = call(ctx, "find_files", pattern="*.txt", path="letters")
     assert "*report*" not in r.text and "call grep" not in r.text
+
+
+def test_edit_file_replaces_every_occurrence_when_asked(ctx: ToolContext) -> None:
+    """A held-out task at a864c41: "Fix the typo recieve in readme.md." (twice in the file): an edit of the one word
+    was refused as not unique, and the model never found another way; replace_all fixes every one."""
+    root = Path(ctx.workspace.root)
+    (root / "readme.md").write_text("You will recieve an email.\nAfter you recieve it, click.\n")
+    r = call(ctx, "edit_file", path="readme.md", old_text="recieve", new_text="receive")
+    assert r.error and "occurs 2 times" in r.text and "replace_all=true" in r.text
+    shown = preview_diff(ctx.workspace, "edit_file", {"path": "readme.md", "old_text": "recieve",
+                                                      "new_text": "receive", "replace_all": True})
+    assert shown.count("+") >= 2 and "+After you receive it" in shown
+    r = call(ctx, "edit_file", path="readme.md", old_text="recieve", new_text="receive", replace_all=True)
+    assert not r.error and "2 occurrences" in r.text
+    assert (root / "readme.md").read_text() == "You will receive an email.\nAfter you receive it, click.\n"

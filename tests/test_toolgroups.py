@@ -327,3 +327,21 @@ def test_the_turn_after_a_failed_write_that_spells_out_its_call_may_only_call_th
     assert model.calls[2][0] is None and model.calls[4][0] is None, model.calls
     assert (ws / "invoices.xlsx").exists()
     store.close()
+
+
+def test_a_group_refused_for_a_text_change_names_edit_file(assistant_home, tmp_path, registry):
+    """A held-out task at a864c41: "Fix the typo recieve in readme.md." loaded word, excel and pdf in turn, each
+    refused, and was handed off as stuck without an edit. The refusal names the tool that changes text."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "readme.md").write_text("You will recieve an email.\n")
+    one = '<tool_call>\n<function=use_tools>\n<parameter=groups>\n["word"]\n</parameter>\n</function>\n</tool_call>'
+    store = Store(assistant_home / "t.db")
+    agent = Agent(RecordingModel([one, "Stopped."]), registry, store,
+                  settings=load_config(overrides={"agent": {"approve": "all", "preread": False}}),
+                  state_dir=tmp_path / "state")
+    events = list(agent.run("Fix the typo recieve in readme.md.", workspace=ws))
+    [word] = [c for c in store.calls(events[-1].task_id) if c.name == "use_tools"]
+    assert word.status == "denied" and "To change the text of readme.md, call edit_file with path, old_text and " \
+        "new_text (replace_all=true for every occurrence)." in word.result, word.result
+    store.close()

@@ -813,8 +813,13 @@ class CallRunner:
         if unasked and not set(asked) - set(unasked):
             # files_rename_pattern at 4f7db1e: the notes group loaded to rename photos, and a note written
             what = "; ".join(f"{g} ({GROUPS[g][0]})" for g in unasked)
-            msg = (f"Not loaded: {what}: {_UNASKED}. Do the task with the tools you have (the file tools: list_dir, find_files, grep, read_file, "
-                   "write_file, edit_file, move, copy, rename_many).")
+            msg = (f"Not loaded: {what}: {_UNASKED}. Do the task with the tools you have (the file tools: list_dir, "
+                   "find_files, grep, read_file, write_file, edit_file, move, copy, rename_many).")
+            texts = [f for f in goal_files(s.task.goal)[1] if _writes_text(f)] if _CHANGES_TEXT.search(s.task.goal) \
+                else []
+            if texts:  # a held-out task at a864c41: "Fix the typo recieve in readme.md." loaded word, excel, pdf
+                msg += (f" To change the text of {texts[0]}, call edit_file with path, old_text and new_text "
+                        "(replace_all=true for every occurrence).")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if unasked:  # the groups the task points at are loaded, the others left out, and the result says so
             call.arguments["groups"] = [g for g in asked if g not in unasked]

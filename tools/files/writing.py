@@ -124,10 +124,12 @@ class EditFileParams(BaseModel):
     path: str = Field(description="Text file to edit, relative to the workspace.")
     old_text: str = Field(description="Exact text to replace; must occur exactly once in the file.")
     new_text: str = Field(description="Text to put in its place (may be empty to delete).")
+    replace_all: bool = Field(False, description="Replace every occurrence of old_text, not only a unique one.")
 
 
-def apply_edit(text: str, old: str, new: str, path: str = "the file") -> str:
-    """``text`` with the single occurrence of ``old`` replaced by ``new``.
+def apply_edit(text: str, old: str, new: str, path: str = "the file", replace_all: bool = False) -> str:
+    """``text`` with the single occurrence of ``old`` (every one with ``replace_all``)
+    replaced by ``new``.
 
     Line endings: when the file uses CRLF and ``old`` does not match as
     given, it is retried with CRLF line endings (and ``new`` converted too).
@@ -146,9 +148,10 @@ def apply_edit(text: str, old: str, new: str, path: str = "the file") -> str:
         count = text.count(old)
     if count == 0:
         raise ToolError(f"old_text was not found in {path}. read_file it and copy the text exactly, including spaces and line breaks (without the line numbers).")
-    if count > 1:
-        raise ToolError(f"old_text occurs {count} times in {path}; it must be unique. Include more surrounding lines so it matches once.")
-    return text.replace(old, new, 1)
+    if count > 1 and not replace_all:
+        raise ToolError(f"old_text occurs {count} times in {path}; it must be unique. Include more surrounding lines "
+                        f"so it matches once, or pass replace_all=true to replace all {count}.")
+    return text.replace(old, new, -1 if replace_all else 1)
 
 
 @tool("edit_file", risk=RiskClass.WRITE)
@@ -169,7 +172,8 @@ def edit_file(ctx: ToolContext, params: EditFileParams) -> ToolResult:
                         'tools, call use_tools with groups ["word"] first).')
     with sandboxed():
         text, encoding = ws.read_text_info(params.path)
-        updated = apply_edit(text, params.old_text, params.new_text, params.path)
+        updated = apply_edit(text, params.old_text, params.new_text, params.path, params.replace_all)
+        count = text.count(params.old_text) if params.replace_all else 1
         try:
             data = updated.encode(encoding)
         except UnicodeEncodeError:
@@ -177,7 +181,9 @@ def edit_file(ctx: ToolContext, params: EditFileParams) -> ToolResult:
             data = updated.encode(encoding)
         record = ws.write_bytes(params.path, data)
     diff = unified_diff(record.path, text, updated)
-    return ToolResult(text=f"edited {record.path}:\n{diff}".rstrip(), data={"path": record.path, "encoding": encoding, "diff": diff})
+    many = f" ({count} occurrences)" if count > 1 else ""
+    return ToolResult(text=f"edited {record.path}{many}:\n{diff}".rstrip(),
+                      data={"path": record.path, "encoding": encoding, "diff": diff})
 
 
 class MoveParams(BaseModel):
@@ -718,7 +724,8 @@ def preview_diff(ws: Workspace, tool_name: str, params: BaseModel | Mapping[str,
         if tool_name == "edit_file":
             e = EditFileParams.model_validate(raw)
             text = ws.read_text(e.path)
-            return unified_diff(ws.rel(ws.resolve(e.path)), text, apply_edit(text, e.old_text, e.new_text, e.path))
+            return unified_diff(ws.rel(ws.resolve(e.path)), text,
+                                apply_edit(text, e.old_text, e.new_text, e.path, e.replace_all))
     except (SandboxError, ToolError, ValueError):
         return None
     return None
