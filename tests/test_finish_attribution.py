@@ -147,3 +147,32 @@ def test_a_task_asking_to_send_hands_off_with_a_question_when_nothing_can_send(t
                              "How do you want it done?")
     assert (ws / "budget-2027.xlsx").read_bytes() == b"PK"
     store.close()
+
+
+WEBERS = ("contacts.docx: 4 paragraphs, 0 tables, 0 comments, 0 tracked changes.\n\n[p1] # Contacts\n"
+          "[p2] Dr. Anna Weber, GP: +49 30 5550 1234\n[p3] Dr. Paul Weber, dentist: +49 30 5550 9876\n"
+          "[p4] Plumber Kurz: +49 30 5550 4455")
+
+
+def test_a_name_two_people_share_is_answered_with_both_or_a_question(tmp_path):
+    """A held-out task at a864c41: "What is Dr. Weber's phone number? See contacts.docx." (Dr. Anna Weber, GP, and
+    Dr. Paul Weber, dentist) was answered with Anna's number alone; and that answer was doubted as four numbers
+    (49, 30, 5550, 1234) for one value, and handed off. A phone number is one value; which Weber is the user's."""
+    from assistant.loop.attribution import ambiguous_name
+
+    (tmp_path / "contacts.docx").write_bytes(b"PK")
+    read = CallRecord(id="s0c0", step=0, turn_seq=0, index=0, name="docx_read", arguments={"path": "contacts.docx"},
+                      status="done", result=WEBERS)
+    goal = "What is Dr. Weber's phone number? See contacts.docx."
+    got = finish_problems("Dr. Weber's phone number is +49 30 5550 1234.",
+                          Evidence(goal, tmp_path, calls=[read], tool_names=["docx_read", "finish"]))
+    assert not any("numbers (49, 30" in p for p in got), got
+    assert got == ["the task names Dr. Weber, and contacts.docx names 2 people of that name (Dr. Anna Weber, GP: +49 "
+                   "30 5550 1234; Dr. Paul Weber, dentist: +49 30 5550 9876); give each of them, or ask the user which "
+                   "one they mean, e.g. the answer to copy: \"There are two: Dr. Anna Weber, GP: +49 30 5550 1234; Dr. "
+                   "Paul Weber, dentist: +49 30 5550 9876.\""], got
+    for fine in ("Dr. Anna Weber (GP): +49 30 5550 1234; Dr. Paul Weber (dentist): +49 30 5550 9876.",
+                 "There are two Dr. Webers, Anna and Paul; which one do you mean?"):
+        assert ambiguous_name(goal, fine, [read]) == "", fine
+    assert ambiguous_name("What is Dr. Anna Weber's phone number?", "It is +49 30 5550 1234.", [read]) == ""
+    assert ambiguous_name("What is the plumber's number?", "+49 30 5550 4455", [read]) == ""

@@ -26,7 +26,7 @@ from typing import Iterable, Sequence
 
 from ..state.models import CallRecord
 
-__all__ = ["misattributed_contact"]
+__all__ = ["misattributed_contact", "ambiguous_name"]
 
 _DETAIL = r"(?:phone|telephone|mobile|cell|number|e-?mail|contact)"
 _POSSESSIVE = re.compile(r"\b([A-Za-z][\w-]{2,})(?:'s|\u2019s)\s+(?:[\w-]+\s+){0,2}?" + _DETAIL, re.IGNORECASE)
@@ -129,3 +129,41 @@ def misattributed_contact(goal: str, answer: str, calls: Sequence[CallRecord]) -
                         f"say plainly that you could not find the {who}{NOT_FOUND_TAIL}")
             return f"{doubt}; answer with what the files say about the {who} (if they give no such detail, say so plainly)"
     return ""
+
+
+_HONORIFIC = r"(?:Dr|Mr|Mrs|Ms|Prof|Herr|Frau)\.?"
+#: a person the goal names by title and surname ("Dr. Weber"), or by a surname it gives a possession to ("Weber's")
+_TITLED = re.compile(rf"\b(?P<title>{_HONORIFIC})\s+(?P<surname>[A-Z][a-z]{{2,}})\b(?!\s+[A-Z][a-z])")
+_LINE_MARK = re.compile(r"^\s*(?:\d+\t|\[p\d+\]\s*)")
+_WHICH_ONE = re.compile(r"\b(which (one|of them)|do you mean|both|two of them|there are two|there are \d+)\b",
+                        re.IGNORECASE)
+
+
+def ambiguous_name(goal: str, answer: str, calls: Sequence[CallRecord]) -> str:
+    """A doubt (one line) when the goal names a person by title and surname ("Dr.
+    Weber"), the files read give two or more people of that name with different
+    given names ("Dr. Anna Weber", "Dr. Paul Weber"), and the answer names at most
+    one of them and does not ask which; "" otherwise. The doubt gives their lines as
+    the answer to copy. A held-out task at a864c41: "What is Dr. Weber's phone number?
+    See contacts.docx." was answered with Anna Weber's number alone."""
+    m = _TITLED.search(goal)
+    if m is None:
+        return ""
+    surname = m.group("surname")
+    people: dict[str, tuple[str, str]] = {}
+    for c in calls:
+        if c.status != "done" or c.error or not c.result or not c.arguments.get("path"):
+            continue
+        for raw in c.result.splitlines():
+            line = _LINE_MARK.sub("", raw).strip()
+            for who in re.finditer(rf"\b(?:{_HONORIFIC}\s+)?(?P<given>[A-Z][a-z]+)\s+{surname}\b", line):
+                if who.group("given").lower() not in goal.lower():
+                    people.setdefault(who.group("given"), (str(c.arguments["path"]), line))
+    named = [g for g in people if re.search(rf"\b{g}\b", answer)]
+    if len(people) < 2 or len(named) >= 2 or _WHICH_ONE.search(answer):
+        return ""
+    path = next(iter(people.values()))[0]
+    lines = "; ".join(line.rstrip(".") for _, line in list(people.values())[:4])
+    count = {2: "two", 3: "three", 4: "four"}.get(len(people), str(len(people)))
+    return (f"the task names {m.group(0)}, and {path} names {len(people)} people of that name ({lines}); give each of "
+            f"them, or ask the user which one they mean, e.g. the answer to copy: \"There are {count}: {lines}.\"")

@@ -34,7 +34,7 @@ from ..state.models import CallRecord
 from .answer_form import CANNED_REFUSAL, _copied_result, _holds_marker, _query_ran, _query_shown, _result_rows, \
     _query_shown_not_its_rows, _shape_problem, _shows_code, answer_to_copy, code_tool, echoes_harness, markup_problem, \
     not_an_answer, rows_named_to_copy, unwrap_answer, without_tool_asides
-from .attribution import misattributed_contact
+from .attribution import ambiguous_name, misattributed_contact
 from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _HARNESS_TOOLS, _LIST_MARKER, _MUST_CHANGE, _NEGATED, \
     _NOT_CHANGED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, Evidence, _numbers, _ran, _results, \
     asks_only_a_question, goal_files, misgrouped_numbers, number_problems, result_gist, ungrounded_words
@@ -882,7 +882,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     beaten = _not_the_extreme(answer, ev) or total_unsummed(answer, ev)
     if beaten:
         out.append(beaten)
-    whose = misattributed_contact(ev.goal, answer, ev.calls)
+    whose = misattributed_contact(ev.goal, answer, ev.calls) or ambiguous_name(ev.goal, answer, ev.calls)
     if whose:  # handoff_not_found: the accountant's number given as the landlord's
         out.append(whose)
     order = not_the_first_date(ev.goal, answer, reads.items())
