@@ -2634,6 +2634,18 @@ def test_rows_before_a_date_get_a_query_to_copy_and_a_none_found_answer_is_doubt
     assert _example_query(staff, goal) == "SELECT name, start_date FROM staff WHERE start_date < DATE '2020-01-01'"
     assert _example_query(staff, "What is the total salary of staff who started before 2020?") == \
         "SELECT SUM(salary) FROM staff WHERE start_date < DATE '2020-01-01'"
+    # a bound on a number column: "over 500 euros" (a held-out task of the seventh session)
+    from assistant.loop.table_goal import number_filter
+    invoices = NS(name="invoices", columns=[
+        NS(name="invoice", sql_type="VARCHAR", values=["F-101", "F-102", "F-103"]),
+        NS(name="amount_eur", sql_type="DOUBLE", values=[450.0, 1200.5, 500.0])])
+    assert _example_query(invoices, "How many invoices in invoices.xlsx are over 500 euros?") == \
+        "SELECT COUNT(*) FROM invoices WHERE amount_eur > 500"
+    assert _example_query(invoices, "Which invoices are at least 500?") == \
+        "SELECT invoice, amount_eur FROM invoices WHERE amount_eur >= 500"
+    assert [number_filter(invoices, "Which invoices are under 500?").keep(v) for v in (450.0, 500.0)] == [True, False]
+    assert number_filter(invoices, "Which invoices are over 30 days late?") is None
+    assert number_filter(invoices, "Which invoices are more than 10% above plan?") is None
 
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("read_file", path="staff.csv"),

@@ -3863,3 +3863,16 @@ def test_a_percentage_worked_out_by_hand_gets_the_query_that_takes_it(tmp_path):
                   "(WHERE category = 'Rent') / SUM(amount), 1) AS percent FROM budget")
     ev = Evidence(ev.goal, tmp_path, calls=[whole, rent, share], tool_names=["table_query", "finish"])
     assert finish_problems("60% of the budget goes to rent.", ev) == []
+
+
+def test_rows_named_against_a_bound_on_amounts_are_doubted(tmp_path):
+    """The value filter's check for a bound on a number column ("over 500 euros"): 500 itself is not over 500."""
+    pytest.importorskip("duckdb")
+    (tmp_path / "invoices.csv").write_text("invoice,client,amount\nF-101,Alba,450\nF-102,Brixton,1200.5\n"
+                                           "F-103,Alba,500\nF-104,Cato,730\n")
+    ev = Evidence("Which invoices in invoices.csv are over 500 euros?", tmp_path, calls=[],
+                  tool_names=["table_query", "finish"])
+    got = finish_problems("F-102, F-103 and F-104 are over 500 euros.", ev)
+    assert any(p.startswith("the answer names F-103, whose amount is not over 500; the rows of invoices.csv whose "
+                            "amount is over 500 are F-102, F-104") for p in got), got
+    assert not any("whose amount" in p for p in finish_problems("F-102 and F-104.", ev))

