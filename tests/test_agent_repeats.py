@@ -2666,3 +2666,25 @@ def test_rows_before_a_date_get_a_query_to_copy_and_a_none_found_answer_is_doubt
     assert not any("start_date" in p for p in finish_problems("Anna and Cem started before 2020.", ev))
     assert any(p.startswith("the answer names Bo, whose start_date is not before 2020-01-01")
                for p in finish_problems("Anna, Bo and Cem started before 2020.", ev))
+
+
+def test_an_add_written_as_a_replacement_gets_the_edit_that_keeps_the_text_and_the_heading(assistant_home, tmp_path):
+    """A held-out task at 93adf18: "Find the invoice number in invoice.pdf and add it to notes.md under a heading
+    called Invoice." sent the edit that replaced the note's only line three times; the refusal named no call to
+    copy. It gives the edit that keeps the line and adds the heading, and the third identical edit runs it."""
+    replace = call("edit_file", path="notes.md", old_text="- Call the printer about paper stock.",
+                   new_text="Invoice number: HP-2026-0417")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [replace, replace, replace,
+                                                                "Added the invoice number under Invoice."])
+    (ws / "notes.md").write_text("# Notes\n\n- Call the printer about paper stock.\n")
+    events = list(agent.run("Find the invoice number in invoice.pdf and add it to notes.md under a heading called "
+                            "Invoice.", workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    copy = json.dumps({"path": "notes.md", "old_text": "- Call the printer about paper stock.",
+                       "new_text": "- Call the printer about paper stock.\n\n## Invoice\n\n"
+                                   "Invoice number: HP-2026-0417"})
+    assert results[0].startswith("Not run: the task asks to add") and results[0].endswith(
+        f"call edit_file with {copy}"), results[0]
+    assert (ws / "notes.md").read_text() == ("# Notes\n\n- Call the printer about paper stock.\n\n## Invoice\n\n"
+                                             "Invoice number: HP-2026-0417\n"), results

@@ -43,7 +43,7 @@ from .stuck import signature
 from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, loaded_groups, unasked_groups
 from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_sum, goal_columns, \
     goal_folder, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
-    leaves_out_listed, listed_call, row_gap
+    leaves_out_listed, listed_call, row_gap, heading_asked
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -1044,10 +1044,10 @@ class CallRunner:
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             removed = _removes_text(s.task.goal, call)
             if removed:  # docx_append_paragraph at dd4189c: the signature "Sofia Rossi" replaced by "Dana Lee"
-                tool_name = "docx_insert (omit after to add at the end)" if call.name == "docx_replace" else \
-                    "edit_file with new_text holding old_text and the addition"
+                tool_name = "docx_insert (omit after to add at the end)." if call.name == "docx_replace" else \
+                    call_to_copy("edit_file", _kept_and_added(s.task.goal, call.arguments))
                 msg = (f"Not run: the task asks to add, and this {call.name} would remove {removed!r} from the file; "
-                       f"add without changing what is there: {tool_name}.")
+                       f"add without changing what is there: {tool_name}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             numbered = _line_numbers_as_data(call, s.calls)
             if numbered:  # csv_to_xlsx at dd4189c: ["1", "Name", "Email", "City"], ["2", "Ines Costa", ...]
@@ -2755,6 +2755,18 @@ def _removes_text(goal: str, call: CallRecord) -> str:
     if not isinstance(old, str) or not old.strip() or not isinstance(new, str) or old.strip() in new:
         return ""
     return old.strip()[:80]
+
+
+def _kept_and_added(goal: str, args: dict[str, Any]) -> dict[str, Any]:
+    """The ``edit_file`` arguments that keep ``old_text`` and add ``new_text`` after it,
+    under the heading the goal names ("under a heading called Invoice") unless the new
+    text has it. A held-out task at 93adf18 sent the edit that replaced the note's only
+    line three times, told only to hold the old text in the new."""
+    old, new = str(args.get("old_text", "")), str(args.get("new_text", ""))
+    heading = heading_asked(goal)
+    if heading and not re.search(rf"^\s*#*\s*{re.escape(heading)}\s*:?\s*$", new, re.IGNORECASE | re.MULTILINE):
+        new = f"## {heading}\n\n{new}"
+    return {**args, "new_text": f"{old.rstrip()}\n\n{new}"}
 
 
 def _line_numbers_as_data(call: CallRecord, calls: Sequence[CallRecord]) -> list[str]:

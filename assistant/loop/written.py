@@ -885,16 +885,21 @@ _HEADING_ASKED = re.compile(r"\b(?:heading|section|title)\s+(?:(?:called|named|t
                             r"(?=[.,;:!?]|\s+(?:and|in|to|at|of|with)\b|\s*$)")
 
 
+def heading_asked(goal: str) -> str:
+    """The heading ``goal`` names ("under a heading called Invoice": "Invoice"), or ""."""
+    m = _HEADING_ASKED.search(goal)
+    return m.group("name").strip() if m else ""
+
+
 def _heading_missing(ev: Evidence) -> str:
     """The doubt when the goal names a heading ("under a heading called Invoice") and a
     Markdown or text file this task wrote has no line that is that heading ("# Invoice",
     "Invoice:"); "" otherwise. A held-out task at a864c41: the note's only line
     replaced by the invoice number, no heading written, and "added under a heading
     called Invoice" answered; the task finished."""
-    m = _HEADING_ASKED.search(ev.goal)
-    if m is None:
+    name = heading_asked(ev.goal)
+    if not name:
         return ""
-    name = m.group("name").strip()
     line = re.compile(rf"^\s*(?:#{{1,6}}\s*)?\**{re.escape(name)}\**\s*:?\s*$", re.IGNORECASE | re.MULTILINE)
     root = Path(ev.workspace)
     for rel in dict.fromkeys(ev.written):
