@@ -3876,3 +3876,19 @@ def test_rows_named_against_a_bound_on_amounts_are_doubted(tmp_path):
     assert any(p.startswith("the answer names F-103, whose amount is not over 500; the rows of invoices.csv whose "
                             "amount is over 500 are F-102, F-104") for p in got), got
     assert not any("whose amount" in p for p in finish_problems("F-102 and F-104.", ev))
+
+
+def test_the_files_a_search_found_answer_which_files_mention_a_word(tmp_path):
+    """A held-out task at 93adf18: "Which of the letters in the letters folder mention a refund?" started with the
+    grep of the folder (two PDFs matched), answered "... two files that mention a refund: airline.pdf and shop.pdf."
+    (right), and was handed off: file names were no values found."""
+    (tmp_path / "letters").mkdir()
+    for name in ("airline.pdf", "shop.pdf", "bank.pdf"):
+        (tmp_path / "letters" / name).write_bytes(b"%PDF")
+    grep = _done("grep", "letters/airline.pdf:page 1: You may request a refund or a voucher.\nletters/shop.pdf:page 1: "
+                 "we have issued a refund of EUR 24.99.\n2 matching lines in 2 files.", pattern="refund",
+                 path="letters", ignore_case=True)
+    ev = Evidence("Which of the letters in the letters folder mention a refund?", tmp_path, calls=[grep],
+                  tool_names=TOOLS)
+    assert finish_problems("The letters folder contains two files that mention a refund: airline.pdf and shop.pdf.",
+                           ev) == []
