@@ -2688,3 +2688,21 @@ def test_an_add_written_as_a_replacement_gets_the_edit_that_keeps_the_text_and_t
         f"call edit_file with {copy}"), results[0]
     assert (ws / "notes.md").read_text() == ("# Notes\n\n- Call the printer about paper stock.\n\n## Invoice\n\n"
                                              "Invoice number: HP-2026-0417\n"), results
+
+
+def test_a_write_that_drops_most_of_a_file_the_goal_only_changes_is_refused(assistant_home, tmp_path):
+    """A held-out task at b552c3e: "Fix the typo recieve in readme.md." wrote readme.md as "edited readme.md" (its
+    five lines gone) and answered "The typo was fixed in readme.md."; the task finished."""
+    fixed = "# Setup\n\nYou will receive an email with a link.\nAfter you receive it, click the link.\nDo not share.\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="readme.md"), call("write_file", path="readme.md", content="edited readme.md"),
+        call("write_file", path="readme.md", content=fixed), "Fixed both."])
+    (ws / "readme.md").write_text("# Setup\n\nYou will recieve an email with a link.\nAfter you recieve it, click the "
+                                  "link.\nDo not share.\n")
+    events = list(agent.run("Fix the typo recieve in readme.md.", workspace=ws))
+    store.close()
+    _, wiped, right = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert wiped.error and wiped.result.startswith("Not run: this write_file would replace readme.md's 4 lines with "
+                                                   "1 and keep none of them"), wiped.result
+    assert "edit_file" in wiped.result and not right.error and (ws / "readme.md").read_text() == fixed
+    assert isinstance(events[-1], Finished)

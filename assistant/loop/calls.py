@@ -902,6 +902,7 @@ class CallRunner:
                                          "ask to move, rename or delete it; leave it where it is.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             back = self._brings_back_a_moved_file(call) or self._writes_what_is_there(call) \
+                or self._wipes_a_file_to_change(call) \
                 or self._edits_a_file_to_rename(call) or row_gap(s.task.goal, s.task.workspace, call)
             if back:  # a held-out task at 6ad68a4: report.txt renamed as asked, then written again, and the new
                 # name overwritten with its own text less its line break
@@ -1399,6 +1400,36 @@ class CallRunner:
             return ""
         return (f"Not run: {norm_path(path)} already holds this text; writing it again changes nothing. If the file "
                 "was what the task asks, it is done: give your final answer.")
+
+    def _wipes_a_file_to_change(self, call: CallRecord) -> str:
+        """The refusal of a ``write_file`` over an existing text file the goal names, in a
+        task that changes or adds to it (not one that writes, rewrites or summarises it),
+        that keeps fewer than half of the file's non-empty lines, close to as they were
+        ("" otherwise). A held-out task at b552c3e: "Fix the typo recieve in readme.md."
+        wrote readme.md as "edited readme.md" and finished."""
+        import difflib
+
+        path, content = call.arguments.get("path"), call.arguments.get("content")
+        goal = self.s.task.goal
+        if call.name != "write_file" or not isinstance(path, str) or not isinstance(content, str) \
+                or not (_CHANGES_TEXT.search(goal) or _ADDS.search(goal)) or _REWRITES.search(goal) \
+                or norm_path(path) not in {norm_path(p) for p in goal_files(goal)[1]}:
+            return ""
+        target = Path(self.s.task.workspace) / norm_path(path)
+        try:
+            if not target.is_file() or target.stat().st_size > 200_000:
+                return ""
+            held = [ln.strip() for ln in target.read_text(encoding="utf-8").splitlines() if ln.strip()]
+        except (OSError, UnicodeDecodeError):
+            return ""
+        new = [ln.strip() for ln in content.splitlines() if ln.strip()]
+        kept = sum(any(difflib.SequenceMatcher(None, old, line).ratio() >= 0.6 for line in new) for old in held)
+        if len(held) < 3 or kept * 2 >= len(held):
+            return ""
+        return (f"Not run: this write_file would replace {norm_path(path)}'s {len(held)} lines with {len(new)} and "
+                f"keep {'none' if not kept else kept} of them; the task asks for a change in it, not new text. "
+                "edit_file changes only what it names (old_text to new_text, replace_all=true for every "
+                "occurrence); or write the whole file with every line kept.")
 
     def _copies_an_input(self, call: CallRecord) -> tuple[str, str] | None:
         """``(path, output)`` when ``call`` would save its change of a file the goal names
@@ -2578,6 +2609,9 @@ def _writes_a_report(call: CallRecord, calls: Sequence[CallRecord]) -> CallRecor
 
 #: a goal that adds: "Add ...", or a later step "... and add it to notes.md", "..., then put ..."
 _ADDS = re.compile(r"^\W*(please\s+)?(add|append|insert|put)\b|\b(and|then)\s+(add|append|insert|put)\b", re.IGNORECASE)
+#: a goal that writes a file anew: its old lines need not stay
+_REWRITES = re.compile(r"\b(write|rewrite|re-write|create|make|summari[sz]e|shorten|translate|overwrite|empty|clear|"
+                       r"replace\s+(?:the\s+)?(?:whole|content|contents|text))\b", re.IGNORECASE)
 _CHANGES_TEXT = re.compile(r"\b(chang|replac|edit|updat|fix|correct|rewrit|remov|delet|renam|modif|swap|turn)\w*",
                            re.IGNORECASE)
 
