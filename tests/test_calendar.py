@@ -585,3 +585,13 @@ def test_an_end_at_the_start_and_no_length_gives_the_default_hour_and_says_so(ho
     (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
     assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(hours=1)
     assert "end after" in call("calendar_add_event", title="x", start="tomorrow 3pm", end="2pm").text
+
+
+def test_a_length_of_a_few_minutes_no_one_said_gives_the_default_hour(home):
+    """A held-out task at b552c3e: duration_minutes 0 was refused (at least 1), and the dentist was then added for
+    1 minute, 08:40-08:41; the user and the note gave no length."""
+    call, _ = make({"timezone": "UTC"})
+    out = call("calendar_add_event", title="Dentist", start="Thursday 10 December, 8:40", duration_minutes=1)
+    assert not out.error and "duration_minutes=1 is no length anyone gave; the event is given one hour" in out.text
+    (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(hours=1)

@@ -3892,3 +3892,23 @@ def test_the_files_a_search_found_answer_which_files_mention_a_word(tmp_path):
                   tool_names=TOOLS)
     assert finish_problems("The letters folder contains two files that mention a refund: airline.pdf and shop.pdf.",
                            ev) == []
+
+
+@pytest.mark.parametrize("answer, wrong", [
+    # a held-out task at b552c3e: the event added on Thursday 2026-12-10, the answer said today's Saturday
+    ("I added a dentist appointment to my calendar on Saturday 2026-12-05 at 8:40 AM.", True),
+    ("I added the dentist appointment on December 5 at 8:40.", True),
+    ("I added the dentist appointment on Thursday 2026-12-10 at 8:40.", False),
+    ("Added: Thursday 10 December, 8:40, the dentist.", False),
+])
+def test_a_day_the_calendar_did_not_add_is_doubted(tmp_path, answer, wrong):
+    added = _done("calendar_add_event", "Added: Thu 2026-12-10 08:40-09:40 Dentist (Etc/UTC) to assistant.ics\n"
+                  "Date check: '10 December 8:40' is Thursday 2026-12-10 08:40 Etc/UTC (now is Saturday 2026-12-05 "
+                  "16:34 Etc/UTC).", title="Dentist", start="10 December 8:40")
+    goal = "Put the dentist appointment from notes.txt into my calendar."
+    problems = finish_problems(answer, Evidence(goal, tmp_path, calls=[added], touched=["assistant.ics"],
+                                                tool_names=TOOLS + ["calendar_add_event"]))
+    days = [p for p in problems if "but calendar_add_event added it on" in p]
+    assert bool(days) is wrong, problems
+    if wrong:
+        assert days[0].endswith("give the day the tool gave: Thu 2026-12-10 08:40-09:40 Dentist"), days[0]

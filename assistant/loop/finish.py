@@ -51,7 +51,7 @@ from .written import _changed_a_copy, _fewer_rows_than_asked, _files_left_to_del
     _groups_missing, _left_unsorted, _missing_columns, _missing_sheet, _renamed_against_goal, _rows_lost, \
     _states_no_number, _store_untouched, _heading_missing, _points_not_as_asked, _summary_not_shorter, \
     _text_not_in_column, _wrote_unread_contents, asked_count, \
-    row_to_add, store_goal, summary_too_long, total_said_wrong, wrong_end_time
+    row_to_add, store_goal, summary_too_long, total_said_wrong, wrong_end_time, wrong_event_day
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "without_tool_asides", "store_goal", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
@@ -854,7 +854,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(f"the task asks how many days, and the answer does not give the count; {counted[1]} is "
                    f"{counted[0]} days (the harness counted them; {counted[0] + 1} counting both the first and the "
                    "last day): answer with that count")
-    ended = wrong_end_time(answer, ev.calls)
+    ended = wrong_end_time(answer, ev.calls) or wrong_event_day(answer, ev.calls)
     if ended:  # calendar_add_event at 21c8a9e: 15:00-15:45 added, "will end at 3 PM" answered
         out.append(ended)
     if (_MUST_CHANGE.search(ev.goal) or goal_files(ev.goal)[0]) and not _NOT_DONE.search(answer) \

@@ -727,6 +727,29 @@ def wrong_end_time(answer: str, calls: Sequence[CallRecord]) -> str:
     return ""
 
 
+def wrong_event_day(answer: str, calls: Sequence[CallRecord]) -> str:
+    """A doubt when the answer gives the day of an event this task added as a date no
+    added event is on ("" otherwise; an answer giving no date is not doubted here). A
+    held-out task at b552c3e: the dentist added on Thu 2026-12-10, the answer said it
+    was added "on Saturday 2026-12-05", today (the date check's "now")."""
+    from .dates_said import dates_in
+
+    added = [m for c in calls if c.name == "calendar_add_event" and c.status == "done" and not c.error
+             for m in _ADDED_EVENT.finditer(c.result or "")]
+    days = {m.group("event")[4:14] for m in added}
+    if not days:
+        return ""
+    said = dates_in(answer)
+    on = {(int(d[:4]), int(d[5:7]), int(d[8:10])) for d in days}
+    wrong = [d for d in said if not any(d.month == m and d.day == day and (d.year is None or d.year == y)
+                                        for y, m, day in on)]
+    if not said or len(wrong) < len(said):
+        return ""
+    shown = "; ".join(m.group("event") for m in added[:3])
+    return (f"the answer says {wrong[0].text}, but calendar_add_event added it on {', '.join(sorted(days))}; "
+            f"give the day the tool gave: {shown}")
+
+
 _FILE_OPS = re.compile(r"(^|[.,;:]\s+)\W*(please\s+)?(?P<verb>renam|mov|sort|organi[sz])\w*\b"
                        r"(?=[^.]{0,80}\b(files?|folders?|photos?|pictures?|images?|documents?|pdfs?)\b)", re.IGNORECASE)
 _NOT_FILES = re.compile(r"\b(sheets?|columns?|rows?|lines?|entries|lists?|tables?|tabs?|headings?|paragraphs?|"
