@@ -2706,3 +2706,27 @@ def test_a_write_that_drops_most_of_a_file_the_goal_only_changes_is_refused(assi
                                                    "1 and keep none of them"), wiped.result
     assert "edit_file" in wiped.result and not right.error and (ws / "readme.md").read_text() == fixed
     assert isinstance(events[-1], Finished)
+
+
+def test_a_sheet_no_one_asked_for_in_a_workbook_this_task_wrote_is_refused(assistant_home, tmp_path):
+    """A held-out task at b552c3e: "Convert prices.csv to an Excel file prices.xlsx." wrote it right at step 2,
+    then, each repeat of the write answered from the journal, added Sheet2, Sheet3 and Sheet4 with the same rows
+    (prices as text), and finished."""
+    from tools.office import OFFICE_TOOLS
+
+    rows = json.dumps([["product", "price"], ["Tea", "3.50"]])
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="prices.csv"), call("xlsx_write", path="prices.xlsx", from_csv="prices.csv"),
+        call("xlsx_add_sheet", path="prices.xlsx", rows=rows).replace("<parameter=rows>",
+                                                                      "<parameter=name>\nSheet2\n</parameter>\n"
+                                                                      "<parameter=rows>"), "Converted prices.csv."],
+        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    (ws / "prices.csv").write_text("product,price\nTea,3.50\n")
+    events = list(agent.run("Convert prices.csv to an Excel file prices.xlsx.", workspace=ws))
+    store.close()
+    _, made, sheet = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert not made.error and sheet.error and sheet.result.startswith(
+        "Not run: the task asks for no new sheet, and prices.xlsx already holds what xlsx_write wrote at step 2"), \
+        sheet.result
+    import openpyxl
+    assert openpyxl.load_workbook(ws / "prices.xlsx").sheetnames == ["Sheet"]

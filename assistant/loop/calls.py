@@ -34,6 +34,7 @@ from .dates_said import month_number
 from .figures import AVERAGE
 from .table_goal import goal_value, number_column, row_filter
 from .finish import undoable_verb
+from .numbers import normalise_number
 from .history import truncate_observation
 from .named_files import grep_call, text_change, unread_inputs
 from .policy import decide
@@ -43,7 +44,7 @@ from .stuck import signature
 from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, loaded_groups, unasked_groups
 from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_sum, goal_columns, \
     goal_folder, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
-    leaves_out_listed, listed_call, row_gap, heading_asked
+    leaves_out_listed, listed_call, row_gap, heading_asked, table_cells
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -971,7 +972,7 @@ class CallRunner:
             other = self._other_sheet(call)
             if other:  # xlsx_summary_sheet at c3438bd: a cross-sheet total written into B5 of the Jan sheet
                 return (yield from self.finish(call, ToolResult.fail(other), "denied"))
-            row = self._row_not_sheet(call)
+            row = self._row_not_sheet(call) or self._sheet_unasked(call)
             if row:  # xlsx_total at 4df8dd6: a sheet "Total" added for a total row, then "Total" written into it
                 return (yield from self.finish(call, ToolResult.fail(row), "denied"))
             bare = self._header_only_sheet(call)
@@ -1796,6 +1797,34 @@ class CallRunner:
             "write its cells with xlsx_write (sheet: the one that holds the table)"
         return (f"Not run: the task asks for a row or column in the table of {path}, not a new sheet; to add it below "
                 f"the table, {how}.")
+
+    def _sheet_unasked(self, call: CallRecord) -> str:
+        """The refusal of an ``xlsx_add_sheet`` in a task that asks for no sheet, on a
+        workbook this task already wrote ("" otherwise). A held-out task at b552c3e:
+        prices.xlsx converted right, then Sheet2, Sheet3 and Sheet4 added with the same
+        rows, each time the repeat of the write was answered from the journal."""
+        path = norm_path(str(call.arguments.get("path", "")))
+        if call.name != "xlsx_add_sheet" or ASKS_A_SHEET.search(self.s.task.goal):
+            return ""
+        wrote = next((c for c in self.s.calls if c.status == "done" and not c.error and c.name.startswith("xlsx_")
+                      and c.risk in ("write", "destructive") and norm_path(str(c.arguments.get("output")
+                                                                              or c.arguments.get("path", ""))) == path),
+                     None)
+        rows = call.arguments.get("rows")
+        if wrote is None or not isinstance(rows, list) or not rows:
+            return ""
+
+        def key(row: Any) -> tuple[str, ...]:
+            cells = row if isinstance(row, list) else [row]
+            return tuple(normalise_number(str(v)) if _NUMBER.fullmatch(str(v).strip()) else str(v).strip().lower()
+                         for v in cells if v not in (None, ""))
+
+        held = {key(r) for _, grid in table_cells(Path(self.s.task.workspace) / path) for r in grid}
+        if sum(key(r) in held for r in rows) * 2 < len(rows):  # a sheet of its own rows (a "Total" sheet) may stay
+            return ""
+        return (f"Not run: the task asks for no new sheet, and {path} already holds what {wrote.name} wrote at step "
+                f"{wrote.step}; this sheet would only copy its rows. If the workbook is what the task asks, give your "
+                "final answer.")
 
     def _overwrites_own_output(self, call: CallRecord) -> str:
         """The path when ``call`` (``write_file``) would overwrite a file this task made with
@@ -2829,8 +2858,6 @@ _LINE_NUMBER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+
 
 
 def _line_numbers(line: str) -> set[str]:
-    from .numbers import normalise_number
-
     return {normalise_number(m.group(0)) for m in _LINE_NUMBER.finditer(line)}
 
 

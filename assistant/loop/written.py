@@ -59,7 +59,7 @@ def row_to_add(goal: str, workspace: str | Path, path: str, skip: Iterable[str] 
     if not wanted or not path.lower().endswith(".xlsx"):
         return None
     skipped = {n.strip().lower() for n in skip}
-    sheets = [(name, rows) for name, rows in _table_cells(Path(workspace) / path)
+    sheets = [(name, rows) for name, rows in table_cells(Path(workspace) / path)
               if name.strip().lower() not in skipped]
     for name, rows in sheets:
         filled = [i for i, r in enumerate(rows) if any(v not in (None, "") for v in r)]
@@ -116,7 +116,7 @@ def row_gap(goal: str, workspace: str | Path, call: CallRecord) -> str:
     if rows:
         targets.append(start_row)
     sheet = call.arguments.get("sheet")
-    tables = [(name, grid) for name, grid in _table_cells(Path(workspace) / path)
+    tables = [(name, grid) for name, grid in table_cells(Path(workspace) / path)
               if not sheet or name.strip().lower() == str(sheet).strip().lower()]
     if not targets or not tables:
         return ""
@@ -198,7 +198,7 @@ def column_sum(workspace: str | Path, path: str, sheet: str, column: str, first:
     sheet of workbook ``path``; None when it cannot be read."""
     from openpyxl.utils import column_index_from_string
 
-    rows = next((r for name, r in _table_cells(Path(workspace) / path) if name == sheet), None)
+    rows = next((r for name, r in table_cells(Path(workspace) / path) if name == sheet), None)
     if rows is None:
         return None
     j = column_index_from_string(column) - 1
@@ -222,7 +222,7 @@ def _text_not_in_column(ev: Evidence) -> str:
     if not ASKS_A_SHEET.search(ev.goal):
         skip = {str(c.arguments.get("name", "")).strip().lower() for c in ev.calls if c.name == "xlsx_add_sheet"}
         skip |= {text.strip().lower() for text, _ in wanted}
-    sheets = [(name, rows) for name, rows in _table_cells(Path(ev.workspace) / books[0])
+    sheets = [(name, rows) for name, rows in table_cells(Path(ev.workspace) / books[0])
               if name.strip().lower() not in skip]
     if not sheets:
         return ""
@@ -246,7 +246,7 @@ _ROW_PER = re.compile(r"\b(?:one|a|1) (?:row|line) (?:per|for each|for every|for
                       re.IGNORECASE)
 
 
-def _table_cells(path: Path, skip_sheet: str = "") -> list[tuple[str, list[list[Any]]]]:
+def table_cells(path: Path, skip_sheet: str = "") -> list[tuple[str, list[list[Any]]]]:
     """``(sheet name, rows of values)`` of each sheet of a workbook (one unnamed
     sheet for a CSV file), the sheet ``skip_sheet`` left out; [] when unreadable."""
     try:
@@ -288,7 +288,7 @@ def _rows_lost(ev: Evidence) -> str:
         return ""
 
     def count(rel: str) -> int | None:  # None: not readable as a table (another check's doubt)
-        sheets = _table_cells(root / rel)
+        sheets = table_cells(root / rel)
         return sum(1 for _, rows in sheets for row in rows
                    if any(v not in (None, "") and str(v).strip() for v in row)) if sheets else None
 
@@ -321,14 +321,14 @@ def _groups_missing(ev: Evidence) -> str:
     target = next((rel for rel in tables if norm_path(rel) in touched), "")
     if not target:
         return ""
-    written = _table_cells(root / target)
+    written = table_cells(root / target)
     if named:
         written = [t for t in written if t[0].strip().lower() == named.group(1).strip().lower()]
         if not written:
             return ""  # the missing sheet is another check's doubt
-        sources = [(target, t) for t in _table_cells(root / target, skip_sheet=named.group(1))]
+        sources = [(target, t) for t in table_cells(root / target, skip_sheet=named.group(1))]
     else:
-        sources = [(rel, t) for rel in tables if rel != target for t in _table_cells(root / rel)]
+        sources = [(rel, t) for rel in tables if rel != target for t in table_cells(root / rel)]
     texts = {str(v).strip().lower() for _, rows in written for row in rows for v in row if v is not None}
     for rel, (sheet, rows) in sources:
         if len(rows) < 2:
@@ -401,7 +401,7 @@ def goal_columns(goal: str) -> list[str]:
 def _header_of(path: Path) -> list[list[str]]:
     """The first row of a CSV file, or of each sheet of a workbook, as lower-case
     cell texts; [] when it cannot be read."""
-    return [[str(v).strip().lower() for v in rows[0] if v is not None] for _, rows in _table_cells(path) if rows]
+    return [[str(v).strip().lower() for v in rows[0] if v is not None] for _, rows in table_cells(path) if rows]
 
 
 def _missing_columns(ev: Evidence) -> str:
@@ -960,7 +960,7 @@ def _fewer_rows_than_asked(ev: Evidence) -> str:
               if r.lower().endswith((".csv", ".tsv", ".xlsx")) and norm_path(r) in touched]
     if not tables:
         return ""
-    sheets = _table_cells(root / tables[0])
+    sheets = table_cells(root / tables[0])
     if named:
         sheets = [t for t in sheets if t[0].strip().lower() == named.group(1).strip().lower()]
     if not sheets:
