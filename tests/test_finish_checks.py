@@ -3209,6 +3209,22 @@ def test_a_missing_document_is_offered_the_answer_as_its_content(tmp_path):
     assert not any("call docx_create" in p for p in problems("The total is 1635.75 EUR in all.", tools=("read_file",)))
 
 
+def test_points_run_together_on_one_line_are_offered_one_per_line(tmp_path):
+    """A held-out task at 5a8dc42: "Make a to-do list in todo.md from the action items in meeting.docx." answered
+    "The meeting action items are: - Ana sends ... - Ben books the movers. - Chloe updates the staff list.", one
+    line; the prose offered to copy was written as todo.md's only line."""
+    (tmp_path / "meeting.docx").write_bytes(b"PK")
+    read = _done("docx_read", "[p5] Ana sends the campaign brief by Friday.\n[p6] Ben books the movers.\n[p7] Chloe "
+                 "updates the staff list.", path="meeting.docx")
+    ev = Evidence("Make a to-do list in todo.md from the action items in meeting.docx.", tmp_path, calls=[read],
+                  tool_names=["write_file", "docx_read"])
+    got = finish_problems("The meeting action items are: - Ana sends the campaign brief by Friday. - Ben books the "
+                          "movers. - Chloe updates the staff list.", ev)
+    content = "- Ana sends the campaign brief by Friday.\n- Ben books the movers.\n- Chloe updates the staff list.\n"
+    assert any(json.dumps({"name": "write_file", "arguments": {"path": "todo.md", "content": content}}) in p
+               for p in got), got
+
+
 def test_an_answer_to_two_questions_may_not_drop_what_an_earlier_answer_found(tmp_path):
     """pdf_page_count at db466c8: 'The title of the first page is "Solar Lamp X2 User Guide".' was refused for
     giving no page count; the next answer gave the count alone, and the task finished half answered."""

@@ -379,6 +379,10 @@ def _answer_as_content(rel: str, answer: str, tool_names: Sequence[str], sources
     if _HANDS_BACK.search(answer):  # docx_summarise at e1675c8: "follow these steps: 1. Open the report.docx ..."
         return ""  # were offered as the summary's bullets, and written
     items = [re.sub(r"\*\*(.+?)\*\*", r"\1", m.group(1)) for m in _LIST_LINE.finditer(answer)]
+    if not items:  # on one line: "The action items are: - Ana sends ... - Ben books ..." (a held-out task at 5a8dc42)
+        inline = [line.split(" - ") for line in answer.splitlines() if line.count(" - ") >= 2]
+        if len(inline) == 1 and inline[0][0].rstrip().endswith(":"):
+            items = [i.strip() for i in inline[0][1:] if i.strip()]
     suffix = rel.lower().rsplit(".", 1)[-1]
     if not items:
         return _prose_as_content(rel, answer, tool_names, sources)
