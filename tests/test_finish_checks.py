@@ -3928,3 +3928,19 @@ def test_a_day_the_calendar_did_not_add_is_doubted(tmp_path, answer, wrong):
     assert bool(days) is wrong, problems
     if wrong:
         assert days[0].endswith("give the day the tool gave: Thu 2026-12-10 08:40-09:40 Dentist"), days[0]
+
+
+def test_a_list_written_on_one_line_is_doubted(tmp_path):
+    """A held-out task at 5a8dc42: todo.md was written as "They are: - Ana sends ... - Ben books the movers. - Chloe
+    ...", one line, and the task finished."""
+    goal = "Make a to-do list in todo.md from the action items in meeting.docx."
+
+    def problems(text):
+        (tmp_path / "todo.md").write_text(text)
+        return finish_problems("I wrote the to-do list into todo.md.", Evidence(
+            goal, tmp_path, calls=[], touched=["todo.md"], made=["todo.md"], written=["todo.md"], tool_names=TOOLS))
+
+    got = problems("They are: - Ana sends the brief. - Ben books the movers. - Chloe updates the list.")
+    assert "todo.md runs its 3 items together on one line; write each on a line of its own, starting with \"- \"" \
+        in got, got
+    assert not any("on one line" in p for p in problems("- Ana sends the brief.\n- Ben books the movers.\n"))

@@ -908,6 +908,30 @@ _HEADING_ASKED = re.compile(r"\b(?:heading|section|title)\s+(?:(?:called|named|t
                             r"(?=[.,;:!?]|\s+(?:and|in|to|at|of|with)\b|\s*$)")
 
 
+#: a goal asking for a list in a file: "a to-do list", "a checklist", "bullet points", "list the ..."
+_LIST_ASKED = re.compile(r"\b(to-?do|checklist|list|bullets?|bullet points?)\b", re.IGNORECASE)
+
+
+def _list_on_one_line(ev: Evidence) -> str:
+    """The doubt when the goal asks for a list and a Markdown or text file this task
+    wrote runs its items together on one line ("They are: - Ana ... - Ben ...") with
+    no line of its own for any ("" otherwise). A held-out task at 5a8dc42: todo.md."""
+    if not _LIST_ASKED.search(ev.goal):
+        return ""
+    root = Path(ev.workspace)
+    for rel in dict.fromkeys(ev.written):
+        path = root / rel
+        if path.suffix.lower() not in (".md", ".txt") or not path.is_file() or path.stat().st_size > 200_000:
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        runs = [ln for ln in text.splitlines() if ln.count(" - ") >= 2]
+        if runs and not any(_ITEM_LINE.match(ln) for ln in text.splitlines()):
+            n = runs[0].count(" - ")
+            return (f"{rel} runs its {n} items together on one line; write each on a line of its own, starting "
+                    "with \"- \"")
+    return ""
+
+
 def heading_asked(goal: str) -> str:
     """The heading ``goal`` names ("under a heading called Invoice": "Invoice"), or ""."""
     m = _HEADING_ASKED.search(goal)
