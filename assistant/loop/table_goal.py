@@ -1,8 +1,8 @@
 """What a goal names of a workspace table: a value of one of its text columns
 (``goal_value``: "Travel" of category, "unpaid" of status, "class B"), or a bound
 on its date column (``date_filter``: "started before 2020") or number column
-(``number_filter``: "over 500 euros"); ``number_column``, the column a sum takes. Shared by the table
-hints (``calls``) and the finish checks (``figures``)."""
+(``number_filter``: "over 500 euros"); ``number_column``, the column a sum takes.
+Shared by the table hints (``calls``) and the finish checks (``figures``)."""
 
 from __future__ import annotations
 
@@ -44,9 +44,9 @@ def goal_value(table: Any, goal: str) -> tuple[str, str] | None:
 
 
 class RowFilter(NamedTuple):
-    """A bound on a table's date or number column that a goal gives: ``sql`` the WHERE condition
-    ("start_date < DATE '2020-01-01'"), ``said`` it in words ("before 2020-01-01"),
-    ``keep`` whether a value of the column (a ``datetime.date``) meets it."""
+    """A bound on a table's date or number column that a goal gives: ``sql`` the WHERE
+    condition ("start_date < DATE '2020-01-01'"), ``said`` it in words ("before
+    2020-01-01"), ``keep`` whether a value of the column (a date, or a number) meets it."""
 
     column: str
     sql: str
@@ -113,11 +113,14 @@ def _day(value: Any) -> date | None:
 _ID_COLUMN = re.compile(r"(^|_)(id|no|nr|number|num)$|^(id|#)$", re.IGNORECASE)
 
 
+def _is_number(column: Any) -> bool:
+    return column.sql_type in ("BIGINT", "DOUBLE", "INTEGER") or column.sql_type.startswith("DECIMAL")
+
+
 def number_column(table: Any) -> str | None:
     """The first number column that is no row's id ("order_id", "id", "no"), else the first
     number column (a held-out task at 386ac48 got SUM(order_id) as the example)."""
-    numbers = [c.name for c in table.columns if c.sql_type in ("BIGINT", "DOUBLE", "INTEGER", "DECIMAL")
-               or c.sql_type.startswith("DECIMAL")]
+    numbers = [c.name for c in table.columns if _is_number(c)]
     return next((n for n in numbers if not _ID_COLUMN.search(n)), numbers[0] if numbers else None)
 
 
@@ -138,9 +141,7 @@ def number_filter(table: Any, goal: str) -> RowFilter | None:
     if m is None or first is None:
         return None
     words = {w.lower()[:4] for w in re.findall(r"[A-Za-z]{4,}", goal)}
-    numbers = [c for c in table.columns if c.name == first or (c.sql_type in ("BIGINT", "DOUBLE", "INTEGER")
-                                                               or c.sql_type.startswith("DECIMAL"))]
-    col = next((c.name for c in numbers if not _ID_COLUMN.search(c.name) and any(
+    col = next((c.name for c in table.columns if _is_number(c) and not _ID_COLUMN.search(c.name) and any(
         part[:4] in words for part in re.split(r"[_\W]+", c.name.lower()) if len(part) >= 4)), first)
     op = {"over": ">", "above": ">", "more than": ">", "greater than": ">", "exceeding": ">", "at least": ">=",
           "under": "<", "below": "<", "less than": "<", "cheaper than": "<", "at most": "<="}[
