@@ -1424,7 +1424,10 @@ class CallRunner:
         except (OSError, UnicodeDecodeError):
             return ""
         new = [ln.strip() for ln in content.splitlines() if ln.strip()]
-        kept = sum(any(difflib.SequenceMatcher(None, old, line).ratio() >= 0.6 for line in new) for old in held)
+        same = set(new)
+        close = len(held) * len(new) <= 40_000  # line by line only for a small file: the pairs cost time
+        kept = sum(old in same or close and any(difflib.SequenceMatcher(None, old, line).ratio() >= 0.6
+                                                for line in new) for old in held)
         if len(held) < 3 or kept * 2 >= len(held):
             return ""
         return (f"Not run: this write_file would replace {norm_path(path)}'s {len(held)} lines with {len(new)} and "
