@@ -345,3 +345,26 @@ def test_a_group_refused_for_a_text_change_names_edit_file(assistant_home, tmp_p
     assert word.status == "denied" and "To change the text of readme.md, call edit_file with path, old_text and " \
         "new_text (replace_all=true for every occurrence)." in word.result, word.result
     store.close()
+
+
+def test_every_group_asked_for_after_the_work_is_refused_as_unasked_with_what_was_done(assistant_home, tmp_path,
+                                                                                        registry):
+    """A held-out task at 5a8dc42: "Rename the .jpeg files in the photos folder to .jpg." renamed them at step 1,
+    then asked for all eight groups six times, each refused as more than four, and was handed off as stuck."""
+    ws = tmp_path / "ws"
+    (ws / "photos").mkdir(parents=True)
+    (ws / "photos" / "beach.jpeg").write_bytes(b"x")
+    rename = ('<tool_call>\n<function=rename_many>\n<parameter=folder>\nphotos\n</parameter>\n<parameter=find>\n'
+              '.jpeg\n</parameter>\n<parameter=replace>\n.jpg\n</parameter>\n</function>\n</tool_call>')
+    every = ('<tool_call>\n<function=use_tools>\n<parameter=groups>\n["word", "excel", "pdf", "web", "calendar", '
+             '"notes", "memory", "extras"]\n</parameter>\n</function>\n</tool_call>')
+    store = Store(assistant_home / "t.db")
+    agent = Agent(RecordingModel([rename, every, "Renamed beach.jpeg to beach.jpg."]), registry, store,
+                  settings=load_config(overrides={"agent": {"approve": "all", "preread": False}}),
+                  state_dir=tmp_path / "state")
+    events = list(agent.run("Rename the .jpeg files in the photos folder to .jpg.", workspace=ws))
+    [loaded] = [c for c in store.calls(events[-1].task_id) if c.name == "use_tools"]
+    assert loaded.status == "denied" and loaded.result.startswith("Not loaded: word (Word"), loaded.result
+    assert "This task's changes so far: step 1 rename_many: renamed 1 file" in loaded.result, loaded.result
+    assert "if they complete the task, give your final answer" in loaded.result
+    store.close()

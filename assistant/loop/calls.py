@@ -39,9 +39,9 @@ from .history import truncate_observation
 from .named_files import grep_call, text_change, unread_inputs
 from .policy import decide
 from .preread import PREREAD_STEP
-from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, next_call_to_copy
+from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far, next_call_to_copy
 from .stuck import signature
-from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, loaded_groups, unasked_groups
+from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, initial_groups, loaded_groups, unasked_groups
 from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_sum, goal_columns, \
     goal_folder, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
     leaves_out_listed, listed_call, row_gap, heading_asked, table_cells
@@ -794,6 +794,22 @@ class CallRunner:
         remapped = "\n".join(x for x in (corrected, self._into_workspace(call), self._into_goal_folder(call, tool),
                                          _synonym_arguments(call, tool), self._moot_overwrite(call, tool),
                                          _cells_as_rows(call, tool)) if x)
+        if call.name == "use_tools" and call.status != "started":
+            # before the count of groups is checked: a held-out task at 5a8dc42 asked for all eight after its work
+            # was done, was told "at most 4" six times, and was handed off as stuck
+            refused = self._unasked_groups(call)
+            if refused:
+                return (yield from self.finish(call, ToolResult.fail(refused), "denied"))
+            groups = call.arguments.get("groups")
+            left = unasked_groups(groups, [s.task.goal, *getattr(self.ctx, "user_words", [])], s.task.workspace) \
+                if isinstance(groups, list) and all(g in GROUPS for g in groups) else []
+            if left and len(set(groups)) > 4:  # more than four asked: web and extras only where the task names them
+                left += [g for g in ("web", "extras") if g in groups and g not in initial_groups(s.task.goal, None)]
+            if left and not set(groups) - set(left):
+                return (yield from self.finish(call, ToolResult.fail(self._unasked_groups(call, left)), "denied"))
+            if left:  # the groups the task points at are loaded, the others left out, and the result says so
+                call.arguments["groups"] = [g for g in groups if g not in left]
+                remapped = "\n".join(x for x in (remapped, f"(Not loaded: {', '.join(left)}: {_UNASKED}.)") if x)
         try:
             params = tool.validate(call.arguments)
         except ValidationError as exc:
@@ -812,17 +828,8 @@ class CallRunner:
         asked = [str(g) for g in call.arguments.get("groups") or []] if call.name == "use_tools" else []
         unasked = unasked_groups(asked, [s.task.goal, *getattr(self.ctx, "user_words", [])], s.task.workspace) \
             if asked and call.status != "started" else []
-        if unasked and not set(asked) - set(unasked):
-            # files_rename_pattern at 4f7db1e: the notes group loaded to rename photos, and a note written
-            what = "; ".join(f"{g} ({GROUPS[g][0]})" for g in unasked)
-            msg = (f"Not loaded: {what}: {_UNASKED}. Do the task with the tools you have (the file tools: list_dir, "
-                   "find_files, grep, read_file, write_file, edit_file, move, copy, rename_many).")
-            texts = [f for f in goal_files(s.task.goal)[1] if _writes_text(f)] if _CHANGES_TEXT.search(s.task.goal) \
-                else []
-            if texts:  # a held-out task at a864c41: "Fix the typo recieve in readme.md." loaded word, excel, pdf
-                msg += (f" To change the text of {texts[0]}, call edit_file with path, old_text and new_text "
-                        "(replace_all=true for every occurrence).")
-            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        if unasked and not set(asked) - set(unasked):  # named by a tool's name ("xlsx_write"): known only now
+            return (yield from self.finish(call, ToolResult.fail(self._unasked_groups(call)), "denied"))
         if unasked:  # the groups the task points at are loaded, the others left out, and the result says so
             call.arguments["groups"] = [g for g in asked if g not in unasked]
             params = tool.validate(call.arguments)
@@ -1800,6 +1807,34 @@ class CallRunner:
             "write its cells with xlsx_write (sheet: the one that holds the table)"
         return (f"Not run: the task asks for a row or column in the table of {path}, not a new sheet; to add it below "
                 f"the table, {how}.")
+
+    def _unasked_groups(self, call: CallRecord, unasked: Sequence[str] | None = None) -> str:
+        """The refusal of a ``use_tools`` call every group of which nothing in the task
+        points at (``toolgroups.unasked_groups``, or ``unasked`` when given), with the
+        tool for a text change the goal names and what this task changed so far (""
+        when the task points at one of them). files_rename_pattern at 4f7db1e: the notes
+        group loaded to rename photos, and a note written."""
+        goal = self.s.task.goal
+        asked = [str(g) for g in call.arguments.get("groups") or []] if isinstance(call.arguments.get("groups"),
+                                                                                    list) else []
+        if not asked or any(g not in GROUPS for g in asked):
+            return ""
+        if unasked is None:
+            unasked = unasked_groups(asked, [goal, *getattr(self.ctx, "user_words", [])], self.s.task.workspace)
+        if set(asked) - set(unasked):
+            return ""
+        what = "; ".join(f"{g} ({GROUPS[g][0]})" for g in dict.fromkeys(unasked))
+        msg = (f"Not loaded: {what}: {_UNASKED}. Do the task with the tools you have (the file tools: list_dir, "
+               "find_files, grep, read_file, write_file, edit_file, move, copy, rename_many).")
+        texts = [f for f in goal_files(goal)[1] if _writes_text(f)] if _CHANGES_TEXT.search(goal) else []
+        if texts:  # a held-out task at a864c41: "Fix the typo recieve in readme.md." loaded word, excel, pdf
+            msg += (f" To change the text of {texts[0]}, call edit_file with path, old_text and new_text "
+                    "(replace_all=true for every occurrence).")
+        done = changed_so_far(self.s.calls)
+        if done:  # a held-out task at 5a8dc42: the photos renamed at step 1, then every group asked for
+            msg += f" This task's changes so far: {done.replace(chr(10), '; ')}; if they complete the task, give " \
+                   "your final answer."
+        return msg
 
     def _sheet_unasked(self, call: CallRecord) -> str:
         """The refusal of an ``xlsx_add_sheet`` in a task that asks for no sheet, on a
