@@ -2634,6 +2634,12 @@ def test_rows_before_a_date_get_a_query_to_copy_and_a_none_found_answer_is_doubt
     assert _example_query(staff, goal) == "SELECT name, start_date FROM staff WHERE start_date < DATE '2020-01-01'"
     assert _example_query(staff, "What is the total salary of staff who started before 2020?") == \
         "SELECT SUM(salary) FROM staff WHERE start_date < DATE '2020-01-01'"
+    # a held-out task at 5a8dc42: "the total cost from budget.xlsx" got the costs per item to copy
+    cost = NS(name="budget", columns=[NS(name="item", sql_type="VARCHAR", values=["Venue", "Print"]),
+                                      NS(name="cost", sql_type="DOUBLE", values=[2400.0, 420.0])])
+    assert _example_query(cost, "Write a short email to Tom in email.txt telling him the total cost from "
+                                "budget.xlsx.") == "SELECT SUM(cost) FROM budget"
+    assert _example_query(cost, "What is the total cost per item?").startswith("SELECT item, SUM(cost)")
     # a bound on a number column: "over 500 euros" (a held-out task of the seventh session)
     from assistant.loop.table_goal import number_filter
     invoices = NS(name="invoices", columns=[
