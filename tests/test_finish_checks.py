@@ -3944,3 +3944,17 @@ def test_a_list_written_on_one_line_is_doubted(tmp_path):
     assert "todo.md runs its 3 items together on one line; write each on a line of its own, starting with \"- \"" \
         in got, got
     assert not any("on one line" in p for p in problems("- Ana sends the brief.\n- Ben books the movers.\n"))
+
+
+def test_a_value_that_is_not_the_lowest_of_the_filtered_rows_is_doubted(tmp_path):
+    """A held-out task at 5a8dc42: "Which supplier in suppliers.csv has the lowest price for paper?" was answered
+    "Papyra, with a price of 4.2" from the table read (its query summed paper's prices); OfficeMax's 3.85 is lower."""
+    pytest.importorskip("duckdb")
+    (tmp_path / "suppliers.csv").write_text("supplier,product,price\nPapyra,paper,4.2\nInkwell,ink,19.9\n"
+                                            "OfficeMax,paper,3.85\nStapleton,paper,4.05\nOfficeMax,ink,21.0\n")
+    ev = Evidence("Which supplier in suppliers.csv has the lowest price for paper?", tmp_path, calls=[],
+                  tool_names=["table_query", "finish"])
+    got = finish_problems("The supplier with the lowest price for paper is Papyra, with a price of 4.2.", ev)
+    assert any(p.startswith("the answer gives 4.2, but suppliers.csv has a lower price among the rows whose product "
+                            "is 'paper' (3.85: OfficeMax, paper, 3.85)") for p in got), got
+    assert not any("has a lower price" in p for p in finish_problems("OfficeMax, at 3.85.", ev))

@@ -13,9 +13,15 @@ from typing import Any, Callable, NamedTuple
 
 from .dates_said import dates_in
 
-__all__ = ["goal_value", "date_filter", "number_filter", "row_filter", "RowFilter", "number_column"]
+__all__ = ["goal_value", "date_filter", "number_filter", "row_filter", "RowFilter", "number_column", "ROW_EXTREME",
+           "SUMMED"]
 
 
+#: a goal that ranks rows by a value of their own: "the lowest price for paper", not "the highest total"
+ROW_EXTREME = re.compile(r"\b(highest|lowest|cheapest|dearest|most expensive|least expensive)\b", re.IGNORECASE)
+#: a goal that sums or splits: its highest is a group's total, not one row's value
+SUMMED = re.compile(r"\b(total|totals|sum|spent|spend|paid|pay|altogether|combined|in all|overall|per|each)\b",
+                    re.IGNORECASE)
 _TOTAL_LABEL = re.compile(r"(?:grand |sub-?)?totals?|sum|overall", re.IGNORECASE)
 
 
