@@ -2631,6 +2631,14 @@ def test_rows_before_a_date_get_a_query_to_copy_and_a_none_found_answer_is_doubt
     assert date_filter(staff, "Who joined since 1 March 2019?")[1] == "start_date >= DATE '2019-03-01'"
     assert date_filter(staff, "Who started in 2019?")[1] == "year(start_date) = 2019"
     assert date_filter(staff, "Who earns more than 2020 a month?") is None
+    # a held-out task of the seventh session: "the week of 2026-11-23" is that day and the six after it
+    week = date_filter(staff, "How many hours were logged in the week of 2026-11-23?")
+    assert week[1] == "start_date BETWEEN DATE '2026-11-23' AND DATE '2026-11-29'"
+    assert [week.keep(d) for d in (date(2026, 11, 22), date(2026, 11, 29), date(2026, 11, 30))] == [False, True, False]
+    sheet = NS(name="timesheet", columns=[NS(name="date", sql_type="DATE", values=[date(2026, 11, 23)]),
+                                          NS(name="hours", sql_type="DOUBLE", values=[7.5])])
+    assert _example_query(sheet, "How many hours in timesheet.xlsx were logged in the week of 2026-11-23?") == \
+        "SELECT SUM(hours) FROM timesheet WHERE date BETWEEN DATE '2026-11-23' AND DATE '2026-11-29'"
     assert _example_query(staff, goal) == "SELECT name, start_date FROM staff WHERE start_date < DATE '2020-01-01'"
     assert _example_query(staff, "What is the total salary of staff who started before 2020?") == \
         "SELECT SUM(salary) FROM staff WHERE start_date < DATE '2020-01-01'"

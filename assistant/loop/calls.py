@@ -3058,6 +3058,13 @@ def _bounded_query(table: Any, goal: str) -> str:
     if when is None:
         return ""
     number = number_column(table)
+    many = re.search(r"\bhow many (\w+)", goal, re.IGNORECASE)
+    numbers = {c.name for c in table.columns if c.sql_type in ("BIGINT", "DOUBLE", "INTEGER")
+               or c.sql_type.startswith("DECIMAL")}
+    measured = next((c.name for c in table.columns if many and c.name.lower()[:4] == many.group(1).lower()[:4]
+                     and c.name != when.column and c.name in numbers), None)
+    if measured:  # "How many hours ... in the week of ...": the hours added up, not the rows counted
+        return f"SELECT SUM({measured}) FROM {table.name} WHERE {when.sql}"
     if _COUNT_ASKED.search(goal):
         return f"SELECT COUNT(*) FROM {table.name} WHERE {when.sql}"
     if _AGGREGATE.search(goal):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import decimal
 import re
-from datetime import date
+from datetime import date, timedelta
 from typing import Any, Callable, NamedTuple
 
 from .dates_said import dates_in
@@ -77,6 +77,15 @@ def date_filter(table: Any, goal: str) -> RowFilter | None:
     words = {w.lower()[:4] for w in re.findall(r"[A-Za-z]{4,}", goal)}
     col = next((c.name for c in dated if any(part[:4] in words for part in re.split(r"[_\W]+", c.name.lower())
                                              if len(part) >= 4)), dated[0].name)
+    week = re.search(r"\bweek\s+(?:of|starting|beginning|from)\s+(?:the\s+)?", goal, re.IGNORECASE)
+    first = next((d for d in dates_in(goal[week.end():][:40]) if d.year and goal[week.end():].startswith(d.text)),
+                 None) if week else None
+    if first is not None and _real(first):
+        start = date(first.year, first.month, first.day)
+        end = start + timedelta(days=6)
+        return RowFilter(col, f"{col} BETWEEN DATE '{start.isoformat()}' AND DATE '{end.isoformat()}'",
+                         f"in the week {start.isoformat()} to {end.isoformat()}",
+                         lambda v: _day(v) is not None and start <= _day(v) <= end)
     for m in _DATE_BOUND.finditer(goal):
         word, rest = m.group(1).lower(), goal[m.end():]
         year = re.match(r"((?:19|20)\d{2})\b(?![.,]?\d)", rest)
@@ -106,6 +115,14 @@ def date_filter(table: Any, goal: str) -> RowFilter | None:
         return RowFilter(col, f"{col} {op} DATE '{bound}'", f"{words_of} {bound}",
                           lambda v, test=test: _day(v) is not None and test(_day(v)))
     return None
+
+
+def _real(d: Any) -> bool:
+    try:
+        date(d.year, d.month, d.day)
+    except ValueError:
+        return False
+    return True
 
 
 def _day(value: Any) -> date | None:
