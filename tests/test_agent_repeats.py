@@ -2772,3 +2772,34 @@ def test_a_text_file_to_sort_alphabetically_gets_its_sorted_lines_to_write(assis
     read = next(e for e in events if isinstance(e, ToolCallFinished))
     assert f"call write_file with {json.dumps({'path': 'names.txt', 'content': content})}" in read.result, read.result
     assert (ws / "names.txt").read_text() == content and isinstance(events[-1], Finished)
+
+
+def test_a_copy_asked_for_is_made_with_copy_and_never_doubted_as_a_change_left_undone(assistant_home, tmp_path):
+    """A held-out task at 5a8dc42: "Copy report.docx into the archive folder." wrote archive/report.docx anew with
+    docx_create (its heading turned into a "# Q3 report" paragraph), was then told that the task asked to change
+    report.docx and had changed a copy, inserted two paragraphs into the user's report.docx, and finished."""
+    import docx
+    from tools.office import OFFICE_TOOLS
+
+    blocks = json.dumps([{"type": "paragraph", "text": "# Q3 report"}, {"type": "paragraph", "text": "Revenue."}])
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("docx_read", path="report.docx"), call("docx_create", path="archive/report.docx", blocks=blocks),
+        call("copy", src="report.docx", dest="archive/report.docx"), "Copied report.docx into archive."],
+        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    (ws / "archive").mkdir()
+    d = docx.Document()
+    d.add_heading("Q3 report", level=1)
+    d.add_paragraph("Revenue.")
+    d.save(str(ws / "report.docx"))
+    before = (ws / "report.docx").read_bytes()
+    events = list(agent.run("Copy report.docx into the archive folder.", workspace=ws))
+    store.close()
+    _, made, copied = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert made.error and made.result.startswith("Not run: the task asks to copy report.docx;") and \
+        'call copy with {"src": "report.docx", "dest": "archive/report.docx"}' in made.result, made.result
+    assert not copied.error and isinstance(events[-1], Finished), events[-1]
+    assert (ws / "archive" / "report.docx").read_bytes() == before == (ws / "report.docx").read_bytes()
+    from assistant.loop.finish import Evidence, finish_problems
+    ev = Evidence("Copy report.docx into the archive folder.", ws, calls=[], touched=["archive/report.docx"],
+                  written=["archive/report.docx"], tool_names=["copy"])
+    assert not any("left it as it was" in p for p in finish_problems("Copied it into archive.", ev))

@@ -935,7 +935,7 @@ class CallRunner:
                                          "ask to move, rename or delete it; leave it where it is.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             back = self._brings_back_a_moved_file(call) or self._writes_what_is_there(call) \
-                or self._wipes_a_file_to_change(call) \
+                or self._wipes_a_file_to_change(call) or self._recreates_a_copy(call) \
                 or self._edits_a_file_to_rename(call) or row_gap(s.task.goal, s.task.workspace, call)
             if back:  # a held-out task at 6ad68a4: report.txt renamed as asked, then written again, and the new
                 # name overwritten with its own text less its line break
@@ -1433,6 +1433,25 @@ class CallRunner:
             return ""
         return (f"Not run: {norm_path(path)} already holds this text; writing it again changes nothing. If the file "
                 "was what the task asks, it is done: give your final answer.")
+
+    def _recreates_a_copy(self, call: CallRecord) -> str:
+        """The refusal of a write that makes a file named like one the goal asks to copy
+        (``docx_create`` of archive/report.docx for "Copy report.docx into the archive
+        folder") by writing it anew, with the ``copy`` call ("" otherwise). A held-out
+        task at 5a8dc42: report.docx written again, its heading made a "# Q3 report"
+        paragraph."""
+        path = call.arguments.get("path")
+        goal = self.s.task.goal
+        if call.name not in ("docx_create", "write_file", "xlsx_write", "csv_write") or not isinstance(path, str) \
+                or not _COPIES.search(goal) or self.registry.get("copy") is None:
+            return ""
+        name = Path(norm_path(path)).name.lower()
+        src = next((f for f in goal_files(goal)[1] if Path(f).name.lower() == name and norm_path(f) != norm_path(path)
+                    and self.ctx.workspace.exists(f)), None)
+        if src is None:
+            return ""
+        return (f"Not run: the task asks to copy {src}; writing it anew loses what its text does not hold (styles, "
+                f"layout, formulas). {call_to_copy('copy', {'src': src, 'dest': norm_path(path)})}")
 
     def _wipes_a_file_to_change(self, call: CallRecord) -> str:
         """The refusal of a ``write_file`` over an existing text file the goal names, in a
@@ -2701,6 +2720,8 @@ def _writes_a_report(call: CallRecord, calls: Sequence[CallRecord]) -> CallRecor
 
 #: a goal that adds: "Add ...", or a later step "... and add it to notes.md", "..., then put ..."
 _ADDS = re.compile(r"^\W*(please\s+)?(add|append|insert|put)\b|\b(and|then)\s+(add|append|insert|put)\b", re.IGNORECASE)
+#: a goal that copies a file: the copy is the file itself, not its text written again
+_COPIES = re.compile(r"\b(cop(y|ies|ying)|duplicat\w*|back(ing)? up|backup)\b", re.IGNORECASE)
 #: a goal that writes a file anew: its old lines need not stay
 _REWRITES = re.compile(r"\b(write|rewrite|re-write|create|make|summari[sz]e|shorten|translate|overwrite|empty|clear|"
                        r"replace\s+(?:the\s+)?(?:whole|content|contents|text))\b", re.IGNORECASE)

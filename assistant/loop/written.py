@@ -1106,12 +1106,17 @@ def _wrote_unread_contents(ev: Evidence) -> str:
             "(a listing shows names and sizes, not their lines); read each file, then write what they say")
 
 
+#: a goal whose file stays as it is: a copy or backup is made of it (a held-out task at 5a8dc42: "Copy report.docx
+#: into the archive folder." was told to change report.docx itself, and the user's report was changed)
+_KEEPS_THE_ORIGINAL = re.compile(r"\b(cop(y|ies|ying)|duplicat\w*|back(ing)? up|backup)\b", re.IGNORECASE)
+
+
 def _changed_a_copy(ev: Evidence) -> str:
     """The doubt when the goal asks to change a file it names and this task left that
     file as it was, writing a new file named after it instead ("" otherwise).
     xlsx_summary_sheet: asked to add a sheet to budget.xlsx, Qwen 1.5B passed
     output="budget_summary.xlsx" and answered that the sheet was added."""
-    if not _MUST_CHANGE.search(ev.goal):
+    if not _MUST_CHANGE.search(ev.goal) or _KEEPS_THE_ORIGINAL.search(ev.goal):
         return ""
     outputs, inputs = goal_files(ev.goal)
     touched = {norm_path(p) for p in ev.touched}
