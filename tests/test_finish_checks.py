@@ -3881,17 +3881,23 @@ def test_a_percentage_worked_out_by_hand_gets_the_query_that_takes_it(tmp_path):
     assert finish_problems("60% of the budget goes to rent.", ev) == []
 
 
+def _table_question(tmp_path, name, text, goal):
+    """The finish problems of an answer to ``goal`` about the table file ``name`` (holding ``text``) before any call."""
+    pytest.importorskip("duckdb")
+    (tmp_path / name).write_text(text)
+    ev = Evidence(goal, tmp_path, calls=[], tool_names=["table_query", "finish"])
+    return lambda answer: finish_problems(answer, ev)
+
+
 def test_rows_named_against_a_bound_on_amounts_are_doubted(tmp_path):
     """The value filter's check for a bound on a number column ("over 500 euros"): 500 itself is not over 500."""
-    pytest.importorskip("duckdb")
-    (tmp_path / "invoices.csv").write_text("invoice,client,amount\nF-101,Alba,450\nF-102,Brixton,1200.5\n"
-                                           "F-103,Alba,500\nF-104,Cato,730\n")
-    ev = Evidence("Which invoices in invoices.csv are over 500 euros?", tmp_path, calls=[],
-                  tool_names=["table_query", "finish"])
-    got = finish_problems("F-102, F-103 and F-104 are over 500 euros.", ev)
+    problems = _table_question(tmp_path, "invoices.csv", "invoice,client,amount\nF-101,Alba,450\nF-102,Brixton,1200.5"
+                               "\nF-103,Alba,500\nF-104,Cato,730\n",
+                               "Which invoices in invoices.csv are over 500 euros?")
+    got = problems("F-102, F-103 and F-104 are over 500 euros.")
     assert any(p.startswith("the answer names F-103, whose amount is not over 500; the rows of invoices.csv whose "
                             "amount is over 500 are F-102, F-104") for p in got), got
-    assert not any("whose amount" in p for p in finish_problems("F-102 and F-104.", ev))
+    assert not any("whose amount" in p for p in problems("F-102 and F-104."))
 
 
 def test_the_files_a_search_found_answer_which_files_mention_a_word(tmp_path):
@@ -3949,12 +3955,10 @@ def test_a_list_written_on_one_line_is_doubted(tmp_path):
 def test_a_value_that_is_not_the_lowest_of_the_filtered_rows_is_doubted(tmp_path):
     """A held-out task at 5a8dc42: "Which supplier in suppliers.csv has the lowest price for paper?" was answered
     "Papyra, with a price of 4.2" from the table read (its query summed paper's prices); OfficeMax's 3.85 is lower."""
-    pytest.importorskip("duckdb")
-    (tmp_path / "suppliers.csv").write_text("supplier,product,price\nPapyra,paper,4.2\nInkwell,ink,19.9\n"
-                                            "OfficeMax,paper,3.85\nStapleton,paper,4.05\nOfficeMax,ink,21.0\n")
-    ev = Evidence("Which supplier in suppliers.csv has the lowest price for paper?", tmp_path, calls=[],
-                  tool_names=["table_query", "finish"])
-    got = finish_problems("The supplier with the lowest price for paper is Papyra, with a price of 4.2.", ev)
+    problems = _table_question(tmp_path, "suppliers.csv", "supplier,product,price\nPapyra,paper,4.2\nInkwell,ink,19.9\n"
+                               "OfficeMax,paper,3.85\nStapleton,paper,4.05\nOfficeMax,ink,21.0\n",
+                               "Which supplier in suppliers.csv has the lowest price for paper?")
+    got = problems("The supplier with the lowest price for paper is Papyra, with a price of 4.2.")
     assert any(p.startswith("the answer gives 4.2, but suppliers.csv has a lower price among the rows whose product "
                             "is 'paper' (3.85: OfficeMax, paper, 3.85)") for p in got), got
-    assert not any("has a lower price" in p for p in finish_problems("OfficeMax, at 3.85.", ev))
+    assert not any("has a lower price" in p for p in problems("OfficeMax, at 3.85."))
