@@ -3962,3 +3962,16 @@ def test_a_value_that_is_not_the_lowest_of_the_filtered_rows_is_doubted(tmp_path
     assert any(p.startswith("the answer gives 4.2, but suppliers.csv has a lower price among the rows whose product "
                             "is 'paper' (3.85: OfficeMax, paper, 3.85)") for p in got), got
     assert not any("has a lower price" in p for p in problems("OfficeMax, at 3.85."))
+
+
+def test_a_who_question_answered_with_a_bare_number_is_doubted(tmp_path):
+    """The demo model (SmolLM2-135M) at f09c68d: "Who is the plumber? It is in notes.md" was answered "117" (the
+    size list_dir gave notes.md), and the task finished: the number came from a tool, and it held no words."""
+    read = _done("read_file", "notes.md (utf-8, 4 lines)\n1\t# House\n2\tPlumber: Tom Reilly, 0176 5550 1234",
+                 path="notes.md")
+    listed = _done("list_dir", "./ (workspace)\n  notes.md  117 B", path=".")
+    ev = Evidence("Who is the plumber? It is in notes.md", tmp_path, calls=[read, listed], tool_names=TOOLS)
+    (tmp_path / "notes.md").write_text("x")
+    assert "the task asks who, and the answer is only a number; answer with the name the tools showed" in \
+        finish_problems("117", ev)
+    assert finish_problems("Tom Reilly (0176 5550 1234).", ev) == []

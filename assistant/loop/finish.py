@@ -84,6 +84,7 @@ _ASKS_CODE = re.compile(r"\b(code|script|snippet|sql|query|queries|function|prog
                         re.IGNORECASE)
 _WH_QUESTION = re.compile(r"(^|[.!?:]\s+)\W*(who|what|which|where|when|whose|how (much|many|long))\b", re.IGNORECASE)
 _HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
+_WHO = re.compile(r"(^|[.!?:]\s+)\W*(who|whose|whom)\b", re.IGNORECASE)
 _ASKS_AMOUNT = re.compile(r"\bhow much\b|\b(and|with) (its|their|the) (total|sum|amount|average)s?\b|"
                           r"^\W*what (is|was|are|were) (the|our|my) (total|sum|average|amount)\b", re.IGNORECASE)
 _COUNT = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])|\b(no|none|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
@@ -763,6 +764,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if _WH_QUESTION.search(ev.goal) and _BARE_YES_NO.match(answer):  # the demo model: "no" to "Who is the plumber?"
         return ["the task asks who, what, which, where, when or how much, and the answer is only a yes or no; "
                 "answer with what the tools showed"]
+    if _WHO.search(ev.goal) and not re.search(r"[^\W\d_]", answer):  # the demo model at f09c68d: "117" (a size)
+        return ["the task asks who, and the answer is only a number; answer with the name the tools showed"]
     out = file_problems(answer, ev)
     unlooked = _not_looked_for(answer, ev)
     if unlooked:
