@@ -3972,6 +3972,7 @@ def test_a_who_question_answered_with_a_bare_number_is_doubted(tmp_path):
     listed = _done("list_dir", "./ (workspace)\n  notes.md  117 B", path=".")
     ev = Evidence("Who is the plumber? It is in notes.md", tmp_path, calls=[read, listed], tool_names=TOOLS)
     (tmp_path / "notes.md").write_text("x")
-    assert "the task asks who, and the answer is only a number; answer with the name the tools showed" in \
-        finish_problems("117", ev)
+    for bare in ("117", "117 B"):  # the size as list_dir wrote it, at f321ea4
+        assert "the task asks who, and the answer is only a number; answer with the name the tools showed" in \
+            finish_problems(bare, ev), bare
     assert finish_problems("Tom Reilly (0176 5550 1234).", ev) == []

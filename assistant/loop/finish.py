@@ -764,7 +764,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if _WH_QUESTION.search(ev.goal) and _BARE_YES_NO.match(answer):  # the demo model: "no" to "Who is the plumber?"
         return ["the task asks who, what, which, where, when or how much, and the answer is only a yes or no; "
                 "answer with what the tools showed"]
-    if _WHO.search(ev.goal) and not re.search(r"[^\W\d_]", answer):  # the demo model at f09c68d: "117" (a size)
+    if _WHO.search(ev.goal) and not re.search(r"[^\W\d_]{2,}", answer):  # the demo model at f09c68d: "117", "117 B"
         return ["the task asks who, and the answer is only a number; answer with the name the tools showed"]
     out = file_problems(answer, ev)
     unlooked = _not_looked_for(answer, ev)
