@@ -3976,3 +3976,21 @@ def test_a_who_question_answered_with_a_bare_number_is_doubted(tmp_path):
         assert "the task asks who, and the answer is only a number; answer with the name the tools showed" in \
             finish_problems(bare, ev), bare
     assert finish_problems("Tom Reilly (0176 5550 1234).", ev) == []
+
+
+def test_a_typo_left_in_the_file_is_doubted(tmp_path):
+    """A held-out task at 4361efa: "Fix the typo recieve in readme.md." fixed the first of two, then wrote the file
+    again without its heading and with the second typo, and answered that no changes were needed."""
+    goal = "Fix the typo recieve in readme.md."
+
+    def problems(text):
+        (tmp_path / "readme.md").write_text(text)
+        read = _done("read_file", "readme.md (utf-8, 3 lines)", path="readme.md")
+        return finish_problems("Fixed the typo in readme.md.", Evidence(goal, tmp_path, calls=[read],
+                                                                         touched=["readme.md"], written=["readme.md"],
+                                                                         tool_names=TOOLS))
+
+    got = problems("# Setup\nYou will receive an email.\nAfter you recieve it, click.\n")
+    assert "readme.md still holds 'recieve' (line 3: \"After you recieve it, click.\"); fix every one: call " \
+           "edit_file with old_text 'recieve', new_text its right spelling and replace_all true" in got, got
+    assert problems("# Setup\nYou will receive an email.\nAfter you receive it, click.\n") == []
