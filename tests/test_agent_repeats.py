@@ -2732,6 +2732,17 @@ def test_a_write_that_drops_most_of_a_file_the_goal_only_changes_is_refused(assi
                                                    "1 and keep none of them"), wiped.result
     assert "edit_file" in wiped.result and not right.error and (ws / "readme.md").read_text() == fixed
     assert isinstance(events[-1], Finished)
+    # at 4361efa: the heading left out of a write that kept three lines of four; a typo fix keeps every line
+    (tmp_path / "again").mkdir()
+    agent, model, ws, store = _agent(assistant_home, tmp_path / "again", [
+        call("read_file", path="readme.md"), call("write_file", path="readme.md", content=fixed.split("\n", 2)[2]),
+        "Fixed."])
+    (ws / "readme.md").write_text("# Setup\n\nYou will recieve an email with a link.\nAfter you recieve it, click the "
+                                  "link.\nDo not share.\n")
+    events = list(agent.run("Fix the typo recieve in readme.md.", workspace=ws))
+    store.close()
+    _, dropped = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert dropped.error and "keep 3 of them" in dropped.result, dropped.result
 
 
 def test_a_sheet_no_one_asked_for_in_a_workbook_this_task_wrote_is_refused(assistant_home, tmp_path):

@@ -44,7 +44,7 @@ from .stuck import signature
 from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, initial_groups, loaded_groups, unasked_groups
 from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_sum, goal_columns, \
     goal_folder, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
-    leaves_out_listed, listed_call, row_gap, heading_asked, table_cells
+    leaves_out_listed, listed_call, row_gap, heading_asked, table_cells, typo_asked
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -1479,7 +1479,8 @@ class CallRunner:
         close = len(held) * len(new) <= 40_000  # line by line only for a small file: the pairs cost time
         kept = sum(old in same or close and any(difflib.SequenceMatcher(None, old, line).ratio() >= 0.6
                                                 for line in new) for old in held)
-        if len(held) < 3 or kept * 2 >= len(held):
+        # a typo fixed changes words, never drops a line (a held-out task at 4361efa left out the heading)
+        if len(held) < 3 or (kept == len(held) if typo_asked(goal) else kept * 2 >= len(held)):
             return ""
         return (f"Not run: this write_file would replace {norm_path(path)}'s {len(held)} lines with {len(new)} and "
                 f"keep {'none' if not kept else kept} of them; the task asks for a change in it, not new text. "

@@ -937,14 +937,19 @@ _TYPO = re.compile(r"\b(?:typo|misspelling|misspelt word|misspelled word|spellin
                    r"[\"'\u2018\u201c]?(?P<word>[A-Za-z][A-Za-z'-]{2,})", re.IGNORECASE)
 
 
+def typo_asked(goal: str) -> str:
+    """The misspelt word ``goal`` asks to fix ("Fix the typo recieve ...": "recieve"), or ""."""
+    m = _TYPO.search(goal)
+    return m.group("word") if m else ""
+
+
 def _typo_left(ev: Evidence) -> str:
     """The doubt when the goal names a typo to fix and a text file the goal names
     still holds it as a word ("" otherwise), with its first such line. A held-out task
     at 4361efa: one "recieve" of two fixed, and "no changes were needed" answered."""
-    m = _TYPO.search(ev.goal)
-    if m is None:
+    word = typo_asked(ev.goal)
+    if not word:
         return ""
-    word = m.group("word")
     root = Path(ev.workspace)
     for rel in goal_files(ev.goal)[1]:
         path = root / rel
