@@ -230,7 +230,7 @@ def test_grep_without_matches_says_what_would_match(ctx: ToolContext) -> None:
     assert r.data["matches"] == 1 and "docx_read" not in r.text
 
 
-def test_grep_searches_the_text_of_pdf_and_word_documents(ctx: ToolContext) -> None:
+def test_grep_searches_the_text_of_pdf_and_word_documents(ctx: ToolContext, monkeypatch) -> None:
     """A held-out task at a864c41: "Which of the letters in the letters folder mention a refund?" (four PDFs): grep
     could not search a PDF, find_files matched names only, and Qwen 1.5B searched names for "*report*", the
     example of find_files' note. A document's text is searched as its reader shows it, page by page."""
@@ -254,6 +254,10 @@ def test_grep_searches_the_text_of_pdf_and_word_documents(ctx: ToolContext) -> N
     (root / "letters" / "broken.pdf").write_bytes(b"%PDF-1.4 not really")
     r = call(ctx, "grep", pattern="refund", path="letters", ignore_case=True)
     assert not r.error and r.data["matches"] == 2, r.text
+    # past the documents one grep reads, a PDF is left out and said so, never searched as its raw bytes
+    monkeypatch.setattr("tools.files.reading._SEARCHED_DOCUMENTS", 1)
+    r = call(ctx, "grep", pattern="refund", path="letters", ignore_case=True)
+    assert r.data["matches"] == 1 and "3 more documents were not searched" in r.text and "Tj" not in r.text, r.text
 
 
 def test_errors_give_no_example_value_a_model_could_copy(ctx: ToolContext) -> None:

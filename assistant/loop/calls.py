@@ -355,7 +355,7 @@ class CallRunner:
         if not path.lower().endswith((".csv", ".tsv", ".xlsx")):
             return ""
         tables, rel, mine = self._tables_of(path) if _AGGREGATE.search(self.s.task.goal) \
-            or re.search(r"\d", self.s.task.goal) else ([], path, [])
+            or _BOUND_SAID.search(self.s.task.goal) else ([], path, [])
         bounded = next((q for t in mine if (q := _bounded_query(t, self.s.task.goal))), "")
         if bounded and not _AGGREGATE.search(self.s.task.goal):  # a held-out task at a864c41: "started before 2020"
             return f"Hint: to pick the rows, query with table_query (SQL), e.g. call table_query with " \
@@ -3128,6 +3128,10 @@ _RANKS_OR_SPLITS = re.compile(r"\b(which|who|highest|lowest|most|least|largest|s
 _SORT_LINES = re.compile(r"\b(sort|order|alphabeti[sz]e)\w*\b.{0,80}?\b(alphabetical(ly)?|a-z|a to z|z-a|z to a)\b"
                          r"|\balphabeti[sz]e\b", re.IGNORECASE)
 _REVERSED = re.compile(r"\b(z-a|z to a|reverse|descending)\b", re.IGNORECASE)
+#: words that may bound a table's rows before a number ("before 2020", "over 500 euros", "the week of 2026-11-23"):
+#: the workspace's tables are loaded for the hint only then (or for a total)
+_BOUND_SAID = re.compile(r"\b(before|after|since|prior|earlier|later|in|during|on|of|over|above|more|greater|"
+                         r"exceeding|least|under|below|less|most|cheaper)\b[^.?!\d]{0,25}\d", re.IGNORECASE)
 #: a goal asking how many rows there are
 _COUNT_ASKED = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.IGNORECASE)
 #: a goal asking for a share of a whole: "What percentage of the budget goes to rent?", "what share ..."

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import mimetypes
 import re
+import time
 from datetime import datetime, timezone
 
 from pydantic import BaseModel, Field
@@ -222,6 +223,7 @@ _DOCUMENT_READERS = {"docx": ("a Word document", "docx_read"), "xlsx": ("an Exce
 
 
 _SEARCHED_DOCUMENTS = 30  # documents (PDF, Word) whose text one grep reads
+_DOCUMENT_SECONDS = 10.0  # and the seconds it spends reading them
 _PAGE_MARK = re.compile(r"^--- page (\d+) ---$")
 
 
@@ -282,15 +284,21 @@ def grep(ctx: ToolContext, params: GrepParams) -> ToolResult:
     documents: list[str] = []  # office documents skipped: their text needs their own read tool
     other_case = 0  # lines that would match with ignore_case
     loose = re.compile(params.pattern, re.IGNORECASE) if not params.ignore_case else None
-    read_documents = 0
+    read_documents, unsearched, started = 0, [], time.monotonic()
     for path in paths:
         if name_re and not name_re.match(path.rsplit("/", 1)[-1]):
             continue
         where: list[str] | None = None  # a document's page of each line
+        document = path.lower().endswith((".pdf", ".docx"))
+        if document and (read_documents >= _SEARCHED_DOCUMENTS
+                         or time.monotonic() - started > _DOCUMENT_SECONDS):
+            unsearched.append(path)  # never its raw bytes: a PDF's own operators are no text of it
+            continue
         try:
             data = ws.read_bytes(path)
-            parts = _document_lines(data, path) if path.lower().endswith((".pdf", ".docx")) \
-                and read_documents < _SEARCHED_DOCUMENTS else None
+            parts = _document_lines(data, path) if document else None
+            if document and parts is None:
+                raise ValueError(f"{path}: not a readable document")
             if parts is not None:
                 read_documents += 1
                 where, lines = [w for w, _ in parts], [ln for _, ln in parts]
@@ -323,6 +331,9 @@ def grep(ctx: ToolContext, params: GrepParams) -> ToolResult:
         if matches >= params.max_matches:
             break
     deep = _deep_note(ws, "searched")
+    if unsearched:
+        deep = deep + [f"{len(unsearched)} more documents were not searched (at most {_SEARCHED_DOCUMENTS} and "
+                       f"{_DOCUMENT_SECONDS:g} s of documents per grep), e.g. {unsearched[0]}: narrow path or glob."]
     if not matches:
         note = f" ({skipped} unreadable or binary files skipped)" if skipped else ""
         lines = [f"no matches for {params.pattern!r}{note}."]
