@@ -20,6 +20,7 @@ from ..state.models import CallRecord
 from .evidence import _CELL_NUMBER, _FENCED, _FENCE_LINE, _HIGHEST, _LOWEST, _MUST_CHANGE, Evidence, _values, \
     goal_files, norm_path
 from .answer_form import _result_rows, answer_to_copy
+from .dates_said import dates_in
 from .recap import call_to_copy
 
 __all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "total_said_wrong", "goal_columns",
@@ -732,8 +733,6 @@ def wrong_event_day(answer: str, calls: Sequence[CallRecord]) -> str:
     added event is on ("" otherwise; an answer giving no date is not doubted here). A
     held-out task at b552c3e: the dentist added on Thu 2026-12-10, the answer said it
     was added "on Saturday 2026-12-05", today (the date check's "now")."""
-    from .dates_said import dates_in
-
     added = [m for c in calls if c.name == "calendar_add_event" and c.status == "done" and not c.error
              for m in _ADDED_EVENT.finditer(c.result or "")]
     days = {m.group("event")[4:14] for m in added}
