@@ -32,7 +32,7 @@ from .evidence import NOT_READING, _NUMBER, _data_of, asks_only_a_question, goal
     number_problems, result_gist
 from .dates_said import month_number
 from .figures import AVERAGE
-from .table_goal import ROW_EXTREME, SUMMED, goal_value, number_column, row_filter
+from .table_goal import ROW_EXTREME, SUMMED, goal_value, is_number, number_column, row_filter
 from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
@@ -44,7 +44,8 @@ from .stuck import signature
 from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, initial_groups, loaded_groups, unasked_groups
 from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_sum, goal_columns, \
     goal_folder, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
-    leaves_out_listed, listed_call, row_gap, heading_asked, table_cells, typo_asked
+    leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, table_cells, \
+    typo_asked
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -2912,7 +2913,7 @@ def _kept_and_added(goal: str, args: dict[str, Any]) -> dict[str, Any]:
     line three times, told only to hold the old text in the new."""
     old, new = str(args.get("old_text", "")), str(args.get("new_text", ""))
     heading = heading_asked(goal)
-    if heading and not re.search(rf"^\s*#*\s*{re.escape(heading)}\s*:?\s*$", new, re.IGNORECASE | re.MULTILINE):
+    if heading and not heading_line(heading).search(new):
         new = f"## {heading}\n\n{new}"
     return {**args, "new_text": f"{old.rstrip()}\n\n{new}"}
 
@@ -3106,8 +3107,7 @@ def _bounded_query(table: Any, goal: str) -> str:
         return ""
     number = number_column(table)
     many = re.search(r"\bhow many (\w+)", goal, re.IGNORECASE)
-    numbers = {c.name for c in table.columns if c.sql_type in ("BIGINT", "DOUBLE", "INTEGER")
-               or c.sql_type.startswith("DECIMAL")}
+    numbers = {c.name for c in table.columns if is_number(c)}
     measured = next((c.name for c in table.columns if many and c.name.lower()[:4] == many.group(1).lower()[:4]
                      and c.name != when.column and c.name in numbers), None)
     if measured:  # "How many hours ... in the week of ...": the hours added up, not the rows counted

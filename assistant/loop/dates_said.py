@@ -100,7 +100,7 @@ def not_the_first_date(goal: str, answer: str, reads: Iterable[tuple[str, str]])
     for path, text in reads:
         dated = [(d, line.strip()) for line in text.splitlines() for d in dates_in(line) if d.year]
         marked = [(d, line) for d, line in dated if kind and kind.search(line)] or dated
-        days = sorted({(date(d.year, d.month, d.day), line) for d, line in marked if _real_day(d)})
+        days = sorted({(date(d.year, d.month, d.day), line) for d, line in marked if real_day(d)})
         if days and (kind or len({day for day, _ in days}) == 1):
             found[path] = days[-1] if kind is _ENDS else days[0]
     if len(found) < 2:
@@ -116,7 +116,9 @@ def not_the_first_date(goal: str, answer: str, reads: Iterable[tuple[str, str]])
             f"{'earliest' if first else 'latest'} first: {listed}; check the answer against them")
 
 
-def _real_day(d: SaidDate) -> bool:
+def real_day(d: SaidDate) -> bool:
+    """Whether ``d`` is a day of the calendar (a year it does not give read as year 1:
+    "30 February" is none)."""
     try:
         date(d.year or 1, d.month, d.day)
     except ValueError:
@@ -148,7 +150,7 @@ def day_count(goal: str, reads: Iterable[tuple[str, str]], today: date | None = 
         return None
     words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", re.sub(r"\S+\.\w{2,4}\b", " ", goal))} - _NOT_A_SUBJECT
     dated = [(date(d.year, d.month, d.day), path, re.sub(r"^\s*\d+\t", "", line).strip())
-             for path, text in reads for line in text.splitlines() for d in dates_in(line) if d.year and _real_day(d)]
+             for path, text in reads for line in text.splitlines() for d in dates_in(line) if d.year and real_day(d)]
     picked = [x for x in dated if words & {w.lower() for w in re.findall(r"[A-Za-z]{3,}", x[2])}] or dated
     days = list(dict.fromkeys(day for day, _, _ in picked))
     today = today or date.today()

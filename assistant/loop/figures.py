@@ -492,13 +492,13 @@ def rows_against_filter(answer: str, ev: Evidence) -> str:
             return f"{said}; {listed}"
         # none named: the answer given, with the rows put before it, is the one to copy (not one that says none)
         rows = ", ".join(right) + (f" are {value}." if found is not None else f" ({column} {value}).")
-        kept = "" if _SAYS_NONE.search(answer) else " " + answer.strip()
+        kept = "" if _NO_ROW.search(answer) else " " + answer.strip()
         return f"{said}; {listed}; e.g. {answer_to_copy(rows + kept)}"
     return ""
 
 
 #: an answer that says no row is one: "There are no employees who ...", "None of them ..."
-_SAYS_NONE = re.compile(r"\b(no|none|nobody|no one|not any)\b", re.IGNORECASE)
+_NO_ROW = re.compile(r"\b(no|none|nobody|no one|not any)\b", re.IGNORECASE)
 #: a question asking for rows: "which invoices ...", "list the ...", "who ..."
 _ASKS_ROWS = re.compile(r"\b(which|list|who)\b", re.IGNORECASE)
 

@@ -11,10 +11,10 @@ import re
 from datetime import date, timedelta
 from typing import Any, Callable, NamedTuple
 
-from .dates_said import dates_in
+from .dates_said import dates_in, real_day
 
-__all__ = ["goal_value", "date_filter", "number_filter", "row_filter", "RowFilter", "number_column", "ROW_EXTREME",
-           "SUMMED"]
+__all__ = ["goal_value", "date_filter", "number_filter", "row_filter", "RowFilter", "number_column", "is_number",
+           "ROW_EXTREME", "SUMMED"]
 
 
 #: a goal that ranks rows by a value of their own: "the lowest price for paper", not "the highest total"
@@ -80,7 +80,7 @@ def date_filter(table: Any, goal: str) -> RowFilter | None:
     week = re.search(r"\bweek\s+(?:of|starting|beginning|from)\s+(?:the\s+)?", goal, re.IGNORECASE)
     first = next((d for d in dates_in(goal[week.end():][:40]) if d.year and goal[week.end():].startswith(d.text)),
                  None) if week else None
-    if first is not None and _real(first):
+    if first is not None and real_day(first):
         start = date(first.year, first.month, first.day)
         end = start + timedelta(days=6)
         return RowFilter(col, f"{col} BETWEEN DATE '{start.isoformat()}' AND DATE '{end.isoformat()}'",
@@ -117,14 +117,6 @@ def date_filter(table: Any, goal: str) -> RowFilter | None:
     return None
 
 
-def _real(d: Any) -> bool:
-    try:
-        date(d.year, d.month, d.day)
-    except ValueError:
-        return False
-    return True
-
-
 def _day(value: Any) -> date | None:
     """``value`` as a date (a datetime's day); None for anything else."""
     if hasattr(value, "date") and callable(value.date):
@@ -136,14 +128,15 @@ def _day(value: Any) -> date | None:
 _ID_COLUMN = re.compile(r"(^|_)(id|no|nr|number|num)$|^(id|#)$", re.IGNORECASE)
 
 
-def _is_number(column: Any) -> bool:
+def is_number(column: Any) -> bool:
+    """Whether a table column (``tools.tables.loading.Column``) holds numbers (its SQL type)."""
     return column.sql_type in ("BIGINT", "DOUBLE", "INTEGER") or column.sql_type.startswith("DECIMAL")
 
 
 def number_column(table: Any) -> str | None:
     """The first number column that is no row's id ("order_id", "id", "no"), else the first
     number column (a held-out task at 386ac48 got SUM(order_id) as the example)."""
-    numbers = [c.name for c in table.columns if _is_number(c)]
+    numbers = [c.name for c in table.columns if is_number(c)]
     return next((n for n in numbers if not _ID_COLUMN.search(n)), numbers[0] if numbers else None)
 
 
@@ -164,7 +157,7 @@ def number_filter(table: Any, goal: str) -> RowFilter | None:
     if m is None or first is None:
         return None
     words = {w.lower()[:4] for w in re.findall(r"[A-Za-z]{4,}", goal)}
-    col = next((c.name for c in table.columns if _is_number(c) and not _ID_COLUMN.search(c.name) and any(
+    col = next((c.name for c in table.columns if is_number(c) and not _ID_COLUMN.search(c.name) and any(
         part[:4] in words for part in re.split(r"[_\W]+", c.name.lower()) if len(part) >= 4)), first)
     op = {"over": ">", "above": ">", "more than": ">", "greater than": ">", "exceeding": ">", "at least": ">=",
           "under": "<", "below": "<", "less than": "<", "cheaper than": "<", "at most": "<="}[

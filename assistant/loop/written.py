@@ -962,6 +962,11 @@ def _typo_left(ev: Evidence) -> str:
     return ""
 
 
+def heading_line(name: str) -> re.Pattern[str]:
+    """A line that is the heading ``name`` ("## Invoice", "Invoice:", "**Invoice**"), any case (MULTILINE)."""
+    return re.compile(rf"^\s*(?:#{{1,6}}\s*)?\**{re.escape(name)}\**\s*:?\s*$", re.IGNORECASE | re.MULTILINE)
+
+
 def heading_asked(goal: str) -> str:
     """The heading ``goal`` names ("under a heading called Invoice": "Invoice"), or ""."""
     m = _HEADING_ASKED.search(goal)
@@ -977,7 +982,7 @@ def _heading_missing(ev: Evidence) -> str:
     name = heading_asked(ev.goal)
     if not name:
         return ""
-    line = re.compile(rf"^\s*(?:#{{1,6}}\s*)?\**{re.escape(name)}\**\s*:?\s*$", re.IGNORECASE | re.MULTILINE)
+    line = heading_line(name)
     root = Path(ev.workspace)
     for rel in dict.fromkeys(ev.written):
         path = root / rel
