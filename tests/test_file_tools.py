@@ -373,6 +373,19 @@ def test_move_with_a_wildcard_sorts_matching_files_into_a_folder(ctx: ToolContex
                                            '{"src": "inbox/*.jpg", "dest": "inbox/jpg"}.'), out.text
 
 
+def test_rename_many_changes_an_extension_in_any_case(ctx: ToolContext) -> None:
+    """A held-out task at 2e1bee7: "Rename the .jpeg files in photos to .jpg" left dog.JPEG as it was, while
+    move's wildcards match names in any case."""
+    root = Path(ctx.workspace.root)
+    (root / "photos").mkdir()
+    for name in ("beach.jpeg", "dog.JPEG", "cat.png", "jpeg-notes.txt"):
+        (root / "photos" / name).write_bytes(b"x")
+    out = call(ctx, "rename_many", folder="photos", find=".jpeg", replace=".jpg", pattern="*.jpeg")
+    assert not out.error, out.text
+    assert sorted(p.name for p in (root / "photos").iterdir()) == ["beach.jpg", "cat.png", "dog.jpg",
+                                                                    "jpeg-notes.txt"]
+
+
 def test_rename_many_says_what_it_is_not(ctx: ToolContext) -> None:
     """files_organise: find="\\.pdf$", replace="inbox/pdf" five times, each "nothing was renamed"."""
     root = Path(ctx.workspace.root)
