@@ -2023,6 +2023,32 @@ def test_a_start_date_no_source_gives_is_refused(assistant_home, tmp_path):
     store.close()
 
 
+class Timed(BaseModel):
+    title: str
+    start: str
+    end: str = ""
+
+
+def test_a_start_or_end_time_no_source_gives_is_refused(assistant_home, tmp_path):
+    """A held-out task at 2e1bee7: notes.txt gives the dentist at 8:40; Qwen 1.5B added it at 8:50, ending at
+    "4:30pm" (the end's example in the tool's description). A time of day the files and the user never gave is
+    refused, the call to copy taking the one time the source gives and leaving the made-up end out."""
+    refused, store = _invite_run(assistant_home, tmp_path, Timed, "start", [
+        call("calendar_add_event", title="Budget review", start="2026-12-10 10:30", end="4:30pm"),
+        call("calendar_add_event", title="Budget review", start="2026-12-10 10:00"), "Added it on 2026-12-10."])
+    assert refused.error and refused.result == (
+        "Not run: the start's time 10:30 and the end's 4:30pm are in no file this task read and not in the user's "
+        "words; the source gives 10:00. call calendar_add_event with "
+        '{"title": "Budget review", "start": "2026-12-10 10:00"}'), refused.result
+    assert ADDED == ["2026-12-10 10:00"]
+    store.close()
+    (tmp_path / "again").mkdir()
+    ran, store = _invite_run(assistant_home, tmp_path / "again", Timed, "start", [  # the source's own time runs
+        call("calendar_add_event", title="Budget review", start="Thursday 2026-12-10 at 10am"), "Added it."])
+    assert not ran.error and ADDED == ["Thursday 2026-12-10 at 10am"]
+    store.close()
+
+
 class Invited(BaseModel):
     title: str
     attendees: list[str] = []

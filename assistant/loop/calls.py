@@ -30,7 +30,7 @@ from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
 from .evidence import NOT_READING, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, norm_path, \
     number_problems, result_gist
-from .dates_said import month_number
+from .dates_said import clock_times, month_number
 from .figures import AVERAGE
 from .table_goal import ROW_EXTREME, SUMMED, goal_value, is_number, number_column, row_filter
 from .finish import undoable_verb
@@ -1124,6 +1124,12 @@ class CallRunner:
                 msg = (f"Not run: the start's date {day} is in no file this task read; the source gives "
                        f"{', '.join(given[:3])}. Pass the date (and time) as the source writes it.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            made, given, fixed = self._invented_times(call)
+            if made:
+                msg = (f"Not run: {' and '.join(made)} {'are' if len(made) > 1 else 'is'} in no file this task read "
+                       f"and not in the user's words; the source gives {', '.join(given[:3])}. "
+                       f"{call_to_copy(call.name, fixed)}")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             codes = self._invented_codes(call)
             if codes:  # calendar_from_invite at e43e9f3: "Room 4C" for the invite's Room 4B
                 msg = (f"Not run: {', '.join(map(repr, codes))} in the {call.name} location appears in no tool result "
@@ -2034,6 +2040,36 @@ class CallRunner:
         if not given or said[0] in given:
             return "", []
         return said[0], given
+
+    def _invented_times(self, call: CallRecord) -> tuple[list[str], list[str], dict]:
+        """``(what is made up, the times the sources give, the arguments to send
+        instead)`` when a ``calendar_add_event`` start or end gives a time of day that
+        no file this task read and no user word gives, in a task whose goal names a file
+        to take the event from and says no day or time itself; ``([], [], {})``
+        otherwise. The start takes the source's time when it gives one; a made-up end
+        is left out (the tool's default length). A held-out task at 2e1bee7: notes.txt
+        said 8:40; Qwen 1.5B sent 8:50 and the end "4:30pm" of the tool's description."""
+        goal = self.s.task.goal
+        if call.name != "calendar_add_event" or not goal_files(goal)[1] or _DAY_WORDS.search(goal):
+            return [], [], {}
+        reads = [c.result or "" for c in self.s.calls if c.status == "done" and not c.error and c.id != call.id
+                 and (c.risk or "read") == "read" and not c.name.startswith("calendar_")]
+        words = [m.content for m in self.s.messages if m.role == "user" and m.kind in ("goal", "note")]
+        given = clock_times("\n".join(reads + words))
+        seen = frozenset().union(*(r for _, r in given))
+        texts = list(dict.fromkeys(t for t, _ in given))
+        made, args = [], dict(call.arguments)
+        for field in ("start", "end"):
+            value = args.get(field)
+            wrong = [t for t, r in clock_times(value) if not r & seen] if isinstance(value, str) and given else []
+            if not wrong:
+                continue
+            made.append(f"the {field}'s {'' if made else 'time '}{wrong[0]}")
+            if field == "end":
+                del args["end"]
+            elif len(texts) == 1:
+                args["start"] = value.replace(wrong[0], texts[0])
+        return made, texts, args
 
     def _number_sources(self, call: CallRecord) -> list[str]:
         """What a number written by ``call`` may come from: the user's words, every successful

@@ -50,6 +50,27 @@ def dates_in(text: str) -> list[SaidDate]:
     return out
 
 
+_CLOCK = re.compile(r"(?<![\d:.])(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s*(?:([ap])\.?m\b\.?)?", re.IGNORECASE)
+
+
+def clock_times(text: str) -> list[tuple[str, frozenset[tuple[int, int]]]]:
+    """The times of day written in ``text`` ("8:40", "10:00:00", "3pm", "4:30 p.m."),
+    in order: each as written and its readings as (hour 0-23, minute). A time with
+    no am/pm before 12:00 may mean either half of the day ("3:00" reads as 3:00
+    and 15:00); a bare number ("at 10") is no time here."""
+    out = []
+    for m in _CLOCK.finditer(text):
+        hour, minute, half = int(m.group(1)), int(m.group(2) or 0), (m.group(3) or "").lower()
+        if not (m.group(2) or half) or minute > 59 or hour > (12 if half else 23) or (half and not hour):
+            continue
+        if half:
+            readings = {(hour % 12 + (12 if half == "p" else 0), minute)}
+        else:
+            readings = {(hour, minute)} | ({(hour + 12, minute)} if 1 <= hour < 12 else set())
+        out.append((m.group(0).strip(), frozenset(readings)))
+    return out
+
+
 def month_number(name: str) -> int:
     """1-12 for a month's English name or its abbreviation ("March", "mar", "Sept").
 
