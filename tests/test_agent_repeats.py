@@ -2782,15 +2782,19 @@ def test_a_sheet_no_one_asked_for_in_a_workbook_this_task_wrote_is_refused(assis
         call("read_file", path="prices.csv"), call("xlsx_write", path="prices.xlsx", from_csv="prices.csv"),
         call("xlsx_add_sheet", path="prices.xlsx", rows=rows).replace("<parameter=rows>",
                                                                       "<parameter=name>\nSheet2\n</parameter>\n"
-                                                                      "<parameter=rows>"), "Converted prices.csv."],
-        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+                                                                      "<parameter=rows>"),
+        # a held-out task at 2e1bee7: the same rows then went into Sheet2 by xlsx_write's cells
+        call("xlsx_write", path="prices.xlsx", sheet="Sheet2", cells=json.dumps(
+            [{"cell": c, "value": v} for c, v in (("A1", "product"), ("B1", "price"), ("A2", "Tea"), ("B2", "3.50"))])),
+        "Converted prices.csv."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
     (ws / "prices.csv").write_text("product,price\nTea,3.50\n")
     events = list(agent.run("Convert prices.csv to an Excel file prices.xlsx.", workspace=ws))
     store.close()
-    _, made, sheet = [e for e in events if isinstance(e, ToolCallFinished)]
-    assert not made.error and sheet.error and sheet.result.startswith(
-        "Not run: the task asks for no new sheet, and prices.xlsx already holds what xlsx_write wrote at step 2"), \
-        sheet.result
+    _, made, sheet, cells = [e for e in events if isinstance(e, ToolCallFinished)]
+    for refused in (sheet, cells):
+        assert not made.error and refused.error and refused.result.startswith(
+            "Not run: the task asks for no new sheet, and prices.xlsx already holds what xlsx_write wrote at step 2"), \
+            refused.result
     import openpyxl
     assert openpyxl.load_workbook(ws / "prices.xlsx").sheetnames == ["Sheet"]
 

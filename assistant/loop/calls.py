@@ -1889,27 +1889,34 @@ class CallRunner:
         return msg
 
     def _sheet_unasked(self, call: CallRecord) -> str:
-        """The refusal of an ``xlsx_add_sheet`` in a task that asks for no sheet, on a
-        workbook this task already wrote ("" otherwise). A held-out task at b552c3e:
-        prices.xlsx converted right, then Sheet2, Sheet3 and Sheet4 added with the same
-        rows, each time the repeat of the write was answered from the journal."""
+        """The refusal of an ``xlsx_add_sheet`` (or an ``xlsx_write`` to a sheet the
+        workbook lacks) in a task that asks for no sheet, on a workbook this task
+        already wrote, whose rows mostly copy the workbook's ("" otherwise). A held-out
+        task at b552c3e: prices.xlsx converted right, then Sheet2, Sheet3 and Sheet4
+        added with the same rows, each time the repeat of the write was answered from
+        the journal; at 2e1bee7 Sheet2 came by xlsx_write's ``sheet``."""
         path = norm_path(str(call.arguments.get("path", "")))
-        if call.name != "xlsx_add_sheet" or ASKS_A_SHEET.search(self.s.task.goal):
+        sheet = call.arguments.get("sheet")
+        if ASKS_A_SHEET.search(self.s.task.goal) or call.name not in ("xlsx_add_sheet", "xlsx_write") \
+                or call.name == "xlsx_write" and (not isinstance(sheet, str) or call.arguments.get("output")):
             return ""
         wrote = next((c for c in self.s.calls if c.status == "done" and not c.error and c.name.startswith("xlsx_")
                       and c.risk in ("write", "destructive") and norm_path(str(c.arguments.get("output")
                                                                               or c.arguments.get("path", ""))) == path),
                      None)
-        rows = call.arguments.get("rows")
+        rows = call.arguments.get("rows") or _cell_rows(call.arguments.get("cells"))
         if wrote is None or not isinstance(rows, list) or not rows:
             return ""
+        sheets = table_cells(Path(self.s.task.workspace) / path)
+        if call.name == "xlsx_write" and sheet.strip().lower() in {name.lower() for name, _ in sheets}:
+            return ""  # a sheet the workbook has: its rows are changed, none is added
 
         def key(row: Any) -> tuple[str, ...]:
             cells = row if isinstance(row, list) else [row]
             return tuple(normalise_number(str(v)) if _NUMBER.fullmatch(str(v).strip()) else str(v).strip().lower()
                          for v in cells if v not in (None, ""))
 
-        held = {key(r) for _, grid in table_cells(Path(self.s.task.workspace) / path) for r in grid}
+        held = {key(r) for _, grid in sheets for r in grid}
         if sum(key(r) in held for r in rows) * 2 < len(rows):  # a sheet of its own rows (a "Total" sheet) may stay
             return ""
         return (f"Not run: the task asks for no new sheet, and {path} already holds what {wrote.name} wrote at step "
@@ -2452,6 +2459,19 @@ def _summary_to_copy(call: CallRecord, goal: str, calls: Sequence[CallRecord]) -
 
 
 #: a goal that names a day itself ("tomorrow", "on Friday", "the 12th"): its start may be any date the tool reads
+def _cell_rows(cells: Any) -> list[list[Any]]:
+    """The rows an ``xlsx_write`` ``cells`` list sets ([{"cell": "B2", "value": 3.5}, ...]),
+    in row order, each row's values in column order; [] for anything else."""
+    if not isinstance(cells, list):
+        return []
+    rows: dict[int, list[tuple[str, Any]]] = {}
+    for c in cells:
+        m = re.fullmatch(r"\$?([A-Za-z]{1,3})\$?(\d+)", str(c.get("cell", ""))) if isinstance(c, dict) else None
+        if m:
+            rows.setdefault(int(m.group(2)), []).append((m.group(1).upper().rjust(3), c.get("value")))
+    return [[v for _, v in sorted(row)] for _, row in sorted(rows.items())]
+
+
 _DAY_WORDS = re.compile(r"\b(today|tonight|tomorrow|yesterday|next|this|last|mon|tues?|wed|thu(rs)?|fri|sat|sun)"
                         r"(day)?\b|\d", re.IGNORECASE)
 
