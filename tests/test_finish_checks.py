@@ -97,6 +97,11 @@ def test_cell_values_may_write_a_small_count_as_a_float():
     # a held-out task at fd3adc8: summary.md counted as an input, and the doubt said only that it did not exist
     ("Summarise notes.md into three bullet points in summary.md.", ["summary.md"], ["notes.md"]),
     ("List the open points in plan.md", [], ["plan.md"]),
+    # a held-out task at 2e1bee7: email.txt counted as an input; the total went to total_cost.txt, and it finished
+    ("Write a short email to Tom in email.txt telling him the total cost from budget.xlsx.", ["email.txt"],
+     ["budget.xlsx"]),
+    ("Draft a message for the team in message.md.", ["message.md"], []),
+    ("Write an email about the figures in sales.csv", [], ["sales.csv"]),
 ])
 def test_goal_files_are_split_into_outputs_and_inputs(goal, outputs, inputs):
     assert goal_files(goal) == (outputs, inputs)

@@ -209,7 +209,8 @@ def _sentence_before(text: str, pos: int) -> str:
 #: the end of "write a short memo in", "save the totals in", "... to": a file named next is the one written
 _WRITTEN_IN = re.compile(r"(?:\b(?:memo|note|notes|summary|report|reply|letter|answer|answers|result|results|total|"
                          r"totals|list|table|line|lines|row|rows|paragraph|paragraphs|text|it|them|points|bullets|"
-                         r"sentences|items)\s+in|\b(?:to|into))\s+"
+                         r"sentences|items|e-?mail|mail|message|invitation|agenda|poem|story)"
+                         r"(?:\s+(?:to|for)\s+(?:the\s+)?[\w-]+)?\s+in|\b(?:to|into))\s+"
                          r"(?:the\s+|a\s+)?(?:new\s+)?(?:file\s+)?[`'\"]?$", re.IGNORECASE)
 
 
