@@ -2799,6 +2799,41 @@ def test_a_sheet_no_one_asked_for_in_a_workbook_this_task_wrote_is_refused(assis
     assert openpyxl.load_workbook(ws / "prices.xlsx").sheetnames == ["Sheet"]
 
 
+def test_rows_for_a_column_the_goal_asks_to_add_are_refused_with_the_column_to_write(assistant_home, tmp_path):
+    """A held-out task at 2e1bee7: "Add a Total column to sales.xlsx that is Qty times Price for each product."
+    appended the rows [product, Total], [Pens, 15], ... below the table (the refusals before it said "below the
+    table"), and answered that a new sheet held them. Rows are refused, and the cells of the column, worked out
+    from the goal's "Qty times Price", are given to copy."""
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+
+    goal = "Add a Total column to sales.xlsx that is Qty times Price for each product."
+    rows = json.dumps([["product", "Total"], ["Pens", 15], ["Pads", 13], ["Folders", 9.6]])
+    cells = json.dumps([{"cell": "D1", "value": "Total"}, {"cell": "D2", "value": 15}, {"cell": "D3", "value": 13},
+                        {"cell": "D4", "value": 9.6}])
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_read", path="sales.xlsx"), call("xlsx_append_rows", path="sales.xlsx", rows=rows),
+        call("xlsx_add_sheet", path="sales.xlsx", rows=rows).replace(
+            "<parameter=rows>", "<parameter=name>\nTotals\n</parameter>\n<parameter=rows>"),
+        call("xlsx_write", path="sales.xlsx", sheet="Sales", cells=cells), "Added the Total column."],
+        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    wb = openpyxl.Workbook()
+    wb.active.title = "Sales"
+    for row in (["Product", "Qty", "Price"], ["Pens", 10, 1.5], ["Pads", 4, 3.25], ["Folders", 12, 0.8]):
+        wb.active.append(row)
+    wb.save(ws / "sales.xlsx")
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    _, appended, added, wrote = [e for e in events if isinstance(e, ToolCallFinished)]
+    for refused in (appended, added):
+        assert refused.error and refused.result.startswith(
+            "Not run: the task asks for a Total column beside the table of sales.xlsx") and (
+            'call xlsx_write with {"path": "sales.xlsx", "cells": ' + cells + ', "sheet": "Sales"}.') in refused.result
+    assert not wrote.error and isinstance(events[-1], Finished)
+    assert [list(r) for r in openpyxl.load_workbook(ws / "sales.xlsx").active.iter_rows(values_only=True)] == [
+        ["Product", "Qty", "Price", "Total"], ["Pens", 10, 1.5, 15], ["Pads", 4, 3.25, 13], ["Folders", 12, 0.8, 9.6]]
+
+
 def test_a_text_file_to_sort_alphabetically_gets_its_sorted_lines_to_write(assistant_home, tmp_path):
     """A held-out task at 5a8dc42: "Sort the names in names.txt alphabetically." read the file, answered the names
     in their old order as "sorted", and was handed off: a small model does not sort. The harness does, and offers

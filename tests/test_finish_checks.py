@@ -15,6 +15,7 @@ from assistant.loop.finish import Evidence, finish_problems, goal_files, markup_
     number_problems
 from model.scripted import ScriptedChatModel
 from assistant.state.models import CallRecord
+from assistant.loop.written import column_to_add
 from assistant.state.store import Store
 from tools.base import ToolRegistry
 from tools.files import FILE_TOOLS
@@ -2532,6 +2533,51 @@ def test_a_table_file_without_the_columns_the_goal_names_is_doubted(tmp_path):
     wb.create_sheet("Sheet2").append(["Invoice", "Amount"])
     wb.save(tmp_path / "invoices.xlsx")
     assert not any("with the columns" in p for p in finish_problems("Created invoices.xlsx.", ev))
+
+
+@pytest.mark.parametrize("goal, name", [
+    ("Add a Total column to sales.xlsx that is Qty times Price for each product.", "Total"),
+    ("Add a column called Net to x.xlsx", "Net"),
+    ('Add a new column "Margin %" to a.xlsx', "Margin %"),
+    ("Add a Unit Price column", "Unit Price"),
+    ("Add a new column to a.xlsx", ""),  # no name given
+    ("Add the amounts in column B", ""),  # a place, not a column to add
+    ('Put "Total" in column B below the data', ""),
+])
+def test_the_column_a_goal_asks_to_add_is_named(goal, name):
+    assert column_to_add(goal) == name
+
+
+def test_a_column_asked_for_must_be_in_the_tables_header_with_the_values_the_goal_spells(tmp_path):
+    """A held-out task at 2e1bee7: "Add a Total column to sales.xlsx that is Qty times Price for each product."
+    appended the rows "product, Total", "Pens, 15", ... below the table in columns A and B, and answered that a
+    new sheet "TotalSales" held them: a wrong "done"."""
+    import openpyxl
+
+    goal = "Add a Total column to sales.xlsx that is Qty times Price for each product."
+    wb = openpyxl.Workbook()
+    sheet = wb.active
+    sheet.title = "Sales"
+    for row in (["Product", "Qty", "Price"], ["Pens", 10, 1.5], ["Pads", 4, 3.25], ["Folders", 12, 0.8],
+                ["product", "Total"], ["Pens", 15], ["Pads", 13], ["Folders", 9.6]):
+        sheet.append(row)
+    wb.save(tmp_path / "sales.xlsx")
+    wrote = CallRecord(id="s1c0", step=1, turn_seq=1, name="xlsx_append_rows", risk="destructive", status="done",
+                       arguments={"path": "sales.xlsx"}, result="appended 4 rows")
+    ev = Evidence(goal, tmp_path, calls=[wrote], touched=["sales.xlsx"], tool_names=TOOLS)
+    to_copy = ('call xlsx_write with {"path": "sales.xlsx", "cells": [{"cell": "D1", "value": "Total"}, {"cell": '
+               '"D2", "value": 15}, {"cell": "D3", "value": 13}, {"cell": "D4", "value": 9.6}], "sheet": "Sales"}')
+    doubts = finish_problems("I added a new sheet named TotalSales.", ev)
+    assert ("the task asks for a Total column in sales.xlsx, but the table's header row is 'Product, Qty, Price'; "
+            f"add the column beside the table: {to_copy}") in doubts, doubts
+    for cell, value in (("D1", "Total"), ("D2", 15), ("D3", 13), ("D4", 9.9)):
+        sheet[cell] = value
+    wb.save(tmp_path / "sales.xlsx")
+    assert any(p.startswith("the Total column of sales.xlsx is not what the task says: D4 holds 9.9, not 9.6")
+               for p in finish_problems("Added the Total column.", ev))
+    sheet["D4"] = 9.6
+    wb.save(tmp_path / "sales.xlsx")
+    assert not any("Total column" in p for p in finish_problems("Added the Total column.", ev))
 
 
 def test_a_quoted_text_asked_in_a_column_must_be_in_that_column(tmp_path):

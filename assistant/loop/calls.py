@@ -42,10 +42,9 @@ from .preread import PREREAD_STEP
 from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far, next_call_to_copy
 from .stuck import signature
 from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, initial_groups, loaded_groups, unasked_groups
-from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_sum, goal_columns, \
-    goal_folder, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
-    leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, table_cells, \
-    typo_asked
+from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_cells, column_sum, \
+    column_to_add, goal_columns, goal_folder, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, \
+    copies_whole_source, leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, table_cells, typo_asked
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -1005,7 +1004,7 @@ class CallRunner:
             other = self._other_sheet(call)
             if other:  # xlsx_summary_sheet at c3438bd: a cross-sheet total written into B5 of the Jan sheet
                 return (yield from self.finish(call, ToolResult.fail(other), "denied"))
-            row = self._row_not_sheet(call) or self._sheet_unasked(call)
+            row = self._column_not_rows(call) or self._row_not_sheet(call) or self._sheet_unasked(call)
             if row:  # xlsx_total at 4df8dd6: a sheet "Total" added for a total row, then "Total" written into it
                 return (yield from self.finish(call, ToolResult.fail(row), "denied"))
             bare = self._header_only_sheet(call)
@@ -1841,6 +1840,28 @@ class CallRunner:
         return (f"Not run: this sheet would hold its header alone, and the task asks for totals; get its rows first: "
                 f"call table_query with {query}, then add the sheet with the header and those rows.")
 
+    def _column_not_rows(self, call: CallRecord) -> str:
+        """The refusal of rows (``xlsx_append_rows``, ``xlsx_add_sheet``, or ``xlsx_write``
+        rows away from the new column) in a task that asks to add a column to the table of
+        a workbook the user gave ("" otherwise), with the ``xlsx_write`` cells of the
+        column when they can be worked out (:func:`written.column_cells`). A held-out
+        task at 2e1bee7: a Total column's rows appended below the table."""
+        goal, path, rows = self.s.task.goal, str(call.arguments.get("path", "")), call.arguments.get("rows")
+        name = column_to_add(goal)
+        if not name or call.name not in ("xlsx_append_rows", "xlsx_add_sheet", "xlsx_write") \
+                or not isinstance(rows, list) or not rows or not path or not self.ctx.workspace.exists(path) \
+                or norm_path(path) in {norm_path(p) for p in self._made()}:
+            return ""
+        args = column_cells(goal, self.s.task.workspace, path, [r for r in rows if isinstance(r, list)])
+        if call.name == "xlsx_write":
+            start = re.match(r"\$?([A-Za-z]+)", str(call.arguments.get("start") or "A1"))
+            if args is None or (start and start.group(1).upper() == args["cells"][0]["cell"].rstrip("0123456789")):
+                return ""
+        how = call_to_copy("xlsx_write", args) if args else \
+            "write its name in the header row and each row's value below it with xlsx_write cells"
+        what = "a new sheet" if call.name == "xlsx_add_sheet" else "rows under it"
+        return f"Not run: the task asks for a {name} column beside the table of {path}, not {what}; {how}."
+
     def _row_not_sheet(self, call: CallRecord) -> str:
         """The refusal of an ``xlsx_add_sheet`` in a task that asks for a row or column of
         an existing table and names no sheet ("" otherwise), with the ``xlsx_write`` call
@@ -1994,7 +2015,12 @@ class CallRunner:
 
         collect(call.arguments.get("rows"))
         collect(call.arguments.get("cells"))
-        return number_problems(" ; ".join(values), self._number_sources(call), amounts=False)
+        sources = self._number_sources(call)
+        path = call.arguments.get("path")
+        worked = column_cells(self.s.task.goal, self.s.task.workspace, path) if isinstance(path, str) else None
+        if worked:  # the column the goal spells ("Qty times Price"), worked out by the harness
+            sources.append(json.dumps(worked["cells"]))
+        return number_problems(" ; ".join(values), sources, amounts=False)
 
     def _invented_codes(self, call: CallRecord) -> list[str]:
         """The words with a digit ("4C", "B-12") of a ``location`` argument that no tool

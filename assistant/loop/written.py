@@ -25,7 +25,7 @@ from .recap import call_to_copy
 
 __all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "total_said_wrong", "goal_columns",
            "summary_too_long", "summary_lacks", "summary_points", "store_goal", "SORT_BY_TYPE", "goal_folder",
-           "asked_count", "asked_texts", "wrong_end_time"]
+           "asked_count", "asked_texts", "wrong_end_time", "column_to_add", "column_cells"]
 
 
 _SUMMARY = re.compile(r"\bsummar(y|ise|ize|ies)\b", re.IGNORECASE)
@@ -431,6 +431,165 @@ def _missing_columns(ev: Evidence) -> str:
         first = ", ".join(rows[0])[:80]
         return (f"the task asks for {rel} with the columns {', '.join(cols)}, but its first row is {first!r}; "
                 "write the data with that header row")
+    return ""
+
+
+_COLUMN_TO_ADD = re.compile(
+    r"\b(?:add|insert|append|put|create|make)\w*\s+(?:a|an|the|one)\s+(?:new\s+)?"
+    r"(?:column\s+(?:called|named|titled|headed)\s+[\"'\u201c]?(?P<a>[A-Za-z][\w-]*(?:\s[A-Za-z][\w-]*)?)"
+    r"|column\s+[\"'\u201c](?P<b>[^\"'\u201d]{1,30})[\"'\u201d]"
+    r"|[\"'\u201c]?(?P<c>[A-Za-z][\w-]*(?:\s[A-Za-z][\w-]*)?)[\"'\u201d]?\s+column\b(?!\s+(?-i:[A-Z]{1,2})\b))",
+    re.IGNORECASE)
+_LINK_WORDS = {"to", "in", "into", "for", "with", "of", "that", "which", "on", "at", "from", "and", "the"}
+_NOT_A_NAME = {"new", "extra", "second", "third", "another", "empty", "blank", "single", "one", "last", "final"}
+_OPERATIONS: dict[str, Callable[[float, float], float]] = {
+    "times": lambda a, b: a * b, "multiplied by": lambda a, b: a * b, "x": lambda a, b: a * b,
+    "*": lambda a, b: a * b, "\u00d7": lambda a, b: a * b, "plus": lambda a, b: a + b, "+": lambda a, b: a + b,
+    "minus": lambda a, b: a - b, "-": lambda a, b: a - b, "divided by": lambda a, b: a / b, "/": lambda a, b: a / b}
+
+
+def column_to_add(goal: str) -> str:
+    """The name of the column ``goal`` asks to add to a table: "Add a Total column to
+    sales.xlsx" -> "Total", 'add a column called "Net"' -> "Net"; "" when it asks none."""
+    for m in _COLUMN_TO_ADD.finditer(goal):
+        words = (m.group("a") or m.group("b") or m.group("c") or "").split()
+        if m.group("a") and len(words) > 1 and words[-1].lower() in _LINK_WORDS:  # "called Net to x.xlsx"
+            words = words[:-1]
+        name = " ".join(words)
+        if name and name.lower() not in _NOT_A_NAME and not any(w.lower() in _LINK_WORDS for w in words):
+            return name
+    return ""
+
+
+def _table_of(rows: list[list[Any]]) -> tuple[int, list[int]] | None:
+    """``(header row index, data row indexes)`` of the first table in ``rows``: the
+    first row with two filled cells, and the rows after it whose first cell is filled,
+    up to an empty row; None when there is no header with data below it."""
+    def filled(row: list[Any]) -> int:
+        return sum(v not in (None, "") for v in row)
+
+    head = next((i for i, r in enumerate(rows) if filled(r) >= 2), None)
+    if head is None:
+        return None
+    data = []
+    for i in range(head + 1, len(rows)):
+        if not filled(rows[i]):
+            break
+        if rows[i] and rows[i][0] not in (None, ""):
+            data.append(i)
+    return (head, data) if data else None
+
+
+def _spelled_operation(goal: str, header: list[str]) -> tuple[int, int, Callable[[float, float], float]] | None:
+    """The columns and operation ``goal`` computes a new column from ("Qty times Price")."""
+    names = [h for h in header if h]
+    ops = "|".join(re.escape(o) for o in sorted(_OPERATIONS, key=len, reverse=True))
+    for a in names:
+        for b in names:
+            m = re.search(rf"(?<!\w){re.escape(a)}\s*({ops})\s*(?:the\s+)?{re.escape(b)}(?!\w)", goal, re.IGNORECASE)
+            if a != b and m:
+                return header.index(a), header.index(b), _OPERATIONS[m.group(1).lower()]
+    return None
+
+
+def _number(v: Any) -> float | None:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)):
+        return float(v)
+    try:
+        return float(str(v).replace(",", "").strip())
+    except ValueError:
+        return None
+
+
+def column_cells(goal: str, workspace: str | Path, path: str,
+                 given: Sequence[Sequence[Any]] = ()) -> dict[str, Any] | None:
+    """The ``xlsx_write`` arguments that add the column ``goal`` asks for
+    (:func:`column_to_add`) to the table of workbook ``path``, in the first column
+    after its header: the name in the header row, and below it each data row's value,
+    worked out from the goal's "A times B" (plus, minus, divided by) when it spells one,
+    else taken from ``given`` (rows such as [["Pens", 15], ...], matched to the table's
+    rows by their first cell). None when the goal asks for no column, the workbook
+    cannot be read or a data row gets no value. A held-out task at 2e1bee7: "Add a
+    Total column to sales.xlsx that is Qty times Price" appended the rows
+    "product, Total", "Pens, 15" ... below the table, and answered a new sheet."""
+    name = column_to_add(goal)
+    if not name or not path.lower().endswith(".xlsx"):
+        return None
+    from openpyxl.utils import get_column_letter
+
+    for sheet, rows in table_cells(Path(workspace) / path):
+        table = _table_of(rows)
+        if table is None:
+            continue
+        head, data = table
+        header = [str(v).strip().lower() if v not in (None, "") else "" for v in rows[head]]
+        at = header.index(name.lower()) if name.lower() in header else len(header) - next(
+            (i for i, h in enumerate(reversed(header)) if h), len(header))
+        spelled = _spelled_operation(goal, header)
+        by_key = {str(r[0]).strip().lower(): r[-1] for r in given if isinstance(r, (list, tuple)) and len(r) >= 2}
+        cells: list[dict[str, Any]] = [{"cell": f"{get_column_letter(at + 1)}{head + 1}", "value": name}]
+        for i in data:
+            row = rows[i]
+            value: Any = None
+            if spelled:
+                a, b = (_number(row[k]) if k < len(row) else None for k in spelled[:2])
+                if a is None or b is None:  # the table ends where its numbers do (rows appended under it)
+                    break
+                try:
+                    value = round(spelled[2](a, b), 10)
+                except ZeroDivisionError:
+                    return None
+                value = int(value) if value.is_integer() else value
+            else:
+                value = by_key.get(str(row[0]).strip().lower())
+            if value in (None, ""):
+                return None
+            cells.append({"cell": f"{get_column_letter(at + 1)}{i + 1}", "value": value})
+        if len(cells) < 2:
+            return None
+        return {"path": path, "sheet": sheet, "cells": cells}
+    return None
+
+
+def _column_not_added(ev: Evidence) -> str:
+    """The doubt when the goal asks to add a column to a workbook it names and the
+    table's header row lacks it, or (the goal spelling how to work it out) a row's
+    value in it is not what the harness works out ("" otherwise)."""
+    name = column_to_add(ev.goal)
+    if not name:
+        return ""
+    for rel in dict.fromkeys(sum(goal_files(ev.goal), [])):
+        path = Path(ev.workspace) / rel
+        if not rel.lower().endswith(".xlsx") or not path.is_file():
+            continue
+        args = column_cells(ev.goal, ev.workspace, rel)
+        sheets = dict(table_cells(path))
+        rows = sheets.get(args["sheet"], []) if args else next(iter(sheets.values()), [])
+        table = _table_of(rows)
+        if table is None:
+            continue
+        header = [str(v or "").strip() for v in rows[table[0]]]
+        to_copy = f": {call_to_copy('xlsx_write', args)}" if args else \
+            " (xlsx_write cells: the name in the header row, each row's value below it)"
+        if name.lower() not in (h.lower() for h in header):
+            return (f"the task asks for a {name} column in {rel}, but the table's header row is "
+                    f"{', '.join(h for h in header if h)!r}; add the column beside the table{to_copy}")
+        if args:
+            from openpyxl.utils.cell import coordinate_from_string, column_index_from_string
+
+            wrong = []
+            for c in args["cells"][1:]:
+                col, row = coordinate_from_string(c["cell"])
+                cells = rows[row - 1] if row - 1 < len(rows) else []
+                k = column_index_from_string(col) - 1
+                have = _number(cells[k]) if k < len(cells) else None
+                if have is None or abs(have - float(c["value"])) > 1e-6 * max(1.0, abs(float(c["value"]))):
+                    wrong.append(f"{c['cell']} holds {cells[k] if k < len(cells) else None!r}, not {c['value']}")
+            if wrong:
+                return (f"the {name} column of {rel} is not what the task says: {'; '.join(wrong[:3])}; "
+                        f"write it{to_copy}")
     return ""
 
 
