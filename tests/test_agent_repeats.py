@@ -2411,6 +2411,29 @@ def test_a_total_rows_label_is_no_value_to_filter_the_example_query_on():
     assert goal_value(table, "How much went on Groceries?") == ("item", "Groceries")
 
 
+def test_the_example_ranking_keeps_to_the_rows_of_the_value_the_goal_names():
+    """A held-out task at 2e1bee7: "Which employee had the most sick days in absences.csv?" got the example
+    "SELECT employee, COUNT(*) FROM absences GROUP BY employee ...", every absence counted (3 each), ran it, and
+    answered Uma (one sick day). The rows of type 'sick' are the ones to count; a ranking of sums keeps to them
+    too."""
+    from types import SimpleNamespace as NS
+
+    from assistant.loop.calls import _example_query
+
+    who = NS(name="employee", sql_type="VARCHAR", values=["Rosa", "Tim", "Rosa", "Uma"])
+    kind = NS(name="type", sql_type="VARCHAR", values=["sick", "sick", "holiday", "sick"])
+    absences = NS(name="absences", columns=[who, kind])
+    assert _example_query(absences, "Which employee had the most sick days in absences.csv?") == \
+        "SELECT employee, COUNT(*) FROM absences WHERE type = 'sick' GROUP BY employee ORDER BY 2 DESC"
+    vendor = NS(name="vendor", sql_type="VARCHAR", values=["Avis", "Hertz", "Avis"])
+    category = NS(name="category", sql_type="VARCHAR", values=["travel", "travel", "meals"])
+    spent = NS(name="spend", columns=[vendor, category, NS(name="amount", sql_type="DOUBLE", values=[1.0, 2.0, 3.0])])
+    assert _example_query(spent, "Which vendor did we pay the most for travel?") == \
+        "SELECT vendor, SUM(amount) FROM spend WHERE category = 'travel' GROUP BY vendor ORDER BY 2 DESC"
+    assert _example_query(spent, "How much did we spend on travel?") == \
+        "SELECT SUM(amount) FROM spend WHERE category = 'travel'"
+
+
 def test_the_example_query_averages_for_an_average_and_counts_rows_without_numbers():
     """A held-out task at f81d1c7: "What is the average score of class B in grades.csv?" got the hint's example
     "SELECT class, SUM(score) ...", ran it, divided 510 by 4 by hand, and was handed off. The example averages
