@@ -3951,6 +3951,27 @@ def test_rows_named_against_a_bound_on_amounts_are_doubted(tmp_path):
     assert not any("whose amount" in p for p in problems("F-102 and F-104."))
 
 
+def test_the_group_a_ranking_names_is_checked_on_the_rows_of_the_value_the_goal_names(tmp_path):
+    """A held-out task at 2e1bee7: "Which employee had the most sick days in absences.csv?" counted every absence
+    (3 each) and answered "Uma, with 3 sick days" (Uma had one; Tim had three): a wrong "done"."""
+    rows = ("employee,date,type\nRosa,2026-01-12,sick\nTim,2026-02-03,sick\nRosa,2026-03-09,holiday\n"
+            "Tim,2026-04-14,sick\nUma,2026-05-05,sick\nTim,2026-06-22,sick\nRosa,2026-07-01,sick\n"
+            "Uma,2026-08-19,holiday\nUma,2026-09-02,holiday\n")
+    problems = _table_question(tmp_path, "absences.csv", rows, "Which employee had the most sick days in absences.csv?")
+    got = problems("The employee with the most sick days in absences.csv is Uma, with 3 sick days.")
+    assert ("the answer names Uma (1), but counting the rows whose type is 'sick', Tim has the most (3); "
+            'call table_query with {"sql": "SELECT employee, COUNT(*) FROM absences WHERE type = \'sick\' GROUP BY '
+            'employee ORDER BY 2 DESC"}') in got, got
+    assert not any("has the most" in p for p in problems("Tim, with 3 sick days."))
+    # a tie at the top, named in part
+    problems = _table_question(tmp_path, "absences.csv", rows.replace("Uma,2026-09-02,holiday", "Rosa,2026-09-02,sick"),
+                               "Which employee had the most sick days in absences.csv?")
+    got = problems("Tim had the most sick days (3).")
+    assert any(p.startswith("the answer names Tim (3), but counting the rows whose type is 'sick', Rosa and Tim "
+                            "have the most (3)") for p in got), got
+    assert not any("have the most" in p for p in problems("Tim and Rosa tie, with 3 sick days each."))
+
+
 def test_the_files_a_search_found_answer_which_files_mention_a_word(tmp_path):
     """A held-out task at 93adf18: "Which of the letters in the letters folder mention a refund?" started with the
     grep of the folder (two PDFs matched), answered "... two files that mention a refund: airline.pdf and shop.pdf."
