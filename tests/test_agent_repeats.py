@@ -2765,6 +2765,29 @@ def test_an_add_written_as_a_replacement_gets_the_edit_that_keeps_the_text_and_t
                                              "Invoice number: HP-2026-0417\n"), results
 
 
+def test_an_add_to_a_list_gets_the_lists_marker_and_no_words_carried_from_the_line_it_replaced(assistant_home,
+                                                                                                  tmp_path):
+    """A held-out task at 2e1bee7: "Add the invoice number from invoice.pdf to the Invoices section of notes.md."
+    replaced "INV-2291 paid" with "INV-3307 paid"; the edit to copy kept the old line and added "INV-3307 paid" a
+    blank line below the list, with no "- ", and "paid" (the invoice says an amount is due) carried from the line it
+    replaced. The added line joins the list, and a word only that line held is left out."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="invoice.txt"), call("read_file", path="notes.md"),
+        call("edit_file", path="notes.md", old_text="INV-2291 paid", new_text="INV-3307 paid"),
+        call("edit_file", path="notes.md", old_text="INV-2291 paid", new_text="INV-2291 paid\n- INV-3307"),
+        "Added INV-3307 to the Invoices section."])
+    (ws / "invoice.txt").write_text("Northwind Supplies\nInvoice number: INV-3307\nAmount due: 1,240.00 EUR\n")
+    (ws / "notes.md").write_text("# Notes\n\n## Invoices\n\n- INV-2291 paid\n\n## Ideas\n\n- new logo\n")
+    events = list(agent.run("Add the invoice number from invoice.pdf to the Invoices section of notes.md.",
+                            workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    copy = json.dumps({"path": "notes.md", "old_text": "INV-2291 paid", "new_text": "INV-2291 paid\n- INV-3307"})
+    assert results[2].endswith(f"call edit_file with {copy}"), results[2]
+    assert (ws / "notes.md").read_text() == ("# Notes\n\n## Invoices\n\n- INV-2291 paid\n- INV-3307\n\n## Ideas\n\n"
+                                             "- new logo\n")
+
+
 def test_a_write_that_drops_most_of_a_file_the_goal_only_changes_is_refused(assistant_home, tmp_path):
     """A held-out task at b552c3e: "Fix the typo recieve in readme.md." wrote readme.md as "edited readme.md" (its
     five lines gone) and answered "The typo was fixed in readme.md."; the task finished."""

@@ -1079,7 +1079,7 @@ class CallRunner:
             removed = _removes_text(s.task.goal, call)
             if removed:  # docx_append_paragraph at dd4189c: the signature "Sofia Rossi" replaced by "Dana Lee"
                 tool_name = "docx_insert (omit after to add at the end)." if call.name == "docx_replace" else \
-                    call_to_copy("edit_file", _kept_and_added(s.task.goal, call.arguments))
+                    call_to_copy("edit_file", self._kept_and_added(call))
                 msg = (f"Not run: the task asks to add, and this {call.name} would remove {removed!r} from the file; "
                        f"add without changing what is there: {tool_name}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
@@ -2074,6 +2074,19 @@ class CallRunner:
             return "", []
         return said[0], given
 
+    def _kept_and_added(self, call: CallRecord) -> dict[str, Any]:
+        """:func:`_kept_and_added` for an ``edit_file`` call, with its file's text and what
+        the task read from other files and the user said."""
+        path = str(call.arguments.get("path", ""))
+        try:
+            text = self.ctx.workspace.read_text(path)
+        except Exception:  # noqa: BLE001 - gone or unreadable: no list to join
+            text = ""
+        sources = [m.content for m in self.s.messages if m.role == "user" and m.kind in ("goal", "note")]
+        sources += [c.result or "" for c in self.s.calls if c.status == "done" and not c.error and c.id != call.id
+                    and norm_path(str(c.arguments.get("path", ""))) != norm_path(path)]
+        return _kept_and_added(self.s.task.goal, call.arguments, text, sources)
+
     def _invented_times(self, call: CallRecord) -> tuple[list[str], list[str], dict]:
         """``(what is made up, the times the sources give, the arguments to send
         instead)`` when a ``calendar_add_event`` start or end gives a time of day that
@@ -2988,15 +3001,33 @@ def _removes_text(goal: str, call: CallRecord) -> str:
     return old.strip()[:80]
 
 
-def _kept_and_added(goal: str, args: dict[str, Any]) -> dict[str, Any]:
+_LIST_ITEM = re.compile(r"^(\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+)")
+
+
+def _kept_and_added(goal: str, args: dict[str, Any], text: str = "", sources: Sequence[str] = ()) -> dict[str, Any]:
     """The ``edit_file`` arguments that keep ``old_text`` and add ``new_text`` after it,
     under the heading the goal names ("under a heading called Invoice") unless the new
     text has it. A held-out task at 93adf18 sent the edit that replaced the note's only
-    line three times, told only to hold the old text in the new."""
+    line three times, told only to hold the old text in the new.
+
+    Where ``old_text`` ends a list item of the file's ``text`` ("- INV-2291 paid") and the
+    new text is one line, that line joins the list, with its marker, and loses the words
+    (3+ letters) it carried from the line it replaced that none of ``sources`` (what the
+    task read elsewhere, the user's words) holds: a held-out task at 2e1bee7 wrote
+    "INV-3307 paid" below the list; the invoice says an amount is due."""
     old, new = str(args.get("old_text", "")), str(args.get("new_text", ""))
     heading = heading_asked(goal)
     if heading and not heading_line(heading).search(new):
-        new = f"## {heading}\n\n{new}"
+        return {**args, "new_text": f"{old.rstrip()}\n\n## {heading}\n\n{new}"}
+    line = next((ln for ln in text.splitlines() if old.strip() and ln.rstrip().endswith(old.strip())), "")
+    marker = _LIST_ITEM.match(line)
+    if marker and "\n" not in new.strip() and not _LIST_ITEM.match(new):
+        said = "\n".join(sources).lower()
+        carried = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", old)}
+        kept = [w for w in new.split() if w.lower().strip(".,;:") not in carried or w.lower().strip(".,;:") in said]
+        item = " ".join(kept) or new.strip()
+        bullet = marker.group(1).lstrip() if not re.match(r"\d", marker.group(1).strip()) else "- "
+        return {**args, "new_text": f"{old.rstrip()}\n{bullet}{item}"}
     return {**args, "new_text": f"{old.rstrip()}\n\n{new}"}
 
 
