@@ -2455,6 +2455,8 @@ def test_the_example_query_averages_for_an_average_and_counts_rows_without_numbe
         "SELECT class, AVG(score) FROM grades GROUP BY class ORDER BY 2 DESC"
     assert goal_value(grades, "Which grade is best?") is None  # a lone "B" or "a" is no value the goal names
     assert _example_query(grades, "Which class has the highest total score?").startswith("SELECT class, SUM(score)")
+    # a held-out task at 2e1bee7: "What is the average score in scores.csv?" got each student's own average
+    assert _example_query(grades, "What is the average score in grades.csv?") == "SELECT AVG(score) FROM grades"
     country = NS(name="country", sql_type="VARCHAR", values=["Germany", "France", "Germany"])
     customers = NS(name="customers", columns=[NS(name="email", sql_type="VARCHAR", values=["a@x", "b@x", "c@x"]),
                                               country])
