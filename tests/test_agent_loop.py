@@ -1124,6 +1124,49 @@ def test_a_text_change_gets_the_edit_to_copy_in_the_paragraph_the_goal_points_at
     assert _pointed_paragraph(both, "Change 30 days to 45 days.", "30 days", "45 days") is None  # not clear: no hint
 
 
+def test_a_text_to_replace_everywhere_gets_the_whole_document_edit_and_no_paragraph_added(tmp_path):
+    """A held-out task at 2e1bee7: "In contract.docx, replace ACME Ltd with Acme Group everywhere." sent docx_replace
+    for paragraph 1 three times (the text is in p2-p4), then inserted a copy of p2 with the change, and finished:
+    the three "ACME Ltd" stayed, and the contract had a paragraph twice. The read gives the edit of the whole
+    document, the tool's error says how to change them all, a paragraph added for a change is refused, and an
+    "ACME Ltd" left is doubted."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+    from tools.office.docx_read import docx_to_text
+
+    import docx
+
+    goal = "In contract.docx, replace ACME Ltd with Acme Group everywhere."
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("docx_replace", path="contract.docx", find="ACME Ltd", replace="Acme Group", paragraph="1"),
+        call("docx_insert", path="contract.docx", after="1", blocks=json.dumps(
+            [{"type": "paragraph", "text": "This contract is between Acme Group and Bolt BV."}])),
+        call("docx_replace", path="contract.docx", find="ACME Ltd", replace="Acme Group", paragraph="2"),
+        "Replaced ACME Ltd with Acme Group.",
+        call("docx_replace", path="contract.docx", find="ACME Ltd", replace="Acme Group"),
+        "Replaced ACME Ltd with Acme Group in the three paragraphs."], [*FILE_TOOLS, *OFFICE_TOOLS, ASK_HUMAN],
+        approve="all", preread=True)
+    d = docx.Document()
+    for text in ("Service contract", "This contract is between ACME Ltd and Bolt BV.",
+                 "ACME Ltd provides cleaning services.", "Signed for ACME Ltd: J. Reyes"):
+        d.add_paragraph(text)
+    d.save(ws / "contract.docx")
+    events = list(agent.run(goal, workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    assert calls[0].name == "docx_read" and calls[0].result.endswith(
+        "Hint: to change 'ACME Ltd' to 'Acme Group' everywhere, call docx_replace with "
+        '{"path": "contract.docx", "find": "ACME Ltd", "replace": "Acme Group"}.'), calls[0].result[-300:]
+    assert calls[1].error and "omit paragraph to change all 3" in calls[1].result, calls[1].result
+    assert calls[2].status == "denied" and calls[2].result.startswith(
+        "Not run: the task changes 'ACME Ltd' to 'Acme Group', and docx_insert adds a paragraph"), calls[2].result
+    assert any("still holds 'ACME Ltd'" in (m.content or "") for m in store.messages(events[-1].task_id))
+    assert isinstance(events[-1], Finished), events[-1]
+    text = docx_to_text((ws / "contract.docx").read_bytes(), "contract.docx")[0]
+    assert "ACME Ltd" not in text and text.count("Acme Group") == 3 and text.count("[p") == 4, text
+    store.close()
+
+
 def test_a_paragraph_to_add_at_the_end_gets_the_insert_to_copy(tmp_path):
     """docx_append_paragraph at 483c7db: Qwen 1.5B tried docx_replace on the wrong paragraph twice, then copied the
     read as its answer twice and was handed off. After the read, the docx_insert call to copy appends the quoted

@@ -422,6 +422,9 @@ class CallRunner:
                 return ""
             paragraphs = [(int(m.group(1)), m.group(2)) for m in re.finditer(r"^\[p(\d+)\] (.*)$", text, re.MULTILINE)
                           if old in m.group(2)]
+            if len(paragraphs) > 1 and _EVERY.search(self.s.task.goal):  # a held-out task at 2e1bee7
+                args = {"path": path, "find": old, "replace": new}
+                return f"Hint: to change {old!r} to {new!r} everywhere, {call_to_copy('docx_replace', args)}."
             n = _pointed_paragraph(paragraphs, self.s.task.goal, old, new)
             if n is None:
                 return ""
@@ -1052,6 +1055,12 @@ class CallRunner:
                 msg = (f"Not run: step {again.step} already changed {old!r} to {new!r} in {again.arguments.get('path')}"
                        f", the one change the task asks for; this would change it in a place the task leaves alone. "
                        "If that completes the task, give your final answer.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            change = text_change(s.task.goal) if call.name == "docx_insert" and not _ADDS.search(s.task.goal) else None
+            if change:  # a held-out task at 2e1bee7: p2 with the change inserted after p1; the old p2 stayed
+                args = {"path": call.arguments.get("path"), "find": change[0], "replace": change[1]}
+                msg = (f"Not run: the task changes {change[0]!r} to {change[1]!r}, and docx_insert adds a paragraph; "
+                       f"change the text where it is: {call_to_copy('docx_replace', args)}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             added = _adds_again(call, s.calls)
             if added is not None:  # docx_append_paragraph at 4df8dd6: the paragraph added three times

@@ -639,12 +639,18 @@ _INTO_NEXT = re.compile(r"(?![^\n]*\b(?:and|then|also)\b)[^\n.!?;]{0,60}?\b(?:in
 _FROM_TO = re.compile(r"\b(?:chang|replac|updat|correct|fix|edit|amend)\w*\b.{0,80}?\bfrom\s+[\"'\u201c]?(?P<old>[^\"'"
                       r"\u201d\n]{1,40}?)[\"'\u201d]?\s+to\s+[\"'\u201c]?(?P<new>[^\"'\u201d\n]{1,40}?)[\"'\u201d]?"
                       r"(?=\s*(?:[.;!?]|,\s|$)|\s+(?:in|and|but|throughout)\b)", re.IGNORECASE)
+#: "replace ACME Ltd with Acme Group everywhere", 'replace the word "colour" with "color"'
+_REPLACE_WITH = re.compile(r"\breplac\w*\s+(?:(?:all|every)\s+(?:of\s+)?)?(?:the\s+)?(?:(?:word|text|name|phrase|"
+                           r"string)s?\s+)?[\"'\u201c]?(?P<old>[^\"'\u201d\n]{1,40}?)[\"'\u201d]?\s+(?:with|by)\s+"
+                           r"[\"'\u201c]?(?P<new>[^\"'\u201d\n]{1,40}?)[\"'\u201d]?"
+                           r"(?=\s*(?:[.;!?]|,\s|$)|\s+(?:in|and|but|throughout|everywhere)\b)", re.IGNORECASE)
 _TEXT_DOCUMENTS = (".docx", ".txt", ".md")
 
 
-def _document_text(path: Path) -> str | None:
-    """The text of a Word document or a plain-text file, lower-cased with runs of
-    white space as one space; None when it cannot be read (another check's business)."""
+def _document_text(path: Path, *, lower: bool = True) -> str | None:
+    """The text of a Word document or a plain-text file, lower-cased (unless ``lower``
+    is False) with runs of white space as one space; None when it cannot be read
+    (another check's business)."""
     try:
         if path.stat().st_size > 5_000_000:
             return None
@@ -656,15 +662,16 @@ def _document_text(path: Path) -> str | None:
             text = path.read_text(encoding="utf-8", errors="replace")
     except Exception:  # noqa: BLE001 - a missing or broken file is reported by the checks that look for it
         return None
-    return " ".join(text.split()).lower()
+    text = " ".join(text.split())
+    return text.lower() if lower else text
 
 
 def text_change(goal: str) -> tuple[str, str] | None:
     """``(old, new)`` when ``goal`` asks to change text "from old to new" ("change the
     notice period from 30 days to 60 days" -> ("30 days", "60 days")); None otherwise,
     and when the new text is a file name ("from data.csv to out.xlsx")."""
-    m = _FROM_TO.search(goal)
-    if not m or _PATH.fullmatch(m.group("new").strip()):
+    m = _FROM_TO.search(goal) or _REPLACE_WITH.search(goal)
+    if not m or _PATH.fullmatch(m.group("new").strip()) or _PATH.fullmatch(m.group("old").strip()):
         return None
     return m.group("old").strip(), m.group("new").strip()
 
@@ -682,11 +689,19 @@ def _change_not_in_file(ev: Evidence) -> str:
     for rel in [*goal_files(ev.goal)[0], *goal_files(ev.goal)[1]]:
         if not rel.lower().endswith(_TEXT_DOCUMENTS) or norm_path(rel) not in touched:
             continue
-        text = _document_text(Path(ev.workspace) / rel)
-        if text is not None and " ".join(new.split()).lower() not in text:
+        text = _document_text(Path(ev.workspace) / rel, lower=False)
+        if text is not None and " ".join(new.split()).lower() not in text.lower():
             return (f"the task asks to change {old!r} to {new!r} in {rel}, but {rel} does not hold {new!r} now; "
                     "read it and make the change")
+        if text is not None and _EVERYWHERE.search(ev.goal) and " ".join(old.split()) in text \
+                and old.lower() not in new.lower():
+            # a held-out task at 2e1bee7: "replace ACME Ltd with Acme Group everywhere" left all three
+            return (f"the task asks to change {old!r} to {new!r} everywhere in {rel}, but {rel} still holds "
+                    f"{old!r}; change every one")
     return ""
+
+
+_EVERYWHERE = re.compile(r"\b(all|every|each|everywhere|throughout|wherever)\b", re.IGNORECASE)
 
 
 _MAGIC = {".xlsx": (b"PK", "Excel workbook"), ".docx": (b"PK", "Word document"),  # both are zip files

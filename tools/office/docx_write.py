@@ -278,7 +278,8 @@ def docx_replace(ctx: ToolContext, params: DocxReplaceParams) -> ToolResult:
             elsewhere = [(i, _text(p)) for i, p in enumerate(numbered, 1) if params.find in _text(p)]
             if elsewhere:
                 shown = "; ".join(f"p{i}: {_around(t, params.find)}" for i, t in elsewhere[:3])
-                hint = f"it is in {shown}. Pass that paragraph number; nothing was changed."
+                every = f" (or omit paragraph to change all {len(elsewhere)})" if len(elsewhere) > 1 else ""
+                hint = f"it is in {shown}. Pass that paragraph number{every}; nothing was changed."
         raise ToolError(f"text not found in {scope}; {hint}")
     out, in_place = _target(ctx, params.path, params.output)
     _save(ctx, doc, out, overwrite=in_place)
