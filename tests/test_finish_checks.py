@@ -3994,6 +3994,22 @@ def test_the_group_a_ranking_names_is_checked_on_the_rows_of_the_value_the_goal_
     assert not any("have the most" in p for p in problems("Tim and Rosa tie, with 3 sick days each."))
 
 
+def test_a_total_with_bounds_the_goal_gives_is_checked_against_the_files_rows(tmp_path):
+    """A held-out task at 2e1bee7: "How much did we spend on travel in October according to expenses.xlsx?" got
+    travel's sum of every month as the hint's example. The harness adds up the rows within every bound the goal
+    gives; an answer without that sum is doubted, with the query to copy."""
+    rows = ("date,category,amount\n2026-09-28,travel,210\n2026-10-03,travel,145.5\n2026-10-09,meals,38\n"
+            "2026-10-17,travel,320\n2026-10-30,office,64\n2026-11-02,travel,99\n")
+    problems = _table_question(tmp_path, "expenses.csv", rows,
+                               "How much did we spend on travel in October according to expenses.csv?")
+    got = problems("We spent 774.5 on travel in October.")
+    assert ("the rows of expenses.csv whose category is 'travel', in October, add up to 465.5, and the answer does "
+            "not give that; call table_query with {\"sql\": \"SELECT SUM(amount) FROM expenses WHERE category = "
+            "'travel' AND month(date) = 10\"}") in got, got
+    assert not any("add up to" in p for p in problems("We spent 465.5 on travel in October."))
+    assert not any("add up to" in p for p in problems("Travel cost 465.50 EUR."))
+
+
 def test_the_files_a_search_found_answer_which_files_mention_a_word(tmp_path):
     """A held-out task at 93adf18: "Which of the letters in the letters folder mention a refund?" started with the
     grep of the folder (two PDFs matched), answered "... two files that mention a refund: airline.pdf and shop.pdf."

@@ -30,9 +30,10 @@ from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .ending import touched_paths
 from .evidence import NOT_READING, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, norm_path, \
     number_problems, result_gist
-from .dates_said import clock_times, month_number
+from .dates_said import clock_times
 from .figures import AVERAGE
-from .table_goal import ROW_EXTREME, SUMMED, goal_value, is_number, number_column, row_filter
+from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, number_column, \
+    row_filter
 from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
@@ -3166,7 +3167,9 @@ def _filtered_sum(table: Any, goal: str) -> str:
     if _RANKS_OR_SPLITS.search(goal) and any(c.name != found[0] and len(set(c.values)) < len(c.values)
                                              for c in _named_texts(table, goal)):
         return ""  # "Which vendor did we pay the most for travel?": a ranking of vendors, kept to travel's rows
-    return f"SELECT SUM({number}) FROM {table.name} WHERE {found[0]} = '{_sql_text(found[1])}'"
+    # with every other bound the goal gives: "on travel in October" (a held-out task at 2e1bee7 got travel's sum
+    # of every month)
+    return f"SELECT SUM({number}) FROM {table.name} WHERE {' AND '.join(f.sql for f in goal_filters(table, goal))}"
 
 
 def _named_texts(table: Any, goal: str) -> list[Any]:
@@ -3253,24 +3256,15 @@ def _example_query(table: Any, goal: str = "") -> str:
 _SINGLE = re.compile(r"\b(single|individual)\b", re.IGNORECASE)
 
 
-#: a month the goal names ("in March", "for march 2026"; "May" only capitalised: "may" is a verb)
-_MONTH = re.compile(r"\b(?P<name>(?i:january|february|march|april|june|july|august|september|october|november|"
-                    r"december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)|May)\b(?:\s+(?P<year>\d{4})\b)?")
-
-
 def _month_sum(table: Any, goal: str) -> str:
     """``SELECT SUM(amount) FROM t WHERE month(date) = 3`` when the goal names a month by
     its name and the table has a date column and a number column; else "". A held-out
     task at 000bd0d: "How much did we spend in March according to spending.csv?" got no
     hint, summed one day's rows (WHERE date = '2026-03-31'), then added by hand."""
-    m = _MONTH.search(goal)
-    dated = next((c.name for c in table.columns if c.sql_type in ("DATE", "TIMESTAMP")), None)
-    number = number_column(table)
-    if m is None or dated is None or number is None:
+    month, number = month_filter(table, goal), number_column(table)
+    if month is None or number is None:
         return ""
-    year = f" AND year({dated}) = {m.group('year')}" if m.group("year") else ""
-    return (f"SELECT SUM({number}) FROM {table.name} WHERE month({dated}) = "
-            f"{month_number(m.group('name'))}{year}")
+    return f"SELECT SUM({number}) FROM {table.name} WHERE {month.sql}"
 
 
 def _bounded_query(table: Any, goal: str) -> str:

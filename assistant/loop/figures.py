@@ -20,7 +20,7 @@ from .evidence import SMALL_INTEGER, _CELL_NUMBER, _COMMON, _FENCE_LINE, _FILE_O
 from .numbers import normalise_number
 from .answer_form import _result_rows, answer_to_copy
 from .recap import call_to_copy
-from .table_goal import ROW_EXTREME, SUMMED, goal_value, number_column, row_filter
+from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, number_column, row_filter
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -544,6 +544,39 @@ def not_the_top_group(answer: str, ev: Evidence) -> str:
         most = "the fewest" if low else "the most"
         return (f"the answer names {names}, but {among}{' and '.join(tops[:5])} "
                 f"{'has' if len(tops) == 1 else 'have'} {most} ({best:g}); "
+                f"{call_to_copy('table_query', {'sql': sql})}")
+    return ""
+
+
+def bounded_total_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks for one total of the one table file it names,
+    within bounds the goal gives (the value of a text column, a date or month, an
+    amount: :func:`table_goal.goal_filters`), and the answer gives numbers, none of
+    them the sum of the number column over those rows ("" otherwise), with that sum and
+    its query. A held-out task at 2e1bee7: "How much did we spend on travel in October
+    ...?" got every month's travel as the hint's example."""
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    if not asks_only_a_question(ev.goal) or not _TOTAL_ASKED.search(ev.goal) or _GROUPS_ASKED.search(ev.goal) \
+            or AVERAGE.search(ev.goal) or len(files) != 1:
+        return ""
+    said = set(_source_numbers([answer]))
+    tables = _file_tables(ev.workspace, files[0]) if said else []
+    for table in tables if len(tables) == 1 else []:  # a workbook's sheets: which ones is the sheet checks' business
+        number, bounds = number_column(table), goal_filters(table, ev.goal)
+        if number is None or not bounds or table.rows > 5000:
+            continue
+        values = {c.name: c.values for c in table.columns}
+        total = sum(float(values[number][i]) for i in range(table.rows)
+                    if isinstance(values[number][i], (int, float, decimal.Decimal))
+                    and all(f.keep(values[f.column][i]) for f in bounds))
+        total = round(total, 6)
+        if normalise_number(f"{total:.6f}") in said:
+            return ""
+        where = " AND ".join(f.sql for f in bounds)
+        whose = ", ".join(f"whose {f.said.replace(' ', ' is ', 1)}" if f.column == f.said.split(" ")[0] else f.said
+                          for f in bounds)
+        sql = f"SELECT SUM({number}) FROM {table.name} WHERE {where}"
+        return (f"the rows of {files[0]} {whose}, add up to {total:g}, and the answer does not give that; "
                 f"{call_to_copy('table_query', {'sql': sql})}")
     return ""
 

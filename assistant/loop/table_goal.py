@@ -11,10 +11,10 @@ import re
 from datetime import date, timedelta
 from typing import Any, Callable, NamedTuple
 
-from .dates_said import dates_in, real_day
+from .dates_said import dates_in, month_number, real_day
 
-__all__ = ["goal_value", "date_filter", "number_filter", "row_filter", "RowFilter", "number_column", "is_number",
-           "ROW_EXTREME", "SUMMED"]
+__all__ = ["goal_value", "date_filter", "number_filter", "month_filter", "goal_filters", "row_filter", "RowFilter",
+           "number_column", "is_number", "ROW_EXTREME", "SUMMED", "MONTH_SAID"]
 
 
 #: a goal that ranks rows by a value of their own: "the lowest price for paper", not "the highest total"
@@ -169,6 +169,41 @@ def number_filter(table: Any, goal: str) -> RowFilter | None:
     words_of = {">": "over", ">=": "at least", "<": "under", "<=": "at most"}[op]
     return RowFilter(col, f"{col} {op} {shown}", f"{words_of} {shown}", lambda v, test=test: isinstance(
         v, (int, float, decimal.Decimal)) and not isinstance(v, bool) and test(float(v)))
+
+
+#: a month the goal names ("in March", "for march 2026"; "May" only capitalised: "may" is a verb)
+MONTH_SAID = re.compile(r"\b(?P<name>(?i:january|february|march|april|june|july|august|september|october|november|"
+                        r"december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)|May)\b(?:\s+(?P<year>\d{4})\b)?")
+
+
+def month_filter(table: Any, goal: str) -> RowFilter | None:
+    """The month ``goal`` names by its name ("in October", "for March 2026") as a bound
+    on ``table``'s first date column, or None (no date column, no month named)."""
+    m = MONTH_SAID.search(goal)
+    dated = next((c.name for c in table.columns if c.sql_type in ("DATE", "TIMESTAMP")), None)
+    if m is None or dated is None:
+        return None
+    month = month_number(m.group("name"))
+    year = int(m.group("year")) if m.group("year") else None
+    sql = f"month({dated}) = {month}" + (f" AND year({dated}) = {year}" if year else "")
+    said = m.group(0)
+    return RowFilter(dated, sql, f"in {said}", lambda v: _day(v) is not None and _day(v).month == month
+                     and (year is None or _day(v).year == year))
+
+
+def goal_filters(table: Any, goal: str) -> list[RowFilter]:
+    """Every bound ``goal`` puts on ``table``'s rows: the value of a text column it names
+    (:func:`goal_value`, "travel"), a date or month (:func:`date_filter`,
+    :func:`month_filter`) and an amount (:func:`number_filter`); [] when none."""
+    out = []
+    found = goal_value(table, goal)
+    if found:
+        column, value = found
+        out.append(RowFilter(column, f"{column} = '{value.replace(chr(39), chr(39) * 2)}'", f"{column} {value!r}",
+                             lambda v: str(v).strip().lower() == value.lower()))
+    when = date_filter(table, goal) or month_filter(table, goal)
+    amount = number_filter(table, goal)
+    return out + [f for f in (when, amount) if f is not None]
 
 
 def row_filter(table: Any, goal: str) -> RowFilter | None:
