@@ -2827,6 +2827,18 @@ def test_a_delete_of_more_than_the_files_of_the_kind_asked_is_refused(assistant_
     assert sorted(p.name for p in (ws / "drafts").iterdir()) == ["plan.txt"]
 
 
+def test_a_read_of_a_file_whose_words_the_goal_counts_gives_the_count(assistant_home, tmp_path):
+    """A held-out task at 2e1bee7: "How many words are in essay.txt?" (17) was answered "7"."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [call("read_file", path="essay.txt"),
+                                                                "essay.txt has 17 words."])
+    (ws / "essay.txt").write_text("The quick brown fox jumps over the lazy dog.\nIt was a sunny day in the park.\n")
+    events = list(agent.run("How many words are in essay.txt?", workspace=ws))
+    store.close()
+    read = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert read.result.endswith("Note: the harness counted essay.txt: 17 words."), read.result
+    assert isinstance(events[-1], Finished)
+
+
 def test_a_write_that_drops_most_of_a_file_the_goal_only_changes_is_refused(assistant_home, tmp_path):
     """A held-out task at b552c3e: "Fix the typo recieve in readme.md." wrote readme.md as "edited readme.md" (its
     five lines gone) and answered "The typo was fixed in readme.md."; the task finished."""

@@ -4010,6 +4010,25 @@ def test_a_total_with_bounds_the_goal_gives_is_checked_against_the_files_rows(tm
     assert not any("add up to" in p for p in problems("Travel cost 465.50 EUR."))
 
 
+def test_a_count_of_the_words_of_a_file_is_the_harness_s(tmp_path):
+    """A held-out task at 2e1bee7: "How many words are in essay.txt?" (17 words) was answered "7", a small number
+    the number check lets pass, and the task finished."""
+    from assistant.loop.named_files import text_count
+
+    (tmp_path / "essay.txt").write_text("The quick brown fox jumps over the lazy dog.\nIt was a sunny day in the "
+                                        "park.\n\n")
+    assert text_count("How many words are in essay.txt?", tmp_path) == (17, "words", "essay.txt")
+    assert text_count("How many lines does essay.txt have?", tmp_path) == (2, "lines", "essay.txt")  # not blank
+    assert text_count("How many characters are in essay.txt?", tmp_path)[:2] == (75, "characters")
+    assert text_count("How many words are in nope.txt?", tmp_path) is None
+    assert text_count("How many invoices are in essay.txt?", tmp_path) is None
+    read = _done("read_file", "essay.txt (utf-8, 3 lines)\n1\tThe quick ...", path="essay.txt")
+    ev = Evidence("How many words are in essay.txt?", tmp_path, calls=[read], tool_names=TOOLS)
+    assert ("the task asks how many words essay.txt has, and the answer does not give the count; it has 17 words "
+            "(the harness counted them): answer with that count") in finish_problems("essay.txt has 7 words.", ev)
+    assert finish_problems("essay.txt has 17 words.", ev) == []
+
+
 def test_the_files_a_search_found_answer_which_files_mention_a_word(tmp_path):
     """A held-out task at 93adf18: "Which of the letters in the letters folder mention a refund?" started with the
     grep of the folder (two PDFs matched), answered "... two files that mention a refund: airline.pdf and shop.pdf."

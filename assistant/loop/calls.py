@@ -37,7 +37,7 @@ from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number
 from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
-from .named_files import grep_call, text_change, unread_inputs
+from .named_files import grep_call, text_change, text_count, unread_inputs
 from .policy import decide
 from .preread import PREREAD_STEP
 from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far, next_call_to_copy
@@ -204,6 +204,7 @@ class CallRunner:
         hint = self._sheet_totals_hint(call, result) or self._column_hint(call, result) \
             or self._table_hint(call, result) or self._rename_hint(call, result) \
             or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) \
+            or self._count_hint(call, result) \
             or self._cannot_hint(call, result) or self._edit_hint(call, result) \
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
             or _sheet_hint(call, result)
@@ -576,6 +577,16 @@ class CallRunner:
             return ""
         moves = " then ".join(json.dumps({"src": f"{folder}/*.{e}", "dest": f"{folder}/{e}"}) for e in exts)
         return f"Hint: to sort the files left in {folder} by extension, call move with {moves}."
+
+    def _count_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The count of words (lines, characters, ...) the goal asks of the file just read,
+        counted by the harness (:func:`named_files.text_count`; "" otherwise)."""
+        if result.error or call.name not in ("read_file", "docx_read"):
+            return ""
+        tally = text_count(self.s.task.goal, self.s.task.workspace)
+        if tally is None or norm_path(str(call.arguments.get("path", ""))) != norm_path(tally[2]):
+            return ""
+        return f"Note: the harness counted {tally[2]}: {tally[0]} {tally[1]}."
 
     def _sorted_lines_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``write_file`` call that writes a text file the goal asks to sort

@@ -25,7 +25,8 @@ from .answer_form import answer_to_copy
 from .recap import call_to_copy
 from .verify import exists_somewhere
 
-__all__ = ["unread_inputs", "grep_call", "file_problems", "text_change", "left_out_output", "goal_folders"]
+__all__ = ["unread_inputs", "grep_call", "file_problems", "text_change", "left_out_output", "goal_folders",
+           "text_count"]
 
 
 _CLAIM = re.compile(r"\b(wr[io]te|written|creat(?:e|ed)|sav(?:e|ed)|updat(?:e|ed)|export(?:ed)?|generat(?:e|ed)|"
@@ -646,6 +647,40 @@ _REPLACE_WITH = re.compile(r"\breplac\w*\s+(?:(?:all|every)\s+(?:of\s+)?)?(?:the
                            r"[\"'\u201c]?(?P<new>[^\"'\u201d\n]{1,40}?)[\"'\u201d]?"
                            r"(?=\s*(?:[.;!?]|,\s|$)|\s+(?:in|and|but|throughout|everywhere)\b)", re.IGNORECASE)
 _TEXT_DOCUMENTS = (".docx", ".txt", ".md")
+
+
+_COUNT_ASKED = re.compile(r"\bhow many (?P<unit>words|lines|characters|letters|paragraphs|sentences)\b", re.IGNORECASE)
+
+
+def text_count(goal: str, workspace: str | Path) -> tuple[int, str, str] | None:
+    """``(count, unit, path)`` when ``goal`` asks how many words, lines (not blank),
+    characters (line breaks aside), paragraphs (blocks between blank lines) or
+    sentences a text file or Word document it names holds, counted by the harness;
+    None otherwise. A held-out task at 2e1bee7: "How many words are in essay.txt?"
+    (17) was answered "7"; a small model does not count."""
+    m = _COUNT_ASKED.search(goal)
+    files = [f for f in goal_files(goal)[1] if f.lower().endswith((".txt", ".md", ".docx"))]
+    if m is None or len(files) != 1:
+        return None
+    path = Path(workspace) / files[0]
+    try:
+        if path.stat().st_size > 5_000_000:
+            return None
+        if path.suffix.lower() == ".docx":
+            from tools.office.docx_read import docx_to_text
+
+            text = re.sub(r"^\[p\d+\] ?", "", docx_to_text(path.read_bytes(), path.name, changes="accepted")[0],
+                          flags=re.MULTILINE)
+        else:
+            text = path.read_text(encoding="utf-8", errors="replace")
+    except Exception:  # noqa: BLE001 - a missing or unreadable file is another check's business
+        return None
+    unit = m.group("unit").lower().replace("letters", "characters")
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    count = {"words": len(text.split()), "lines": len(lines), "characters": sum(len(ln) for ln in text.splitlines()),
+             "paragraphs": len([b for b in re.split(r"\n\s*\n", text) if b.strip()]),
+             "sentences": len(re.findall(r"[^.!?\s][^.!?]*[.!?]+", text))}[unit]
+    return count, unit, files[0]
 
 
 def _document_text(path: Path, *, lower: bool = True) -> str | None:
