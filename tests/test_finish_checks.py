@@ -2956,6 +2956,26 @@ def test_a_canned_refusal_after_the_change_was_made_is_doubted(tmp_path):
                                                                                       tool_names=TOOLS)))
 
 
+@pytest.mark.parametrize("answer, empty", [
+    ("Thank you for the information.", True),  # a held-out task at 2e1bee7, after three photos were renamed
+    ("You're welcome! Let me know if you need anything else.", True),
+    ("Sure!", True),
+    ("Thank you. I renamed beach.jpeg, city.jpeg and dog.JPEG to .jpg.", False),
+    ("Renamed the three .jpeg files to .jpg.", False),
+])
+def test_an_answer_of_courtesies_alone_after_the_change_is_doubted(tmp_path, answer, empty):
+    (tmp_path / "photos").mkdir()
+    goal = "Rename the .jpeg files in the photos folder to .jpg."
+    renamed = _done("rename_many", "renamed 3 files: photos/beach.jpeg -> photos/beach.jpg; photos/city.jpeg -> "
+                    "photos/city.jpg; photos/dog.JPEG -> photos/dog.jpg. Undo can restore the old names.",
+                    folder="photos", find=".jpeg", replace=".jpg")
+    renamed.risk = "destructive"
+    problems = finish_problems(answer, Evidence(goal, tmp_path, calls=[renamed], touched=["photos/beach.jpg"],
+                                                tool_names=TOOLS))
+    said = any(p.startswith("the answer does not say what was done; rename_many at step 1 did it") for p in problems)
+    assert said is empty, problems
+
+
 def test_an_answer_telling_the_user_to_call_a_tool_is_refused_or_loses_that_sentence(tmp_path):
     """docx_edit_clause at 0417c73: the clause changed, then "To confirm the change, you can call docx_read again to
     see if the notice period has been updated to 60 days." finished the task: the user has no tools."""

@@ -609,6 +609,14 @@ _NO_TROUBLE = re.compile(r"\b(did ?n[o']t|could ?n[o']t|was ?n[o']t|were ?n[o']t
                          r"information or files?)\b", re.IGNORECASE)
 
 
+#: an answer of courtesies alone: "Thank you for the information.", "You're welcome! Let me know if ..."
+_COURTESY = (r"(?:thanks?(?: you)?(?: (?:so|very) much)?(?: for [^.!?]{0,60})?|you['\u2019]?re (?:very )?welcome|sure|"
+             r"ok(?:ay)?|great|glad to help|happy to help|no problem|my pleasure|"
+             r"(?:please )?let me know [^.!?]{0,80}|(?:is there )?anything else[^.!?]{0,60}|have a (?:nice|great|good) "
+             r"day)")
+_COURTESY_ONLY = re.compile(rf"(?:\W*{_COURTESY}\s*[.!?]*)+\W*", re.IGNORECASE)
+
+
 def changed_nothing(ev: Evidence) -> bool:
     """True when the goal asks for a change and no call of this task changed anything."""
     changed = bool(list(ev.touched)) or any(c.status == "done" and not c.error and c.risk in ("write", "destructive")
@@ -830,6 +838,11 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                                       for c in ev.calls)
     did = next((c for c in reversed(ev.calls) if c.status == "done" and not c.error
                 and c.risk in ("write", "destructive") and c.name not in _HARNESS_TOOLS), None)
+    if did is not None and _COURTESY_ONLY.fullmatch(answer.strip()):
+        # a held-out task at 2e1bee7: three photos renamed, then "Thank you for the information." finished it
+        said = result_gist(did.result or "")
+        out.append(f"the answer does not say what was done; {did.name} at step {did.step} did it: say in plain "
+                   "sentences what it did" + (f", e.g. {answer_to_copy(f'Done: {said}.')}" if said else ""))
     if did is not None and CANNED_REFUSAL.match(answer):
         # docx_append_paragraph at 0417c73: the paragraph added, then "I'm sorry, but I can't assist with that."
         # finished the task: the user would read that nothing was done
