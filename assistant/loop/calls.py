@@ -1051,9 +1051,10 @@ class CallRunner:
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             report = _writes_a_report(call, s.calls)
             if report:  # files_merge_todos at dd4189c: todo/all.txt overwritten with combine_files' own message
-                msg = (f"Not run: this content is the result message of {report.name} (step {report.step}), not "
-                       f"what the file should hold; {report.name} already wrote the file. If that completes the "
-                       "task, give your final answer.")
+                what = "the diff" if _DIFF.search(str(call.arguments.get("content"))) else "the result message of"
+                shown = f"{what} {report.name} showed" if what == "the diff" else f"{what} {report.name}"
+                msg = (f"Not run: this content is {shown} (step {report.step}), not what the file should hold; "
+                       f"{report.name} already wrote the file. If that completes the task, give your final answer.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             undone = _undoes_change(s.task.goal, call, s.calls)
             if undone is not None:  # docx_edit_clause at 42e28a8: "30 days" -> "60 days", then "60 days" -> "30 days"
@@ -2870,8 +2871,15 @@ def _writes_a_report(call: CallRecord, calls: Sequence[CallRecord]) -> CallRecor
     if call.name != "write_file" or not isinstance(content, str) or not content.strip():
         return None
     text = " ".join(content.split())
+    # the diff an edit showed, written back as the file (a held-out task at 8da7e10: notes.md, twice)
+    part = _DIFF.search(content) is not None and not str(call.arguments.get("path", "")).endswith((".diff", ".patch"))
     return next((c for c in calls if c.status == "done" and not c.error and c.result and c.id != call.id
-                 and c.risk in ("write", "destructive") and " ".join(c.result.split()) == text), None)
+                 and c.risk in ("write", "destructive") and (" ".join(c.result.split()) == text
+                                                             or part and _DIFF.search(c.result))), None)
+
+
+#: a unified diff: its file header lines and a hunk
+_DIFF = re.compile(r"^--- \S.*\n\+\+\+ \S.*\n@@ ", re.MULTILINE)
 
 
 #: a goal that adds: "Add ...", or a later step "... and add it to notes.md", "..., then put ..."
