@@ -1429,6 +1429,15 @@ def test_a_file_that_holds_a_change_tools_result_message_is_doubted(tmp_path):
                for p in finish_problems("I combined them into todo/all.txt.", ev))
     (tmp_path / "todo" / "all.txt").write_text("buy milk\ncall Ana\n")
     assert not any("result message" in p for p in finish_problems("I combined them into todo/all.txt.", ev))
+    # a held-out task at 8da7e10: notes.md overwritten with the diff edit_file showed, and the task finished
+    edit = _done("edit_file", "edited notes.md:\n--- a/notes.md\n+++ b/notes.md\n@@ -3,6 +3,7 @@\n ## Invoices\n"
+                 "+- INV-3307\n", path="notes.md")
+    edit.risk = "write"
+    (tmp_path / "notes.md").write_text("--- a/notes.md\n+++ b/notes.md\n@@ -3,6 +3,7 @@\n ## Invoices\n+- INV-3307\n")
+    ev = Evidence(goal="Add INV-3307 to notes.md.", workspace=tmp_path, calls=[edit], touched=["notes.md"],
+                  written=["notes.md"])
+    assert any("notes.md holds the result message of edit_file" in p
+               for p in finish_problems("Added INV-3307 to notes.md.", ev))
 
 
 @pytest.mark.parametrize("goal, calls, doubted", [
