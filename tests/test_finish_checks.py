@@ -4039,6 +4039,20 @@ def test_a_total_with_bounds_the_goal_gives_is_checked_against_the_files_rows(tm
     assert not any("add up to" in p for p in problems("Travel cost 465.50 EUR."))
 
 
+def test_a_message_to_someone_must_name_them(tmp_path):
+    """A held-out task at 8da7e10: "Write a short email to Tom in email.txt telling him the total cost from
+    budget.xlsx." wrote a subject and the total, no "Tom"."""
+    goal = "Write a short email to Tom in email.txt telling him the total cost from budget.xlsx."
+    wrote = _done("write_file", "created email.txt (3 lines, 81 B).", path="email.txt")
+    wrote.risk = "write"
+    ev = Evidence(goal, tmp_path, calls=[wrote], touched=["email.txt"], written=["email.txt"], tool_names=TOOLS)
+    (tmp_path / "email.txt").write_text("Subject: Total cost\n\nThe total cost from budget.xlsx is 7670.5.\n")
+    assert ("the task asks for a message to Tom in email.txt, and email.txt never names Tom; address it to them "
+            '(e.g. a first line "Hi Tom,")') in finish_problems("I wrote email.txt.", ev)
+    (tmp_path / "email.txt").write_text("Hi Tom,\n\nThe total cost from budget.xlsx is 7670.5.\n")
+    assert not any("never names" in p for p in finish_problems("I wrote email.txt.", ev))
+
+
 def test_a_count_of_the_words_of_a_file_is_the_harness_s(tmp_path):
     """A held-out task at 2e1bee7: "How many words are in essay.txt?" (17 words) was answered "7", a small number
     the number check lets pass, and the task finished."""

@@ -1186,6 +1186,32 @@ def _heading_missing(ev: Evidence) -> str:
     return ""
 
 
+#: "a short email to Tom", "a letter for Mrs Diaz", "a note to the team": whom a written message is for
+_MESSAGE_TO = re.compile(r"\b(?:e-?mail|mail|letter|message|note|reply|memo|invitation)\s+(?:to|for)\s+"
+                         r"(?P<who>(?-i:[A-Z][a-z]+)(?:\s+(?-i:[A-Z][a-z]+))?)", re.IGNORECASE)
+
+
+def _recipient_missing(ev: Evidence) -> str:
+    """The doubt when the goal asks for a message to someone it names ("a short email to
+    Tom in email.txt") and the text file this task wrote for it never names them ("" otherwise).
+    A held-out task at 8da7e10: email.txt held a subject and the total, no "Tom"."""
+    m = _MESSAGE_TO.search(ev.goal)
+    outputs = [r for r in goal_files(ev.goal)[0] if r.lower().endswith((".txt", ".md", ".eml"))]
+    if m is None or not outputs:
+        return ""
+    who = m.group("who")
+    for rel in outputs:
+        path = Path(ev.workspace) / rel
+        if norm_path(rel) not in {norm_path(p) for p in ev.written} or not path.is_file() \
+                or path.stat().st_size > 200_000:
+            continue
+        if not re.search(rf"\b{re.escape(who.split()[0])}\b", path.read_text(encoding="utf-8", errors="replace"),
+                         re.IGNORECASE):
+            return (f"the task asks for a message to {who} in {rel}, and {rel} never names {who}; address it to "
+                    f"them (e.g. a first line \"Hi {who.split()[0]},\")")
+    return ""
+
+
 def _data_rows(rows: Sequence[Sequence[Any]]) -> list[Sequence[Any]]:
     """The non-empty rows of a sheet, a first row without a number (a header) left out."""
     kept = [r for r in rows if any(v not in (None, "") and str(v).strip() for v in r)]
