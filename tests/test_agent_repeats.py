@@ -2831,13 +2831,17 @@ def test_a_delete_of_more_than_the_files_of_the_kind_asked_is_refused(assistant_
     file to delete is given to copy."""
     agent, model, ws, store = _agent(assistant_home, tmp_path, [
         call("delete", path="drafts"), call("delete", path="drafts/plan.txt"), call("delete", path="drafts/empty1.txt"),
-        call("delete", path="drafts/empty2.md"), "Deleted empty1.txt and empty2.md."])
+        call("delete", path="drafts/empty2.md"), call("delete", path="drafts/empty3.txt"),
+        "Deleted empty1.txt and empty2.md."])
     (ws / "drafts").mkdir()
     for name, text in (("empty1.txt", ""), ("plan.txt", "keep me"), ("empty2.md", "")):
         (ws / "drafts" / name).write_text(text)
     events = list(agent.run("Delete the empty files in the drafts folder.", workspace=ws))
     store.close()
-    folder, plan, first, second = [e for e in events if isinstance(e, ToolCallFinished)]
+    folder, plan, first, second, third = [e for e in events if isinstance(e, ToolCallFinished)]
+    # a held-out task at a4237b0: told "there is none there now ... say so", it answered "There are no empty files"
+    assert third.result.endswith("this task deleted them (drafts/empty1.txt, drafts/empty2.md) and none is left, so "
+                                 "the task is done: say what was deleted"), third.result
     for refused, what in ((folder, "drafts"), (plan, "drafts/plan.txt")):
         assert refused.error and refused.result == (
             f"Not run: the task deletes the empty files in drafts (drafts/empty1.txt, drafts/empty2.md), not {what}; "

@@ -2985,6 +2985,21 @@ def test_an_answer_of_courtesies_alone_after_the_change_is_doubted(tmp_path, ans
     assert said is empty, problems
 
 
+def test_an_answer_that_there_was_nothing_to_do_after_the_change_is_doubted(tmp_path):
+    """A held-out task at a4237b0: the two empty files in drafts deleted, then "There are no empty files in the
+    drafts folder." finished the task."""
+    (tmp_path / "drafts").mkdir()
+    deleted = _done("delete", "deleted drafts/empty1.txt (moved to the trash; undo can restore it).",
+                    path="drafts/empty1.txt")
+    deleted.risk = "destructive"
+    ev = Evidence("Delete the empty files in the drafts folder.", tmp_path, calls=[deleted],
+                  touched=["drafts/empty1.txt"], tool_names=[*TOOLS, "delete"])
+    assert any(p.startswith("the answer says there was nothing to do, but delete at step 1 did it")
+               for p in finish_problems("There are no empty files in the drafts folder.", ev))
+    assert not any("nothing to do" in p for p in finish_problems("Deleted drafts/empty1.txt; no other file was "
+                                                                 "empty.", ev))
+
+
 def test_an_answer_telling_the_user_to_call_a_tool_is_refused_or_loses_that_sentence(tmp_path):
     """docx_edit_clause at 0417c73: the clause changed, then "To confirm the change, you can call docx_read again to
     see if the notice period has been updated to 60 days." finished the task: the user has no tools."""

@@ -2130,8 +2130,11 @@ class CallRunner:
                                  or folder == "." and "/" not in path):
             return ""
         listed = f" ({', '.join(paths[:6])})" if paths else ""
+        gone = [str(c.arguments.get("path")) for c in self.s.calls if c.name == "delete" and c.status == "done"
+                and not c.error]
         how = f"delete each: {call_to_copy('delete', {'path': paths[0]})}" if paths else \
-            f"there is none there now, so nothing is left to delete: say so"
+            (f"this task deleted them ({', '.join(gone[:6])}) and none is left, so the task is done: say what was "
+             "deleted" if gone else "there is none there, so nothing is to be deleted: say so")
         return f"Not run: the task deletes the {kind} files in {folder}{listed}, not {path}; {how}"
 
     def _kept_and_added(self, call: CallRecord) -> dict[str, Any]:

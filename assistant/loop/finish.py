@@ -615,6 +615,9 @@ _COURTESY = (r"(?:thanks?(?: you)?(?: (?:so|very) much)?(?: for [^.!?]{0,60})?|y
              r"ok(?:ay)?|great|glad to help|happy to help|no problem|my pleasure|"
              r"(?:please )?let me know [^.!?]{0,80}|(?:is there )?anything else[^.!?]{0,60}|have a (?:nice|great|good) "
              r"day)")
+#: an answer that opens by saying there was nothing: "There are no empty files in ...", "Nothing to delete."
+_NONE_FIRST = re.compile(r"^\W*(?:there\s+(?:are|is|were|was)\s+no\b|no\s+\w+(?:\s+\w+)?\s+(?:were|was)\s+found\b|"
+                         r"nothing\s+(?:to|was|needed)\b)", re.IGNORECASE)
 _COURTESY_ONLY = re.compile(rf"(?:\W*{_COURTESY}\s*[.!?]*)+\W*", re.IGNORECASE)
 
 
@@ -839,6 +842,12 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                                       for c in ev.calls)
     did = next((c for c in reversed(ev.calls) if c.status == "done" and not c.error
                 and c.risk in ("write", "destructive") and c.name not in _HARNESS_TOOLS), None)
+    if did is not None and _NONE_FIRST.match(answer) and _MUST_CHANGE.search(ev.goal):
+        # a held-out task at a4237b0: the two empty files deleted, then "There are no empty files in the drafts
+        # folder." (told by a refusal that none was left) finished it
+        said = result_gist(did.result or "")
+        out.append(f"the answer says there was nothing to do, but {did.name} at step {did.step} did it; say what "
+                   "was done" + (f", e.g. {answer_to_copy(f'Done: {said}.')}" if said else ""))
     if did is not None and _COURTESY_ONLY.fullmatch(answer.strip()):
         # a held-out task at 2e1bee7: three photos renamed, then "Thank you for the information." finished it
         said = result_gist(did.result or "")
