@@ -2564,8 +2564,20 @@ def test_a_file_moved_away_is_not_written_back_nor_a_file_rewritten_with_its_own
     results = [e for e in events if isinstance(e, ToolCallFinished)]
     assert results[1].error and results[1].result.startswith("Not run: the task asks to rename or move report.txt, "
                                                              "not to change what it says"), results[1].result
+    # at 2e1bee7 that refusal named two tools and no call; rename_many with the file's text as find followed
+    assert results[1].result.endswith('call move with {"src": "report.txt", "dest": "report-2026.txt"}'), \
+        results[1].result
     assert (ws / "report-2026.txt").read_text() == "Quarterly report draft\n"
     store.close()
+    from tools.files.writing import RenameManyParams, _rename_hint
+    from sandbox import Workspace
+
+    (tmp_path / "hint").mkdir()
+    (tmp_path / "hint" / "report.txt").write_text("Quarterly report draft\n")
+    hint = _rename_hint(Workspace(tmp_path / "hint"), RenameManyParams(folder=".", find="Quarterly report",
+                                                                       replace="Quarterly report (2026)"),
+                        ["Rename report.txt to report-2026.txt."])
+    assert hint.endswith('to rename report.txt, call move with {"src": "report.txt", "dest": "report-2026.txt"}.'), hint
 
 
 def test_a_made_up_number_in_a_total_row_gets_the_row_that_needs_none(assistant_home, tmp_path):

@@ -19,7 +19,7 @@ from typing import Any, Callable, Generator, Iterator, Sequence
 from pydantic import ValidationError
 
 from tools.base import RiskClass, Tool, ToolContext, ToolRegistry, ToolResult, format_validation_error
-from tools.files.writing import RENAME_LIKE
+from tools.files.writing import RENAME_LIKE, RENAME_ONE
 from tools.untrusted import fence
 
 from ..infra import faults
@@ -1460,8 +1460,11 @@ class CallRunner:
         rel = norm_path(path)
         if rel not in {norm_path(p) for p in goal_files(goal)[1]}:
             return ""
+        one = RENAME_ONE.search(goal)
+        how = call_to_copy("move", {"src": one.group("old"), "dest": one.group("new")}) \
+            if one and norm_path(one.group("old")) == rel else "rename_many, or move with the new name as dest"
         return (f"Not run: the task asks to rename or move {rel}, not to change what it says; leave its contents "
-                "as they are and rename it (rename_many, or move with the new name as dest).")
+                f"as they are and rename it: {how}")
 
     def _writes_what_is_there(self, call: CallRecord) -> str:
         """The refusal of a ``write_file`` that would overwrite a text file with the text

