@@ -3817,6 +3817,19 @@ def test_every_figure_around_the_one_asked_is_doubted(tmp_path):
         problems
 
 
+def test_a_time_with_its_date_and_the_quoted_line_is_one_value(tmp_path):
+    """A held-out task at 2e1bee7: "What time is the dentist appointment in notes.txt?" answered with the quoted read
+    line ("     2\tDentist: Thursday 10 December, 8:40, Dr. Lind") and "8:40 AM on Thursday, 10 December", doubted as
+    four numbers (2, 10, 8, 40); the right answer was then lost in six more steps."""
+    (tmp_path / "notes.txt").write_text("Dentist: Thursday 10 December, 8:40, Dr. Lind\n")
+    read = _done("read_file", "notes.txt (utf-8, 1 lines)\n     1\tDentist: Thursday 10 December, 8:40, Dr. Lind",
+                 path="notes.txt")
+    ev = Evidence("What time is the dentist appointment in notes.txt?", tmp_path, calls=[read], tool_names=TOOLS)
+    answer = ("The relevant line is:\n```\n     2\tDentist: Thursday 10 December, 8:40, Dr. Lind\n```\nThe time of "
+              "the dentist appointment is 8:40 AM on Thursday, 10 December.")
+    assert not any("one value" in p for p in finish_problems(answer, ev))
+
+
 def test_found_said_and_not_told_gets_the_search_lines_to_copy(tmp_path):
     """note_search at 79c170d: the plumber's line found at step 1, then "I found the plumber's name and phone number
     in the notes, but I could not find the plumber's house address." twice, told only to give the values, and the

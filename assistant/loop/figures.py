@@ -20,6 +20,7 @@ from .evidence import SMALL_INTEGER, _CELL_NUMBER, _COMMON, _FENCE_LINE, _FILE_O
 from .numbers import normalise_number
 from .answer_form import _result_rows, answer_to_copy
 from .recap import call_to_copy
+from .dates_said import dates_in
 from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, number_column, row_filter
 
 
@@ -826,6 +827,11 @@ def _many_numbers_for_one(answer: str, ev: Evidence) -> str:
     given = set(_numbers(ev.goal))
     # a phone number is one value, not four (a held-out task at a864c41: "+49 30 5550 1234" as 49, 30, 5550, 1234)
     answer = _PHONE.sub(lambda m: " phone " if len(re.sub(r"\D", "", m.group(0))) >= 7 else m.group(0), answer)
+    # so is a time of day with its date, and read_file's line numbers quoted are none (a held-out task at 2e1bee7:
+    # "8:40 AM on Thursday, 10 December" below the quoted line "     2\tDentist: ..." as 2, 10, 8, 40)
+    answer = _CLOCK_OR_LINE.sub(" ", answer)
+    for d in dates_in(answer):
+        answer = answer.replace(d.text, " date ")
     said = list(dict.fromkeys(n for n in _numbers(_LIST_MARKER.sub(" ", answer)) if n not in given))
     if len(said) < 4:
         # two or three: doubted only where one sentence gives the value alone (docx_lookup at 79c170d: the deposit's
@@ -843,6 +849,9 @@ def _many_numbers_for_one(answer: str, ev: Evidence) -> str:
             "answer with the one the task asks for, in one sentence")
 
 
+#: a time of day ("8:40", "8:40 AM", "3pm") or a read_file line number at a line's start ("     2\t")
+_CLOCK_OR_LINE = re.compile(r"(?<![\d.:])\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\b\.?)?|(?<![\d.])\d{1,2}\s*[ap]\.?m\b\.?"
+                            r"|^[ \t]*\d+\t", re.IGNORECASE | re.MULTILINE)
 #: a phone number as written: "+49 30 5550 1234", "(030) 555-0123"
 _PHONE = re.compile(r"(?<![\w+])\+?\(?\d[\d ()/-]{5,}\d(?![\w.,]\d)")
 _UNIT_BEFORE = re.compile(r"([$€£]|\b[A-Z]{3})\s?$")
