@@ -850,8 +850,8 @@ def _many_numbers_for_one(answer: str, ev: Evidence) -> str:
 
 
 #: a time of day ("8:40", "8:40 AM", "3pm") or a read_file line number at a line's start ("     2\t")
-_CLOCK_OR_LINE = re.compile(r"(?<![\d.:])\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\b\.?)?|(?<![\d.])\d{1,2}\s*[ap]\.?m\b\.?"
-                            r"|^[ \t]*\d+\t", re.IGNORECASE | re.MULTILINE)
+_CLOCK_OR_LINE = re.compile(r"(?<![\d.:])\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\b\.?)?"
+                            r"|(?<![\d.])\d{1,2}\s*[ap]\.?m\b\.?|^[ \t]*\d+\t", re.IGNORECASE | re.MULTILINE)
 #: a phone number as written: "+49 30 5550 1234", "(030) 555-0123"
 _PHONE = re.compile(r"(?<![\w+])\+?\(?\d[\d ()/-]{5,}\d(?![\w.,]\d)")
 _UNIT_BEFORE = re.compile(r"([$€£]|\b[A-Z]{3})\s?$")
