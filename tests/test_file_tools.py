@@ -105,9 +105,13 @@ def test_not_found_says_what_to_do_next(ctx: ToolContext) -> None:
 def test_a_wildcard_path_is_told_that_paths_are_never_wildcards(ctx: ToolContext) -> None:
     """Qwen 1.5B copied "todo/*.txt" to todo/all.txt to combine files, got "not found" and gave up."""
     ctx.workspace.write_text("todo/a.txt", "milk\n")
-    r = call(ctx, "copy", src="todo/*.txt", dest="todo/all.txt")
+    r = call(ctx, "read_file", path="todo/*.txt")
     assert r.error and "never wildcards" in r.text and "find_files" in r.text and "combine_files joins" in r.text
     assert "never wildcards" not in call(ctx, "read_file", path="nope.txt").text
+    # copy takes a wildcard into a folder since 2e1bee7; into a file name, the files are to be joined
+    r = call(ctx, "copy", src="todo/*.txt", dest="todo/all.txt")
+    assert r.error and 'call combine_files with {"src": "todo/*.txt", "dest": "todo/all.txt"}' in r.text, r.text
+    assert not ctx.workspace.exists("todo/all.txt")
 
 
 def test_write_file_creates_then_overwrites_with_a_diff(ctx: ToolContext) -> None:
@@ -384,6 +388,24 @@ def test_rename_many_changes_an_extension_in_any_case(ctx: ToolContext) -> None:
     assert not out.error, out.text
     assert sorted(p.name for p in (root / "photos").iterdir()) == ["beach.jpg", "cat.png", "dog.jpg",
                                                                     "jpeg-notes.txt"]
+
+
+def test_copy_with_a_wildcard_copies_each_matching_file_into_the_folder(ctx: ToolContext) -> None:
+    """A held-out task at 2e1bee7: "Copy the PDF files from inbox into a new folder called archive." sent
+    copy with inbox/*.pdf (refused: no wildcards), then read files, and paused at its step budget."""
+    root = Path(ctx.workspace.root)
+    (root / "inbox").mkdir()
+    for name in ("a.pdf", "b.PDF", "c.txt"):
+        (root / "inbox" / name).write_bytes(b"%PDF " + name.encode())
+    out = call(ctx, "copy", src="inbox/*.pdf", dest="archive/*.pdf")
+    assert not out.error, out.text
+    assert out.text.startswith("copied 2 files: inbox/a.pdf -> archive/a.pdf; inbox/b.PDF -> archive/b.PDF")
+    assert sorted(p.name for p in (root / "archive").iterdir()) == ["a.pdf", "b.PDF"]
+    assert sorted(p.name for p in (root / "inbox").iterdir()) == ["a.pdf", "b.PDF", "c.txt"]  # the originals stay
+    assert (root / "archive" / "a.pdf").read_bytes() == b"%PDF a.pdf"
+    out = call(ctx, "copy", src="inbox/*.pdf", dest="archive")
+    assert out.error and "would overwrite archive/a.pdf" in out.text
+    assert call(ctx, "copy", src="inbox/*.docx", dest="archive").error
 
 
 def test_rename_many_says_what_it_is_not(ctx: ToolContext) -> None:

