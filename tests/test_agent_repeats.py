@@ -2901,6 +2901,22 @@ def test_a_write_that_drops_most_of_a_file_the_goal_only_changes_is_refused(assi
     store.close()
     _, dropped = [e for e in events if isinstance(e, ToolCallFinished)]
     assert dropped.error and "keep 3 of them" in dropped.result, dropped.result
+    # at 2e1bee7: "Add Olive Oil with a price of 8.90 to prices.csv." wrote prices.csv as " 4,Olive Oil,8.90" (its
+    # three lines gone, read_file's line number kept) and finished; an add keeps every line, and the write that
+    # does is given
+    (tmp_path / "add").mkdir()
+    agent, model, ws, store = _agent(assistant_home, tmp_path / "add", [
+        call("read_file", path="prices.csv"), call("write_file", path="prices.csv", content=" 4,Olive Oil,8.90"),
+        "Added Olive Oil."])
+    (ws / "prices.csv").write_text("product,price\nTea,3.50\nCoffee,7.20\n")
+    events = list(agent.run("Add Olive Oil with a price of 8.90 to prices.csv.", workspace=ws))
+    store.close()
+    _, wiped = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert wiped.error and wiped.result.startswith("Not run: this write_file would replace prices.csv's 3 lines with "
+                                                   "1 and keep none of them"), wiped.result
+    assert wiped.result.endswith('To add to it, call write_file with {"path": "prices.csv", "content": '
+                                 '"product,price\\nTea,3.50\\nCoffee,7.20\\nOlive Oil,8.90\\n"}'), wiped.result
+    assert (ws / "prices.csv").read_text() == "product,price\nTea,3.50\nCoffee,7.20\n"
 
 
 def test_a_sheet_no_one_asked_for_in_a_workbook_this_task_wrote_is_refused(assistant_home, tmp_path):

@@ -1515,9 +1515,12 @@ class CallRunner:
 
         path, content = call.arguments.get("path"), call.arguments.get("content")
         goal = self.s.task.goal
+        named = {norm_path(p) for p in (*goal_files(goal)[0], *goal_files(goal)[1])}
+        # "Add Olive Oil ... to prices.csv" names prices.csv as written: a file the user had all the same
         if call.name != "write_file" or not isinstance(path, str) or not isinstance(content, str) \
                 or not (_CHANGES_TEXT.search(goal) or _ADDS.search(goal)) or _REWRITES.search(goal) \
-                or norm_path(path) not in {norm_path(p) for p in goal_files(goal)[1]}:
+                or norm_path(path) not in named or norm_path(path) in {norm_path(p) for p in self._made()} \
+                or _writes_a_report(call, self.s.calls) is not None:  # a tool's result written back: refused below
             return ""
         target = Path(self.s.task.workspace) / norm_path(path)
         try:
@@ -1531,13 +1534,22 @@ class CallRunner:
         close = len(held) * len(new) <= 40_000  # line by line only for a small file: the pairs cost time
         kept = sum(old in same or close and any(difflib.SequenceMatcher(None, old, line).ratio() >= 0.6
                                                 for line in new) for old in held)
-        # a typo fixed changes words, never drops a line (a held-out task at 4361efa left out the heading)
-        if len(held) < 3 or (kept == len(held) if typo_asked(goal) else kept * 2 >= len(held)):
+        # a typo fixed changes words, never drops a line (a held-out task at 4361efa left out the heading); nor
+        # does an add (at 2e1bee7 prices.csv became its one new row)
+        adds = bool(_ADDS.search(goal)) and not _CHANGES_TEXT.search(goal)
+        if len(held) < 3 or (kept == len(held) if typo_asked(goal) or adds else kept * 2 >= len(held)):
             return ""
-        return (f"Not run: this write_file would replace {norm_path(path)}'s {len(held)} lines with {len(new)} and "
-                f"keep {'none' if not kept else kept} of them; the task asks for a change in it, not new text. "
-                "edit_file changes only what it names (old_text to new_text, replace_all=true for every "
-                "occurrence); or write the whole file with every line kept.")
+        msg = (f"Not run: this write_file would replace {norm_path(path)}'s {len(held)} lines with {len(new)} and "
+               f"keep {'none' if not kept else kept} of them; the task asks for a change in it, not new text. "
+               "edit_file changes only what it names (old_text to new_text, replace_all=true for every "
+               "occurrence); or write the whole file with every line kept.")
+        if adds:
+            old = target.read_text(encoding="utf-8")
+            lines = [re.sub(rf"^\s*{len(held) + 1 + i}[\t,]\s*", "", ln) if re.match(r"^\s*\d+[\t,]", ln) else ln
+                     for i, ln in enumerate(ln for ln in content.splitlines() if ln.strip() and ln.strip() not in held)]
+            both = old + ("" if old.endswith("\n") else "\n") + "".join(f"{ln.strip()}\n" for ln in lines)
+            msg += f" To add to it, {call_to_copy('write_file', {'path': norm_path(path), 'content': both})}"
+        return msg
 
     def _copies_an_input(self, call: CallRecord) -> tuple[str, str] | None:
         """``(path, output)`` when ``call`` would save its change of a file the goal names
