@@ -2682,6 +2682,19 @@ def test_a_table_for_a_text_output_under_another_name_gets_the_write_file_to_cop
     run.store.close()
 
 
+def test_the_output_asked_for_written_by_its_absolute_path_is_no_other_file(assistant_home, tmp_path):
+    """A held-out task at 2e1bee7: "Create a README.md with the title My Project ..." wrote the workspace's own
+    absolute path of README.md, refused as "the task asks for README.md, not /tmp/.../README.md"."""
+    absolute = str(tmp_path / "ws" / "README.md")
+    run = scripted_agent(tmp_path, [call("write_file", path=absolute, content="# My Project\n"), "Created README.md."],
+                         FILE_TOOLS, approve="all", preread=False)
+    events = list(run.agent.run("Create a README.md with the title My Project.", workspace=run.ws))
+    run.store.close()
+    wrote = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert run.ws == tmp_path / "ws" and not wrote.error, wrote.result
+    assert (run.ws / "README.md").read_text() == "# My Project\n"
+
+
 def test_a_new_row_written_below_an_empty_row_under_the_data_is_refused_with_the_row_to_copy(assistant_home,
                                                                                               tmp_path):
     """A held-out task at 6ad68a4: "Add a row for Coffee machine, 120, to expenses.xlsx." wrote A6:B6 under data
