@@ -2898,7 +2898,7 @@ def test_a_read_of_a_file_whose_words_the_goal_counts_gives_the_count(assistant_
     events = list(agent.run("How many words are in essay.txt?", workspace=ws))
     store.close()
     read = next(e for e in events if isinstance(e, ToolCallFinished))
-    assert read.result.endswith("Note: the harness counted essay.txt: 17 words."), read.result
+    assert read.result.endswith("Note: the harness counted: essay.txt has 17 words."), read.result
     assert isinstance(events[-1], Finished)
 
 

@@ -4088,15 +4088,21 @@ def test_a_count_of_the_words_of_a_file_is_the_harness_s(tmp_path):
 
     (tmp_path / "essay.txt").write_text("The quick brown fox jumps over the lazy dog.\nIt was a sunny day in the "
                                         "park.\n\n")
-    assert text_count("How many words are in essay.txt?", tmp_path) == (17, "words", "essay.txt")
-    assert text_count("How many lines does essay.txt have?", tmp_path) == (2, "lines", "essay.txt")  # not blank
+    assert text_count("How many words are in essay.txt?", tmp_path)[:3] == (17, "words", "essay.txt")
+    assert text_count("How many lines does essay.txt have?", tmp_path)[:3] == (2, "lines", "essay.txt")  # not blank
     assert text_count("How many characters are in essay.txt?", tmp_path)[:2] == (75, "characters")
     assert text_count("How many words are in nope.txt?", tmp_path) is None
     assert text_count("How many invoices are in essay.txt?", tmp_path) is None
+    # a held-out task at 3ede460: "How many times does the word data appear in report.txt?" grepped and wandered
+    (tmp_path / "report.txt").write_text("Data matters. We collect data daily.\nThe database holds our data.\nNo more "
+                                         "data!\n")
+    assert text_count("How many times does the word data appear in report.txt?", tmp_path).said == \
+        "'data' appears 4 times in report.txt (as a word, case aside)"
+    assert text_count('How often is "The" used in report.txt?', tmp_path).count == 1
     read = _done("read_file", "essay.txt (utf-8, 3 lines)\n1\tThe quick ...", path="essay.txt")
     ev = Evidence("How many words are in essay.txt?", tmp_path, calls=[read], tool_names=TOOLS)
-    assert ("the task asks how many words essay.txt has, and the answer does not give the count; it has 17 words "
-            "(the harness counted them): answer with that count") in finish_problems("essay.txt has 7 words.", ev)
+    assert ("the task asks how many words essay.txt has, and the answer does not give the count; essay.txt has 17 "
+            "words (the harness counted): answer with that count") in finish_problems("essay.txt has 7 words.", ev)
     assert finish_problems("essay.txt has 17 words.", ev) == []
 
 

@@ -581,12 +581,12 @@ class CallRunner:
     def _count_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The count of words (lines, characters, ...) the goal asks of the file just read,
         counted by the harness (:func:`named_files.text_count`; "" otherwise)."""
-        if result.error or call.name not in ("read_file", "docx_read"):
+        if result.error or call.name not in ("read_file", "docx_read", "grep"):
             return ""
         tally = text_count(self.s.task.goal, self.s.task.workspace)
-        if tally is None or norm_path(str(call.arguments.get("path", ""))) != norm_path(tally[2]):
+        if tally is None or norm_path(str(call.arguments.get("path", ""))) != norm_path(tally.path):
             return ""
-        return f"Note: the harness counted {tally[2]}: {tally[0]} {tally[1]}."
+        return f"Note: the harness counted: {tally.said}."
 
     def _sorted_lines_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``write_file`` call that writes a text file the goal asks to sort

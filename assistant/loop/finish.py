@@ -881,10 +881,10 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                    f"{counted[0]} days (the harness counted them; {counted[0] + 1} counting both the first and the "
                    "last day): answer with that count")
     tally = text_count(ev.goal, ev.workspace)
-    if tally and str(tally[0]) not in _numbers(answer):
+    if tally and str(tally.count) not in _numbers(answer):
         # a held-out task at 2e1bee7: "How many words are in essay.txt?" (17) answered "7"
-        out.append(f"the task asks how many {tally[1]} {tally[2]} has, and the answer does not give the count; it "
-                   f"has {tally[0]} {tally[1]} (the harness counted them): answer with that count")
+        out.append(f"the task asks {tally.asked}, and the answer does not give the count; {tally.said} (the "
+                   "harness counted): answer with that count")
     ended = wrong_end_time(answer, ev.calls) or wrong_event_day(answer, ev.calls)
     if ended:  # calendar_add_event at 21c8a9e: 15:00-15:45 added, "will end at 3 PM" answered
         out.append(ended)
@@ -956,7 +956,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(f"the answer writes {shown}, its commas in the wrong places; write each number as the tool gave "
                    f"it{rows_named_to_copy(answer, ev)}")
     sources = [ev.goal, *ev.user_texts, *results, *ev.extra_texts,
-               *([f"{counted[0]} {counted[0] + 1}"] if counted else []), *([str(tally[0])] if tally else [])]
+               *([f"{counted[0]} {counted[0] + 1}"] if counted else []), *([str(tally.count)] if tally else [])]
     made_up = unseen_dates(answer, sources)
     if made_up:  # offer.docx (a held-out task) at 766ab73: "February 18, 2027" of 18 December 2026 and 1 February 2027
         given = list(dict.fromkeys(d.text for r in results for d in dates_in(r)))

@@ -15,7 +15,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 from ..state.models import CallRecord
 from .evidence import NOT_READING, _COMMON, _FENCE_LINE, _HANDS_BACK, _NEGATED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, \
@@ -653,15 +653,31 @@ _REPLACE_WITH = re.compile(r"\breplac\w*\s+(?:(?:all|every)\s+(?:of\s+)?)?(?:the
 _TEXT_DOCUMENTS = (".docx", ".txt", ".md")
 
 
-_COUNT_ASKED = re.compile(r"\bhow many (?P<unit>words|lines|characters|letters|paragraphs|sentences)\b", re.IGNORECASE)
+_COUNT_ASKED = re.compile(r"\bhow many (?P<unit>words|lines|characters|letters|paragraphs|sentences)\b"
+                          r"|\bhow (?:many times|often) (?:does|do|is|are)\s+(?:the\s+)?(?:word|name|text|phrase)?\s*"
+                          r"[\"'\u201c]?(?P<word>[\w'-]+(?:\s[\w'-]+)?)[\"'\u201d]?\s+(?:appear|occur|come up|used|"
+                          r"mentioned|show up)", re.IGNORECASE)
 
 
-def text_count(goal: str, workspace: str | Path) -> tuple[int, str, str] | None:
-    """``(count, unit, path)`` when ``goal`` asks how many words, lines (not blank),
-    characters (line breaks aside), paragraphs (blocks between blank lines) or
-    sentences a text file or Word document it names holds, counted by the harness;
-    None otherwise. A held-out task at 2e1bee7: "How many words are in essay.txt?"
-    (17) was answered "7"; a small model does not count."""
+class Tally(NamedTuple):
+    """A count the harness made of a file: ``count`` of ``unit`` ("words", or "times"
+    for a word's occurrences) in ``path``; ``asked`` and ``said`` put it in words."""
+
+    count: int
+    unit: str
+    path: str
+    asked: str
+    said: str
+
+
+def text_count(goal: str, workspace: str | Path) -> Tally | None:
+    """The count when ``goal`` asks how many words, lines (not blank), characters (line
+    breaks aside), paragraphs (blocks between blank lines) or sentences a text file or
+    Word document it names holds, or how many times a word appears in it (as a whole
+    word, case aside), counted by the harness; None otherwise. A held-out task at
+    2e1bee7: "How many words are in essay.txt?" (17) was answered "7"; "How many times
+    does the word data appear in report.txt?" read, grepped and wandered. A small model
+    does not count."""
     m = _COUNT_ASKED.search(goal)
     files = [f for f in goal_files(goal)[1] if f.lower().endswith((".txt", ".md", ".docx"))]
     if m is None or len(files) != 1:
@@ -679,12 +695,17 @@ def text_count(goal: str, workspace: str | Path) -> tuple[int, str, str] | None:
             text = path.read_text(encoding="utf-8", errors="replace")
     except Exception:  # noqa: BLE001 - a missing or unreadable file is another check's business
         return None
+    if m.group("word"):
+        word = m.group("word")
+        n = len(re.findall(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text, re.IGNORECASE))
+        return Tally(n, "times", files[0], f"how many times {word!r} appears in {files[0]}",
+                     f"{word!r} appears {n} times in {files[0]} (as a word, case aside)")
     unit = m.group("unit").lower().replace("letters", "characters")
     lines = [ln for ln in text.splitlines() if ln.strip()]
     count = {"words": len(text.split()), "lines": len(lines), "characters": sum(len(ln) for ln in text.splitlines()),
              "paragraphs": len([b for b in re.split(r"\n\s*\n", text) if b.strip()]),
              "sentences": len(re.findall(r"[^.!?\s][^.!?]*[.!?]+", text))}[unit]
-    return count, unit, files[0]
+    return Tally(count, unit, files[0], f"how many {unit} {files[0]} has", f"{files[0]} has {count} {unit}")
 
 
 def _document_text(path: Path, *, lower: bool = True) -> str | None:
