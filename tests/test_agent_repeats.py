@@ -1661,6 +1661,27 @@ def test_the_diff_an_edit_showed_is_not_written_as_the_file(assistant_home, tmp_
                                              "- new logo\n") and isinstance(events[-1], Finished)
 
 
+def test_a_code_no_source_gives_is_not_written(assistant_home, tmp_path):
+    """A held-out task at cf8dda3: INV-3307 added to notes.md right, then INV-3456, INV-3457, INV-3458 and INV-3459
+    added one edit each, numbers no file holds, until the step budget ran out."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="invoice.txt"), call("read_file", path="notes.md"),
+        call("edit_file", path="notes.md", old_text="- INV-2291 paid", new_text="- INV-2291 paid\n- INV-3307"),
+        call("edit_file", path="notes.md", old_text="- INV-3307", new_text="- INV-3307\n- INV-3456"),
+        "Added INV-3307."])
+    (ws / "invoice.txt").write_text("Invoice number: INV-3307\nAmount due: 1,240.00 EUR (room 4B, 2nd floor)\n")
+    (ws / "notes.md").write_text("# Notes\n\n## Invoices\n\n- INV-2291 paid\n")
+    events = list(agent.run("Add the invoice number from invoice.txt to the Invoices section of notes.md.",
+                            workspace=ws))
+    store.close()
+    _, _, added, invented = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert not added.error, added.result
+    assert invented.error and invented.result.startswith(
+        "Not run: 'INV-3456' in this edit_file call appears in no tool result of this task and not in the user's "
+        "words"), invented.result
+    assert (ws / "notes.md").read_text() == "# Notes\n\n## Invoices\n\n- INV-2291 paid\n- INV-3307\n"
+
+
 def test_a_notes_task_writes_no_file_of_its_own(assistant_home, tmp_path):
     """note_add at dd4189c: Qwen 1.5B wrote the note as wifi-password.md in the workspace, then called note_add."""
     from pydantic import BaseModel
@@ -2826,13 +2847,15 @@ def test_an_add_written_as_a_replacement_gets_the_edit_that_keeps_the_text_and_t
     copy. It gives the edit that keeps the line and adds the heading, and the third identical edit runs it."""
     replace = call("edit_file", path="notes.md", old_text="- Call the printer about paper stock.",
                    new_text="Invoice number: HP-2026-0417")
-    agent, model, ws, store = _agent(assistant_home, tmp_path, [replace, replace, replace,
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [call("read_file", path="invoice.txt"), replace,
+                                                                replace, replace,
                                                                 "Added the invoice number under Invoice."])
     (ws / "notes.md").write_text("# Notes\n\n- Call the printer about paper stock.\n")
-    events = list(agent.run("Find the invoice number in invoice.pdf and add it to notes.md under a heading called "
+    (ws / "invoice.txt").write_text("Hansen Print GmbH\nInvoice no. HP-2026-0417\n")
+    events = list(agent.run("Find the invoice number in invoice.txt and add it to notes.md under a heading called "
                             "Invoice.", workspace=ws))
     store.close()
-    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)][1:]
     copy = json.dumps({"path": "notes.md", "old_text": "- Call the printer about paper stock.",
                        "new_text": "- Call the printer about paper stock.\n\n## Invoice\n\n"
                                    "Invoice number: HP-2026-0417"})

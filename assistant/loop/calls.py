@@ -88,6 +88,13 @@ _PROSE_WRITES = ("docx_create", "docx_insert", "docx_replace", "write_file", "ed
 _PATH_ARGS = frozenset({"path", "src", "dest", "output", "source", "target", "file", "from_csv", "sheet", "folder"})
 
 
+#: a code: a word of letters and two or more digits ("INV-3456", "B12", "HP-2026-0417"), not a plain number
+_CODE = re.compile(r"(?<![\w-])(?=[\w-]*[A-Za-z])(?=[\w-]*\d\d)[A-Za-z0-9][\w-]*[A-Za-z0-9](?![\w-])")
+#: an ordinal, a time or a unit after a number ("2nd", "10am", "5pm", "30min", "5kg", "3x"), a version ("v2")
+_NOT_A_CODE = re.compile(r"\d+(?:st|nd|rd|th|am|pm|h|hrs?|m|min|mins|s|sec|kg|g|km|m2|cm|mm|ml|l|x|k|kb|mb|gb|"
+                         r"px|pt|d|w|y)|v\d+(?:\.\d+)*|[a-z]{1,3}\d", re.IGNORECASE)
+
+
 def _strings(args: Any, key: str = "") -> Iterator[tuple[str, str]]:
     """Every string in a call's arguments, with the key it is under (nested lists and objects too)."""
     if isinstance(args, str):
@@ -1161,6 +1168,13 @@ class CallRunner:
                     msg += f" To get them, call table_query with {query} and write what it returns." if query else \
                         self._table_first()
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            codes = self._invented_text_codes(call)
+            if codes:  # a held-out task at cf8dda3: INV-3456, INV-3457, ... added after the invoice's INV-3307
+                msg = (f"Not run: {', '.join(map(repr, codes[:4]))} in this {call.name} call "
+                       f"{'appear' if len(codes) > 1 else 'appears'} in no tool result of this task and not in the "
+                       "user's words; write only what the files and the user give. If the change asked is made, "
+                       "give your final answer.")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             day, given = self._invented_date(call)
             if day:
                 msg = (f"Not run: the start's date {day} is in no file this task read; the source gives "
@@ -2082,6 +2096,25 @@ class CallRunner:
         if worked:  # the column the goal spells ("Qty times Price"), worked out by the harness
             sources.append(json.dumps(worked["cells"]))
         return number_problems(" ; ".join(values), sources, amounts=False)
+
+    def _invented_text_codes(self, call: CallRecord) -> list[str]:
+        """The codes (words of letters and digits: "INV-3456", "B12") that a text write
+        (``edit_file``'s new text, ``write_file``'s content, a Word edit) would add to a
+        file, that the file, no tool result of this task and no user word holds; [] for
+        other calls. Ordinals, times and units ("2nd", "10am", "5kg") are no codes."""
+        if call.name not in _PROSE_WRITES:
+            return []
+        text = " ".join(v for k, v in _strings(call.arguments) if k not in _PATH_ARGS and k not in ("old_text", "find"))
+        codes = list(dict.fromkeys(m.group(0) for m in _CODE.finditer(text) if not _NOT_A_CODE.fullmatch(m.group(0))))
+        if not codes:
+            return []
+        path = str(call.arguments.get("path", ""))
+        try:
+            held = self.ctx.workspace.read_text(path) if path and call.name in ("edit_file", "write_file") else ""
+        except Exception:  # noqa: BLE001 - a new file, or not text: nothing held
+            held = ""
+        seen = "\n".join([held, *self._number_sources(call)]).lower()
+        return [c for c in codes if c.lower() not in seen]
 
     def _invented_codes(self, call: CallRecord) -> list[str]:
         """The words with a digit ("4C", "B-12") of a ``location`` argument that no tool
