@@ -1009,6 +1009,13 @@ def test_an_answer_that_copies_a_whole_tool_result_is_doubted(tmp_path):
     assert problems and "copies the whole result of list_dir" in problems[0]
     read = _done("read_file", "Passport renewal: 12 April, city office.", path="home/garden.txt")
     assert finish_problems("It is home/garden.txt (37 B).", Evidence(goal, tmp_path, calls=[ls, read])) == []
+    # a held-out task at 0434cf0: the PDFs copied into archive, then pdf_info's result, in a code fence, answered
+    info = _done("pdf_info", "<<UNTRUSTED abc source=inbox/a.pdf>>\ninbox/a.pdf:\npages: 1\nencrypted: False\n"
+                 "page_size_mm: 216 x 279\ntext_layer: yes\n<<END_UNTRUSTED abc>>", path="inbox/a.pdf")
+    answer = "```\npages: 1\nencrypted: False\npage_size_mm: 216 x 279\ntext_layer: yes\n```"
+    problems = finish_problems(answer, Evidence("Copy the PDF files from inbox into a new folder called archive.",
+                                                tmp_path, calls=[info]))
+    assert problems and "copies the whole result of pdf_info" in problems[0], problems
 
 
 def test_two_repeats_among_the_last_three_calls_end_the_task(assistant_home, tmp_path):

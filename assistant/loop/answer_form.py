@@ -574,7 +574,7 @@ def _copied_result(answer: str, calls: Sequence[CallRecord], goal: str = "") -> 
     So does the day's listing for a ``goal`` asking what is on the calendar
     (calendar_list_day at 80595a7: "What's on my calendar on 2026-12-07?" answered with
     the two events calendar_list_events listed, handed off as a copy)."""
-    said = " ".join(answer.split())
+    said = " ".join(re.sub(r"```[\w-]*", " ", answer).split())  # fenced or not (a held-out task at 0434cf0)
     if len(said) < 60:
         return ""
     for c in calls:
