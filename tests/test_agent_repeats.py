@@ -1664,17 +1664,11 @@ def test_the_diff_an_edit_showed_is_not_written_as_the_file(assistant_home, tmp_
 def test_a_code_no_source_gives_is_not_written(assistant_home, tmp_path):
     """A held-out task at cf8dda3: INV-3307 added to notes.md right, then INV-3456, INV-3457, INV-3458 and INV-3459
     added one edit each, numbers no file holds, until the step budget ran out."""
-    agent, model, ws, store = _agent(assistant_home, tmp_path, [
-        call("read_file", path="invoice.txt"), call("read_file", path="notes.md"),
+    ws, results = _invoice_into_notes(assistant_home, tmp_path, [
         call("edit_file", path="notes.md", old_text="- INV-2291 paid", new_text="- INV-2291 paid\n- INV-3307"),
         call("edit_file", path="notes.md", old_text="- INV-3307", new_text="- INV-3307\n- INV-3456"),
-        "Added INV-3307."])
-    (ws / "invoice.txt").write_text("Invoice number: INV-3307\nAmount due: 1,240.00 EUR (room 4B, 2nd floor)\n")
-    (ws / "notes.md").write_text("# Notes\n\n## Invoices\n\n- INV-2291 paid\n")
-    events = list(agent.run("Add the invoice number from invoice.txt to the Invoices section of notes.md.",
-                            workspace=ws))
-    store.close()
-    _, _, added, invented = [e for e in events if isinstance(e, ToolCallFinished)]
+        "Added INV-3307."], "# Notes\n\n## Invoices\n\n- INV-2291 paid\n")
+    _, _, added, invented = results
     assert not added.error, added.result
     assert invented.error and invented.result.startswith(
         "Not run: 'INV-3456' in this edit_file call appears in no tool result of this task and not in the user's "
@@ -2865,23 +2859,31 @@ def test_an_add_written_as_a_replacement_gets_the_edit_that_keeps_the_text_and_t
                                              "Invoice number: HP-2026-0417\n"), results
 
 
+def _invoice_into_notes(assistant_home, tmp_path, calls: list[str], notes: str):
+    """Run "Add the invoice number from invoice.txt to the Invoices section of notes.md." with invoice.txt (invoice
+    INV-3307) and notes.md (``notes``) read first, then ``calls``. Returns (the workspace, every finished call)."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="invoice.txt"), call("read_file", path="notes.md"), *calls])
+    (ws / "invoice.txt").write_text("Invoice number: INV-3307\nAmount due: 1,240.00 EUR (room 4B, 2nd floor)\n")
+    (ws / "notes.md").write_text(notes)
+    events = list(agent.run("Add the invoice number from invoice.txt to the Invoices section of notes.md.",
+                            workspace=ws))
+    store.close()
+    return ws, [e for e in events if isinstance(e, ToolCallFinished)]
+
+
 def test_an_add_to_a_list_gets_the_lists_marker_and_no_words_carried_from_the_line_it_replaced(assistant_home,
                                                                                                   tmp_path):
     """A held-out task at 2e1bee7: "Add the invoice number from invoice.pdf to the Invoices section of notes.md."
     replaced "INV-2291 paid" with "INV-3307 paid"; the edit to copy kept the old line and added "INV-3307 paid" a
     blank line below the list, with no "- ", and "paid" (the invoice says an amount is due) carried from the line it
     replaced. The added line joins the list, and a word only that line held is left out."""
-    agent, model, ws, store = _agent(assistant_home, tmp_path, [
-        call("read_file", path="invoice.txt"), call("read_file", path="notes.md"),
+    ws, done = _invoice_into_notes(assistant_home, tmp_path, [
         call("edit_file", path="notes.md", old_text="INV-2291 paid", new_text="INV-3307 paid"),
         call("edit_file", path="notes.md", old_text="INV-2291 paid", new_text="INV-2291 paid\n- INV-3307"),
-        "Added INV-3307 to the Invoices section."])
-    (ws / "invoice.txt").write_text("Northwind Supplies\nInvoice number: INV-3307\nAmount due: 1,240.00 EUR\n")
-    (ws / "notes.md").write_text("# Notes\n\n## Invoices\n\n- INV-2291 paid\n\n## Ideas\n\n- new logo\n")
-    events = list(agent.run("Add the invoice number from invoice.pdf to the Invoices section of notes.md.",
-                            workspace=ws))
-    store.close()
-    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+        "Added INV-3307 to the Invoices section."], "# Notes\n\n## Invoices\n\n- INV-2291 paid\n\n## Ideas\n\n"
+        "- new logo\n")
+    results = [e.result for e in done]
     copy = json.dumps({"path": "notes.md", "old_text": "INV-2291 paid", "new_text": "INV-2291 paid\n- INV-3307"})
     assert results[2].endswith(f"call edit_file with {copy}"), results[2]
     assert (ws / "notes.md").read_text() == ("# Notes\n\n## Invoices\n\n- INV-2291 paid\n- INV-3307\n\n## Ideas\n\n"
