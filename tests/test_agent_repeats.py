@@ -2445,58 +2445,47 @@ def test_a_total_rows_label_is_no_value_to_filter_the_example_query_on():
     assert goal_value(table, "How much went on Groceries?") == ("item", "Groceries")
 
 
-def test_the_example_ranking_keeps_to_the_rows_of_the_value_the_goal_names():
-    """A held-out task at 2e1bee7: "Which employee had the most sick days in absences.csv?" got the example
-    "SELECT employee, COUNT(*) FROM absences GROUP BY employee ...", every absence counted (3 each), ran it, and
-    answered Uma (one sick day). The rows of type 'sick' are the ones to count; a ranking of sums keeps to them
-    too."""
+def _example_table(name: str):
+    """A stand-in table (name, columns of name, sql_type and values) for :func:`calls._example_query`."""
     from types import SimpleNamespace as NS
 
+    def col(column: str, sql_type: str, *values):
+        return NS(name=column, sql_type=sql_type, values=list(values))
+
+    columns = {
+        "absences": [col("employee", "VARCHAR", "Rosa", "Tim", "Rosa", "Uma"),
+                     col("type", "VARCHAR", "sick", "sick", "holiday", "sick")],
+        "spend": [col("vendor", "VARCHAR", "Avis", "Hertz", "Avis"),
+                  col("category", "VARCHAR", "travel", "travel", "meals"), col("amount", "DOUBLE", 1.0, 2.0, 3.0)],
+        "sales": [col("date", "DATE", "2026-01-05", "2026-02-03", "2026-02-27"), col("amount", "BIGINT", 120, 300, 10)],
+        "expenses": [col("date", "DATE", "2026-09-28", "2026-10-03", "2026-10-09"),
+                     col("category", "VARCHAR", "travel", "travel", "meals"), col("amount", "DOUBLE", 1.0, 2.0, 3.0)],
+    }[name]
+    return NS(name=name, columns=columns)
+
+
+@pytest.mark.parametrize("table, goal, sql", [
+    # held-out tasks at 2e1bee7: every absence counted for "the most sick days"
+    ("absences", "Which employee had the most sick days in absences.csv?",
+     "SELECT employee, COUNT(*) FROM absences WHERE type = 'sick' GROUP BY employee ORDER BY 2 DESC"),
+    ("spend", "Which vendor did we pay the most for travel?",
+     "SELECT vendor, SUM(amount) FROM spend WHERE category = 'travel' GROUP BY vendor ORDER BY 2 DESC"),
+    ("spend", "How much did we spend on travel?", "SELECT SUM(amount) FROM spend WHERE category = 'travel'"),
+    # the one highest row given for "Which month had the highest sales" (right by chance: February's 300 of 310)
+    ("sales", "Which month had the highest sales in sales.csv?",
+     "SELECT strftime(date, '%Y-%m') AS month, SUM(amount) FROM sales GROUP BY 1 ORDER BY 2 DESC"),
+    ("sales", "What were the sales per year?",
+     "SELECT year(date) AS year, SUM(amount) FROM sales GROUP BY 1 ORDER BY 2 DESC"),
+    # every month's travel summed for "on travel in October"
+    ("expenses", "How much did we spend on travel in October according to expenses.xlsx?",
+     "SELECT SUM(amount) FROM expenses WHERE category = 'travel' AND month(date) = 10"),
+    ("expenses", "How much did we spend in March 2026?",
+     "SELECT SUM(amount) FROM expenses WHERE month(date) = 3 AND year(date) = 2026"),
+])
+def test_the_example_query_keeps_to_every_bound_and_period_the_goal_gives(table, goal, sql):
     from assistant.loop.calls import _example_query
 
-    who = NS(name="employee", sql_type="VARCHAR", values=["Rosa", "Tim", "Rosa", "Uma"])
-    kind = NS(name="type", sql_type="VARCHAR", values=["sick", "sick", "holiday", "sick"])
-    absences = NS(name="absences", columns=[who, kind])
-    assert _example_query(absences, "Which employee had the most sick days in absences.csv?") == \
-        "SELECT employee, COUNT(*) FROM absences WHERE type = 'sick' GROUP BY employee ORDER BY 2 DESC"
-    vendor = NS(name="vendor", sql_type="VARCHAR", values=["Avis", "Hertz", "Avis"])
-    category = NS(name="category", sql_type="VARCHAR", values=["travel", "travel", "meals"])
-    spent = NS(name="spend", columns=[vendor, category, NS(name="amount", sql_type="DOUBLE", values=[1.0, 2.0, 3.0])])
-    assert _example_query(spent, "Which vendor did we pay the most for travel?") == \
-        "SELECT vendor, SUM(amount) FROM spend WHERE category = 'travel' GROUP BY vendor ORDER BY 2 DESC"
-    assert _example_query(spent, "How much did we spend on travel?") == \
-        "SELECT SUM(amount) FROM spend WHERE category = 'travel'"
-
-
-def test_the_example_ranking_of_months_groups_the_rows_by_month():
-    """A held-out task at 2e1bee7: "Which month had the highest sales in sales.csv?" got the one highest row as the
-    example ("ORDER BY amount DESC LIMIT 1"), and its month was answered (right by chance: February's 300 of 310)."""
-    from types import SimpleNamespace as NS
-
-    from assistant.loop.calls import _example_query
-
-    day = NS(name="date", sql_type="DATE", values=["2026-01-05", "2026-02-03", "2026-02-27"])
-    sales = NS(name="sales", columns=[day, NS(name="amount", sql_type="BIGINT", values=[120, 300, 10])])
-    assert _example_query(sales, "Which month had the highest sales in sales.csv?") == \
-        "SELECT strftime(date, '%Y-%m') AS month, SUM(amount) FROM sales GROUP BY 1 ORDER BY 2 DESC"
-    assert _example_query(sales, "What were the sales per year?") == \
-        "SELECT year(date) AS year, SUM(amount) FROM sales GROUP BY 1 ORDER BY 2 DESC"
-
-
-def test_the_example_sum_keeps_every_bound_the_goal_gives():
-    """A held-out task at 2e1bee7: "How much did we spend on travel in October according to expenses.xlsx?" got
-    "SELECT SUM(amount) FROM expenses WHERE category = 'travel'", every month's travel."""
-    from types import SimpleNamespace as NS
-
-    from assistant.loop.calls import _example_query
-
-    day = NS(name="date", sql_type="DATE", values=["2026-09-28", "2026-10-03", "2026-10-09"])
-    category = NS(name="category", sql_type="VARCHAR", values=["travel", "travel", "meals"])
-    spent = NS(name="expenses", columns=[day, category, NS(name="amount", sql_type="DOUBLE", values=[1.0, 2.0, 3.0])])
-    assert _example_query(spent, "How much did we spend on travel in October according to expenses.xlsx?") == \
-        "SELECT SUM(amount) FROM expenses WHERE category = 'travel' AND month(date) = 10"
-    assert _example_query(spent, "How much did we spend in March 2026?") == \
-        "SELECT SUM(amount) FROM expenses WHERE month(date) = 3 AND year(date) = 2026"
+    assert _example_query(_example_table(table), goal) == sql
 
 
 def test_the_example_query_averages_for_an_average_and_counts_rows_without_numbers():
