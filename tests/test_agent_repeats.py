@@ -2949,11 +2949,13 @@ def test_a_write_that_drops_most_of_a_file_the_goal_only_changes_is_refused(assi
     (tmp_path / "add").mkdir()
     agent, model, ws, store = _agent(assistant_home, tmp_path / "add", [
         call("read_file", path="prices.csv"), call("write_file", path="prices.csv", content=" 4,Olive Oil,8.90"),
-        "Added Olive Oil."])
+        call("edit_file", path="prices.csv", old_text="Olive Oil", new_text="8.90"), "Added Olive Oil."])
     (ws / "prices.csv").write_text("product,price\nTea,3.50\nCoffee,7.20\n")
     events = list(agent.run("Add Olive Oil with a price of 8.90 to prices.csv.", workspace=ws))
     store.close()
-    _, wiped = [e for e in events if isinstance(e, ToolCallFinished)]
+    _, wiped, absent = [e for e in events if isinstance(e, ToolCallFinished)]
+    # at c46856c an edit of "Olive Oil", which the file lacks, got the call "that keeps it" three times
+    assert absent.error and absent.result.startswith("edit_file: old_text was not found"), absent.result
     assert wiped.error and wiped.result.startswith("Not run: this write_file would replace prices.csv's 3 lines with "
                                                    "1 and keep none of them"), wiped.result
     assert wiped.result.endswith('To add to it, call write_file with {"path": "prices.csv", "content": '

@@ -1127,6 +1127,9 @@ class CallRunner:
                        f"{listed_call(call, lines)}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             removed = _removes_text(s.task.goal, call)
+            if removed and call.name == "edit_file" and removed not in self._text_of(call.arguments.get("path")):
+                removed = ""  # not in the file: nothing to keep, the tool says so (a held-out task at 2e1bee7 was
+                # given the call that kept "Olive Oil" of prices.csv, which had none, three times)
             if removed:  # docx_append_paragraph at dd4189c: the signature "Sofia Rossi" replaced by "Dana Lee"
                 tool_name = "docx_insert (omit after to add at the end)." if call.name == "docx_replace" else \
                     call_to_copy("edit_file", self._kept_and_added(call))
@@ -2187,6 +2190,13 @@ class CallRunner:
             (f"this task deleted them ({', '.join(gone[:6])}) and none is left, so the task is done: say what was "
              "deleted" if gone else "there is none there, so nothing is to be deleted: say so")
         return f"Not run: the task deletes the {kind} files in {folder}{listed}, not {path}; {how}"
+
+    def _text_of(self, path: Any) -> str:
+        """The workspace text file ``path``'s text; "" when it is none or cannot be read."""
+        try:
+            return self.ctx.workspace.read_text(str(path)) if isinstance(path, str) and path else ""
+        except Exception:  # noqa: BLE001 - missing, not text: no text
+            return ""
 
     def _kept_and_added(self, call: CallRecord) -> dict[str, Any]:
         """:func:`_kept_and_added` for an ``edit_file`` call, with its file's text and what
