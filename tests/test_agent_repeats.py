@@ -2912,7 +2912,28 @@ def test_a_read_of_a_file_whose_words_the_goal_counts_gives_the_count(assistant_
     events = list(agent.run("How many words are in essay.txt?", workspace=ws))
     store.close()
     read = next(e for e in events if isinstance(e, ToolCallFinished))
-    assert read.result.endswith("Note: the harness counted: essay.txt has 17 words."), read.result
+    assert read.result.endswith('Note: the harness counted; the answer to copy: "essay.txt has 17 words."'), \
+        read.result
+    assert isinstance(events[-1], Finished)
+
+
+def test_no_question_is_asked_for_a_count_the_harness_made(assistant_home, tmp_path):
+    """A held-out task at ae69254: "How many times does the word data appear in report.txt?" read the file (the
+    harness's count given), called find_files with report.txt as the folder, and asked the user "Please specify the
+    folder to search in (e.g., '.' for current directory).", the tool's own error."""
+    from tools.core import ASK_HUMAN
+
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="report.txt"), call("find_files", pattern="data", path="report.txt"),
+        call("ask_human", question="Please specify the folder to search in (e.g., '.' for current directory)."),
+        "'data' appears 3 times in report.txt."], extra=[ASK_HUMAN])
+    (ws / "report.txt").write_text("Data matters. We collect data daily.\nThe database holds our data.\n")
+    events = list(agent.run("How many times does the word data appear in report.txt?", workspace=ws))
+    store.close()
+    asked = [e for e in events if isinstance(e, ToolCallFinished)][2]
+    assert asked.error and asked.result == (
+        "Not asked: the harness counted what the task asks, and the user need not tell you anything; the answer to "
+        "copy: \"'data' appears 3 times in report.txt (as a word, case aside).\""), asked.result
     assert isinstance(events[-1], Finished)
 
 

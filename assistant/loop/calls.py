@@ -27,6 +27,7 @@ from ..events import ApprovalRequested, Event, ToolCallFinished, ToolCallStarted
 from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
+from .answer_form import answer_to_copy
 from .ending import touched_paths
 from .evidence import NOT_READING, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, norm_path, \
     number_problems, result_gist
@@ -593,7 +594,7 @@ class CallRunner:
         tally = text_count(self.s.task.goal, self.s.task.workspace)
         if tally is None or norm_path(str(call.arguments.get("path", ""))) != norm_path(tally.path):
             return ""
-        return f"Note: the harness counted: {tally.said}."
+        return f"Note: the harness counted; {answer_to_copy(tally.said + '.')}"
 
     def _sorted_lines_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``write_file`` call that writes a text file the goal asks to sort
@@ -1237,6 +1238,12 @@ class CallRunner:
                                      "you to do it. Work it out from what the tools showed (or with another tool), "
                                      "then answer.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))  # pdf_find_figure
+        tally = text_count(s.task.goal, s.task.workspace) if question else None
+        if tally is not None:  # a held-out task at ae69254: the count given after the read, then "Please specify the
+            # folder to search in (e.g., '.' for current directory)." asked, find_files' own error
+            msg = (f"Not asked: the harness counted what the task asks, and the user need not tell you anything; "
+                   f"{answer_to_copy(tally.said + '.')}")
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if question and _OFFERS_HELP.search(question) and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
             # docx_summarise at e43e9f3: "Do you need help with the summary? If so, please provide the next step."
             msg = self._with_pending("Not asked: the user gave you this task to do and is waiting for you to do it; "
