@@ -2861,6 +2861,20 @@ def _invoice_into_notes(assistant_home, tmp_path, calls: list[str], notes: str):
     return ws, [e for e in events if isinstance(e, ToolCallFinished)]
 
 
+def test_a_line_the_file_holds_is_not_added_again(assistant_home, tmp_path):
+    """A held-out task at b9a0d5e: "- INV-3307" added to notes.md right at step 2, then added again twice more, with
+    "INV-3307 paid" beside it, until the step budget ran out."""
+    ws, results = _invoice_into_notes(assistant_home, tmp_path, [
+        call("edit_file", path="notes.md", old_text="- INV-2291 paid", new_text="- INV-2291 paid\n- INV-3307"),
+        call("edit_file", path="notes.md", old_text="- INV-3307", new_text="- INV-3307\n- INV-3307"),
+        "Added INV-3307."], "# Notes\n\n## Invoices\n\n- INV-2291 paid\n")
+    _, _, added, again = results
+    assert not added.error, added.result
+    assert again.error and again.result.startswith("Not run: notes.md already holds '- INV-3307' (step 3 added it); "
+                                                   "adding it again would put it there twice."), again.result
+    assert (ws / "notes.md").read_text() == "# Notes\n\n## Invoices\n\n- INV-2291 paid\n- INV-3307\n"
+
+
 def test_an_add_to_a_list_gets_the_lists_marker_and_no_words_carried_from_the_line_it_replaced(assistant_home,
                                                                                                   tmp_path):
     """A held-out task at 2e1bee7: "Add the invoice number from invoice.pdf to the Invoices section of notes.md."

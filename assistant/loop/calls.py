@@ -1087,6 +1087,9 @@ class CallRunner:
                 msg = (f"Not run: the task changes {change[0]!r} to {change[1]!r}, and docx_insert adds a paragraph; "
                        f"change the text where it is: {call_to_copy('docx_replace', args)}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            twice = self._line_added_again(call)
+            if twice:  # a held-out task at b9a0d5e: "- INV-3307" added to notes.md three times
+                return (yield from self.finish(call, ToolResult.fail(twice), "denied"))
             added = _adds_again(call, s.calls)
             if added is not None:  # docx_append_paragraph at 4df8dd6: the paragraph added three times
                 msg = (f"Not run: step {added.step} already added this to {added.arguments.get('path')}; adding it "
@@ -2197,6 +2200,34 @@ class CallRunner:
             (f"this task deleted them ({', '.join(gone[:6])}) and none is left, so the task is done: say what was "
              "deleted" if gone else "there is none there, so nothing is to be deleted: say so")
         return f"Not run: the task deletes the {kind} files in {folder}{listed}, not {path}; {how}"
+
+    def _line_added_again(self, call: CallRecord) -> str:
+        """The refusal of an ``edit_file`` in a task that adds, whose new text adds a line
+        (list marker aside) that the file already holds and an earlier change of this
+        task to that file added ("" otherwise)."""
+        old, new, path = call.arguments.get("old_text"), call.arguments.get("new_text"), call.arguments.get("path")
+        if call.name != "edit_file" or not isinstance(old, str) or not isinstance(new, str) \
+                or not _ADDS.search(self.s.task.goal) or _CHANGES_TEXT.search(self.s.task.goal):
+            return ""
+
+        def bare(line: str) -> str:
+            return _LIST_ITEM.sub("", line).strip()
+
+        from collections import Counter
+
+        held = {bare(ln) for ln in self._text_of(path).splitlines() if bare(ln)}
+        added = Counter(bare(ln) for ln in new.splitlines() if bare(ln)) - Counter(bare(ln) for ln in old.splitlines())
+        for line in new.splitlines():
+            if not bare(line) or bare(line) not in added or bare(line) not in held:
+                continue
+            by = next((c for c in self.s.calls if c.id != call.id and c.name == "edit_file" and c.status == "done"
+                       and norm_path(str(c.arguments.get("path", ""))) == norm_path(str(path))
+                       and bare(line) in {bare(x) for x in str(c.arguments.get("new_text", "")).splitlines()}), None)
+            if by is not None:
+                return (f"Not run: {norm_path(str(path))} already holds {line.strip()!r} (step {by.step} added it); "
+                        "adding it again would put it there twice. If that completes the task, give your final "
+                        "answer.")
+        return ""
 
     def _text_of(self, path: Any) -> str:
         """The workspace text file ``path``'s text; "" when it is none or cannot be read."""
