@@ -3837,6 +3837,16 @@ def test_a_time_with_its_date_and_the_quoted_line_is_one_value(tmp_path):
     assert not any("one value" in p for p in finish_problems(answer, ev))
 
 
+def test_an_average_a_document_states_needs_no_query(tmp_path):
+    """pdf_number_lookup at ae69254: an average delivery time worked out by hand from the PDF was doubted, and told
+    to "query it with AVG(column)": there is no table to query."""
+    read = _pdf_read(tmp_path, "report.pdf", "Average delivery time this year: 3.4 days (target 2.9).")
+    ev = Evidence("What was our average delivery time this year?", tmp_path, calls=[read],
+                  tool_names=[*TOOLS, "pdf_read", "table_query"])
+    problems = finish_problems("It was 3.4 days, about 0.0000000208 hours per order.", ev)
+    assert problems and not any("AVG(" in p for p in problems), problems
+
+
 def test_found_said_and_not_told_gets_the_search_lines_to_copy(tmp_path):
     """note_search at 79c170d: the plumber's line found at step 1, then "I found the plumber's name and phone number
     in the notes, but I could not find the plumber's house address." twice, told only to give the values, and the
