@@ -1661,21 +1661,6 @@ def test_the_diff_an_edit_showed_is_not_written_as_the_file(assistant_home, tmp_
                                              "- new logo\n") and isinstance(events[-1], Finished)
 
 
-def test_a_code_no_source_gives_is_not_written(assistant_home, tmp_path):
-    """A held-out task at cf8dda3: INV-3307 added to notes.md right, then INV-3456, INV-3457, INV-3458 and INV-3459
-    added one edit each, numbers no file holds, until the step budget ran out."""
-    ws, results = _invoice_into_notes(assistant_home, tmp_path, [
-        call("edit_file", path="notes.md", old_text="- INV-2291 paid", new_text="- INV-2291 paid\n- INV-3307"),
-        call("edit_file", path="notes.md", old_text="- INV-3307", new_text="- INV-3307\n- INV-3456"),
-        "Added INV-3307."], "# Notes\n\n## Invoices\n\n- INV-2291 paid\n")
-    _, _, added, invented = results
-    assert not added.error, added.result
-    assert invented.error and invented.result.startswith(
-        "Not run: 'INV-3456' in this edit_file call appears in no tool result of this task and not in the user's "
-        "words"), invented.result
-    assert (ws / "notes.md").read_text() == "# Notes\n\n## Invoices\n\n- INV-2291 paid\n- INV-3307\n"
-
-
 def test_a_notes_task_writes_no_file_of_its_own(assistant_home, tmp_path):
     """note_add at dd4189c: Qwen 1.5B wrote the note as wifi-password.md in the workspace, then called note_add."""
     from pydantic import BaseModel
@@ -2861,17 +2846,23 @@ def _invoice_into_notes(assistant_home, tmp_path, calls: list[str], notes: str):
     return ws, [e for e in events if isinstance(e, ToolCallFinished)]
 
 
-def test_a_line_the_file_holds_is_not_added_again(assistant_home, tmp_path):
-    """A held-out task at b9a0d5e: "- INV-3307" added to notes.md right at step 2, then added again twice more, with
-    "INV-3307 paid" beside it, until the step budget ran out."""
+@pytest.mark.parametrize("second, refused", [
+    # a held-out task at cf8dda3: INV-3307 added right, then INV-3456 to INV-3459 added one edit each, numbers no
+    # file holds, until the step budget ran out
+    ("- INV-3307\n- INV-3456", "Not run: 'INV-3456' in this edit_file call appears in no tool result of this task "
+                              "and not in the user's words"),
+    # at b9a0d5e: "- INV-3307" added right, then added again twice more, with "INV-3307 paid" beside it
+    ("- INV-3307\n- INV-3307", "Not run: notes.md already holds '- INV-3307' (step 3 added it); adding it again would "
+                              "put it there twice."),
+])
+def test_after_the_add_no_made_up_code_nor_the_same_line_again(assistant_home, tmp_path, second, refused):
     ws, results = _invoice_into_notes(assistant_home, tmp_path, [
         call("edit_file", path="notes.md", old_text="- INV-2291 paid", new_text="- INV-2291 paid\n- INV-3307"),
-        call("edit_file", path="notes.md", old_text="- INV-3307", new_text="- INV-3307\n- INV-3307"),
+        call("edit_file", path="notes.md", old_text="- INV-3307", new_text=second),
         "Added INV-3307."], "# Notes\n\n## Invoices\n\n- INV-2291 paid\n")
     _, _, added, again = results
     assert not added.error, added.result
-    assert again.error and again.result.startswith("Not run: notes.md already holds '- INV-3307' (step 3 added it); "
-                                                   "adding it again would put it there twice."), again.result
+    assert again.error and again.result.startswith(refused), again.result
     assert (ws / "notes.md").read_text() == "# Notes\n\n## Invoices\n\n- INV-2291 paid\n- INV-3307\n"
 
 
