@@ -2121,11 +2121,8 @@ class CallRunner:
         codes = list(dict.fromkeys(m.group(0) for m in _CODE.finditer(text) if not _NOT_A_CODE.fullmatch(m.group(0))))
         if not codes:
             return []
-        path = str(call.arguments.get("path", ""))
-        try:
-            held = self.ctx.workspace.read_text(path) if path and call.name in ("edit_file", "write_file") else ""
-        except Exception:  # noqa: BLE001 - a new file, or not text: nothing held
-            held = ""
+        path = call.arguments.get("path")
+        held = self._text_of(path) if call.name in ("edit_file", "write_file") else ""  # a new file holds nothing
         seen = "\n".join([held, *self._number_sources(call)]).lower()
         return [c for c in codes if c.lower() not in seen]
 
@@ -2240,10 +2237,7 @@ class CallRunner:
         """:func:`_kept_and_added` for an ``edit_file`` call, with its file's text and what
         the task read from other files and the user said."""
         path = str(call.arguments.get("path", ""))
-        try:
-            text = self.ctx.workspace.read_text(path)
-        except Exception:  # noqa: BLE001 - gone or unreadable: no list to join
-            text = ""
+        text = self._text_of(path)  # gone or unreadable: no list to join
         sources = [m.content for m in self.s.messages if m.role == "user" and m.kind in ("goal", "note")]
         sources += [c.result or "" for c in self.s.calls if c.status == "done" and not c.error and c.id != call.id
                     and norm_path(str(c.arguments.get("path", ""))) != norm_path(path)]
