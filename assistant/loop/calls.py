@@ -29,8 +29,8 @@ from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .answer_form import answer_to_copy
 from .ending import touched_paths
-from .evidence import NOT_READING, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, norm_path, \
-    number_problems, result_gist
+from .evidence import NOT_READING, _LOWEST, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, \
+    norm_path, number_problems, result_gist
 from .dates_said import clock_times
 from .figures import AVERAGE
 from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, number_column, \
@@ -3479,7 +3479,7 @@ def _period_sum(table: Any, goal: str) -> str:
         return ""
     period = (m.group("a") or m.group("b")).lower()
     key = f"strftime({dated}, '%Y-%m') AS month" if period == "month" else f"year({dated}) AS year"
-    order = "ASC" if re.search(r"\b(lowest|least|fewest|smallest|worst)\b", goal, re.IGNORECASE) else "DESC"
+    order = "ASC" if _LOWEST.search(goal) else "DESC"
     return f"SELECT {key}, SUM({number}) FROM {table.name} GROUP BY 1 ORDER BY 2 {order}"
 
 

@@ -21,7 +21,7 @@ from .numbers import normalise_number
 from .answer_form import _result_rows, answer_to_copy
 from .recap import call_to_copy
 from .dates_said import dates_in, month_number
-from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, number_column, row_filter
+from .table_goal import MONTH_SAID, ROW_EXTREME, SUMMED, goal_filters, goal_value, number_column, row_filter
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -553,9 +553,8 @@ def not_the_top_group(answer: str, ev: Evidence) -> str:
 
 
 _WHICH_MONTH = re.compile(r"\b(?:which|what)\s+month\b", re.IGNORECASE)
-#: a month an answer names: "February", "Feb", "2026-02" ("May" only capitalised: "may" is a verb)
-_MONTH_WORD = re.compile(r"\b((?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|"
-                         r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)|May)\b|\b\d{4}-(\d{2})\b")
+#: a month an answer names as "2026-02" (by its name: ``table_goal.MONTH_SAID``)
+_YEAR_MONTH = re.compile(r"\b\d{4}-(\d{2})\b")
 
 
 def _not_the_top_month(answer: str, goal: str, table: Any, low: bool) -> str | None:
@@ -573,8 +572,8 @@ def _not_the_top_month(answer: str, goal: str, table: Any, low: bool) -> str | N
     for day, v in zip(dated.values, values):
         if hasattr(day, "month") and isinstance(v, (int, float, decimal.Decimal)) and not isinstance(v, bool):
             totals[day.month] = totals.get(day.month, 0.0) + float(v)
-    said = {month_number(m.group(1)) if m.group(1) else int(m.group(2)) for m in _MONTH_WORD.finditer(answer)
-            if m.group(1) or 1 <= int(m.group(2)) <= 12}
+    said = {month_number(m.group("name")) for m in MONTH_SAID.finditer(answer)} | {
+        int(m.group(1)) for m in _YEAR_MONTH.finditer(answer) if 1 <= int(m.group(1)) <= 12}
     if len(totals) < 2 or not said:
         return None
     best = (min if low else max)(totals.values())
