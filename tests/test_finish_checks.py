@@ -4084,6 +4084,28 @@ def test_a_total_with_bounds_the_goal_gives_is_checked_against_the_files_rows(tm
     assert not any("add up to" in p for p in problems("Travel cost 465.50 EUR."))
 
 
+def test_a_count_with_bounds_the_goal_gives_is_checked_against_the_files_rows(tmp_path):
+    """A held-out task at 1de0702: "How many events are in December 2026 in events.csv?" got every event counted
+    per name as the hint's example. The harness counts the rows within every bound the goal gives; an answer
+    without that count is doubted, with the query to copy."""
+    rows = ("date,event\n2026-11-28,Market\n2026-12-02,Concert\n2026-12-15,Dinner\n2027-01-04,Trip\n"
+            "2026-12-31,Party\n2025-12-10,Old fair\n")
+    problems = _table_question(tmp_path, "events.csv", rows, "How many events are in December 2026 in events.csv?")
+    got = problems("There are 4 events in December 2026.")
+    assert ("the rows of events.csv in December 2026 number 3, and the answer does not give that; call table_query "
+            "with {\"sql\": \"SELECT COUNT(*) FROM events WHERE month(date) = 12 AND year(date) = 2026\"}") in got, got
+    assert not any("number 3" in p for p in problems("There are 3 events in December 2026."))
+    assert not any("number 3" in p for p in problems("Three: Concert, Dinner and Party."))
+    orders = "order,amount\nA1,520\nA2,90\nA3,1500\nA4,500\n"
+    problems = _table_question(tmp_path, "orders.csv", orders, "How many orders in orders.csv are over 500 euros?")
+    assert any("number 2" in p for p in problems("3 orders are over 500 euros."))
+    assert not any("number 2" in p for p in problems("2 orders (A1 and A3) are over 500 euros."))
+    # a count of a number column's units is a sum, the total check's business
+    hours = "date,hours\n2026-03-02,7.5\n2026-03-03,8\n2026-04-01,6\n"
+    problems = _table_question(tmp_path, "log.csv", hours, "How many hours were logged in March in log.csv?")
+    assert not any("rows of log.csv" in p for p in problems("15.5 hours were logged in March."))
+
+
 def test_a_message_to_someone_must_name_them(tmp_path):
     """A held-out task at 8da7e10: "Write a short email to Tom in email.txt telling him the total cost from
     budget.xlsx." wrote a subject and the total, no "Tom"."""

@@ -3377,7 +3377,7 @@ def _month_sum(table: Any, goal: str) -> str:
     task at 000bd0d: "How much did we spend in March according to spending.csv?" got no
     hint, summed one day's rows (WHERE date = '2026-03-31'), then added by hand."""
     month, number = month_filter(table, goal), number_column(table)
-    if month is None or number is None:
+    if month is None or number is None or _COUNT_ASKED.search(goal):  # rows to count: :func:`_bounded_query`
         return ""
     return f"SELECT SUM({number}) FROM {table.name} WHERE {month.sql}"
 

@@ -207,5 +207,5 @@ def goal_filters(table: Any, goal: str) -> list[RowFilter]:
 
 
 def row_filter(table: Any, goal: str) -> RowFilter | None:
-    """:func:`date_filter`, else :func:`number_filter`."""
-    return date_filter(table, goal) or number_filter(table, goal)
+    """:func:`date_filter`, else :func:`month_filter`, else :func:`number_filter`."""
+    return date_filter(table, goal) or month_filter(table, goal) or number_filter(table, goal)
