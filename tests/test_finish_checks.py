@@ -843,6 +843,25 @@ def test_a_change_from_one_text_to_another_must_be_in_the_document(tmp_path):
     assert not any("does not hold" in p for p in finish_problems("I could not change it.", untouched))
 
 
+def test_an_answer_that_tells_the_change_backwards_is_doubted(tmp_path):
+    """A held-out task at 1de0702: "Change the date in letter.docx from 1 December 2026 to 8 December 2026." made
+    the change, and answered "The date in letter.docx was changed from 8 December 2026 to 1 December 2026."."""
+    import docx
+
+    goal = "Change the date in letter.docx from 1 December 2026 to 8 December 2026."
+    d = docx.Document()
+    d.add_paragraph("Berlin, 8 December 2026")
+    d.save(tmp_path / "letter.docx")
+    read = _done("docx_read", "[p1] Berlin, 1 December 2026", path="letter.docx")
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[read], touched=["letter.docx"], tool_names=TOOLS)
+    got = finish_problems("The date in letter.docx was changed from 8 December 2026 to 1 December 2026.", ev)
+    assert ("the answer says '8 December 2026' was changed to '1 December 2026', the other way round: the task "
+            "changes '1 December 2026' to '8 December 2026'; say what the file holds now") in got, got
+    for right in ("The date in letter.docx was changed from 1 December 2026 to 8 December 2026.",
+                  "letter.docx now reads 8 December 2026 instead of 1 December 2026."):
+        assert not any("other way round" in p for p in finish_problems(right, ev)), right
+
+
 def test_a_task_no_tool_can_do_must_end_saying_so(tmp_path):
     """handoff_send_budget: Qwen 1.5B wrote two letter files and 'finished' with steps for the user to send
     the budget themselves."""

@@ -542,7 +542,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             out.append(f"the answer says {rel} was written, but this task did not write it")
     out += _folders_said_missing(answer, root)
     out += _unlooked_pick(answer, ev)
-    undone = _change_not_in_file(ev)
+    undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal)
     if undone:
         out.append(undone)
     pick = _better_pick(answer, ev) if not out else ""
@@ -760,6 +760,21 @@ def _change_not_in_file(ev: Evidence) -> str:
             return (f"the task asks to change {old!r} to {new!r} everywhere in {rel}, but {rel} still holds "
                     f"{old!r}; change every one")
     return ""
+
+
+def _change_told_backwards(answer: str, goal: str) -> str:
+    """A doubt when the goal asks to change text "from X to Y" and the answer says the
+    change went "from Y to X" ("" otherwise). A held-out task at 1de0702 changed 1
+    December 2026 to 8 December 2026 in letter.docx, and answered "The date in
+    letter.docx was changed from 8 December 2026 to 1 December 2026."."""
+    change = text_change(goal)
+    if change is None:
+        return ""
+    old, new = (re.escape(" ".join(t.split())).replace(r"\ ", r"\s+") for t in change)
+    if not re.search(rf"\bfrom\s+['\"]?{new}['\"]?\s+(?:to|into|with)\s+['\"]?{old}(?![\w-])", answer, re.IGNORECASE):
+        return ""
+    return (f"the answer says {change[1]!r} was changed to {change[0]!r}, the other way round: the task changes "
+            f"{change[0]!r} to {change[1]!r}; say what the file holds now")
 
 
 _EVERYWHERE = re.compile(r"\b(all|every|each|everywhere|throughout|wherever)\b", re.IGNORECASE)
