@@ -2472,6 +2472,11 @@ def _example_table(name: str):
     ("events", "How many events are in December 2026 in events.csv?",
      "SELECT COUNT(*) FROM events WHERE month(date) = 12 AND year(date) = 2026"),
     ("expenses", "How many expenses were there in October?", "SELECT COUNT(*) FROM expenses WHERE month(date) = 10"),
+    # a held-out task at 1de0702: "How much more ... in 2026 than in 2025?" got one sheet's sum
+    ("spend", "How much more did we spend on travel than on meals?", "SELECT SUM(amount) FILTER (WHERE category = "
+     "'travel') - SUM(amount) FILTER (WHERE category = 'meals') AS difference FROM spend"),
+    ("spend", "What is the difference between meals and travel?", "SELECT SUM(amount) FILTER (WHERE category = "
+     "'meals') - SUM(amount) FILTER (WHERE category = 'travel') AS difference FROM spend"),
 ])
 def test_the_example_query_keeps_to_every_bound_and_period_the_goal_gives(table, goal, sql):
     from assistant.loop.calls import _example_query

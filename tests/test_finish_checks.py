@@ -843,6 +843,36 @@ def test_a_change_from_one_text_to_another_must_be_in_the_document(tmp_path):
     assert not any("does not hold" in p for p in finish_problems("I could not change it.", untouched))
 
 
+def test_how_much_more_one_amount_is_than_another_is_the_difference_of_their_sums(tmp_path):
+    """A held-out task at 1de0702: "How much more did I spend in 2026 than in 2025? The numbers are in
+    spending.xlsx." (a sheet a year) queried both sheets' sums, 15250 and 15100, and answered 1300, one row of 2025.
+    The harness adds up both and doubts an answer without their difference (either sign)."""
+    pytest.importorskip("duckdb")
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    wb.active.title = "2025"
+    for row in (["Category", "Amount"], ["Rent", 9600], ["Food", 4200], ["Travel", 1300]):
+        wb["2025"].append(row)
+    wb.create_sheet("2026")
+    for row in (["Category", "Amount"], ["Rent", 9900], ["Food", 4550], ["Travel", 800]):
+        wb["2026"].append(row)
+    wb.save(tmp_path / "spending.xlsx")
+    goal = "How much more did I spend in 2026 than in 2025? The numbers are in spending.xlsx."
+    ev = Evidence(goal, tmp_path, calls=[], tool_names=["table_query", "finish"])
+    got = finish_problems("The amount spent in 2026 compared to 2025 is 1300.", ev)
+    assert ("the rows of spending.xlsx for '2026' add up to 15250 and those for '2025' to 15100, a difference of 150, "
+            "and the answer does not give that; call table_query with {\"sql\": \"SELECT SUM(amount) FILTER (WHERE "
+            "sheet = '2026') - SUM(amount) FILTER (WHERE sheet = '2025') AS difference FROM spending\"}") in got, got
+    assert not any("a difference of" in p for p in finish_problems("You spent 150 more in 2026.", ev))
+    # two values of one column; "from X to Y" takes X from Y
+    problems = _table_question(tmp_path, "sales.csv", "month,sales\nMarch,40\nApril,100\nMarch,20\n",
+                               "How much did sales grow from March to April in sales.csv?")
+    assert any("for 'April' add up to 100 and those for 'March' to 60, a difference of 40" in p
+               for p in problems("They grew by 60.")), problems("They grew by 60.")
+    assert not any("a difference of" in p for p in problems("It rose by 40."))
+
+
 def test_an_answer_that_tells_the_change_backwards_is_doubted(tmp_path):
     """A held-out task at 1de0702: "Change the date in letter.docx from 1 December 2026 to 8 December 2026." made
     the change, and answered "The date in letter.docx was changed from 8 December 2026 to 1 December 2026."."""

