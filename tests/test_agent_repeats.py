@@ -3112,3 +3112,36 @@ def test_a_copy_asked_for_is_made_with_copy_and_never_doubted_as_a_change_left_u
     ev = Evidence("Copy report.docx into the archive folder.", ws, calls=[], touched=["archive/report.docx"],
                   written=["archive/report.docx"], tool_names=["copy"])
     assert not any("left it as it was" in p for p in finish_problems("Copied it into archive.", ev))
+
+
+def test_read_files_numbered_view_written_as_a_files_text_is_refused(assistant_home, tmp_path):
+    """A held-out task at 1de0702: "Mark call the bank as done in todo.md." ticked "buy stamps", then wrote todo.md
+    as read_file shows it ("todo.md (utf-8, 6 lines)", each line after its number), and finished. The write is
+    refused with the text to copy, without the header and the numbers; the edit of another item is refused with the
+    edit that ticks the one the task names."""
+    todo = "# Todo\n\n- [ ] buy stamps\n- [ ] call the bank\n- [x] pay rent\n"
+    viewed = ("todo.md (utf-8, 5 lines)\n 1\t# Todo\n 2\t\n 3\t- [ ] buy stamps\n 4\t- [x] call the bank\n"
+              " 5\t- [x] pay rent")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="todo.md"),
+        call("edit_file", path="todo.md", old_text="- [ ] buy stamps", new_text="- [x] buy stamps"),
+        call("write_file", path="todo.md", content=viewed),
+        call("edit_file", path="todo.md", old_text="- [ ] call the bank", new_text="- [x] call the bank"),
+        "I marked call the bank as done."])
+    (ws / "todo.md").write_text(todo)
+    events = list(agent.run("Mark call the bank as done in todo.md.", workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    read, other, whole, tick = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert read.result.endswith('Hint: to mark \'call the bank\' done, call edit_file with {"path": "todo.md", '
+                                '"old_text": "- [ ] call the bank", "new_text": "- [x] call the bank"}.'), read.result
+    assert other.error and other.result.startswith(
+        "Not run: the task marks 'call the bank' done, and this edit_file changes '- [ ] buy stamps'; call edit_file "
+        'with {"path": "todo.md", "old_text": "- [ ] call the bank", "new_text": "- [x] call the bank"}'), other.result
+    assert whole.error and whole.result.startswith(
+        "Not run: this write_file writes what read_file shows (its header line 'todo.md (utf-8, 5 lines)' and the line "
+        "numbers before each line), not the file's text. Without them: call write_file with "
+        '{"path": "todo.md", "content": "# Todo\\n\\n- [ ] buy stamps\\n- [x] call the bank\\n- [x] pay rent"}'), \
+        whole.result
+    assert not tick.error
+    assert (ws / "todo.md").read_text() == todo.replace("[ ] call", "[x] call")
+    store.close()

@@ -873,6 +873,28 @@ def test_how_much_more_one_amount_is_than_another_is_the_difference_of_their_sum
     assert not any("a difference of" in p for p in problems("It rose by 40."))
 
 
+def test_an_item_to_mark_done_left_open_is_doubted(tmp_path):
+    """A held-out task at 1de0702: "Mark call the bank as done in todo.md." ended with "The file todo.md was updated
+    to have 7 lines."; the item must be ticked in the file when the task ends."""
+    goal = "Mark call the bank as done in todo.md."
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[_done("read_file", "todo.md", path="todo.md")],
+                  touched=["todo.md"], tool_names=TOOLS)
+    (tmp_path / "todo.md").write_text("# Todo\n\n- [x] buy stamps\n- [ ] Call the bank\n")
+    assert ("the task marks 'call the bank' done, but todo.md still shows it open ('- [ ] Call the bank'); call "
+            'edit_file with {"path": "todo.md", "old_text": "- [ ] Call the bank", "new_text": "- [x] Call the bank"}'
+            ) in finish_problems("I marked it done.", ev)
+    (tmp_path / "todo.md").write_text("# Todo\n\n- [ ] buy stamps\n- [x] Call the bank\n")
+    assert not any("still shows it open" in p for p in finish_problems("I marked it done.", ev))
+    from assistant.loop.named_files import checkbox_to_tick
+
+    text = "- [ ] buy stamps\n* [ ] water plants\n- [x] pay rent\n"
+    assert checkbox_to_tick("Tick off 'buy stamps' in todo.md.", text) == ("buy stamps", "- [ ] buy stamps",
+                                                                          "- [x] buy stamps")
+    assert checkbox_to_tick("Mark the water plants task as completed.", text)[2] == "* [x] water plants"
+    assert checkbox_to_tick("Mark pay rent as done.", text) is None  # done already
+    assert checkbox_to_tick("Mark it as done.", text) is None
+
+
 def test_an_answer_that_tells_the_change_backwards_is_doubted(tmp_path):
     """A held-out task at 1de0702: "Change the date in letter.docx from 1 December 2026 to 8 December 2026." made
     the change, and answered "The date in letter.docx was changed from 8 December 2026 to 1 December 2026."."""

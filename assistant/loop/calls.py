@@ -38,7 +38,7 @@ from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number
 from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
-from .named_files import grep_call, text_change, text_count, unread_inputs
+from .named_files import checkbox_to_tick, grep_call, read_view, text_change, text_count, unread_inputs
 from .policy import decide
 from .preread import PREREAD_STEP
 from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far, next_call_to_copy
@@ -213,7 +213,7 @@ class CallRunner:
             or self._table_hint(call, result) or self._rename_hint(call, result) \
             or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) \
             or self._count_hint(call, result) \
-            or self._cannot_hint(call, result) or self._edit_hint(call, result) \
+            or self._cannot_hint(call, result) or self._edit_hint(call, result) or self._tick_hint(call, result) \
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
             or _sheet_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
@@ -448,6 +448,22 @@ class CallRunner:
             args = {"path": path, "old_text": old, "new_text": new}
             return f"Hint: to change {old!r} to {new!r}, {call_to_copy('edit_file', args)}."
         return ""
+
+    def _tick_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``edit_file`` call to copy, after a read_file of the file the goal names,
+        in a task that marks a to-do item done (:func:`named_files.checkbox_to_tick`)
+        ("" otherwise). A held-out task at 1de0702: "Mark call the bank as done in
+        todo.md." ticked "buy stamps", then wrote the file as read_file shows it."""
+        path = str(call.arguments.get("path", ""))
+        if result.error or call.name != "read_file" or self.registry.get("edit_file") is None \
+                or path.replace("\\", "/").rsplit("/", 1)[-1].lower() not in self.s.task.goal.lower():
+            return ""
+        tick = checkbox_to_tick(self.s.task.goal, self._text_of(path))
+        if tick is None:
+            return ""
+        item, line, ticked = tick
+        args = {"path": path, "old_text": line.strip(), "new_text": ticked.strip()}
+        return f"Hint: to mark {item!r} done, {call_to_copy('edit_file', args)}."
 
     def _insert_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``docx_insert`` call to copy, after a read of the Word document the goal
@@ -1140,6 +1156,12 @@ class CallRunner:
                 msg = (f"Not run: the task asks to add, and this {call.name} would remove {removed!r} from the file; "
                        f"add without changing what is there: {tool_name}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            viewed = self._read_view_written(call)
+            if viewed:  # a held-out task at 1de0702: todo.md written as "todo.md (utf-8, 6 lines)\n 1\t# Todo ..."
+                return (yield from self.finish(call, ToolResult.fail(viewed), "denied"))
+            other = self._ticks_another(call)
+            if other:  # the same task: "buy stamps" ticked for "Mark call the bank as done"
+                return (yield from self.finish(call, ToolResult.fail(other), "denied"))
             numbered = _line_numbers_as_data(call, s.calls)
             if numbered:  # csv_to_xlsx at dd4189c: ["1", "Name", "Email", "City"], ["2", "Ines Costa", ...]
                 msg = (f"Not run: the first value of each row ({', '.join(numbered[:4])}, ...) is the line number "
@@ -1784,6 +1806,37 @@ class CallRunner:
             return ""
         return (f"Not run: the sheet would be empty, and the task asks for totals in it. Add them up first: call "
                 f"table_query with {query}; its result shows the call that adds the sheet with those rows.")
+
+    def _read_view_written(self, call: CallRecord) -> str:
+        """The refusal of a ``write_file`` (``edit_file``) whose content (new text) is
+        what read_file shows, header line and line numbers (:func:`named_files.read_view`),
+        with the call that writes the text alone; "" otherwise."""
+        key = {"write_file": "content", "edit_file": "new_text"}.get(call.name)
+        text = call.arguments.get(key) if key else None
+        view = read_view(text) if isinstance(text, str) else None
+        if view is None:
+            return ""
+        header, clean = view
+        shown = f"its header line {header!r} and the line numbers before each line" if header else \
+            "the line numbers before each line"
+        return (f"Not run: this {call.name} writes what read_file shows ({shown}), not the file's text. Without "
+                f"them: {call_to_copy(call.name, {**call.arguments, key: clean})}")
+
+    def _ticks_another(self, call: CallRecord) -> str:
+        """The refusal of an ``edit_file`` that ticks a to-do line other than the one
+        the goal marks done (:func:`named_files.checkbox_to_tick`), with the edit that
+        ticks that one; "" otherwise."""
+        path = str(call.arguments.get("path", ""))
+        old, new = str(call.arguments.get("old_text", "")), str(call.arguments.get("new_text", ""))
+        if call.name != "edit_file" or "[x]" not in new.lower():
+            return ""
+        tick = checkbox_to_tick(self.s.task.goal, self._text_of(path))
+        if tick is None or tick[0].lower() in " ".join(old.split()).lower():
+            return ""
+        item, line, ticked = tick
+        args = {"path": path, "old_text": line.strip(), "new_text": ticked.strip()}
+        return (f"Not run: the task marks {item!r} done, and this edit_file changes {old.strip()!r}; "
+                f"{call_to_copy('edit_file', args)}")
 
     def _unnumbered_call(self, call: CallRecord) -> str:
         """" To copy: call NAME with {...}" for a write refused for read_file's line

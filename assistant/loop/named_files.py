@@ -542,7 +542,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             out.append(f"the answer says {rel} was written, but this task did not write it")
     out += _folders_said_missing(answer, root)
     out += _unlooked_pick(answer, ev)
-    undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal)
+    undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev)
     if undone:
         out.append(undone)
     pick = _better_pick(answer, ev) if not out else ""
@@ -760,6 +760,77 @@ def _change_not_in_file(ev: Evidence) -> str:
             return (f"the task asks to change {old!r} to {new!r} everywhere in {rel}, but {rel} still holds "
                     f"{old!r}; change every one")
     return ""
+
+
+#: a goal that ticks a to-do item: "Mark call the bank as done in todo.md", "tick off 'buy stamps' in list.md"
+_TICK = re.compile(r"\b(?:mark|tick(?: off)?|check off|cross off)\s+(?:the\s+)?(?:(?:item|task|entry)\s+)?"
+                   r"['\"\u201c]?(?P<item>[^'\"\u201d\n]{2,80}?)['\"\u201d]?(?:\s+(?:item|task|entry))?\s+(?:as\s+)?"
+                   r"(?:done|completed?|finished)\b"
+                   r"|\b(?:tick|check|cross) off\s+(?:the\s+)?['\"\u201c]?(?P<off>[^'\"\u201d\n]{2,80}?)['\"\u201d]?"
+                   r"\s+(?:in|on|from)\b", re.IGNORECASE)
+#: a Markdown to-do line not yet done: "- [ ] call the bank"
+_OPEN_BOX = re.compile(r"^(?P<lead>\s*(?:[-*+]|\d{1,3}[.)])\s*)\[ \](?P<rest>.*)$")
+
+
+def checkbox_to_tick(goal: str, text: str) -> tuple[str, str, str] | None:
+    """``(item, line, ticked)`` when ``goal`` asks to mark an item done and exactly one
+    open to-do line of ``text`` ("- [ ] call the bank") holds the item's words, with
+    that line ticked ("- [x] call the bank"); None otherwise (no such goal, no such
+    line, or the item already done). A held-out task at 1de0702: "Mark call the bank as
+    done in todo.md." ticked "buy stamps"."""
+    m = _TICK.search(goal)
+    if m is None:
+        return None
+    item = " ".join((m.group("item") or m.group("off")).split())
+    lines = [(ln, b) for ln in text.splitlines() if (b := _OPEN_BOX.match(ln))
+             and item.lower() in " ".join(b.group("rest").split()).lower()]
+    if len(lines) != 1:
+        return None
+    line, box = lines[0]
+    return item, line, f"{box.group('lead')}[x]{box.group('rest')}"
+
+
+def _item_left_open(ev: Evidence) -> str:
+    """A doubt when the goal marks a to-do item done in a text file it names and that
+    file still holds the item's open line (:func:`checkbox_to_tick`) ("" otherwise),
+    with the edit that ticks it."""
+    for rel in goal_files(ev.goal)[1]:
+        try:
+            text = (Path(ev.workspace) / rel).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        tick = checkbox_to_tick(ev.goal, text)
+        if tick is not None:
+            item, line, ticked = tick
+            args = {"path": rel, "old_text": line.strip(), "new_text": ticked.strip()}
+            return (f"the task marks {item!r} done, but {rel} still shows it open ({line.strip()!r}); "
+                    f"{call_to_copy('edit_file', args)}")
+    return ""
+
+
+#: the first line of a read_file result: "todo.md (utf-8, 6 lines)", "a.txt (utf-8, 90 lines), lines 1-40"
+_READ_HEADER = re.compile(r"^\S.*\((?:utf-8|[\w-]+), \d+ lines?\)(?:, lines \d+-\d+)?$")
+_NUMBERED_LINE = re.compile(r"^\s*(\d{1,6})\t")
+
+
+def read_view(text: str) -> tuple[str, str] | None:
+    """``(header, text)`` when ``text`` is what read_file shows rather than a file's
+    text: its header line ("todo.md (utf-8, 6 lines)", "" if left out) and every line
+    after its number and a tab, numbered up from 1 (three lines or more without the
+    header); ``text`` with both taken away. None otherwise. A held-out task at 1de0702
+    wrote todo.md as read_file had shown it."""
+    lines = text.split("\n")
+    header = lines[0].strip() if lines and _READ_HEADER.match(lines[0].strip()) else ""
+    body = lines[1:] if header else lines
+    while body and not body[-1].strip():
+        body = body[:-1]
+    numbers = [_NUMBERED_LINE.match(ln) for ln in body]
+    if not body or not all(numbers) or (not header and len(body) < 3):
+        return None
+    counted = [int(n.group(1)) for n in numbers]
+    if counted != list(range(counted[0], counted[0] + len(counted))):
+        return None
+    return header, "\n".join(ln[n.end():] for ln, n in zip(body, numbers))
 
 
 def _change_told_backwards(answer: str, goal: str) -> str:
