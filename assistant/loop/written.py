@@ -22,6 +22,7 @@ from .evidence import _CELL_NUMBER, _FENCED, _FENCE_LINE, _HIGHEST, _LOWEST, _MU
 from .answer_form import _result_rows, answer_to_copy
 from .dates_said import dates_in
 from .recap import call_to_copy
+from .table_goal import goal_value
 
 __all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "total_said_wrong", "goal_columns",
            "summary_too_long", "summary_lacks", "summary_points", "store_goal", "SORT_BY_TYPE", "goal_folder",
@@ -268,6 +269,61 @@ def table_cells(path: Path, skip_sheet: str = "") -> list[tuple[str, list[list[A
     except Exception:  # noqa: BLE001 - a file that cannot be read is another check's business
         return []
     return []
+
+
+#: a goal whose output rows are worked out, not copied: totals, counts, averages, groups, a new column
+_WORKED_OUT = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|count\w*|per|by|each|group\w*|percent\w*|share|"
+                         r"difference|column|merge\w*|combin\w*|join\w*|summar\w*|calculat\w*|add\w*)\b",
+                         re.IGNORECASE)
+
+
+def _cell_text(value: Any) -> str:
+    """A cell as text to compare across files: numbers as :func:`normalise_number` writes them."""
+    from .numbers import normalise_number
+
+    text = "" if value is None else str(value).strip()
+    return normalise_number(text) if re.fullmatch(r"-?\d+(?:\.\d+)?", text) else text.lower()
+
+
+def _rows_not_from_source(ev: Evidence) -> str:
+    """The doubt when the goal asks for a table file made of rows of the one table file
+    it names (no totals, counts or columns worked out: "a file called engineering.csv
+    with only the Engineering employees") and a data row written is no row of the
+    source (some value of it in no one source row), or, the goal naming a value of a
+    text column of the source ("Engineering"), the rows holding it are not all there
+    ("" otherwise); with the query that picks them. A held-out task at 1de0702 wrote
+    engineering.csv as read_file's numbered lines, shifted and of every department."""
+    outputs, inputs = goal_files(ev.goal)
+    outs = [o for o in outputs if o.lower().endswith((".csv", ".tsv", ".xlsx"))
+            and norm_path(o) in {norm_path(w) for w in ev.written}]
+    ins = [i for i in inputs if i.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    if len(outs) != 1 or len(ins) != 1 or _WORKED_OUT.search(ev.goal):
+        return ""
+    source = [[_cell_text(v) for v in r] for _, rows in table_cells(Path(ev.workspace) / ins[0]) for r in rows]
+    written = [[_cell_text(v) for v in r] for _, rows in table_cells(Path(ev.workspace) / outs[0]) for r in rows[1:]]
+    source = [set(r) - {""} for r in source if any(r)]
+    written = [r for r in written if any(r)]
+    if not source or not written:
+        return ""
+    from .figures import _file_tables
+
+    tables = _file_tables(ev.workspace, ins[0])
+    found = goal_value(tables[0], ev.goal) if len(tables) == 1 else None
+    query = f"SELECT * FROM {tables[0].name} WHERE {found[0]} = '{found[1]}'" if found else ""
+    to_copy = f"; {call_to_copy('table_query', {'sql': query})}" if query else ""
+    stray = next((r for r in written if not any(set(r) - {""} <= row for row in source)), None)
+    if stray is not None:
+        return (f"{outs[0]} holds a row that is no row of {ins[0]} ({','.join(stray)!r}); write the rows as "
+                f"{ins[0]} has them{to_copy}")
+    if found:
+        column, value = found
+        values = dict(zip((c.name for c in tables[0].columns), (c.values for c in tables[0].columns)))[column]
+        want = sum(str(v).strip().lower() == value.lower() for v in values)
+        have = sum(value.lower() in r for r in written)
+        if have < want:
+            return (f"{ins[0]} has {want} rows whose {column} is {value!r}, and {outs[0]} holds {have}"
+                    f"{to_copy}")
+    return ""
 
 
 _SAME_ROWS = re.compile(r"\b(convert\w*|same (?:columns and )?rows|all (?:the |its )?rows|every row)\b", re.IGNORECASE)
