@@ -900,6 +900,33 @@ def test_a_table_of_rows_picked_from_another_must_hold_those_rows(tmp_path):
     assert not any("no row of" in p for p in problems("name,salary\nAnn,70000\nCy,72000\nEd,69000\n"))
 
 
+def test_a_none_found_answer_to_which_file_is_doubted_when_a_file_read_holds_it(tmp_path):
+    """A held-out task at 1de0702: "Which of my notes mentions the passport?" read the three notes (notes/trip.md:
+    "Renew passport before March.") and answered "None of these notes contain the word "passport"."."""
+    (tmp_path / "notes").mkdir()
+    texts = {"home.md": "# Home\nFix the tap.\n", "trip.md": "# Trip\nRenew passport before March.\n"}
+    reads = []
+    for name, text in texts.items():
+        (tmp_path / "notes" / name).write_text(text)
+        shown = "\n".join(f"{i:>6}\t{ln}" for i, ln in enumerate(text.splitlines(), 1))
+        reads.append(_done("read_file", f"notes/{name} (utf-8, 2 lines)\n{shown}", path=f"notes/{name}"))
+    goal = "Which of my notes mentions the passport?"
+    ev = Evidence(goal, tmp_path, calls=reads, tool_names=TOOLS)
+    answer = ('- notes/home.md: "Fix the tap."\n- notes/trip.md: "Book hotel."\n\nNone of these notes contain the '
+              'word "passport".')
+    assert ("the answer says no file mentions 'the passport', but notes/trip.md, which step 1 read, does: 'Renew "
+            "passport before March.'; name that file") in finish_problems(answer, ev)
+    assert not any("no file mentions" in p for p in finish_problems("notes/trip.md mentions the passport.", ev))
+    grepped = _done("grep", "notes/trip.md:2: Renew passport before March.\n1 matching lines in 1 files.",
+                    pattern="passport", path=".")
+    ev = Evidence(goal, tmp_path, calls=[grepped], tool_names=TOOLS)
+    assert any(p.startswith("the answer says no file mentions 'the passport', but notes/trip.md, which step 1 read")
+               for p in finish_problems("No note mentions the passport.", ev))
+    nothing = _done("grep", "0 hit(s) for 'passport'.", pattern="passport", path=".")
+    assert not any("no file mentions" in p for p in finish_problems(
+        "No note mentions the passport.", Evidence(goal, tmp_path, calls=[nothing], tool_names=TOOLS)))
+
+
 def test_an_item_to_mark_done_left_open_is_doubted(tmp_path):
     """A held-out task at 1de0702: "Mark call the bank as done in todo.md." ended with "The file todo.md was updated
     to have 7 lines."; the item must be ticked in the file when the task ends."""

@@ -168,6 +168,46 @@ def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
             f"with grep (or read the file) before saying which one it is{_grep_to_copy(ev)}"]
 
 
+#: an answer that says no file holds it: "None of these notes contain the word", "no note mentions it"
+_NONE_HOLDS = re.compile(r"\bnone of\b|\bno (?:\w+ )?(?:notes?|files?|documents?|letters?) (?:contains?|mentions?|"
+                         r"refers?|holds?)\b|\b(?:does|do)(?: not|n't) (?:contain|mention|refer)|\bnot mentioned\b",
+                         re.IGNORECASE)
+#: what a which-file question asks about: the words after "mentions" ("Which of my notes mentions the passport?")
+_MENTIONED = re.compile(r"\b(?:mentions?|contains?|refers?\s+to|talks?\s+about|says?|is\s+about)\s+(?P<what>[^.?!]+)",
+                        re.IGNORECASE)
+
+
+def _found_after_all(answer: str, ev: Evidence) -> str:
+    """The doubt when the goal asks which file mentions something, the answer says none
+    does, and a line of a file this task read or grepped holds every word of it ("" otherwise),
+    with that file and line. A held-out task at 1de0702: "Which of my notes mentions the
+    passport?" read notes/trip.md ("Renew passport before March.") and answered "None of
+    these notes contain the word "passport"."."""
+    m = _MENTIONED.search(ev.goal)
+    if not _WHICH_FILE.search(ev.goal) or m is None or not (_NONE_HOLDS.search(answer) or _NOT_FOUND.search(answer)):
+        return ""
+    words = [w.lower() for w in _WORD.findall(m.group("what"))
+             if w.lower() not in _COMMON and w.lower() not in _NOT_TOPIC and len(w) > 2]
+    if not words:
+        return ""
+    for c in ev.calls:
+        if c.status != "done" or c.error or c.name not in ("read_file", "grep", "docx_read", "pdf_read"):
+            continue
+        path = str(c.arguments.get("path", ""))
+        for line in "\n".join(_results([c])).splitlines():
+            # a file's own lines only: not read_file's header, nor grep's count of what it matched
+            own = {"read_file": r"^\s*\d+\t", "grep": r"^\s*[^\s:]+:\d+[:-]", "docx_read": r"^\[p\d+\]"}.get(c.name)
+            if (own and not re.match(own, line)) or not all(w[:5] in line.lower() for w in words):
+                continue
+            where = re.match(r"^\s*([^\s:]+\.\w+):\d+[:-]", line) if c.name == "grep" else None
+            rel = where.group(1) if where else path
+            shown = re.sub(r"^\s*(?:\d+\t|[^\s:]+:\d+[:-]\s*)", "", line).strip()
+            if rel:
+                return (f"the answer says no file mentions {m.group('what').strip()!r}, but {rel}, which step {c.step} "
+                        f"read, does: {shown[:120]!r}; name that file")
+    return ""
+
+
 _ABOUT = re.compile(r"\babout\s+(?:(?:my|the|our|a|an|your|his|her|their)\s+)?(?P<topic>[A-Za-z][\w\s-]{2,60}?)"
                     r"(?=[.?!,;:]|\s+(?:in|from|on|at|that|which|somewhere)\b|$)", re.IGNORECASE)
 
@@ -542,6 +582,9 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             out.append(f"the answer says {rel} was written, but this task did not write it")
     out += _folders_said_missing(answer, root)
     out += _unlooked_pick(answer, ev)
+    missed = _found_after_all(answer, ev)
+    if missed:
+        out.append(missed)
     undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev)
     if undone:
         out.append(undone)
