@@ -701,7 +701,9 @@ def difference_wrong(answer: str, ev: Evidence) -> str:
 _IN_BOTH = re.compile(r"\b(?:in|on|from)\s+both\b|\bboth\s+(?:files|lists|tables)\b|\bcommon\s+to\b|\bin\s+common\b"
                       r"|\bappear\w*\s+in\s+(?:both|each)\b", re.IGNORECASE)
 _BUT_NOT = re.compile(r"\bbut\s+not\s+(?:in\s+|on\s+)?(?P<b>\S+\.(?:csv|tsv|xlsx))"
-                      r"|\bmissing\s+from\s+(?P<m>\S+\.(?:csv|tsv|xlsx))|\bnot\s+(?:in|on)\s+(?P<n>\S+\.(?:csv|tsv|xlsx))", re.IGNORECASE)
+                      r"|\bmissing\s+from\s+(?P<m>\S+\.(?:csv|tsv|xlsx))"
+                      r"|\bnot\s+(?:in|on)\s+(?P<n>\S+\.(?:csv|tsv|xlsx))",
+                      re.IGNORECASE)
 
 
 class Comparison(NamedTuple):
