@@ -2736,6 +2736,28 @@ def test_a_new_row_written_below_an_empty_row_under_the_data_is_refused_with_the
     store.close()
 
 
+def test_a_new_row_sent_as_rows_over_the_header_is_refused_with_the_row_under_the_table(assistant_home, tmp_path):
+    """A held-out task at 1de0702: "Add a row for March with 420 to budget.xlsx." sent rows [["March", 420]] from A1
+    (output the same file) three times; the tool's error offered a start one row below the first free one, and the
+    task ended stuck. The write is refused with the call that puts the row right under the table."""
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+
+    over = call("xlsx_write", path="budget.xlsx", rows=json.dumps([["March", 420]]), sheet="Budget",
+                output="budget.xlsx")
+    agent, model, ws, store = scripted_agent(tmp_path, [over, "Added March."], [*FILE_TOOLS, *OFFICE_TOOLS],
+                                             approve="all", preread=False)
+    workbook(ws / "budget.xlsx", {"Budget": [["Month", "Amount"], ["January", 380], ["February", 405]]})
+    events = list(agent.run("Add a row for March with 420 to budget.xlsx.", workspace=ws))
+    refused = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert refused.error and refused.result == (
+        "Not run: the task adds a row, and rows from A1 would write over row 1 of the table in sheet 'Budget', which "
+        'ends at row 3; a new row goes right under it: call xlsx_write with {"path": "budget.xlsx", "rows": '
+        '[["March", 420]], "start": "A4", "sheet": "Budget", "output": "budget.xlsx"}'), refused.result
+    assert len(list(openpyxl.load_workbook(ws / "budget.xlsx").active.iter_rows())) == 3
+    store.close()
+
+
 def test_rows_before_a_date_get_a_query_to_copy_and_a_none_found_answer_is_doubted(assistant_home, tmp_path):
     """A held-out task at a864c41: "Which employees in staff.csv started before 2020?" got no hint (no total was
     asked), grepped for "2020", and answered "There are no employees in staff.csv who started before 2020." (Anna,

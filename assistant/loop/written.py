@@ -105,8 +105,9 @@ def row_gap(goal: str, workspace: str | Path, call: CallRecord) -> str:
     from openpyxl.utils.cell import coordinate_from_string
 
     path = call.arguments.get("path")
+    output = call.arguments.get("output")
     if call.name != "xlsx_write" or not isinstance(path, str) or not _ADDS_A_ROW.search(goal) \
-            or call.arguments.get("output") or call.arguments.get("from_csv"):
+            or (output and norm_path(str(output)) != norm_path(path)) or call.arguments.get("from_csv"):
         return ""
     cells = [c for c in call.arguments.get("cells") or [] if isinstance(c, dict)]
     rows = call.arguments.get("rows") or []
@@ -124,7 +125,16 @@ def row_gap(goal: str, workspace: str | Path, call: CallRecord) -> str:
         return ""
     name, grid = tables[0]
     filled = [i + 1 for i, r in enumerate(grid) if any(v not in (None, "") for v in r)]
-    if len(filled) < 2 or min(targets) <= filled[-1] + 1:
+    if len(filled) < 2:
+        return ""
+    over = [t for t in targets if t <= filled[-1] and any(
+        v not in (None, "") for v in grid[t - 1])] if not call.arguments.get("replace_data") else []
+    if over and rows and not cells:  # a held-out task at 1de0702: "Add a row for March with 420" sent as rows
+        # from A1 three times, over the header; the tool's way out (a free row below, one left empty) was not taken
+        return (f"Not run: the task adds a row, and rows from {start_col}{start_row} would write over row "
+                f"{over[0]} of the table in sheet {name!r}, which ends at row {filled[-1]}; a new row goes right "
+                f"under it: {call_to_copy('xlsx_write', {**call.arguments, 'start': f'{start_col}{filled[-1] + 1}'})}")
+    if min(targets) <= filled[-1] + 1:
         return ""
     gap = min(targets) - filled[-1] - 1
     shifted = dict(call.arguments)
