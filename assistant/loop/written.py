@@ -1256,6 +1256,70 @@ def heading_line(name: str) -> re.Pattern[str]:
     return re.compile(rf"^\s*(?:#{{1,6}}\s*)?\**{re.escape(name)}\**\s*:?\s*$", re.IGNORECASE | re.MULTILINE)
 
 
+#: a goal asking for a document's headings: "the section headings of report.docx", "an outline of notes.md"
+_HEADINGS_ASKED = re.compile(r"\b(?:section\s+)?(?:headings|section\s+titles|titles\s+of\s+the\s+sections|outline)\b",
+                             re.IGNORECASE)
+_MD_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+
+
+def headings_asked(goal: str, workspace: str | Path) -> tuple[str, str, list[tuple[int, str]]] | None:
+    """``(source, output, [(level, text), ...])`` when ``goal`` asks for the headings of
+    the one Word or Markdown file it reads, written to a Markdown or text file; the
+    headings as the source marks them (Word's heading styles, "#" lines). None
+    otherwise, and when the source has no heading. A held-out task at 1de0702: "Write
+    the section headings of report.docx into outline.md." wrote every paragraph."""
+    if not _HEADINGS_ASKED.search(goal):
+        return None
+    outputs, inputs = goal_files(goal)
+    sources = [i for i in inputs if i.lower().endswith((".docx", ".md"))]
+    outs = [o for o in outputs if o.lower().endswith((".md", ".txt"))]
+    if len(sources) != 1 or len(outs) != 1:
+        return None
+    path = Path(workspace) / sources[0]
+    try:
+        if path.suffix.lower() == ".docx":
+            from tools.office.docx_read import docx_to_text
+
+            text = docx_to_text(path.read_bytes(), path.name)[0]
+            lines = [m.group(1) for m in re.finditer(r"^\[p\d+\] (.*)$", text, re.MULTILINE)]
+        else:
+            lines = path.read_text(encoding="utf-8").splitlines()
+    except Exception:  # noqa: BLE001 - a file that cannot be read is another check's business
+        return None
+    found = [(len(m.group(1)), m.group(2)) for ln in lines if (m := _MD_HEADING.match(ln.strip()))]
+    return (sources[0], outs[0], found) if found else None
+
+
+def headings_text(output: str, headings: Sequence[tuple[int, str]]) -> str:
+    """The headings as a Markdown file's lines ("# Report", "## Costs") or, for a text
+    file, one text a line."""
+    md = output.lower().endswith(".md")
+    return "\n".join(f"{'#' * level} {text}" if md else text for level, text in headings) + "\n"
+
+
+def _headings_not_as_asked(ev: Evidence) -> str:
+    """The doubt when the goal asks for a document's headings in a file (:func:`headings_asked`)
+    and that file leaves one out or holds a line that is no heading ("" otherwise), with
+    the write to copy."""
+    asked = headings_asked(ev.goal, ev.workspace)
+    if asked is None:
+        return ""
+    source, output, headings = asked
+    try:
+        lines = [ln.strip() for ln in (Path(ev.workspace) / output).read_text(encoding="utf-8").splitlines()]
+    except (OSError, UnicodeDecodeError):
+        return ""
+    texts = {t.lower() for _, t in headings}
+    said = [re.sub(r"^(?:#{1,6}|[-*+]|\d{1,3}[.)])\s*", "", ln).strip() for ln in lines if ln]
+    stray = [ln for ln in said if ln.lower() not in texts]
+    missing = [t for _, t in headings if t.lower() not in {ln.lower() for ln in said}]
+    if not stray and not missing:
+        return ""
+    wrong = f"holds {stray[0]!r}, which is no heading of {source}" if stray else f"leaves out {missing[0]!r}"
+    args = {"path": output, "content": headings_text(output, headings)}
+    return f"the task asks for the headings of {source}, and {output} {wrong}; {call_to_copy('write_file', args)}"
+
+
 def heading_asked(goal: str) -> str:
     """The heading ``goal`` names ("under a heading called Invoice": "Invoice"), or ""."""
     m = _HEADING_ASKED.search(goal)
