@@ -205,7 +205,7 @@ class LocalChatModel:
 
 class _JsonCallCut:
     """Ends a free turn once it holds a whole JSON tool call written as prose, or
-    once it begins a ``<tool_response>`` of its own (Qwen2.5-Coder-1.5B opened 8 of
+    once it begins a ``<tool_response>`` of its own or the prompt's ``<tools>`` list (Qwen2.5-Coder-1.5B opened 8 of
     179 turns of two bench runs with an invented tool result and wrote one after
     prose in 2 more; the loop asks for such a turn again, constrained).
 
@@ -241,7 +241,9 @@ class _JsonCallCut:
         self.content.append(piece)
         self.chars += len(piece)
         self.tail = (self.tail + piece)[-64:]
-        if "<tool_response>" in self.tail:  # a result it invents: nothing after it is real
+        if "<tool_response>" in self.tail or "<tools>" in self.tail:  # a result it invents, or the prompt's tool
+            # list written out again (a held-out task at 1de0702: 7 minutes of schemas, to the length limit):
+            # nothing after it is real
             self.done = True
             return
         if "}" in piece:

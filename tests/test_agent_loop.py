@@ -103,11 +103,11 @@ def test_invented_tools_list_is_a_format_error_not_an_answer(env):
     events = run(agent, ws=ws)
     assert isinstance(events[-1], Finished) and events[-1].answer == "done"
     assert (ws / "a.txt").read_text() == "x"
-    # after one error the turn must be a call; after two, a call or an explicit answer,
-    # and a task that has seen two errors stays constrained
-    assert [f for f, _ in model.calls] == [None, "tool_call", "tool_call_or_final", "tool_call_or_final"]
+    # the first is cut and asked again at once, constrained to a call or an answer (no step spent); written again
+    # there, it is a format error, and the turn after it must be a call
+    assert [f for f, _ in model.calls] == [None, "tool_call_or_final", "tool_call", None]
     notes = [m for m in store.messages(events[-1].task_id) if m.kind == "format_error" and m.role == "user"]
-    assert len(notes) == 2 and "<tool_call>" in notes[0].content
+    assert len(notes) == 1 and "<tool_call>" in notes[0].content
 
 
 def test_repeated_format_errors_pause_instead_of_finishing(env):
@@ -1012,6 +1012,33 @@ def test_a_turn_that_writes_an_invented_tool_result_is_asked_again_constrained(t
     assert sum(isinstance(e, StepStarted) for e in events) == 3  # no step spent on any
     task = store.get_task(events[-1].task_id)
     assert task.usage.steps == 3 and task.format_errors == 0
+    store.close()
+
+
+def test_a_turn_that_writes_out_the_prompts_tool_list_is_cut_and_asked_again_constrained(tmp_path):
+    """A held-out task at 1de0702: Qwen 1.5B's first turn wrote the prompt's "<tools>" list out again, schema after
+    schema, for seven minutes, to the length limit; a format error and a step. The turn ends at "<tools>", and the
+    same step is asked again, constrained to a call or a final answer."""
+    from agent_helpers import call, scripted_agent
+    from assistant.events import Notice, StepStarted
+    from assistant.loop.turns import FORCE
+    from model.chat import _JsonCallCut
+
+    cut = _JsonCallCut([{"name": "read_file"}], None)
+    for piece in ("<to", "ols>\n", '{"type": "function", "function": {"name": "docx_read", '):
+        cut.feed("content", piece)
+        if cut.is_set():
+            break
+    assert cut.is_set() and piece == "ols>\n"
+    echo = '<tools>\n{"type": "function", "function": {"name": "read_file", "description": "Read a text file'
+    agent, model, ws, store = scripted_agent(tmp_path, [echo, call("read_file", path="a.txt"), "a.txt says alpha."],
+                                             approve="all", preread=False)
+    (ws / "a.txt").write_text("alpha\n")
+    events = list(agent.run("What does a.txt say?", workspace=ws))
+    assert isinstance(events[-1], Finished) and events[-1].answer == "a.txt says alpha."
+    assert [f for f, _ in model.calls] == [None, FORCE, None]
+    assert not [e for e in events if isinstance(e, Notice) and e.text.startswith("Format error")]
+    assert sum(isinstance(e, StepStarted) for e in events) == 2
     store.close()
 
 

@@ -386,9 +386,9 @@ class Agent:
                 # turn again, constrained to a call or a final answer; the prompt is in the KV cache, so it costs
                 # no prefill
                 task.usage.generated_tokens += out.metrics.generated or len(out.token_ids)
-                yield Notice("The model began to write a tool result itself; asking again for a call or an answer."
-                             if forges_result(out) else "The model's reply had no words; asking again for a call "
-                             "or an answer.")
+                yield Notice("The model began to write a tool result (or its tool list) itself; asking again for a "
+                             "call or an answer." if forges_result(out)
+                             else "The model's reply had no words; asking again for a call or an answer.")
                 out = yield from self._generate(messages, schemas, FORCE, max_tokens, call_tools, deadline=deadline)
         except Exception as exc:  # noqa: BLE001 - model failures become a pause
             msg = str(exc) if isinstance(exc, ModelError) else f"model failed: {type(exc).__name__}: {exc}"

@@ -182,7 +182,12 @@ def forges_result(out: TurnOutput) -> bool:
     by inventing the next tool result, files_rename_pattern wrote "I will use
     rename_many:" and then a ``<tool_response>``; each cost a format error and a step."""
     text = out.parsed.content
-    if "<tool_response>" not in text or out.parsed.tool_calls or out.parsed.errors:
+    if out.parsed.tool_calls or out.parsed.errors:
+        return False
+    if "<tools>" in text:  # the prompt's tool list written out again (model.chat cuts it there): a held-out task
+        # at 1de0702 spent 7 minutes on it, to the length limit, and a step
+        return True
+    if "<tool_response>" not in text:
         return False
     # a whole JSON call in that tag is run (classify); one cut off inside it ('<tool_response>\n{"name": "table',
     # csv_top_customers at 62f6d46, twice) is a forged turn like any other
