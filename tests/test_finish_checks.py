@@ -1187,6 +1187,31 @@ def test_two_repeats_among_the_last_three_calls_end_the_task(assistant_home, tmp
     store.close()
 
 
+def test_refused_calls_after_the_change_was_made_end_the_task(assistant_home, tmp_path):
+    """A held-out task at 1de0702: "Convert data.csv to an Excel file called data.xlsx." wrote data.xlsx right (from
+    data.csv), then sent a sheet copying its rows six times, each refused ("data.xlsx already holds what xlsx_write
+    wrote"), and ended in a stuck pause. Two refusals among the last three calls after a change, none giving a call
+    to copy, make the next turn the closing one."""
+    from assistant.events import ToolCallFinished
+    from tools.office import OFFICE_TOOLS
+
+    sheet = call("xlsx_add_sheet", path="data.xlsx", rows=json.dumps([["city", "temp"], ["Oslo", 4]])).replace(
+        "<parameter=path>", "<parameter=name>\nData\n</parameter>\n<parameter=path>")  # "name" is call()'s own
+    model = _Recording([call("xlsx_write", path="data.xlsx", from_csv="data.csv"), sheet, sheet,
+                        call("finish", answer="Converted data.csv to data.xlsx.")])
+    agent, _, ws, store = scripted_agent(tmp_path, model, [*OFFICE_TOOLS], approve="all", max_steps=12,
+                                         preread=False)
+    (ws / "data.csv").write_text("city,temp\nOslo,4\n")
+    events = list(agent.run("Convert data.csv to an Excel file called data.xlsx.", workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    refusals = [e for e in events if isinstance(e, ToolCallFinished) and e.error]
+    assert len(refusals) == 2 and all(r.result.startswith("Not run") for r in refusals), refusals
+    assert model.last_messages[-1].startswith("[Two of your last calls were refused; this task's change is made "
+                                              "(xlsx_write: "), model.last_messages[-1]
+    assert not any(m.startswith("[Two of your last") for m in model.last_messages[:-1])
+    store.close()
+
+
 def test_a_read_failing_again_counts_as_a_repeat_for_ending_the_task(assistant_home, tmp_path):
     """pdf_number_lookup at b5a954c: the PDF read at step 0, then read_file on it twice (the same error), pdf_read
     again (answered from the journal), read_file twice more, and the step budget ran out with no answer."""

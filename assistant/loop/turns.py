@@ -21,6 +21,7 @@ from model.types import ParseError, ToolCall, TurnOutput
 
 from ..state.models import Task
 
+from .evidence import result_gist
 from .plan import work_calls
 from .recap import PENDING_CALL, PENDING_NOTE, calls_to_copy_in, found_so_far
 from .verify import announces_work, unbacked_file_claims
@@ -400,15 +401,27 @@ def last_step_note(task: Task, calls: Sequence[Any]) -> str:
         data = c.data or {}
         return bool(data.get("repeat_of") or (data.get(FAILED_AGAIN_KEY) and (c.risk or "read") == "read"))
 
+    def refused(c: Any) -> bool:  # the harness's "Not run: ..." that gives no call to copy instead
+        return c.status == "denied" and not calls_to_copy_in(c.result or "")
+
     n, last = task.usage.steps + 1, task.budgets.max_steps
     tail = [c for c in calls if c.final][-3:]
     repeating = tail and again(tail[-1]) and sum(1 for c in tail if again(c)) >= 2
-    if (n != last and not repeating) or n < 3:
+    made = [c for c in calls if c.status == "done" and not c.error and (c.risk or "read") in ("write", "destructive")]
+    # a change made, then refused calls that offer nothing to do instead: a held-out task at 1de0702 wrote data.xlsx
+    # right, then sent six sheets the harness refused ("data.xlsx already holds ...") and ended stuck
+    refusing = bool(made and tail and refused(tail[-1]) and sum(1 for c in tail if refused(c)) >= 2)
+    if (n != last and not repeating and not refusing) or n < 3:
         return ""
     if not work_calls(calls):
         return ""
     found = found_so_far(task.goal, calls, task.marker)
     found = f"\nWhat your calls found that bears on the task:\n{found}" if found else ""
+    if n != last and not repeating:
+        done = result_gist(made[-1].result or "")
+        return (f"[Two of your last calls were refused; this task's change is made ({made[-1].name}: {done}).] Call "
+                "finish now with your answer: what you did, and say plainly what you could not finish. Or call "
+                f"ask_human if only the user can help.{found}")
     if n != last:
         return ("[Two of your last calls repeated calls that had already run; their results are above.] Call finish "
                 "now with your answer: what you found and did, and say plainly what you could not find or finish. "
