@@ -105,6 +105,24 @@ def test_when_the_files_never_give_it_the_hand_off_asks_the_user(tmp_path):
     store.close()
 
 
+def test_the_question_names_a_person_as_the_goal_writes_the_name(tmp_path):
+    """A held-out task at 1de0702: "What is Karl's email address? Check contacts.csv." (no Karl in it) ended in the
+    right question, worded "I could not find the karl's phone number or e-mail"."""
+    from agent_helpers import scripted_agent
+    from assistant.events import Paused
+    from tools.files import FILE_TOOLS
+
+    wrong = "Karl's email address is ada@example.org."
+    agent, model, ws, store = scripted_agent(tmp_path, [wrong, wrong], FILE_TOOLS, approve="all")
+    (ws / "contacts.csv").write_text("name,email\nAda,ada@example.org\nBruno,bruno@example.org\n")
+    events = list(agent.run("What is Karl's email address? Check contacts.csv.", workspace=ws))
+    paused = events[-1]
+    assert isinstance(paused, Paused) and paused.kind == "question", paused
+    assert paused.reason.startswith("I could not find Karl's phone number or e-mail in the files I read "
+                                    "(contacts.csv): no line that names Karl gives one."), paused.reason
+    store.close()
+
+
 def test_a_wrong_contact_at_the_last_step_asks_the_user_not_a_budget_pause(tmp_path):
     """handoff_not_found at 483c7db: the accountant's number answered as the landlord's at the step budget's last
     turn was refused, and no turn was left to fix it: the task paused for its step budget, the user told nothing of
