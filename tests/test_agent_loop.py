@@ -1144,7 +1144,7 @@ def test_a_text_change_gets_the_edit_to_copy_in_the_paragraph_the_goal_points_at
     text = docx_to_text((ws / "contract.docx").read_bytes(), "contract.docx")[0]
     assert "60 days' written notice" in text and "within 30 days of receipt" in text
     store.close()
-    from assistant.loop.calls import _pointed_paragraph
+    from assistant.loop.named_files import pointed_paragraph as _pointed_paragraph
 
     both = [(3, "2. Notice. Either party may end it with 30 days' notice."), (4, "3. Payment. Due within 30 days.")]
     assert _pointed_paragraph(both, "Change the payment term from 30 days to 45 days.", "30 days", "45 days") == 4
@@ -1182,7 +1182,7 @@ def test_a_text_to_replace_everywhere_gets_the_whole_document_edit_and_no_paragr
     events = list(agent.run(goal, workspace=ws))
     calls = store.calls(events[-1].task_id)
     assert calls[0].name == "docx_read" and calls[0].result.endswith(
-        "Hint: to change 'ACME Ltd' to 'Acme Group' everywhere, call docx_replace with "
+        "Hint: 'ACME Ltd' is in [p2], [p3], [p4]; to change it to 'Acme Group' everywhere, call docx_replace with "
         '{"path": "contract.docx", "find": "ACME Ltd", "replace": "Acme Group"}.'), calls[0].result[-300:]
     assert calls[1].error and "omit paragraph to change all 3" in calls[1].result, calls[1].result
     assert calls[2].status == "denied" and calls[2].result.startswith(

@@ -3270,3 +3270,32 @@ def test_the_headings_of_a_document_asked_in_a_file_get_the_write_to_copy_and_a_
             'Costs\\n"}') in finish_problems("Done.", ev)
     (ws / "outline.md").write_text("- Annual Report\n- Revenue\n- Costs\n")
     assert not any("headings of" in p for p in finish_problems("Done.", ev))
+
+
+def test_a_change_pointed_at_no_one_place_gets_the_whole_document_edit_and_each_place_may_change(
+        assistant_home, tmp_path):
+    """A held-out task at 1de0702: "Change the date in letter.docx from 1 December 2026 to 8 December 2026." got no
+    hint (two paragraphs hold the date, the goal points at neither), changed p1 only, and finished. The read gives
+    the edit of every place, and a second place changed is no change made "again"."""
+    import docx
+    from tools.office import OFFICE_TOOLS
+
+    p1 = call("docx_replace", path="letter.docx", find="1 December 2026", replace="8 December 2026", paragraph=1)
+    p3 = call("docx_replace", path="letter.docx", find="1 December 2026", replace="8 December 2026", paragraph=3)
+    agent, model, ws, store = scripted_agent(tmp_path, [call("docx_read", path="letter.docx"), p1, p3,
+                                                        "Both dates now read 8 December 2026."],
+                                             [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    d = docx.Document()
+    for text in ("Berlin, 1 December 2026", "Dear Ms. Hahn,", "we confirm our visit on 1 December 2026 at 10:00."):
+        d.add_paragraph(text)
+    d.save(ws / "letter.docx")
+    events = list(agent.run("Change the date in letter.docx from 1 December 2026 to 8 December 2026.", workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    read, first, second = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert read.result.endswith("Hint: '1 December 2026' is in [p1], [p3]; to change it to '8 December 2026' "
+                                'everywhere, call docx_replace with {"path": "letter.docx", "find": "1 December 2026", '
+                                '"replace": "8 December 2026"}.'), read.result
+    assert not first.error and not second.error, second.result
+    assert [p.text for p in docx.Document(ws / "letter.docx").paragraphs][2] == \
+        "we confirm our visit on 8 December 2026 at 10:00."
+    store.close()

@@ -974,6 +974,39 @@ def test_an_item_to_mark_done_left_open_is_doubted(tmp_path):
     assert checkbox_to_tick("Mark it as done.", text) is None
 
 
+def test_a_change_the_goal_points_at_no_one_place_of_is_wanted_everywhere(tmp_path):
+    """A held-out task at 1de0702: "Change the date in letter.docx from 1 December 2026 to 8 December 2026." changed
+    the date line (p1) only; the visit "on 1 December 2026" (p3) stayed, and the task finished. Where the old text
+    stands in several paragraphs and the goal points at none, one left is doubted; a goal that points ("in clause 2",
+    "only", "anything else") is not."""
+    import docx
+
+    from assistant.loop.named_files import change_everywhere, change_places
+
+    def letter(first, third):
+        d = docx.Document()
+        for text in (f"Berlin, {first}", "Dear Ms. Hahn,", f"we confirm our visit on {third} at 10:00."):
+            d.add_paragraph(text)
+        d.save(tmp_path / "letter.docx")
+
+    goal = "Change the date in letter.docx from 1 December 2026 to 8 December 2026."
+    read = _done("docx_read", "[p1] Berlin, 1 December 2026", path="letter.docx")
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[read], touched=["letter.docx"], tool_names=TOOLS)
+    letter("8 December 2026", "1 December 2026")
+    assert ("the task asks to change '1 December 2026' to '8 December 2026' in letter.docx and points at no one "
+            "place, but paragraph 3 still holds '1 December 2026'; change every one, or say plainly why it stays"
+            ) in finish_problems("The date is now 8 December 2026.", ev)
+    letter("8 December 2026", "8 December 2026")
+    assert not any("points at no one" in p for p in finish_problems("The date is now 8 December 2026.", ev))
+    letter("8 December 2026", "1 December 2026")
+    places = change_places(tmp_path / "letter.docx", "1 December 2026", "8 December 2026")
+    assert [n for n, _ in places] == [1, 3]
+    for pointed in ("Change only the letter's date from 1 December 2026 to 8 December 2026.",
+                    "Change the visit from 1 December 2026 to 8 December 2026 in letter.docx.",
+                    "In clause 2, change 1 December 2026 to 8 December 2026."):
+        assert not change_everywhere(pointed, places, "1 December 2026", "8 December 2026"), pointed
+
+
 def test_an_answer_that_tells_the_change_backwards_is_doubted(tmp_path):
     """A held-out task at 1de0702: "Change the date in letter.docx from 1 December 2026 to 8 December 2026." made
     the change, and answered "The date in letter.docx was changed from 8 December 2026 to 1 December 2026."."""

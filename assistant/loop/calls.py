@@ -38,7 +38,8 @@ from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number
 from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
-from .named_files import checkbox_to_tick, grep_call, read_view, text_change, text_count, unread_inputs
+from .named_files import change_everywhere, change_places, checkbox_to_tick, grep_call, pointed_paragraph, read_view, \
+    text_change, text_count, unread_inputs
 from .policy import decide
 from .preread import PREREAD_STEP
 from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far, next_call_to_copy
@@ -446,10 +447,13 @@ class CallRunner:
                 return ""
             paragraphs = [(int(m.group(1)), m.group(2)) for m in re.finditer(r"^\[p(\d+)\] (.*)$", text, re.MULTILINE)
                           if old in m.group(2)]
-            if len(paragraphs) > 1 and _EVERY.search(self.s.task.goal):  # a held-out task at 2e1bee7
+            if len(paragraphs) > 1 and change_everywhere(self.s.task.goal, paragraphs, old, new):
+                # "everywhere" (a held-out task at 2e1bee7), or several places and none pointed at (at 1de0702)
                 args = {"path": path, "find": old, "replace": new}
-                return f"Hint: to change {old!r} to {new!r} everywhere, {call_to_copy('docx_replace', args)}."
-            n = _pointed_paragraph(paragraphs, self.s.task.goal, old, new)
+                places = ", ".join(f"[p{n}]" for n, _ in paragraphs)
+                return (f"Hint: {old!r} is in {places}; to change it to {new!r} everywhere, "
+                        f"{call_to_copy('docx_replace', args)}.")
+            n = pointed_paragraph(paragraphs, self.s.task.goal, old, new)
             if n is None:
                 return ""
             args = {"path": path, "find": old, "replace": new, "paragraph": n}
@@ -1136,7 +1140,7 @@ class CallRunner:
                        f"the change the task asks for. That change is done; if nothing else is asked, give your "
                        "final answer.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
-            again = _makes_change_again(s.task.goal, call, s.calls)
+            again = _makes_change_again(s.task.goal, call, s.calls, self._change_everywhere(call))
             if again is not None:  # docx_edit_clause at 2056215: clause 2 changed (p4), then clause 3 (p5) too
                 old, new = text_change(s.task.goal) or ("", "")
                 msg = (f"Not run: step {again.step} already changed {old!r} to {new!r} in {again.arguments.get('path')}"
@@ -2328,6 +2332,16 @@ class CallRunner:
                         "answer.")
         return ""
 
+    def _change_everywhere(self, call: CallRecord) -> bool:
+        """Whether the goal's text change is meant everywhere in the file ``call``
+        edits (:func:`named_files.change_everywhere`)."""
+        change = text_change(self.s.task.goal)
+        path = call.arguments.get("path")
+        if change is None or not isinstance(path, str):
+            return False
+        places = change_places(Path(self.s.task.workspace) / path, *change)
+        return change_everywhere(self.s.task.goal, places, *change)
+
     def _text_of(self, path: Any) -> str:
         """The workspace text file ``path``'s text; "" when it is none or cannot be read."""
         try:
@@ -3145,17 +3159,16 @@ def _undoes_change(goal: str, call: CallRecord, calls: Sequence[CallRecord]) -> 
     return None
 
 
-_EVERY = re.compile(r"\b(all|every|each|everywhere|throughout|wherever)\b", re.IGNORECASE)
-
-
-def _makes_change_again(goal: str, call: CallRecord, calls: Sequence[CallRecord]) -> CallRecord | None:
+def _makes_change_again(goal: str, call: CallRecord, calls: Sequence[CallRecord],
+                        everywhere: bool = False) -> CallRecord | None:
     """The earlier edit of this task that already made the one "from X to Y" change
     the goal asks for in the same file, when ``call`` would make it again somewhere
     else; None otherwise, and when the goal asks for it everywhere ("all", "every").
     docx_edit_clause at 2056215: "30 days" -> "60 days" in clause 2 (p4), then in
-    clause 3 (p5) too, though the goal said "Do not change anything else"."""
+    clause 3 (p5) too, though the goal said "Do not change anything else". None when
+    the change is meant ``everywhere`` (:func:`named_files.change_everywhere`)."""
     asked, (old, new) = text_change(goal), _edit_pair(call)
-    if asked is None or not old or _EVERY.search(goal):
+    if asked is None or not old or everywhere:
         return None
     a_old, a_new = (x.lower() for x in asked)
     if a_old not in old.lower() or a_new not in new.lower():
@@ -3451,27 +3464,6 @@ def paragraph_to_add(goal: str) -> tuple[str, int | None] | None:
     if re.search(r"\b(first|opening)\b", lead):
         pos = "start"
     return m.group("text").strip(), (0 if pos in ("start", "beginning", "top") else None)
-
-
-def _pointed_paragraph(paragraphs: Sequence[tuple[int, str]], goal: str, old: str, new: str) -> int | None:
-    """The number of the paragraph, of ``paragraphs`` (``(n, text)``, each holding
-    ``old``), that ``goal`` points at: the only one; else the one numbered as the
-    goal's "clause/section/paragraph N" ("2. Notice. ..."); else the one sharing most
-    of the goal's words (4+ letters, those of ``old`` and ``new`` left out). None
-    when no paragraph holds it or two are equally likely."""
-    if len(paragraphs) <= 1:
-        return paragraphs[0][0] if paragraphs else None
-    m = re.search(r"\b(?:clause|section|paragraph|item|point|article)\s+(\d+(?:\.\d+)*)\b", goal, re.IGNORECASE)
-    if m:
-        numbered = [n for n, text in paragraphs if re.match(rf"\W*(?:clause|section|article)?\s*{re.escape(m.group(1))}"
-                                                            rf"[.):]?\s", text, re.IGNORECASE)]
-        if len(numbered) == 1:
-            return numbered[0]
-    skip = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", f"{old} {new}")}
-    words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", goal)} - skip - {"change", "from", "only", "else",
-                                                                            "anything", "nothing", "that", "this"}
-    scores = sorted(((sum(w in text.lower() for w in words), n) for n, text in paragraphs), reverse=True)
-    return scores[0][1] if scores[0][0] > scores[1][0] else None
 
 
 def _example_query(table: Any, goal: str = "") -> str:

@@ -780,6 +780,60 @@ def text_change(goal: str) -> tuple[str, str] | None:
     return m.group("old").strip(), m.group("new").strip()
 
 
+def pointed_paragraph(paragraphs: Sequence[tuple[int, str]], goal: str, old: str, new: str) -> int | None:
+    """The number of the paragraph, of ``paragraphs`` (``(n, text)``, each holding
+    ``old``), that ``goal`` points at: the only one; else the one numbered as the
+    goal's "clause/section/paragraph N" ("2. Notice. ..."); else the one sharing most
+    of the goal's words (4+ letters, those of ``old`` and ``new`` left out). None
+    when no paragraph holds it or two are equally likely."""
+    if len(paragraphs) <= 1:
+        return paragraphs[0][0] if paragraphs else None
+    m = re.search(r"\b(?:clause|section|paragraph|item|point|article)\s+(\d+(?:\.\d+)*)\b", goal, re.IGNORECASE)
+    if m:
+        numbered = [n for n, text in paragraphs if re.match(rf"\W*(?:clause|section|article)?\s*{re.escape(m.group(1))}"
+                                                            rf"[.):]?\s", text, re.IGNORECASE)]
+        if len(numbered) == 1:
+            return numbered[0]
+    skip = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", f"{old} {new}")}
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{4,}", goal)} - skip - {"change", "from", "only", "else",
+                                                                            "anything", "nothing", "that", "this"}
+    scores = sorted(((sum(w in text.lower() for w in words), n) for n, text in paragraphs), reverse=True)
+    return scores[0][1] if scores[0][0] > scores[1][0] else None
+
+
+#: a goal that points its change at one place: "only", "anything else", "the first", "in clause 2", "the heading"
+_ONE_PLACE = re.compile(r"\b(only|just|anything else|nothing else|first|second|third|last|once|clause|section|"
+                        r"paragraph|item|point|article|heading|title|line|row|cell)\b", re.IGNORECASE)
+
+
+def change_places(path: Path, old: str, new: str) -> list[tuple[int, str]]:
+    """``(n, text)`` of each paragraph of a Word document (each line of a text file)
+    that holds ``old`` or ``new``; [] when it cannot be read."""
+    try:
+        if path.suffix.lower() == ".docx":
+            from tools.office.docx_read import docx_to_text
+
+            text = docx_to_text(path.read_bytes(), path.name, changes="accepted")[0]
+            parts = [(int(m.group(1)), m.group(2)) for m in re.finditer(r"^\[p(\d+)\] (.*)$", text, re.MULTILINE)]
+        else:
+            parts = list(enumerate(path.read_text(encoding="utf-8").splitlines(), 1))
+    except Exception:  # noqa: BLE001 - a file that cannot be read is another check's business
+        return []
+    return [(n, t) for n, t in parts if old in t or new in t]
+
+
+def change_everywhere(goal: str, places: Sequence[tuple[int, str]], old: str, new: str) -> bool:
+    """Whether the goal's change "from ``old`` to ``new``" is meant wherever ``old``
+    stands: the goal says so ("everywhere", "all"), or ``places`` (the paragraphs that
+    hold either, :func:`change_places`) are several and the goal points at none of them
+    (:func:`pointed_paragraph`; no "only", "clause 2", ...). A held-out task at 1de0702:
+    "Change the date in letter.docx from 1 December 2026 to 8 December 2026." changed
+    the date line, and the visit "on 1 December 2026" stayed."""
+    if _EVERYWHERE.search(goal):
+        return True
+    return len(places) > 1 and not _ONE_PLACE.search(goal) and pointed_paragraph(places, goal, old, new) is None
+
+
 def _change_not_in_file(ev: Evidence) -> str:
     """A doubt when the goal asks to change text "from X to Y" in a document it names,
     this task changed that document, and the document does not hold Y now ("" otherwise).
@@ -802,6 +856,13 @@ def _change_not_in_file(ev: Evidence) -> str:
             # a held-out task at 2e1bee7: "replace ACME Ltd with Acme Group everywhere" left all three
             return (f"the task asks to change {old!r} to {new!r} everywhere in {rel}, but {rel} still holds "
                     f"{old!r}; change every one")
+        places = change_places(Path(ev.workspace) / rel, old, new) if text is not None \
+            and old.lower() not in new.lower() else []
+        left = [n for n, t in places if old in t]
+        if left and change_everywhere(ev.goal, places, old, new):  # the held-out letter at 1de0702
+            where = "paragraph" if rel.lower().endswith(".docx") else "line"
+            return (f"the task asks to change {old!r} to {new!r} in {rel} and points at no one place, but {where} "
+                    f"{left[0]} still holds {old!r}; change every one, or say plainly why it stays")
     return ""
 
 
