@@ -2068,6 +2068,39 @@ def test_a_start_or_end_time_no_source_gives_is_refused(assistant_home, tmp_path
     store.close()
 
 
+class Booked(BaseModel):
+    title: str
+    start: str
+    end: str = ""
+    attendees: list[str] = []
+
+
+def test_the_call_to_copy_for_a_made_up_calendar_field_fixes_every_made_up_field(assistant_home, tmp_path):
+    """A held-out task at 1de0702: "Put the dentist appointment from notes.txt in my calendar." (Wednesday 9
+    December 2026 at 8:40) sent Wednesday 10 December at 10:00 to 10:30 with "Dr. Smith" invited; each refusal's
+    call to copy fixed one field and kept the others, the next refusal fixed another, and the task ended stuck.
+    A made-up date is refused too, and the call to copy takes the source's date and time and leaves the made-up
+    end and attendee out."""
+    ADDED.clear()
+    add = Tool("calendar_add_event", "Add an event.", Booked,
+               lambda ctx, p: (ADDED.append(p.start), ToolResult(text=f"Added {p.title}"))[1], RiskClass.WRITE)
+    made_up = call("calendar_add_event", title="Dentist", start="Wednesday 10 December 2026 at 10:00", end="10:30",
+                   attendees=json.dumps(["Dr. Smith"]))
+    copied = call("calendar_add_event", title="Dentist", start="Wednesday 9 December 2026 at 8:40")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [call("read_file", path="notes.txt"), made_up, copied,
+                                                                "Added the dentist on 9 December at 8:40."],
+                                     extra=[add])
+    (ws / "notes.txt").write_text("Shopping: bread\nDentist: Wednesday 9 December 2026 at 8:40 with Dr. Lind\n")
+    events = list(agent.run("Put the dentist appointment from notes.txt in my calendar.", workspace=ws))
+    store.close()
+    refused = [e for e in events if isinstance(e, ToolCallFinished)][1]
+    assert refused.error and refused.result == (
+        "Not run: the start's date 10 December 2026 is in no file this task read; the source gives 9 December 2026. "
+        'call calendar_add_event with {"title": "Dentist", "start": "Wednesday 9 December 2026 at 8:40", '
+        '"attendees": []}'), refused.result
+    assert isinstance(events[-1], Finished) and ADDED == ["Wednesday 9 December 2026 at 8:40"]
+
+
 class Invited(BaseModel):
     title: str
     attendees: list[str] = []

@@ -31,7 +31,7 @@ from .answer_form import answer_to_copy
 from .ending import touched_paths
 from .evidence import NOT_READING, _LOWEST, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, \
     norm_path, number_problems, result_gist
-from .dates_said import clock_times
+from .dates_said import clock_times, dates_in
 from .figures import AVERAGE, compared_tables
 from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, number_column, \
     row_filter, two_values
@@ -1257,16 +1257,18 @@ class CallRunner:
                        "user's words; write only what the files and the user give. If the change asked is made, "
                        "give your final answer.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
-            day, given = self._invented_date(call)
+            day, given, fixed = self._invented_date(call)
             if day:
-                msg = (f"Not run: the start's date {day} is in no file this task read; the source gives "
-                       f"{', '.join(given[:3])}. Pass the date (and time) as the source writes it.")
+                how = call_to_copy(call.name, self._calendar_to_copy(call, fixed)) if fixed else \
+                    "Pass the date (and time) as the source writes it."
+                msg = f"Not run: the start's date {day} is in no file this task read; the source gives " \
+                      f"{', '.join(given[:3])}. {how}"
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             made, given, fixed = self._invented_times(call)
             if made:
                 msg = (f"Not run: {' and '.join(made)} {'are' if len(made) > 1 else 'is'} in no file this task read "
                        f"and not in the user's words; the source gives {', '.join(given[:3])}. "
-                       f"{call_to_copy(call.name, fixed)}")
+                       f"{call_to_copy(call.name, self._calendar_to_copy(call, fixed))}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             codes = self._invented_codes(call)
             if codes:  # calendar_from_invite at e43e9f3: "Room 4C" for the invite's Room 4B
@@ -1279,11 +1281,7 @@ class CallRunner:
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             people = self._invented_attendees(call)
             if people:  # calendar_add_event at 4f7db1e: the user named nobody; "Your Name" was invited
-                args = {**call.arguments, "attendees": [a for a in call.arguments["attendees"] if a not in people]}
-                # a field that names them goes too (a held-out task at a864c41: "Appointment for Dr. Smith's dental
-                # checkup" kept in the call to copy)
-                args = {k: v for k, v in args.items() if k in ("title", "start", "end", "attendees")
-                        or not isinstance(v, str) or not any(p.strip().lower() in v.lower() for p in people)}
+                args = self._calendar_to_copy(call, _without_people(call.arguments, people))
                 msg = (f"Not run: the attendees {', '.join(map(repr, people))} appear in no tool result of this task "
                        f"and not in the user's words; invite only people they name. {call_to_copy(call.name, args)}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
@@ -2264,25 +2262,52 @@ class CallRunner:
                 out.append(person)
         return out
 
-    def _invented_date(self, call: CallRecord) -> tuple[str, list[str]]:
-        """``(date, the dates the sources give)`` when a ``calendar_add_event`` start
-        names a date (YYYY-MM-DD) that no file this task read holds, in a task whose
-        goal names a file to take the event from and says no day itself; ("", [])
-        otherwise. calendar_from_invite at 4df8dd6: the invite says Thursday 2026-12-10;
-        Qwen 1.5B added the meeting on 2026-12-03, today, also a Thursday."""
+    def _invented_date(self, call: CallRecord) -> tuple[str, list[str], dict[str, Any]]:
+        """``(date, the dates the sources give, the arguments with the source's date)``
+        when a ``calendar_add_event`` start names a date (2026-12-10, "10 December
+        2026") that no file this task read holds, in a task whose goal names a file to
+        take the event from and says no day itself; ("", [], {}) otherwise, and no
+        arguments when the sources give several dates. calendar_from_invite at 4df8dd6:
+        the invite says Thursday 2026-12-10; Qwen 1.5B added the meeting on 2026-12-03,
+        today, also a Thursday; a held-out task at 1de0702 sent "Wednesday 10 December
+        2026" for notes.txt's "Wednesday 9 December 2026"."""
         start = call.arguments.get("start")
         if call.name != "calendar_add_event" or not isinstance(start, str):
-            return "", []
-        said = re.findall(r"\d{4}-\d{2}-\d{2}", start)
+            return "", [], {}
+        said = _days_said(start)
         goal = self.s.task.goal
         if not said or not goal_files(goal)[1] or _DAY_WORDS.search(goal):
-            return "", []
+            return "", [], {}
         reads = [c.result or "" for c in self.s.calls if c.status == "done" and not c.error and c.id != call.id
                  and (c.risk or "read") == "read" and not c.name.startswith("calendar_")]
-        given = list(dict.fromkeys(d for r in reads for d in re.findall(r"\d{4}-\d{2}-\d{2}", r)))
-        if not given or said[0] in given:
-            return "", []
-        return said[0], given
+        given = [d for r in reads for d in _days_said(r)]
+        days = {day for _, day in given}
+        if not given or said[0][1] in days:
+            return "", [], {}
+        texts = list(dict.fromkeys(text for text, _ in given))
+        fixed = {**call.arguments, "start": start.replace(said[0][0], texts[0], 1)} if len(days) == 1 else {}
+        return said[0][0], texts, fixed
+
+    def _calendar_to_copy(self, call: CallRecord, args: dict[str, Any]) -> dict[str, Any]:
+        """``args`` (a refused ``calendar_add_event``'s, one fix made) with every other
+        made-up date, time and attendee set as the sources give it or left out, so that
+        the call to copy passes: a held-out task at 1de0702 was given the start's time
+        fixed with the invented attendee kept, then the attendee dropped with the
+        invented end kept, in turn, until it was stuck."""
+        for _ in range(4):
+            record = call.model_copy(update={"arguments": args})
+            day, _, fixed = self._invented_date(record)
+            made, _, timed = self._invented_times(record) if not day else ([], [], {})
+            people = self._invented_attendees(record) if not day and not made else []
+            if day and fixed:
+                args = fixed
+            elif made:
+                args = timed
+            elif people:
+                args = _without_people(args, people)
+            else:
+                break
+        return args
 
     def _deletes_beyond_asked(self, call: CallRecord) -> str:
         """The refusal of a ``delete`` of a folder holding the files of a kind the goal
@@ -3157,6 +3182,23 @@ def _undoes_change(goal: str, call: CallRecord, calls: Sequence[CallRecord]) -> 
                 and wanted in was_new.lower() and wanted not in was_old.lower():
             return c
     return None
+
+
+def _days_said(text: str) -> list[tuple[str, tuple[int, int, int]]]:
+    """``(as written, (year, month, day))`` of each date of ``text`` that names its year:
+    ISO dates (2026-12-09, also before a "T") and dates in words ("9 December 2026")."""
+    out = [(m.group(0), (int(m.group(1)), int(m.group(2)), int(m.group(3))))
+           for m in re.finditer(r"(\d{4})-(\d{2})-(\d{2})", text)]
+    return out + [(d.text, (d.year, d.month, d.day)) for d in dates_in(text) if d.year and d.day]
+
+
+def _without_people(args: dict[str, Any], people: Sequence[str]) -> dict[str, Any]:
+    """A calendar call's ``args`` without the attendees ``people`` and without any other
+    text field that names one of them (a held-out task at a864c41: "Appointment for Dr.
+    Smith's dental checkup" kept in the call to copy)."""
+    out = {**args, "attendees": [a for a in args.get("attendees") or [] if a not in people]}
+    return {k: v for k, v in out.items() if k in ("title", "start", "end", "attendees")
+            or not isinstance(v, str) or not any(p.strip().lower() in v.lower() for p in people)}
 
 
 def _makes_change_again(goal: str, call: CallRecord, calls: Sequence[CallRecord],
