@@ -3327,7 +3327,7 @@ def test_a_change_pointed_at_no_one_place_gets_the_whole_document_edit_and_each_
     read, first, second = [e for e in events if isinstance(e, ToolCallFinished)]
     assert read.result.endswith("Hint: '1 December 2026' is in [p1], [p3]; to change it to '8 December 2026' "
                                 'everywhere, call docx_replace with {"path": "letter.docx", "find": "1 December 2026", '
-                                '"replace": "8 December 2026"}.'), read.result
+                                '"replace": "8 December 2026", "max_count": 0}.'), read.result
     assert not first.error and not second.error, second.result
     assert [p.text for p in docx.Document(ws / "letter.docx").paragraphs][2] == \
         "we confirm our visit on 8 December 2026 at 10:00."

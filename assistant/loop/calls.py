@@ -38,8 +38,8 @@ from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number
 from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
-from .named_files import change_everywhere, change_places, checkbox_to_tick, grep_call, pointed_paragraph, read_view, \
-    text_change, text_count, unread_inputs
+from .named_files import _EVERYWHERE as _ALL_SAID, change_everywhere, change_places, checkbox_to_tick, grep_call, \
+    pointed_paragraph, read_view, text_change, text_count, unread_inputs
 from .policy import decide
 from .preread import PREREAD_STEP
 from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far, next_call_to_copy
@@ -450,6 +450,8 @@ class CallRunner:
             if len(paragraphs) > 1 and change_everywhere(self.s.task.goal, paragraphs, old, new):
                 # "everywhere" (a held-out task at 2e1bee7), or several places and none pointed at (at 1de0702)
                 args = {"path": path, "find": old, "replace": new}
+                if not _ALL_SAID.search(self.s.task.goal):  # the tool asks which of several, unless told all
+                    args["max_count"] = 0
                 places = ", ".join(f"[p{n}]" for n, _ in paragraphs)
                 return (f"Hint: {old!r} is in {places}; to change it to {new!r} everywhere, "
                         f"{call_to_copy('docx_replace', args)}.")
