@@ -3332,3 +3332,23 @@ def test_a_change_pointed_at_no_one_place_gets_the_whole_document_edit_and_each_
     assert [p.text for p in docx.Document(ws / "letter.docx").paragraphs][2] == \
         "we confirm our visit on 8 December 2026 at 10:00."
     store.close()
+
+
+def test_a_markdown_table_in_a_word_paragraph_is_refused_with_its_blocks(assistant_home, tmp_path):
+    """A held-out task at 1de0702: memo.docx was made of one paragraph holding the department totals as a Markdown
+    table ("| Department | Total Amount | | --- | --- | ..."). A paragraph of Markdown lines is refused, with the
+    call that makes them a table (a list, a heading) to copy."""
+    from tools.office import OFFICE_TOOLS
+
+    text = "Totals by department\n| Department | Total |\n| --- | --- |\n| IT | 4050 |\n| HR | 800 |"
+    made = call("docx_create", path="memo.docx", blocks=json.dumps([{"type": "paragraph", "text": text}]))
+    agent, model, ws, store = scripted_agent(tmp_path, [made, "Wrote memo.docx."], [*FILE_TOOLS, *OFFICE_TOOLS],
+                                             approve="all", preread=False)
+    events = list(agent.run("Write the department totals IT 4050 and HR 800 in a memo, memo.docx.", workspace=ws))
+    store.close()
+    refused = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert refused.error and refused.result.startswith("Not run: a paragraph's text is Markdown"), refused.result
+    assert refused.result.endswith(
+        'call docx_create with {"path": "memo.docx", "blocks": [{"type": "paragraph", "text": "Totals by department"}, '
+        '{"type": "table", "rows": [["Department", "Total"], ["IT", "4050"], ["HR", "800"]]}]}'), refused.result
+    assert not (ws / "memo.docx").exists()

@@ -1183,6 +1183,12 @@ class CallRunner:
                 msg = (f"Not run: {held!r} is a placeholder to fill in, not the text itself; nothing was written. "
                        "Write the real value (a number as a tool returned it) where it stands.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            blocks = _markdown_blocks(call)
+            if blocks:  # a held-out task at 1de0702: memo.docx's department totals a "| ... |" table in one paragraph
+                msg = ("Not run: a paragraph's text is Markdown (a table, a list or a heading), and a Word document "
+                       "would show its '|', '-' and '#' as characters; each is a block of its own: "
+                       f"{call_to_copy(call.name, {**call.arguments, 'blocks': blocks})}")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             markup = _html_in_document(call)
             if markup:  # docx_append_paragraph at 2056215: "Kind regards, Sofia Rossi<br/>Approved by: Dana Lee"
                 msg = (f"Not run: {markup!r} is HTML, and a Word document would show it as those characters. "
@@ -3275,6 +3281,27 @@ def _call_in_content(call: CallRecord, tool_names: Sequence[str]) -> tuple[str, 
             name = m.group(1) or m.group(2) or m.group(3) or "a tool"
             return name, text[m.start(): m.start() + 80]
     return None
+
+
+def _markdown_blocks(call: CallRecord) -> list[dict[str, Any]]:
+    """The blocks of a ``docx_create`` (``docx_insert``) call with each paragraph whose
+    lines are Markdown (a '|' table, a "- " list, a "# " heading) made the blocks they
+    mean (:func:`tools.files.writing.markdown_blocks`); [] when no paragraph is such."""
+    blocks = call.arguments.get("blocks")
+    if call.name not in ("docx_create", "docx_insert") or not isinstance(blocks, list):
+        return []
+    from tools.files.writing import markdown_blocks
+
+    out, changed = [], False
+    for block in blocks:
+        text = block.get("text") if isinstance(block, dict) and block.get("type", "paragraph") == "paragraph" else None
+        made = markdown_blocks(text) if isinstance(text, str) and "\n" in text.strip() else []
+        if any(b["type"] != "paragraph" for b in made):
+            out += made
+            changed = True
+        else:
+            out.append(block)
+    return out if changed else []
 
 
 def _html_in_document(call: CallRecord) -> str:

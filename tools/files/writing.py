@@ -235,7 +235,7 @@ def _line_kind(line: str) -> str:
     return "numbered" if re.match(r"\d{1,3}[.)]\s", line) else "text"
 
 
-def _content_blocks(content: str) -> list[dict[str, Any]]:
+def markdown_blocks(content: str) -> list[dict[str, Any]]:
     """``content`` (plain text or Markdown) as docx_create blocks: a "# " line a
     heading of its level, a run of '|' lines a table (its ``---`` line dropped), a run
     of "- " ("1. ") lines a bulleted (numbered) list, every other run of lines between
@@ -280,7 +280,7 @@ def _from_content_hint(ws: Workspace, path: str, content: str) -> str:
     if ext in (".xlsx", ".xlsm") and (rows := _content_rows(content)):
         call = json.dumps({"path": path, "rows": rows}, ensure_ascii=False)
         return f" To write this table, call xlsx_write with {call}." if len(call) <= 2000 else ""
-    if ext == ".docx" and (blocks := _content_blocks(content)):
+    if ext == ".docx" and (blocks := markdown_blocks(content)):
         call = json.dumps({"path": path, "blocks": blocks}, ensure_ascii=False)
         return f" To write this text, call docx_create with {call}." if len(call) <= 2000 else ""
     return ""
