@@ -964,6 +964,10 @@ def test_an_item_to_mark_done_left_open_is_doubted(tmp_path):
             ) in finish_problems("I marked it done.", ev)
     (tmp_path / "todo.md").write_text("# Todo\n\n- [ ] buy stamps\n- [x] Call the bank\n")
     assert not any("still shows it open" in p for p in finish_problems("I marked it done.", ev))
+    # at 1de0702 the item ticked, then the harness's hint given as the answer
+    echoed = ("To mark 'call the bank' done in todo.md, call edit_file with {\"path\": \"todo.md\", \"old_text\": "
+              "\"- [ ] call the bank\", \"new_text\": \"- [x] call the bank\"}.")
+    assert any(p.startswith("the answer tells the user how to do the task") for p in finish_problems(echoed, ev))
     from assistant.loop.named_files import checkbox_to_tick
 
     text = "- [ ] buy stamps\n* [ ] water plants\n- [x] pay rent\n"
