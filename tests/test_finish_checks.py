@@ -103,6 +103,11 @@ def test_cell_values_may_write_a_small_count_as_a_float():
      ["budget.xlsx"]),
     ("Draft a message for the team in message.md.", ["message.md"], []),
     ("Write an email about the figures in sales.csv", [], ["sales.csv"]),
+    # a held-out task at 1de0702: data.xlsx counted as an input, so the read of data.csv gave no from_csv call
+    ("Convert data.csv to an Excel file called data.xlsx.", ["data.xlsx"], ["data.csv"]),
+    ("Convert prices.csv to an Excel file prices.xlsx.", ["prices.xlsx"], ["prices.csv"]),
+    ("Turn notes.md to report.docx", ["report.docx"], ["notes.md"]),
+    ("Convert the dates in data.csv to ISO format", [], ["data.csv"]),
 ])
 def test_goal_files_are_split_into_outputs_and_inputs(goal, outputs, inputs):
     assert goal_files(goal) == (outputs, inputs)

