@@ -644,10 +644,11 @@ def test_write_file_to_a_new_document_spells_out_the_call_that_writes_what_it_wa
                           'EUR."}, {"type": "paragraph", "text": "Regards"}]}.') in out.text
     # a held-out task at 1de0702: a Markdown table given to copy as one paragraph of "| ... |" text, and written so
     out = call(ctx, "write_file", path="memo.docx", content="Totals by department\n| Department | Total |\n"
-               "| --- | --- |\nIT | 4050 |\nHR | 800 |\n\n- checked\n- approved")
+               "| --- | --- |\nIT | 4050 |\nHR | 800 |\n\n- checked\n- approved\n\nIT: 4050\nHR: 800")
     assert out.error and ('call docx_create with {"path": "memo.docx", "blocks": [{"type": "paragraph", "text": '
                           '"Totals by department"}, {"type": "table", "rows": [["Department", "Total"], '
-                          '["IT", "4050"], ["HR", "800"]]}, {"type": "bullets", "items": ["checked", "approved"]}]}.'
+                          '["IT", "4050"], ["HR", "800"]]}, {"type": "bullets", "items": ["checked", "approved"]}, '
+                          '{"type": "paragraph", "text": "IT: 4050"}, {"type": "paragraph", "text": "HR: 800"}]}.'
                           ) in out.text
     (root / "memo.docx").write_bytes(b"PK\x03\x04 document")  # an existing document: no call that makes a new one
     out = call(ctx, "write_file", path="memo.docx", content="The total is 1635.75 EUR.")

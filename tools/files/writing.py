@@ -238,9 +238,10 @@ def _line_kind(line: str) -> str:
 def markdown_blocks(content: str) -> list[dict[str, Any]]:
     """``content`` (plain text or Markdown) as docx_create blocks: a "# " line a
     heading of its level, a run of '|' lines a table (its ``---`` line dropped), a run
-    of "- " ("1. ") lines a bulleted (numbered) list, every other run of lines between
-    blank lines a paragraph; [] for markup (HTML) or no text. multistep memo (a held-out
-    task at 1de0702): a Markdown table given as one paragraph of "| ... |" text."""
+    of "- " ("1. ") lines a bulleted (numbered) list, every other line a paragraph, with
+    the lines after it that start in lower case (wrapped text); [] for markup (HTML) or
+    no text. A held-out memo at 1de0702: a Markdown table given as one paragraph of
+    "| ... |" text."""
     if re.search(r"<[a-zA-Z/][^>]*>", content):
         return []
     blocks: list[dict[str, Any]] = []
@@ -261,8 +262,15 @@ def markdown_blocks(content: str) -> list[dict[str, Any]]:
             elif kind in ("bullets", "numbered"):
                 blocks.append({"type": kind, "items": [re.sub(r"^(?:[-*+\u2022]|\d{1,3}[.)])\s+", "", ln)
                                                        for ln in run]})
-            else:
-                blocks.append({"type": "paragraph", "text": " ".join(run)})
+            else:  # a line that starts in lower case goes on the one above it (wrapped text); any other starts a
+                # paragraph (a held-out task at 1de0702: "IT: $4050", "Sales: $1500" made one line of the memo)
+                texts: list[str] = []
+                for line in run:
+                    if texts and line[:1].islower():
+                        texts[-1] += f" {line}"
+                    else:
+                        texts.append(line)
+                blocks += [{"type": "paragraph", "text": t} for t in texts]
     return blocks
 
 
