@@ -957,6 +957,21 @@ def test_values_in_both_of_two_table_files_are_the_harness_s(tmp_path):
     assert compared_tables("How many customers are in customers_a.csv?", tmp_path) is None
 
 
+def test_a_diff_in_the_answer_names_no_file_a_or_b(tmp_path):
+    """A held-out task at e5997a8: INV-3307 added to notes.md right, then answered with the edit's diff
+    ("--- a/notes.md", "+++ b/notes.md"), doubted twice as naming a/notes.md and b/notes.md, and handed off."""
+    (tmp_path / "notes.md").write_text("# Notes\n\n## Invoices\n\n- INV-2291 paid\n- INV-3307\n")
+    edit = _done("edit_file", "edited notes.md", path="notes.md")
+    edit.risk = "write"
+    ev = Evidence("Add the invoice number INV-3307 to the Invoices section of notes.md.", tmp_path, calls=[edit],
+                  touched=["notes.md"], written=["notes.md"], tool_names=TOOLS)
+    answer = ("I added it to notes.md:\n--- a/notes.md\n+++ b/notes.md\n@@ -3,3 +3,4 @@\n ## Invoices\n"
+              " - INV-2291 paid\n+- INV-3307\n")
+    assert not any("does not exist" in p for p in finish_problems(answer, ev)), finish_problems(answer, ev)
+    assert any("a/notes.txt, which does not exist" in p
+               for p in finish_problems("I wrote a/notes.txt.", ev))
+
+
 def test_an_item_to_mark_done_left_open_is_doubted(tmp_path):
     """A held-out task at 1de0702: "Mark call the bank as done in todo.md." ended with "The file todo.md was updated
     to have 7 lines."; the item must be ticked in the file when the task ends."""

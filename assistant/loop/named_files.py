@@ -537,7 +537,10 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         if report:
             out.append(f"{rel} holds the result message of {report} ('{_head(root / rel)}'), not the content; "
                        "write the content itself (or undo the overwrite)")
-    named = _paths(answer)
+    # a unified diff's header lines name the file as a/notes.md and b/notes.md (a held-out task at e5997a8: the
+    # right edit shown as its diff, doubted twice as naming two missing files, and handed off)
+    named = _paths(re.sub(r"^((?:---|\+\+\+) )([ab]/\S+)", lambda m: m.group(1) + " " * len(m.group(2)), answer,
+                          flags=re.MULTILINE))  # blanked, not cut: the positions stay those of the answer
     for i, (pos, rel) in enumerate(named):
         before = _sentence_before(answer, pos)
         after = answer[pos: pos + 80].split("\n")[0]
