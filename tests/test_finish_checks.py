@@ -988,6 +988,9 @@ def test_an_item_to_mark_done_left_open_is_doubted(tmp_path):
     echoed = ("To mark 'call the bank' done in todo.md, call edit_file with {\"path\": \"todo.md\", \"old_text\": "
               "\"- [ ] call the bank\", \"new_text\": \"- [x] call the bank\"}.")
     assert any(p.startswith("the answer tells the user how to do the task") for p in finish_problems(echoed, ev))
+    # at e8ee13e the item ticked, then the task itself given back as the finish call's answer
+    assert any(p.startswith("the answer tells the user how to do the task")
+               for p in finish_problems("Mark call the bank as done in todo.md.", ev))
     from assistant.loop.named_files import checkbox_to_tick
 
     text = "- [ ] buy stamps\n* [ ] water plants\n- [x] pay rent\n"

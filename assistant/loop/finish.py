@@ -33,7 +33,7 @@ from tools.base import RiskClass, Tool, ToolContext, ToolResult
 from ..state.models import CallRecord
 from .answer_form import CANNED_REFUSAL, _copied_result, _holds_marker, _query_ran, _query_shown, _result_rows, \
     _query_shown_not_its_rows, _shape_problem, _shows_code, answer_to_copy, code_tool, echoes_harness, markup_problem, \
-    not_an_answer, rows_named_to_copy, unwrap_answer, without_tool_asides
+    not_an_answer, restates_request, rows_named_to_copy, unwrap_answer, without_tool_asides
 from .attribution import ambiguous_name, misattributed_contact
 from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _HARNESS_TOOLS, _LIST_MARKER, _MUST_CHANGE, _NEGATED, \
     _NOT_CHANGED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, Evidence, _numbers, _ran, _results, \
@@ -890,7 +890,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if ended:  # calendar_add_event at 21c8a9e: 15:00-15:45 added, "will end at 3 PM" answered
         out.append(ended)
     if (_MUST_CHANGE.search(ev.goal) or goal_files(ev.goal)[0]) and not _NOT_DONE.search(answer) \
-            and _HANDS_BACK.search(answer):  # docx_summarise at e1675c8: "Summarise ... into summary.docx"
+            and (_HANDS_BACK.search(answer) or restates_request(answer, ev.goal)):
+        # docx_summarise at e1675c8: "Summarise ... into summary.docx"; a held-out task at e8ee13e: "Mark call the
+        # bank as done in todo.md." given back as the finish call's answer, after the edit
         # docx_append_paragraph at 8d08546: told only to say what docx_insert did, the same how-to sent twice
         # more and the task ended on its last step: what the call did is the answer to copy
         said = result_gist(did.result or "") if did else ""
