@@ -3355,3 +3355,21 @@ def test_a_markdown_table_in_a_word_paragraph_is_refused_with_its_blocks(assista
         'call docx_create with {"path": "memo.docx", "blocks": [{"type": "paragraph", "text": "Totals by department"}, '
         '{"type": "table", "rows": [["Department", "Total"], ["IT", "4050"], ["HR", "800"]]}]}'), refused.result
     assert not (ws / "memo.docx").exists()
+
+
+def test_a_rename_failing_after_the_same_rename_ran_says_the_files_are_renamed(assistant_home, tmp_path):
+    """A held-out task at 38a0f03: "Rename all .jpeg files in photos to .jpg." renamed them at step 1, then sent the
+    same rename for the workspace root four times ("no file name in . holds '.jpeg'"), with list_dir between, and
+    ended stuck. The failure says which step renamed them."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("rename_many", folder="photos", find=".jpeg", replace=".jpg"),
+        call("rename_many", find=".jpeg", replace=".jpg", pattern="*"), "Renamed beach.jpeg and dog.jpeg."])
+    (ws / "photos").mkdir()
+    for name in ("beach.jpeg", "dog.jpeg"):
+        (ws / "photos" / name).write_bytes(b"x")
+    events = list(agent.run("Rename all .jpeg files in photos to .jpg.", workspace=ws))
+    store.close()
+    again = [e for e in events if isinstance(e, ToolCallFinished)][1]
+    assert again.error and again.result.endswith(
+        "(Step 1 already renamed them: renamed 2 files: photos/beach.jpeg -> photos/beach.jpg; photos/dog.jpeg -> "
+        "photos/dog.jpg. If that completes the task, give your final answer.)"), again.result

@@ -220,7 +220,7 @@ class CallRunner:
             or _sheet_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
-        ran = self._copy_already_ran(text) if result.error else ""
+        ran = (self._copy_already_ran(text) or self._renamed_already(call)) if result.error else ""
         text = f"{text}\n{ran}" if ran else text
         pending = self._pending_for_path(call) if result.error and not hint and "(harness note at" not in text else ""
         text = f"{text}\nThe call to copy: {pending.split(': ', 1)[1]}" if pending else text  # no step: the same
@@ -2512,6 +2512,22 @@ class CallRunner:
                         "If that completes the task, give "
                         "your final answer.)")
         return ""
+
+    def _renamed_already(self, call: CallRecord) -> str:
+        """"(Step 1 already renamed them: ... If that completes the task, give your final
+        answer.)" when a failed ``rename_many`` asks for the change (find and replace) an
+        earlier rename_many of this task made; "" otherwise. A held-out task at
+        38a0f03: the .jpeg files of photos renamed at step 1, then the same rename sent
+        for the workspace root, failing ("no file name holds '.jpeg'"), four times."""
+        if call.name != "rename_many":
+            return ""
+        done = next((c for c in self.s.calls if c.name == "rename_many" and c.status == "done" and not c.error
+                     and c.id != call.id and all(c.arguments.get(k) == call.arguments.get(k)
+                                                  for k in ("find", "replace"))), None)
+        if done is None:
+            return ""
+        return (f"(Step {done.step} already renamed them: {result_gist(done.result or '')}. If that completes the "
+                "task, give your final answer.)")
 
     def _into_workspace(self, call: CallRecord) -> str:
         """Rewrite, in ``call.arguments``, each absolute path that lies in the
