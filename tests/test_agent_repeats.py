@@ -3373,3 +3373,34 @@ def test_a_rename_failing_after_the_same_rename_ran_says_the_files_are_renamed(a
     assert again.error and again.result.endswith(
         "(Step 1 already renamed them: renamed 2 files: photos/beach.jpeg -> photos/beach.jpg; photos/dog.jpeg -> "
         "photos/dog.jpg. If that completes the task, give your final answer.)"), again.result
+
+
+def test_an_item_to_add_to_a_list_file_gets_the_edit_and_a_made_up_one_is_doubted(assistant_home, tmp_path):
+    """A held-out task at 38a0f03: "Add Call mom to my todo list in todo.md." sent edits that changed nothing, then
+    the harness's own call to copy added "buy coffee" (made up) after a blank line inside the list, and the task
+    finished. The read gives the edit that adds the item under the last one, with its marker; a list item added
+    under a list item joins the list; a file without the item is doubted."""
+    from assistant.loop.calls import _kept_and_added
+    from assistant.loop.finish import Evidence, finish_problems
+
+    made_up = call("edit_file", path="todo.md", old_text="- water plants", new_text="- water plants\n- buy coffee")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [call("read_file", path="todo.md"), made_up,
+                                                                "I added it."])
+    (ws / "todo.md").write_text("# Todo\n\n- buy stamps\n- water plants\n")
+    goal = "Add Call mom to my todo list in todo.md."
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    read = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert read.result.endswith("Hint: to add 'Call mom' to the list, call edit_file with {\"path\": \"todo.md\", "
+                                '"old_text": "- water plants", "new_text": "- water plants\\n- Call mom"}.'), \
+        read.result
+    ev = Evidence(goal, ws, calls=[], touched=["todo.md"], written=["todo.md"], tool_names=["edit_file"])
+    assert ("the task adds 'Call mom' to todo.md, but todo.md does not hold it; call edit_file with {\"path\": "
+            '"todo.md", "old_text": "- buy coffee", "new_text": "- buy coffee\\n- Call mom"}') in finish_problems(
+        "I added it.", ev)
+    from assistant.loop.named_files import item_to_add
+
+    assert item_to_add("Read the plan and add it to todo.md.", ws) is None  # a thing found, not the words
+    assert item_to_add("Add the plumber's number to todo.md.", ws) is None
+    assert _kept_and_added(goal, {"old_text": "- buy stamps", "new_text": "- Call mom"},
+                           "- buy stamps\n")["new_text"] == "- buy stamps\n- Call mom"

@@ -588,7 +588,8 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     missed = _found_after_all(answer, ev)
     if missed:
         out.append(missed)
-    undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev)
+    undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev) \
+        or _item_not_added(ev)
     if undone:
         out.append(undone)
     pick = _better_pick(answer, ev) if not out else ""
@@ -895,6 +896,52 @@ def checkbox_to_tick(goal: str, text: str) -> tuple[str, str, str] | None:
         return None
     line, box = lines[0]
     return item, line, f"{box.group('lead')}[x]{box.group('rest')}"
+
+
+#: "Add Call mom to my todo list in todo.md", "add 'milk' to shopping.md", "put eggs on the list in list.txt"
+_ITEM_TO_ADD = re.compile(r"\b(?:add|put|append)\s+['\"\u201c]?(?P<item>[^'\"\u201d\n]{2,80}?)['\"\u201d]?\s+"
+                          r"(?:to|on|onto)\s+(?:my\s+|the\s+)?(?:[\w-]+\s+)?(?:list\s+)?(?:in\s+)?"
+                          r"(?P<file>[\w./-]+\.(?:md|txt))\b", re.IGNORECASE)
+_ITEM_LINE = re.compile(r"^(?P<lead>\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?)(?P<text>.*)$")
+
+
+def item_to_add(goal: str, workspace: str | Path) -> tuple[str, str, str, str] | None:
+    """``(file, item, last list line, the new line)`` when ``goal`` adds an item to a
+    Markdown or text file whose lines make a list ("- buy stamps"): the new line takes
+    the last item's marker ("- [ ] " stays open). None otherwise, and when the file
+    holds the item already. A held-out task at 38a0f03: "Add Call mom to my todo list
+    in todo.md." added "buy coffee"."""
+    m = _ITEM_TO_ADD.search(goal)
+    if m is None:
+        return None
+    rel, item = m.group("file"), " ".join(m.group("item").split())
+    if re.match(r"(?:it|them|this|that|these|those|the|a|an|my|your|our|their|its|his|her|each|every|all)\b", item,
+                re.IGNORECASE):  # "add it to notes.md", "add the plumber's number to ...": found, not the words
+        return None
+    try:
+        text = (Path(workspace) / rel).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    items = [(ln, b) for ln in text.splitlines() if (b := _ITEM_LINE.match(ln))]
+    if not items or item.lower() in text.lower():
+        return None
+    last, box = items[-1]
+    lead = box.group("lead").replace("[x]", "[ ]").replace("[X]", "[ ]")
+    if re.match(r"\s*\d", lead):
+        n = int(re.match(r"\s*(\d+)", lead).group(1)) + 1
+        lead = re.sub(r"\d+", str(n), lead, count=1)
+    return rel, item, last, f"{lead}{item}"
+
+
+def _item_not_added(ev: Evidence) -> str:
+    """A doubt when the goal adds an item to a list file (:func:`item_to_add`) this
+    task changed, and the file does not hold it ("" otherwise), with the edit to copy."""
+    asked = item_to_add(ev.goal, ev.workspace)
+    if asked is None or norm_path(asked[0]) not in {norm_path(p) for p in ev.touched}:
+        return ""
+    rel, item, last, line = asked
+    args = {"path": rel, "old_text": last, "new_text": f"{last}\n{line}"}
+    return f"the task adds {item!r} to {rel}, but {rel} does not hold it; {call_to_copy('edit_file', args)}"
 
 
 def _item_left_open(ev: Evidence) -> str:
