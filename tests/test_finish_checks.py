@@ -972,6 +972,25 @@ def test_a_diff_in_the_answer_names_no_file_a_or_b(tmp_path):
                for p in finish_problems("I wrote a/notes.txt.", ev))
 
 
+def test_a_text_file_listing_the_rows_of_one_value_must_name_those_rows_only(tmp_path):
+    """A held-out task at 0bad672: "Create summary.txt listing the names of all employees in the Sales department
+    from staff.xlsx." wrote every employee's name as the Sales department's, and finished."""
+    pytest.importorskip("duckdb")
+    (tmp_path / "staff.csv").write_text("Name,Department\nAnn,Sales\nBo,IT\nCy,Sales\nDi,HR\n")
+    goal = "Create summary.txt listing the names of all employees in the Sales department from staff.csv."
+    ev = Evidence(goal, tmp_path, calls=[], touched=["summary.txt"], written=["summary.txt"], tool_names=TOOLS)
+
+    def problems(text):
+        (tmp_path / "summary.txt").write_text(text)
+        return [p for p in finish_problems("Done.", ev) if p.startswith("summary.txt")]
+
+    assert problems("The Sales department: Ann, Bo, Cy and Di.") == [
+        "summary.txt names Bo, Di, whose department is not 'Sales'; the rows of staff.csv whose department is 'Sales' "
+        'are Ann, Cy: call table_query with {"sql": "SELECT name FROM staff WHERE department = \'Sales\'"}']
+    assert problems("- Ann\n") and problems("- Ann\n")[0].startswith("summary.txt leaves out Cy;")
+    assert problems("Sales: Ann, Cy\n") == []
+
+
 def test_an_item_to_mark_done_left_open_is_doubted(tmp_path):
     """A held-out task at 1de0702: "Mark call the bank as done in todo.md." ended with "The file todo.md was updated
     to have 7 lines."; the item must be ticked in the file when the task ends."""

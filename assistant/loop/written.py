@@ -367,6 +367,52 @@ def _rows_not_from_source(ev: Evidence) -> str:
     return ""
 
 
+def _names_not_of_value(ev: Evidence) -> str:
+    """The doubt when the goal asks for a text file listing the rows of one value of
+    the one table file it names ("summary.txt listing the names of all employees in the
+    Sales department from staff.xlsx": :func:`table_goal.goal_value`) and the file
+    leaves out a name of those rows (the first column whose texts are all different) or
+    names one of another row ("" otherwise), with the query that picks them. A held-out
+    task at 0bad672 listed every employee as the Sales department's."""
+    outputs, inputs = goal_files(ev.goal)
+    outs = [o for o in outputs if o.lower().endswith((".txt", ".md"))
+            and norm_path(o) in {norm_path(w) for w in ev.written}]
+    ins = [i for i in inputs if i.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    if len(outs) != 1 or len(ins) != 1 or _WORKED_OUT.search(re.sub(r"\bsummar\w*", "", ev.goal)):
+        return ""
+    from .figures import _file_tables
+
+    tables = _file_tables(ev.workspace, ins[0])
+    found = goal_value(tables[0], ev.goal) if len(tables) == 1 else None
+    try:
+        text = (Path(ev.workspace) / outs[0]).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    if found is None:
+        return ""
+    column, value = found
+    values = {c.name: [str(v) for v in c.values] for c in tables[0].columns}
+    label = next((c.name for c in tables[0].columns if c.sql_type == "VARCHAR" and c.name != column
+                  and len(set(values[c.name])) == len(values[c.name])), None)
+    if label is None:
+        return ""
+    keep = [v.strip().lower() == value.lower() for v in values[column]]
+    want = [n for n, k in zip(values[label], keep) if k]
+    others = [n for n, k in zip(values[label], keep) if not k]
+
+    def named(name: str) -> bool:
+        return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE) is not None
+
+    missing, extra = [n for n in want if not named(n)], [n for n in others if named(n)]
+    if not missing and not extra:
+        return ""
+    query = call_to_copy("table_query", {"sql": f"SELECT {label} FROM {tables[0].name} WHERE {column} = "
+                                                 f"'{value}'"})
+    wrong = f"names {', '.join(extra[:4])}, whose {column} is not {value!r}" if extra else \
+        f"leaves out {', '.join(missing[:4])}"
+    return f"{outs[0]} {wrong}; the rows of {ins[0]} whose {column} is {value!r} are {', '.join(want)}: {query}"
+
+
 _SAME_ROWS = re.compile(r"\b(convert\w*|same (?:columns and )?rows|all (?:the |its )?rows|every row)\b", re.IGNORECASE)
 
 
