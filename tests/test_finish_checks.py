@@ -470,6 +470,9 @@ def test_a_file_named_by_its_absolute_path_in_the_workspace_is_that_file(tmp_pat
     ev = Evidence(goal, tmp_path, calls=[grep], tool_names=[*TOOLS, "grep"])
     assert finish_problems(f"The file is at `{tmp_path}/archive/misc/appt.txt`.", ev) == []
     assert finish_problems("The file is at `/elsewhere/archive/misc/appt.txt`.", ev) != []
+    # files_find at fb3135d: the workspace folder's own name left out of the path, refused three times
+    assert finish_problems(f"The file is at `{tmp_path.parent}/archive/misc/appt.txt`.", ev) == []
+    assert finish_problems(f"The file is at `{tmp_path.parent}/archive/misc/other.txt`.", ev) != []
 
 
 def test_an_answer_leaving_out_a_name_of_a_listed_event_gets_the_listing_to_copy(tmp_path):
