@@ -326,6 +326,23 @@ def _cell_text(value: Any) -> str:
     return normalise_number(text) if re.fullmatch(r"-?\d+(?:\.\d+)?", text) else text.lower()
 
 
+def _rows_asked(ev: Evidence, kinds: tuple[str, ...], words: str) -> tuple[str, str, Any, Any] | None:
+    """``(output, source, its table or None, the value the goal names of it or None)``
+    when the goal asks for one file of ``kinds`` this task wrote, made from the rows of
+    the one table file it names, and ``words`` (the goal, or part of it) work nothing
+    out (:data:`_WORKED_OUT`); None otherwise."""
+    outputs, inputs = goal_files(ev.goal)
+    outs = [o for o in outputs if o.lower().endswith(kinds) and norm_path(o) in {norm_path(w) for w in ev.written}]
+    ins = [i for i in inputs if i.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    if len(outs) != 1 or len(ins) != 1 or _WORKED_OUT.search(words):
+        return None
+    from .figures import _file_tables
+
+    tables = _file_tables(ev.workspace, ins[0])
+    table = tables[0] if len(tables) == 1 else None
+    return outs[0], ins[0], table, goal_value(table, ev.goal) if table is not None else None
+
+
 def _rows_not_from_source(ev: Evidence) -> str:
     """The doubt when the goal asks for a table file made of rows of the one table file
     it names (no totals, counts or columns worked out: "a file called engineering.csv
@@ -334,35 +351,30 @@ def _rows_not_from_source(ev: Evidence) -> str:
     text column of the source ("Engineering"), the rows holding it are not all there
     ("" otherwise); with the query that picks them. A held-out task at 1de0702 wrote
     engineering.csv as read_file's numbered lines, shifted and of every department."""
-    outputs, inputs = goal_files(ev.goal)
-    outs = [o for o in outputs if o.lower().endswith((".csv", ".tsv", ".xlsx"))
-            and norm_path(o) in {norm_path(w) for w in ev.written}]
-    ins = [i for i in inputs if i.lower().endswith((".csv", ".tsv", ".xlsx"))]
-    if len(outs) != 1 or len(ins) != 1 or _WORKED_OUT.search(ev.goal):
+    picked = _rows_asked(ev, (".csv", ".tsv", ".xlsx"), ev.goal)
+    if picked is None:
         return ""
-    source = [[_cell_text(v) for v in r] for _, rows in table_cells(Path(ev.workspace) / ins[0]) for r in rows]
-    written = [[_cell_text(v) for v in r] for _, rows in table_cells(Path(ev.workspace) / outs[0]) for r in rows[1:]]
+    out, src, table, found = picked
+    source = [[_cell_text(v) for v in r] for _, rows in table_cells(Path(ev.workspace) / src) for r in rows]
+    written = [[_cell_text(v) for v in r] for _, rows in table_cells(Path(ev.workspace) / out) for r in rows[1:]]
     source = [set(r) - {""} for r in source if any(r)]
     written = [r for r in written if any(r)]
     if not source or not written:
         return ""
-    from .figures import _file_tables
-
-    tables = _file_tables(ev.workspace, ins[0])
-    found = goal_value(tables[0], ev.goal) if len(tables) == 1 else None
-    query = f"SELECT * FROM {tables[0].name} WHERE {found[0]} = '{found[1]}'" if found else ""
+    query = f"SELECT * FROM {table.name} WHERE {found[0]} = '{found[1].replace(chr(39), chr(39) * 2)}'" \
+        if table is not None and found else ""
     to_copy = f"; {call_to_copy('table_query', {'sql': query})}" if query else ""
     stray = next((r for r in written if not any(set(r) - {""} <= row for row in source)), None)
     if stray is not None:
-        return (f"{outs[0]} holds a row that is no row of {ins[0]} ({','.join(stray)!r}); write the rows as "
-                f"{ins[0]} has them{to_copy}")
+        return (f"{out} holds a row that is no row of {src} ({','.join(stray)!r}); write the rows as "
+                f"{src} has them{to_copy}")
     if found:
         column, value = found
-        values = dict(zip((c.name for c in tables[0].columns), (c.values for c in tables[0].columns)))[column]
+        values = dict(zip((c.name for c in table.columns), (c.values for c in table.columns)))[column]
         want = sum(str(v).strip().lower() == value.lower() for v in values)
         have = sum(value.lower() in r for r in written)
         if have < want:
-            return (f"{ins[0]} has {want} rows whose {column} is {value!r}, and {outs[0]} holds {have}"
+            return (f"{src} has {want} rows whose {column} is {value!r}, and {out} holds {have}"
                     f"{to_copy}")
     return ""
 
@@ -374,25 +386,17 @@ def _names_not_of_value(ev: Evidence) -> str:
     leaves out a name of those rows (the first column whose texts are all different) or
     names one of another row ("" otherwise), with the query that picks them. A held-out
     task at 0bad672 listed every employee as the Sales department's."""
-    outputs, inputs = goal_files(ev.goal)
-    outs = [o for o in outputs if o.lower().endswith((".txt", ".md"))
-            and norm_path(o) in {norm_path(w) for w in ev.written}]
-    ins = [i for i in inputs if i.lower().endswith((".csv", ".tsv", ".xlsx"))]
-    if len(outs) != 1 or len(ins) != 1 or _WORKED_OUT.search(re.sub(r"\bsummar\w*", "", ev.goal)):
+    picked = _rows_asked(ev, (".txt", ".md"), re.sub(r"\bsummar\w*", "", ev.goal))  # summary.txt: a name
+    if picked is None or picked[2] is None or picked[3] is None:
         return ""
-    from .figures import _file_tables
-
-    tables = _file_tables(ev.workspace, ins[0])
-    found = goal_value(tables[0], ev.goal) if len(tables) == 1 else None
+    out, src, table, found = picked
     try:
-        text = (Path(ev.workspace) / outs[0]).read_text(encoding="utf-8")
+        text = (Path(ev.workspace) / out).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return ""
-    if found is None:
-        return ""
     column, value = found
-    values = {c.name: [str(v) for v in c.values] for c in tables[0].columns}
-    label = next((c.name for c in tables[0].columns if c.sql_type == "VARCHAR" and c.name != column
+    values = {c.name: [str(v) for v in c.values] for c in table.columns}
+    label = next((c.name for c in table.columns if c.sql_type == "VARCHAR" and c.name != column
                   and len(set(values[c.name])) == len(values[c.name])), None)
     if label is None:
         return ""
@@ -406,11 +410,11 @@ def _names_not_of_value(ev: Evidence) -> str:
     missing, extra = [n for n in want if not named(n)], [n for n in others if named(n)]
     if not missing and not extra:
         return ""
-    query = call_to_copy("table_query", {"sql": f"SELECT {label} FROM {tables[0].name} WHERE {column} = "
+    query = call_to_copy("table_query", {"sql": f"SELECT {label} FROM {table.name} WHERE {column} = "
                                                  f"'{value}'"})
     wrong = f"names {', '.join(extra[:4])}, whose {column} is not {value!r}" if extra else \
         f"leaves out {', '.join(missing[:4])}"
-    return f"{outs[0]} {wrong}; the rows of {ins[0]} whose {column} is {value!r} are {', '.join(want)}: {query}"
+    return f"{out} {wrong}; the rows of {src} whose {column} is {value!r} are {', '.join(want)}: {query}"
 
 
 _SAME_ROWS = re.compile(r"\b(convert\w*|same (?:columns and )?rows|all (?:the |its )?rows|every row)\b", re.IGNORECASE)
