@@ -19,7 +19,7 @@ from tools.office._common import check_ooxml_zip, read_doc_bytes
 from tools.office.docx_stream import StyleNames, iter_body, main_part, part_rels
 from tools.office.docx_xml import ParaText, iter_blocks, paragraph_text, w
 
-__all__ = ["DocxReadParams", "docx_read", "docx_to_text"]
+__all__ = ["DocxReadParams", "docx_read", "docx_tables", "docx_to_text"]
 
 
 class DocxReadParams(BaseModel):
@@ -63,23 +63,13 @@ def _has_extras(p: Any) -> bool:
     return any(el.tag in _EXTRAS for el in p.iter())
 
 
-def _cell(text: str) -> str:
-    return " ".join(text.replace("|", "\\|").split())
+def _cell(text: str, markdown: bool = True) -> str:
+    return " ".join((text.replace("|", "\\|") if markdown else text).split())
 
 
 def _table(tbl: Any, mode: str) -> tuple[list[str], int]:
     """Markdown lines of a table and its row count (merged cells repeat their text)."""
-    from docx.table import Table
-
-    rows: list[list[str]] = []
-    try:
-        for row in Table(tbl, None).rows:
-            rows.append([_cell("\n".join(_pick(paragraph_text(q), mode) for q in c._tc.iter(w("p")))) for c in row.cells])
-    except Exception:  # noqa: BLE001 - fall back to raw cells for odd grids
-        rows = [
-            [_cell(" ".join(_pick(paragraph_text(q), mode) for q in tc.iter(w("p")))) for tc in tr.iter(w("tc"))]
-            for tr in tbl.iter(w("tr"))
-        ]
+    rows = _table_rows(tbl, mode, markdown=True)
     if not rows:
         return ["(empty table)"], 0
     width = max(len(r) for r in rows)
@@ -90,6 +80,50 @@ def _table(tbl: Any, mode: str) -> tuple[list[str], int]:
         if i == 0:
             lines.append("|" + " --- |" * width)
     return lines, len(rows)
+
+
+def _table_rows(tbl: Any, mode: str, *, markdown: bool) -> list[list[str]]:
+    """The cell texts of a ``w:tbl`` element, a list per row (merged cells repeat their text;
+    ``|`` escaped for a Markdown table when ``markdown``)."""
+    from docx.table import Table
+
+    rows: list[list[str]] = []
+    try:
+        for row in Table(tbl, None).rows:
+            rows.append([_cell("\n".join(_pick(paragraph_text(q), mode) for q in c._tc.iter(w("p"))), markdown)
+                         for c in row.cells])
+    except Exception:  # noqa: BLE001 - fall back to raw cells for odd grids
+        rows = [
+            [_cell(" ".join(_pick(paragraph_text(q), mode) for q in tc.iter(w("p"))), markdown)
+             for tc in tr.iter(w("tc"))]
+            for tr in tbl.iter(w("tr"))
+        ]
+    return rows
+
+
+def docx_tables(data: bytes, name: str) -> list[list[list[str]]]:
+    """The tables of a Word document's body, in document order: each a list of rows,
+    each row its cells' text (tracked changes accepted; a table inside a content
+    control counts, a table nested in a cell does not).
+
+    Args:
+        data: the file's bytes.
+        name: workspace path (for messages).
+
+    Raises:
+        ToolError: the file is not a readable, safe Word document.
+    """
+    check_ooxml_zip(data, name, "docx", streamed=("word/document.xml",))
+    tables: list[list[list[str]]] = []
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        blocks = iter_body(zf, main_part(zf), name)
+        try:
+            for child in blocks:
+                tables += [_table_rows(el, "accepted", markdown=False)
+                           for kind, el, _ in iter_blocks([child]) if kind == "tbl"]
+        finally:
+            blocks.close()
+    return tables
 
 
 def _pick(pt: ParaText, mode: str) -> str:

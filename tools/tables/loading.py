@@ -1,11 +1,13 @@
-"""Load the workspace's CSV/TSV files and workbook sheets as typed columns.
+"""Load the workspace's CSV/TSV files, workbook sheets and Word tables as typed columns.
 
 Every byte is read through the task's workspace (``ctx.workspace``: no symlink
 is followed, nothing outside the workspace is reachable); CSV text is decoded
 and split by :mod:`tools.office.csvtools`, workbooks are opened by
 :func:`tools.office.xlsx.open_workbook` after its hostile-file checks (cached
 values of formulas; a formula never computed by a spreadsheet program reads as
-empty).
+empty), Word documents by :func:`tools.office.docx_read.docx_tables` (each table
+of the body; a document without tables gives none, one that cannot be read is
+passed over without a note: its tables are incidental to a query).
 
 A table's first non-empty row holds the column names; fully empty rows are
 dropped, and so are a sheet's closing total rows ("Total" and numbers: a sum
@@ -33,11 +35,14 @@ from tools.base import ToolContext, ToolError
 from tools.office.amounts import Amount, parse_amount
 from tools.tables.naming import sql_name, table_name, unique
 
-__all__ = ["Column", "Table", "TABLE_SUFFIXES", "FIRST_SHEET", "MAX_TABLE_FILES", "MAX_TABLE_FILE_BYTES", "load_tables",
-           "infer_column"]
+__all__ = ["Column", "Table", "TABLE_SUFFIXES", "DOCX_TABLE", "FIRST_SHEET", "MAX_TABLE_FILES", "MAX_TABLE_FILE_BYTES",
+           "load_tables", "infer_column"]
 
-TABLE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm")
-"""File types read as tables."""
+TABLE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".xlsm", ".docx")
+"""File types read as tables (a .docx: its tables)."""
+
+DOCX_TABLE = "table"
+"""How a Word document's table is named among its tables: "table 2" (its table ``<file>_table_2``)."""
 
 MAX_TABLE_FILES = 50
 """Most table files loaded for one query (the first ones in path order)."""
@@ -270,15 +275,25 @@ def _xlsx_grids(ctx: ToolContext, path: str) -> list[tuple[str | None, list[list
     return sheets
 
 
+def _docx_grids(ctx: ToolContext, path: str) -> list[tuple[str | None, list[list[Any]]]]:
+    from tools.office._common import read_doc_bytes
+    from tools.office.docx_read import docx_tables
+
+    data = read_doc_bytes(ctx, path, limit=MAX_TABLE_FILE_BYTES)
+    return [(f"{DOCX_TABLE} {i}", rows) for i, rows in enumerate(docx_tables(data, path), 1)]
+
+
 def _table_files(ctx: ToolContext) -> tuple[list[Any], int]:
-    """(walk entries of table files, shallowest first then by path; how many more were not taken)."""
+    """(walk entries of table files, spreadsheets before Word documents, then shallowest first, then by
+    path; how many more were not taken)."""
     from tools.files._common import sandboxed, workspace_of
 
     ws = workspace_of(ctx)
     with sandboxed():
         found = [e for e in ws.walk(".") if e.kind == "file" and e.path.lower().endswith(TABLE_SUFFIXES)
                  and not posixpath.basename(e.path).startswith(("~$", ".~lock"))]
-    found.sort(key=lambda e: (e.path.count("/"), e.path))  # files nearer the root win name clashes
+    # files nearer the root win name clashes; a spreadsheet wins over a Word document's table
+    found.sort(key=lambda e: (e.path.lower().endswith(".docx"), e.path.count("/"), e.path))
     return found[:MAX_TABLE_FILES], max(0, len(found) - MAX_TABLE_FILES)
 
 
@@ -303,17 +318,22 @@ def load_tables(ctx: ToolContext) -> tuple[list[Table], list[str]]:
     taken: set[str] = set()
     unions: list[tuple[str, str, list[tuple[str | None, tuple[Column, ...], str]]]] = []
     for entry in entries:
+        document = entry.path.lower().endswith(".docx")
         key = (entry.size, entry.mtime)
         hit = cache.get(entry.path)
         if hit is None or hit[0] != key:
             if entry.size > MAX_TABLE_FILE_BYTES:
+                if document:
+                    continue
                 notes.append(f"skipped {entry.path}: larger than {MAX_TABLE_FILE_BYTES >> 20} MiB")
                 continue
-            reader = _csv_grids if entry.path.lower().endswith((".csv", ".tsv")) else _xlsx_grids
+            reader = _csv_grids if entry.path.lower().endswith((".csv", ".tsv")) else _docx_grids \
+                if document else _xlsx_grids
             try:
                 grids = [(sheet, *_columns(rows)) for sheet, rows in reader(ctx, entry.path)]
             except ToolError as exc:
-                notes.append(f"skipped {entry.path}: {str(exc).rstrip('.')}")
+                if not document:
+                    notes.append(f"skipped {entry.path}: {str(exc).rstrip('.')}")
                 continue
             hit = (key, grids)
             cache[entry.path] = hit
@@ -322,9 +342,10 @@ def load_tables(ctx: ToolContext) -> tuple[list[Table], list[str]]:
         single = len(grids) == 1
         for sheet, columns, left_out in grids:
             name = unique(table_name(stem, None if single else sheet), taken)
-            source = entry.path if sheet is None else f"{entry.path}, sheet {sheet}"
+            source = entry.path if sheet is None else f"{entry.path}, {sheet}" if document \
+                else f"{entry.path}, sheet {sheet}"
             tables.append(Table(name, source, columns, left_out))
-        if not single:
+        if not single and not document:  # a Word document's tables are not pages of one table
             unions.append((stem, entry.path, grids))
     for stem, path, grids in unions:  # after every file: a union never takes a name a file would get
         if table_name(stem).lower() in taken:

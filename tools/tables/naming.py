@@ -8,14 +8,18 @@ The rule (shown to the model in ``table_query``'s description):
   table per sheet, ``<file>_<sheet>``: sheet "Q1" of ``expenses.xlsx`` ->
   ``expenses_q1``, and ``<file>`` reads the first sheet and every sheet with its
   columns (one table, with a ``sheet`` column, when there are several: a sheet
-  a task adds, such as a summary, never changes what ``expenses`` reads);
+  a task adds, such as a summary, never changes what ``expenses`` reads); a
+  Word document's tables are named like sheets "table 1", "table 2", ...
+  (``quote.docx`` with one table -> ``quote``; with two, ``quote_table_1`` and
+  ``quote_table_2``, and no ``quote``);
 - names are lower case; every run of characters that are not letters or digits
   becomes one ``_`` ("Unit Price (EUR)" -> ``unit_price_eur``); a name that
   starts with a digit gets a prefix (``t_`` for tables, ``c_`` for columns:
   ``2024-sales.csv`` -> ``t_2024_sales``); an SQL reserved word gets a trailing
   ``_`` (a column "Order" -> ``order_``); a name with nothing left is
   ``table`` / ``column_<n>``;
-- clashes are settled by folder depth, then path: ``sales.csv`` is ``sales``,
+- clashes are settled by file type (a spreadsheet before a Word document), then folder depth, then
+  path: ``sales.csv`` is ``sales``,
   ``sales.xlsx`` ``sales_2``, ``old/sales.csv`` ``sales_3`` (the tool lists
   which file each table came from).
 """

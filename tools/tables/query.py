@@ -52,13 +52,14 @@ is reachable. After the progress bar (a per-connection option) is switched off,
 ``lock_configuration`` makes every setting unchangeable by a query."""
 
 DESCRIPTION = (
-    "SQL over the workspace's CSV/Excel tables, e.g. SELECT region, SUM(amount) FROM sales GROUP BY region. "
+    "SQL over the workspace's CSV/Excel/Word tables, e.g. SELECT region, SUM(amount) FROM sales GROUP BY region. "
     "Read-only (DuckDB); one statement. Each CSV/TSV file is a table named after the file (sales.csv -> sales); "
     "a workbook with one sheet likewise, one with several sheets gives <file>_<sheet> "
     "(sheet Q1 of expenses.xlsx -> expenses_q1) and, when its sheets have the same columns, <file> with every "
-    "sheet's rows and a column sheet (SELECT sheet, SUM(amount) FROM expenses GROUP BY sheet). Table and column names are lower case, other characters "
-    "become _ (\"Unit Price\" -> unit_price). Shows up to 50 rows and the total row count; to save results, "
-    "use csv_write or xlsx_write."
+    "sheet's rows and a column sheet (SELECT sheet, SUM(amount) FROM expenses GROUP BY sheet); a table in a Word "
+    "document likewise (quote.docx -> quote; several tables: quote_table_1, ...). Table and column names are "
+    "lower case, other characters become _ (\"Unit Price\" -> unit_price). Shows up to 50 rows and the total row "
+    "count; to save results, use csv_write or xlsx_write."
 )
 
 
