@@ -1554,6 +1554,39 @@ def test_a_row_the_goal_describes_gets_the_xlsx_write_to_copy_after_the_read(tmp
     store.close()
 
 
+def test_a_value_change_in_a_workbook_adds_no_rows_and_rewrites_nothing(assistant_home, tmp_path):
+    """A held-out task at a6267c9: "Change the price of Pad to 3.50 in products.xlsx." B3 set to 3.5, then the rows
+    written again as they were, then "Eraser", 2.0 and "Pad", 3.5 added under the table, and the task ended "done"."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+
+    import openpyxl
+
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_write", path="products.xlsx", cells=json.dumps([{"cell": "B3", "value": "3.5"}])),
+        call("xlsx_write", path="products.xlsx", cells=json.dumps([{"cell": "A2", "value": "Pen"},
+                                                                    {"cell": "B2", "value": "1.5"}])),
+        call("xlsx_write", path="products.xlsx", cells=json.dumps([{"cell": "A5", "value": "Eraser"},
+                                                                    {"cell": "B5", "value": "2.0"}])),
+        "The price of Pad is now 3.50."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=True)
+    wb = openpyxl.Workbook()
+    wb.active.title = "Products"
+    for row in (["Product", "Price"], ["Pen", 1.5], ["Pad", 3.2], ["Ink", 7.9]):
+        wb.active.append(row)
+    wb.save(ws / "products.xlsx")
+    events = list(agent.run("Change the price of Pad to 3.50 in products.xlsx.", workspace=ws))
+    calls = [c for c in store.calls(events[-1].task_id) if c.name == "xlsx_write"]
+    assert calls[0].status == "done", calls[0].result
+    assert calls[1].status == "denied" and "A2, B2 already hold these values" in calls[1].result, calls[1].result
+    assert calls[2].status == "denied" and "writes A5, B5, under the table's last row (4)" in calls[2].result \
+        and f"Step {calls[0].step} already wrote products.xlsx" in calls[2].result, calls[2].result
+    sheet = openpyxl.load_workbook(ws / "products.xlsx")["Products"]
+    assert [[c.value for c in row] for row in sheet.iter_rows()] == [["Product", "Price"], ["Pen", 1.5], ["Pad", 3.5],
+                                                                     ["Ink", 7.9]]
+    store.close()
+
+
 def test_a_refusal_followed_by_a_loop_check_note_is_still_told_at_the_budget_pause():
     """The demo model (SmolLM2-135M) at 60372ee: its last finish was refused, a loop check's note came after it,
     and the budget pause did not say why the answer was refused."""

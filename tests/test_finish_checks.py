@@ -908,6 +908,35 @@ def test_a_table_of_rows_picked_from_another_must_hold_those_rows(tmp_path):
     assert not any("no row of" in p for p in problems("name,salary\nAnn,70000\nCy,72000\nEd,69000\n"))
 
 
+def test_a_table_split_into_a_file_per_value_must_hold_each_values_rows(tmp_path):
+    """A held-out task at a6267c9: "Split contacts.csv into one file per city: berlin.csv and munich.csv." wrote the
+    number of contacts per city (city,count_star()) into both files, and the task finished."""
+    pytest.importorskip("duckdb")
+    goal = "Split contacts.csv into one file per city: berlin.csv and munich.csv."
+    (tmp_path / "contacts.csv").write_text("name,city,email\nAna,Berlin,ana@x.org\nBen,Munich,ben@x.org\n"
+                                           "Cy,Berlin,cy@x.org\nDi,Munich,di@x.org\n")
+    wrote = [_done("csv_write", f"wrote 3 rows to {f}", path=f) for f in ("berlin.csv", "munich.csv")]
+    ev = Evidence(goal, tmp_path, calls=wrote, touched=["berlin.csv", "munich.csv"],
+                  written=["berlin.csv", "munich.csv"], tool_names=TOOLS)
+
+    def problems(berlin, munich):
+        (tmp_path / "berlin.csv").write_text(berlin)
+        (tmp_path / "munich.csv").write_text(munich)
+        return finish_problems("I wrote berlin.csv and munich.csv.", ev)
+
+    counts = "city,count_star()\nBerlin,2\nMunich,2\n"
+    got = problems(counts, counts)
+    assert ("berlin.csv is to hold the 2 rows of contacts.csv whose city is 'Berlin', and it holds 'berlin,2', no "
+            "such row; call table_query with {\"sql\": \"SELECT * FROM contacts WHERE city = 'Berlin'\"}, then write "
+            "the rows it returns to berlin.csv") in got, got
+    got = problems("name,city,email\nAna,Berlin,ana@x.org\nCy,Berlin,cy@x.org\n", "name,city,email\nBen,Munich,ben@x.org\n")
+    assert any(p.startswith("munich.csv is to hold the 2 rows of contacts.csv whose city is 'Munich', and it holds 1;")
+               for p in got), got
+    right = problems("name,city,email\nAna,Berlin,ana@x.org\nCy,Berlin,cy@x.org\n",
+                     "name,city,email\nBen,Munich,ben@x.org\nDi,Munich,di@x.org\n")
+    assert not any("is to hold" in p for p in right), right
+
+
 def test_a_none_found_answer_to_which_file_is_doubted_when_a_file_read_holds_it(tmp_path):
     """A held-out task at 1de0702: "Which of my notes mentions the passport?" read the three notes (notes/trip.md:
     "Renew passport before March.") and answered "None of these notes contain the word "passport"."."""

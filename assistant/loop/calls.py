@@ -32,9 +32,9 @@ from .ending import touched_paths
 from .evidence import NOT_READING, _LOWEST, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, \
     norm_path, number_problems, result_gist
 from .dates_said import clock_times, dates_in
-from .figures import AVERAGE, compared_tables
+from .figures import AVERAGE, TABLE_FILES, compared_tables
 from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, number_column, \
-    row_filter, two_values
+    row_filter, split_outputs, two_values
 from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
@@ -360,13 +360,13 @@ class CallRunner:
                 # (csv_top_customers at 04fe9b0: "this query returned 0 rows" under a repeat of a 3-row query)
                 return ""
             return self._unfiltered_hint(call) or self._short_ranking(call, result.data or {}) \
-                or self._save_hint(result.data or {})
-        if result.error or call.name not in ("read_file", "csv_read", "xlsx_read"):
+                or self._save_hint(result.data or {}, str(call.arguments.get("sql", "")))
+        if result.error or call.name not in ("read_file", "csv_read", "xlsx_read", "docx_read"):
             return ""
         if self.registry.get("table_query") is None:
             return ""
         path = str(call.arguments.get("path", ""))
-        if not path.lower().endswith((".csv", ".tsv", ".xlsx")):
+        if not path.lower().endswith(TABLE_FILES):
             return ""
         compared = compared_tables(self.s.task.goal, self.s.task.workspace) \
             if path.replace("\\", "/").rsplit("/", 1)[-1].lower() in self.s.task.goal.lower() else None
@@ -377,6 +377,13 @@ class CallRunner:
                    if o.lower().endswith((".csv", ".tsv", ".xlsx", ".txt", ".md")) and norm_path(o) != norm_path(path)]
         tables, rel, mine = self._tables_of(path) if _AGGREGATE.search(self.s.task.goal) \
             or _BOUND_SAID.search(self.s.task.goal) or outputs else ([], path, [])
+        split = split_outputs(mine[0], outputs) if len(mine) == 1 else []
+        if split:  # a held-out task at a6267c9: berlin.csv and munich.csv written with the count of contacts per city
+            (out, column, value), rest = split[0], split[1:]
+            others = "; ".join(f"{o} the rows whose {c} is '{_sql_text(v)}'" for o, c, v in rest)
+            query = f"SELECT * FROM {mine[0].name} WHERE {column} = '{_sql_text(value)}'"
+            return (f"Hint: each file gets the rows of {mine[0].source} of its own {column}: for {out}, call "
+                    f"table_query with {_sql_args(query)}; for {others}. Each result shows the call that saves it.")
         picked = next((q for t in mine if (q := _rows_with_value(t, self.s.task.goal))), "") if outputs else ""
         if picked and not _AGGREGATE.search(self.s.task.goal):  # a held-out task at 1de0702: engineering.csv
             # written as numbered, shifted rows of every department for "only the Engineering employees"
@@ -391,6 +398,8 @@ class CallRunner:
             return ""
         from tools.tables.naming import table_name
 
+        if not mine and path.lower().endswith(".docx"):  # a Word document without a table
+            return ""
         if not mine:
             stem = path.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
             return (f"Hint: for totals, counts or rankings, query this table with table_query (SQL, table "
@@ -777,15 +786,16 @@ class CallRunner:
         """``(tables, rel, mine)``: every table ``table_query`` sees, ``path`` as a
         workspace path, and the tables made from it (one per sheet); empty lists
         when the tables cannot be loaded."""
-        from tools.tables.loading import FIRST_SHEET, load_tables
+        from tools.tables.loading import DOCX_TABLE, FIRST_SHEET, load_tables
 
         try:
             tables = load_tables(self.ctx)[0]
             rel = self.ctx.workspace.rel(self.ctx.workspace.resolve(path))
         except Exception:  # noqa: BLE001 - the hint is optional; table_query says what is wrong itself
             return [], path, []
-        return tables, rel, [t for t in tables if t.source == rel or t.source.startswith(f"{rel}, sheet ")
-                             and not t.source.endswith(FIRST_SHEET)]  # one per sheet: not the workbook's own name
+        return tables, rel, [t for t in tables if t.source == rel or t.source.startswith(
+            (f"{rel}, sheet ", f"{rel}, {DOCX_TABLE} ")) and not t.source.endswith(FIRST_SHEET)]  # one per sheet or
+        # Word table: not the workbook's own name
 
     def _query_to_copy(self) -> str:
         """The arguments of a ``table_query`` call to copy, for a task that asks for
@@ -799,8 +809,8 @@ class CallRunner:
         # from the PDF, then the total made up and refused with no query to copy)
         reads = [str(c.arguments.get("path", "")) for c in self.s.calls
                  if c.status == "done" and not c.error and c.name in ("read_file", "csv_read", "xlsx_read",
-                                                                      "xlsx_write", "csv_write")]
-        paths = list(dict.fromkeys(p for p in reads if p.lower().endswith((".csv", ".tsv", ".xlsx"))))
+                                                                      "docx_read", "xlsx_write", "csv_write")]
+        paths = list(dict.fromkeys(p for p in reads if p.lower().endswith(TABLE_FILES)))
         if len(paths) != 1:
             return ""
         tables, rel, mine = self._tables_of(paths[0])
@@ -857,7 +867,7 @@ class CallRunner:
         return (f"Note: the task asks for the {n} {noun}, and this query returned {len(rows)} "
                 f"row{'s' if len(rows) != 1 else ''}; to rank them, {how}, then save the {n} rows it returns.")
 
-    def _save_hint(self, data: dict[str, Any]) -> str:
+    def _save_hint(self, data: dict[str, Any], sql: str = "") -> str:
         """After a ``table_query`` in a task that asks for its rows in a file or a
         named sheet, the call that saves them, built from the result ("" otherwise,
         and once this task has written that file). xlsx_top_vendors at fbc3d9d: Qwen
@@ -881,6 +891,12 @@ class CallRunner:
             args = {"path": books[0], ("name" if exists else "sheet"): sheet.group(1), "rows": table}
         else:
             out = next((o for o in outputs if o.lower().endswith((".csv", ".xlsx"))), None)
+            mine = self._tables_of(inputs[0])[2] if len(inputs) == 1 and inputs[0].lower().endswith(TABLE_FILES) \
+                else []
+            split = split_outputs(mine[0], outputs) if len(mine) == 1 else []
+            if split:  # one file per value: the file of the value the query picks (berlin.csv for 'Berlin')
+                out = next((o for o, _, v in split if re.search(rf"'{re.escape(_sql_text(v))}'", sql, re.IGNORECASE)),
+                           None)
             if out is None:
                 return ""
             name, args = ("csv_write" if out.lower().endswith(".csv") else "xlsx_write"), {"path": out, "rows": table}
@@ -1131,6 +1147,9 @@ class CallRunner:
             other = self._other_sheet(call)
             if other:  # xlsx_summary_sheet at c3438bd: a cross-sheet total written into B5 of the Jan sheet
                 return (yield from self.finish(call, ToolResult.fail(other), "denied"))
+            past = self._cells_past_change(call)
+            if past:  # a held-out task at a6267c9: Pad's price changed, then "Eraser", 2.0 added under the table
+                return (yield from self.finish(call, ToolResult.fail(past), "denied"))
             row = self._column_not_rows(call) or self._row_not_sheet(call) or self._sheet_unasked(call)
             if row:  # xlsx_total at 4df8dd6: a sheet "Total" added for a total row, then "Total" written into it
                 return (yield from self.finish(call, ToolResult.fail(row), "denied"))
@@ -1832,7 +1851,8 @@ class CallRunner:
         step = self.next_step()
         then = f" The plan's next step: {step}" if step else (
             " If it answers the task, give your final answer now; otherwise take a different next step.")
-        save = self._save_hint(earlier.data or {}) if earlier.name == "table_query" else ""
+        save = self._save_hint(earlier.data or {}, str(earlier.arguments.get("sql", ""))) \
+            if earlier.name == "table_query" else ""
         if save:  # csv_top_customers at 42e28a8: told "give your final answer now", top3.csv never written
             then = f" The task still asks for these rows in a file, not written yet. {save}"
         short = (earlier.result or "").strip()
@@ -1985,6 +2005,47 @@ class CallRunner:
             else "add it with xlsx_add_sheet"
         return (f"Not run: the task asks for the sheet {want!r}, and this would change sheet {target!r}, which the "
                 f"task does not ask to change; {how}, or give your final answer if it is done.")
+
+    def _cells_past_change(self, call: CallRecord) -> str:
+        """The refusal of an ``xlsx_write`` into a workbook the goal names, in a task that
+        only changes what it holds ("Change the price of Pad to 3.50 in products.xlsx":
+        nothing to add), that writes under the sheet's last row, or writes only values its
+        cells already hold ("" otherwise). A held-out task at a6267c9: B3 set to 3.5 (the
+        change), then four writes of rows as they were, then rows "Eraser", 2.0 and
+        "Pad", 3.5 added under the table, and the task ended "done"."""
+        goal, path, cells = self.s.task.goal, str(call.arguments.get("path", "")), call.arguments.get("cells")
+        if call.name != "xlsx_write" or call.arguments.get("output") or not isinstance(cells, list) or not cells \
+                or not _CHANGE_ONLY.match(goal) or _ADDS.search(goal) or _GROWS_TABLE.search(goal) \
+                or not path.lower().endswith(".xlsx") or norm_path(path) not in map(norm_path, goal_files(goal)[1]):
+            return ""
+        try:
+            import openpyxl
+
+            book = openpyxl.load_workbook(self.ctx.workspace.resolve(path), read_only=False)
+        except Exception:  # noqa: BLE001 - a workbook that will not open is the tool's to report
+            return ""
+        try:
+            sheet = book[call.arguments["sheet"]] if call.arguments.get("sheet") in book.sheetnames else book.active
+            refs = [str((c or {}).get("cell", "")).strip().upper() for c in cells if isinstance(c, dict)]
+            if sheet is None or any(not re.fullmatch(r"[A-Z]{1,3}[1-9]\d*", r) for r in refs):
+                return ""
+            last = sheet.max_row
+            under = [r for r in refs if int(re.sub(r"[A-Z]", "", r)) > last]
+            same = all(_same_cell_value(sheet[r].value, (c or {}).get("value")) for r, c in zip(refs, cells))
+        finally:
+            book.close()
+        done = next((c for c in self.s.calls if c.name == "xlsx_write" and c.status == "done" and not c.error
+                     and norm_path(str(c.arguments.get("path", ""))) == norm_path(path)), None)
+        then = (f" Step {done.step} already wrote {path}: if that made the change, give your final answer." if done
+                else " Change the cell that holds the value the task names (xlsx_read shows where it is).")
+        if under:
+            return (f"Not run: the task changes a value in {path} and adds nothing, and this writes "
+                    f"{', '.join(under[:4])}, under the table's last row ({last}): rows the task does not ask for."
+                    + then)
+        if same:
+            return (f"Not run: {', '.join(refs[:4])} already hold{'s' if len(refs) == 1 else ''} these values; "
+                    "writing them again changes nothing." + then)
+        return ""
 
     def _wrong_total_row(self, call: CallRecord) -> str:
         """The refusal of an ``xlsx_write`` that puts, in the column where the goal asks
@@ -3160,6 +3221,24 @@ _DIFF = re.compile(r"^--- \S.*\n\+\+\+ \S.*\n@@ ", re.MULTILINE)
 
 #: a goal that adds: "Add ...", or a later step "... and add it to notes.md", "..., then put ..."
 _ADDS = re.compile(r"^\W*(please\s+)?(add|append|insert|put)\b|\b(and|then)\s+(add|append|insert|put)\b", re.IGNORECASE)
+#: a goal that makes a table longer or wider: "... and a total row", "a new column"
+_GROWS_TABLE = re.compile(r"\b(rows?|columns?|totals?|sums?|new|append\w*|insert\w*|extend\w*|formulas?)\b",
+                          re.IGNORECASE)
+
+
+def _same_cell_value(held: Any, value: Any) -> bool:
+    """Whether a cell holding ``held`` (as openpyxl reads it) would hold the same after
+    ``value`` (as an ``xlsx_write`` call gives it: "3.2", 3.2, "Pad") is written."""
+    if held is None or value is None:
+        return held is None and value in (None, "")
+    if isinstance(held, (int, float)) and not isinstance(held, bool):
+        try:
+            return abs(float(str(value).replace(",", "")) - float(held)) < 1e-9
+        except ValueError:
+            return False
+    return str(held).strip() == str(value).strip()
+
+
 #: a goal that copies a file: the copy is the file itself, not its text written again
 _COPIES = re.compile(r"\b(cop(y|ies|ying)|duplicat\w*|back(ing)? up|backup)\b", re.IGNORECASE)
 #: a goal that writes a file anew: its old lines need not stay
@@ -3515,7 +3594,7 @@ def _difference_query(table: Any, goal: str) -> str:
     question about how much more (less) one is than the other
     (:func:`table_goal.two_values`); "" otherwise. A held-out task at 1de0702: "How much
     more did I spend in 2026 than in 2025?" got one sheet's sum as the example."""
-    pair, number = two_values(table, goal), number_column(table)
+    pair, number = two_values(table, goal), number_column(table, goal)
     if pair is None or number is None:
         return ""
     column, first, second = pair
@@ -3526,7 +3605,7 @@ def _difference_query(table: Any, goal: str) -> str:
 def _filtered_sum(table: Any, goal: str) -> str:
     """``SELECT SUM(amount) FROM t WHERE category = 'Travel'`` when ``goal`` names a value of
     ``table``'s text column and the table has a number column; else ""."""
-    found, number = goal_value(table, goal), number_column(table)
+    found, number = goal_value(table, goal), number_column(table, goal)
     if not found or not number:
         return ""
     if _RANKS_OR_SPLITS.search(goal) and any(c.name != found[0] and len(set(c.values)) < len(c.values)
@@ -3605,7 +3684,7 @@ def _month_sum(table: Any, goal: str) -> str:
     its name and the table has a date column and a number column; else "". A held-out
     task at 000bd0d: "How much did we spend in March according to spending.csv?" got no
     hint, summed one day's rows (WHERE date = '2026-03-31'), then added by hand."""
-    month, number = month_filter(table, goal), number_column(table)
+    month, number = month_filter(table, goal), number_column(table, goal)
     if month is None or number is None or _COUNT_ASKED.search(goal):  # rows to count: :func:`_bounded_query`
         return ""
     return f"SELECT SUM({number}) FROM {table.name} WHERE {month.sql}"
@@ -3621,7 +3700,7 @@ def _bounded_query(table: Any, goal: str) -> str:
     when = row_filter(table, goal)
     if when is None:
         return ""
-    number = number_column(table)
+    number = number_column(table, goal)
     many = re.search(r"\bhow many (\w+)", goal, re.IGNORECASE)
     numbers = {c.name for c in table.columns if is_number(c)}
     measured = next((c.name for c in table.columns if many and c.name.lower()[:4] == many.group(1).lower()[:4]
@@ -3660,7 +3739,7 @@ def _percent_query(table: Any, goal: str) -> str:
     table has no number column. A held-out task at a864c41: "What percentage of the
     budget in budget.csv goes to rent?" divided two query sums by hand (right, 60 %)
     and was handed off, as no tool gave 60."""
-    number = number_column(table)
+    number = number_column(table, goal)
     if not _PERCENT.search(goal) or number is None:
         return ""
     found = goal_value(table, goal)
@@ -3682,7 +3761,7 @@ def _extreme_row(table: Any, goal: str) -> str:
     otherwise. A held-out task at 5a8dc42 got the sum of paper's prices as the hint,
     and answered Papyra's 4.2 (OfficeMax's 3.85 is the lowest)."""
     m = ROW_EXTREME.search(goal)
-    number = number_column(table)
+    number = number_column(table, goal)
     if m is None or number is None or SUMMED.search(goal):
         return ""
     found = goal_value(table, goal)
@@ -3703,7 +3782,7 @@ def _period_sum(table: Any, goal: str) -> str:
     2e1bee7: "Which month had the highest sales?" got the one highest row."""
     m = _PERIOD_GROUP.search(goal)
     dated = next((c.name for c in table.columns if c.sql_type in ("DATE", "TIMESTAMP")), None)
-    number = number_column(table)
+    number = number_column(table, goal)
     if m is None or dated is None or number is None:
         return ""
     period = (m.group("a") or m.group("b")).lower()
@@ -3724,7 +3803,7 @@ def _example_sum(table: Any, goal: str) -> str:
     # the column the goal names ("the five vendors"), else the likeliest grouping key: xlsx_top_vendors at e03cee3
     # ran the example grouped by category (fewest distinct values) for a ranking of vendors
     text = min(named or texts, key=lambda c: len(set(c.values))).name if texts else None
-    number = number_column(table)
+    number = number_column(table, goal)
     # "the total cost" names the one sum of the cost column (a held-out task at 5a8dc42 got the costs per item), "the
     # average score" the one average (at 2e1bee7 each student's own average was given),
     # unless the goal ranks or splits it ("Which class has the highest total score?", "per item")

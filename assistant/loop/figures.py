@@ -41,13 +41,13 @@ def not_the_extreme_row(answer: str, ev: Evidence) -> str:
     names, that another of those rows beats ("" otherwise), with that row. A held-out
     task at 5a8dc42: Papyra's 4.2 answered; OfficeMax's 3.85 is the lowest."""
     m = ROW_EXTREME.search(ev.goal)
-    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
     if m is None or SUMMED.search(ev.goal) or len(files) != 1:
         return ""
     low = m.group(1).lower() in ("lowest", "cheapest", "least expensive")
     said = set(_source_numbers([answer]))
     for table in _file_tables(ev.workspace, files[0]):
-        column = number_column(table)
+        column = number_column(table, ev.goal)
         if column is None or table.rows > 500:
             continue
         found = goal_value(table, ev.goal)
@@ -187,6 +187,8 @@ def _table_reads(calls: Sequence[CallRecord]) -> list[CallRecord]:
             and str(c.arguments.get("path", "")).lower().endswith((".xlsx", ".csv", ".tsv"))]
 
 
+#: the files ``table_query`` reads tables of (a Word document: its tables), by name ending
+TABLE_FILES = (".csv", ".tsv", ".xlsx", ".docx")
 _TOTAL_WORD = re.compile(r"\b(total|totals|sum|sums|combined|altogether|in all)\b", re.IGNORECASE)
 #: a question asking for a total: its words, or "how much did we spend (pay, earn)" over rows (a held-out task at
 #: 000bd0d: "How much did we spend in March ...?" answered with one March row's 39.9)
@@ -454,7 +456,7 @@ def rows_against_filter(answer: str, ev: Evidence) -> str:
     if not asks_only_a_question(ev.goal) or not _ASKS_ROWS.search(ev.goal) or _HIGHEST.search(ev.goal) \
             or _LOWEST.search(ev.goal):  # "Which client has the most unpaid invoices?" asks for one of them
         return ""
-    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
     if len(files) != 1:
         return ""
     for table in _file_tables(ev.workspace, files[0]):
@@ -508,14 +510,14 @@ def not_the_top_group(answer: str, ev: Evidence) -> str:
     ("" otherwise), with the query to copy. A held-out task at 2e1bee7: every absence
     counted (3 each), and "Uma, with 3 sick days" answered; Tim had three, Uma one."""
     high, low = bool(_HIGHEST.search(ev.goal)), bool(_LOWEST.search(ev.goal))
-    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
     if high == low or not asks_only_a_question(ev.goal) or len(files) != 1:
         return ""
     for table in _file_tables(ev.workspace, files[0]):
         month = _not_the_top_month(answer, ev.goal, table, low)
         if month is not None:
             return month
-        found, number = goal_value(table, ev.goal), number_column(table)
+        found, number = goal_value(table, ev.goal), number_column(table, ev.goal)
         words = {w.lower() for w in re.findall(r"[A-Za-z]+", ev.goal)}
         if table.rows > 2000 or (found is None and number is not None) or (
                 number is not None and not SUMMED.search(ev.goal) and number.lower() not in words):
@@ -565,7 +567,7 @@ def _not_the_top_month(answer: str, goal: str, table: Any, low: bool) -> str | N
     or the answer gives none). A held-out task at 2e1bee7: the month of the one highest
     row answered, right only by chance."""
     dated = next((c for c in table.columns if c.sql_type in ("DATE", "TIMESTAMP")), None)
-    number = number_column(table)
+    number = number_column(table, goal)
     if not _WHICH_MONTH.search(goal) or dated is None or number is None or table.rows > 5000:
         return None
     values = next(c.values for c in table.columns if c.name == number)
@@ -598,14 +600,14 @@ def bounded_total_wrong(answer: str, ev: Evidence) -> str:
     them the sum of the number column over those rows ("" otherwise), with that sum and
     its query. A held-out task at 2e1bee7: "How much did we spend on travel in October
     ...?" got every month's travel as the hint's example."""
-    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
     if not asks_only_a_question(ev.goal) or not _TOTAL_ASKED.search(ev.goal) or _GROUPS_ASKED.search(ev.goal) \
             or AVERAGE.search(ev.goal) or len(files) != 1:
         return ""
     said = set(_source_numbers([answer]))
     tables = _file_tables(ev.workspace, files[0]) if said else []
     for table in tables if len(tables) == 1 else []:  # a workbook's sheets: which ones is the sheet checks' business
-        number, bounds = number_column(table), goal_filters(table, ev.goal)
+        number, bounds = number_column(table, ev.goal), goal_filters(table, ev.goal)
         if number is None or not bounds or table.rows > 5000:
             continue
         values = {c.name: c.values for c in table.columns}
@@ -638,7 +640,7 @@ def bounded_count_wrong(answer: str, ev: Evidence) -> str:
     the count and its query. "How many hours ..." where hours is a number column is a
     sum, not a count. A held-out task at 1de0702: "How many events are in December 2026
     in events.csv?" got the events counted per name as the hint's example."""
-    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
     many = _HOW_MANY.search(ev.goal)
     if not asks_only_a_question(ev.goal) or many is None or _GROUPS_ASKED.search(ev.goal) or len(files) != 1:
         return ""
@@ -671,13 +673,13 @@ def difference_wrong(answer: str, ev: Evidence) -> str:
     two sums, either sign ("" otherwise), with the two sums and the query. A held-out
     task at 1de0702: "How much more did I spend in 2026 than in 2025? The numbers are
     in spending.xlsx." queried both sheets' sums (15250, 15100) and answered 1300."""
-    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
     if not asks_only_a_question(ev.goal) or len(files) != 1:
         return ""
     tables = _file_tables(ev.workspace, files[0], union=True)
     whole = [t for t in tables if ", all " in t.source] or tables
     for table in whole if len(whole) == 1 else []:
-        pair, number = two_values(table, ev.goal), number_column(table)
+        pair, number = two_values(table, ev.goal), number_column(table, ev.goal)
         if pair is None or number is None or table.rows > 5000:
             continue
         column, first, second = pair
@@ -722,7 +724,7 @@ def compared_tables(goal: str, workspace: str | Path) -> Comparison | None:
     first text column both have with no value twice in either; None otherwise. A
     held-out task at 1de0702: "Which customers are in both customers_a.csv and
     customers_b.csv?" was answered "Lena and Omar" (Omar and Rui are in both)."""
-    files = [f for f in goal_files(goal)[1] if f.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    files = [f for f in goal_files(goal)[1] if f.lower().endswith(TABLE_FILES)]
     files = list(dict.fromkeys(files))
     both, but = _IN_BOTH.search(goal), _BUT_NOT.search(goal)
     if len(files) != 2 or not (both or but):
@@ -966,7 +968,7 @@ def average_not_queried(ev: Evidence) -> str:
         return ""
     queries = [str(c.arguments.get("sql", "")) for c in ev.calls
                if c.name == "table_query" and c.status == "done" and not c.error]
-    tables = [f for f in sum(goal_files(ev.goal), []) if f.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    tables = [f for f in sum(goal_files(ev.goal), []) if f.lower().endswith(TABLE_FILES)]
     if any(re.search(r"\b(avg|mean)\s*\(", q, re.IGNORECASE) for q in queries) or not (queries or tables):
         return ""  # an average a document states is no query's (pdf_number_lookup at ae69254 was told to query)
     summed = next((q for q in reversed(queries) if re.search(r"\bsum\s*\(", q, re.IGNORECASE)), "")

@@ -7,6 +7,7 @@ Shared by the table hints (``calls``) and the finish checks (``figures``)."""
 from __future__ import annotations
 
 import decimal
+import posixpath
 import re
 from datetime import date, timedelta
 from typing import Any, Callable, NamedTuple
@@ -14,7 +15,7 @@ from typing import Any, Callable, NamedTuple
 from .dates_said import dates_in, month_number, real_day
 
 __all__ = ["goal_value", "date_filter", "number_filter", "month_filter", "goal_filters", "row_filter", "RowFilter",
-           "number_column", "is_number", "two_values", "ROW_EXTREME", "SUMMED", "MONTH_SAID"]
+           "number_column", "is_number", "two_values", "split_outputs", "ROW_EXTREME", "SUMMED", "MONTH_SAID"]
 
 
 #: a goal that ranks rows by a value of their own: "the lowest price for paper", not "the highest total"
@@ -47,6 +48,27 @@ def goal_value(table: Any, goal: str) -> tuple[str, str] | None:
                     and (best is None or len(values) < best[2]):
                 best = (c.name, v, len(values))
     return (best[0], best[1]) if best else None
+
+
+def split_outputs(table: Any, outputs: list[str]) -> list[tuple[str, str, str]]:
+    """``[(output, column, value)]`` when two or more of ``outputs`` (file paths) are each
+    named after a value of one text column of ``table`` (at most 50 distinct values; the
+    file name without its extension, ``_`` and ``-`` read as spaces, equal to the value
+    but for case: ``berlin.csv`` for "Berlin" of city), one entry per such output; []
+    otherwise. A held-out task at a6267c9: "Split contacts.csv into one file per city:
+    berlin.csv and munich.csv" wrote the number of contacts per city into both."""
+    for c in table.columns:
+        if c.sql_type != "VARCHAR":
+            continue
+        values = {" ".join(str(v).split()).lower(): str(v).strip() for v in c.values if v is not None}
+        if len(values) > 50:
+            continue
+        stems = [(o, " ".join(re.sub(r"[_-]+", " ", posixpath.splitext(posixpath.basename(o))[0]).split()).lower())
+                 for o in outputs]
+        pairs = [(o, c.name, values[stem]) for o, stem in stems if stem in values]
+        if len(pairs) >= 2:
+            return pairs
+    return []
 
 
 #: a question about the gap between two amounts: "How much more did I spend in 2026 than in 2025?", "the difference
@@ -167,10 +189,22 @@ def is_number(column: Any) -> bool:
     return column.sql_type in ("BIGINT", "DOUBLE", "INTEGER") or column.sql_type.startswith("DECIMAL")
 
 
-def number_column(table: Any) -> str | None:
-    """The first number column that is no row's id ("order_id", "id", "no"), else the first
-    number column (a held-out task at 386ac48 got SUM(order_id) as the example)."""
+def number_column(table: Any, goal: str = "") -> str | None:
+    """The number column ``goal`` names, else the first number column that is no row's id
+    ("order_id", "id", "no"), else the first number column (a held-out task at 386ac48 got
+    SUM(order_id) as the example).
+
+    The goal names a column when it says "the Amount column" (or "column Amount"), else
+    when the column's name (``_`` read as a space) is a word of the goal not after
+    "per", "each", "by" or "every" (those group: "per year" sums no years), and one
+    column alone is so named. A held-out task at a6267c9: "the total of the Amount
+    column" in a table of Item, Qty, Amount was offered SUM(qty)."""
     numbers = [c.name for c in table.columns if is_number(c)]
+    for shape in (r"\b{n}\s+column\b|\bcolumn\s+{n}\b", r"(?<!\bper )(?<!\beach )(?<!\bby )(?<!\bevery ){n}s?\b"):
+        said = [n for n in numbers if re.search(r"\b" + shape.replace("{n}", re.escape(n.replace("_", " "))), goal,
+                                                re.IGNORECASE)] if goal else []
+        if len(said) == 1:
+            return said[0]
     return next((n for n in numbers if not _ID_COLUMN.search(n)), numbers[0] if numbers else None)
 
 
@@ -187,7 +221,7 @@ def number_filter(table: Any, goal: str) -> RowFilter | None:
     name shares the start of a goal word, else :func:`number_column`. A held-out task:
     "How many invoices in invoices.xlsx are over 500 euros?"."""
     m = _NUMBER_BOUND.search(goal)
-    first = number_column(table)
+    first = number_column(table, goal)
     if m is None or first is None:
         return None
     words = {w.lower()[:4] for w in re.findall(r"[A-Za-z]{4,}", goal)}

@@ -22,7 +22,7 @@ from .evidence import _CELL_NUMBER, _FENCED, _FENCE_LINE, _HIGHEST, _LOWEST, _MU
 from .answer_form import _result_rows, answer_to_copy
 from .dates_said import dates_in
 from .recap import call_to_copy
-from .table_goal import goal_value
+from .table_goal import goal_value, split_outputs
 
 __all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "total_said_wrong", "goal_columns",
            "summary_too_long", "summary_lacks", "summary_points", "store_goal", "SORT_BY_TYPE", "goal_folder",
@@ -376,6 +376,42 @@ def _rows_not_from_source(ev: Evidence) -> str:
         if have < want:
             return (f"{src} has {want} rows whose {column} is {value!r}, and {out} holds {have}"
                     f"{to_copy}")
+    return ""
+
+
+def _split_rows_wrong(ev: Evidence) -> str:
+    """The doubt when the goal splits the one table file it names into files named after
+    values of one of its text columns (:func:`table_goal.split_outputs`: "one file per
+    city: berlin.csv and munich.csv") and a file this task wrote does not hold that
+    value's rows of the source: a row of another value or of no source row, or fewer
+    rows ("" otherwise); with the query that picks them. A held-out task at a6267c9
+    wrote the number of contacts per city into berlin.csv and munich.csv."""
+    outputs, inputs = goal_files(ev.goal)
+    ins = [i for i in inputs if i.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    if len(ins) != 1:
+        return ""
+    from .figures import _file_tables
+
+    tables = _file_tables(ev.workspace, ins[0])
+    split = split_outputs(tables[0], outputs) if len(tables) == 1 else []
+    written = {norm_path(w) for w in ev.written}
+    for out, column, value in split:
+        if norm_path(out) not in written or not out.lower().endswith((".csv", ".tsv", ".xlsx")):
+            continue
+        source = [[_cell_text(v) for v in r] for _, rows in table_cells(Path(ev.workspace) / ins[0]) for r in rows]
+        names = [c.name for c in tables[0].columns]
+        at = names.index(column)
+        own = [set(r) - {""} for r in source[1:] if any(r) and len(r) > at and r[at].strip().lower() == value.lower()]
+        rows = [[_cell_text(v) for v in r] for _, rs in table_cells(Path(ev.workspace) / out) for r in rs]
+        rows = [r for r in rows if any(r)]
+        if rows and not any(set(rows[0]) - {""} <= row for row in own):
+            rows = rows[1:]  # its header, whatever its column names
+        query = f"SELECT * FROM {tables[0].name} WHERE {column} = '{value.replace(chr(39), chr(39) * 2)}'"
+        stray = next((r for r in rows if not any(set(r) - {""} <= row for row in own)), None)
+        if stray is not None or len(rows) < len(own):
+            held = f"holds {','.join(stray)!r}, no such row" if stray is not None else f"holds {len(rows)}"
+            return (f"{out} is to hold the {len(own)} rows of {ins[0]} whose {column} is {value!r}, and it {held}; "
+                    f"{call_to_copy('table_query', {'sql': query})}, then write the rows it returns to {out}")
     return ""
 
 
