@@ -382,3 +382,19 @@ def test_a_word_documents_tables_are_numbered_and_a_spreadsheet_keeps_its_name(c
         ("sales", "sales.csv"), ("sales_table_1", "sales.docx, table 1"), ("sales_table_2", "sales.docx, table 2")]
     assert notes == []  # a Word document that cannot be read is no table file to report
     assert "700" in q(ctx, "SELECT pop FROM sales_table_2").text
+
+
+def test_a_table_file_named_in_from_is_read_as_its_table(ctx):
+    # a held-out task at a6267c9: "SELECT price FROM prices.csv ORDER BY price" failed ("file system operations are
+    # disabled by configuration"), and the median was answered by eye
+    write_csv(ctx, "prices.csv", ["item", "price"], [["A", 4], ["B", 10], ["C", 7]])
+    write_csv(ctx, "data/costs.csv", ["item", "cost"], [["A", 1]])
+    r = q(ctx, "SELECT MEDIAN(price) AS m FROM prices.csv")
+    assert not r.error and "7" in r.text.split("\n")[3] and \
+        "(FROM prices.csv was read as the table prices: name tables so.)" in r.text, r.text
+    r = q(ctx, "SELECT p.item, c.cost FROM 'prices.csv' p JOIN costs.csv c ON p.item = c.item")
+    assert not r.error and "(FROM costs.csv was read as the table costs: name tables so.)" in r.text, r.text
+    r = q(ctx, "SELECT * FROM prices WHERE item <> 'prices.csv'")
+    assert not r.error and "was read as" not in r.text
+    r = q(ctx, "SELECT * FROM '/etc/passwd'")
+    assert r.error

@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import json
+import posixpath
 import re
 import threading
 from typing import Any
@@ -27,6 +28,7 @@ from pydantic import BaseModel, Field
 
 from tools.base import RiskClass, ToolContext, ToolError, ToolResult, tool
 from tools.tables.loading import Table, load_tables
+from tools.tables.naming import table_name
 
 __all__ = ["MAX_ROWS", "QUERY_TIMEOUT_S", "DUCKDB_CONFIG", "TableQueryParams", "table_query", "run_query"]
 
@@ -107,6 +109,32 @@ def _with_candidate(con: Any, sql: str, message: str) -> str:
     except Exception:  # noqa: BLE001 - a suggestion that does not run is no suggestion
         return ""
     return fixed
+
+
+def _files_as_tables(sql: str, tables: list[Table]) -> tuple[str, list[tuple[str, str]]]:
+    """``sql`` with each table file named after FROM or JOIN (``FROM prices.csv``,
+    ``FROM 'data/prices.csv'``) put as its table's name, and the ``(file as the query names
+    it, table)`` pairs put so. A file is its table when it gives one table, or a table named after it (a
+    workbook's table of every sheet or first sheet). A held-out task at a6267c9: "SELECT
+    price FROM prices.csv ORDER BY price" failed ("file system operations are disabled"),
+    and the median was answered by eye."""
+    by_file: dict[str, list[Table]] = {}
+    for t in tables:
+        by_file.setdefault(t.source.split(", ")[0], []).append(t)
+    said: list[tuple[str, str]] = []
+    for path, own in by_file.items():
+        stem = posixpath.splitext(posixpath.basename(path))[0]
+        table = own[0] if len(own) == 1 else next((t for t in own if t.name == table_name(stem)), None)
+        if table is None:
+            continue
+        names = [re.escape(path)] + ([re.escape(posixpath.basename(path))] if path != posixpath.basename(path) and sum(
+            posixpath.basename(p) == posixpath.basename(path) for p in by_file) == 1 else [])
+        pattern = re.compile(rf"(\b(?:FROM|JOIN)\s+)([\"'`]?)(?:\./)?(?:{'|'.join(names)})\2(?![\w.])",
+                             re.IGNORECASE)
+        for m in pattern.finditer(sql):
+            said.append((m.group(0)[len(m.group(1)):].strip("\"'`"), table.name))
+        sql = pattern.sub(lambda m, name=table.name: m.group(1) + name, sql)
+    return sql, list(dict.fromkeys(said))
 
 
 def _one_line(exc: Exception) -> str:
@@ -221,6 +249,7 @@ def table_query(ctx: ToolContext, params: TableQueryParams) -> ToolResult:
     if not tables:
         why = f" ({'; '.join(notes)})" if notes else ""
         raise ToolError(f"no CSV, TSV or Excel tables in the workspace{why}; table_query reads only those.")
+    sql, read_as = _files_as_tables(sql, tables)
     con = _connect(tables)
     try:
         try:
@@ -245,6 +274,7 @@ def table_query(ctx: ToolContext, params: TableQueryParams) -> ToolResult:
     if total > len(rows):
         head += f"; showing the first {len(rows)} (aggregate, filter or use LIMIT/OFFSET for others)"
     lines = [head + ":"] + format_table(names, rows)
+    lines += [f"(FROM {path} was read as the table {name}: name tables so.)" for path, name in read_as]
     # only a left-out row holding a number is said: xlsx_total at f80ed26, "leaves out the total row ... ('Total')"
     # (its =SUM never computed here) was answered as "The total row was not included in the table, so the sum was
     # not computed."
