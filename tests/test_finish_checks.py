@@ -2148,6 +2148,26 @@ def test_an_average_worked_out_by_hand_from_a_sum_gets_the_query_with_avg_to_cop
                    for p in problems("The average score of class B is 86.5.", [summed, averaged]))
 
 
+def test_a_median_answered_by_eye_gets_the_query_with_median_to_copy(ctx):
+    """A held-out task at a6267c9: "What is the median price in prices.csv?" got no query, answered 7.0 by eye, and
+    was handed off; an average's query is no median's."""
+    pytest.importorskip("duckdb")
+    ctx.workspace.write_text("prices.csv", "item,price\nA,40\nB,100\nC,70\nD,20\nE,170\n")
+    goal = "What is the median price in prices.csv?"
+
+    def problems(answer, calls):
+        ev = Evidence(goal=goal, workspace=ctx.workspace.root, calls=calls, tool_names=["table_query", "finish"])
+        return finish_problems(answer, ev)
+
+    summed = _queried(ctx, 1, "SELECT SUM(price) FROM prices")
+    averaged = _queried(ctx, 2, "SELECT AVG(price) FROM prices")
+    got = problems("The median price is 70.", [summed, averaged])
+    assert any(p.endswith("; the task asks for a median, and no query of this task took one: call table_query with "
+                          "{\"sql\": \"SELECT MEDIAN(price) FROM prices\"}") for p in got), got
+    median = _queried(ctx, 3, "SELECT MEDIAN(price) FROM prices")
+    assert problems("The median price in prices.csv is 70.", [median]) == []
+
+
 def test_one_groups_figure_answered_for_every_matching_row_is_doubted_with_the_query_to_copy(ctx):
     """A held-out task at 57f5bed: "How many orders in orders.csv are over 500 euros, and what do they add up to?"
     was answered "3497.83", one customer's sum from GROUP BY customer ... LIMIT 1, and the task finished (the

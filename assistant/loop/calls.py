@@ -32,7 +32,7 @@ from .ending import touched_paths
 from .evidence import NOT_READING, _LOWEST, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, \
     norm_path, number_problems, result_gist
 from .dates_said import clock_times, dates_in
-from .figures import AVERAGE, TABLE_FILES, compared_tables
+from .figures import AVERAGE, TABLE_FILES, compared_tables, statistic_of
 from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, number_column, \
     row_filter, split_outputs, two_values
 from .finish import undoable_verb
@@ -111,7 +111,7 @@ def _strings(args: Any, key: str = "") -> Iterator[tuple[str, str]]:
 
 # "add up to", "altogether", "combined": a held-out task at 6532d5d ("Which invoices in invoices.csv are unpaid, and
 # what do they add up to?") got no hint, added the amounts by hand, and listed paid invoices with the unpaid
-_AGGREGATE = re.compile(r"\b(total\w*|sum(?!mar)\w*|average\w*|mean|most|top|highest|lowest|largest|smallest|count\w*|"
+_AGGREGATE = re.compile(r"\b(total\w*|sum(?!mar)\w*|average\w*|mean|median|most|top|highest|lowest|largest|smallest|count\w*|"
                         r"percent\w*|per cent|share|proportion|"
                         r"adds? up|added up|altogether|combined|how much|spen[dt]|"
                         r"how many|per|by (region|month|category|customer|vendor|department))\b", re.IGNORECASE)
@@ -3672,7 +3672,7 @@ def _example_query(table: Any, goal: str = "") -> str:
     was given the hint's SUM, ran it, and divided by hand); a table without a number
     column gets COUNT(*) per value of the column the goal names."""
     example = _example_sum(table, goal)
-    return re.sub(r"\bSUM\(", "AVG(", example) if AVERAGE.search(goal) else example
+    return re.sub(r"\bSUM\(", f"{statistic_of(goal)}(", example) if AVERAGE.search(goal) else example
 
 
 #: a goal about one row ("the highest single expense", "the biggest individual order")
@@ -3807,7 +3807,7 @@ def _example_sum(table: Any, goal: str) -> str:
     # "the total cost" names the one sum of the cost column (a held-out task at 5a8dc42 got the costs per item), "the
     # average score" the one average (at 2e1bee7 each student's own average was given),
     # unless the goal ranks or splits it ("Which class has the highest total score?", "per item")
-    whole = _WHOLE_TOTAL.search(goal) or (re.search(rf"\b(total|average|mean)\s+{re.escape(number or '-')}s?\b", goal,
+    whole = _WHOLE_TOTAL.search(goal) or (re.search(rf"\b(total|average|mean|median)\s+{re.escape(number or '-')}s?\b", goal,
                                                     re.IGNORECASE) and not _RANKS_OR_SPLITS.search(goal))
     if number and whole and not asked_count(goal) and not any(
             re.search(rf"\b(per|each|by)\s+{re.escape(c.name)}", goal, re.IGNORECASE) for c in texts):

@@ -953,8 +953,15 @@ def subject_not_found(answer: str, ev: Evidence) -> str:
             f"Answer with what the files say about {missing[0]}, or say plainly that they do not say it")
 
 
-#: a goal asking for an average
-AVERAGE = re.compile(r"\b(average|mean)\b", re.IGNORECASE)
+#: a goal asking for an average (or a median: a middle value, no total either)
+AVERAGE = re.compile(r"\b(average|mean|median)\b", re.IGNORECASE)
+
+
+def statistic_of(goal: str) -> str:
+    """The SQL aggregate a goal matching :data:`AVERAGE` asks for: "MEDIAN" for a median,
+    else "AVG". A held-out task at a6267c9: "What is the median price in prices.csv?" got no
+    query to copy, answered 7.0 (right) by eye, and was handed off."""
+    return "MEDIAN" if re.search(r"\bmedian\b", goal, re.IGNORECASE) else "AVG"
 
 
 def average_not_queried(ev: Evidence) -> str:
@@ -969,12 +976,15 @@ def average_not_queried(ev: Evidence) -> str:
     queries = [str(c.arguments.get("sql", "")) for c in ev.calls
                if c.name == "table_query" and c.status == "done" and not c.error]
     tables = [f for f in sum(goal_files(ev.goal), []) if f.lower().endswith(TABLE_FILES)]
-    if any(re.search(r"\b(avg|mean)\s*\(", q, re.IGNORECASE) for q in queries) or not (queries or tables):
+    fn = statistic_of(ev.goal)
+    took = r"\b(median|quantile_cont|quantile_disc)\s*\(" if fn == "MEDIAN" else r"\b(avg|mean)\s*\("
+    if any(re.search(took, q, re.IGNORECASE) for q in queries) or not (queries or tables):
         return ""  # an average a document states is no query's (pdf_number_lookup at ae69254 was told to query)
     summed = next((q for q in reversed(queries) if re.search(r"\bsum\s*\(", q, re.IGNORECASE)), "")
-    copy = call_to_copy("table_query", {"sql": re.sub(r"\bsum\s*\(", "AVG(", summed, flags=re.IGNORECASE)}) \
-        if summed else "query it with AVG(column)"
-    return f"; the task asks for an average, and no query of this task took one: {copy}"
+    copy = call_to_copy("table_query", {"sql": re.sub(r"\bsum\s*\(", f"{fn}(", summed, flags=re.IGNORECASE)}) \
+        if summed else f"query it with {fn}(column)"
+    what = "a median" if fn == "MEDIAN" else "an average"
+    return f"; the task asks for {what}, and no query of this task took one: {copy}"
 
 
 #: a goal asking for a share of a whole in percent
