@@ -111,7 +111,8 @@ def _strings(args: Any, key: str = "") -> Iterator[tuple[str, str]]:
 
 # "add up to", "altogether", "combined": a held-out task at 6532d5d ("Which invoices in invoices.csv are unpaid, and
 # what do they add up to?") got no hint, added the amounts by hand, and listed paid invoices with the unpaid
-_AGGREGATE = re.compile(r"\b(total\w*|sum(?!mar)\w*|average\w*|mean|median|most|top|highest|lowest|largest|smallest|count\w*|"
+_AGGREGATE = re.compile(r"\b(total\w*|sum(?!mar)\w*|average\w*|mean|median|most|top|highest|lowest|largest|smallest|"
+                        r"count\w*|"
                         r"percent\w*|per cent|share|proportion|"
                         r"adds? up|added up|altogether|combined|how much|spen[dt]|"
                         r"how many|per|by (region|month|category|customer|vendor|department))\b", re.IGNORECASE)
@@ -3807,8 +3808,8 @@ def _example_sum(table: Any, goal: str) -> str:
     # "the total cost" names the one sum of the cost column (a held-out task at 5a8dc42 got the costs per item), "the
     # average score" the one average (at 2e1bee7 each student's own average was given),
     # unless the goal ranks or splits it ("Which class has the highest total score?", "per item")
-    whole = _WHOLE_TOTAL.search(goal) or (re.search(rf"\b(total|average|mean|median)\s+{re.escape(number or '-')}s?\b", goal,
-                                                    re.IGNORECASE) and not _RANKS_OR_SPLITS.search(goal))
+    whole = _WHOLE_TOTAL.search(goal) or (re.search(rf"\b(total|average|mean|median)\s+{re.escape(number or '-')}s?\b",
+                                                    goal, re.IGNORECASE) and not _RANKS_OR_SPLITS.search(goal))
     if number and whole and not asked_count(goal) and not any(
             re.search(rf"\b(per|each|by)\s+{re.escape(c.name)}", goal, re.IGNORECASE) for c in texts):
         # multistep_invoices_memo: "the total amount of all invoices" is one sum, not one per invoice
