@@ -1569,6 +1569,7 @@ def test_a_value_change_in_a_workbook_adds_no_rows_and_rewrites_nothing(assistan
                                                                     {"cell": "B2", "value": "1.5"}])),
         call("xlsx_write", path="products.xlsx", cells=json.dumps([{"cell": "A5", "value": "Eraser"},
                                                                     {"cell": "B5", "value": "2.0"}])),
+        call("xlsx_append_rows", path="products.xlsx", rows=json.dumps([["Eraser", 2]])),
         "The price of Pad is now 3.50."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=True)
     wb = openpyxl.Workbook()
     wb.active.title = "Products"
@@ -1576,11 +1577,12 @@ def test_a_value_change_in_a_workbook_adds_no_rows_and_rewrites_nothing(assistan
         wb.active.append(row)
     wb.save(ws / "products.xlsx")
     events = list(agent.run("Change the price of Pad to 3.50 in products.xlsx.", workspace=ws))
-    calls = [c for c in store.calls(events[-1].task_id) if c.name == "xlsx_write"]
+    calls = [c for c in store.calls(events[-1].task_id) if c.name in ("xlsx_write", "xlsx_append_rows")]
     assert calls[0].status == "done", calls[0].result
     assert calls[1].status == "denied" and "A2, B2 already hold these values" in calls[1].result, calls[1].result
     assert calls[2].status == "denied" and "writes A5, B5, under the table's last row (4)" in calls[2].result \
         and f"Step {calls[0].step} already wrote products.xlsx" in calls[2].result, calls[2].result
+    assert calls[3].status == "denied" and "this adds rows under its table" in calls[3].result, calls[3].result
     sheet = openpyxl.load_workbook(ws / "products.xlsx")["Products"]
     assert [[c.value for c in row] for row in sheet.iter_rows()] == [["Product", "Price"], ["Pen", 1.5], ["Pad", 3.5],
                                                                      ["Ink", 7.9]]

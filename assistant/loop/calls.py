@@ -2015,9 +2015,15 @@ class CallRunner:
         change), then four writes of rows as they were, then rows "Eraser", 2.0 and
         "Pad", 3.5 added under the table, and the task ended "done"."""
         goal, path, cells = self.s.task.goal, str(call.arguments.get("path", "")), call.arguments.get("cells")
-        if call.name != "xlsx_write" or call.arguments.get("output") or not isinstance(cells, list) or not cells \
+        if call.name not in ("xlsx_write", "xlsx_append_rows") or call.arguments.get("output") \
                 or not _CHANGE_ONLY.match(goal) or _ADDS.search(goal) or _GROWS_TABLE.search(goal) \
                 or not path.lower().endswith(".xlsx") or norm_path(path) not in map(norm_path, goal_files(goal)[1]):
+            return ""
+        if call.name == "xlsx_append_rows":
+            return (f"Not run: the task changes a value in {path} and adds nothing, and this adds rows under its "
+                    "table. Change the cell that holds the value (xlsx_write with cells), or give your final answer "
+                    "if that is done.")
+        if not isinstance(cells, list) or not cells:
             return ""
         try:
             import openpyxl
