@@ -278,6 +278,22 @@ def test_append_rows_and_add_sheet(ctx, no_soffice):
     assert "A7:B7" in [r.coord for r in wb["Sales"].merged_cells.ranges]
 
 
+def test_a_number_sent_as_text_or_as_a_constant_formula_is_written_as_the_number(ctx, no_soffice):
+    """A held-out task at a6267c9: "Change the price of Pad to 3.50" wrote "=3.5" (a formula with no cached value: a
+    reader of values saw an empty cell), and "120" was stored as text, which SUM leaves out."""
+    res = call(xlsx_write, ctx, path="p.xlsx", cells=[
+        {"cell": "A1", "value": "=3.5"}, {"cell": "A2", "value": "120"}, {"cell": "A3", "value": "= -2"},
+        {"cell": "A4", "value": "007"}, {"cell": "B1", "value": "120", "kind": "text"},
+        {"cell": "A6", "value": "=A1+A2"}])
+    assert not res.error, res.text
+    call(xlsx_add_sheet, ctx, path="p.xlsx", name="Totals", rows=[["Rent", "1200"], ["Food", "=3.5"]])
+    call(xlsx_append_rows, ctx, path="p.xlsx", sheet="Totals", rows=[["Bus", "49"]])
+    wb = openpyxl.load_workbook(io.BytesIO(ctx.workspace.read_bytes("p.xlsx")))
+    assert [wb.active[f"A{i}"].value for i in range(1, 7)] == [3.5, 120, -2, "007", None, "=A1+A2"]
+    assert wb.active["B1"].value == "120"  # asked as text
+    assert [[c.value for c in row] for row in wb["Totals"].iter_rows()] == [["Rent", 1200], ["Food", 3.5], ["Bus", 49]]
+
+
 def test_unknown_sheet_lists_sheets(ctx):
     ctx.workspace.write_bytes("s.xlsx", sales_book())
     res = call(xlsx_read, ctx, path="s.xlsx", sheet="Nope")

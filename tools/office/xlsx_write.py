@@ -213,6 +213,10 @@ def _load_for_edit(ctx: ToolContext, path: str, output: str | None) -> tuple[Any
     return wb, note
 
 
+#: a plain number, or a formula that is one: "120", "-3.5", "=3.5" (not "007": an id or a zip code keeps its zeros)
+_NUMBER_OR_CONSTANT = re.compile(r"=?\s*(-?(?:0|[1-9]\d{0,14})(?:\.\d+)?)")
+
+
 def _as_amount(value: Value) -> tuple[Value, str | None]:
     """``(number, number format)`` for a text that is an amount, else ``(value, None)``: multistep_invoices_memo at
     237b37e wrote "1,200.00 EUR" as text, and SUM over the column failed."""
@@ -228,7 +232,13 @@ def _as_amount(value: Value) -> tuple[Value, str | None]:
 
 def _set(cell: Any, value: Value, kind: str = "auto", number_format: str | None = None) -> bool:
     """Set one cell; returns True when a formula was written. With ``kind`` "auto", a
-    text that is an amount ("1,200.00 EUR") is written as the number, formatted so."""
+    text that is an amount ("1,200.00 EUR") is written as the number, formatted so, and
+    so is a plain number ("120", not "007") or a formula that is one ("=3.5"). A
+    held-out task at a6267c9: "Change the price of Pad to 3.50" wrote "=3.5", a formula
+    no value is cached for (a reader of values saw an empty cell); and "120" was text,
+    which SUM skips."""
+    if kind == "auto" and isinstance(value, str) and (m := _NUMBER_OR_CONSTANT.fullmatch(value.strip())):
+        value = float(m.group(1)) if "." in m.group(1) else int(m.group(1))
     if kind == "auto":
         value, amount_format = _as_amount(value)
         number_format = number_format or amount_format
@@ -699,9 +709,9 @@ def xlsx_add_sheet(ctx: ToolContext, params: XlsxAddSheetParams) -> ToolResult:
         raise ToolError("sheet names cannot contain [ ] : * ? / \\.")
     ws = wb.create_sheet(params.name)
     formulas = False
-    for row in params.rows:
-        ws.append(row)
-        formulas |= any(isinstance(v, str) and v.startswith("=") for v in row)
+    for i, row in enumerate(params.rows, 1):  # as xlsx_write sets cells: "120" and "=3.5" are numbers
+        for j, v in enumerate(row, 1):
+            formulas |= _set(ws.cell(row=i, column=j), v)
     if formulas:
         _check_formulas(wb, ws, [c for row in ws.iter_rows() for c in row])
     out = params.output or params.path
