@@ -886,6 +886,7 @@ class CallRunner:
         sheet = SHEET_NAMED.search(goal)
         books = [p for p in outputs + inputs if p.lower().endswith(".xlsx")]
         ws = getattr(self.ctx, "workspace", None)
+        split: list[tuple[str, str, str]] = []
         if sheet and books:
             exists = ws is not None and ws.exists(books[0])
             name = "xlsx_add_sheet" if exists else "xlsx_write"
@@ -903,8 +904,9 @@ class CallRunner:
             name, args = ("csv_write" if out.lower().endswith(".csv") else "xlsx_write"), {"path": out, "rows": table}
         if self.registry.get(name) is None and name not in self.extra_tools:
             return ""
-        if norm_path(args["path"]) in {norm_path(p) for p in touched_paths(self.s.store.changes(self.s.task.id))}:
-            return ""
+        if not split and norm_path(args["path"]) in {norm_path(p) for p in touched_paths(
+                self.s.store.changes(self.s.task.id))}:  # a file per value: its rows may have been written wrong
+            return ""  # (a held-out task at b7b6dee: munich.csv written as a tool's message, no save offered)
         return (f"To save these rows where the task asks, call {name} with "
                 f"{json.dumps(args, ensure_ascii=False)} (header row first: use the task's column names if it "
                 "gives them).")
@@ -3217,9 +3219,20 @@ def _writes_a_report(call: CallRecord, calls: Sequence[CallRecord]) -> CallRecor
     text = " ".join(content.split())
     # the diff an edit showed, written back as the file (a held-out task at 8da7e10: notes.md, twice)
     part = _DIFF.search(content) is not None and not str(call.arguments.get("path", "")).endswith((".diff", ".patch"))
+    # or a short message of the same shape, another file's or count's (a held-out task at b7b6dee: munich.csv
+    # written as "wrote 4 rows to munich.csv." after csv_write's "wrote 4 rows to berlin.csv.")
+    shape = _message_shape(text) if len(text) < 300 else None
     return next((c for c in calls if c.status == "done" and not c.error and c.result and c.id != call.id
                  and c.risk in ("write", "destructive") and (" ".join(c.result.split()) == text
-                                                             or part and _DIFF.search(c.result))), None)
+                                                             or part and _DIFF.search(c.result)
+                                                             or shape and _message_shape(c.result) == shape)), None)
+
+
+def _message_shape(text: str) -> str:
+    """``text`` with its numbers as ``#`` and its file names as ``F``: "wrote 4 rows to
+    berlin.csv." and "wrote 3 rows to munich.csv." have one shape."""
+    text = re.sub(r"\d+(?:\.\d+)?", "#", " ".join(text.split()))
+    return re.sub(r"[\w./-]+\.[A-Za-z]\w{0,4}\b", "F", text)
 
 
 #: a unified diff: its file header lines and a hunk
