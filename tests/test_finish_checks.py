@@ -935,6 +935,10 @@ def test_a_table_split_into_a_file_per_value_must_hold_each_values_rows(tmp_path
     right = problems("name,city,email\nAna,Berlin,ana@x.org\nCy,Berlin,cy@x.org\n",
                      "name,city,email\nBen,Munich,ben@x.org\nDi,Munich,di@x.org\n")
     assert not any("is to hold" in p for p in right), right
+    # at b7b6dee the task also wrote combined_contacts.csv, taken for contacts.csv, and munich.csv went unchecked
+    (tmp_path / "combined_contacts.csv").write_text("name,city,email\nAna,Berlin,ana@x.org\n")
+    got = problems("name,city,email\nAna,Berlin,ana@x.org\nCy,Berlin,cy@x.org\n", "wrote 4 rows to munich.csv.\n")
+    assert any(p.startswith("munich.csv is to hold the 2 rows of contacts.csv whose city is 'Munich'") for p in got), got
 
 
 def test_a_none_found_answer_to_which_file_is_doubted_when_a_file_read_holds_it(tmp_path):
