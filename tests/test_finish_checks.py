@@ -33,6 +33,9 @@ TOOLS = ["read_file", "write_file", "list_dir", "use_tools", "copy", "finish"]
     'I will now call read_file to see the notes.',
     'Next: `copy` the file.',
     'name: "write_file", arguments: {path: "x"}',
+    # a held-out task at a6267c9 finished on "... you need to refresh the formula values.\n\n{", a call cut off
+    "To ensure that the formula in cell B3 is recomputed, you need to refresh the formula values.\n\n{",
+    'Done.\n```json\n{"path": "a.txt", ',
 ])
 def test_call_like_answers_are_never_answers(answer):
     assert markup_problem(answer, TOOLS) is not None
@@ -42,6 +45,7 @@ def test_call_like_answers_are_never_answers(answer):
     "The beta release is on 14 March.",
     "I copied the file as you asked.",  # 'copy' as a word is not a call
     "The file lists three names: Ann, Bo and Cy.",
+    "The set is {a, b}.\n{North: 5} and { is a brace.",
 ])
 def test_plain_answers_have_no_markup(answer):
     assert markup_problem(answer, TOOLS) is None

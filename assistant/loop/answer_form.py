@@ -49,6 +49,10 @@ def markup_problem(answer: str, tool_names: Sequence[str], called: Iterable[str]
     failed = looks_like_failed_call(answer, names)
     if failed is not None:
         return failed
+    if _CUT_CALL.search(answer.rstrip()):
+        # a held-out task at a6267c9: "... you need to refresh the formula values.\n\n{" finished the task
+        return ("the answer ends in a call cut off (an opened '{'); make the call whole inside <tool_call> tags, or "
+                "answer in plain sentences")
     if _MARKUP.search(answer):
         unknown = unknown_json_tool(answer, names)  # files_rename_pattern: a call of "rename", which is no tool
         if unknown:
@@ -102,6 +106,10 @@ _ASIDE = re.compile(r"\b(?:i|we)(?: will|'ll| can| could| may| might| would)\b.*
                     r"|\b(?:i|we)\s+(?:will\s+|would\s+)?(?:need|have)\s+to\s+(?:first\s+|now\s+)?"
                     r"(?:call|use|run|try)\b",
                     re.IGNORECASE)
+
+
+#: an answer ending in a JSON object begun on a line of its own and never closed: "{", '{"path": "a.txt", '
+_CUT_CALL = re.compile(r'(?:^|\n)[ \t]*(?:```\w*\s*)?\{\s*(?:"[^{}]*)?\Z')
 
 
 #: "you can call" a tool: advice to the user, who has no tools. docx_edit_clause at 0417c73: the clause changed,
