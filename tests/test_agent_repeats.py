@@ -329,6 +329,23 @@ def test_a_table_split_into_a_file_per_value_gets_each_files_query_and_its_save(
     store.close()
 
 
+def test_reading_a_document_that_lists_amounts_for_a_total_gets_the_sum_to_copy(assistant_home, tmp_path):
+    """A held-out task at a6267c9: "What is the total of the invoices in invoices.pdf?" got no way to add the three
+    amounts up, and the first was given as the total."""
+    from tools.tables import TABLE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [call("read_file", path="invoices.txt"), "Done."],
+                                             [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "invoices.txt").write_text("Invoices November 2026\nINV-1  Office chairs   410.00 EUR\n"
+                                     "INV-2  Printer paper    35.50 EUR\nTotal due: 445.50 EUR\n")
+    events = list(agent.run("What is the total of the invoices in invoices.txt?", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[0].rstrip().endswith('Hint: to add up the 2 amounts invoices.txt lists, call table_query with '
+                                        '{"sql": "SELECT 410.00 + 35.50 AS total"}. Never add numbers up by hand.'), \
+        results[0]
+    store.close()
+
+
 def test_the_table_hint_names_each_sheet_of_a_workbook(assistant_home, tmp_path):
     """xlsx_two_sheet_total: the hint named table 'expenses' for a two-sheet workbook (its tables are expenses_q1
     and expenses_q2); Qwen 1.5B added Travel up by hand (1266, wrong) and never queried."""

@@ -2176,6 +2176,31 @@ def test_a_median_answered_by_eye_gets_the_query_with_median_to_copy(ctx):
     assert problems("The median price in prices.csv is 70.", [median]) == []
 
 
+def test_a_total_of_the_amounts_a_document_lists_is_added_up_by_a_tool(ctx):
+    """A held-out task at a6267c9: "What is the total of the invoices in invoices.pdf?" was answered "... a total of
+    410.00 EUR", the first of three invoices (they add up to 635.40), and the task finished."""
+    pytest.importorskip("duckdb")
+    goal = "What is the total of the invoices in invoices.pdf?"
+    read = _done("pdf_read", "<<UNTRUSTED 1a source=invoices.pdf>>\ninvoices.pdf: 1 pages.\n--- page 1 ---\n"
+                 "Invoices November 2026\nINV-1  Office chairs   410.00 EUR\nINV-2  Printer paper    35.50 EUR\n"
+                 "INV-3  Monitor       1,189.90 EUR\n<<END_UNTRUSTED 1a>>", path="invoices.pdf")
+    query = 'call table_query with {"sql": "SELECT 410.00 + 35.50 + 1189.90 AS total"}'
+
+    def problems(answer, calls):
+        ev = Evidence(goal=goal, workspace=ctx.workspace.root, calls=calls,
+                      tool_names=["pdf_read", "table_query", "finish"])
+        return finish_problems(answer, ev)
+
+    got = problems("The total of the invoices in invoices.pdf is 1 page with a total of 410.00 EUR.", [read])
+    assert ("the task asks for a total, and invoices.pdf lists 3 amounts (410.00, 35.50, 1189.90) that the answer does "
+            f"not add up (410); add them with a tool: {query}, and answer with what it returns") in got, got
+    got = problems("The invoices add up to 1635.40 EUR.", [read])  # right, but by hand
+    assert any(p.startswith("the number 1635.4 in the answer appears in no tool result") and p.endswith(
+        f"; add the amounts invoices.pdf lists with a tool: {query}") for p in got), got
+    summed = _queried(ctx, 2, "SELECT 410.00 + 35.50 + 1189.90 AS total")
+    assert problems("The invoices add up to 1,635.40 EUR.", [read, summed]) == []
+
+
 def test_one_groups_figure_answered_for_every_matching_row_is_doubted_with_the_query_to_copy(ctx):
     """A held-out task at 57f5bed: "How many orders in orders.csv are over 500 euros, and what do they add up to?"
     was answered "3497.83", one customer's sum from GROUP BY customer ... LIMIT 1, and the task finished (the

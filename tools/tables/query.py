@@ -246,9 +246,10 @@ def table_query(ctx: ToolContext, params: TableQueryParams) -> ToolResult:
     if not sql:
         raise ToolError("the SQL is empty; write one SELECT, e.g. SELECT * FROM sales LIMIT 5.")
     tables, notes = load_tables(ctx)
-    if not tables:
+    if not tables and re.search(r"\b(from|join)\b", sql, re.IGNORECASE):  # an expression needs no table
         why = f" ({'; '.join(notes)})" if notes else ""
-        raise ToolError(f"no CSV, TSV or Excel tables in the workspace{why}; table_query reads only those.")
+        raise ToolError(f"no CSV, TSV, Excel or Word tables in the workspace{why}; table_query reads only those (an "
+                        "expression needs none: SELECT 410.00 + 35.50 AS total).")
     sql, read_as = _files_as_tables(sql, tables)
     con = _connect(tables)
     try:
