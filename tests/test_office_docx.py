@@ -58,6 +58,22 @@ def test_create_then_read_round_trip(ctx):
     assert [r.text for r in bold] == ["strongly"]
 
 
+def test_a_list_block_given_as_text_is_its_one_item_and_items_lose_their_own_markers(ctx):
+    """A held-out task at 23bb172: topics sent as one bullets block each, {"type": "bullets", "text": "1. Budget for
+    2027"}, were refused three times for "needs 'items'", and agenda.docx was never made."""
+    blocks = [{"type": "heading", "text": "Agenda", "level": 1},
+              *({"type": "bullets", "text": t} for t in ("1. Budget for 2027", "2. New office lease", "3. Party"))]
+    assert not call(docx_create, ctx, path="agenda.docx", blocks=blocks).error
+    text = call(docx_read, ctx, path="agenda.docx").text
+    assert "[p2] - Budget for 2027" in text and "[p4] - Party" in text, text
+    blocks = [{"type": "bullets", "items": ["- Milk", "\u2022 Eggs"]}, {"type": "numbered", "items": ["1. Hire"]},
+              {"type": "bullets", "items": ["3. Not counted from one"]}]
+    assert not call(docx_create, ctx, path="b.docx", blocks=blocks).error
+    text = call(docx_read, ctx, path="b.docx").text
+    assert "[p1] - Milk" in text and "[p2] - Eggs" in text and "[p3] 1. 1. Hire" in text \
+        and "[p4] - 3. Not counted from one" in text, text
+
+
 def test_create_refuses_to_overwrite_and_risk_depends_on_existence(ctx):
     params = docx_create.validate({"path": "a.docx", "blocks": BLOCKS[:1]})
     assert docx_create.risk_of(ctx, params) is RiskClass.WRITE
