@@ -493,6 +493,7 @@ def test_adding_to_a_document_still_to_make_gives_the_call_that_makes_it(tmp_pat
     """multistep_invoices_memo (bench of 2026-12-04): docx_insert of the total into memo.docx, a document still to
     make, told "To make a new one, call docx_create"; the steps ran out with no memo."""
     from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
     from tools.office import OFFICE_TOOLS
 
     blocks = '[{"type": "paragraph", "text": "The total of all invoices is 1,635.75 EUR."}]'
@@ -500,16 +501,21 @@ def test_adding_to_a_document_still_to_make_gives_the_call_that_makes_it(tmp_pat
     agent, _, ws, store = scripted_agent(tmp_path, [
         call("docx_insert", path="memo.docx", blocks=blocks, after="1"),
         call("xlsx_append_rows", path="invoices.xlsx", rows=rows),
-        call("docx_insert", path="memo.docx", blocks=blocks, output="other.docx"), "I could not write it."],
-        OFFICE_TOOLS, approve="all", preread=False)
+        call("docx_insert", path="memo.docx", blocks=blocks, output="other.docx"),
+        call("docx_insert", path="summary.txt", blocks=blocks), "I could not write it."],
+        [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
     events = list(agent.run("Write memo.docx saying the total of the invoices is 1,635.75 EUR, and add INV-104 "
                             "(12.00) to invoices.xlsx.", workspace=ws))
-    inserted, appended, elsewhere = store.calls(events[-1].task_id)[:3]
+    inserted, appended, elsewhere, text = store.calls(events[-1].task_id)[:4]
     assert inserted.error and ('memo.docx does not exist yet. To make it with this content, call docx_create with '
                                f'{{"path": "memo.docx", "blocks": {blocks}}}.') in inserted.result, inserted.result
     assert appended.error and ('To make it with this content, call xlsx_write with {"path": "invoices.xlsx", '
                                f'"rows": {rows}}}.') in appended.result, appended.result
     assert elsewhere.error and "does not exist yet" not in elsewhere.result  # its output is another file
+    # a held-out task at 85f391b: a text file to make was offered docx_create, which refuses a .txt
+    assert text.error and ('summary.txt does not exist yet. To make it with this content, call write_file with '
+                           '{"path": "summary.txt", "content": "The total of all invoices is 1,635.75 EUR."}.') \
+        in text.result, text.result
     assert not (ws / "memo.docx").exists()
     store.close()
 
