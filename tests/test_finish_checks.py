@@ -2313,8 +2313,8 @@ def test_values_for_a_subject_no_result_mentions_are_doubted_unless_the_answer_n
     water = Evidence("When is the water bill due? It's in bills.pdf.", tmp_path, calls=[read], tool_names=TOOLS)
     assert finish_problems("The water bill is due on 2026-12-15.", water) == []
     # a comparison word is no subject (a held-out task at 85f391b: the right answer handed off as about no "cheaper")
-    shops = [_done("read_file", f"shop{x}.csv (utf-8, 3 lines)\n     1\titem,price\n     2\tPen,{pen}\n     3\tPad,3.00",
-                   path=f"shop{x}.csv") for x, pen in (("A", "1.80"), ("B", "1.65"))]
+    shops = [_done("read_file", f"shop{x}.csv (utf-8, 3 lines)\n     1\titem,price\n     2\tPen,{pen}\n"
+                   "     3\tPad,3.00", path=f"shop{x}.csv") for x, pen in (("A", "1.80"), ("B", "1.65"))]
     for x in "AB":
         (tmp_path / f"shop{x}.csv").write_text("x")
     pen = Evidence("Where is the Pen cheaper, in shopA.csv or shopB.csv?", tmp_path, calls=shops, tool_names=TOOLS)
