@@ -346,6 +346,26 @@ def test_reading_a_document_that_lists_amounts_for_a_total_gets_the_sum_to_copy(
     store.close()
 
 
+def test_a_table_sorted_into_a_file_gets_the_query_that_sorts_every_row_and_its_save(assistant_home, tmp_path):
+    """A held-out task at b7b6dee: "Sort scores.csv by score from highest to lowest and save it as ranked.csv." got
+    the top row's query (LIMIT 1) as the hint's example, and ranked.csv held one row of four."""
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    sql = "SELECT * FROM scores ORDER BY score DESC"
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="scores.csv"), call("table_query", sql=sql), "Done."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "scores.csv").write_text("name,score\nAna,71\nBen,93\nCy,85\n")
+    events = list(agent.run("Sort scores.csv by score from highest to lowest and save it as ranked.csv.",
+                            workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert f'e.g. call table_query with {{"sql": "{sql}"}}' in results[0], results[0]
+    assert ('To save these rows where the task asks, call csv_write with {"path": "ranked.csv", "rows": '
+            '[["name", "score"], ["Ben", 93], ["Cy", 85], ["Ana", 71]]}') in results[1], results[1]
+    store.close()
+
+
 def test_the_table_hint_names_each_sheet_of_a_workbook(assistant_home, tmp_path):
     """xlsx_two_sheet_total: the hint named table 'expenses' for a two-sheet workbook (its tables are expenses_q1
     and expenses_q2); Qwen 1.5B added Travel up by hand (1266, wrong) and never queried."""

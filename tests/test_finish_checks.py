@@ -945,6 +945,29 @@ def test_a_table_split_into_a_file_per_value_must_hold_each_values_rows(tmp_path
     assert any(p.startswith("munich.csv is to hold the 2 rows of contacts.csv whose city is 'Munich'") for p in got), got
 
 
+def test_a_table_sorted_into_a_file_must_hold_every_row_in_that_order(tmp_path):
+    """A held-out task at b7b6dee: "Sort scores.csv by score from highest to lowest and save it as ranked.csv." wrote
+    one row (the top score's query, LIMIT 1), and the task finished."""
+    pytest.importorskip("duckdb")
+    goal = "Sort scores.csv by score from highest to lowest and save it as ranked.csv."
+    (tmp_path / "scores.csv").write_text("name,score\nAna,71\nBen,93\nCy,85\nDi,64\n")
+    wrote = _done("csv_write", "wrote 2 rows to ranked.csv", path="ranked.csv")
+    ev = Evidence(goal, tmp_path, calls=[wrote], touched=["ranked.csv"], written=["ranked.csv"], tool_names=TOOLS)
+
+    def problems(text):
+        (tmp_path / "ranked.csv").write_text(text)
+        return finish_problems("I sorted scores.csv into ranked.csv.", ev)
+
+    query = 'call table_query with {"sql": "SELECT * FROM scores ORDER BY score DESC"}'
+    got = problems("name,score\nBen,93\n")
+    assert (f"ranked.csv is to hold all 4 rows of scores.csv sorted by score, and it holds 1 of them; {query}, then "
+            "write the rows it returns to ranked.csv") in got, got
+    got = problems("name,score\nAna,71\nBen,93\nCy,85\nDi,64\n")
+    assert (f"ranked.csv holds the rows of scores.csv out of order: sorted by score highest first is asked; {query}, "
+            "then write the rows it returns to ranked.csv") in got, got
+    assert not any("ranked.csv" in p for p in problems("Name,Score\nBen,93\nCy,85\nAna,71\nDi,64\n"))
+
+
 def test_a_none_found_answer_to_which_file_is_doubted_when_a_file_read_holds_it(tmp_path):
     """A held-out task at 1de0702: "Which of my notes mentions the passport?" read the three notes (notes/trip.md:
     "Renew passport before March.") and answered "None of these notes contain the word "passport"."."""

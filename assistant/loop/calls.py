@@ -34,7 +34,7 @@ from .evidence import NOT_READING, _LOWEST, _NUMBER, _data_of, asks_only_a_quest
 from .dates_said import clock_times, dates_in
 from .figures import AVERAGE, TABLE_FILES, compared_tables, document_sum, statistic_of
 from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, number_column, \
-    row_filter, split_outputs, two_values
+    row_filter, sort_order, split_outputs, two_values
 from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
@@ -111,8 +111,8 @@ def _strings(args: Any, key: str = "") -> Iterator[tuple[str, str]]:
 
 # "add up to", "altogether", "combined": a held-out task at 6532d5d ("Which invoices in invoices.csv are unpaid, and
 # what do they add up to?") got no hint, added the amounts by hand, and listed paid invoices with the unpaid
-_AGGREGATE = re.compile(r"\b(total\w*|sum(?!mar)\w*|average\w*|mean|median|most|top|highest|lowest|largest|smallest|"
-                        r"count\w*|"
+_AGGREGATE = re.compile(r"\b(sort|sorted|total\w*|sum(?!mar)\w*|average\w*|mean|median|most|top|highest|lowest|largest|"
+                        r"smallest|count\w*|"
                         r"percent\w*|per cent|share|proportion|"
                         r"adds? up|added up|altogether|combined|how much|spen[dt]|"
                         r"how many|per|by (region|month|category|customer|vendor|department))\b", re.IGNORECASE)
@@ -3822,6 +3822,10 @@ def _period_sum(table: Any, goal: str) -> str:
 
 def _example_sum(table: Any, goal: str) -> str:
     """:func:`_example_query`, before an average's AVG."""
+    order = sort_order(table, goal)
+    if order:  # a held-out task at b7b6dee: "Sort scores.csv by score from highest to lowest and save it as
+        # ranked.csv" got the top row's query (LIMIT 1), and ranked.csv held one row of four
+        return f"SELECT * FROM {table.name} ORDER BY {order[0]} {order[1]}"
     filtered = _difference_query(table, goal) or _percent_query(table, goal) or _period_sum(table, goal) \
         or _value_count(table, goal) or _extreme_row(table, goal) \
         or _filtered_sum(table, goal) or _month_sum(table, goal) or _bounded_query(table, goal)

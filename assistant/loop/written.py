@@ -22,7 +22,7 @@ from .evidence import _CELL_NUMBER, _FENCED, _FENCE_LINE, _HIGHEST, _LOWEST, _MU
 from .answer_form import _result_rows, answer_to_copy
 from .dates_said import dates_in
 from .recap import call_to_copy
-from .table_goal import goal_value, split_outputs
+from .table_goal import goal_value, sort_order, split_outputs
 
 __all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "total_said_wrong", "goal_columns",
            "summary_too_long", "summary_lacks", "summary_points", "store_goal", "SORT_BY_TYPE", "goal_folder",
@@ -412,6 +412,50 @@ def _split_rows_wrong(ev: Evidence) -> str:
             held = f"holds {','.join(stray)!r}, no such row" if stray is not None else f"holds {len(rows)}"
             return (f"{out} is to hold the {len(own)} rows of {ins[0]} whose {column} is {value!r}, and it {held}; "
                     f"{call_to_copy('table_query', {'sql': query})}, then write the rows it returns to {out}")
+    return ""
+
+
+def _sorted_rows_wrong(ev: Evidence) -> str:
+    """The doubt when the goal asks for the rows of the one table file it names sorted
+    by a column (:func:`table_goal.sort_order`) in one table file this task wrote, and
+    that file holds fewer rows, a row of no source row, or the rows out of that order
+    ("" otherwise), with the query that sorts them. A held-out task at b7b6dee: "Sort
+    scores.csv by score from highest to lowest and save it as ranked.csv" wrote one row
+    (the top score's query, LIMIT 1), and the task finished."""
+    outputs, inputs = goal_files(ev.goal)
+    written = {norm_path(w) for w in ev.written}
+    outs = [o for o in outputs if o.lower().endswith((".csv", ".tsv", ".xlsx")) and norm_path(o) in written]
+    ins = [i for i in inputs if i.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    if len(outs) != 1 or len(ins) != 1:
+        return ""
+    from .figures import _file_tables
+
+    tables = _file_tables(ev.workspace, ins[0])
+    order = sort_order(tables[0], ev.goal) if len(tables) == 1 else None
+    if order is None:
+        return ""
+    table, (column, how) = tables[0], order
+    source = [[_cell_text(v) for v in r] for _, rows in table_cells(Path(ev.workspace) / ins[0]) for r in rows]
+    own = [set(r) - {""} for r in source[1:] if any(r)]
+    rows = [r for _, rs in table_cells(Path(ev.workspace) / outs[0]) for r in ([_cell_text(v) for v in x] for x in rs)
+            if any(r)]
+    if rows and not any(set(rows[0]) - {""} <= row for row in own):
+        rows = rows[1:]  # its header
+    query = f"SELECT * FROM {table.name} ORDER BY {column} {how}"
+    to_copy = f"{call_to_copy('table_query', {'sql': query})}, then write the rows it returns to {outs[0]}"
+    stray = next((r for r in rows if not any(set(r) - {""} <= row for row in own)), None)
+    if len(rows) < len(own) or stray is not None:
+        held = f"{','.join(stray)!r}, no row of it" if stray is not None else f"{len(rows)} of them"
+        return (f"{outs[0]} is to hold all {len(own)} rows of {ins[0]} sorted by {column}, and it holds {held}; "
+                f"{to_copy}")
+    values = dict(zip((c.name for c in table.columns), (c.values for c in table.columns)))[column]
+    keyed = {frozenset(set(r) - {""}): v for r, v in zip((r for r in source[1:] if any(r)), values)}
+    seq = [next((v for k, v in keyed.items() if set(r) - {""} <= k), None) for r in rows]
+    if None in seq or any(isinstance(v, str) for v in seq) and not all(isinstance(v, str) for v in seq):
+        return ""
+    if seq != sorted(seq, key=lambda v: v.lower() if isinstance(v, str) else v, reverse=how == "DESC"):
+        return (f"{outs[0]} holds the rows of {ins[0]} out of order: sorted by {column} "
+                f"{'highest' if how == 'DESC' else 'lowest'} first is asked; {to_copy}")
     return ""
 
 
