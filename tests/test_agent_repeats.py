@@ -313,7 +313,8 @@ def test_a_table_split_into_a_file_per_value_gets_each_files_query_and_its_save(
     munich = "SELECT * FROM contacts WHERE city = 'Munich'"
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("read_file", path="contacts.csv"), call("csv_write", path="berlin.csv", rows=json.dumps([["n"], ["Ana"]])),
-        call("write_file", path="munich.csv", content="wrote 2 rows to munich.csv."), call("table_query", sql=munich),
+        call("write_file", path="munich.csv", content="wrote 2 rows to munich.csv."),
+        call("write_file", path="munich.csv", content="name,city\nBen,Munich?\n"), call("table_query", sql=munich),
         "Done."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
     (ws / "contacts.csv").write_text("name,city\nAna,Berlin\nBen,Munich\nCy,Berlin\n")
     events = list(agent.run("Split contacts.csv into one file per city: berlin.csv and munich.csv.", workspace=ws))
@@ -321,11 +322,14 @@ def test_a_table_split_into_a_file_per_value_gets_each_files_query_and_its_save(
     assert ("Hint: each file gets the rows of contacts.csv of its own city: for berlin.csv, call table_query with "
             "{\"sql\": \"SELECT * FROM contacts WHERE city = 'Berlin'\"}; for munich.csv the rows whose city is "
             "'Munich'. Each result shows the call that saves it.") in results[0], results[0]
+    # at 54bc750 berlin.csv was saved and munich.csv's query never run: the write says which file is next
+    assert results[1].endswith('Next, munich.csv: call table_query with {"sql": "SELECT * FROM contacts WHERE city = '
+                               '\'Munich\'"}; its result shows the call that saves it.'), results[1]
     # at b7b6dee munich.csv was written as csv_write's message about berlin.csv, its name put in; once written, no
-    # save of its rows was offered
+    # save of its rows was offered (at 54bc750 one was refused as munich.csv existed: it overwrites)
     assert results[2].startswith("Not run: this content is the result message of csv_write (step 2)"), results[2]
     assert ('To save these rows where the task asks, call csv_write with {"path": "munich.csv", "rows": '
-            '[["name", "city"], ["Ben", "Munich"]]}') in results[3], results[3]
+            '[["name", "city"], ["Ben", "Munich"]], "overwrite": true}') in results[4], results[4]
     store.close()
 
 

@@ -513,6 +513,10 @@ def test_a_csv_written_as_a_displayed_table_is_refused(ctx: ToolContext) -> None
     assert not call(ctx, "write_file", path="top3.csv", content="Customer,Total\nHarbor,1845.25\n").error
     assert not call(ctx, "write_file", path="notes.md", content="a | b\n1 | 2\n").error  # a Markdown table
     assert not call(ctx, "write_file", path="mixed.csv", content="Name,Note\nAnn,a|b\n").error
+    # a held-out task at 54bc750: the header put in commas, the rule line and the '|' rows kept
+    half = "name,city,email\n-----+--------+----------\nBen | Munich | ben@x.org\nDi | Munich | di@x.org"
+    assert call(ctx, "write_file", path="munich.csv", content=half).error
+    assert call(ctx, "write_file", path="m2.csv", content="name,city\n---------\nBen,Munich\n").error
 
 
 def test_a_text_tool_on_a_document_names_the_tools_that_change_it(ctx: ToolContext) -> None:

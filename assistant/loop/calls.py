@@ -211,8 +211,8 @@ class CallRunner:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
-        hint = self._sheet_totals_hint(call, result) or self._column_hint(call, result) \
-            or self._table_hint(call, result) or self._rename_hint(call, result) \
+        hint = self._next_split_hint(call, result) or self._sheet_totals_hint(call, result) \
+            or self._column_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
             or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) \
             or self._count_hint(call, result) \
             or self._cannot_hint(call, result) or self._edit_hint(call, result) or self._tick_hint(call, result) \
@@ -788,6 +788,28 @@ class CallRunner:
         args = json.dumps({"path": path, "name": named.group(1), "rows": rows}, ensure_ascii=False)
         return f"Hint: to add the sheet the task asks for, with each sheet's total, call xlsx_add_sheet with {args}."
 
+    def _next_split_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """After a write of one file of a table split into a file per value
+        (:func:`table_goal.split_outputs`), the query for the next file not written yet
+        ("" otherwise). A held-out task at 54bc750: berlin.csv saved right, then
+        munich.csv written as the query's table text, its own query never run."""
+        path = str(call.arguments.get("path", ""))
+        if result.error or call.name not in ("csv_write", "xlsx_write", "write_file") or self.registry.get(
+                "table_query") is None:
+            return ""
+        outputs, inputs = goal_files(self.s.task.goal)
+        mine = self._tables_of(inputs[0])[2] if len(inputs) == 1 and inputs[0].lower().endswith(TABLE_FILES) else []
+        split = split_outputs(mine[0], outputs) if len(mine) == 1 else []
+        if norm_path(path) not in {norm_path(o) for o, _, _ in split}:
+            return ""
+        done = {norm_path(p) for p in touched_paths(self.s.store.changes(self.s.task.id))} | {norm_path(path)}
+        left = [(o, c, v) for o, c, v in split if norm_path(o) not in done]
+        if not left:
+            return ""
+        out, column, value = left[0]
+        query = f"SELECT * FROM {mine[0].name} WHERE {column} = '{_sql_text(value)}'"
+        return f"Next, {out}: call table_query with {_sql_args(query)}; its result shows the call that saves it."
+
     def _tables_of(self, path: str) -> tuple[list[Any], str, list[Any]]:
         """``(tables, rel, mine)``: every table ``table_query`` sees, ``path`` as a
         workspace path, and the tables made from it (one per sheet); empty lists
@@ -907,6 +929,8 @@ class CallRunner:
             if out is None:
                 return ""
             name, args = ("csv_write" if out.lower().endswith(".csv") else "xlsx_write"), {"path": out, "rows": table}
+            if name == "csv_write" and ws is not None and ws.exists(out):  # a held-out task at 54bc750: munich.csv,
+                args["overwrite"] = True  # written wrong, refused its right rows for "already exists"
         if self.registry.get(name) is None and name not in self.extra_tools:
             return ""
         if not split and norm_path(args["path"]) in {norm_path(p) for p in touched_paths(
@@ -3234,7 +3258,8 @@ def _writes_a_report(call: CallRecord, calls: Sequence[CallRecord]) -> CallRecor
     return next((c for c in calls if c.status == "done" and not c.error and c.result and c.id != call.id
                  and c.risk in ("write", "destructive") and (" ".join(c.result.split()) == text
                                                              or part and _DIFF.search(c.result)
-                                                             or shape and _message_shape(c.result) == shape)), None)
+                                                             or shape and _message_shape(c.result.split("\n")[0])
+                                                             == shape)), None)  # its first line: the tool's own
 
 
 def _message_shape(text: str) -> str:
