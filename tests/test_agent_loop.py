@@ -1570,6 +1570,7 @@ def test_a_value_change_in_a_workbook_adds_no_rows_and_rewrites_nothing(assistan
     import openpyxl
 
     agent, _, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_write", path="products.xlsx", cells=json.dumps([{"cell": "B2", "value": "3.5"}])),
         call("xlsx_write", path="products.xlsx", cells=json.dumps([{"cell": "B3", "value": "3.5"}])),
         call("xlsx_write", path="products.xlsx", cells=json.dumps([{"cell": "A2", "value": "Pen"},
                                                                     {"cell": "B2", "value": "1.5"}])),
@@ -1584,6 +1585,15 @@ def test_a_value_change_in_a_workbook_adds_no_rows_and_rewrites_nothing(assistan
     wb.save(ws / "products.xlsx")
     events = list(agent.run("Change the price of Pad to 3.50 in products.xlsx.", workspace=ws))
     calls = [c for c in store.calls(events[-1].task_id) if c.name in ("xlsx_write", "xlsx_append_rows")]
+    # at f42fc25 the price went into B2, Pen's row: the cell the goal names is B3, said after the read too
+    read = next(c for c in store.calls(events[-1].task_id) if c.name == "xlsx_read")
+    assert read.result.endswith(
+        "Hint: the value to change is B3 of sheet 'Products' (it holds 3.2); call xlsx_write with "
+        '{"path": "products.xlsx", "cells": [{"cell": "B3", "value": 3.5}], "sheet": "Products"}.'), read.result
+    wrong, calls = calls[0], calls[1:]
+    assert wrong.status == "denied" and wrong.result.startswith(
+        "Not run: the value the task changes is B3 (it holds 3.2), and this writes B2; call xlsx_write with "
+        '{"path": "products.xlsx", "cells": [{"cell": "B3", "value": 3.5}], "sheet": "Products"}.'), wrong.result
     assert calls[0].status == "done", calls[0].result
     assert calls[1].status == "denied" and "A2, B2 already hold these values" in calls[1].result, calls[1].result
     assert calls[2].status == "denied" and "writes A5, B5, under the table's last row (4)" in calls[2].result \

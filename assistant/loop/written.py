@@ -49,6 +49,58 @@ def asked_texts(goal: str) -> dict[str, str]:
     return {text.strip().lower(): col for text, col in _TEXT_IN_COLUMN.findall(goal)}
 
 
+#: "Change the price of Pad to 3.50": the column, the row's own text and the new value
+_CELL_CHANGE = re.compile(r"\b(?:change|set|update|correct|fix|make)\s+(?:the\s+)?(?P<col>[A-Za-z][\w ]{0,30}?)\s+"
+                          r"(?:of|for)\s+(?:the\s+)?(?P<row>[\w.&' -]{1,40}?)\s+to\s+(?P<new>[^\s,;]+?)"
+                          r"(?=[.,;!?]?(?:\s|$))", re.IGNORECASE)
+
+
+def cell_to_change(goal: str, workspace: str | Path, path: str) -> tuple[str, Any, dict[str, Any]] | None:
+    """``(cell, the value it holds, the xlsx_write arguments that change it)`` when the
+    goal changes one value of workbook ``path`` by its column and its row's text
+    ("Change the price of Pad to 3.50 in products.xlsx": the Price cell of the one row
+    holding "Pad", set to 3.5); None when the goal says no such change or the workbook
+    has no one such cell. A held-out task at f42fc25 wrote 3.5 into B2, Pen's price."""
+    m = _CELL_CHANGE.search(goal)
+    if m is None or not path.lower().endswith(".xlsx"):
+        return None
+    from openpyxl.utils import get_column_letter
+
+    col, row = m.group("col").strip().lower(), m.group("row").strip().lower()
+    new: Any = m.group("new")
+    if re.fullmatch(r"-?\d+(?:\.\d+)?", new):
+        new = float(new) if "." in new else int(new)
+    for name, rows in table_cells(Path(workspace) / path):
+        filled = [i for i, r in enumerate(rows) if any(v not in (None, "") for v in r)]
+        header = [str(v or "").strip().lower() for v in rows[filled[0]]] if len(filled) > 1 else []
+        j = next((k for k, h in enumerate(header) if h in (col, col.rstrip("s"), f"{col}s")), None)
+        hits = [i for i in filled[1:] if any(str(v or "").strip().lower() == row for v in rows[i])]
+        if j is None or len(hits) != 1:
+            continue
+        ref = f"{get_column_letter(j + 1)}{hits[0] + 1}"
+        held = rows[hits[0]][j] if j < len(rows[hits[0]]) else None
+        return ref, held, {"path": path, "sheet": name, "cells": [{"cell": ref, "value": new}]}
+    return None
+
+
+def _cell_left_unchanged(ev: Evidence) -> str:
+    """The doubt when the goal changes one cell of the workbook it names
+    (:func:`cell_to_change`) and that cell does not hold the new value ("" otherwise),
+    with the call that sets it."""
+    books = [p for p in goal_files(ev.goal)[1] if p.lower().endswith(".xlsx")]
+    found = cell_to_change(ev.goal, ev.workspace, books[0]) if len(books) == 1 else None
+    if found is None:
+        return ""
+    ref, held, args = found
+    want = args["cells"][0]["value"]
+    same = abs(float(held) - float(want)) < 1e-9 if isinstance(held, (int, float)) and isinstance(want, (int, float)) \
+        else str(held).strip() == str(want).strip()
+    if same:
+        return ""
+    return (f"{books[0]}'s {ref} still holds {held!r}, and the task sets it to {want!r}: "
+            f"{call_to_copy('xlsx_write', args)}")
+
+
 def row_to_add(goal: str, workspace: str | Path, path: str, skip: Iterable[str] = ()) -> dict[str, Any] | None:
     """The ``xlsx_write`` arguments that add the row ``goal`` describes below the table
     of workbook ``path``: each quoted text in its column ('"Total" in column B'), and
