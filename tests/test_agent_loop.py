@@ -806,6 +806,25 @@ def test_asking_the_user_their_own_question_is_refused(tmp_path):
     store.close()
 
 
+def test_asking_the_user_what_a_file_read_holds_is_refused(tmp_path):
+    """A held-out task at 9006d65: topics.txt read at step 0, docx_read refused on it twice, then "What topics are
+    listed in the file 'topics.txt'?" asked of the user, and the task paused on it."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("ask_human", question="What topics are listed in the file 'topics.txt'?"),
+        call("ask_human", question="Which file should I use, topics.txt or notes.txt?"),
+        "I could not do it."], [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=True)
+    (ws / "topics.txt").write_text("Budget for 2027\nNew office lease\n")
+    events = list(agent.run("Make agenda.md with the topics from topics.txt as a bulleted list.", workspace=ws))
+    asked = [c for c in store.calls(events[-1].task_id) if c.name == "ask_human"]
+    assert asked[0].status == "denied" and asked[0].result.startswith(
+        "Not asked: what topics.txt holds is the file's to say, and read_file at step 0 read it"), asked[0].result
+    assert len(asked) == 1 or asked[1].status != "denied" or "is the file's to say" not in asked[1].result
+    store.close()
+
+
 def test_asking_what_the_files_already_say_is_refused(tmp_path):
     """calendar_from_invite at 6b05252: Qwen 1.5B read "Subject: Budget review", then asked
     "What is the title of the meeting?" with the choices "Budget review" and "Other"."""

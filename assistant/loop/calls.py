@@ -1429,6 +1429,15 @@ class CallRunner:
             msg = ("Not asked: finding the file is the task, and what each file is about is in the files, not with "
                    f"the user. Search their text: {call_to_copy('grep', search)}.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        held = _asks_what_a_read_file_holds(call, s.calls) if not any(
+            (c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls) else None
+        if held is not None:  # a held-out task at 9006d65: "What topics are listed in the file 'topics.txt'?" asked
+            # of the user after read_file had shown the three topics
+            msg = (f"Not asked: what {held.arguments.get('path')} holds is the file's to say, and {held.name} at step "
+                   f"{held.step} read it: its result is in the history above. Use it to do the task.")
+            pending = next_call_to_copy(s.calls, s.messages)
+            msg += f"\n{PENDING_NOTE} {pending})" if pending else ""
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         told = _files_tell(call, s.calls, s.task.goal) if call.name == "ask_human" else ""
         if told and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
             msg = (f"Not asked: the files already say it ({told}). Use what they say; ask the user only what "
@@ -3065,6 +3074,25 @@ _OPEN_CHOICE = re.compile(r"^(other|others|something else|none|none of these|no|
 
 
 _WH_QUESTION = re.compile(r"^\s*(what|which|who|when|where|how (much|many|long))\b", re.IGNORECASE)
+
+
+_READS = ("read_file", "docx_read", "pdf_read", "xlsx_read", "csv_read")
+
+
+def _asks_what_a_read_file_holds(call: CallRecord, calls: Sequence[CallRecord]) -> CallRecord | None:
+    """The successful read of this task of the one file an ``ask_human`` question asks
+    the contents of ("What topics are listed in the file 'topics.txt'?": a wh-question
+    naming one file after "in", "from" or "of"), or None."""
+    question = str(call.arguments.get("question", "")) if call.name == "ask_human" else ""
+    if not _WH_QUESTION.match(question):
+        return None
+    named = re.findall(r"\b(?:in|from|of|inside)\s+(?:the\s+)?(?:file\s+)?[`'\"]?([\w./-]+\.[A-Za-z]\w{0,4})\b",
+                       question, re.IGNORECASE)
+    files = set(re.findall(r"[\w./-]+\.[A-Za-z]\w{0,4}\b", question))
+    if len(named) != 1 or len(files) != 1:
+        return None
+    return next((c for c in calls if c.name in _READS and c.status == "done" and not c.error
+                 and norm_path(str(c.arguments.get("path", ""))) == norm_path(named[0])), None)
 
 
 def _files_tell(call: CallRecord, calls: Sequence[CallRecord], goal: str = "") -> str:
