@@ -1361,8 +1361,12 @@ def test_sorting_by_extension_gets_the_move_calls_to_copy(tmp_path):
     (ws / "inbox" / "scan.pdf").write_bytes(b"x")
     events = list(agent.run(goal, workspace=ws))
     renamed = next(c for c in store.calls(events[-1].task_id) if c.name == "rename_many")
-    assert renamed.result.endswith('call move with {"src": "inbox/*.pdf", "dest": "inbox/pdf"}.\n(Paths are relative '
-                                   "to the workspace: folder='.inbox' was taken as 'inbox'.)"), renamed.result
+    # a sort renames nothing (files_organise at 61738e2: the PDFs renamed "*.pdf_files", then a budget pause)
+    assert renamed.status == "denied" and renamed.result.startswith(
+        "Not run: the task sorts the files into subfolders and keeps their names; rename_many would change their "
+        "names. Move them instead.") and renamed.result.endswith(
+        'call move with {"src": "inbox/*.pdf", "dest": "inbox/pdf"}.'), renamed.result
+    assert (ws / "inbox" / "scan.pdf").is_file()
     store.close()
 
 

@@ -663,6 +663,17 @@ class CallRunner:
                 f"{'s' if len(names) != 1 else ''} in {folder} hold {find!r} (e.g. {example} -> "
                 f"{example.replace(find, replace)}). To rename them, call rename_many with {args}.")
 
+    def _renames_in_a_sort(self, call: CallRecord) -> str:
+        """The refusal of a ``rename_many`` in a task that sorts a folder's files into
+        subfolders by extension (names kept: a sort moves files, it renames none); ""
+        otherwise. files_organise at 61738e2: the two PDF files
+        renamed "*.pdf_files", then moves of them onto themselves, and a budget pause with
+        the files' names changed."""
+        if call.name != "rename_many" or not SORT_BY_TYPE.search(self.s.task.goal):
+            return ""
+        return ("Not run: the task sorts the files into subfolders and keeps their names; rename_many would change "
+                "their names. Move them instead.")  # the moves to make follow, as after any rename_many
+
     def _sort_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``move`` calls to copy, after a look at the files in a task asking to sort
         a folder's files into subfolders by extension, for the extensions not sorted yet
@@ -1183,6 +1194,9 @@ class CallRunner:
             other = self._other_sheet(call)
             if other:  # xlsx_summary_sheet at c3438bd: a cross-sheet total written into B5 of the Jan sheet
                 return (yield from self.finish(call, ToolResult.fail(other), "denied"))
+            renamed = self._renames_in_a_sort(call)
+            if renamed:  # files_organise at 61738e2: "invoice-march.pdf" renamed "invoice-march.pdf_files"
+                return (yield from self.finish(call, ToolResult.fail(renamed), "denied"))
             past = self._cells_past_change(call)
             if past:  # a held-out task at a6267c9: Pad's price changed, then "Eraser", 2.0 added under the table
                 return (yield from self.finish(call, ToolResult.fail(past), "denied"))
