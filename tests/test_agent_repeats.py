@@ -341,12 +341,23 @@ def test_reading_a_document_that_lists_amounts_for_a_total_gets_the_sum_to_copy(
     agent, model, ws, store = scripted_agent(tmp_path, [call("read_file", path="invoices.txt"), "Done."],
                                              [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
     (ws / "invoices.txt").write_text("Invoices November 2026\nINV-1  Office chairs   410.00 EUR\n"
-                                     "INV-2  Printer paper    35.50 EUR\nTotal due: 445.50 EUR\n")
+                                     "INV-2  Printer paper    35.50 EUR\n")
     events = list(agent.run("What is the total of the invoices in invoices.txt?", workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     assert results[0].rstrip().endswith('Hint: to add up the 2 amounts invoices.txt lists, call table_query with '
                                         '{"sql": "SELECT 410.00 + 35.50 AS total"}. Never add numbers up by hand.'), \
         results[0]
+    store.close()
+    # a document stating its total gets no sum (pdf_find_figure at 61738e2: "What total revenue figure is reported on
+    # page 3 of q3-report.pdf?" got the regions' revenues and the operating costs to add up, and answered 10.47)
+    (tmp_path / "stated").mkdir()
+    agent, model, ws, store = scripted_agent(tmp_path / "stated", [call("read_file", path="report.txt"), "Done."],
+                                             [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "report.txt").write_text("Europe revenue: 2.40 million EUR.\nOnline shop revenue: 1.15 million EUR.\n"
+                                   "Q3 total revenue: 7.85 million EUR.\nOperating costs: 6.92 million EUR.\n")
+    events = list(agent.run("What total revenue figure is reported in report.txt?", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert "Hint:" not in results[0], results[0]
     store.close()
 
 

@@ -217,13 +217,20 @@ def document_total_query(goal: str, calls: Sequence[CallRecord]) -> tuple[str, l
 
 
 def document_sum(goal: str, path: str, text: str) -> tuple[str, list[str], str] | None:
-    """:func:`document_total_query` for one read: ``path`` the file read, ``text`` its result."""
+    """:func:`document_total_query` for one read: ``path`` the file read, ``text`` its result; None
+    too when a line of it states a total with an amount (the answer is that line's)."""
     if not _TOTAL_ASKED.search(goal) or _HIGHEST.search(goal) or _LOWEST.search(goal):
         return None
     docs = [f for f in goal_files(goal)[1] if f.lower().endswith(_DOCUMENTS)]
     if len(docs) != 1 or path.replace("\\", "/").lstrip("./").lower() != docs[0].lower():
         return None
-    amounts = listed_amounts(_data_of(text))
+    body = _data_of(text)
+    if any(_TOTAL_WORD.search(line) and _LINE_AMOUNT.search(line) for line in body.splitlines()):
+        # the document states its total: that line is the answer (pdf_find_figure at 61738e2: "What total revenue
+        # figure is reported on page 3" got the sum of the regions' revenues and the operating costs to copy, and
+        # answered 10.47; page 3 says "Q3 total revenue: 7.85 million EUR.")
+        return None
+    amounts = listed_amounts(body)
     return (docs[0], amounts, f"SELECT {' + '.join(amounts)} AS total") if amounts else None
 
 
