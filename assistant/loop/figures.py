@@ -218,8 +218,11 @@ def document_total_query(goal: str, calls: Sequence[CallRecord]) -> tuple[str, l
 
 def document_sum(goal: str, path: str, text: str) -> tuple[str, list[str], str] | None:
     """:func:`document_total_query` for one read: ``path`` the file read, ``text`` its result; None
-    too when a line of it states a total with an amount (the answer is that line's)."""
-    if not _TOTAL_ASKED.search(goal) or _HIGHEST.search(goal) or _LOWEST.search(goal):
+    too when a line of it states a total with an amount (the answer is that line's), or when the
+    goal makes files (multistep_invoices_memo at 61738e2: the sum queried from the PDF at once, and
+    invoices.xlsx, the table the task asks for first, never made)."""
+    if not _TOTAL_ASKED.search(goal) or _HIGHEST.search(goal) or _LOWEST.search(goal) \
+            or not asks_only_a_question(goal):
         return None
     docs = [f for f in goal_files(goal)[1] if f.lower().endswith(_DOCUMENTS)]
     if len(docs) != 1 or path.replace("\\", "/").lstrip("./").lower() != docs[0].lower():
