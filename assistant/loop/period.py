@@ -92,6 +92,13 @@ def wrong_period(goal: str, answer: str, calls: Sequence[CallRecord]) -> str:
                 continue
             return (f"the answer gives {n}, but it appears only on {holding[0][:90]!r}, which is about {other} "
                     f"{unit}; the task asks about {which} {unit}: answer with the figure for {which} {unit}{how}")
+    shown = [n for n in _checked_numbers(answer) if n not in in_goal and any(n in _checked_numbers(ln) for ln in lines)]
+    if right and shown and not said_wanted and not said_other and not set(shown) & set(_checked_numbers(right)):
+        # a figure from a line of no period while a line about the goal's own period answers it: pdf_number_lookup at
+        # 61738e2 answered 2.9 days, "Bring the average delivery time down to 2.9 days." under "Targets for 2027",
+        # beside "Average delivery time this year: 3.4 days."
+        return (f"the answer gives {shown[0]}, which no line about {which} {unit} holds; the task asks about {which} "
+                f"{unit}: answer with the figure for {which} {unit}{how}")
     if said_other and not said_wanted and right:
         # pdf_number_lookup at 7b217b1: "The average delivery time last year was 4.1 days across 18,200 orders."
         # finished for "this year": honest about its period, and no answer to the question
