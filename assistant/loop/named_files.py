@@ -20,7 +20,7 @@ from typing import Any, Iterable, NamedTuple, Sequence
 from ..state.models import CallRecord
 from .evidence import NOT_READING, _COMMON, _FENCE_LINE, _HANDS_BACK, _NEGATED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, \
     _PATH, _WHICH_FILE, _WORD, Evidence, _paths, _results, _sentence_before, _values, _was_read, \
-    asks_only_a_question, goal_files, norm_path, number_problems, ungrounded_words
+    _data_of, asks_only_a_question, goal_files, norm_path, number_problems, ungrounded_words
 from .answer_form import answer_to_copy
 from .recap import call_to_copy
 from .verify import exists_somewhere
@@ -590,7 +590,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     if missed:
         out.append(missed)
     undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev) \
-        or _item_not_added(ev)
+        or _item_not_added(ev) or _lines_not_removed(ev)
     if undone:
         out.append(undone)
     pick = _better_pick(answer, ev) if not out else ""
@@ -937,6 +937,69 @@ def item_to_add(goal: str, workspace: str | Path) -> tuple[str, str, str, str] |
         n = int(re.match(r"\s*(\d+)", lead).group(1)) + 1
         lead = re.sub(r"\d+", str(n), lead, count=1)
     return rel, item, last, f"{lead}{item}"
+
+
+#: "Remove the row for Cy from staff.csv", "Delete the line with the wifi password from notes.txt"
+_LINE_TO_REMOVE = re.compile(r"\b(?:remove|delete|drop|take out)\s+(?:the\s+)?(?:row|line|entry|record)s?\s+"
+                             r"(?:for|of|with|about|containing|that (?:has|holds|mentions|contains|says))\s+"
+                             r"(?:the\s+)?['\"\u201c]?(?P<what>[^'\"\u201d\n]{2,60}?)['\"\u201d]?\s+(?:from|in)\s+"
+                             r"(?P<file>[\w./-]+\.(?:csv|tsv|txt|md))\b", re.IGNORECASE)
+
+
+def lines_to_remove(goal: str, text: str) -> tuple[str, str, list[str]] | None:
+    """``(file, what, the lines of text holding it)`` when ``goal`` removes the row or
+    line of something from a text or CSV file ("Remove the row for Cy from staff.csv")
+    and ``text`` (that file's) has one to three lines holding it as a word; None
+    otherwise. A held-out task at becc1df took "Cy" out of its row (",IT" left), then
+    wrote the file with the row as "IT,IT"."""
+    m = _LINE_TO_REMOVE.search(goal)
+    if m is None:
+        return None
+    what = " ".join(m.group("what").split())
+    what = re.sub(r"^(?:the\s+)", "", what, flags=re.IGNORECASE)
+    pattern = re.compile(rf"(?<!\w){re.escape(what)}(?!\w)", re.IGNORECASE)
+    held = [ln for ln in text.splitlines() if pattern.search(ln)]
+    if not held or len(held) > 3:
+        return None
+    return m.group("file"), what, held
+
+
+def original_text(rel: str, calls: Sequence[CallRecord]) -> str | None:
+    """The text of workspace file ``rel`` as this task's first whole read_file showed it
+    (before any change), or None."""
+    for c in calls:
+        if c.name == "read_file" and c.status == "done" and not c.error and c.result \
+                and norm_path(str(c.arguments.get("path", ""))) == norm_path(rel):
+            body = re.sub(r"\A\(The text below[^\n]*\n", "", _data_of(c.result).lstrip("\n")).rstrip("\n")
+            view = read_view(body)
+            if view is not None and not re.search(r", lines \d+-\d+$", view[0]):
+                return view[1]
+    return None
+
+
+def _lines_not_removed(ev: Evidence) -> str:
+    """A doubt when the goal removes the line of something from a file this task changed
+    (:func:`lines_to_remove`, on the text the task first read) and the file is not that
+    text without those lines ("" otherwise), with the write that makes it so."""
+    m = _LINE_TO_REMOVE.search(ev.goal)
+    rel = m.group("file") if m else ""
+    if not rel or norm_path(rel) not in {norm_path(p) for p in ev.touched}:
+        return ""
+    before = original_text(rel, ev.calls)
+    asked = lines_to_remove(ev.goal, before) if before is not None else None
+    try:
+        now = (Path(ev.workspace) / rel).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    if asked is None:
+        return ""
+    _, what, held = asked
+    want = [ln for ln in before.splitlines() if ln not in held]
+    if [ln for ln in now.splitlines() if ln.strip()] == [ln for ln in want if ln.strip()]:
+        return ""
+    args = {"path": rel, "content": "\n".join(want) + "\n"}
+    return (f"the task removes the line of {what!r} ({held[0]!r}) from {rel} and keeps the others as they were, and "
+            f"{rel} does not hold that now; {call_to_copy('write_file', args)}")
 
 
 def _item_not_added(ev: Evidence) -> str:
