@@ -987,11 +987,11 @@ def _lines_not_removed(ev: Evidence) -> str:
         return ""
     before = original_text(rel, ev.calls)
     asked = lines_to_remove(ev.goal, before) if before is not None else None
+    if asked is None:
+        return ""
     try:
         now = (Path(ev.workspace) / rel).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
-        return ""
-    if asked is None:
         return ""
     _, what, held = asked
     want = [ln for ln in before.splitlines() if ln not in held]

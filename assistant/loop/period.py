@@ -12,7 +12,10 @@ The check: when the goal names exactly one relative period ("this year", "last
 month", "next quarter"), a number in the answer that tool results hold only on
 lines naming another period of the same unit ("last year"), and never on a
 line naming the goal's period, is doubted, unless the answer's own sentence
-holding it names that other period ("down from 4.1 days last year").
+holding it names that other period ("down from 4.1 days last year"). So is a
+number of lines naming no period when a line about the goal's own period holds
+the figure asked (pdf_number_lookup at 61738e2: the 2027 target's 2.9 days,
+beside "Average delivery time this year: 3.4 days.").
 
 The same for pages (:func:`wrong_page`): pdf_find_figure at 4826ac4, asked for the
 total revenue "on page 3", Qwen 1.5B answered 6.10, page 1's last-quarter figure.
