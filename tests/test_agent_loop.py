@@ -829,6 +829,14 @@ def test_removing_a_row_gets_the_edit_that_takes_out_its_line_and_a_wrong_file_i
                         "\"content\": \"name,team\\nAnn,Sales\\nDi,HR\\n\"}") in doubted[0], doubted
     assert isinstance(events[-1], Finished) and (ws / "staff.csv").read_text() == "name,team\nAnn,Sales\nDi,HR\n"
     store.close()
+    # at 391db25 the row went right, and "... as the staff.csv file already contains the line "Cy,IT"." finished
+    from assistant.loop.finish import Evidence, finish_problems
+
+    ev = Evidence("Remove the row for Cy from staff.csv.", ws, calls=[], touched=["staff.csv"], tool_names=["finish"])
+    assert any(p.startswith("the answer says staff.csv holds 'Cy,IT', and it does not") for p in finish_problems(
+        'I don\'t have a final answer to give, as the staff.csv file already contains the line "Cy,IT".', ev))
+    assert not any("holds 'Cy,IT'" in p for p in finish_problems(
+        'staff.csv no longer contains the line "Cy,IT"; it lists "Ann,Sales" and "Di,HR".', ev))
 
 
 def test_asking_the_user_what_a_file_read_holds_is_refused(tmp_path):

@@ -590,7 +590,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     if missed:
         out.append(missed)
     undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev) \
-        or _item_not_added(ev) or _lines_not_removed(ev)
+        or _item_not_added(ev) or _lines_not_removed(ev) or _claims_file_holds(answer, ev)
     if undone:
         out.append(undone)
     pick = _better_pick(answer, ev) if not out else ""
@@ -1000,6 +1000,32 @@ def _lines_not_removed(ev: Evidence) -> str:
     args = {"path": rel, "content": "\n".join(want) + "\n"}
     return (f"the task removes the line of {what!r} ({held[0]!r}) from {rel} and keeps the others as they were, and "
             f"{rel} does not hold that now; {call_to_copy('write_file', args)}")
+
+
+#: "staff.csv already contains the line "Cy,IT"": a file said to hold a quoted text
+_SAYS_FILE_HOLDS = re.compile(r"(?P<file>[\w./-]+\.[A-Za-z]\w{1,4})\b[^.!?\n]{0,40}?\b(?:contains?|holds?|has|"
+                              r"includes?|lists?|shows?)\b[^.!?\n\"'\u201c]{0,30}[\"'\u201c]"
+                              r"(?P<text>[^\"'\u201d\n]{3,80})[\"'\u201d]", re.IGNORECASE)
+
+
+def _claims_file_holds(answer: str, ev: Evidence) -> str:
+    """A doubt when the answer says a workspace text file holds a quoted text (not
+    negated: "no longer contains" says the opposite) and the file does not hold it (""
+    otherwise). A held-out task at 391db25: Cy's row removed right, then "I don't have
+    a final answer to give, as the staff.csv file already contains the line "Cy,IT"."
+    finished the task."""
+    for m in _SAYS_FILE_HOLDS.finditer(answer):
+        if _NEGATED.search(m.group(0)) or re.search(r"\bno longer\b", m.group(0), re.IGNORECASE):
+            continue
+        try:
+            text = (Path(ev.workspace) / norm_path(m.group("file"))).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
+        said = " ".join(m.group("text").split()).lower()
+        if said not in " ".join(text.split()).lower():
+            return (f"the answer says {m.group('file')} holds {m.group('text')!r}, and it does not; say what the "
+                    "file holds now, as a read of it shows")
+    return ""
 
 
 def _item_not_added(ev: Evidence) -> str:
