@@ -837,6 +837,18 @@ def test_removing_a_row_gets_the_edit_that_takes_out_its_line_and_a_wrong_file_i
         'I don\'t have a final answer to give, as the staff.csv file already contains the line "Cy,IT".', ev))
     assert not any("holds 'Cy,IT'" in p for p in finish_problems(
         'staff.csv no longer contains the line "Cy,IT"; it lists "Ann,Sales" and "Di,HR".', ev))
+    # at c918bce: "... No changes were made. The task is done." after the edit that removed the row
+    from assistant.state.models import CallRecord
+
+    edit = CallRecord(id="s1c0", step=1, turn_seq=1, name="edit_file", arguments={"path": "staff.csv"}, status="done",
+                      risk="write", result="edited staff.csv: ...")
+    ev = Evidence("Remove the row for Cy from staff.csv.", ws, calls=[edit], touched=["staff.csv"],
+                  tool_names=["finish"])
+    assert any(p.startswith("the answer says nothing was changed, but edit_file at step 1 changed it") for p in
+               finish_problems("The file 'staff.csv' already holds the text. No changes were made. The task is done.",
+                               ev))
+    assert not any("nothing was changed" in p for p in finish_problems(
+        "Removed Cy's row from staff.csv; no changes were made to the other rows.", ev))
 
 
 def test_asking_the_user_what_a_file_read_holds_is_refused(tmp_path):

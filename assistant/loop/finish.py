@@ -711,6 +711,12 @@ def _without_dates(text: str) -> str:
     return text
 
 
+#: an answer saying the task changed nothing (not "no changes were made to X": a part left alone)
+_NOTHING_CHANGED = re.compile(r"\b(?:no changes? (?:was|were|has been|have been) (?:made|needed)|nothing "
+                              r"(?:was|has been) changed|(?:i|we) (?:did not|didn't) (?:change|modify) anything)\b"
+                              r"(?!\s+(?:to|in|on)\b)", re.IGNORECASE)
+
+
 def finish_problems(answer: str, ev: Evidence) -> list[str]:
     """Every doubt about ``answer`` as a final answer, one line each ([] when
     it may end the task). A call-like answer is reported alone (the rest does
@@ -855,6 +861,12 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         # folder." (told by a refusal that none was left) finished it
         said = result_gist(did.result or "")
         out.append(f"the answer says there was nothing to do, but {did.name} at step {did.step} did it; say what "
+                   "was done" + (f", e.g. {answer_to_copy(f'Done: {said}.')}" if said else ""))
+    if did is not None and _NOTHING_CHANGED.search(answer):
+        # a held-out task at c918bce: Cy's row removed at step 1, then "The file 'staff.csv' already holds the text
+        # ... No changes were made. The task is done."
+        said = result_gist(did.result or "")
+        out.append(f"the answer says nothing was changed, but {did.name} at step {did.step} changed it; say what "
                    "was done" + (f", e.g. {answer_to_copy(f'Done: {said}.')}" if said else ""))
     if did is not None and _COURTESY_ONLY.fullmatch(answer.strip()):
         # a held-out task at 2e1bee7: three photos renamed, then "Thank you for the information." finished it
