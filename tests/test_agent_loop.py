@@ -1643,7 +1643,8 @@ def test_a_value_change_in_a_workbook_adds_no_rows_and_rewrites_nothing(assistan
         call("xlsx_write", path="products.xlsx", cells=json.dumps([{"cell": "A2", "value": "Pen"},
                                                                     {"cell": "B2", "value": "1.5"}])),
         call("xlsx_write", path="products.xlsx", cells=json.dumps([{"cell": "A5", "value": "Eraser"},
-                                                                    {"cell": "B5", "value": "2.0"}])),
+                                                                    {"cell": "B5", "value": "2.0"}]),
+             output="products.xlsx"),  # the workbook itself named as output (GB's second run at d3dd1a0)
         call("xlsx_append_rows", path="products.xlsx", rows=json.dumps([["Eraser", 2]])),
         "The price of Pad is now 3.50."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=True)
     wb = openpyxl.Workbook()

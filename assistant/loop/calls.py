@@ -2092,7 +2092,8 @@ class CallRunner:
         change), then four writes of rows as they were, then rows "Eraser", 2.0 and
         "Pad", 3.5 added under the table, and the task ended "done"."""
         goal, path, cells = self.s.task.goal, str(call.arguments.get("path", "")), call.arguments.get("cells")
-        if call.name not in ("xlsx_write", "xlsx_append_rows") or call.arguments.get("output") \
+        output = str(call.arguments.get("output") or "")  # the workbook itself named as output is no copy
+        if call.name not in ("xlsx_write", "xlsx_append_rows") or output and norm_path(output) != norm_path(path) \
                 or not _CHANGE_ONLY.match(goal) or _ADDS.search(goal) or _GROWS_TABLE.search(goal) \
                 or not path.lower().endswith(".xlsx") or norm_path(path) not in map(norm_path, goal_files(goal)[1]):
             return ""
