@@ -48,7 +48,7 @@ from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, initial_groups, loade
 from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, cell_to_change, column_cells, \
     column_sum, column_to_add, csv_row_to_add, files_to_delete, goal_columns, goal_folder, headings_asked, \
     headings_text, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
-    leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, table_cells, typo_asked
+    leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, same_cell_value, table_cells, typo_asked
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -822,6 +822,13 @@ class CallRunner:
         args = json.dumps({"path": path, "name": named.group(1), "rows": rows}, ensure_ascii=False)
         return f"Hint: to add the sheet the task asks for, with each sheet's total, call xlsx_add_sheet with {args}."
 
+    def _split_of_goal(self) -> tuple[list[tuple[str, str, str]], list[Any]]:
+        """``(split, tables)``: :func:`table_goal.split_outputs` of the goal's outputs over the one
+        table of the one table file it reads (``[]`` when there is none), and that file's tables."""
+        outputs, inputs = goal_files(self.s.task.goal)
+        mine = self._tables_of(inputs[0])[2] if len(inputs) == 1 and inputs[0].lower().endswith(TABLE_FILES) else []
+        return (split_outputs(mine[0], outputs) if len(mine) == 1 else []), mine
+
     def _next_split_hint(self, call: CallRecord, result: ToolResult) -> str:
         """After a write of one file of a table split into a file per value
         (:func:`table_goal.split_outputs`), the query for the next file not written yet
@@ -831,9 +838,7 @@ class CallRunner:
         if result.error or call.name not in ("csv_write", "xlsx_write", "write_file") or self.registry.get(
                 "table_query") is None:
             return ""
-        outputs, inputs = goal_files(self.s.task.goal)
-        mine = self._tables_of(inputs[0])[2] if len(inputs) == 1 and inputs[0].lower().endswith(TABLE_FILES) else []
-        split = split_outputs(mine[0], outputs) if len(mine) == 1 else []
+        split, mine = self._split_of_goal()
         if norm_path(path) not in {norm_path(o) for o, _, _ in split}:
             return ""
         done = {norm_path(p) for p in touched_paths(self.s.store.changes(self.s.task.id))} | {norm_path(path)}
@@ -954,9 +959,7 @@ class CallRunner:
             args = {"path": books[0], ("name" if exists else "sheet"): sheet.group(1), "rows": table}
         else:
             out = next((o for o in outputs if o.lower().endswith((".csv", ".xlsx"))), None)
-            mine = self._tables_of(inputs[0])[2] if len(inputs) == 1 and inputs[0].lower().endswith(TABLE_FILES) \
-                else []
-            split = split_outputs(mine[0], outputs) if len(mine) == 1 else []
+            split = self._split_of_goal()[0]
             if split:  # one file per value: the file of the value the query picks (berlin.csv for 'Berlin')
                 out = next((o for o, _, v in split if re.search(rf"'{re.escape(_sql_text(v))}'", sql, re.IGNORECASE)),
                            None)
@@ -2116,13 +2119,13 @@ class CallRunner:
                 return ""
             last = sheet.max_row
             change = cell_to_change(goal, self.s.task.workspace, path)
-            if change and change[0] not in refs and not _same_cell_value(change[1], change[2]["cells"][0]["value"]) \
+            if change and change[0] not in refs and not same_cell_value(change[1], change[2]["cells"][0]["value"]) \
                     and call.arguments.get("sheet") in (None, "", change[2]["sheet"]):
                 # a held-out task at f42fc25: Pad's price asked, B2 (Pen's) set
                 return (f"Not run: the value the task changes is {change[0]} (it holds {change[1]!r}), and this "
                         f"writes {', '.join(refs[:4])}; {call_to_copy('xlsx_write', change[2])}.")
             under = [r for r in refs if int(re.sub(r"[A-Z]", "", r)) > last]
-            same = all(_same_cell_value(sheet[r].value, (c or {}).get("value")) for r, c in zip(refs, cells))
+            same = all(same_cell_value(sheet[r].value, (c or {}).get("value")) for r, c in zip(refs, cells))
         finally:
             book.close()
         done = next((c for c in self.s.calls if c.name == "xlsx_write" and c.status == "done" and not c.error
@@ -3350,19 +3353,6 @@ _ADDS = re.compile(r"^\W*(please\s+)?(add|append|insert|put)\b|\b(and|then)\s+(a
 #: a goal that makes a table longer or wider: "... and a total row", "a new column"
 _GROWS_TABLE = re.compile(r"\b(rows?|columns?|totals?|sums?|new|append\w*|insert\w*|extend\w*|formulas?)\b",
                           re.IGNORECASE)
-
-
-def _same_cell_value(held: Any, value: Any) -> bool:
-    """Whether a cell holding ``held`` (as openpyxl reads it) would hold the same after
-    ``value`` (as an ``xlsx_write`` call gives it: "3.2", 3.2, "Pad") is written."""
-    if held is None or value is None:
-        return held is None and value in (None, "")
-    if isinstance(held, (int, float)) and not isinstance(held, bool):
-        try:
-            return abs(float(str(value).replace(",", "")) - float(held)) < 1e-9
-        except ValueError:
-            return False
-    return str(held).strip() == str(value).strip()
 
 
 #: a goal that copies a file: the copy is the file itself, not its text written again

@@ -83,6 +83,19 @@ def cell_to_change(goal: str, workspace: str | Path, path: str) -> tuple[str, An
     return None
 
 
+def same_cell_value(held: Any, value: Any) -> bool:
+    """Whether a cell holding ``held`` (as openpyxl reads it) would hold the same after
+    ``value`` (as an ``xlsx_write`` call gives it: "3.2", 3.2, "Pad") is written."""
+    if held is None or value is None:
+        return held is None and value in (None, "")
+    if isinstance(held, (int, float)) and not isinstance(held, bool):
+        try:
+            return abs(float(str(value).replace(",", "")) - float(held)) < 1e-9
+        except ValueError:
+            return False
+    return str(held).strip() == str(value).strip()
+
+
 def _cell_left_unchanged(ev: Evidence) -> str:
     """The doubt when the goal changes one cell of the workbook it names
     (:func:`cell_to_change`) and that cell does not hold the new value ("" otherwise),
@@ -93,9 +106,7 @@ def _cell_left_unchanged(ev: Evidence) -> str:
         return ""
     ref, held, args = found
     want = args["cells"][0]["value"]
-    same = abs(float(held) - float(want)) < 1e-9 if isinstance(held, (int, float)) and isinstance(want, (int, float)) \
-        else str(held).strip() == str(want).strip()
-    if same:
+    if same_cell_value(held, want):
         return ""
     return (f"{books[0]}'s {ref} still holds {held!r}, and the task sets it to {want!r}: "
             f"{call_to_copy('xlsx_write', args)}")
