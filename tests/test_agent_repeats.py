@@ -8,7 +8,7 @@ import json
 import pytest
 from pydantic import BaseModel
 
-from assistant.events import Finished, ToolCallFinished
+from assistant.events import Finished, Notice, ToolCallFinished
 from assistant.loop.finish import ungrounded_words
 from tools.base import RiskClass, Tool, ToolContext, ToolError, ToolResult
 from tools.files import FILE_TOOLS
@@ -387,6 +387,33 @@ def test_a_table_sorted_into_a_file_gets_the_query_that_sorts_every_row_and_its_
     assert ('To save these rows where the task asks, call csv_write with {"path": "ranked.csv", "rows": '
             '[["name", "score"], ["Ben", 93], ["Cy", 85], ["Ana", 71]]}') in results[1], results[1]
     store.close()
+
+
+def test_a_question_of_which_row_grew_the_most_gets_the_change_between_the_two_columns(assistant_home, tmp_path):
+    """A held-out task at 11a1600: "Which product in sales.xlsx grew the most from 2025 to 2026?" (a column per year)
+    got the sums of 2025 per product as the hint's example, and the model subtracted by hand."""
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    sql = "SELECT product, c_2026 - c_2025 AS change FROM sales ORDER BY 2 DESC LIMIT 1"
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("xlsx_read", path="sales.xlsx"), call("table_query", sql=sql), "Chair grew the most: by 60."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    workbook(ws / "sales.xlsx", {"Sales": [["Product", "2025", "2026"], ["Lamp", 120, 150], ["Chair", 200, 260],
+                                           ["Shelf", 90, 80]]})
+    events = list(agent.run("Which product in sales.xlsx grew the most from 2025 to 2026?", workspace=ws))
+    store.close()
+    read, query = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert f'e.g. call table_query with {{"sql": "{sql}"}}' in read, read
+    assert "Chair" in query and "60" in query and isinstance(events[-1], Finished), query
+    from assistant.loop.table_goal import column_change
+    from sandbox import Workspace
+    from tools.tables.loading import load_tables
+
+    table = load_tables(ToolContext(workspace=Workspace(ws)))[0][0]
+    assert column_change(table, "Which product dropped the most from 2025 to 2026?").endswith("ORDER BY 2 ASC LIMIT 1")
+    assert column_change(table, "How much did each product grow from 2025 to 2026?").endswith("ORDER BY 2 DESC")
+    assert column_change(table, "Which product sold the most in 2026?") is None
 
 
 def test_the_table_hint_names_each_sheet_of_a_workbook(assistant_home, tmp_path):
@@ -3544,3 +3571,102 @@ def test_names_of_one_value_for_a_text_file_get_the_query_that_picks_them(assist
     assert read.result.endswith("Hint: to pick the rows for summary.txt, call table_query with {\"sql\": \"SELECT * "
                                 "FROM staff WHERE department = 'Sales'\"}; then write what it returns to summary.txt."
                                 ), read.result
+
+
+def test_values_pulled_out_of_a_file_are_written_whole_and_its_source_is_left_alone(assistant_home, tmp_path):
+    """A held-out task at 11a1600: "Put all the email addresses in emails.txt into addresses.txt, one per line." put
+    blank lines into emails.txt, then wrote "Ana", "bo@y.com", "Cy (cy@z.net)", "Reply to dan@w.io" (ana@x.org left
+    out) into addresses.txt, and finished. The source is not changed; a list with an address left out, or an address
+    with words around it, is refused with the right content to copy."""
+    wrong = "Ana\nbo@y.com\nCy (cy@z.net)\nReply to dan@w.io"
+    right = "ana@x.org\nbo@y.com\ncy@z.net\ndan@w.io\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="emails.txt"),
+        call("edit_file", path="emails.txt", old_text="no address here", new_text="no address here\n\n"),
+        call("write_file", path="addresses.txt", content=wrong),
+        call("write_file", path="addresses.txt", content=right),
+        "The four addresses are in addresses.txt."])
+    source = "From Ana <ana@x.org> about lunch\nCc: bo@y.com, Cy (cy@z.net)\nno address here\nReply to dan@w.io.\n"
+    (ws / "emails.txt").write_text(source)
+    events = list(agent.run("Put all the email addresses in emails.txt into addresses.txt, one per line.",
+                            workspace=ws))
+    store.close()
+    edit, first, second = [e for e in events if isinstance(e, ToolCallFinished)][-3:]
+    assert edit.error and edit.result == ("Not run: the task takes what it needs from emails.txt and writes "
+                                          "addresses.txt; emails.txt stays as it is. Write addresses.txt with what you "
+                                          "read instead."), edit.result
+    copy = json.dumps({"path": "addresses.txt", "content": right})
+    assert first.error and first.result == (
+        "Not run: the task asks for the email addresses of emails.txt in addresses.txt, and this leaves out ana@x.org; "
+        "writes 'Ana', 'Cy (cy@z.net)', 'Reply to dan@w.io', where only the email addresses belong. The 4 email "
+        f"addresses there, one per line: call write_file with {copy}"), first.result
+    assert not second.error and isinstance(events[-1], Finished)
+    assert (ws / "emails.txt").read_text() == source and (ws / "addresses.txt").read_text() == right
+
+
+def test_a_change_of_every_price_by_a_percentage_gets_its_query_and_is_saved_where_the_goal_says(assistant_home,
+                                                                                              tmp_path):
+    """A held-out task at 11a1600: "Add 10% VAT to every price in prices.csv and save the result as prices_vat.csv."
+    edited prices.csv by hand (4.00 -> 4.4, refused: "the task asks to add"), ran SELECT SUM(price), saved that sum
+    as prices_vat.csv on the save hint, and was told to change prices.csv itself instead. The read gives the query
+    that works the new prices out; a number worked out by hand is refused with it; a sum is not offered as the file."""
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    sql = "SELECT item, ROUND(price * 1.1, 2) AS price FROM prices"
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="prices.csv"),
+        call("table_query", sql="SELECT SUM(price) FROM prices"),
+        call("csv_write", path="prices_vat.csv", rows=json.dumps([["item", "price"], ["Tea", 4.4], ["Mug", 13.75]])),
+        call("table_query", sql=sql),
+        call("csv_write", path="prices_vat.csv", rows=json.dumps([["item", "price"], ["Tea", 4.4], ["Mug", 13.75],
+                                                                  ["Spoon", 2.42]])),
+        "prices_vat.csv holds the prices with 10% VAT."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all",
+        preread=False)
+    (ws / "prices.csv").write_text("item,price\nTea,4.00\nMug,12.50\nSpoon,2.20\n")
+    events = list(agent.run("Add 10% VAT to every price in prices.csv and save the result as prices_vat.csv.",
+                            workspace=ws))
+    store.close()
+    read, total, by_hand, query, saved = [e for e in events if isinstance(e, ToolCallFinished)]
+    args = json.dumps({"sql": sql})
+    assert read.result.endswith(f"Hint: for the new price values, call table_query with {args}; its result shows the "
+                                "call that saves them to prices_vat.csv. Never work numbers out by hand."), read.result
+    assert "csv_write" not in total.result, total.result
+    assert by_hand.error and by_hand.result.endswith(f"For the new price values, call table_query with {args}; its "
+                                                     "result shows the call that saves them."), by_hand.result
+    assert "4.40" in query.result and "2.42" in query.result and "csv_write" in query.result, query.result
+    assert not saved.error and isinstance(events[-1], Finished), events[-1]
+    assert (ws / "prices.csv").read_text() == "item,price\nTea,4.00\nMug,12.50\nSpoon,2.20\n"
+    assert (ws / "prices_vat.csv").read_text().splitlines() == ["item,price", "Tea,4.4", "Mug,13.75", "Spoon,2.42"]
+
+
+def test_files_merged_into_one_get_the_union_query_and_a_merge_lacking_rows_is_doubted(assistant_home, tmp_path):
+    """A held-out task at 11a1600: "Merge january.csv and february.csv into one file q1.csv." queried both tables
+    WHERE month(date) = 1, saved January's two rows as q1.csv and finished. The read gives the query that puts the
+    rows together; a merged file lacking a source's rows is doubted with it."""
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    january = [["date", "amount"], ["2026-01-05", 30], ["2026-01-20", 45]]
+    february = [["date", "amount"], ["2026-02-03", 12], ["2026-02-28", 60]]
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="january.csv"), call("read_file", path="february.csv"),
+        call("csv_write", path="q1.csv", rows=json.dumps(january)),
+        "I merged january.csv and february.csv into q1.csv.",
+        call("csv_write", path="q1.csv", rows=json.dumps(january + february[1:]), overwrite="true"),
+        "q1.csv holds the rows of both files."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all",
+        preread=False)
+    for name, rows in (("january.csv", january), ("february.csv", february)):
+        (ws / name).write_text("\n".join(",".join(map(str, r)) for r in rows) + "\n")
+    events = list(agent.run("Merge january.csv and february.csv into one file q1.csv.", workspace=ws))
+    store.close()
+    read = next(e for e in events if isinstance(e, ToolCallFinished))
+    union = json.dumps({"sql": "SELECT * FROM january UNION ALL SELECT * FROM february"})
+    assert read.result.endswith("Hint: to put the rows of january.csv, february.csv together, call table_query with "
+                                f"{union}; its result shows the call that saves them to q1.csv."), read.result
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert ("q1.csv is to hold the rows of january.csv, february.csv, and it lacks 2 of february.csv (e.g. "
+            f"'2026-02-03,12'); call table_query with {union}, then write all the rows it returns to q1.csv") in doubt
+    assert isinstance(events[-1], Finished), events[-1].reason
+    assert (ws / "q1.csv").read_text().splitlines()[1:] == ["2026-01-05,30", "2026-01-20,45", "2026-02-03,12",
+                                                            "2026-02-28,60"]

@@ -4542,6 +4542,66 @@ def test_a_count_of_the_words_of_a_file_is_the_harness_s(tmp_path):
     assert finish_problems("essay.txt has 17 words.", ev) == []
 
 
+def test_a_word_count_of_a_word_document_counts_the_document_s_words_only(tmp_path):
+    """A held-out task at 11a1600: "How many words are in essay.docx?" (16 words) was told the essay has 26, ten of
+    them docx_read's summary line ("essay.docx: 3 paragraphs, 0 tables, ...")."""
+    import docx
+
+    from assistant.loop.named_files import text_count
+
+    doc = docx.Document()
+    doc.add_heading("Why walk", 1)
+    doc.add_paragraph("Walking every day keeps the mind clear.")
+    doc.add_paragraph("It costs nothing", style="List Bullet")
+    doc.save(tmp_path / "essay.docx")
+    assert text_count("How many words are in essay.docx?", tmp_path)[:3] == (12, "words", "essay.docx")
+    assert text_count("How many paragraphs are in essay.docx?", tmp_path).count == 3
+
+
+def test_an_amount_to_pay_is_the_one_the_document_states_as_due_and_by_when_needs_a_date(tmp_path):
+    """A held-out task at 11a1600: "How much do I have to pay for invoice.pdf, and by when?" was answered "228.00",
+    the invoice's VAT, with no date, and finished."""
+    shown = ("invoice.pdf: 1 pages.\n--- page 1 ---\nInvoice 2026-118\nDesign work: 1,200.00 EUR\nVAT 19%: 228.00 EUR\n"
+             "Total due: 1,428.00 EUR\nPayment due by 20 December 2026.")
+    goal = "How much do I have to pay for invoice.pdf, and by when?"
+    _, problems = _after_pdf_read(tmp_path, "invoice.pdf", shown, goal, "228.00")
+    assert ("the task asks how much is to be paid, and the answer gives 228.00, which is not the amount the document "
+            "states as owed: 'Total due: 1,428.00 EUR'; answer with that amount") in problems
+    assert ("the task asks when, and the answer gives no date; give the date the tools showed (the results hold "
+            "20 December 2026)") in problems
+    _, problems = _after_pdf_read(tmp_path, "invoice.pdf", shown, goal, "1,428.00 EUR, by 20 December 2026.")
+    assert problems == []
+    _, problems = _after_pdf_read(tmp_path, "invoice.pdf", shown, "How much do I have to pay for invoice.pdf?",
+                                  "1,428.00 EUR.")
+    assert problems == []  # no date asked
+    _, problems = _after_pdf_read(tmp_path, "invoice.pdf", shown, "How much VAT is on invoice.pdf?", "228.00 EUR")
+    assert problems == []  # not what is owed
+    _, problems = _after_pdf_read(tmp_path, "invoice.pdf", "Total due: 1,428.00 EUR", "When is invoice.pdf due?",
+                                  "The invoice does not say when it is due.")
+    assert problems == []  # an honest "not said"
+
+
+def test_a_file_of_the_links_pulled_out_of_a_document_holds_every_one(tmp_path):
+    """The finish's form of the held-out task at 11a1600 (addresses.txt with an address left out): a file the goal
+    asks to hold all the links of a file it names is doubted when it misses one, with the content to copy."""
+    (tmp_path / "page.md").write_text("See https://a.org/x and (https://b.net).\nNothing here.\n")
+    read = _done("read_file", "page.md (utf-8, 2 lines)\n1\tSee https://a.org/x and (https://b.net).\n2\tNothing "
+                 "here.", path="page.md")
+    goal = "Copy all the links in page.md into links.txt."
+    ev = Evidence(goal, tmp_path, calls=[read], touched=["links.txt"], tool_names=TOOLS)
+    (tmp_path / "links.txt").write_text("- https://a.org/x\n")
+    copy = json.dumps({"path": "links.txt", "content": "https://a.org/x\nhttps://b.net\n"})
+    assert finish_problems("The links are in links.txt.", ev) == [
+        "the task asks for the links of page.md in links.txt, and this leaves out https://b.net. The 2 links there, "
+        f"one per line: call write_file with {copy}"]
+    (tmp_path / "links.txt").write_text("Links:\n- https://a.org/x\n- https://b.net\n")
+    assert finish_problems("The links are in links.txt.", ev) == []
+    ev = Evidence("Copy all the links of the Sales team in page.md into links.txt.", tmp_path, calls=[read],
+                  touched=["links.txt"], tool_names=TOOLS)
+    (tmp_path / "links.txt").write_text("https://a.org/x\n")
+    assert finish_problems("The links are in links.txt.", ev) == []  # some picked: not every one
+
+
 def test_the_month_a_ranking_answer_names_is_checked_against_the_sums_per_month(tmp_path):
     """A held-out task at 2e1bee7: "Which month had the highest sales in sales.csv?" took the month of the one
     highest row (February's 300), right only by chance."""

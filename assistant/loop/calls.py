@@ -30,11 +30,12 @@ from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
 from .answer_form import answer_to_copy
 from .ending import touched_paths
 from .evidence import NOT_READING, _LOWEST, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, \
-    norm_path, number_problems, result_gist
+    norm_path, number_problems, result_gist, shown_for_model
 from .dates_said import clock_times, dates_in
 from .figures import AVERAGE, TABLE_FILES, compared_tables, document_sum, statistic_of
 from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, number_column, \
-    row_filter, sort_order, split_outputs, two_values
+    row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change
+from .extracted import extraction_asked, extraction_wrong
 from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
@@ -48,7 +49,8 @@ from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, initial_groups, loade
 from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked_texts, cell_to_change, column_cells, \
     column_sum, column_to_add, csv_row_to_add, files_to_delete, goal_columns, goal_folder, headings_asked, \
     headings_text, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
-    leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, same_cell_value, table_cells, typo_asked
+    leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, same_cell_value, table_cells, typo_asked, \
+    merge_of_goal
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -391,6 +393,14 @@ class CallRunner:
             query = f"SELECT * FROM {mine[0].name} WHERE {column} = '{_sql_text(value)}'"
             return (f"Hint: each file gets the rows of {mine[0].source} of its own {column}: for {out}, call "
                     f"table_query with {_sql_args(query)}; for {others}. Each result shows the call that saves it.")
+        merge = merge_of_goal(self.s.task.goal, self.s.task.workspace) if len(outputs) == 1 else None
+        if merge is not None:  # a held-out task at 11a1600: q1.csv "merged" from January's rows alone
+            return (f"Hint: to put the rows of {', '.join(merge[0])} together, call table_query with "
+                    f"{_sql_args(merge[2])}; its result shows the call that saves them to {merge[1]}.")
+        column, changed = self._percent_change_query(path) if outputs and len(mine) == 1 else ("", "")
+        if changed:  # a held-out task at 11a1600: 4.00 + 10% worked out by hand for prices_vat.csv, then refused
+            return (f"Hint: for the new {column} values, call table_query with {changed}; its result shows the call "
+                    f"that saves them to {outputs[0]}. Never work numbers out by hand.")
         picked = next((q for t in mine if (q := _rows_with_value(t, self.s.task.goal))), "") if outputs else ""
         if picked and not _AGGREGATE.search(self.s.task.goal):  # a held-out task at 1de0702: engineering.csv
             # written as numbered, shifted rows of every department for "only the Engineering employees"
@@ -456,14 +466,12 @@ class CallRunner:
         except Exception:  # noqa: BLE001 - only a hint
             return ""
         if path.lower().endswith(".docx") and self.registry.get("docx_replace") is not None:
-            from tools.office.docx_read import docx_to_text
+            from tools.office.docx_read import docx_paragraphs
 
             try:
-                text = docx_to_text(data, path, changes="accepted")[0]
+                paragraphs = [(n, t) for n, t in docx_paragraphs(data, path) if old in t]
             except Exception:  # noqa: BLE001 - a document the tool could not read has no hint
                 return ""
-            paragraphs = [(int(m.group(1)), m.group(2)) for m in re.finditer(r"^\[p(\d+)\] (.*)$", text, re.MULTILINE)
-                          if old in m.group(2)]
             if len(paragraphs) > 1 and change_everywhere(self.s.task.goal, paragraphs, old, new):
                 # "everywhere" (a held-out task at 2e1bee7), or several places and none pointed at (at 1de0702)
                 args = {"path": path, "find": old, "replace": new}
@@ -872,12 +880,7 @@ class CallRunner:
         3705; the rows add up to 2145), was refused, and sent the same sums again."""
         if self.registry.get("table_query") is None or not _AGGREGATE.search(self.s.task.goal):
             return ""
-        # the table file read, or the one this task wrote (multistep_invoices_memo at c3438bd: invoices.xlsx made
-        # from the PDF, then the total made up and refused with no query to copy)
-        reads = [str(c.arguments.get("path", "")) for c in self.s.calls
-                 if c.status == "done" and not c.error and c.name in ("read_file", "csv_read", "xlsx_read",
-                                                                      "docx_read", "xlsx_write", "csv_write")]
-        paths = list(dict.fromkeys(p for p in reads if p.lower().endswith(TABLE_FILES)))
+        paths = self._table_paths()
         if len(paths) != 1:
             return ""
         tables, rel, mine = self._tables_of(paths[0])
@@ -887,6 +890,25 @@ class CallRunner:
         if not example:
             return ""
         return json.dumps({"sql": example})
+
+    def _table_paths(self) -> list[str]:
+        """The table files this task read, or wrote (multistep_invoices_memo at c3438bd: invoices.xlsx made from the
+        PDF, then the total made up and refused with no query to copy), each once, in order."""
+        reads = [str(c.arguments.get("path", "")) for c in self.s.calls
+                 if c.status == "done" and not c.error and c.name in ("read_file", "csv_read", "xlsx_read",
+                                                                      "docx_read", "xlsx_write", "csv_write")]
+        return list(dict.fromkeys(p for p in reads if p.lower().endswith(TABLE_FILES)))
+
+    def _percent_change_query(self, path: str = "") -> tuple[str, str]:
+        """``(column, arguments)`` of the ``table_query`` that changes every value of a column by the
+        percentage the goal names (:func:`table_goal.percent_change`), for ``path`` or the one table file
+        this task read; ("", "") otherwise."""
+        if self.registry.get("table_query") is None or not PERCENT_CHANGE.search(self.s.task.goal):
+            return "", ""
+        paths = [path] if path else self._table_paths()
+        mine = self._tables_of(paths[0])[2] if len(paths) == 1 else []
+        found = percent_change(mine[0], self.s.task.goal) if len(mine) == 1 else None
+        return (found[0], _sql_args(found[1])) if found else ("", "")
 
     def _unfiltered_hint(self, call: CallRecord) -> str:
         """A note after a ``table_query`` that totals every row of a table when the
@@ -946,6 +968,8 @@ class CallRunner:
         goal = self.s.task.goal
         if not self._fits_goal(columns, rows):
             return ""
+        if re.search(r"\b(sum|avg|count|min|max)\s*\(", sql, re.IGNORECASE) and self._percent_change_query()[1]:
+            return ""  # a held-out task at 11a1600: SUM(price) offered, and saved, as the prices with VAT
         outputs, inputs = goal_files(goal)
         named = goal_columns(goal)  # csv_top_customers at e43e9f3: "customer, sum(amount)" for "Customer and Total"
         table = [named if len(named) == len(columns) else columns] + [[_typed(v) for v in row] for row in rows]
@@ -1255,6 +1279,9 @@ class CallRunner:
                        f", the one change the task asks for; this would change it in a place the task leaves alone. "
                        "If that completes the task, give your final answer.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            source = self._writes_a_source(call)
+            if source:  # a held-out task at 11a1600: blank lines put in emails.txt, the addresses' source
+                return (yield from self.finish(call, ToolResult.fail(source), "denied"))
             beyond = self._deletes_beyond_asked(call)
             if beyond:  # a held-out task at 2e1bee7: the drafts folder deleted for its empty files
                 return (yield from self.finish(call, ToolResult.fail(beyond), "denied"))
@@ -1313,6 +1340,12 @@ class CallRunner:
                        f"{'; '.join(map(repr, missing))}. The lines of {source} that name one: "
                        f"{listed_call(call, lines)}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            pulled = extraction_asked(s.task.goal, s.calls) if call.name == "write_file" else None
+            wrong = extraction_wrong(pulled, str(call.arguments.get("content", ""))) \
+                if pulled is not None and norm_path(str(call.arguments.get("path", ""))) == norm_path(pulled.output) \
+                else ""
+            if wrong:  # a held-out task at 11a1600: "Cy (cy@z.net)", "Reply to dan@w.io" written, ana@x.org left out
+                return (yield from self.finish(call, ToolResult.fail(f"Not run: {wrong}"), "denied"))
             removed = _removes_text(s.task.goal, call)
             if removed and call.name == "edit_file" and removed not in self._text_of(call.arguments.get("path")):
                 removed = ""  # not in the file: nothing to keep, the tool says so (a held-out task at 2e1bee7 was
@@ -1355,7 +1388,11 @@ class CallRunner:
                 query = self._query_to_copy()
                 ran = next((c for c in reversed(s.calls) if c.name == "table_query" and c.status == "done"
                             and not c.error and not (c.data or {}).get("repeat_of")), None)
-                if row:  # xlsx_total at 0417c73: the queried 389.90 written as 189.9, three times, then stuck
+                column, changed = self._percent_change_query()
+                if changed:  # a held-out task at 11a1600: 4.00 + 10% worked out by hand for prices_vat.csv
+                    msg += (f" For the new {column} values, call table_query with {changed}; its result shows the "
+                            "call that saves them.")
+                elif row:  # xlsx_total at 0417c73: the queried 389.90 written as 189.9, three times, then stuck
                     msg += f" The row the task asks for needs no number typed: {call_to_copy('xlsx_write', row)}."
                 elif ran is not None:  # told to run the query it had run
                     msg += (f" table_query at step {ran.step} gave numbers: write them as its result shows"
@@ -1830,7 +1867,8 @@ class CallRunner:
         from .evidence import ungrounded_words
 
         sources = [m.content for m in self.s.messages if m.role == "user" and m.kind in ("goal", "note")]
-        sources += [c.result for c in self.s.calls if c.status == "done" and not c.error and c.id != call.id]
+        sources += [c.result for c in self.s.calls if (c.status == "done" and not c.error or shown_for_model(c))
+                    and c.id != call.id]
         missing = ungrounded_words(str(call.arguments.get("fact", "")), sources)
         if not missing:
             return ""
@@ -2487,6 +2525,22 @@ class CallRunner:
                 break
         return args
 
+    def _writes_a_source(self, call: CallRecord) -> str:
+        """The refusal of a change to a file the goal only reads from, when the goal makes
+        other files and asks for no change in place (no add, edit, rename, delete, ...:
+        "Put all the email addresses in emails.txt into addresses.txt", "Merge a.csv and
+        b.csv into q1.csv"); "" otherwise. A held-out task at 11a1600: told that the task
+        adds, the model put blank lines into emails.txt."""
+        outputs, inputs = goal_files(self.s.task.goal)
+        path = norm_path(str(call.arguments.get("path", "")))
+        if call.arguments.get("output") and norm_path(str(call.arguments["output"])) != path:
+            return ""  # read from path, written to output
+        if not outputs or _IN_PLACE.search(self.s.task.goal) or path not in {norm_path(p) for p in inputs} \
+                or path in {norm_path(p) for p in outputs}:
+            return ""
+        return (f"Not run: the task takes what it needs from {path} and writes {', '.join(outputs)}; {path} stays as "
+                f"it is. Write {outputs[0]} with what you read instead.")
+
     def _deletes_beyond_asked(self, call: CallRecord) -> str:
         """The refusal of a ``delete`` of a folder holding the files of a kind the goal
         asks to delete ("the empty files in the drafts folder", :func:`written.files_to_delete`),
@@ -2594,9 +2648,11 @@ class CallRunner:
 
     def _number_sources(self, call: CallRecord) -> list[str]:
         """What a number written by ``call`` may come from: the user's words, every successful
-        result of this task, and the numbers its successful changes already wrote."""
+        result of this task (and each file a refusal read for the model), and the numbers its
+        successful changes already wrote."""
         sources = [m.content for m in self.s.messages if m.role == "user" and m.kind in ("goal", "note")]
-        sources += [c.result for c in self.s.calls if c.status == "done" and not c.error and c.id != call.id]
+        sources += [c.result for c in self.s.calls if (c.status == "done" and not c.error or shown_for_model(c))
+                    and c.id != call.id]
         sources += [json.dumps(c.arguments) for c in self.s.calls if c.status == "done" and not c.error
                     and c.id != call.id and (c.name in _TABLE_WRITES or c.name in _PROSE_WRITES)]
         return sources
@@ -3360,6 +3416,9 @@ _COPIES = re.compile(r"\b(cop(y|ies|ying)|duplicat\w*|back(ing)? up|backup)\b", 
 #: a goal that writes a file anew: its old lines need not stay
 _REWRITES = re.compile(r"\b(write|rewrite|re-write|create|make|summari[sz]e|shorten|translate|overwrite|empty|clear|"
                        r"replace\s+(?:the\s+)?(?:whole|content|contents|text))\b", re.IGNORECASE)
+#: a goal that changes a file where it is (beside what it makes): then any file it names may be written
+_IN_PLACE = re.compile(r"\b(add(?!ress)|append|insert|edit|chang|updat|modif|fix|correct|replac|renam|mov|delet|remov|"
+                       r"eras|sort|tidy|clean|mark|tick|cross|fill|rewrit|translat|format)\w*", re.IGNORECASE)
 _CHANGES_TEXT = re.compile(r"\b(chang|replac|edit|updat|fix|correct|rewrit|remov|delet|renam|modif|swap|turn)\w*",
                            re.IGNORECASE)
 
@@ -3563,8 +3622,8 @@ def _removes_text(goal: str, call: CallRecord) -> str:
     """The text an edit (``docx_replace`` or ``edit_file``) would take out of a file when
     the goal only asks to add ("Add a final paragraph ..."); "" otherwise, and when
     the edit keeps the old text (an insertion written as a replacement)."""
-    if not _ADDS.search(goal) or _CHANGES_TEXT.search(goal):
-        return ""
+    if not _ADDS.search(goal) or _CHANGES_TEXT.search(goal) or PERCENT_CHANGE.search(goal):
+        return ""  # "Add 10% VAT to every price" changes the prices (a held-out task at 11a1600)
     if call.name == "docx_replace":
         old, new = call.arguments.get("find"), call.arguments.get("replace")
     elif call.name == "edit_file":
@@ -3913,7 +3972,11 @@ def _example_sum(table: Any, goal: str) -> str:
     if order:  # a held-out task at b7b6dee: "Sort scores.csv by score from highest to lowest and save it as
         # ranked.csv" got the top row's query (LIMIT 1), and ranked.csv held one row of four
         return f"SELECT * FROM {table.name} ORDER BY {order[0]} {order[1]}"
-    filtered = _difference_query(table, goal) or _percent_query(table, goal) or _period_sum(table, goal) \
+    changed = percent_change(table, goal)
+    if changed:  # "Add 10% VAT to every price": each row's new value, not a share of the whole (a held-out task)
+        return changed[1]
+    filtered = column_change(table, goal) or _difference_query(table, goal) or _percent_query(table, goal) \
+        or _period_sum(table, goal) \
         or _value_count(table, goal) or _extreme_row(table, goal) \
         or _filtered_sum(table, goal) or _month_sum(table, goal) or _bounded_query(table, goal)
     if filtered:

@@ -386,10 +386,18 @@ _NOT_CHANGED = re.compile(r"\b(?:could ?n[o']t|cannot|can't|unable to|did ?n[o']
 
 def _results(calls: Sequence[CallRecord]) -> list[str]:
     """The data of this task's successful tool results (inside the fence, when fenced: a tool's own
-    hints after it are not data); repeats answered from the journal and the harness's calls aside."""
-    return [_data_of(c.result) for c in calls if c.status == "done" and not c.error and c.result
-            and not (c.data or {}).get("repeat_of") and c.name not in ("finish", "use_tools", "update_plan",
-                                                                       "ask_human")]
+    hints after it are not data), and of the files a refusal read for the model (``read_for_you``);
+    repeats answered from the journal and the harness's calls aside."""
+    return [_data_of(c.result) for c in calls if (c.status == "done" and not c.error or shown_for_model(c))
+            and c.result and not (c.data or {}).get("repeat_of")
+            and c.name not in ("finish", "use_tools", "update_plan", "ask_human")]
+
+
+def shown_for_model(call: CallRecord) -> bool:
+    """Whether ``call`` was refused with a file read for the model in its result (``read_for_you``): its data
+    is as seen as a read's. A held-out task at 11a1600: february.csv's amounts, shown so, were refused as
+    numbers no tool gave."""
+    return bool((call.data or {}).get("read_for_you"))
 
 
 def _ran(calls: Sequence[CallRecord]) -> set[str]:

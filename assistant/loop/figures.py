@@ -976,6 +976,35 @@ def _number_from_another_line(answer: str, ev: Evidence) -> str:
             f"which '{best[:90]}' is about; answer with the value the task asks for")
 
 
+#: a question for what is owed: "How much do I have to pay for invoice.pdf?", "what is the amount due?"
+_DUE_ASKED = re.compile(r"\bhow much\b[^?.!]*?\b(?:pay|owe|owed|due|payable)\b|\b(?:amount|balance|total)\s+"
+                        r"(?:due|owed|payable|to pay)\b", re.IGNORECASE)
+#: a document line stating what is owed ("Total due: 1,428.00 EUR", "Balance payable 90.00")
+_DUE_LINE = re.compile(r"\b(?:due|payable|owed|owing|to pay|balance)\b", re.IGNORECASE)
+
+
+def amount_due_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks how much is to be paid, a document this task read
+    states it on a line of its own ("Total due: 1,428.00 EUR": a word of owing and an
+    amount with cents), and the answer gives none of those lines' amounts but another
+    amount of the document ("" otherwise). A held-out task at 11a1600: "How much do I
+    have to pay for invoice.pdf, and by when?" was answered "228.00", the invoice's VAT."""
+    if not asks_only_a_question(ev.goal) or not _DUE_ASKED.search(ev.goal):
+        return ""
+    lines = [ln.strip() for c in ev.calls if c.name in _DOCUMENT_READS and c.status == "done" and not c.error
+             for ln in _data_of(c.result or "").splitlines()]
+    due = [ln for ln in lines if _DUE_LINE.search(ln) and _LINE_AMOUNT.search(ln)]
+    amounts = {normalise_number(a.replace(",", "")) for ln in lines for a in _LINE_AMOUNT.findall(ln)}
+    said = {normalise_number(n.replace(",", "")): n for n in re.findall(r"\d[\d,]*(?:\.\d+)?", answer)}
+    owed = {normalise_number(a.replace(",", "")) for ln in due for a in _LINE_AMOUNT.findall(ln)}
+    other = [n for plain, n in said.items() if plain in amounts]
+    if not due or owed & set(said) or not other:
+        return ""
+    return (f"the task asks how much is to be paid, and the answer gives {other[0]}, which is not "
+            f"the amount the document states as owed: '{due[0][:90]}'" + (f", '{due[1][:90]}'" if len(due) > 1 else "")
+            + "; answer with that amount")
+
+
 _SMALL_WORD = re.compile(r"[^\W\d_]{3,}")
 _FILLER_WORDS = frozenset("the and for are was its per eur usd gbp chf page pages sheet row rows".split())
 _FUNCTION_WORDS = frozenset("""according should would could somewhere anything something everything need needs have

@@ -42,8 +42,9 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
     _one_part_of_union, _one_sheet_of_many, average_not_queried, bounded_count_wrong, bounded_total_wrong, \
     comparison_wrong, difference_wrong, groups_left_out, nothing_subtracted, not_the_extreme_row, not_the_top_group, \
     one_group_for_all, one_part_named, percent_not_queried, rows_against_filter, sum_of_query_totals, \
-    subject_not_found, total_unsummed, document_sum_to_copy, document_total_wrong
+    subject_not_found, total_unsummed, document_sum_to_copy, document_total_wrong, amount_due_wrong
 from .dates_said import dates_in, day_count, not_the_first_date, unseen_dates
+from .extracted import extraction_asked, extraction_wrong
 from .named_files import _searched_too_little, file_problems, text_change, text_count, unread_inputs
 from .numbers import normalise_number
 from .period import line_to_answer, pages_answer, wrong_page, wrong_period
@@ -53,8 +54,8 @@ from .written import _changed_a_copy, _fewer_rows_than_asked, _files_left_to_del
     _states_no_number, _store_untouched, _heading_missing, _list_on_one_line, _points_not_as_asked, \
     _summary_not_shorter, _text_not_in_column, _typo_left, _wrote_unread_contents, _column_not_added, \
     _recipient_missing, _rows_not_from_source, _headings_not_as_asked, _names_not_of_value, _split_rows_wrong, \
-    _sorted_rows_wrong, _cell_left_unchanged, asked_count, row_to_add, store_goal, summary_too_long, total_said_wrong, \
-    wrong_end_time, wrong_event_day
+    _merged_rows_wrong, _sorted_rows_wrong, _cell_left_unchanged, asked_count, row_to_add, store_goal, \
+    summary_too_long, total_said_wrong, wrong_end_time, wrong_event_day
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "without_tool_asides", "store_goal", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
@@ -428,6 +429,46 @@ def _unanswered_part(goal: str, answer: str, results: Sequence[str] = ()) -> str
             q and not _PATH.fullmatch(q) and q.lower() not in goal.lower() for q in quoted):
         return ""
     return goal[m.start(1):m.end()].strip()[:80]
+
+
+#: a question asking when: "..., and by when?", "When does the lease end?", "on what date ...?"
+_ASKS_WHEN = re.compile(r"(?:^|[,;]\s*|\band\s+)(?:by\s+|until\s+|from\s+)?when\b|\b(?:on\s+)?(?:what|which)\s+"
+                        r"(?:date|day)\b", re.IGNORECASE)
+#: what says when: a month or weekday named, a clock time, a year, or a day word
+_SAYS_WHEN = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:mon|tues|wednes|thurs|fri|"
+                        r"satur|sun)day\b|\b(?:today|tomorrow|yesterday|tonight|week|month|year)\b|\b\d{1,2}[:.]\d{2}\b"
+                        r"|\b\d{1,2}\s*[ap]\.?m\b|\b(?:19|20)\d{2}\b|\b\d{1,2}[/.-]\d{1,2}\b", re.IGNORECASE)
+
+
+_WHEN_UNSAID = re.compile(r"\b(?:does|did|do|is|was)\s*(?:n[o']t|not)\s+(?:say|state|give|mention|show|list|specif\w*|"
+                          r"stated|given|mentioned|shown|listed)\b|\bno\s+(?:date|day|deadline|time)\b", re.IGNORECASE)
+
+
+def _unanswered_when(goal: str, answer: str, results: Sequence[str]) -> str:
+    """The doubt when the goal asks when (or by when, on what date) and the answer names
+    no date, day or time and does not say it was not found ("" otherwise), with the dates
+    the task's results hold. A held-out task at 11a1600: "How much do I have to pay for
+    invoice.pdf, and by when?" was answered "228.00"."""
+    if not _ASKS_WHEN.search(goal) or _SAYS_WHEN.search(answer) or _NOT_FOUND.search(answer) \
+            or _NOT_DONE.search(answer) or _WHEN_UNSAID.search(answer):
+        return ""
+    given = list(dict.fromkeys(d.text for r in results for d in dates_in(r)))
+    return ("the task asks when, and the answer gives no date; give the date the tools showed"
+            + (f" (the results hold {', '.join(given[:4])})" if given else ", or say plainly that none was found"))
+
+
+def _extraction_written_wrong(ev: Evidence) -> str:
+    """The doubt when the goal asks for all the email addresses (or links) of files in a
+    new text file (:func:`extraction_asked`) and the file this task wrote holds others,
+    misses some, or crowds them with other words ("" otherwise)."""
+    found = extraction_asked(ev.goal, ev.calls)
+    if found is None:
+        return ""
+    try:
+        text = (Path(ev.workspace) / found.output).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""  # not written: the output checks say so
+    return extraction_wrong(found, text)
 
 
 def _cut_search(answer: str, calls: Sequence[CallRecord]) -> str:
@@ -826,6 +867,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         unanswered = _unanswered_part(ev.goal, answer, _results(ev.calls))
         if unanswered:  # pdf_page_count at 462ec82: the page count, and no word of the title asked for too
             out.append(f"the task also asks {unanswered!r}, and the answer does not say it; answer every part")
+        when = _unanswered_when(ev.goal, answer, _results(ev.calls))
+        if when:
+            out.append(when)
         figure = _unanswered_figure(ev.goal, answer)
         if figure:  # a held-out task at 8d09a0b: the unpaid invoices listed right, what they add up to left out
             out.append(f"the task also asks {figure!r}, and the answer gives no figure; give it as a tool gave it"
@@ -931,7 +975,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                                                     _list_on_one_line, _typo_left, _column_not_added,
                                                     _recipient_missing, _rows_not_from_source,
                                                     _headings_not_as_asked, _names_not_of_value,
-                                                    _split_rows_wrong, _sorted_rows_wrong,
+                                                    _split_rows_wrong, _sorted_rows_wrong, _merged_rows_wrong,
                                                     _cell_left_unchanged)) if p]
     cannot = undoable_verb(ev.goal, ev.tool_names)
     if cannot and _undoable_said_done(answer, cannot):
@@ -965,7 +1009,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     unread = _wrote_unread_contents(ev) if changed else ""
     if unread:  # files_merge_todos at 36d1140: the folder listing written as the merged lines
         out.append(unread)
-    other_line = _number_from_another_line(answer, ev) or subject_not_found(answer, ev)
+    other_line = amount_due_wrong(answer, ev) or _number_from_another_line(answer, ev) or subject_not_found(answer, ev)
     if other_line:  # docx_lookup at 36d1140: the deposit's 2,900 for "how much is the monthly rent"
         out.append(other_line)
     many = _many_numbers_for_one(answer, ev)
@@ -974,6 +1018,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     copy = _changed_a_copy(ev) if changed else ""
     if copy:
         out.append(copy)
+    pulled = _extraction_written_wrong(ev) if changed else ""
+    if pulled:  # a held-out task at 11a1600: addresses.txt with "Reply to dan@w.io", ana@x.org left out
+        out.append(pulled)
     total = total_said_wrong(answer, ev)
     if total:  # xlsx_total at 8459f99: "The total amount is 201.40.", one item's sum, the column's 389.9
         out.append(total)

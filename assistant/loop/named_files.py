@@ -740,10 +740,9 @@ def text_count(goal: str, workspace: str | Path) -> Tally | None:
         if path.stat().st_size > 5_000_000:
             return None
         if path.suffix.lower() == ".docx":
-            from tools.office.docx_read import docx_to_text
+            from tools.office.docx_read import docx_paragraphs
 
-            text = re.sub(r"^\[p\d+\] ?", "", docx_to_text(path.read_bytes(), path.name, changes="accepted")[0],
-                          flags=re.MULTILINE)
+            text = "\n\n".join(t for _, t in docx_paragraphs(path.read_bytes(), path.name))  # a paragraph each
         else:
             text = path.read_text(encoding="utf-8", errors="replace")
     except Exception:  # noqa: BLE001 - a missing or unreadable file is another check's business
@@ -769,9 +768,9 @@ def _document_text(path: Path, *, lower: bool = True) -> str | None:
         if path.stat().st_size > 5_000_000:
             return None
         if path.suffix.lower() == ".docx":
-            from tools.office.docx_read import docx_to_text
+            from tools.office.docx_read import docx_paragraphs
 
-            text = docx_to_text(path.read_bytes(), path.name, changes="accepted")[0]
+            text = "\n".join(t for _, t in docx_paragraphs(path.read_bytes(), path.name))
         else:
             text = path.read_text(encoding="utf-8", errors="replace")
     except Exception:  # noqa: BLE001 - a missing or broken file is reported by the checks that look for it
@@ -821,10 +820,9 @@ def change_places(path: Path, old: str, new: str) -> list[tuple[int, str]]:
     that holds ``old`` or ``new``; [] when it cannot be read."""
     try:
         if path.suffix.lower() == ".docx":
-            from tools.office.docx_read import docx_to_text
+            from tools.office.docx_read import docx_paragraphs
 
-            text = docx_to_text(path.read_bytes(), path.name, changes="accepted")[0]
-            parts = [(int(m.group(1)), m.group(2)) for m in re.finditer(r"^\[p(\d+)\] (.*)$", text, re.MULTILINE)]
+            parts = docx_paragraphs(path.read_bytes(), path.name)
         else:
             parts = list(enumerate(path.read_text(encoding="utf-8").splitlines(), 1))
     except Exception:  # noqa: BLE001 - a file that cannot be read is another check's business

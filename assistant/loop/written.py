@@ -22,11 +22,12 @@ from .evidence import _CELL_NUMBER, _FENCED, _FENCE_LINE, _HIGHEST, _LOWEST, _MU
 from .answer_form import _result_rows, answer_to_copy
 from .dates_said import dates_in
 from .recap import call_to_copy
-from .table_goal import goal_value, sort_order, split_outputs
+from .table_goal import MERGED, goal_value, merge_query, sort_order, split_outputs
 
 __all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "total_said_wrong", "goal_columns",
            "summary_too_long", "summary_lacks", "summary_points", "store_goal", "SORT_BY_TYPE", "goal_folder",
-           "asked_count", "asked_texts", "wrong_end_time", "column_to_add", "column_cells", "files_to_delete"]
+           "asked_count", "asked_texts", "wrong_end_time", "column_to_add", "column_cells", "files_to_delete",
+           "merge_of_goal"]
 
 
 _SUMMARY = re.compile(r"\bsummar(y|ise|ize|ies)\b", re.IGNORECASE)
@@ -475,6 +476,50 @@ def _split_rows_wrong(ev: Evidence) -> str:
             held = f"holds {','.join(stray)!r}, no such row" if stray is not None else f"holds {len(rows)}"
             return (f"{out} is to hold the {len(own)} rows of {ins[0]} whose {column} is {value!r}, and it {held}; "
                     f"{call_to_copy('table_query', {'sql': query})}, then write the rows it returns to {out}")
+    return ""
+
+
+def merge_of_goal(goal: str, workspace: str | Path) -> tuple[list[str], str, str] | None:
+    """``(inputs, output, sql)`` when ``goal`` merges two or more table files it names
+    (each one table) into one table file it names (:func:`table_goal.merge_query`);
+    None otherwise."""
+    if not MERGED.search(goal):
+        return None
+    outputs, inputs = goal_files(goal)
+    tabular = (".csv", ".tsv", ".xlsx")
+    outs = [o for o in outputs if o.lower().endswith(tabular)]
+    ins = [i for i in inputs if i.lower().endswith(tabular)]
+    if len(outs) != 1 or len(ins) < 2:
+        return None
+    from .figures import _file_tables
+
+    tables = [_file_tables(workspace, i) for i in ins]
+    sql = merge_query([t[0] for t in tables], goal) if all(len(t) == 1 for t in tables) else None
+    return (ins, outs[0], sql) if sql else None
+
+
+def _merged_rows_wrong(ev: Evidence) -> str:
+    """The doubt when the goal merges table files into one (:func:`merge_of_goal`) and
+    the file this task wrote lacks a row of one of them ("" otherwise), with the query
+    that puts them together. A held-out task at 11a1600 saved January's rows alone as
+    q1.csv, "merged" from january.csv and february.csv."""
+    merge = merge_of_goal(ev.goal, ev.workspace)
+    if merge is None or norm_path(merge[1]) not in {norm_path(w) for w in ev.written}:
+        return ""
+    ins, out, sql = merge
+    root = Path(ev.workspace)
+
+    def rows(rel: str) -> list[tuple[str, ...]]:
+        cells = [tuple(_cell_text(v) for v in r) for _, rs in table_cells(root / rel) for r in rs]
+        return [r for r in cells[1:] if any(r)]  # below the header
+
+    held = rows(out)
+    for rel in ins:
+        lost = [r for r in rows(rel) if r not in held]
+        if lost:
+            return (f"{out} is to hold the rows of {', '.join(ins)}, and it lacks {len(lost)} of {rel} (e.g. "
+                    f"{','.join(lost[0])!r}); {call_to_copy('table_query', {'sql': sql})}, then write all the rows "
+                    f"it returns to {out}")
     return ""
 
 
@@ -1727,13 +1772,16 @@ def _changed_a_copy(ev: Evidence) -> str:
         return ""
     outputs, inputs = goal_files(ev.goal)
     touched = {norm_path(p) for p in ev.touched}
+    named = {norm_path(p) for p in outputs}
     root = Path(ev.workspace)
     for rel in inputs:
         stem = Path(rel).stem.lower()
         if rel in outputs or norm_path(rel) in touched or not (root / rel).is_file():
             continue
+        # a copy the goal names is the file it asks for (a held-out task at 11a1600: "Add 10% VAT to every price in
+        # prices.csv and save the result as prices_vat.csv" was told to change prices.csv itself)
         copies = sorted(p for p in touched if Path(p).stem.lower().startswith(stem) and p != norm_path(rel)
-                        and Path(p).suffix.lower() == Path(rel).suffix.lower())
+                        and Path(p).suffix.lower() == Path(rel).suffix.lower() and p not in named)
         if copies:
             return (f"the task asks to change {rel}, but this task left it as it was and wrote {copies[0]} instead; "
                     f"make the change in {rel} itself (leave out output)")
