@@ -250,6 +250,12 @@ def test_files_the_answer_names_must_exist_unless_it_says_they_are_missing(tmp_p
     assert _problems(tmp_path, "tidy up", "I found the top customers in `notes.md` and saved them to `top3.csv`.",
                      [read], touched=["top3.csv"]) == []
     assert _problems(tmp_path, "tidy up", "I saved top3.csv from notes.md.", [read], touched=["top3.csv"]) == []
+    # a held-out task at 01fd56e: "I added 10% VAT to every price in prices.csv and saved the result as
+    # prices_vat.csv.", the goal's own words, doubted as saying prices.csv was written
+    assert _problems(tmp_path, "tidy up", "I added 10% to every price in notes.md and saved the result as top3.csv.",
+                     [read], touched=["top3.csv"]) == []
+    assert _problems(tmp_path, "tidy up", "I wrote notes.md and saved it to top3.csv.", [read], touched=["top3.csv"]) == \
+        ["the answer says notes.md was written, but this task did not write it"]
     assert _problems(tmp_path, "tidy up", "I read top3.csv and wrote notes.md.", [read], touched=["top3.csv"]) == \
         ["the answer says notes.md was written, but this task did not write it"]
     assert _problems(tmp_path, "tidy up", "Done: `notes.md` has been updated.", [read]) == \

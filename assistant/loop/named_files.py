@@ -565,7 +565,8 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
             # new" (cut there): a file named after "from" is where the data came from, never the file written
             claimed = None
         if claimed and nxt is not None and _touched(nxt[1], touched) and not _touched(rel, touched) \
-                and _INTO_NEXT.fullmatch(answer[pos + len(rel):nxt[0]]):
+                and (_INTO_NEXT.fullmatch(answer[pos + len(rel):nxt[0]])
+                     or _RESULT_INTO_NEXT.fullmatch(answer[pos + len(rel):nxt[0]])):
             # csv_to_xlsx at 80595a7: "I wrote the contacts.csv file into a new Excel file named contacts.xlsx": the
             # file written into (or converted to, saved as) is the one written; the file before it is the source
             claimed = None
@@ -692,6 +693,13 @@ _COMPARES = re.compile(r"\b(first|last|earliest|latest|soonest|next|oldest|newes
 # (docx_summarise at 21c8a9e: "The summary of the report `report.docx` has been created in `summary.docx`.")
 _INTO_NEXT = re.compile(r"(?![^\n]*\b(?:and|then|also)\b)[^\n.!?;]{0,60}?\b(?:into|to|as|(?:created|made|saved|"
                         r"written|stored|placed|put)\s+in)\b[^\n.!?;]{0,40}", re.IGNORECASE)
+
+
+#: "... every price in prices.csv and saved the result as prices_vat.csv": the result saved in the next file (a
+#: held-out task at 01fd56e, the goal's own words said back, was doubted as saying prices.csv was written, twice)
+_RESULT_INTO_NEXT = re.compile(r"[`'\"]?\s*,?\s+and\s+(?:then\s+)?(?:saved|wrote|written|stored|put|exported)\s+(?:the\s+|"
+                               r"this\s+|that\s+|all\s+)?(?:results?|output|new\s+\w+)\s+(?:as|to|in|into)\s+"
+                               r"(?:(?:a|the)\s+(?:new\s+)?(?:\w+\s+)?file\s+(?:called\s+|named\s+)?)?[`'\"]?", re.IGNORECASE)
 
 
 # "change the notice period in clause 2 from 30 days to 60 days": the old and the new text
