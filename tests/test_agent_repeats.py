@@ -3698,3 +3698,28 @@ def test_files_merged_into_one_get_the_union_query_and_a_merge_lacking_rows_is_d
     assert isinstance(events[-1], Finished), events[-1].reason
     assert (ws / "q1.csv").read_text().splitlines()[1:] == ["2026-01-05,30", "2026-01-20,45", "2026-02-03,12",
                                                             "2026-02-28,60"]
+
+
+def test_a_change_of_letter_case_of_a_file_s_lines_gets_the_file_to_write_and_is_checked(assistant_home, tmp_path):
+    """A held-out task at a8fdd03: "Capitalise the first letter of every line in list.txt." sent an empty edit twice,
+    then answered "The first line of list.txt is milk." and finished with the file as it was. The read gives the
+    file with its lines so changed; an answer leaving the file as it was is doubted with that write."""
+    from assistant.loop.named_files import cased_lines
+
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="list.txt"), "The first line of list.txt is milk.",
+        call("write_file", path="list.txt", content="Milk\nBread\n- eggs and ham\n"), "Done.",
+        call("write_file", path="list.txt", content="Milk\nBread\n- Eggs and ham\n"), "Capitalised every line."])
+    (ws / "list.txt").write_text("milk\nbread\n- eggs and ham\n")
+    events = list(agent.run("Capitalise the first letter of every line in list.txt.", workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    copy = json.dumps({"path": "list.txt", "content": "Milk\nBread\n- Eggs and ham\n"})
+    assert read.endswith(f"Hint: list.txt with each line's first letter a capital, to write back: call write_file with "
+                         f"{copy}"), read
+    doubts = [e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check")]
+    assert len(doubts) == 2 and all(f"does not hold that now; call write_file with {copy}" in d for d in doubts)
+    assert isinstance(events[-1], Finished) and (ws / "list.txt").read_text() == "Milk\nBread\n- Eggs and ham\n"
+    assert cased_lines("Make every name in names.txt uppercase.", "Ana\nben\n") == ("in upper case", "ANA\nBEN\n")
+    assert cased_lines("Capitalise every word in titles.txt.", "the old man\n")[1] == "The Old Man\n"
+    assert cased_lines("Capitalise every line in list.txt.", "Milk\n") is None  # so already

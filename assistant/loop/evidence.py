@@ -368,7 +368,8 @@ _NOT_FOUND = re.compile(r"\b(not (found|present|there|listed|mentioned)|no (such
 
 _MUST_CHANGE = re.compile(
     r"(^|[.,;:]\s+)\W*(please\s+)?(creat|writ|sav|add|append|insert|edit|chang|updat|modif|replac|renam|mov|cop(y|ies)|delet|"
-    r"remov|sort|organi[sz]|convert|export|merg|combin|split|schedul|book|put|remember|tick|cross off|check off"
+    r"remov|sort|organi[sz]|convert|export|merg|combin|split|schedul|book|put|remember|tick|cross off|check off|"
+    r"capitali[sz]"
     # "Mark call the bank as done" (a held-out task at 1de0702 answered with the harness's hint), not "Mark's ..."
     r"|mark(?=\s[^.?!]{1,80}\bas\s+(?:done|complete|completed|finished|paid|read)\b))\w*\b", re.IGNORECASE)
 _NOT_DONE = re.compile(r"\b(could ?n[o']t|cannot|can't|unable|did ?n[o']t|not able|not (done|possible|found))\b",

@@ -591,7 +591,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     if missed:
         out.append(missed)
     undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev) \
-        or _item_not_added(ev) or _lines_not_removed(ev) or _claims_file_holds(answer, ev)
+        or _item_not_added(ev) or _lines_not_removed(ev) or _case_not_changed(ev) or _claims_file_holds(answer, ev)
     if undone:
         out.append(undone)
     pick = _better_pick(answer, ev) if not out else ""
@@ -968,6 +968,66 @@ def lines_to_remove(goal: str, text: str) -> tuple[str, str, list[str]] | None:
     if not held or len(held) > 3:
         return None
     return m.group("file"), what, held
+
+
+#: a change of letter case of a text file's lines: "Capitalise the first letter of every line in list.txt",
+#: "Make all the names in names.txt uppercase", "Put every line of todo.md in lower case"
+_CASE_ASKED = re.compile(r"\b(?P<cap>capitali[sz]e|capitali[sz]ing)\b(?P<words>[^.?!]{0,40}\b(?:every|each|all)\s+"
+                         r"(?:the\s+)?words?\b)?|\b(?P<upper>upper[\s-]?case|all\s+caps|capital\s+letters)\b|"
+                         r"\b(?P<lower>lower[\s-]?case|small\s+letters)\b|\b(?P<title>title[\s-]?case)\b",
+                         re.IGNORECASE)
+_TEXT_FILES = (".txt", ".md", ".csv")
+
+
+def cased_lines(goal: str, text: str) -> tuple[str, str] | None:
+    """``(how, text)`` when ``goal`` asks to change the letter case of the lines of a text
+    file and ``text`` is that file's: the first letter of each line made a capital
+    ("capitalise"), of each word ("capitalise every word", "title case"), or every
+    letter upper or lower case; None otherwise, and when nothing would change. A
+    held-out task at a8fdd03: "Capitalise the first letter of every line in list.txt."
+    sent an empty edit twice, then answered "The first line of list.txt is milk."."""
+    m = _CASE_ASKED.search(goal)
+    if m is None:
+        return None
+    if m.group("upper"):
+        how, change = "in upper case", str.upper
+    elif m.group("lower"):
+        how, change = "in lower case", str.lower
+    elif m.group("title") or m.group("words"):
+        how, change = "with each word's first letter a capital", \
+            (lambda ln: re.sub(r"(?<![\w'])([^\W\d_])", lambda w: w.group(1).upper(), ln))
+    else:
+        how, change = "with each line's first letter a capital", \
+            (lambda ln: re.sub(r"^(\W*)([^\W\d_])", lambda w: w.group(1) + w.group(2).upper(), ln))
+    lines = text.splitlines()
+    cased = "\n".join(change(ln) for ln in lines) + ("\n" if text.endswith("\n") else "")
+    return (how, cased) if cased != text else None
+
+
+def case_change_asked(goal: str) -> str:
+    """The one text file (.txt, .md, .csv) a goal that changes letter case names ("" otherwise)."""
+    files = [f for f in goal_files(goal)[1] if f.lower().endswith(_TEXT_FILES)]
+    return files[0] if _CASE_ASKED.search(goal) and len(files) == 1 else ""
+
+
+def _case_not_changed(ev: Evidence) -> str:
+    """A doubt when the goal changes the letter case of a text file's lines
+    (:func:`cased_lines`, on the text this task first read) and the file does not hold
+    that now ("" otherwise), with the write that makes it so."""
+    rel = case_change_asked(ev.goal)
+    before = original_text(rel, ev.calls) if rel else None
+    asked = cased_lines(ev.goal, before + "\n") if before is not None else None
+    if asked is None:
+        return ""
+    try:
+        now = (Path(ev.workspace) / rel).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    how, want = asked
+    if now.rstrip("\n") == want.rstrip("\n"):
+        return ""
+    return (f"the task asks for the lines of {rel} {how}, and {rel} does not hold that now; "
+            f"{call_to_copy('write_file', {'path': rel, 'content': want})}")
 
 
 def original_text(rel: str, calls: Sequence[CallRecord]) -> str | None:
