@@ -52,7 +52,7 @@ from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked
     column_sum, column_to_add, csv_row_to_add, files_to_delete, goal_columns, goal_folder, headings_asked, \
     headings_text, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
     leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, same_cell_value, table_cells, typo_asked, \
-    merge_of_goal
+    merge_of_goal, csv_column_text
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -796,6 +796,12 @@ class CallRunner:
         write of it ("" otherwise). A held-out task at 2e1bee7 queried the products
         right, then spent ten steps putting them under the table and in a sheet."""
         path = str(call.arguments.get("path", ""))
+        if not result.error and call.name in ("read_file", "csv_read") and path.lower().endswith(".csv") \
+                and self.registry.get("write_file") is not None:
+            text = csv_column_text(self.s.task.goal, self.s.task.workspace, path)
+            args = {"path": path, "content": text}
+            return f"Hint: the column the task asks for, worked out as it says: {call_to_copy('write_file', args)}" \
+                if text else ""
         if result.error or call.name not in ("xlsx_info", "xlsx_read") or not column_to_add(self.s.task.goal) \
                 or self.registry.get("xlsx_write") is None or any(
                 c.name.startswith("xlsx_") and c.risk in ("write", "destructive") and c.status == "done"

@@ -27,7 +27,7 @@ from .table_goal import MERGED, goal_value, merge_query, sort_order, split_outpu
 __all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "total_said_wrong", "goal_columns",
            "summary_too_long", "summary_lacks", "summary_points", "store_goal", "SORT_BY_TYPE", "goal_folder",
            "asked_count", "asked_texts", "wrong_end_time", "column_to_add", "column_cells", "files_to_delete",
-           "merge_of_goal"]
+           "merge_of_goal", "csv_column_text"]
 
 
 _SUMMARY = re.compile(r"\bsummar(y|ise|ize|ies)\b", re.IGNORECASE)
@@ -773,6 +773,8 @@ _COLUMN_TO_ADD = re.compile(
     r"\b(?:add|insert|append|put|create|make)\w*\s+(?:a|an|the|one)\s+(?:new\s+)?"
     r"(?:column\s+(?:called|named|titled|headed)\s+[\"'\u201c]?(?P<a>[A-Za-z][\w-]*(?:\s[A-Za-z][\w-]*)?)"
     r"|column\s+[\"'\u201c](?P<b>[^\"'\u201d]{1,30})[\"'\u201d]"
+    # "Add a column Total to orders.csv" (a held-out task at a8fdd03): a capitalised name right after "column"
+    r"|column\s+(?!(?-i:[A-Z]{1,2})\b)(?P<d>(?-i:[A-Z])[\w-]*)(?=\s+(?:to|in|into|with|that|which|for|of|on)\b|\s*[,.;:]|$)"
     r"|[\"'\u201c]?(?P<c>[A-Za-z][\w-]*(?:\s[A-Za-z][\w-]*)?)[\"'\u201d]?\s+column\b(?!\s+(?-i:[A-Z]{1,2})\b))",
     re.IGNORECASE)
 _LINK_WORDS = {"to", "in", "into", "for", "with", "of", "that", "which", "on", "at", "from", "and", "the"}
@@ -787,7 +789,7 @@ def column_to_add(goal: str) -> str:
     """The name of the column ``goal`` asks to add to a table: "Add a Total column to
     sales.xlsx" -> "Total", 'add a column called "Net"' -> "Net"; "" when it asks none."""
     for m in _COLUMN_TO_ADD.finditer(goal):
-        words = (m.group("a") or m.group("b") or m.group("c") or "").split()
+        words = (m.group("a") or m.group("b") or m.group("c") or m.group("d") or "").split()
         if m.group("a") and len(words) > 1 and words[-1].lower() in _LINK_WORDS:  # "called Net to x.xlsx"
             words = words[:-1]
         name = " ".join(words)
@@ -888,6 +890,48 @@ def column_cells(goal: str, workspace: str | Path, path: str,
     return None
 
 
+def csv_column_text(goal: str, workspace: str | Path, path: str) -> str | None:
+    """The text of CSV file ``path`` with the column ``goal`` asks to add
+    (:func:`column_to_add`) worked out from the "A times B" it spells, each value with
+    as many decimals as its operands have ("1.50" times 3 is "4.50"), as the last
+    column (or in the column of that name, when there is one); None when the goal asks
+    no such column, spells no operation, or the file cannot be read or has a row
+    without both numbers. A held-out task at a8fdd03: "Add a column Total to orders.csv
+    with qty times price." ran a GROUP BY query that failed three times."""
+    name = column_to_add(goal)
+    if not name or not path.lower().endswith(".csv"):
+        return None
+    import csv
+    import io
+
+    try:
+        rows = [r for r in csv.reader(io.StringIO((Path(workspace) / path).read_text(encoding="utf-8-sig"))) if r]
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return None
+    if len(rows) < 2:
+        return None
+    header = [h.strip().lower() for h in rows[0]]
+    spelled = _spelled_operation(goal, header)
+    if spelled is None:
+        return None
+    at = header.index(name.lower()) if name.lower() in header else len(header)
+    out = [rows[0][:at] + [name] + rows[0][at + 1:]]
+    for row in rows[1:]:
+        a, b = (_number(row[k]) if k < len(row) else None for k in spelled[:2])
+        if a is None or b is None:
+            return None
+        try:
+            value = spelled[2](a, b)
+        except ZeroDivisionError:
+            return None
+        places = max(len(row[k].strip().partition(".")[2]) for k in spelled[:2])
+        shown = f"{value:.{places}f}" if places else (str(int(value)) if float(value).is_integer() else f"{value:g}")
+        out.append(row[:at] + [""] * (at - len(row)) + [shown] + row[at + 1:])
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(out)
+    return buf.getvalue()
+
+
 def _column_not_added(ev: Evidence) -> str:
     """The doubt when the goal asks to add a column to a workbook it names and the
     table's header row lacks it, or (the goal spelling how to work it out) a row's
@@ -897,6 +941,10 @@ def _column_not_added(ev: Evidence) -> str:
         return ""
     for rel in dict.fromkeys(sum(goal_files(ev.goal), [])):
         path = Path(ev.workspace) / rel
+        want = csv_column_text(ev.goal, ev.workspace, rel) if path.is_file() else None
+        if want is not None and want.splitlines() != path.read_text(encoding="utf-8-sig").splitlines():
+            return (f"the task asks for a {name} column in {rel}, worked out as it says, and {rel} does not hold it; "
+                    f"{call_to_copy('write_file', {'path': rel, 'content': want})}")
         if not rel.lower().endswith(".xlsx") or not path.is_file():
             continue
         args = column_cells(ev.goal, ev.workspace, rel)
