@@ -2362,6 +2362,20 @@ def test_values_for_a_subject_no_result_mentions_are_doubted_unless_the_answer_n
     # one March row's amount for the month's spending: a total no tool added up
     assert any(p.startswith("the task asks for a total, and the answer's numbers were not added up by a tool")
                for p in got), got
+    # a value a query worked out is that query's answer, not a row's: a held-out task at 01015b4, "What is the average
+    # order amount per customer in sales.csv?", was told no result mentions "order" for the query's 20 (Ana's average),
+    # beside the doubt that mattered (the other customers left out); the model read the file again and was handed off
+    (tmp_path / "sales.csv").write_text("x")
+    sales = _done("read_file", "sales.csv (utf-8, 4 lines)\n     1\tcustomer,amount\n     2\tAna,10\n     3\tAna,30\n"
+                  "     4\tAna,20\n     5\tCy,7", path="sales.csv")
+    avg = _done("table_query", "2 rows:\ncustomer | avg(amount)\n---------+------------\nAna      |          20\n"
+                "Cy       |           7", sql="SELECT customer, AVG(amount) FROM sales GROUP BY customer")
+    per = Evidence("What is the average order amount per customer in sales.csv?", tmp_path, calls=[sales, avg],
+                   tool_names=[*TOOLS, "table_query"])
+    got = finish_problems("The average order amount per customer in sales.csv is 20.", per)
+    assert not any("which no result of this task mentions" in p for p in got), got
+    unqueried = Evidence(per.goal, tmp_path, calls=[sales], tool_names=[*TOOLS, "table_query"])
+    assert finish_problems("The average order amount per customer in sales.csv is 20.", unqueried)  # a row's 20
     water = Evidence("When is the water bill due? It's in bills.pdf.", tmp_path, calls=[read], tool_names=TOOLS)
     assert finish_problems("The water bill is due on 2026-12-15.", water) == []
     # a comparison word is no subject (a held-out task at 85f391b: the right answer handed off as about no "cheaper")
