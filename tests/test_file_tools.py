@@ -706,3 +706,36 @@ def test_edit_file_replaces_every_occurrence_when_asked(ctx: ToolContext) -> Non
     r = call(ctx, "edit_file", path="readme.md", old_text="recieve", new_text="receive", replace_all=True)
     assert not r.error and "2 occurrences" in r.text
     assert (root / "readme.md").read_text() == "You will receive an email.\nAfter you receive it, click.\n"
+
+
+def test_rename_many_puts_a_prefix_before_names_and_keeps_to_the_prefix_the_user_asks(ctx: ToolContext) -> None:
+    """A held-out task at 01015b4: "Rename every .txt file in the reports folder so that its name starts with
+    2026_." sent find ".txt", replace "2026_" (refused: the extension lost), then find ".txt", replace "2026_.txt",
+    as that refusal said: feb.txt became feb2026_.txt, and the task was answered done."""
+    root = Path(ctx.workspace.root)
+    (root / "reports").mkdir()
+    for name in ("jan.txt", "feb.txt", "notes.md"):
+        (root / "reports" / name).write_text(name)
+    ctx.user_words = ["Rename every .txt file in the reports folder so that its name starts with 2026_."]
+    for find, replace in ((".txt", "2026_"), (".txt", "2026_.txt")):
+        out = call(ctx, "rename_many", folder="reports", find=find, replace=replace)
+        assert out.error and "the task asks that the names start with '2026_'" in out.text, out.text
+        assert 'call rename_many with {"folder": "reports", "prefix": "2026_", "pattern": "*.txt"}' in out.text
+    assert sorted(p.name for p in (root / "reports").iterdir()) == ["feb.txt", "jan.txt", "notes.md"]
+    out = call(ctx, "rename_many", folder="reports", prefix="2026_", pattern="*.txt")
+    assert not out.error, out.text
+    assert sorted(p.name for p in (root / "reports").iterdir()) == ["2026_feb.txt", "2026_jan.txt", "notes.md"]
+    out = call(ctx, "rename_many", folder="reports", prefix="2026_", pattern="*.txt")  # done already: nothing to do
+    assert out.error and "nothing was renamed" in out.text
+    assert call(ctx, "rename_many", folder="reports").error  # neither find nor prefix
+    # a rename the user asks for that gives the prefix is not refused
+    ctx.user_words = ["Rename the files named like draft-a.md to 2026_a.md so the names start with 2026_"]
+    (root / "draft-a.md").write_text("x")
+    assert not call(ctx, "rename_many", find="draft-", replace="2026_").error
+    assert (root / "2026_a.md").exists()
+    # a prefix to pick files by is kept by the renames of such files
+    from tools.files.writing import prefix_asked
+    assert prefix_asked(["Rename the files whose names start with IMG_ so they end in .jpg"]) == "IMG_"
+    assert prefix_asked(["Add the prefix old_ to every file in inbox."]) == "old_"
+    assert prefix_asked(["Prefix each file in inbox with v2-."]) == "v2-"
+    assert prefix_asked(["Delete the file names.txt."]) == ""

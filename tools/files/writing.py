@@ -628,9 +628,30 @@ def _copy_matching(ws: Workspace, params: CopyParams) -> ToolResult:
 
 class RenameManyParams(BaseModel):
     folder: str = Field(".", description="Folder whose files are renamed (its subfolders are left alone).")
-    find: str = Field(min_length=1, description="Text in the file names to replace.")
+    find: str = Field("", description="Text in the file names to replace.")
     replace: str = Field("", description="What that text becomes in each name.")
     pattern: str = Field("*", description="Only names matching this wildcard (* any text, ? one character).")
+    prefix: str = Field("", description="Text put before each name (2026_: jan.txt -> 2026_jan.txt); with no find, "
+                                        "each name matching pattern only gets it.")
+
+
+#: a goal asking that names begin with a text: "rename every .txt file ... so that its name starts with 2026_",
+#: "add the prefix old_ to ...", "prefix each file with v2-" (the text may end a sentence: "2026_.")
+PREFIX_ASKED = re.compile(
+    r"\bnames?\s+(?:starts?|begins?)\s+with\s+[`'\"]?(?P<a>[\w.-]+?)[`'\"]?(?=[.,;!?]?(?:\s|$))"
+    r"|\badd(?:ing)?\s+(?:the\s+)?prefix\s+[`'\"]?(?P<b>[\w.-]+?)[`'\"]?(?=[.,;!?]?(?:\s|$))"
+    r"|\bprefix\s+(?:each|every|all|the)\b[^.]{0,40}?\bwith\s+[`'\"]?(?P<c>[\w.-]+?)[`'\"]?(?=[.,;!?]?(?:\s|$))",
+    re.IGNORECASE)
+
+
+def prefix_asked(user_words: Sequence[str]) -> str:
+    """The text the user asks every name to begin with ("2026_" in "... so that its name
+    starts with 2026_."), "" when the user's words ask none."""
+    for text in user_words:
+        m = PREFIX_ASKED.search(text)
+        if m:
+            return next(g for g in m.groups() if g)
+    return ""
 
 
 @tool("rename_many", risk=RiskClass.DESTRUCTIVE)
@@ -639,6 +660,9 @@ def rename_many(ctx: ToolContext, params: RenameManyParams) -> ToolResult:
     import fnmatch
 
     ws = workspace_of(ctx)
+    if not params.find and not params.prefix:
+        raise ToolError("give find (the text in the names to replace) or prefix (the text to put before each name).")
+    asked = prefix_asked(ctx.user_words)
     with sandboxed():
         if not ws.is_dir(params.folder):
             raise ToolError(f"{params.folder} is not a folder; give the folder whose files to rename."
@@ -647,8 +671,22 @@ def rename_many(ctx: ToolContext, params: RenameManyParams) -> ToolResult:
         plan = []
         for path in names:
             head, _, name = path.rpartition("/")
-            new = _renamed(name, params.find, params.replace)
+            new = _renamed(name, params.find, params.replace) if params.find else name
+            if new is not None and params.prefix and not new.startswith(params.prefix):
+                new = params.prefix + new
+            if new == name:
+                new = None
             if new and fnmatch.fnmatchcase(name.casefold(), params.pattern.casefold()):
+                if asked and not new.startswith(asked) and not name.startswith(asked):
+                    # a held-out task at 01015b4: "... so that its name starts with 2026_" sent find ".txt",
+                    # replace "2026_", then (told to keep the extension) "2026_.txt": feb.txt -> feb2026_.txt
+                    ext = os.path.splitext(name)[1]
+                    which = params.pattern if params.pattern != "*" else (
+                        f"*{ext}" if ext and params.find.casefold() == ext.casefold() else "*")
+                    args = json.dumps({"folder": params.folder, "prefix": asked, "pattern": which})
+                    raise ToolError(f"the task asks that the names start with {asked!r}, and {name!r} would become "
+                                    f"{new!r}; nothing was renamed. To put {asked!r} before each name, call "
+                                    f"rename_many with {args}.")
                 if "/" in new or not new.strip(". "):
                     into = (" rename_many keeps files in their folder; to move files into a folder, call move with a "
                             "wildcard src (inbox/*.pdf) and the folder as dest.") if "/" in new else ""
@@ -664,6 +702,9 @@ def rename_many(ctx: ToolContext, params: RenameManyParams) -> ToolResult:
                     raise ToolError(f"{name!r} would become {new!r}, losing its extension (its file type); nothing "
                                     f"was renamed. {how}")
                 plan.append((path, f"{head}/{new}" if head else new))
+        if not plan and not params.find:
+            raise ToolError(f"no file name in {params.folder} matches {params.pattern!r} without starting with "
+                            f"{params.prefix!r} already; nothing was renamed. list_dir shows the names.")
         if not plan:
             raise ToolError(f"no file name in {params.folder} holds {params.find!r}"
                             + (f" and matches {params.pattern!r}" if params.pattern != "*" else "")
