@@ -4746,3 +4746,30 @@ def test_a_typo_left_in_the_file_is_doubted(tmp_path):
     assert "readme.md still holds 'recieve' (line 3: \"After you recieve it, click.\"); fix every one: call " \
            "edit_file with old_text 'recieve', new_text its right spelling and replace_all true" in got, got
     assert problems("# Setup\nYou will receive an email.\nAfter you receive it, click.\n") == []
+
+
+def test_the_pdf_with_the_most_pages_is_the_one_the_results_show(tmp_path):
+    """A held-out task at 01015b4: "Which PDF in this folder has the most pages?" ran pdf_info on a.pdf (2 pages),
+    b.pdf (4) and c.pdf (1), then answered "The PDF with the most pages is /ws/a.pdf, which has 2 pages.", done."""
+    info = []
+    for name, pages in (("a.pdf", 2), ("b.pdf", 4), ("c.pdf", 1)):
+        (tmp_path / name).write_bytes(b"%PDF")
+        info.append(_done("pdf_info", f"<<UNTRUSTED 1 source={tmp_path}/{name}>>\n{tmp_path}/{name}:\npages: {pages}\n"
+                          "encrypted: False\n<<END_UNTRUSTED 1>>", path=f"{tmp_path}/{name}"))
+    goal = "Which PDF in this folder has the most pages?"
+    ev = Evidence(goal, tmp_path, calls=info, tool_names=TOOLS)
+    got = finish_problems(f"The PDF with the most pages is {tmp_path}/a.pdf, which has 2 pages.", ev)
+    assert any(p.startswith("the answer does not name the PDF with the most pages: this task's results show b.pdf 4, "
+                            "a.pdf 2, c.pdf 1 pages") and 'the answer to copy: "b.pdf has the most pages (4)."' in p
+               for p in got), got
+    assert finish_problems("b.pdf has the most pages (4).", ev) == []
+    assert finish_problems(f"{tmp_path}/b.pdf, with 4 pages.", ev) == []
+    assert any("the PDF with the most pages" in p for p in finish_problems("a.pdf and b.pdf.", ev))
+    fewest = Evidence("Which of the PDFs has the fewest pages?", tmp_path, calls=info, tool_names=TOOLS)
+    assert finish_problems("c.pdf has only 1 page.", fewest) == []
+    assert any('"c.pdf has the fewest pages (1)."' in p for p in finish_problems("b.pdf (4 pages).", fewest))
+    # pdf_read's own line says the count too
+    read = [_done("pdf_read", f"{tmp_path}/{n}: {k} pages.\n--- page 1 ---\nx", path=n) for n, k in (("a.pdf", 2),
+                                                                                                    ("b.pdf", 4))]
+    assert any("b.pdf 4, a.pdf 2 pages" in p for p in finish_problems(
+        "a.pdf has the most pages.", Evidence(goal, tmp_path, calls=read, tool_names=TOOLS)))

@@ -976,6 +976,44 @@ def _number_from_another_line(answer: str, ev: Evidence) -> str:
             f"which '{best[:90]}' is about; answer with the value the task asks for")
 
 
+#: a question for the file with the most or the fewest pages: "Which PDF in this folder has the most pages?"
+_PAGES_EXTREME = re.compile(r"\bwhich\b[^?.!]{0,60}?\b(?:most|fewest|least|highest number of|lowest number of|more|"
+                            r"fewer)\s+pages\b|\b(?:longest|shortest)\b[^?.!]{0,20}?\b(?:pdf|document|file)\b",
+                            re.IGNORECASE)
+#: a PDF's page count as pdf_info ("/ws/a.pdf:\npages: 2") and pdf_read ("/ws/a.pdf: 2 pages.") show it
+_PAGE_COUNT = re.compile(r"^(?P<path>[^\n]+?\.pdf):\s*(?:\n\s*pages:\s*(?P<a>\d+)|(?P<b>\d+)\s+pages?\b)",
+                         re.IGNORECASE | re.MULTILINE)
+
+
+def most_pages_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks which PDF has the most (or the fewest) pages and
+    the answer does not name the one this task's pdf_info or pdf_read results show
+    with the most (fewest) pages, or names another beside it ("" otherwise, and when
+    two PDFs tie). A held-out task at 01015b4: "Which PDF in this folder has the most
+    pages?" read a.pdf (2 pages), b.pdf (4) and c.pdf (1), and answered a.pdf."""
+    m = _PAGES_EXTREME.search(ev.goal)
+    if m is None or not asks_only_a_question(ev.goal):
+        return ""
+    counts: dict[str, int] = {}
+    for c in ev.calls:
+        if c.name in ("pdf_info", "pdf_read") and c.status == "done" and not c.error:
+            for hit in _PAGE_COUNT.finditer(_data_of(c.result or "")):
+                name = hit.group("path").strip().replace("\\", "/").rpartition("/")[2]
+                counts[name] = int(hit.group("a") or hit.group("b"))
+    if len(counts) < 2:
+        return ""
+    low = bool(re.search(r"\b(?:fewest|least|lowest|fewer|shortest)\b", m.group(0), re.IGNORECASE))
+    best = (min if low else max)(counts.values())
+    winners = [n for n, k in counts.items() if k == best]
+    named = [n for n in counts if re.search(rf"(?<![\w.-]){re.escape(n)}(?![\w-])", answer, re.IGNORECASE)]
+    if len(winners) > 1 or named == winners:
+        return ""
+    seen = ", ".join(f"{n} {k}" for n, k in sorted(counts.items(), key=lambda kv: -kv[1]))
+    word = "fewest" if low else "most"
+    return (f"the answer does not name the PDF with the {word} pages: this task's results show {seen} pages; "
+            f"answer with that file, e.g. the answer to copy: \"{winners[0]} has the {word} pages ({best}).\"")
+
+
 #: a question for what is owed: "How much do I have to pay for invoice.pdf?", "what is the amount due?"
 _DUE_ASKED = re.compile(r"\bhow much\b[^?.!]*?\b(?:pay|owe|owed|due|payable)\b|\b(?:amount|balance|total)\s+"
                         r"(?:due|owed|payable|to pay)\b", re.IGNORECASE)
