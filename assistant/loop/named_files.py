@@ -1019,15 +1019,22 @@ def _case_not_changed(ev: Evidence) -> str:
     asked = cased_lines(ev.goal, before + "\n") if before is not None else None
     if asked is None:
         return ""
-    try:
-        now = (Path(ev.workspace) / rel).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+    now = _text_now(ev, rel)
+    if now is None:
         return ""
     how, want = asked
     if now.rstrip("\n") == want.rstrip("\n"):
         return ""
     return (f"the task asks for the lines of {rel} {how}, and {rel} does not hold that now; "
             f"{call_to_copy('write_file', {'path': rel, 'content': want})}")
+
+
+def _text_now(ev: Evidence, rel: str) -> str | None:
+    """The text workspace file ``rel`` holds now, None when it cannot be read as UTF-8."""
+    try:
+        return (Path(ev.workspace) / rel).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def original_text(rel: str, calls: Sequence[CallRecord]) -> str | None:
@@ -1055,9 +1062,8 @@ def _lines_not_removed(ev: Evidence) -> str:
     asked = lines_to_remove(ev.goal, before) if before is not None else None
     if asked is None:
         return ""
-    try:
-        now = (Path(ev.workspace) / rel).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+    now = _text_now(ev, rel)
+    if now is None:
         return ""
     _, what, held = asked
     want = [ln for ln in before.splitlines() if ln not in held]
