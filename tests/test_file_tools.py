@@ -722,8 +722,10 @@ def test_rename_many_puts_a_prefix_before_names_and_keeps_to_the_prefix_the_user
         assert out.error and "the task asks that the names start with '2026_'" in out.text, out.text
         assert 'call rename_many with {"folder": "reports", "prefix": "2026_", "pattern": "*.txt"}' in out.text
     assert sorted(p.name for p in (root / "reports").iterdir()) == ["feb.txt", "jan.txt", "notes.md"]
-    out = call(ctx, "rename_many", folder="reports", prefix="2026_", pattern="*.txt")
-    assert not out.error, out.text
+    # at 9a1aa10 the call to copy came back without its pattern, and reports/notes.md was renamed too: the one
+    # type of file the user names is the pattern when none is given
+    out = call(ctx, "rename_many", folder="reports", prefix="2026_")
+    assert not out.error and "Only the .txt files, as the task asks (pattern '*.txt')." in out.text, out.text
     assert sorted(p.name for p in (root / "reports").iterdir()) == ["2026_feb.txt", "2026_jan.txt", "notes.md"]
     out = call(ctx, "rename_many", folder="reports", prefix="2026_", pattern="*.txt")  # done already: nothing to do
     assert out.error and "nothing was renamed" in out.text
@@ -739,3 +741,8 @@ def test_rename_many_puts_a_prefix_before_names_and_keeps_to_the_prefix_the_user
     assert prefix_asked(["Add the prefix old_ to every file in inbox."]) == "old_"
     assert prefix_asked(["Prefix each file in inbox with v2-."]) == "v2-"
     assert prefix_asked(["Delete the file names.txt."]) == ""
+    from tools.files.writing import type_asked
+    assert type_asked(["Rename all the PDF files in inbox"]) == ".pdf"
+    assert type_asked(["Rename every .txt file and every .md file"]) == ""  # two types: no one pattern
+    assert type_asked(["Rename the two files"]) == ""
+    assert type_asked(["Sort all the files in inbox into folders"]) == ""

