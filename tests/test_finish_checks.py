@@ -4768,7 +4768,16 @@ def test_the_pdf_with_the_most_pages_is_the_one_the_results_show(tmp_path):
     fewest = Evidence("Which of the PDFs has the fewest pages?", tmp_path, calls=info, tool_names=TOOLS)
     assert finish_problems("c.pdf has only 1 page.", fewest) == []
     assert any('"c.pdf has the fewest pages (1)."' in p for p in finish_problems("b.pdf (4 pages).", fewest))
+    # at 9a1aa10: pdf_info on the folder (refused) twice, then "b.pdf with 1.4 KB of content": no count seen
+    blind = finish_problems("The PDF with the most pages in this folder is b.pdf with 1.4 KB of content.",
+                            Evidence(goal, tmp_path, calls=[], tool_names=TOOLS))
+    assert any(p.startswith("the task asks which PDF has the most or fewest pages, and this task has not seen the "
+                            "page count of a.pdf, b.pdf, c.pdf; call pdf_info with {\"path\": \"a.pdf\"}")
+               for p in blind), blind
+    some = finish_problems("b.pdf", Evidence(goal, tmp_path, calls=info[1:], tool_names=TOOLS))
+    assert any("has not seen the page count of a.pdf; call pdf_info" in p for p in some), some
     # pdf_read's own line says the count too
+    (tmp_path / "c.pdf").unlink()
     read = [_done("pdf_read", f"{tmp_path}/{n}: {k} pages.\n--- page 1 ---\nx", path=n) for n, k in (("a.pdf", 2),
                                                                                                     ("b.pdf", 4))]
     assert any("b.pdf 4, a.pdf 2 pages" in p for p in finish_problems(

