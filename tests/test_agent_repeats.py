@@ -3745,3 +3745,19 @@ def test_a_column_worked_out_in_a_csv_file_gets_the_file_to_write_and_is_checked
     assert ("the task asks for a Total column in orders.csv, worked out as it says, and orders.csv does not hold it; "
             f"call write_file with {copy}") in doubt, doubt
     assert isinstance(events[-1], Finished) and (ws / "orders.csv").read_text().endswith("Pad,2,4.25,8.50\n")
+
+
+def test_a_read_that_gives_the_dates_the_goal_counts_between_gives_the_count(assistant_home, tmp_path):
+    """A held-out task at 9a1aa10: "How many days are there between the start date and the end date in
+    project.txt?" read the file, then grepped for "start", "end" and "owner" for eight steps, answered "3 days" and
+    was handed off (the count came only with the doubt)."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [call("read_file", path="project.txt"),
+                                                                "44 days, from 2 March 2026 to 15 April 2026."])
+    (ws / "project.txt").write_text("Project Falcon\nStart date: 2026-03-02\nEnd date: 2026-04-15\nOwner: Rita\n")
+    events = list(agent.run("How many days are there between the start date and the end date in project.txt?",
+                            workspace=ws))
+    store.close()
+    read = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert read.result.endswith('Note: the harness counted the days; the answer to copy: "44 days, from 2 March 2026 '
+                                'to 15 April 2026."'), read.result
+    assert isinstance(events[-1], Finished)

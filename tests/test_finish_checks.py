@@ -4387,6 +4387,9 @@ def test_days_between_two_dates_are_counted_by_the_harness(tmp_path):
     assert any(p.startswith("the task asks how many days, and the answer does not give the count; from 11 January "
                             "2027 (project.md: \"Start date: 2027-01-11\") to 26 March 2027 (project.md: \"End date: "
                             "2027-03-26\") is 74 days") for p in got), got
+    # at 9a1aa10 "3 days" came back after such a doubt, which had nothing to copy
+    assert any(p.endswith('answer with that count, e.g. the answer to copy: "74 days, from 11 January 2027 to 26 '
+                          'March 2027."') for p in got), got
     for right in ("There are 74 days between the start date (2027-01-11) and the end date (2027-03-26).",
                   "75 days, counting both the first and the last day."):
         assert finish_problems(right, ev) == [], right

@@ -31,7 +31,7 @@ from .answer_form import answer_to_copy
 from .ending import touched_paths
 from .evidence import NOT_READING, _LOWEST, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, \
     norm_path, number_problems, result_gist, shown_for_model
-from .dates_said import clock_times, dates_in
+from .dates_said import clock_times, dates_in, day_count_answer
 from .figures import AVERAGE, TABLE_FILES, compared_tables, document_sum, statistic_of
 from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, number_column, \
     row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
@@ -218,7 +218,7 @@ class CallRunner:
         hint = self._next_split_hint(call, result) or self._sheet_totals_hint(call, result) \
             or self._column_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
             or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) or self._case_hint(call, result) \
-            or self._count_hint(call, result) \
+            or self._count_hint(call, result) or self._days_hint(call, result) \
             or self._cannot_hint(call, result) or self._edit_hint(call, result) or self._tick_hint(call, result) \
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
             or self._csv_row_hint(call, result) or self._headings_hint(call, result) or self._item_hint(call, result) \
@@ -744,6 +744,17 @@ class CallRunner:
         if tally is None or norm_path(str(call.arguments.get("path", ""))) != norm_path(tally.path):
             return ""
         return f"Note: the harness counted; {answer_to_copy(tally.said + '.')}"
+
+    def _days_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The count of days the goal asks between two dates of the files read, counted by
+        the harness (:func:`dates_said.day_count_answer`), after a read that gives the
+        second date ("" otherwise)."""
+        if result.error or call.name not in ("read_file", "docx_read", "pdf_read", "grep"):
+            return ""
+        reads = [(str(c.arguments.get("path", "")), c.result or "") for c in self.s.calls
+                 if c.status == "done" and not c.error and c.id != call.id and (c.risk or "read") == "read"]
+        said = day_count_answer(self.s.task.goal, [*reads, (str(call.arguments.get("path", "")), result.text)])
+        return f"Note: the harness counted the days; {answer_to_copy(said)}" if said else ""
 
     def _sorted_lines_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``write_file`` call that writes a text file the goal asks to sort

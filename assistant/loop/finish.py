@@ -44,7 +44,7 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
     one_group_for_all, one_part_named, percent_not_queried, rows_against_filter, sum_of_query_totals, \
     subject_not_found, total_unsummed, document_sum_to_copy, document_total_wrong, amount_due_wrong, \
     most_pages_wrong
-from .dates_said import dates_in, day_count, not_the_first_date, unseen_dates
+from .dates_said import dates_in, day_count, day_count_answer, not_the_first_date, unseen_dates
 from .extracted import extraction_asked, extraction_wrong
 from .named_files import _searched_too_little, file_problems, text_change, text_count, unread_inputs
 from .numbers import normalise_number
@@ -942,9 +942,10 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     counted = day_count(ev.goal, reads.items())
     if counted and not {str(counted[0]), str(counted[0] + 1)} & set(_numbers(_without_dates(answer))):
         # project.md (a held-out task) at a43d469: "2 days" (a line number) from 2027-01-11 to 2027-03-26
+        copy = answer_to_copy(day_count_answer(ev.goal, reads.items()))
         out.append(f"the task asks how many days, and the answer does not give the count; {counted[1]} is "
                    f"{counted[0]} days (the harness counted them; {counted[0] + 1} counting both the first and the "
-                   "last day): answer with that count")
+                   f"last day): answer with that count, e.g. {copy}")
     tally = text_count(ev.goal, ev.workspace)
     if tally and str(tally.count) not in _numbers(answer):
         # a held-out task at 2e1bee7: "How many words are in essay.txt?" (17) answered "7"
