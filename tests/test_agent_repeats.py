@@ -3761,3 +3761,20 @@ def test_a_read_that_gives_the_dates_the_goal_counts_between_gives_the_count(ass
     assert read.result.endswith('Note: the harness counted the days; the answer to copy: "44 days, from 2 March 2026 '
                                 'to 15 April 2026."'), read.result
     assert isinstance(events[-1], Finished)
+
+
+def test_a_read_of_the_file_the_goal_asks_a_copy_of_gives_the_copy_call(assistant_home, tmp_path):
+    """A held-out task at 9a1aa10: "Make a copy of report.docx called report_backup.docx." read the document, sent
+    docx_create on report_backup.docx with blocks it could not give, then asked the user which blocks to write."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="notes.txt"), call("copy", src="notes.txt", dest="notes-old.txt"),
+        "notes-old.txt is a copy of notes.txt."])
+    (ws / "notes.txt").write_text("Buy milk\nCall Ana\n")
+    events = list(agent.run("Make a copy of notes.txt called notes-old.txt.", workspace=ws))
+    store.close()
+    done = [e for e in events if isinstance(e, ToolCallFinished)]
+    hint = ('Note: to make notes-old.txt a copy of notes.txt, call copy with {"src": "notes.txt", "dest": '
+            '"notes-old.txt"}')
+    assert done[0].result.endswith(hint), done[0].result
+    assert (ws / "notes-old.txt").read_text() == "Buy milk\nCall Ana\n"
+    assert isinstance(events[-1], Finished)
