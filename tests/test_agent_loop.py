@@ -1944,3 +1944,39 @@ def test_a_tool_sees_the_files_the_goal_takes_the_work_from_as_sources(tmp_path)
     assert len(seen) == 1 and len(seen[0]) == 1, seen
     assert 'Follow-up: "Quote review" next Friday at 11am.' in seen[0][0] and "UNTRUSTED" not in seen[0][0]
     assert "Monday" not in seen[0][0]
+
+
+def test_a_repeated_ranking_query_and_the_users_own_question_give_its_top_row_to_copy(tmp_path):
+    """A held-out task at 9a1aa10: "Which customer in orders.xlsx spent the most in total, and how much?" queried the
+    totals per customer, highest first (Nordwind 380), ran the query again, then asked the user the same question
+    twice; nothing it was told had the answer in it."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    goal = "Which customer in orders.csv spent the most in total, and how much?"
+    sql = "SELECT customer, SUM(total) FROM orders GROUP BY customer ORDER BY 2 DESC"
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("table_query", sql=sql), call("table_query", sql=sql), call("ask_human", question=goal),
+        "Nordwind 380.00."], [*FILE_TOOLS, *TABLE_TOOLS, ASK_HUMAN], approve="all", preread=False)
+    (ws / "orders.csv").write_text("order,customer,total\n1,Nordwind,120\n2,Alba,340.5\n3,Nordwind,260\n")
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    first, again, asked = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert not first.error and again.result.endswith(
+        'If it answers the task, give your final answer now; otherwise take a different next step. If its row answers '
+        'it, the answer to copy: "Nordwind 380.0."'), again.result
+    assert asked.error and asked.result.endswith('If the query\'s row answers it, the answer to copy: "Nordwind '
+                                                 '380.0."'), asked.result
+    assert isinstance(events[-1], Finished)
+    from assistant.loop.answer_form import query_answer_to_copy
+    from assistant.state.models import CallRecord
+
+    def queried(q):
+        return [CallRecord(id="s1c0", step=1, turn_seq=1, name="table_query", arguments={"sql": q}, status="done",
+                           result="2 rows:\ncustomer | sum(total)\n---------+-----------\nAlba | 350.5\nCy | 99.9")]
+    assert query_answer_to_copy("Which customer spent the least?", queried(sql.replace(" DESC", ""))) == \
+        'the answer to copy: "Alba 350.5."'  # lowest first: ascending
+    assert query_answer_to_copy("Which customer spent the least?", queried(sql)) == ""  # highest first
+    assert query_answer_to_copy("What did each customer spend?", queried(sql)) == ""  # all rows are the answer
+    assert query_answer_to_copy("Write the top customer into top.txt.", queried(sql)) == ""  # not a question

@@ -22,7 +22,8 @@ from model.parsing_failed import looks_like_failed_call, unknown_json_tool
 from tools.untrusted import FENCE_NOTICE
 
 from ..state.models import CallRecord
-from .evidence import _FENCED, _FENCE_LINE, Evidence, _ran, _results, asks_only_a_question, goal_files, norm_path
+from .evidence import _FENCED, _FENCE_LINE, _HIGHEST, _LOWEST, Evidence, _ran, _results, asks_only_a_question, \
+    goal_files, norm_path
 from .verify import VACUOUS_NEXT
 
 __all__ = ["markup_problem", "without_tool_asides", "echoes_harness", "ANSWER_TO_COPY", "CANNED_REFUSAL",
@@ -370,6 +371,29 @@ def _newest_query_rows(ev: Evidence) -> list[list[str]]:
     query = next((c for c in reversed(ev.calls) if c.name == "table_query" and c.status == "done" and not c.error
                   and c.result and not (c.data or {}).get("repeat_of")), None)
     return _result_rows(query.result) if query is not None else []
+
+
+def query_answer_to_copy(goal: str, calls: Sequence[CallRecord]) -> str:
+    """``the answer to copy: "..."`` from the newest ``table_query`` of a task that only
+    asks a question: its one row, or its first row when the goal asks for the highest
+    (lowest) and the query is ordered so; "" otherwise. A held-out task at 9a1aa10:
+    "Which customer in orders.xlsx spent the most in total, and how much?" queried the
+    totals per customer, highest first, then ran the query again and asked the user
+    the same question twice."""
+    if not asks_only_a_question(goal):
+        return ""
+    query = next((c for c in reversed(calls) if c.name == "table_query" and c.status == "done" and not c.error
+                  and c.result and not (c.data or {}).get("repeat_of")), None)
+    rows = _result_rows(query.result or "") if query is not None else []
+    if not rows:
+        return ""
+    sql = str(query.arguments.get("sql", "")) if query is not None else ""
+    order = re.search(r"\border\s+by\b(?P<by>.*)$", sql, re.IGNORECASE | re.DOTALL)
+    desc = bool(order and re.search(r"\bdesc\b", order.group("by"), re.IGNORECASE))
+    high, low = _HIGHEST.search(goal), _LOWEST.search(goal)
+    if len(rows) > 1 and not (order and ((high and not low and desc) or (low and not high and not desc))):
+        return ""
+    return answer_to_copy(" ".join(c for c in rows[0] if c) + ".")
 
 
 def rows_named_to_copy(answer: str, ev: Evidence) -> str:

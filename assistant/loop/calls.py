@@ -27,7 +27,7 @@ from ..events import ApprovalRequested, Event, ToolCallFinished, ToolCallStarted
 from ..state.models import CallRecord, ChangeEntry
 from ..state.session import TaskSession
 from .ambiguity import AMBIGUOUS_KEY, EDITS_EXISTING, ambiguous_target
-from .answer_form import answer_to_copy
+from .answer_form import answer_to_copy, query_answer_to_copy
 from .ending import touched_paths
 from .evidence import NOT_READING, _LOWEST, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, \
     norm_path, number_problems, result_gist, shown_for_model
@@ -1535,6 +1535,8 @@ class CallRunner:
             msg = self._with_pending("Not asked: that is the user's own request, word for word; they are waiting for "
                                      "you to do it. Work it out from what the tools showed (or with another tool), "
                                      "then answer.")
+            found = query_answer_to_copy(s.task.goal, s.calls)
+            msg = f"{msg} If the query's row answers it, {found}" if found and "\n" not in msg else msg
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))  # pdf_find_figure
         tally = text_count(s.task.goal, s.task.workspace) if question else None
         if tally is not None:  # a held-out task at ae69254: the count given after the read, then "Please specify the
@@ -2039,8 +2041,10 @@ class CallRunner:
             return (f"Not run again: this exact {earlier.name} call already ran at step {earlier.step} and its result "
                     f"is {where}. Not read yet: {', '.join(unread)}; {reader_hint(unread[0])}")
         step = self.next_step()
+        found = query_answer_to_copy(self.s.task.goal, self.s.calls) if earlier.name == "table_query" else ""
         then = f" The plan's next step: {step}" if step else (
-            " If it answers the task, give your final answer now; otherwise take a different next step.")
+            " If it answers the task, give your final answer now; otherwise take a different next step."
+            + (f" If its row answers it, {found}" if found else ""))
         save = self._save_hint(earlier.data or {}, str(earlier.arguments.get("sql", ""))) \
             if earlier.name == "table_query" else ""
         if save:  # csv_top_customers at 42e28a8: told "give your final answer now", top3.csv never written
