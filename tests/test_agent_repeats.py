@@ -240,6 +240,10 @@ def test_a_change_to_the_file_itself_needs_a_read_only_when_it_brings_its_own_co
     ("Can you email Jonas?", False),
     ("Should I email the draft to Ann, and what is her address?", True),
     ("What is Ann's address? Then email her the draft.", False),
+    # a held-out task at a367559: "emails" in the file's name counted as a change, and edit_file on it ran
+    ("How many times does the word refund appear in emails.txt?", True),
+    ("Which lines of updates/notes.md mention Bo?", True),
+    ("Can you email the file emails.txt to Bo?", False),
 ])
 def test_which_goals_are_only_questions(goal, question):
     from assistant.loop.finish import asks_only_a_question

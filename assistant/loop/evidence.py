@@ -270,9 +270,16 @@ def asks_only_a_question(goal: str) -> bool:
     ("do I have to reply") is the user's, not a change asked for. Generous on purpose:
     a goal that might ask for a change is never counted as a question. A 1.5B model overwrote the lease
     it was asked "How much is the monthly rent in lease.docx?" with its answer."""
+    # a change word inside a file's name is no change asked for (a held-out task at a367559: "How many times does the
+    # word refund appear in emails.txt?" counted "emails" as one, and edit_file on emails.txt was not refused)
+    names = [m.span() for m in _FILE_NAME_IN_GOAL.finditer(goal)]
     return ("?" in goal or bool(_LOOK_UP.match(goal))) and not _REQUEST.search(goal) and not any(
         not _THEIR_OWN.search(goal, 0, m.start()) and not _A_NOUN.search(goal, 0, m.start())
+        and not any(a <= m.start() < b for a, b in names)
         for m in _CHANGE.finditer(goal))
+
+
+_FILE_NAME_IN_GOAL = re.compile(r"[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{0,4}\b")
 
 
 #: a change word used as a noun: "Jonas's email address", "the draft", "my notes" (a held-out task at b3ff053:
