@@ -722,6 +722,12 @@ def test_rename_many_puts_a_prefix_before_names_and_keeps_to_the_prefix_the_user
         assert out.error and "the task asks that the names start with '2026_'" in out.text, out.text
         assert 'call rename_many with {"folder": "reports", "prefix": "2026_", "pattern": "*.txt"}' in out.text
     assert sorted(p.name for p in (root / "reports").iterdir()) == ["feb.txt", "jan.txt", "notes.md"]
+    # at a2a0843: find "\\.txt" (a regular expression) matched nothing, and the hint told it to move the files into
+    # folders by type; it did, five times over (reports/txt/txt/...)
+    out = call(ctx, "rename_many", folder="reports", find="\\.txt", replace="_2026")
+    assert out.error and out.text.endswith("To put '2026_' before each name, as the task asks, call rename_many with "
+                                           '{"folder": "reports", "prefix": "2026_", "pattern": "*.txt"}.'), out.text
+    assert "call move" not in out.text
     # at 9a1aa10 the call to copy came back without its pattern, and reports/notes.md was renamed too: the one
     # type of file the user names is the pattern when none is given
     out = call(ctx, "rename_many", folder="reports", prefix="2026_")

