@@ -631,8 +631,7 @@ class RenameManyParams(BaseModel):
     find: str = Field("", description="Text in the file names to replace.")
     replace: str = Field("", description="What that text becomes in each name.")
     pattern: str = Field("*", description="Only names matching this wildcard (* any text, ? one character).")
-    prefix: str = Field("", description="Text put before each name (2026_: jan.txt -> 2026_jan.txt); with no find, "
-                                        "each name matching pattern only gets it.")
+    prefix: str = Field("", description="Text put before each name.")
 
 
 #: a goal asking that names begin with a text: "rename every .txt file ... so that its name starts with 2026_",
