@@ -1541,6 +1541,46 @@ def test_a_csv_to_convert_gets_the_xlsx_write_call_to_copy(tmp_path):
     store.close()
 
 
+def test_a_conversion_with_a_total_row_gets_from_csv_then_the_total_row_to_copy(tmp_path):
+    """A held-out task (MG) at a367559: "Turn data.csv into ... data.xlsx with a total row at the bottom for qty":
+    the read's hint was a GROUP BY query, whose rows (price lost) were saved as data.xlsx, and "added a total row"
+    answered. The read gives the from_csv call, the write of the GROUP BY rows the from_csv call again, the
+    conversion the total row to copy; the copied calls make the workbook the task asks for."""
+    from agent_helpers import scripted_agent
+    from assistant.events import Finished
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    import openpyxl
+
+    goal = "Turn data.csv into an Excel file data.xlsx with a total row at the bottom for qty."
+    cells = [{"cell": "A5", "value": "Total"}, {"cell": "B5", "value": "=SUM(B2:B4)"}]
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="data.csv"),
+        call("xlsx_write", path="data.xlsx", rows=json.dumps([["item", "sum(qty)"], ["Pen", 3], ["Pad", 2], ["Ink", 1]])),
+        call("xlsx_write", path="data.xlsx", from_csv="data.csv", replace_data=True),
+        call("xlsx_write", path="data.xlsx", cells=json.dumps(cells)), "Wrote data.xlsx with a total row for qty."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "data.csv").write_text("item,qty,price\nPen,3,1.20\nPad,2,3.50\nInk,1,7.00\n")
+    events = list(agent.run(goal, workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    assert "table_query" not in calls[0].result, calls[0].result
+    assert calls[0].result.endswith('call xlsx_write with {"path": "data.xlsx", "from_csv": "data.csv"} The total '
+                                    'row goes under them after.'), calls[0].result
+    again = '{"path": "data.xlsx", "from_csv": "data.csv", "replace_data": true}'
+    assert "lacks columns of data.csv" in calls[1].result and again in calls[1].result, calls[1].result
+    assert calls[2].result.endswith(f"Note: the task asks for a total row; to add it under the data, call xlsx_write "
+                                    f"with {json.dumps({'path': 'data.xlsx', 'cells': cells, 'sheet': 'Sheet'})}."), \
+        calls[2].result
+    assert "total row" not in calls[3].result.split("saved data.xlsx", 1)[1], calls[3].result  # done: no more advice
+    assert isinstance(events[-1], Finished), events[-1]
+    rows = [list(r) for r in openpyxl.load_workbook(ws / "data.xlsx").active.iter_rows(values_only=True)]
+    assert rows == [["item", "qty", "price"], ["Pen", 3, 1.2], ["Pad", 2, 3.5], ["Ink", 1, 7], ["Total", "=SUM(B2:B4)",
+                                                                                              None]], rows
+    store.close()
+
+
 def test_a_budget_pause_after_a_refused_answer_says_why_it_was_refused(tmp_path):
     """A plain answer refused on the step budget's last turn left a budget pause that said only "step budget
     reached": the user never learnt the answer was doubted, nor why."""

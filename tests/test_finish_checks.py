@@ -3149,6 +3149,61 @@ def test_one_row_per_group_must_name_every_group_of_the_source(tmp_path):
     assert not any("one row per" in p for p in problems), problems
 
 
+def test_a_total_row_asked_in_words_must_be_written_under_the_converted_table(tmp_path):
+    """A held-out task (MG) at a367559: "Turn data.csv into an Excel file data.xlsx with a total row at the bottom for
+    qty": data.xlsx written from a GROUP BY query (item and sum(qty), price lost), no total row, and the answer said
+    a total row was added. The lost columns are doubted first (the from_csv call), then the missing total row (the
+    cells to copy), and a workbook that ends in the row passes."""
+    import openpyxl
+
+    (tmp_path / "data.csv").write_text("item,qty,price\nPen,3,1.20\nPad,2,3.50\nInk,1,7.00\n")
+    goal = "Turn data.csv into an Excel file data.xlsx with a total row at the bottom for qty."
+    answer = "I converted data.csv to data.xlsx, adding a total row at the bottom with the sum of quantities."
+    write = _done("xlsx_write", "set 8 cells", path="data.xlsx")
+    write.risk = "write"
+
+    def save(rows):
+        wb = openpyxl.Workbook()
+        for row in rows:
+            wb.active.append(row)
+        wb.save(tmp_path / "data.xlsx")
+        return _problems(tmp_path, goal, answer, [write], touched=["data.xlsx"], files=())
+
+    problems = save([["item", "sum(qty)"], ["Pen", 3], ["Pad", 2], ["Ink", 1]])
+    assert any("data.xlsx's header lacks data.csv's columns 'qty', 'price'" in p and
+               '{"path": "data.xlsx", "from_csv": "data.csv", "replace_data": true}' in p for p in problems), problems
+    assert not any("total row" in p for p in problems), problems  # one call at a time: the columns first
+    table = [["item", "qty", "price"], ["Pen", 3, 1.2], ["Pad", 2, 3.5], ["Ink", 1, 7.0]]
+    problems = save(table)
+    cells = '[{"cell": "A5", "value": "Total"}, {"cell": "B5", "value": "=SUM(B2:B4)"}]'
+    assert any(p.startswith("the task asks for a total row") and cells in p for p in problems), problems
+    assert not any("lacks" in p for p in problems), problems
+    assert not [p for p in save([*table, ["Total", "=SUM(B2:B4)", None]]) if "total row" in p]
+    assert not [p for p in save([*table, ["Total", 6, None]]) if "total row" in p]  # the sum as a number
+    problems = save([*table, ["Total", 5, None]])  # a wrong sum: that row is the one to write
+    assert any('{"cell": "B5", "value": "=SUM(B2:B4)"}' in p and '"A5"' not in p for p in problems), problems
+
+
+def test_a_total_row_with_no_column_named_sums_each_number_column(tmp_path):
+    """"with a total row" naming no column: every column of numbers gets its =SUM; a goal that quotes its own
+    texts for columns ('"Total" in column B') is row_to_add's, not this check's."""
+    import openpyxl
+
+    from assistant.loop.written import total_row_to_add
+
+    wb = openpyxl.Workbook()
+    for row in (["Month", "Income", "Costs", "Note"], ["Jan", 10, 4, "ok"], ["Feb", 12.5, 6, "late"]):
+        wb.active.append(row)
+    wb.save(tmp_path / "b.xlsx")
+    args = total_row_to_add("Add a totals row to b.xlsx.", tmp_path, "b.xlsx")
+    assert args == {"path": "b.xlsx", "sheet": "Sheet", "cells": [
+        {"cell": "A4", "value": "Total"}, {"cell": "B4", "value": "=SUM(B2:B3)"},
+        {"cell": "C4", "value": "=SUM(C2:C3)"}]}
+    assert total_row_to_add('Add a row with "Total" in column A and the sum of the Income column in column B to '
+                            "b.xlsx.", tmp_path, "b.xlsx") is None
+    assert total_row_to_add("Sum the Income column of b.xlsx.", tmp_path, "b.xlsx") is None
+
+
 def test_a_conversion_that_lost_rows_is_doubted(tmp_path):
     """csv_to_xlsx at 4df8dd6: contacts.xlsx got the header and one of five people; the task finished."""
     import openpyxl
