@@ -377,6 +377,20 @@ def test_move_with_a_wildcard_sorts_matching_files_into_a_folder(ctx: ToolContex
                                            '{"src": "inbox/*.jpg", "dest": "inbox/jpg"}.'), out.text
 
 
+def test_a_wildcard_move_into_a_folder_named_like_its_own_is_refused(ctx: ToolContext) -> None:
+    """A held-out task (LH) at a2a0843: reports/*.txt moved into reports/txt, then reports/txt/*.txt into
+    reports/txt/txt, and so on five levels deep. Files already in a folder are never moved into a folder of the
+    same name inside it; into a differently named one they still go."""
+    root = Path(ctx.workspace.root)
+    (root / "reports" / "txt").mkdir(parents=True)
+    (root / "reports" / "txt" / "jan.txt").write_text("jan")
+    out = call(ctx, "move", src="reports/txt/*.txt", dest="reports/txt/txt")
+    assert out.error and "are in reports/txt already" in out.text, out.text
+    assert (root / "reports" / "txt" / "jan.txt").read_text() == "jan" and not (root / "reports/txt/txt").exists()
+    out = call(ctx, "move", src="reports/txt/*.txt", dest="reports/txt/old")
+    assert not out.error and (root / "reports" / "txt" / "old" / "jan.txt").read_text() == "jan", out.text
+
+
 def test_rename_many_changes_an_extension_in_any_case(ctx: ToolContext) -> None:
     """A held-out task at 2e1bee7: "Rename the .jpeg files in photos to .jpg" left dog.JPEG as it was, while
     move's wildcards match names in any case."""

@@ -481,6 +481,12 @@ def _move_matching(ws: Workspace, params: MoveParams) -> ToolResult:
             raise ToolError(f"{pattern!r} {'also ' if kind in exts else ''}matches {others} files, and {into} is "
                             f"named for .{kind} files; nothing was moved. Move each kind into the folder named "
                             f"after its extension: {moves}.")
+        here = folder.rpartition("/")[2].lower()
+        if folder != "." and into.lower() == f"{folder}/{here}".lower():
+            # a held-out task (LH) at a2a0843: reports/*.txt into reports/txt, then reports/txt/*.txt into
+            # reports/txt/txt, five levels deep: a folder named like the one the files are in nests, never sorts
+            raise ToolError(f"the files matching {pattern!r} are in {folder} already, and {into} would be a folder "
+                            f"of the same name inside it; nothing was moved.")
         base = "" if folder == "." else f"{folder}/"
         plan = [(f"{base}{n}", f"{into}/{n}" if into not in ("", ".") else n) for n in matched]
         if all(src == dest for src, dest in plan):
