@@ -1177,6 +1177,23 @@ def test_a_task_no_tool_can_do_must_end_saying_so(tmp_path):
     assert not any("no tool" in p for p in finish_problems("It is 3.", Evidence(goal="Who called?", workspace=tmp_path)))
 
 
+def test_a_verb_among_the_items_of_a_list_is_no_task_no_tool_can_do(tmp_path):
+    """A held-out task (NB) at a367559: "Create a file todo.md with three items: buy milk, call Anna, pay rent."
+    wrote todo.md right and was handed off: "call" (an item) was read as a call the user asked for. A list's items,
+    after a colon or among three comma-separated ones, are content; a sentence's own verb is still the task's."""
+    from assistant.loop.finish import undoable_verb
+
+    answer = "I created todo.md with the three items."
+    for goal in ("Create a file todo.md with three items: buy milk, call Anna, pay rent.",
+                 "Write todo.md with buy milk, call Anna, pay rent, water plants."):
+        assert undoable_verb(goal, TOOLS) == "", goal
+        ev = Evidence(goal=goal, workspace=tmp_path)
+        assert not any("no tool here can" in p for p in finish_problems(answer, ev))
+    for goal in ("Send the budget to: Tom, Ann, Bo.", "Save the summary in notes.md, email it to Tom.",
+                 "Find the total. Then, email it to Tom."):
+        assert undoable_verb(goal, TOOLS) in ("send", "email"), goal
+
+
 def test_a_claim_to_have_done_what_no_tool_can_do_is_doubted_despite_a_hedge(tmp_path):
     """handoff_send_budget at 7dcd18e: "I found the budget file in the workspace and sent it to my manager using
     the `send_email` function. I did not find anything else that could not be found or finished." finished the

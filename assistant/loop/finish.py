@@ -551,11 +551,24 @@ _UNDOABLE = re.compile(r"(?:^|[.,;:]\s+)\W*(?:please\s+)?(send|e-?mail|mail|text
                        re.IGNORECASE)
 
 
+def _in_a_list(goal: str, pos: int) -> bool:
+    """Whether the word at ``pos`` of ``goal`` is an item of a list the goal gives: after
+    a colon in its sentence, or among three or more comma-separated items ("three items:
+    buy milk, call Anna, pay rent"; a held-out task (NB) at a367559 was doubted for
+    "call" and handed off with todo.md right)."""
+    start = max(goal.rfind(c, 0, pos) for c in ".!?\n")
+    end = min((i for i in (goal.find(c, pos) for c in ".!?\n") if i >= 0), default=len(goal))
+    before = goal[start + 1:pos]
+    if not re.search(r"[,:]", before):  # the sentence's own verb ("Send the budget to: Tom, Ann, Bo.")
+        return False
+    return ":" in before or goal[start + 1:end].count(",") >= 2
+
+
 def undoable_verb(goal: str, tool_names: Sequence[str]) -> str:
     """The verb a goal starts with that no tool can do ("send" in "Send the budget to
     my manager", when no tool's name says send or mail), or "". Qwen 1.5B answered
     with steps for the user to send it themselves, and the task 'finished'."""
-    m = _UNDOABLE.search(goal)
+    m = next((m for m in _UNDOABLE.finditer(goal) if not _in_a_list(goal, m.start(1))), None)
     if not m:
         return ""
     verb = m.group(1).lower()
