@@ -1606,6 +1606,34 @@ def test_a_question_about_the_nth_section_gets_the_sections_counted_after_the_re
     store.close()
 
 
+def test_a_word_replaced_everywhere_in_a_text_file_gets_each_form_to_copy(tmp_path):
+    """A held-out task (ND) at a367559: "Replace every colour with color in essay.txt." changed the first of three
+    (one "Colour") and was handed off, the doubt giving no call. The read gives the replace_all edit of each form the
+    file holds; the doubt gives what is left; the copied calls leave no "colour" in any case."""
+    from agent_helpers import scripted_agent
+    from assistant.events import Finished
+    from tools.files import FILE_TOOLS
+
+    first = call("edit_file", path="essay.txt", old_text="The colour of the sky", new_text="The color of the sky")
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="essay.txt"), first, "Done.",
+        call("edit_file", path="essay.txt", old_text="colour", new_text="color", replace_all="true"),
+        call("edit_file", path="essay.txt", old_text="Colour", new_text="Color", replace_all="true"),
+        "Replaced colour with color everywhere in essay.txt."], FILE_TOOLS, approve="all", preread=False)
+    (ws / "essay.txt").write_text("The colour of the sky.\nMy favourite colour is blue.\nColour matters.\n")
+    events = list(agent.run("Replace every colour with color in essay.txt.", workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    both = ('call edit_file with {"path": "essay.txt", "old_text": "colour", "new_text": "color", "replace_all": true} '
+            'then call edit_file with {"path": "essay.txt", "old_text": "Colour", "new_text": "Color", '
+            '"replace_all": true}')
+    assert calls[0].result.endswith(f"Hint: to change 'colour' to 'color' everywhere, {both}."), calls[0].result
+    notices = [e.text for e in events if isinstance(e, Notice)]
+    assert any("still holds 'colour'; change every one: " + both in n for n in notices), notices
+    assert isinstance(events[-1], Finished), events[-1]
+    assert (ws / "essay.txt").read_text() == "The color of the sky.\nMy favourite color is blue.\nColor matters.\n"
+    store.close()
+
+
 def test_a_budget_pause_after_a_refused_answer_says_why_it_was_refused(tmp_path):
     """A plain answer refused on the step budget's last turn left a budget pause that said only "step budget
     reached": the user never learnt the answer was doubted, nor why."""

@@ -838,6 +838,26 @@ def change_places(path: Path, old: str, new: str) -> list[tuple[int, str]]:
     return [(n, t) for n, t in parts if old in t or new in t]
 
 
+_PLAIN_TEXT = (".txt", ".md", ".csv", ".tsv", ".json", ".yaml", ".yml", ".ics", ".html", ".py")
+
+
+def replace_every(text: str, path: str, old: str, new: str) -> list[dict[str, Any]]:
+    """The ``edit_file`` arguments (``replace_all``) that change each form of ``old``
+    that ``text`` holds (as written, Capitalised, UPPER) to the same form of ``new``:
+    "Replace every colour with color" -> colour -> color, Colour -> Color; [] when
+    ``text`` holds none."""
+    def cap(t: str) -> str:
+        return t[:1].upper() + t[1:]
+
+    edits, seen = [], set()
+    for form, to in ((old, new), (cap(old), cap(new)), (old.upper(), new.upper())):
+        if form in seen or form not in text:
+            continue
+        seen.add(form)
+        edits.append({"path": path, "old_text": form, "new_text": to, "replace_all": True})
+    return edits
+
+
 def change_everywhere(goal: str, places: Sequence[tuple[int, str]], old: str, new: str) -> bool:
     """Whether the goal's change "from ``old`` to ``new``" is meant wherever ``old``
     stands: the goal says so ("everywhere", "all"), or ``places`` (the paragraphs that
@@ -867,11 +887,15 @@ def _change_not_in_file(ev: Evidence) -> str:
         if text is not None and " ".join(new.split()).lower() not in text.lower():
             return (f"the task asks to change {old!r} to {new!r} in {rel}, but {rel} does not hold {new!r} now; "
                     "read it and make the change")
-        if text is not None and _EVERYWHERE.search(ev.goal) and " ".join(old.split()) in text \
-                and old.lower() not in new.lower():
-            # a held-out task at 2e1bee7: "replace ACME Ltd with Acme Group everywhere" left all three
+        edits = replace_every(text, rel, old, new) if text is not None and _EVERYWHERE.search(ev.goal) \
+            and old.lower() not in new.lower() else []
+        if edits:
+            # a held-out task at 2e1bee7: "replace ACME Ltd with Acme Group everywhere" left all three; a held-out
+            # task (ND) at a367559 changed the first of three "colour"s ("Colour" one of them) and was handed off
+            how = "" if not rel.lower().endswith(_PLAIN_TEXT) else ": " + " then ".join(
+                call_to_copy("edit_file", e) for e in edits)
             return (f"the task asks to change {old!r} to {new!r} everywhere in {rel}, but {rel} still holds "
-                    f"{old!r}; change every one")
+                    f"{edits[0]['old_text']!r}; change every one{how}")
         places = change_places(Path(ev.workspace) / rel, old, new) if text is not None \
             and old.lower() not in new.lower() else []
         left = [n for n, t in places if old in t]
