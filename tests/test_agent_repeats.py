@@ -3600,9 +3600,9 @@ def test_names_of_one_value_for_a_text_file_get_the_query_that_picks_them(assist
                             "staff.xlsx.", workspace=ws))
     store.close()
     read = next(e for e in events if isinstance(e, ToolCallFinished))
-    assert read.result.endswith("Hint: to pick the rows for summary.txt, call table_query with {\"sql\": \"SELECT * "
-                                "FROM staff WHERE department = 'Sales'\"}; then write what it returns to summary.txt."
-                                ), read.result
+    assert read.result.endswith("Hint: to pick the rows for summary.txt, call table_query with {\"sql\": \"SELECT "
+                                "name FROM staff WHERE department = 'Sales'\"}; then write what it returns to "
+                                "summary.txt."), read.result  # the names asked: their column alone
 
 
 def test_values_pulled_out_of_a_file_are_written_whole_and_its_source_is_left_alone(assistant_home, tmp_path):

@@ -1083,6 +1083,22 @@ def test_a_text_file_listing_the_rows_of_one_value_must_name_those_rows_only(tmp
     assert problems("Sales: Ann, Cy\n") == []
 
 
+def test_a_list_asked_one_per_line_is_still_the_rows_of_one_value(tmp_path):
+    """A held-out task (NF) at a367559: "Write the names of everyone in team.csv whose role is Engineer into
+    engineers.txt, one per line." wrote all five names and finished: "per" (a layout) counted as a total worked out,
+    so the names were never checked."""
+    pytest.importorskip("duckdb")
+    (tmp_path / "team.csv").write_text("name,role\nIris,Engineer\nJon,Designer\nKai,Engineer\nLea,Manager\n")
+    for layout in ("one per line", "each on its own line"):
+        goal = f"Write the names of everyone in team.csv whose role is Engineer into engineers.txt, {layout}."
+        ev = Evidence(goal, tmp_path, calls=[], touched=["engineers.txt"], written=["engineers.txt"], tool_names=TOOLS)
+        (tmp_path / "engineers.txt").write_text("Iris\nJon\nKai\nLea")
+        assert ("engineers.txt names Jon, Lea, whose role is not 'Engineer'; the rows of team.csv whose role is "
+                "'Engineer' are Iris, Kai") in "\n".join(finish_problems("Done.", ev)), layout
+        (tmp_path / "engineers.txt").write_text("Iris\nKai\n")
+        assert not [p for p in finish_problems("Done.", ev) if p.startswith("engineers.txt")]
+
+
 def test_an_item_to_mark_done_left_open_is_doubted(tmp_path):
     """A held-out task at 1de0702: "Mark call the bank as done in todo.md." ended with "The file todo.md was updated
     to have 7 lines."; the item must be ticked in the file when the task ends."""

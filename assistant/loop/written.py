@@ -377,7 +377,9 @@ def table_cells(path: Path, skip_sheet: str = "") -> list[tuple[str, list[list[A
 
 
 #: a goal whose output rows are worked out, not copied: totals, counts, averages, groups, a new column
-_WORKED_OUT = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|count\w*|per|by|each|group\w*|percent\w*|share|"
+#: ("one per line", "each on its own line": a layout, nothing worked out: held-out NF at a367559)
+_WORKED_OUT = re.compile(r"\b(total\w*|sum\w*|average\w*|mean|count\w*|per(?!\s+line)|by|"
+                         r"each(?!\s+on\s+(?:its|a|their)\s+own\s+line)|group\w*|percent\w*|share|"
                          r"difference|column|merge\w*|combin\w*|join\w*|summar\w*|calculat\w*|add\w*)\b",
                          re.IGNORECASE)
 
