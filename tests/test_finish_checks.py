@@ -1193,6 +1193,24 @@ def test_a_task_no_tool_can_do_must_end_saying_so(tmp_path):
     assert not any("no tool" in p for p in finish_problems("It is 3.", Evidence(goal="Who called?", workspace=tmp_path)))
 
 
+def test_the_call_that_made_a_copy_is_no_answer(tmp_path):
+    """A held-out task (MC) at a367559: "Make a copy of report.docx called report_backup.docx." copied it, then
+    finished with the harness's hint, "To make report_backup.docx a copy of report.docx, call copy with {...}": a
+    change asked ("make a copy"), answered with a call of a tool named without an underscore."""
+    copied = _done("copy", "copied report.docx to report_backup.docx.", src="report.docx", dest="report_backup.docx")
+    copied.risk = "write"
+    ev = Evidence(goal="Make a copy of report.docx called report_backup.docx.", workspace=tmp_path, calls=[copied],
+                  touched=["report_backup.docx"], tool_names=TOOLS)
+    (tmp_path / "report.docx").write_bytes(b"x")
+    (tmp_path / "report_backup.docx").write_bytes(b"x")
+    hint = ('To make report_backup.docx a copy of report.docx, call copy with {"src": "report.docx", "dest": '
+            '"report_backup.docx"}')
+    assert any(p.startswith("the answer tells the user how to do the task instead of saying what was done; copy at "
+                            "step 1 did it") and "Done: copied report.docx to report_backup.docx." in p
+               for p in finish_problems(hint, ev)), finish_problems(hint, ev)
+    assert finish_problems("I copied report.docx to report_backup.docx.", ev) == []
+
+
 def test_a_verb_among_the_items_of_a_list_is_no_task_no_tool_can_do(tmp_path):
     """A held-out task (NB) at a367559: "Create a file todo.md with three items: buy milk, call Anna, pay rent."
     wrote todo.md right and was handed off: "call" (an item) was read as a call the user asked for. A list's items,

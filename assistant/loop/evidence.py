@@ -378,7 +378,9 @@ _MUST_CHANGE = re.compile(
     r"remov|sort|organi[sz]|convert|export|merg|combin|split|schedul|book|put|remember|tick|cross off|check off|"
     r"capitali[sz]"
     # "Mark call the bank as done" (a held-out task at 1de0702 answered with the harness's hint), not "Mark's ..."
-    r"|mark(?=\s[^.?!]{1,80}\bas\s+(?:done|complete|completed|finished|paid|read)\b))\w*\b", re.IGNORECASE)
+    r"|mark(?=\s[^.?!]{1,80}\bas\s+(?:done|complete|completed|finished|paid|read)\b)"
+    # "Make a copy of report.docx called ..." (held-out MC at a367559: the copy made, the hint's call as the answer)
+    r"|mak(?=e\s+(?:a\s+)?(?:\w+\s+)?cop(?:y|ies)\b))\w*\b", re.IGNORECASE)
 _NOT_DONE = re.compile(r"\b(could ?n[o']t|cannot|can't|unable|did ?n[o']t|not able|not (done|possible|found))\b",
                        re.IGNORECASE)
 #: the answer says the change itself was not made ("I could not save the note", "it is not possible to add it",
@@ -468,7 +470,8 @@ _HANDS_BACK = re.compile(r"\bfollow (these|the following|the) steps\b|\b(using|w
                          r"|\byou (can|could|may) now (proceed|go ahead|continue|move on) (with|to)\b"
                          # docx_append_paragraph at b82e8fa: the paragraph added, then the harness's hint, "To add
                          # ..., call docx_insert with {...}", as the answer
-                         r"|\bcall\s+`?[a-z]+_[a-z_]+`?\s+with\s+\{"
+                         # (and "call copy with {...}" too: held-out MC at a367559, the copy made, then finished)
+                         r"|\bcall\s+`?[a-z][a-z_]*`?\s+with\s+\{"
                          # a held-out task at a56e3b0: one .tmp file of three deleted, then "Here's how you can do
                          # it: 1. Use the `find_files` function to list the `.tmp` files: 2. Use the `delete` ..."
                          r"|\bhere'?s how (you can|to) do (it|this|that)\b"
