@@ -1629,6 +1629,12 @@ def test_a_word_replaced_everywhere_in_a_text_file_gets_each_form_to_copy(tmp_pa
     assert calls[0].result.endswith(f"Hint: to change 'colour' to 'color' everywhere, {both}."), calls[0].result
     notices = [e.text for e in events if isinstance(e, Notice)]
     assert any("still holds 'colour'; change every one: " + both in n for n in notices), notices
+    # each edit is followed by what is left to change (at 7c59d82 the second call was never sent)
+    assert calls[1].result.endswith(f"Note: essay.txt still holds 'colour'; to change it too, {both}."), calls[1].result
+    assert calls[2].result.endswith('Note: essay.txt still holds \'Colour\'; to change it too, call edit_file with '
+                                    '{"path": "essay.txt", "old_text": "Colour", "new_text": "Color", "replace_all": '
+                                    'true}.'), calls[2].result
+    assert "Note:" not in calls[3].result, calls[3].result
     assert isinstance(events[-1], Finished), events[-1]
     assert (ws / "essay.txt").read_text() == "The color of the sky.\nMy favourite color is blue.\nColor matters.\n"
     store.close()

@@ -515,6 +515,12 @@ class CallRunner:
         edit made, and was handed off."""
         change = text_change(self.s.task.goal)
         path = str(call.arguments.get("path", ""))
+        if not result.error and change is not None and call.name == "edit_file" and _ALL_SAID.search(
+                self.s.task.goal) and change[0].lower() not in change[1].lower():
+            # a held-out task (ND) at 7c59d82: colour -> color copied, Colour -> Color (the second call) never sent
+            left = replace_every(self._text_of(path), path, *change)
+            return ("Note: " + f"{path} still holds {left[0]['old_text']!r}; to change it too, "
+                    + " then ".join(call_to_copy("edit_file", e) for e in left) + ".") if left else ""
         if result.error or change is None or call.name not in ("docx_read", "read_file") \
                 or path.replace("\\", "/").rsplit("/", 1)[-1].lower() not in self.s.task.goal.lower() \
                 or any(c.name in ("docx_replace", "edit_file") and c.status == "done" and not c.error
