@@ -1660,6 +1660,33 @@ def test_names_of_one_value_asked_one_per_line_get_the_filter_query_after_the_re
     store.close()
 
 
+def test_a_line_added_to_a_file_of_plain_lines_keeps_its_lines(tmp_path):
+    """A held-out task (OB) at 0959310: "Add a line 'Dentist on Friday' to the end of reminders.txt." wrote the file
+    again as "1.Call the bank", "2.Buy stamps", "Dentist on Friday" and finished. The read gives the edit that adds
+    the line; a write_file that drops or changes a line of the file is refused with that edit."""
+    from agent_helpers import scripted_agent
+    from assistant.events import Finished
+    from tools.files import FILE_TOOLS
+
+    edit = {"path": "reminders.txt", "old_text": "Buy stamps", "new_text": "Buy stamps\nDentist on Friday"}
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="reminders.txt"),
+        call("write_file", path="reminders.txt", content="1.Call the bank\n2.Buy stamps\nDentist on Friday"),
+        call("edit_file", **edit), "Added Dentist on Friday to reminders.txt."], FILE_TOOLS, approve="all",
+        preread=False)
+    (ws / "reminders.txt").write_text("Call the bank\nBuy stamps\n")
+    events = list(agent.run("Add a line 'Dentist on Friday' to the end of reminders.txt.", workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    copy = f"call edit_file with {json.dumps(edit)}"
+    assert calls[0].result.endswith(f"Hint: to add 'Dentist on Friday' to the list, {copy}."), calls[0].result
+    assert calls[1].status == "denied" and calls[1].result.startswith(
+        "Not run: the task asks to add to reminders.txt, and this write_file would drop or change its line 'Call "
+        f"the bank'; add without changing what is there: {copy}"), calls[1].result
+    assert isinstance(events[-1], Finished), events[-1]
+    assert (ws / "reminders.txt").read_text() == "Call the bank\nBuy stamps\nDentist on Friday\n"
+    store.close()
+
+
 def test_a_budget_pause_after_a_refused_answer_says_why_it_was_refused(tmp_path):
     """A plain answer refused on the step budget's last turn left a budget pause that said only "step budget
     reached": the user never learnt the answer was doubted, nor why."""

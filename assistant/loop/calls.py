@@ -1477,6 +1477,9 @@ class CallRunner:
                 msg = (f"Not run: the task asks to add, and this {call.name} would remove {removed!r} from the file; "
                        f"add without changing what is there: {tool_name}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            dropped = self._add_drops_lines(call)
+            if dropped:  # a held-out task (OB) at 0959310: reminders.txt written again with its lines numbered
+                return (yield from self.finish(call, ToolResult.fail(dropped), "denied"))
             viewed = self._read_view_written(call)
             if viewed:  # a held-out task at 1de0702: todo.md written as "todo.md (utf-8, 6 lines)\n 1\t# Todo ..."
                 return (yield from self.finish(call, ToolResult.fail(viewed), "denied"))
@@ -2144,6 +2147,29 @@ class CallRunner:
             return ""
         return (f"Not run: the sheet would be empty, and the task asks for totals in it. Add them up first: call "
                 f"table_query with {query}; its result shows the call that adds the sheet with those rows.")
+
+    def _add_drops_lines(self, call: CallRecord) -> str:
+        """The refusal of a ``write_file`` over an existing .txt or .md file, in a task that only
+        adds ("Add a line 'Dentist on Friday' to the end of reminders.txt"), whose content
+        leaves out or changes a line the file holds, with the edit that adds the item
+        (:func:`named_files.item_to_add`) when the goal names one; "" otherwise. A
+        held-out task (OB) at 0959310 wrote "1.Call the bank", "2.Buy stamps", "Dentist
+        on Friday" over the file's two lines and finished."""
+        path, content, goal = call.arguments.get("path"), call.arguments.get("content"), self.s.task.goal
+        if call.name != "write_file" or not isinstance(path, str) or not isinstance(content, str) \
+                or not path.lower().endswith((".txt", ".md")) or re.search(r"\bcolumns?\b", goal, re.IGNORECASE) \
+                or not _ADDS.search(goal) or _CHANGES_TEXT.search(goal) or PERCENT_CHANGE.search(goal):
+            return ""  # a table's lines all change when a column is added (a held-out task at a8fdd03)
+        kept = {ln.strip() for ln in content.splitlines()}
+        lost = [ln.strip() for ln in self._text_of(path).splitlines() if ln.strip() and ln.strip() not in kept]
+        if not lost:
+            return ""
+        asked = item_to_add(goal, self.s.task.workspace)
+        how = call_to_copy("edit_file", {"path": path, "old_text": asked[2], "new_text": f"{asked[2]}\n{asked[3]}"}) \
+            if asked and norm_path(asked[0]) == norm_path(path) else \
+            "edit_file, old_text the file's last line and new_text that line with the new one under it"
+        return (f"Not run: the task asks to add to {path}, and this write_file would drop or change its line "
+                f"{lost[0]!r}; add without changing what is there: {how}")
 
     def _read_view_written(self, call: CallRecord) -> str:
         """The refusal of a ``write_file`` (``edit_file``) whose content (new text) is

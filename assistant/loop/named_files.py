@@ -935,16 +935,19 @@ def checkbox_to_tick(goal: str, text: str) -> tuple[str, str, str] | None:
 
 
 #: "Add Call mom to my todo list in todo.md", "add 'milk' to shopping.md", "put eggs on the list in list.txt"
-_ITEM_TO_ADD = re.compile(r"\b(?:add|put|append)\s+['\"\u201c]?(?P<item>[^'\"\u201d\n]{2,80}?)['\"\u201d]?\s+"
-                          r"(?:to|on|onto)\s+(?:my\s+|the\s+)?(?:[\w-]+\s+)?(?:list\s+)?(?:in\s+)?"
-                          r"(?P<file>[\w./-]+\.(?:md|txt))\b", re.IGNORECASE)
+_ITEM_TO_ADD = re.compile(r"\b(?:add|put|append)\s+(?:(?:a|the|one)\s+(?:new\s+)?(?:line|item|entry|reminder|task)\s+"
+                          r"(?:saying\s+|reading\s+)?(?=['\"\u201c]))?"  # "Add a line 'Dentist on Friday' to ..."
+                          r"['\"\u201c]?(?P<item>[^'\"\u201d\n]{2,80}?)['\"\u201d]?\s+"
+                          r"(?:to|on|onto|at)\s+(?:the\s+(?:end|bottom)\s+of\s+)?(?:my\s+|the\s+)?(?:[\w-]+\s+)?"
+                          r"(?:list\s+)?(?:in\s+)?(?P<file>[\w./-]+\.(?:md|txt))\b", re.IGNORECASE)
 _ITEM_LINE = re.compile(r"^(?P<lead>\s*(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?)(?P<text>.*)$")
 
 
 def item_to_add(goal: str, workspace: str | Path) -> tuple[str, str, str, str] | None:
     """``(file, item, last list line, the new line)`` when ``goal`` adds an item to a
     Markdown or text file whose lines make a list ("- buy stamps"): the new line takes
-    the last item's marker ("- [ ] " stays open). None otherwise, and when the file
+    the last item's marker ("- [ ] " stays open); in a file of plain lines (no heading)
+    it is the item alone, under the last line. None otherwise, and when the file
     holds the item already. A held-out task at 38a0f03: "Add Call mom to my todo list
     in todo.md." added "buy coffee"."""
     m = _ITEM_TO_ADD.search(goal)
@@ -959,7 +962,14 @@ def item_to_add(goal: str, workspace: str | Path) -> tuple[str, str, str, str] |
     except (OSError, UnicodeDecodeError):
         return None
     items = [(ln, b) for ln in text.splitlines() if (b := _ITEM_LINE.match(ln))]
-    if not items or item.lower() in text.lower():
+    if item.lower() in text.lower():
+        return None
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not items and lines and not any(ln.lstrip().startswith("#") for ln in lines):
+        # a file of plain lines ("Call the bank", "Buy stamps"): the new line under the last (held-out OB at
+        # 0959310 wrote the file again as "1.Call the bank", "2.Buy stamps", "Dentist on Friday")
+        return rel, item, lines[-1], item
+    if not items:
         return None
     last, box = items[-1]
     lead = box.group("lead").replace("[x]", "[ ]").replace("[X]", "[ ]")
