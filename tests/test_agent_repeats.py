@@ -3605,6 +3605,25 @@ def test_names_of_one_value_for_a_text_file_get_the_query_that_picks_them(assist
                                 "summary.txt."), read.result  # the names asked: their column alone
 
 
+def test_values_pulled_out_of_a_table_keep_the_source_s_case(assistant_home, tmp_path):
+    """A held-out task (OD) at 0959310: "Put the emails of all contacts in people.csv into emails.txt, one per line."
+    wrote "Ana@x.org", "bo@y.com", "Cyd@z.net" and finished: "of all contacts" read as picking some, so nothing was
+    checked, and the check compared the addresses case aside. A write with a changed value is refused."""
+    right = "ana@x.org\nbo@y.com\ncyd@z.net\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="people.csv"),
+        call("write_file", path="emails.txt", content="Ana@x.org\nbo@y.com\nCyd@z.net"),
+        call("write_file", path="emails.txt", content=right), "The three addresses are in emails.txt."])
+    (ws / "people.csv").write_text("name,email,city\nAna,ana@x.org,Lisbon\nBo,bo@y.com,Oslo\nCyd,cyd@z.net,Riga\n")
+    events = list(agent.run("Put the emails of all contacts in people.csv into emails.txt, one per line.",
+                            workspace=ws))
+    store.close()
+    first, second = [e for e in events if isinstance(e, ToolCallFinished)][-2:]
+    assert first.error and "this leaves out ana@x.org, cyd@z.net. The 3 email addresses there, one per line: call " \
+        "write_file with " + json.dumps({"path": "emails.txt", "content": right}) in first.result, first.result
+    assert not second.error and isinstance(events[-1], Finished) and (ws / "emails.txt").read_text() == right
+
+
 def test_values_pulled_out_of_a_file_are_written_whole_and_its_source_is_left_alone(assistant_home, tmp_path):
     """A held-out task at 11a1600: "Put all the email addresses in emails.txt into addresses.txt, one per line." put
     blank lines into emails.txt, then wrote "Ana", "bo@y.com", "Cy (cy@z.net)", "Reply to dan@w.io" (ana@x.org left

@@ -46,6 +46,8 @@ _PULL = re.compile(r"^\W*(?:please\s+)?(?:put|copy|extract|collect|list|write|sa
                    re.IGNORECASE)
 #: words after "email addresses" that pick some of them ("of the Sales team", "that end in .org")
 _SOME = re.compile(r"^\s*(?:of|for|who|whose|that|which|belonging|at|ending|with|except|but|starting)\b", re.IGNORECASE)
+#: "of all contacts", "of everyone": words after the kind that pick all of them (held-out OD at 0959310)
+_OF_ALL = re.compile(r"^\s*of\s+(?:all|every|each|everyone|everybody)\b", re.IGNORECASE)
 _ONE_PER_LINE = re.compile(r"\b(?:one|each)\s+(?:per|on\s+(?:a|its\s+own|each))\s+line\b|\bone\s+a\s+line\b",
                            re.IGNORECASE)
 _READS = ("read_file", "docx_read", "pdf_read")
@@ -76,7 +78,9 @@ def extraction_asked(goal: str, calls: Sequence[CallRecord]) -> Extraction | Non
         return None
     for what, asked, pattern, keep in _KINDS:
         m = asked.search(goal)
-        if m is None or _SOME.match(goal[m.end():]) or not (_EVERY.search(goal[:m.start()]) or _PULL.match(goal)):
+        after = goal[m.end():] if m is not None else ""
+        if m is None or (_SOME.match(after) and not _OF_ALL.match(after)) \
+                or not (_EVERY.search(goal[:m.start()]) or _PULL.match(goal)):
             continue
         wanted = {norm_path(p) for p in inputs}
         sources, values = [], {}
@@ -99,8 +103,9 @@ def extraction_wrong(found: Extraction, text: str) -> str:
     words around it (or, one per line asked, lines with no value), with the call
     that writes them right."""
     lines = [_MARKER.sub("", ln).strip() for ln in text.splitlines() if ln.strip()]
-    written = {v.strip().lower() for ln in lines for v in found.pattern.findall(ln)}
-    missing = [v for v in found.values if v.lower() not in written]
+    written = {v.strip() for ln in lines for v in found.pattern.findall(ln)}
+    missing = [v for v in found.values if v not in written]  # as the source writes it: held-out OD at 0959310
+    # wrote "Ana@x.org" and "Cyd@z.net" for ana@x.org and cyd@z.net
     crowded = [ln for ln in lines if (found.pattern.findall(ln) and found.pattern.sub("", ln).strip(" ,;<>()[]\"'"))
                or (found.one_per_line and not found.pattern.search(ln))]
     if not missing and not crowded:
