@@ -25,7 +25,7 @@ ROW_EXTREME = re.compile(r"\b(highest|lowest|cheapest|dearest|most expensive|lea
 #: a goal that sums or splits: its highest is a group's total, not one row's value
 SUMMED = re.compile(r"\b(total|totals|sum|spent|spend|paid|pay|altogether|combined|in all|overall|per|each)\b",
                     re.IGNORECASE)
-_TOTAL_LABEL = re.compile(r"(?:grand |sub-?)?totals?|sum|overall", re.IGNORECASE)
+TOTAL_LABEL = re.compile(r"(?:grand |sub-?)?totals?|sum|overall", re.IGNORECASE)
 
 
 def goal_value(table: Any, goal: str) -> tuple[str, str] | None:
@@ -42,7 +42,7 @@ def goal_value(table: Any, goal: str) -> tuple[str, str] | None:
         if len(values) > 50:
             continue
         for v in sorted(values):
-            if _TOTAL_LABEL.fullmatch(v.strip()):  # xlsx_total at 21c8a9e: the row the goal asks to add, "Total",
+            if TOTAL_LABEL.fullmatch(v.strip()):  # xlsx_total at 21c8a9e: the row the goal asks to add, "Total",
                 continue  # was read back and given as "SELECT SUM(amount) ... WHERE item = 'Total'" (NULL)
             # a short value only after its column's name ("class B"): alone, "B" matches too much
             said = re.escape(v) if len(v) >= 3 else rf"{re.escape(c.name)}\s+{re.escape(v)}"
@@ -117,7 +117,7 @@ def two_values(table: Any, goal: str) -> tuple[str, str, str] | None:
         values = {str(v) for v in c.values if v is not None}
         if c.sql_type != "VARCHAR" or len(values) > 50:
             continue
-        found = sorted((m.start(), v) for v in values if len(v) >= 3 and not _TOTAL_LABEL.fullmatch(v.strip())
+        found = sorted((m.start(), v) for v in values if len(v) >= 3 and not TOTAL_LABEL.fullmatch(v.strip())
                        for m in [re.search(rf"(?<!\w){re.escape(v)}(?!\w)", goal, re.IGNORECASE)] if m)
         if len(found) != 2:
             continue

@@ -22,7 +22,7 @@ from .evidence import _CELL_NUMBER, _FENCED, _FENCE_LINE, _HIGHEST, _LOWEST, _MU
 from .answer_form import _result_rows, answer_to_copy
 from .dates_said import dates_in
 from .recap import call_to_copy
-from .table_goal import MERGED, goal_value, merge_query, sort_order, split_outputs
+from .table_goal import MERGED, TOTAL_LABEL, goal_value, merge_query, sort_order, split_outputs
 
 __all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "total_said_wrong", "goal_columns",
            "summary_too_long", "summary_lacks", "summary_points", "store_goal", "SORT_BY_TYPE", "goal_folder",
@@ -615,9 +615,7 @@ def _names_not_of_value(ev: Evidence) -> str:
     return f"{out} {wrong}; the rows of {src} whose {column} is {value!r} are {', '.join(want)}: {query}"
 
 
-_SAME_ROWS = re.compile(r"\b(convert\w*|same (?:columns and )?rows|all (?:the |its )?rows|every row|"
-                        r"(?:turn|export|transform)\w*\s+(?:the\s+)?\S+\.(?:csv|tsv|xlsx)\s+(?:in)?to)\b",
-                        re.IGNORECASE)
+_SAME_ROWS = re.compile(r"\b(convert\w*|same (?:columns and )?rows|all (?:the |its )?rows|every row)\b", re.IGNORECASE)
 
 
 def _rows_lost(ev: Evidence) -> str:
@@ -625,7 +623,7 @@ def _rows_lost(ev: Evidence) -> str:
     another and the one this task wrote has fewer non-empty rows than the source
     ("" otherwise). csv_to_xlsx at 4df8dd6: contacts.xlsx got the header and one of
     the five people, and the task finished saying the rows were copied."""
-    if not _SAME_ROWS.search(ev.goal):
+    if not (_SAME_ROWS.search(ev.goal) or _CONVERTS.search(ev.goal)):  # "turn data.csv into ..." too
         return ""
     root, touched = Path(ev.workspace), {norm_path(p) for p in ev.touched}
     outputs, inputs = goal_files(ev.goal)
@@ -691,7 +689,8 @@ def columns_lost(src: Path, out: Path) -> list[str]:
 #: "with a total row (at the bottom) for qty", "add a totals line", "a row with the totals": a total row asked in words
 TOTAL_ROW = re.compile(r"\b(?:an?|the)\s+(?:grand\s+)?totals?\s+(?:row|line)\b|\b(?:an?|the)\s+(?:row|line)\s+"
                         r"(?:with|for|of|showing|holding)\s+(?:the\s+)?(?:grand\s+)?totals?\b", re.IGNORECASE)
-_TOTAL_LABEL = re.compile(r"\s*(?:grand\s+)?(?:totals?|sum)\b", re.IGNORECASE)
+#: a cell that labels a total row: "Total", "Grand total", "Sum:" (table_goal's labels, at a cell's start)
+_TOTAL_LABEL_AT_START = re.compile(rf"\s*(?:{TOTAL_LABEL.pattern})\b", re.IGNORECASE)
 
 
 def _is_number(v: Any) -> bool:
@@ -719,7 +718,7 @@ def total_row_to_add(goal: str, workspace: str | Path, path: str) -> dict[str, A
             continue
         header = [str(v or "").strip() for v in rows[filled[0]]]
         last = list(rows[filled[-1]]) + [None] * len(header)
-        labelled = any(isinstance(v, str) and _TOTAL_LABEL.match(v) for v in last)
+        labelled = any(isinstance(v, str) and _TOTAL_LABEL_AT_START.match(v) for v in last)
         summed = any(isinstance(v, str) and v.strip().upper().startswith("=SUM(") for v in last)
         ends_in_total = len(filled) > 2 and (labelled or summed)
         data = [list(rows[i]) + [None] * len(header) for i in (filled[1:-1] if ends_in_total else filled[1:])]
