@@ -4931,3 +4931,30 @@ def test_the_pdf_with_the_most_pages_is_the_one_the_results_show(tmp_path):
                                                                                                     ("b.pdf", 4))]
     assert any("b.pdf 4, a.pdf 2 pages" in p for p in finish_problems(
         "a.pdf has the most pages.", Evidence(goal, tmp_path, calls=read, tool_names=TOOLS)))
+
+
+def test_the_row_of_the_earliest_date_is_asked_by_who(tmp_path):
+    """A held-out task (PA) at 9fa21b4: "Who in staff.xlsx has been with us the longest?" answered "... the 'Sales'
+    department, starting from 2019-03-04"; Marek Nowak started first (2017-11-20). The row is given to copy."""
+    problems = _table_question(tmp_path, "staff.csv", "name,department,start_date\nLena Vogt,Sales,2019-03-04\n"
+                               "Marek Nowak,IT,2017-11-20\nSofia Reyes,HR,2021-06-01\nTomas Berg,Sales,2018-01-15\n",
+                               "Who in staff.csv has been with us the longest?")
+    got = problems("The longest time someone has been with us is in the 'Sales' department, starting from 2019-03-04.")
+    assert any(p.startswith("the task asks who longest, and the answer does not name the row with the earliest "
+                            "start_date in staff.csv: name Marek Nowak, department IT, start_date 2017-11-20")
+               and 'the answer to copy: "Marek Nowak (start date 2017-11-20)."' in p for p in got), got
+    assert not any("earliest start_date" in p for p in problems("Marek Nowak, who started on 2017-11-20."))
+
+
+def test_the_row_of_the_latest_date_among_the_rows_the_goal_names(tmp_path):
+    """"joined last" asks for the latest date; "in Sales" keeps the Sales rows; a duration column leaves it alone."""
+    text = "name,department,start_date\nLena Vogt,Sales,2019-03-04\nMarek Nowak,IT,2017-11-20\n" \
+           "Sofia Reyes,HR,2021-06-01\nTomas Berg,Sales,2018-01-15\n"
+    problems = _table_question(tmp_path, "staff.csv", text, "Who in Sales joined last? See staff.csv.")
+    got = problems("Sofia Reyes joined last.")
+    assert any("latest start_date in staff.csv among the rows whose department is 'Sales': name Lena Vogt" in p
+               for p in got), got
+    assert not any("latest start_date" in p for p in problems("Lena Vogt (2019-03-04)."))
+    (tmp_path / "staff.csv").write_text(text.replace("start_date\n", "start_date,years\n").replace("04\n", "04,7\n")
+                                        .replace("20\n", "20,9\n").replace("01\n", "01,5\n").replace("15\n", "15,8\n"))
+    assert not any("start_date in staff.csv" in p for p in problems("Sofia Reyes joined last."))

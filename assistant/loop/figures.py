@@ -69,6 +69,61 @@ def not_the_extreme_row(answer: str, ev: Evidence) -> str:
     return ""
 
 
+#: a question for the row of the earliest (latest) date: "Who has been with us the longest?", "Which invoice is oldest?"
+_DATE_EXTREME = re.compile(r"\b(?:who|which|whose)\b(?:[^?.!]|\.(?=\w))*?\b(?P<word>longest|earliest|oldest|"
+                           r"soonest|shortest|latest|newest|most recent(?:ly)?|youngest|"
+                           r"(?:joined|started|began|hired|came|arrived|signed|due|ends?|expires?)\s+(?:first|last))\b",
+                           re.IGNORECASE)
+_MIN_DATE = re.compile(r"longest|earliest|oldest|soonest|first", re.IGNORECASE)
+#: a number column that measures a duration or an age: then "longest" or "oldest" asks for its value, not a date's
+_DURATION = re.compile(r"day|week|month|year|hour|duration|length|tenure|time|age", re.IGNORECASE)
+
+
+def not_the_dated_row(answer: str, ev: Evidence) -> str:
+    """The doubt when the goal asks who (which) comes first or last by date ("been with
+    us the longest", "the oldest invoice") in the one table file it names, whose one
+    date column orders its rows, and the answer does not name the row with the
+    earliest (latest) date by its first text cell ("" otherwise), with that row. Rows
+    are those whose text column holds the value the goal names, when it names one. A
+    held-out task (PA) at 9fa21b4: "Who in staff.xlsx has been with us the longest?"
+    answered "... the 'Sales' department, starting from 2019-03-04"; Marek Nowak
+    started on 2017-11-20."""
+    m = _DATE_EXTREME.search(ev.goal)
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
+    if m is None or len(files) != 1 or not asks_only_a_question(ev.goal):
+        return ""
+    earliest = bool(_MIN_DATE.search(m.group("word")))
+    for table in _file_tables(ev.workspace, files[0]):
+        dated = [c for c in table.columns if c.sql_type in ("DATE", "TIMESTAMP")]
+        labels = [c for c in table.columns if c.sql_type == "VARCHAR"]
+        if len(dated) != 1 or not labels or table.rows > 500 or any(
+                c.sql_type not in ("DATE", "TIMESTAMP", "VARCHAR", "BOOLEAN") and _DURATION.search(c.name)
+                for c in table.columns):
+            continue
+        names = [c.name for c in table.columns]
+        rows = [tuple(c.values[i] for c in table.columns) for i in range(table.rows)]
+        found = goal_value(table, ev.goal)
+        if found:
+            rows = [r for r in rows if str(r[names.index(found[0])]).strip().lower() == found[1].lower()]
+        at, label = names.index(dated[0].name), names.index(labels[0].name)
+        rows = [r for r in rows if r[at] is not None and r[label]]
+        if len(rows) < 2:
+            continue
+        best = min(r[at] for r in rows) if earliest else max(r[at] for r in rows)
+        winners = [r for r in rows if r[at] == best]
+        if any(re.search(rf"(?<!\w){re.escape(str(r[label]).strip())}(?!\w)", answer, re.IGNORECASE)
+               for r in winners):
+            return ""
+        row = winners[0]
+        shown = ", ".join(f"{n} {v:%Y-%m-%d}" if hasattr(v, "strftime") else f"{n} {v}"
+                          for n, v in zip(names, row) if v is not None)
+        when = f"{row[at]:%Y-%m-%d}"
+        return (f"the task asks {m.group(0).split()[0].lower()} {m.group('word').lower()}, and the answer does not "
+                f"name the row with the {'earliest' if earliest else 'latest'} {dated[0].name} in {files[0]}"
+                + (f" among the rows whose {found[0]} is {found[1]!r}" if found else "")
+                + f": {shown}; " + answer_to_copy(f"{row[label]} ({dated[0].name.replace('_', ' ')} {when})."))
+
+
 def _not_the_extreme(answer: str, ev: Evidence) -> str:
     """The doubt when the goal asks for the highest (or lowest) and the answer gives a
     number from a query result's column that holds a higher (lower) one ("" otherwise).

@@ -40,10 +40,10 @@ from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _
     asks_only_a_question, goal_files, misgrouped_numbers, number_problems, result_gist, ungrounded_words
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
     _one_part_of_union, _one_sheet_of_many, average_not_queried, bounded_count_wrong, bounded_total_wrong, \
-    comparison_wrong, difference_wrong, groups_left_out, nothing_subtracted, not_the_extreme_row, not_the_top_group, \
-    one_group_for_all, one_part_named, percent_not_queried, rows_against_filter, sum_of_query_totals, \
-    subject_not_found, total_unsummed, document_sum_to_copy, document_total_wrong, amount_due_wrong, \
-    most_pages_wrong
+    comparison_wrong, difference_wrong, groups_left_out, nothing_subtracted, not_the_dated_row, not_the_extreme_row, \
+    not_the_top_group, one_group_for_all, one_part_named, percent_not_queried, rows_against_filter, \
+    sum_of_query_totals, subject_not_found, total_unsummed, document_sum_to_copy, document_total_wrong, \
+    amount_due_wrong, most_pages_wrong
 from .dates_said import dates_in, day_count, day_count_answer, not_the_first_date, unseen_dates
 from .extracted import extraction_asked, extraction_wrong
 from .named_files import _searched_too_little, file_problems, text_change, text_count, unread_inputs
@@ -1005,7 +1005,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(f"the task asks to {cannot}, and no tool here can {cannot}; say plainly that you could not "
                    f"{cannot} it (and what you did instead), or call ask_human")
     beaten = _not_the_extreme(answer, ev) or total_unsummed(answer, ev) or not_the_extreme_row(answer, ev) \
-        or document_total_wrong(answer, ev) or most_pages_wrong(answer, ev)
+        or not_the_dated_row(answer, ev) or document_total_wrong(answer, ev) or most_pages_wrong(answer, ev)
     if beaten:
         out.append(beaten)
     whose = misattributed_contact(ev.goal, answer, ev.calls) or ambiguous_name(ev.goal, answer, ev.calls)
