@@ -3755,6 +3755,31 @@ def test_a_change_of_letter_case_of_a_file_s_lines_gets_the_file_to_write_and_is
     assert cased_lines("Capitalise every line in list.txt.", "Milk\n") is None  # so already
 
 
+
+def test_empty_lines_taken_out_of_a_file_get_the_file_to_write_and_are_checked(assistant_home, tmp_path):
+    """A held-out task (PG) at 9fa21b4: "Remove the empty lines from shopping.txt." sent an empty edit three times
+    and was handed off. The read gives the file without its empty lines; a write that leaves one is doubted."""
+    from assistant.loop.named_files import kept_lines
+
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="shopping.txt"),
+        call("write_file", path="shopping.txt", content="apples\nbread\n\ncheese\n"), "Removed the empty lines.",
+        call("write_file", path="shopping.txt", content="apples\nbread\ncheese\ncoffee\n"), "Done."])
+    (ws / "shopping.txt").write_text("apples\n\nbread\n\n\ncheese\ncoffee\n\n")
+    events = list(agent.run("Remove the empty lines from shopping.txt.", workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    copy = json.dumps({"path": "shopping.txt", "content": "apples\nbread\ncheese\ncoffee\n"})
+    assert read.endswith("Hint: shopping.txt without its empty lines, to write back: call write_file with "
+                         + copy), read
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert f"does not hold that now; call write_file with {copy}" in doubt, doubt
+    assert isinstance(events[-1], Finished) and (ws / "shopping.txt").read_text() == "apples\nbread\ncheese\ncoffee\n"
+    assert kept_lines("Remove duplicate lines from emails.txt", "a@x\nb@y\na@x\n") == (
+        "with each repeated line kept once (where it first comes)", "a@x\nb@y\n")
+    assert kept_lines("Get rid of the duplicates in names.txt", "Ana\nBo\n") is None  # none there
+    assert kept_lines("Remove the line about milk from list.txt", "milk\n\nbread\n") is None  # not asked
+
 def test_a_column_worked_out_in_a_csv_file_gets_the_file_to_write_and_is_checked(assistant_home, tmp_path):
     """A held-out task at a8fdd03: "Add a column Total to orders.csv with qty times price." ran a failing GROUP BY
     query three times and paused. The read gives the file with the column worked out; a wrong value is doubted."""

@@ -41,8 +41,8 @@ from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
 from .named_files import _EVERYWHERE as _ALL_SAID, change_everywhere, change_places, checkbox_to_tick, grep_call, \
-    item_to_add, lines_to_remove, pointed_paragraph, read_view, text_change, text_count, unread_inputs, cased_lines, \
-    case_change_asked, replace_every
+    item_to_add, lines_to_remove, pointed_paragraph, read_view, text_change, text_count, unread_inputs, \
+    rewritten_lines, rewrite_asked, replace_every
 from .policy import decide
 from .preread import PREREAD_STEP
 from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far, next_call_to_copy
@@ -225,8 +225,9 @@ class CallRunner:
             text = fence(text, self.s.task.marker, source)
         hint = self._next_split_hint(call, result) or self._sheet_totals_hint(call, result) \
             or self._column_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
-            or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) or self._case_hint(call, result) \
-            or self._count_hint(call, result) or self._days_hint(call, result) or self._copy_hint(call, result) \
+            or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) \
+            or self._rewrite_hint(call, result) or self._count_hint(call, result) or self._days_hint(call, result) \
+            or self._copy_hint(call, result) \
             or self._cannot_hint(call, result) or self._edit_hint(call, result) or self._tick_hint(call, result) \
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
             or self._total_row_hint(call, result) or self._csv_row_hint(call, result) \
@@ -858,21 +859,21 @@ class CallRunner:
         return (f"Hint: {path} with its lines in that order, to write back: "
                 f"{call_to_copy('write_file', {'path': path, 'content': chr(10).join(ordered) + chr(10)})}")
 
-    def _case_hint(self, call: CallRecord, result: ToolResult) -> str:
-        """The ``write_file`` call that writes a text file the goal asks to change the
-        letter case of (:func:`named_files.cased_lines`) with its lines so changed,
-        after it was read ("" otherwise). A held-out task at a8fdd03: "Capitalise the
-        first letter of every line in list.txt." sent an empty edit twice and finished
-        with the file as it was."""
+    def _rewrite_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``write_file`` call that writes a text file the goal asks to rewrite the
+        lines of (:func:`named_files.rewritten_lines`: their letter case changed, or the
+        empty or repeated lines taken out) so, after it was read ("" otherwise). A
+        held-out task at a8fdd03: "Capitalise the first letter of every line in
+        list.txt." sent an empty edit twice and finished with the file as it was."""
         path = norm_path(str(call.arguments.get("path", "")))
         if call.name != "read_file" or result.error or self.registry.get("write_file") is None \
-                or path != norm_path(case_change_asked(self.s.task.goal) or "-"):
+                or path != norm_path(rewrite_asked(self.s.task.goal) or "-"):
             return ""
         try:
             text = self.ctx.workspace.read_text(path)
         except Exception:  # noqa: BLE001 - the read said what is wrong
             return ""
-        cased = cased_lines(self.s.task.goal, text)
+        cased = rewritten_lines(self.s.task.goal, text)
         if cased is None:
             return f"Note: the lines of {path} are so already."
         return (f"Hint: {path} {cased[0]}, to write back: "

@@ -591,7 +591,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     if missed:
         out.append(missed)
     undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev) \
-        or _item_not_added(ev) or _lines_not_removed(ev) or _case_not_changed(ev) or _claims_file_holds(answer, ev)
+        or _item_not_added(ev) or _lines_not_removed(ev) or _lines_not_rewritten(ev) or _claims_file_holds(answer, ev)
     if undone:
         out.append(undone)
     pick = _better_pick(answer, ev) if not out else ""
@@ -1038,19 +1038,60 @@ def cased_lines(goal: str, text: str) -> tuple[str, str] | None:
     return (how, cased) if cased != text else None
 
 
-def case_change_asked(goal: str) -> str:
-    """The one text file (.txt, .md, .csv) a goal that changes letter case names ("" otherwise)."""
+#: a goal that takes the empty (or the repeated) lines out of a text file: "Remove the empty lines from shopping.txt",
+#: "Delete duplicate lines in emails.txt", "Get rid of the duplicates in names.txt", "Deduplicate list.md"
+_DROP_ASKED = re.compile(r"\b(?:remove|delete|drop|strip|take out|get rid of|clean out)\b[^.?!]{0,30}?\b(?:"
+                         r"(?P<blank>empty|blank)\s+(?:lines?|rows?)|(?P<dup>duplicated?|repeated|doubled?)\s+"
+                         r"(?:lines?|rows?|entries|names|items|e-?mails?|addresses)|"
+                         r"(?P<dups>duplicates|doubles|repeats))\b|"
+                         r"\b(?P<dedup>de-?duplicate)\b", re.IGNORECASE)
+
+
+def kept_lines(goal: str, text: str) -> tuple[str, str] | None:
+    """``(how, text)`` when ``goal`` asks to take the empty lines (or the repeated lines:
+    each kept once, where it first comes) out of a text file and ``text`` is that
+    file's, with those lines taken out; None otherwise, and when none is there. A
+    held-out task (PG) at 9fa21b4: "Remove the empty lines from shopping.txt." sent an
+    empty edit three times and was handed off."""
+    m = _DROP_ASKED.search(goal)
+    if m is None:
+        return None
+    lines = text.splitlines()
+    if m.group("blank"):
+        how, kept = "without its empty lines", [ln for ln in lines if ln.strip()]
+    else:
+        seen: set[str] = set()
+        how, kept = "with each repeated line kept once (where it first comes)", []
+        for ln in lines:
+            if ln.strip() and ln.strip() in seen:
+                continue
+            seen.add(ln.strip())
+            kept.append(ln)
+    out = "\n".join(kept) + ("\n" if kept else "")
+    return (how, out) if out.rstrip("\n") != text.rstrip("\n") else None
+
+
+def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
+    """``(how, text)``: the text file's lines as the goal asks them rewritten, by letter
+    case (:func:`cased_lines`) or with lines taken out (:func:`kept_lines`); None when
+    it asks neither or nothing would change."""
+    return cased_lines(goal, text) or kept_lines(goal, text)
+
+
+def rewrite_asked(goal: str) -> str:
+    """The one text file (.txt, .md, .csv) a goal that changes letter case or takes
+    empty or repeated lines out names ("" otherwise)."""
     files = [f for f in goal_files(goal)[1] if f.lower().endswith(_TEXT_FILES)]
-    return files[0] if _CASE_ASKED.search(goal) and len(files) == 1 else ""
+    return files[0] if (_CASE_ASKED.search(goal) or _DROP_ASKED.search(goal)) and len(files) == 1 else ""
 
 
-def _case_not_changed(ev: Evidence) -> str:
-    """A doubt when the goal changes the letter case of a text file's lines
-    (:func:`cased_lines`, on the text this task first read) and the file does not hold
-    that now ("" otherwise), with the write that makes it so."""
-    rel = case_change_asked(ev.goal)
+def _lines_not_rewritten(ev: Evidence) -> str:
+    """A doubt when the goal rewrites a text file's lines (:func:`rewritten_lines`, on
+    the text this task first read) and the file does not hold that now ("" otherwise),
+    with the write that makes it so."""
+    rel = rewrite_asked(ev.goal)
     before = original_text(rel, ev.calls) if rel else None
-    asked = cased_lines(ev.goal, before + "\n") if before is not None else None
+    asked = rewritten_lines(ev.goal, before + "\n") if before is not None else None
     if asked is None:
         return ""
     now = _text_now(ev, rel)
@@ -1059,7 +1100,7 @@ def _case_not_changed(ev: Evidence) -> str:
     how, want = asked
     if now.rstrip("\n") == want.rstrip("\n"):
         return ""
-    return (f"the task asks for the lines of {rel} {how}, and {rel} does not hold that now; "
+    return (f"the task asks for {rel} {how}, and {rel} does not hold that now; "
             f"{call_to_copy('write_file', {'path': rel, 'content': want})}")
 
 
