@@ -2501,6 +2501,14 @@ def test_what_is_left_answered_from_a_query_that_subtracted_nothing_is_doubted(c
     (ctx.workspace.root / "tasks.csv").write_text("task,status\nReport,open\nBudget,done\nHiring,open\n")
     kept = "SELECT COUNT(*) FROM tasks WHERE status = 'open'"
     assert problems("There are 2 tasks still open.", kept, "How many tasks in tasks.csv are still open?") == []
+    # a held-out task (PH) at 9fa21b4: one number column, nothing to take off: the stock is what is left
+    (ctx.workspace.root / "inventory.csv").write_text("product,stock\nPencils,120\nStaplers,8\nFolders,45\n")
+    lowest = "SELECT product, stock FROM inventory ORDER BY stock ASC LIMIT 1"
+    assert problems("The product with the lowest stock is Staplers, and there are 8 units left.", lowest,
+                    "Which product in inventory.csv has the lowest stock, and how many are left?") == []
+    (ctx.workspace.root / "inventory.csv").write_text("product,stock,reserved\nPencils,120,100\nStaplers,8,1\n")
+    assert any("subtracted nothing" in p for p in problems(
+        "Staplers, 8 left.", lowest, "Which product in inventory.csv has the lowest stock, and how many are left?"))
 
 
 def test_a_picked_file_that_matches_less_of_the_goal_than_one_in_the_results_is_doubted(ctx):
