@@ -244,6 +244,10 @@ def test_a_change_to_the_file_itself_needs_a_read_only_when_it_brings_its_own_co
     ("How many times does the word refund appear in emails.txt?", True),
     ("Which lines of updates/notes.md mention Bo?", True),
     ("Can you email the file emails.txt to Bo?", False),
+    # a held-out task (PJ) at 9fa21b4: "combined" describes the sales; Hamburg's Q3 in regions.xlsx was overwritten
+    ("What were Berlin's Q1 and Q2 sales combined in regions.xlsx?", True),
+    ("Which files were moved to the archive?", True),
+    ("What is the total? Save it in total.txt.", False),
 ])
 def test_which_goals_are_only_questions(goal, question):
     from assistant.loop.finish import asks_only_a_question
@@ -2633,6 +2637,23 @@ def test_a_total_rows_label_is_no_value_to_filter_the_example_query_on():
     assert _example_query(table, goal) == "SELECT SUM(amount) FROM expenses"
     assert _example_query(table, "Which item did we spend the most on?").startswith("SELECT item, SUM(amount)")
     assert goal_value(table, "How much went on Groceries?") == ("item", "Groceries")
+
+
+def test_number_columns_asked_added_together_are_summed_in_the_example_query():
+    """A held-out task (PJ) at 9fa21b4: "What were Berlin's Q1 and Q2 sales combined in regions.xlsx?" got the
+    example SUM(q1) ... WHERE region = 'Berlin', ran it, and answered Q1's 2100 as the two quarters'."""
+    from types import SimpleNamespace as NS
+
+    from assistant.loop.calls import _example_query
+
+    region = NS(name="region", sql_type="VARCHAR", values=["Hamburg", "Berlin", "Munich"])
+    quarters = [NS(name=f"q{i}", sql_type="BIGINT", values=v) for i, v in
+                ((1, [1200, 2100, 1900]), (2, [1350, 1875, 2050]), (3, [1100, 2300, 1700]))]
+    table = NS(name="regions", columns=[region, *quarters])
+    assert _example_query(table, "What were Berlin's Q1 and Q2 sales combined in regions.xlsx?") == \
+        "SELECT SUM(q1) + SUM(q2) FROM regions WHERE region = 'Berlin'"
+    assert _example_query(table, "What were Berlin's Q1 sales in regions.xlsx?") == \
+        "SELECT SUM(q1) FROM regions WHERE region = 'Berlin'"
     # a held-out task at becc1df: "the average of the Score column" got the average per student, then 82.5 by hand
     student = NS(name="student", sql_type="VARCHAR", values=["Ana", "Ben", "Cy"])
     score = NS(name="score", sql_type="BIGINT", values=[78, 91, 84])

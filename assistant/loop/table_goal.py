@@ -233,6 +233,21 @@ def number_column(table: Any, goal: str = "") -> str | None:
     return next((n for n in numbers if not _ID_COLUMN.search(n)), numbers[0] if numbers else None)
 
 
+
+#: words that put two columns' values together: "Q1 and Q2 sales combined", "the total of rent plus heating"
+_COMBINED = re.compile(r"\b(combined|together|altogether|in all|total|sum|plus|both)\b", re.IGNORECASE)
+
+
+def combined_columns(table: Any, goal: str) -> list[str]:
+    """The number columns of ``table`` (two at least, in table order) whose names the
+    goal says as words and asks added together ("What were Berlin's Q1 and Q2 sales
+    combined?": q1, q2); [] otherwise (one column named, or no word that adds up)."""
+    if not _COMBINED.search(goal):
+        return []
+    said = [c.name for c in table.columns if is_number(c) and not _ID_COLUMN.search(c.name)
+            and re.search(rf"(?<![\w-]){re.escape(c.name.replace('_', ' '))}(?![\w-])", goal, re.IGNORECASE)]
+    return said if len(said) >= 2 else []
+
 _NUMBER_BOUND = re.compile(r"\b(?P<word>over|above|more than|greater than|exceeding|at least|under|below|less than|"
                            r"at most|cheaper than)\s+(?:(?:EUR|USD|GBP|CHF)\s*|[\u20ac$\u00a3]\s*)?"
                            r"(?P<n>\d{1,12}(?:\.\d+)?)"
