@@ -3854,3 +3854,42 @@ def test_a_read_of_the_file_the_goal_asks_a_copy_of_gives_the_copy_call(assistan
     assert done[0].result.endswith(hint), done[0].result
     assert (ws / "notes-old.txt").read_text() == "Buy milk\nCall Ana\n"
     assert isinstance(events[-1], Finished)
+
+
+def test_moving_an_event_refuses_adding_one_and_is_done_with_calendar_move_event(assistant_home, tmp_path):
+    """A held-out task (PK) at 9fa21b4: "Move my dentist appointment on 9 December to 16:00." had no tool to move an
+    event; the model added two dentist appointments (one 24 hours long), left the old one, and answered that it was
+    added. Adding is refused; an answer before the event was moved is doubted; calendar_move_event moves it."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from plugins.api import PluginAPI
+    from plugins.bundled.calendar.ics import add_event, events_between
+    from plugins.bundled.calendar.plugin import make_register
+
+    utc = ZoneInfo("UTC")
+    api = PluginAPI("calendar", {"timezone": "UTC"})
+    make_register(lambda tz: datetime(2026, 12, 6, 10, 0, tzinfo=utc).astimezone(tz))(api)
+    folder = assistant_home / "data" / "calendar"
+    folder.mkdir(parents=True)
+    text, _ = add_event(None, title="Dentist", start=datetime(2026, 12, 9, 10, tzinfo=utc),
+                        end=datetime(2026, 12, 9, 11, tzinfo=utc))
+    (folder / "assistant.ics").write_text(text)
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("calendar_add_event", title="Dentist appointment", start="2026-12-09 16:00"),
+        "The dentist appointment has been added to the calendar.",
+        call("calendar_move_event", title="dentist", day="9 December", new_start="16:00"),
+        "Your dentist appointment on 9 December now starts at 16:00."], extra=api.build().tools)
+    events = list(agent.run("Move my dentist appointment on 9 December to 16:00.", workspace=ws))
+    store.close()
+    added, moved = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert added.error and added.result.startswith("Not run: the task moves an event that is already in the "
+                                                   "calendar; calendar_add_event would add a second one"), added.result
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert "no calendar_move_event call of this task moved one" in doubt, doubt
+    assert not moved.error and moved.result.startswith("Moved: Wed 2026-12-09 10:00-11:00 Dentist -> Wed 2026-12-09 "
+                                                       "16:00-17:00 Dentist"), moved.result
+    assert isinstance(events[-1], Finished)
+    day = events_between((folder / "assistant.ics").read_text(), datetime(2026, 12, 9, tzinfo=utc),
+                         datetime(2026, 12, 10, tzinfo=utc), utc)
+    assert [(e.title, e.start.hour) for e in day] == [("Dentist", 16)]

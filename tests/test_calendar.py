@@ -624,3 +624,40 @@ def test_a_length_of_a_few_minutes_no_one_said_gives_the_default_hour(home):
     assert not out.error and "duration_minutes=1 is no length anyone gave; the event is given one hour" in out.text
     (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
     assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(hours=1)
+
+
+def test_an_event_is_moved_to_a_new_start_keeping_its_length_and_the_rest_of_the_calendar(home):
+    """A held-out task (PK) at 9fa21b4: "Move my dentist appointment on 9 December to 16:00." had no tool to move
+    an event; the model added two new ones (one 24 hours long) and answered that it was added."""
+    folder = home / "data" / "calendar"
+    folder.mkdir(parents=True)
+    (folder / "work.ics").write_text(EXISTING)
+    call, _ = make()
+    call("calendar_add_event", title="Dentist appointment", start="2026-12-09 10:00", duration_minutes=45)
+    call("calendar_add_event", title="Team lunch", start="2026-12-09 12:00")
+    out = call("calendar_move_event", title="dentist", day="9 December", new_start="16:00")
+    assert not out.error, out.text
+    assert out.text.startswith("Moved: Wed 2026-12-09 10:00-10:45 Dentist appointment -> Wed 2026-12-09 "
+                               "16:00-16:45 Dentist appointment (Europe/Berlin) in assistant.ics"), out.text
+    listed = call("calendar_list_events", start="2026-12-09").text.splitlines()[1:]
+    assert listed == ["Wed 2026-12-09 09:30-09:45 Standup", "Wed 2026-12-09 12:00-13:00 Team lunch",
+                      "Wed 2026-12-09 16:00-16:45 Dentist appointment"]
+    events, _ = read_events(folder / "assistant.ics")
+    assert [int(e.get("sequence", 0)) for e in events] == [1, 0]
+    assert (folder / "work.ics").read_text() == EXISTING
+    moved = call("calendar_move_event", title="Dentist appointment", day="2026-12-09", new_start="2026-12-11")
+    assert "Fri 2026-12-11 16:00-16:45 Dentist appointment" in moved.text, moved.text  # a day alone keeps the time
+
+
+def test_moving_an_event_that_is_not_there_or_repeats_changes_nothing(home):
+    folder = home / "data" / "calendar"
+    folder.mkdir(parents=True)
+    (folder / "work.ics").write_text(EXISTING)
+    call, _ = make()
+    call("calendar_add_event", title="Dentist", start="2026-12-09 10:00")
+    before = {f.name: f.read_text() for f in folder.iterdir()}
+    missing = call("calendar_move_event", title="dentist", day="10 December", new_start="16:00")
+    assert missing.error and "no event with 'dentist' in its title on Thu 2026-12-10" in missing.text, missing.text
+    repeating = call("calendar_move_event", title="standup", day="2026-11-30", new_start="10:00")
+    assert repeating.error and "repeats" in repeating.text, repeating.text
+    assert {f.name: f.read_text() for f in folder.iterdir()} == before

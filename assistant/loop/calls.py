@@ -52,7 +52,7 @@ from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked
     column_sum, column_to_add, csv_row_to_add, files_to_delete, goal_columns, goal_folder, headings_asked, \
     headings_text, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
     leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, same_cell_value, table_cells, typo_asked, \
-    merge_of_goal, csv_column_text, plain_conversion, total_row_next, TOTAL_ROW, nth_section
+    merge_of_goal, csv_column_text, plain_conversion, total_row_next, TOTAL_ROW, nth_section, event_move_asked
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -1261,6 +1261,13 @@ class CallRunner:
             msg = (f"Not run: the task asks to {cannot}, and no tool here can {cannot}; {call.name} would change files "
                    f"the user did not ask for and {cannot} nothing. Say so to the user and ask how they want it done: "
                    f"call ask_human with {json.dumps(ask)}")
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        if call.name == "calendar_add_event" and event_move_asked(s.task.goal, self.registry.names()):
+            # a held-out task (PK) at 9fa21b4: "Move my dentist appointment on 9 December to 16:00." added two
+            # dentist appointments and left the old one
+            msg = ("Not run: the task moves an event that is already in the calendar; calendar_add_event would add a "
+                   "second one and leave the old one where it is. Call calendar_move_event with words of its title, "
+                   "the day it is on now and its new start, as the user said them")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.name not in _HARNESS_CALLS:
             which = self._ambiguous(call, needs_source=risk is RiskClass.DESTRUCTIVE or call.name in EDITS_EXISTING)

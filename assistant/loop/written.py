@@ -1373,12 +1373,33 @@ def store_goal(goal: str) -> tuple[str, str] | None:
     return next(((store, tool) for pattern, store, tool in _STORES if pattern.search(goal)), None)
 
 
+#: a goal that moves an event already in the calendar: "Move my dentist appointment on 9 December to 16:00",
+#: "Reschedule the team meeting to Friday", "Push back tomorrow's call with Ann to 3pm"
+EVENT_MOVE = re.compile(r"\b(?:move|reschedule|postpone|push(?:\s+back)?|shift|bring\s+forward|put\s+off)\s+(?:my|the|"
+                        r"our|this|that|\w+'s)?\s*(?:[\w-]+\s+){0,3}?(?:appointment|meeting|event|call|lunch|dinner|"
+                        r"session|interview|class|visit|standup|review|check-?up)s?\b", re.IGNORECASE)
+
+
+def event_move_asked(goal: str, tool_names: Iterable[str]) -> bool:
+    """Whether ``goal`` moves a calendar event (:data:`EVENT_MOVE`, no file named) and
+    ``calendar_move_event`` is one of ``tool_names``."""
+    return bool(EVENT_MOVE.search(goal)) and not any(goal_files(goal)) and "calendar_move_event" in tool_names
+
+
 def _store_untouched(ev: Evidence) -> str:
     """A doubt when the goal asks for a change in the calendar or the notes and no
-    call of this task changed them (the tool that does it must exist); "" otherwise.
+    call of this task changed them (the tool that does it must exist), or moves an
+    event and no ``calendar_move_event`` moved one; "" otherwise.
     calendar_from_invite at 6b05252: Qwen 1.5B, asked to put the meeting in
     invite.txt on the calendar, edited invite.txt's date format and answered with
-    steps for the user; the edit counted as the task's change."""
+    steps for the user; the edit counted as the task's change. A held-out task (PK)
+    at 9fa21b4: "Move my dentist appointment on 9 December to 16:00." added two
+    dentist appointments, the old one left, and answered that it was added."""
+    if event_move_asked(ev.goal, ev.tool_names) and not any(
+            c.name == "calendar_move_event" and c.status == "done" and not c.error for c in ev.calls):
+        return ("the task moves an event that is in the calendar, and no calendar_move_event call of this task moved "
+                "one; move it with calendar_move_event (words of its title, the day it is on now, its new start), or "
+                "say plainly that it is not in the calendar")
     for pattern, store, tool in _STORES:
         if not pattern.search(ev.goal) or tool not in ev.tool_names:
             continue

@@ -1,4 +1,4 @@
-"""Read and add events in iCalendar (.ics) text with the ``icalendar`` package.
+"""Read, add and move events in iCalendar (.ics) text with the ``icalendar`` package.
 
 Recurring events (RRULE, minus EXDATE) are expanded with ``dateutil.rrule``.
 All-day events (DATE values) are placed at midnight in the listing zone.
@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta, timezone, tzinfo
 
 from icalendar import Calendar, Event as VEvent, vCalAddress, vText
 
-__all__ = ["CalEvent", "events_between", "add_event", "parse_attendee", "IcsError"]
+__all__ = ["CalEvent", "events_between", "add_event", "move_event", "parse_attendee", "IcsError"]
 
 PRODID = "-//assistant//calendar plugin//EN"
 # an e-mail address anywhere in an attendee: "Ann (ann@x.org)", "ann@x.org (Ann)", "Ann - mailto:ann@x.org"
@@ -181,3 +181,38 @@ def add_event(ics_text: str | None, *, title: str, start: datetime | date, end: 
     if hasattr(cal, "add_missing_timezones"):
         cal.add_missing_timezones()
     return cal.to_ical().decode("utf-8"), uid
+
+
+def move_event(ics_text: str, uid: str, *, start: datetime | date, end: datetime | date, source: str = "") -> str:
+    """``ics_text`` with the one event whose UID is ``uid`` starting at ``start`` and
+    ending at ``end`` (aware datetimes, or dates for an all-day event, ``end``
+    exclusive); its SEQUENCE goes up by one (RFC 5545, 3.8.7.4) and everything else
+    is kept as it is.
+
+    Raises:
+        IcsError: ``ics_text`` is not iCalendar, holds no event ``uid``, or that event
+            repeats (RRULE): one occurrence is not moved alone.
+        ValueError: end not after start.
+    """
+    if end <= start:
+        raise ValueError("the event must end after it starts")
+    try:
+        cal = Calendar.from_ical(ics_text)
+    except Exception as exc:  # noqa: BLE001 - icalendar raises several types
+        raise IcsError(f"{source or 'calendar'} is not a valid .ics file ({exc}); not changed") from None
+    found = [ev for ev in cal.walk("VEVENT") if str(ev.get("uid", "") or "") == uid]
+    if len(found) != 1:
+        raise IcsError(f"{source or 'calendar'} holds {len(found)} events with UID {uid}; not changed")
+    ev = found[0]
+    if ev.get("rrule") is not None:
+        raise IcsError(f"{str(ev.get('summary', '') or 'the event')!r} repeats; moving one of its dates is not "
+                       "supported, so nothing was changed")
+    sequence = int(ev.get("sequence", 0) or 0)
+    for key in ("dtstart", "dtend", "duration", "dtstamp", "sequence"):
+        if key in ev:
+            del ev[key]
+    ev.add("dtstart", start)
+    ev.add("dtend", end)
+    ev.add("dtstamp", datetime.now(timezone.utc))
+    ev.add("sequence", sequence + 1)
+    return cal.to_ical().decode("utf-8")

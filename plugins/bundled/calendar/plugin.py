@@ -1,4 +1,4 @@
-"""Bundled plugin ``calendar``: local .ics files — list events, add events.
+"""Bundled plugin ``calendar``: local .ics files — list events, add events, move an event.
 
 Settings (``[plugins.calendar]``): ``path`` — a ``.ics`` file, or a folder
 whose ``*.ics`` files are all read (default ``<data dir>/calendar``; relative
@@ -24,7 +24,7 @@ from plugins.api import PluginAPI
 from plugins.bundled._store import Loc, data_dir, locate
 from plugins.bundled.calendar.dates import (_SAID_DAY, When, conflicts_with_user, describe, parse_when, resolve_zone,
                                             said_weekday, said_minutes)
-from plugins.bundled.calendar.ics import CalEvent, IcsError, add_event, events_between
+from plugins.bundled.calendar.ics import CalEvent, IcsError, add_event, events_between, move_event
 from tools.base import RiskClass, Tool, ToolContext, ToolError, ToolResult
 
 __all__ = ["CalendarSettings", "make_register", "register"]
@@ -67,6 +67,14 @@ class AddEvent(BaseModel):
     description: str = Field("", description="notes for the event")
 
 
+class MoveEvent(BaseModel):
+    title: str = Field(..., min_length=1, max_length=300, description="words of the event's title, e.g. 'dentist'")
+    day: str = Field(..., description="the day the event is on now, as the user said it, e.g. '9 December'")
+    new_start: str = Field(..., description="its new start as the user said it, e.g. '16:00' (a time alone keeps "
+                                            "the day) or 'friday 10am'. The event keeps its length")
+    timezone: str = Field("", description="IANA zone of the times, e.g. America/New_York")
+
+
 def _fmt(ev: CalEvent, tz: tzinfo) -> str:
     s, e = ev.start.astimezone(tz), ev.end.astimezone(tz)
     if ev.all_day:
@@ -97,6 +105,11 @@ def make_register(clock: Clock | None = None) -> Callable[[PluginAPI], None]:
                           "Attendees, time zone and location are optional.",
                           AddEvent, cal.add, RiskClass.WRITE))
 
+        api.add_tool(Tool("calendar_move_event",
+                          "Move an event that is in the calendar to a new start, keeping its length: give words of "
+                          "its title, the day it is on now and the new start as the user said them.",
+                          MoveEvent, cal.move, RiskClass.WRITE))
+
         def slash_agenda(ctx: ToolContext, argument: str) -> str:
             return cal.list_events(ctx, ListEvents(start=argument.strip() or "today"), days=7).text
 
@@ -113,7 +126,7 @@ def _when(text: str, now: datetime, **kw) -> When:
 
 
 class _Calendar:
-    """The two calendar tools over one plugin's settings and clock."""
+    """The calendar tools over one plugin's settings and clock."""
 
     def __init__(self, settings: CalendarSettings, now_in: Clock) -> None:
         self.settings = settings
@@ -248,6 +261,56 @@ class _Calendar:
                 f"Date check: {read_as} (now is {describe(When(now, True))}).{dropped}{ignored}")
         return ToolResult(text=text,
                           data={"uid": uid, "start": str(start), "end": str(end), "file": str(target.path)})
+
+    def move(self, ctx: ToolContext, p: MoveEvent) -> ToolResult:
+        """Move the one event on ``p.day`` whose title holds every word of ``p.title``
+        to ``p.new_start`` (a time alone: the same day), keeping its length.
+
+        Raises:
+            ToolError: no such event, several, a repeating one, a day or time that
+                cannot be read, or a calendar file that is not iCalendar."""
+        p, ignored = _users_zone(p, ctx.user_words)
+        tz = self.zone(p.timezone)
+        now = self.now_in(tz)
+        day = _when(p.day, now).dt.replace(hour=0, minute=0, second=0, microsecond=0)
+        words = [w for w in re.findall(r"\w+", p.title.lower()) if len(w) > 2] or [p.title.strip().lower()]
+        _, files, _ = self.where(ctx)
+        on_day: list[tuple[CalEvent, object]] = []
+        for f in files:
+            try:
+                on_day += [(e, f) for e in events_between(f.read_text() or "", day, day + timedelta(days=1), tz,
+                                                          source=f.path.name)]
+            except IcsError as exc:
+                raise ToolError(str(exc)) from None
+        found = [(e, f) for e, f in on_day if all(w in e.title.lower() for w in words)]
+        listed = "; ".join(_fmt(e, tz) for e, _ in on_day) or "none"
+        if not found:
+            raise ToolError(f"no event with {p.title.strip()!r} in its title on {day.strftime('%a %Y-%m-%d')}; "
+                            f"that day's events: {listed}. Nothing was moved")
+        if len(found) > 1:
+            raise ToolError(f"{len(found)} events with {p.title.strip()!r} in their title on "
+                            f"{day.strftime('%a %Y-%m-%d')}: {listed}. Give more words of the title")
+        old, loc = found[0]
+        new = _when(p.new_start, now, base_day=old.start.astimezone(tz).date())
+        if old.all_day and not new.has_time:
+            start, end = new.dt.date(), new.dt.date() + (old.end - old.start)
+        elif not new.has_time:  # a day alone: the same time of day on that day
+            start = new.dt.replace(hour=old.start.astimezone(tz).hour, minute=old.start.astimezone(tz).minute)
+            end = start + (old.end - old.start)
+        else:
+            start = new.dt
+            end = start + (timedelta(hours=1) if old.all_day else old.end - old.start)
+        try:
+            text = move_event(loc.read_text() or "", old.uid, start=start, end=end, source=loc.path.name)
+        except (IcsError, ValueError) as exc:
+            raise ToolError(str(exc)) from None
+        loc.write_text(text)
+        moved = _fmt(CalEvent(old.title, _as_dt(start, tz), _as_dt(end, tz), not isinstance(start, datetime),
+                              old.location, old.attendees), tz)
+        return ToolResult(text=f"Moved: {_fmt(old, tz)} -> {moved} ({tz}) in {loc.path.name}\n"
+                               f"Date check: {p.new_start.strip()!r} is {describe(new)} (now is "
+                               f"{describe(When(now, True))}).{ignored}",
+                          data={"uid": old.uid, "start": str(start), "end": str(end), "file": str(loc.path)})
 
 
 P = TypeVar("P", bound=BaseModel)
