@@ -849,6 +849,12 @@ def test_removing_a_row_gets_the_edit_that_takes_out_its_line_and_a_wrong_file_i
                                ev))
     assert not any("nothing was changed" in p for p in finish_problems(
         "Removed Cy's row from staff.csv; no changes were made to the other rows.", ev))
+    # a held-out task (OB) at ec5790c: the line added by the hint's edit, then "I could not finish the task because
+    # the file was not modified." finished it: the user read that nothing was done
+    assert any(p.startswith("the answer says nothing was changed, but edit_file at step 1 changed it") for p in
+               finish_problems("I could not finish the task because the file was not modified.", ev))
+    assert not any("nothing was changed" in p for p in finish_problems(
+        "Removed Cy's row; the rest of the file was not modified.", ev))
 
 
 def test_asking_the_user_what_a_file_read_holds_is_refused(tmp_path):

@@ -768,7 +768,10 @@ def _without_dates(text: str) -> str:
 
 #: an answer saying the task changed nothing (not "no changes were made to X": a part left alone)
 _NOTHING_CHANGED = re.compile(r"\b(?:no changes? (?:was|were|has been|have been) (?:made|needed)|nothing "
-                              r"(?:was|has been) changed|(?:i|we) (?:did not|didn't) (?:change|modify) anything)\b"
+                              r"(?:was|has been) changed|(?:i|we) (?:did not|didn't) (?:change|modify) anything|"
+                              # OB at ec5790c: "I could not finish the task because the file was not modified."
+                              r"(?<!rest of )(?<!other )the (?:file|document|workbook|sheet|calendar) (?:was|has) not "
+                              r"(?:been )?(?:modified|changed|updated|edited))\b"
                               r"(?!\s+(?:to|in|on)\b)", re.IGNORECASE)
 
 
