@@ -273,7 +273,7 @@ def asks_only_a_question(goal: str) -> bool:
     # a change word inside a file's name is no change asked for (a held-out task at a367559: "How many times does the
     # word refund appear in emails.txt?" counted "emails" as one, and edit_file on emails.txt was not refused)
     names = [m.span() for m in _FILE_NAME_IN_GOAL.finditer(goal)]
-    # a past participle in a wh-question describes, it asks nothing done (a held-out task (PH) at 9fa21b4: "What
+    # a past participle in a wh-question describes, it asks nothing done (a held-out task (PJ) at 9fa21b4: "What
     # were Berlin's Q1 and Q2 sales combined in regions.xlsx?" counted "combined" as one, and Q3 was overwritten)
     described = bool(_WH_START.match(goal))
     return ("?" in goal or bool(_LOOK_UP.match(goal))) and not _REQUEST.search(goal) and not any(
