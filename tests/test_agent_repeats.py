@@ -3914,3 +3914,34 @@ def test_moving_an_event_refuses_adding_one_and_is_done_with_calendar_move_event
     day = events_between((folder / "assistant.ics").read_text(), datetime(2026, 12, 9, tzinfo=utc),
                          datetime(2026, 12, 10, tzinfo=utc), utc)
     assert [(e.title, e.start.hour) for e in day] == [("Dentist", 16)]
+
+
+def test_files_of_a_kind_listed_in_a_file_get_the_list_to_write_and_are_checked(assistant_home, tmp_path):
+    """A held-out task (QC) at 5034895: "Make a list of the PDF files in this folder and save it as pdfs.txt." saved
+    list_dir's listing whole (notes.txt and the sizes with the PDFs) and finished. The listing gives the list to
+    write; a list with a line that names no PDF is doubted with it."""
+    from assistant.loop.written import files_list_asked
+
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("list_dir", path="."),
+        call("write_file", path="pdfs.txt", content="./ (workspace)\n invoice_77.pdf 621 B\n notes.txt 5 B\n"),
+        "The PDF files were listed and saved in pdfs.txt.",
+        call("write_file", path="pdfs.txt", content="invoice_77.pdf\nq1_report.pdf\nscan.PDF\n"),
+        "pdfs.txt lists invoice_77.pdf, q1_report.pdf and scan.PDF."])
+    for name in ("invoice_77.pdf", "q1_report.pdf", "scan.PDF", "notes.txt", "sub/old.pdf"):
+        (ws / name).parent.mkdir(exist_ok=True)
+        (ws / name).write_bytes(b"%PDF-1.4\n" if "pdf" in name.lower() else b"misc\n")
+    goal = "Make a list of the PDF files in this folder and save it as pdfs.txt."
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    listing = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    copy = json.dumps({"path": "pdfs.txt", "content": "invoice_77.pdf\nq1_report.pdf\nscan.PDF\n"})
+    assert listing.endswith("Hint: the PDF files here are invoice_77.pdf, q1_report.pdf, scan.PDF; to list them in "
+                            f"pdfs.txt, one per line, call write_file with {copy}."), listing
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert "the task asks for the PDF files listed in pdfs.txt, and it holds" in doubt and copy in doubt, doubt
+    assert isinstance(events[-1], Finished)
+    assert (ws / "pdfs.txt").read_text() == "invoice_77.pdf\nq1_report.pdf\nscan.PDF\n"
+    everywhere = "Write the names of all PDF files in this folder and its subfolders into pdfs.md"
+    assert files_list_asked(everywhere, ws)[2] == ["invoice_77.pdf", "q1_report.pdf", "scan.PDF", "sub/old.pdf"]
+    assert files_list_asked("How many PDF files are there?", ws) is None

@@ -52,7 +52,8 @@ from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked
     column_sum, column_to_add, csv_row_to_add, files_to_delete, goal_columns, goal_folder, headings_asked, \
     headings_text, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
     leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, same_cell_value, table_cells, typo_asked, \
-    merge_of_goal, csv_column_text, plain_conversion, total_row_next, TOTAL_ROW, nth_section, event_move_asked
+    merge_of_goal, csv_column_text, plain_conversion, total_row_next, TOTAL_ROW, nth_section, event_move_asked, \
+    files_list_asked, files_list_text
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -226,8 +227,8 @@ class CallRunner:
         hint = self._next_split_hint(call, result) or self._sheet_totals_hint(call, result) \
             or self._column_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
             or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) \
-            or self._rewrite_hint(call, result) or self._count_hint(call, result) or self._days_hint(call, result) \
-            or self._copy_hint(call, result) \
+            or self._files_list_hint(call, result) or self._rewrite_hint(call, result) \
+            or self._count_hint(call, result) or self._days_hint(call, result) or self._copy_hint(call, result) \
             or self._cannot_hint(call, result) or self._edit_hint(call, result) or self._tick_hint(call, result) \
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
             or self._total_row_hint(call, result) or self._csv_row_hint(call, result) \
@@ -834,6 +835,22 @@ class CallRunner:
                  if c.status == "done" and not c.error and c.id != call.id and (c.risk or "read") == "read"]
         said = day_count_answer(self.s.task.goal, [*reads, (str(call.arguments.get("path", "")), result.text)])
         return f"Note: the harness counted the days; {answer_to_copy(said)}" if said else ""
+
+    def _files_list_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``write_file`` call that lists the files of the kind the goal asks listed
+        in a file (:func:`written.files_list_asked`), one per line, after a listing of
+        the workspace (``list_dir``, ``find_files``) until that file is written ("" otherwise).
+        A held-out task (QC) at 5034895: "Make a list of the PDF files in this folder and
+        save it as pdfs.txt." saved list_dir's listing whole, notes.txt and sizes with it."""
+        if call.name not in ("list_dir", "find_files") or result.error or self.registry.get("write_file") is None:
+            return ""
+        asked = files_list_asked(self.s.task.goal, self.s.task.workspace)
+        if asked is None or not asked[2] or self.ctx.workspace.exists(asked[0]):
+            return ""
+        output, kind, paths = asked
+        args = {"path": output, "content": files_list_text(output, paths)}
+        return (f"Hint: the {kind} files here are {', '.join(paths[:8])}{' ...' if len(paths) > 8 else ''}; to list "
+                f"them in {output}, one per line, {call_to_copy('write_file', args)}.")
 
     def _sorted_lines_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``write_file`` call that writes a text file the goal asks to sort

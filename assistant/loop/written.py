@@ -1586,6 +1586,78 @@ def _files_left_to_delete(ev: Evidence) -> str:
             f"{call_to_copy('delete', {'path': left[0]})}")
 
 
+#: the extensions of a kind of file a goal names: "the PDF files", "all Word documents", "the .csv files"
+_KIND_SUFFIXES = {"pdf": (".pdf",), "word": (".docx", ".doc"), "docx": (".docx",), "excel": (".xlsx", ".xls"),
+                  "xlsx": (".xlsx",), "csv": (".csv",), "text": (".txt",), "txt": (".txt",), "markdown": (".md",),
+                  "md": (".md",), "image": (".jpg", ".jpeg", ".png", ".gif"), "photo": (".jpg", ".jpeg", ".png"),
+                  "jpg": (".jpg", ".jpeg"), "jpeg": (".jpg", ".jpeg"), "png": (".png",)}
+#: a goal that lists the files of a kind into a file: "Make a list of the PDF files in this folder and save it as
+#: pdfs.txt", "Write the names of all .csv files into tables.md"
+_FILES_LISTED = re.compile(r"\b(?:list|names?|inventory)\b[^.?!]{0,40}?\b(?:all\s+)?(?:the\s+|my\s+)?\.?(?P<kind>"
+                           + "|".join(sorted(_KIND_SUFFIXES, key=len, reverse=True))
+                           + r")\s*(?:files?|documents?|s\b|photos?|images?|pictures?)", re.IGNORECASE)
+_SUBFOLDERS = re.compile(r"\b(sub-?folders?|sub-?directories|recursive(?:ly)?|everywhere|all folders)\b", re.IGNORECASE)
+
+
+def files_list_asked(goal: str, workspace: str | Path) -> tuple[str, str, list[str]] | None:
+    """``(output, kind, paths)`` when ``goal`` asks for the files of a kind (a PDF, Word,
+    Excel, CSV, text, Markdown or image file) listed in one .txt or .md file it names:
+    the workspace paths of the files of that kind, the extension matched case aside, in
+    the folder the goal names (else the workspace), in its subfolders too only when the
+    goal says so, the output itself left out, sorted; None otherwise. A held-out task
+    (QC) at 5034895: "Make a list of the PDF files in this folder and save it as
+    pdfs.txt." saved list_dir's listing, notes.txt and the sizes with it."""
+    m = _FILES_LISTED.search(goal)
+    outputs = [o for o in goal_files(goal)[0] if o.lower().endswith((".txt", ".md"))]
+    if m is None or len(outputs) != 1:
+        return None
+    root = Path(workspace)
+    folder = goal_folder(goal, lambda rel: (root / rel).is_dir()) or "."
+    suffixes = _KIND_SUFFIXES[m.group("kind").lower()]
+    where = root / folder
+    found = (where.rglob("*") if _SUBFOLDERS.search(goal) else where.iterdir()) if where.is_dir() else []
+    paths = sorted(p.relative_to(root).as_posix() for p in found
+                   if p.is_file() and p.suffix.lower() in suffixes and norm_path(p.relative_to(root).as_posix())
+                   != norm_path(outputs[0]) and not any(part.startswith(".") for part in p.relative_to(root).parts))
+    return outputs[0], m.group("kind"), paths
+
+
+def files_list_text(output: str, paths: list[str]) -> str:
+    """The list file's text: one path per line ("- " before each in a Markdown file)."""
+    bullet = "- " if output.lower().endswith(".md") else ""
+    return "".join(f"{bullet}{p}\n" for p in paths)
+
+
+def _files_list_wrong(ev: Evidence) -> str:
+    """A doubt when the goal lists the files of a kind into a file
+    (:func:`files_list_asked`) and that file holds a line that names no such file, or
+    leaves one out ("" otherwise), with the write that lists them. A line may give a
+    file by its name or its workspace path; a file in a subfolder may be listed too."""
+    asked = files_list_asked(ev.goal, ev.workspace)
+    if asked is None or not asked[2]:
+        return ""
+    output, kind, paths = asked
+    try:
+        text = (Path(ev.workspace) / output).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    names = {p.lower() for p in paths} | {p.rsplit("/", 1)[-1].lower() for p in paths}
+    suffixes = _KIND_SUFFIXES[kind.lower()]
+    lines = [re.sub(r"^\s*(?:[-*\u2022]|\d+[.)])\s*", "", ln).strip().strip("`'\"") for ln in text.splitlines()]
+    lines = [ln.removeprefix("./") for ln in lines if ln]
+    stray = [ln for ln in lines if ln.lower() not in names and not (ln.lower().endswith(suffixes) and " " not in ln
+                                                                    and (Path(ev.workspace) / ln).is_file())]
+    missing = [p for p in paths if p.lower() not in {ln.lower() for ln in lines}
+               and p.rsplit("/", 1)[-1].lower() not in {ln.lower() for ln in lines}]
+    if not stray and not missing:
+        return ""
+    held = f"it holds {', '.join(repr(s) for s in stray[:3])}, no {kind} file's name" if stray else \
+        f"it leaves out {', '.join(missing[:4])}"
+    return (f"the task asks for the {kind} files listed in {output}, and {held}; the {kind} files are "
+            f"{', '.join(paths[:8])}{' ...' if len(paths) > 8 else ''}: "
+            f"{call_to_copy('write_file', {'path': output, 'content': files_list_text(output, paths)})}")
+
+
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
                  "eleven": 11, "twelve": 12}
 _ASKED_N = re.compile(r"\b(?:top|bottom|the|those|these|first)[\s-]+(?P<n>\d{1,2}|"
