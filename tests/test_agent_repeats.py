@@ -3945,3 +3945,24 @@ def test_files_of_a_kind_listed_in_a_file_get_the_list_to_write_and_are_checked(
     everywhere = "Write the names of all PDF files in this folder and its subfolders into pdfs.md"
     assert files_list_asked(everywhere, ws)[2] == ["invoice_77.pdf", "q1_report.pdf", "scan.PDF", "sub/old.pdf"]
     assert files_list_asked("How many PDF files are there?", ws) is None
+
+
+def test_a_write_that_drops_a_line_of_a_file_whose_text_the_task_changes_is_refused(assistant_home, tmp_path):
+    """A held-out task (QD) at 5034895: "Change the meeting date in agenda.md from 2026-11-30 to 2026-12-15." made the
+    edit, then wrote agenda.md again without its line "Next review: 2026-11-30 + 2 weeks". The write is refused;
+    one that keeps every line, changed or not, runs."""
+    text = "# Board meeting\n\nDate: 2026-11-30\n\n1. Budget\n2. Hiring\n\nNext review: 2026-11-30 + 2 weeks\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="agenda.md"),
+        call("write_file", path="agenda.md", content="# Board meeting\n\nDate: 2026-12-15\n\n1. Budget\n2. Hiring"),
+        call("write_file", path="agenda.md", content=text.replace("2026-11-30", "2026-12-15")),
+        "Changed the date to 2026-12-15."])
+    (ws / "agenda.md").write_text(text)
+    events = list(agent.run("Change the meeting date in agenda.md from 2026-11-30 to 2026-12-15.", workspace=ws))
+    store.close()
+    dropped, kept = [e for e in events if isinstance(e, ToolCallFinished)][1:]
+    assert dropped.error and dropped.result.startswith(
+        "Not run: the task asks to change '2026-11-30' to '2026-12-15' in agenda.md, and this write_file would drop "
+        "its line 'Next review: 2026-11-30 + 2 weeks'"), dropped.result
+    assert not kept.error, kept.result
+    assert isinstance(events[-1], Finished) and "Next review: 2026-12-15 + 2 weeks" in (ws / "agenda.md").read_text()

@@ -1502,7 +1502,7 @@ class CallRunner:
                 msg = (f"Not run: the task asks to add, and this {call.name} would remove {removed!r} from the file; "
                        f"add without changing what is there: {tool_name}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
-            dropped = self._add_drops_lines(call)
+            dropped = self._add_drops_lines(call) or self._change_drops_lines(call)
             if dropped:  # a held-out task (OB) at 0959310: reminders.txt written again with its lines numbered
                 return (yield from self.finish(call, ToolResult.fail(dropped), "denied"))
             viewed = self._read_view_written(call)
@@ -2195,6 +2195,28 @@ class CallRunner:
             "edit_file, old_text the file's last line and new_text that line with the new one under it"
         return (f"Not run: the task asks to add to {path}, and this write_file would drop or change its line "
                 f"{lost[0]!r}; add without changing what is there: {how}")
+
+    def _change_drops_lines(self, call: CallRecord) -> str:
+        """The refusal of a ``write_file`` over an existing .txt or .md file, in a task
+        that changes text "from old to new" in it (:func:`named_files.text_change`), whose
+        content leaves out a line the file holds, as it is or so changed; "" otherwise.
+        A held-out task (QD) at 5034895: "Change the meeting date in agenda.md from
+        2026-11-30 to 2026-12-15." made the edit, then wrote the file again without its
+        line "Next review: 2026-11-30 + 2 weeks"."""
+        path, content, goal = call.arguments.get("path"), call.arguments.get("content"), self.s.task.goal
+        change = text_change(goal)
+        if call.name != "write_file" or change is None or not isinstance(path, str) or not isinstance(content, str) \
+                or not path.lower().endswith((".txt", ".md")) or not self.ctx.workspace.exists(path):
+            return ""
+        old, new = change
+        kept = {ln.strip() for ln in content.splitlines()}
+        lost = [ln.strip() for ln in self._text_of(path).splitlines() if ln.strip() and ln.strip() not in kept
+                and ln.strip().replace(old, new) not in kept]
+        if not lost:
+            return ""
+        return (f"Not run: the task asks to change {old!r} to {new!r} in {path}, and this write_file would drop its "
+                f"line {lost[0]!r}; change only that text: call edit_file with old_text the text to change and "
+                "new_text the same text changed")
 
     def _read_view_written(self, call: CallRecord) -> str:
         """The refusal of a ``write_file`` (``edit_file``) whose content (new text) is
