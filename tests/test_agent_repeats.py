@@ -3945,6 +3945,8 @@ def test_files_of_a_kind_listed_in_a_file_get_the_list_to_write_and_are_checked(
     everywhere = "Write the names of all PDF files in this folder and its subfolders into pdfs.md"
     assert files_list_asked(everywhere, ws)[2] == ["invoice_77.pdf", "q1_report.pdf", "scan.PDF", "sub/old.pdf"]
     assert files_list_asked("How many PDF files are there?", ws) is None
+    assert files_list_asked("Write the names of the PDF files that mention rent into rent.txt", ws) is None
+    assert files_list_asked("Save the name of the PDF file with the most pages in answer.txt", ws) is None
 
 
 def test_a_write_that_drops_a_line_of_a_file_whose_text_the_task_changes_is_refused(assistant_home, tmp_path):

@@ -1595,7 +1595,10 @@ _KIND_SUFFIXES = {"pdf": (".pdf",), "word": (".docx", ".doc"), "docx": (".docx",
 #: pdfs.txt", "Write the names of all .csv files into tables.md"
 _FILES_LISTED = re.compile(r"\b(?:list|names?|inventory)\b[^.?!]{0,40}?\b(?:all\s+)?(?:the\s+|my\s+)?\.?(?P<kind>"
                            + "|".join(sorted(_KIND_SUFFIXES, key=len, reverse=True))
-                           + r")\s*(?:files?|documents?|s\b|photos?|images?|pictures?)", re.IGNORECASE)
+                           + r")\s*(?:files|documents|s\b|photos|images|pictures)", re.IGNORECASE)
+#: a goal that picks one or some of them: "the name of the PDF with the most pages", "which CSV files ..."
+_PICKS_FILES = re.compile(r"\b(most|least|fewest|largest|smallest|biggest|newest|oldest|latest|earliest|which|first|"
+                          r"last|mention\w*|contain\w*|about|older|newer|bigger|smaller|larger)\b", re.IGNORECASE)
 _SUBFOLDERS = re.compile(r"\b(sub-?folders?|sub-?directories|recursive(?:ly)?|everywhere|all folders)\b", re.IGNORECASE)
 
 
@@ -1609,7 +1612,7 @@ def files_list_asked(goal: str, workspace: str | Path) -> tuple[str, str, list[s
     pdfs.txt." saved list_dir's listing, notes.txt and the sizes with it."""
     m = _FILES_LISTED.search(goal)
     outputs = [o for o in goal_files(goal)[0] if o.lower().endswith((".txt", ".md"))]
-    if m is None or len(outputs) != 1:
+    if m is None or len(outputs) != 1 or _PICKS_FILES.search(goal):
         return None
     root = Path(workspace)
     folder = goal_folder(goal, lambda rel: (root / rel).is_dir()) or "."
