@@ -29,6 +29,12 @@ def test_claims_checked_against_the_workspace(tmp_path):
     assert unbacked_file_claims("Renamed report.txt to report-2026.txt.", tmp_path) == []
     assert unbacked_file_claims("I renamed report.txt to report-2027.txt.", tmp_path) == ["report-2027.txt"]
     assert unbacked_file_claims("I wrote report.txt to the folder.", tmp_path) == ["report.txt"]
+    # a held-out task (QH) at 5034895: "old_draft.txt deleted, moved to the trash" was told old_draft.txt was never
+    # written; the model wrote it again and deleted it again
+    assert unbacked_file_claims("old_draft.txt deleted, moved to the trash; undo can restore it.", tmp_path) == []
+    assert unbacked_file_claims("The file old_draft.txt has been deleted.", tmp_path) == []
+    assert unbacked_file_claims("Deleted a.txt and created b.txt.", tmp_path) == ["b.txt"]
+    assert unbacked_file_claims("I wrote summary.md. The draft was removed.", tmp_path) == ["summary.md"]
 
 
 def test_false_claim_is_a_format_error_then_the_real_write_finishes(assistant_home, tmp_path):

@@ -44,8 +44,9 @@ def announces_work(answer: str) -> bool:
         return False
     return all(_LIST_ITEM.match(ln) for ln in lines[last_plan + 1 :])
 
-_CLAIM = re.compile(r"\b(wr[io]te|written|creat(?:e|ed|ing)|sav(?:e|ed)|updat(?:e|ed)|export(?:ed)?|generat(?:e|ed)|"
-                    r"stored|added|put|placed|moved|renamed|copied)\b", re.IGNORECASE)
+_CLAIM_WORDS = (r"wr[io]te|written|creat(?:e|ed|ing)|sav(?:e|ed)|updat(?:e|ed)|export(?:ed)?|generat(?:e|ed)|"
+                r"stored|added|put|placed|moved|renamed|copied")
+_CLAIM = re.compile(rf"\b({_CLAIM_WORDS})\b", re.IGNORECASE)
 _PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*?\.(?:txt|md|csv|tsv|json|docx|xlsx|pdf|ics|html|py|yaml|yml))\b",
                    re.IGNORECASE)
 
@@ -64,6 +65,9 @@ def unbacked_file_claims(answer: str, workspace: str | Path) -> list[str]:
             continue
         if _SOURCE_OF_A_MOVE.match(answer, m.end()) and _MOVE_VERB.search(answer[max(0, m.start() - 60):m.start()]):
             continue  # "Renamed report.txt to report-2026.txt.": the old name is gone (a held-out task at 6ad68a4)
+        if _said_deleted(answer, m.start(), m.end()):
+            continue  # "old_draft.txt deleted, moved to the trash": gone on purpose (a held-out task (QH) at 5034895
+            # was told it was never written, wrote it again, and deleted it again)
         if not exists_somewhere(root, rel) and rel not in missing:  # "moved a.txt to txt/a.txt"
             missing.append(rel)
     return missing
@@ -72,6 +76,23 @@ def unbacked_file_claims(answer: str, workspace: str | Path) -> list[str]:
 #: what follows the old name in "renamed a.txt to b.txt", "moved a.txt into old/a.txt"
 _SOURCE_OF_A_MOVE = re.compile(r"[`'\"]?\s+(?:to|into|as)\s+[`'\"]?[\w./-]+\.\w+")
 _MOVE_VERB = re.compile(r"\b(renam|mov|transferr)\w*\b", re.IGNORECASE)
+_DELETE_VERB = re.compile(r"(delet|remov|trash|eras)\w*", re.IGNORECASE)
+#: a verb that claims a file was made or changed, or one that deletes it
+_VERB = re.compile(rf"\b(?:{_CLAIM_WORDS}|{_DELETE_VERB.pattern})\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|\n")
+
+
+def _said_deleted(answer: str, start: int, end: int) -> bool:
+    """Whether the sentence of ``answer`` holding the path at ``start:end`` says it was
+    deleted: the nearest verb before it deletes ("Deleted a.txt"), or none comes before
+    it and one after it does ("a.txt deleted, moved to the trash")."""
+    begin = max((b.end() for b in _SENTENCE_END.finditer(answer, 0, start)), default=0)
+    stop = _SENTENCE_END.search(answer, end)
+    before = list(_VERB.finditer(answer, begin, start))
+    if before:
+        return bool(_DELETE_VERB.fullmatch(before[-1].group(0)))
+    after = _VERB.search(answer, end, stop.start() if stop else len(answer))
+    return bool(after and _DELETE_VERB.fullmatch(after.group(0)))
 
 
 def exists_somewhere(root: Path, rel: str, limit: int = 2000) -> bool:
