@@ -4983,3 +4983,18 @@ def test_number_columns_asked_added_together_are_checked_against_their_sum(tmp_p
                                "Berlin,2100,1875,2300\n", "What are the Q1 and Q2 sales in total in regions.csv?")
     assert any(p.startswith("q1 and q2 of the rows of regions.csv together add up to 6525,") for p in
                together("3300 in Q1.")), together("3300 in Q1.")
+
+
+def test_a_weekday_the_dated_day_does_not_fall_on_is_doubted_with_the_right_one(tmp_path):
+    """A held-out task (QJ) at 5034895: "What day of the week is 24 December 2026?" answered "Sunday" after two
+    file_info calls on "2026-12-24"; it is a Thursday. A weekday beside a date is checked too."""
+    goal = "What day of the week is 24 December 2026?"
+    got = _problems(tmp_path, goal, "The day of the week for 24 December 2026 is Sunday.", files=())
+    assert any(p == "the answer gives 24 December 2026 as a Sunday, and 24 December 2026 is a Thursday (the "
+               "harness's calendar); the answer to copy: \"24 December 2026 is a Thursday.\"" for p in got), got
+    assert any("is a Thursday" in p for p in _problems(tmp_path, goal, "Sunday.", files=()))
+    assert not any("harness's calendar" in p for p in _problems(tmp_path, goal, "It is a Thursday.", files=()))
+    assert any("2026-12-09 is a Wednesday" in p for p in _problems(
+        tmp_path, "When is the dentist?", "The dentist is on Tue 2026-12-09 at 16:00.", files=()))
+    assert not any("harness's calendar" in p for p in _problems(
+        tmp_path, "When is the report due?", "It is due 2026-12-24; I will remind you on the coming Monday.", files=()))

@@ -197,3 +197,42 @@ def day_count_answer(goal: str, reads: Iterable[tuple[str, str]], today: date | 
         return ""
     plain = re.sub(r' \([^()]*: "[^"]*"\)', "", counted[1])  # the lines quoted as sources left out
     return f"{counted[0]} days, {plain}."
+
+
+_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+#: a weekday as an answer writes it: "Thursday", or "Thu" right before a date ("Thu 2026-12-24")
+_WEEKDAY_SAID = re.compile(r"\b(?:(?P<name>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|"
+                           r"(?-i:(?P<short>Mon|Tue|Wed|Thu|Fri|Sat|Sun))\.?,?(?=\s+\d))\b", re.IGNORECASE)
+_WEEKDAY_ASKED = re.compile(r"\b(?:what|which)\s+(?:day\s+of\s+the\s+week|weekday|day)\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?](?!\d)|\n|$)")
+
+
+def wrong_weekday(goal: str, answer: str) -> str:
+    """The doubt when a sentence of ``answer`` gives one dated day (with its year) and,
+    within 30 characters of it, a weekday it does not fall on, or, for a goal that asks what day of the week its one
+    dated day is, the answer names a weekday but not that one ("" otherwise), with the
+    right weekday (the proleptic Gregorian calendar, ``datetime.date.weekday``). A
+    held-out task (QJ) at 5034895: "What day of the week is 24 December 2026?"
+    answered "Sunday"; it is a Thursday."""
+    def named(text: str) -> list[str]:
+        return [m.group(0).strip(".,") for m in _WEEKDAY_SAID.finditer(text)]
+
+    def weekday(d: SaidDate) -> str:
+        return _WEEKDAYS[date(d.year or 1, d.month, d.day).weekday()]
+
+    checks = []
+    for sentence in _SENTENCE.findall(answer):
+        days = [d for d in dates_in(sentence) if d.year and real_day(d)]
+        at = sentence.find(days[0].text) if len(days) == 1 else -1
+        near = named(sentence[max(0, at - 30):at + len(days[0].text) + 30]) if at >= 0 else []
+        if near:  # "24 December 2026 is a Sunday", "Sunday, 24 December 2026", "Tue 2026-12-09"
+            checks.append((days[0], near))
+    asked = [d for d in dates_in(goal) if d.year and real_day(d)]
+    if not checks and _WEEKDAY_ASKED.search(goal) and len(asked) == 1 and named(answer):
+        checks.append((asked[0], named(answer)))
+    for day, said in checks:
+        right = weekday(day)
+        if right.lower()[:3] not in {w.lower()[:3] for w in said}:
+            return (f"the answer gives {day.text} as a {said[0]}, and {day.text} is a {right} (the harness's "
+                    f"calendar); the answer to copy: \"{day.text} is a {right}.\"")
+    return ""

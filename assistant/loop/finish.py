@@ -44,7 +44,7 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
     not_the_top_group, one_group_for_all, one_part_named, percent_not_queried, rows_against_filter, \
     sum_of_query_totals, subject_not_found, total_unsummed, document_sum_to_copy, document_total_wrong, \
     amount_due_wrong, most_pages_wrong
-from .dates_said import dates_in, day_count, day_count_answer, not_the_first_date, unseen_dates
+from .dates_said import dates_in, day_count, day_count_answer, not_the_first_date, unseen_dates, wrong_weekday
 from .extracted import extraction_asked, extraction_wrong
 from .named_files import _searched_too_little, file_problems, text_change, text_count, unread_inputs
 from .numbers import normalise_number
@@ -976,7 +976,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         # a held-out task at 2e1bee7: "How many words are in essay.txt?" (17) answered "7"
         out.append(f"the task asks {tally.asked}, and the answer does not give the count; {tally.said} (the "
                    "harness counted): answer with that count")
-    ended = wrong_end_time(answer, ev.calls) or wrong_event_day(answer, ev.calls)
+    ended = wrong_end_time(answer, ev.calls) or wrong_event_day(answer, ev.calls) or wrong_weekday(ev.goal, answer)
     if ended:  # calendar_add_event at 21c8a9e: 15:00-15:45 added, "will end at 3 PM" answered
         out.append(ended)
     if (_MUST_CHANGE.search(ev.goal) or goal_files(ev.goal)[0]) and not _NOT_DONE.search(answer) \
