@@ -3988,3 +3988,26 @@ def test_the_open_to_do_lines_of_a_file_are_given_after_its_read_and_checked(ass
     assert "the task asks which items of tasks.md are not done yet, and the answer leaves out 'Send tax forms'" in doubt
     assert isinstance(events[-1], Finished) and events[-1].answer.startswith("Not done yet: Renew passport")
     assert (ws / "tasks.md").read_text().count("[ ]") == 3
+
+
+def test_the_call_to_copy_for_a_made_up_start_date_fixes_a_made_up_end_date_too(assistant_home, tmp_path):
+    """calendar_from_invite at 8806739: start "2026-12-15 10:00" and end "2026-12-15 11:30" for the invite's
+    Thursday 2026-12-10; the refusal's call to copy fixed the start alone, and the meeting was added from 10
+    December to 15 December."""
+    ADDED.clear()
+    add = Tool("calendar_add_event", "Add an event.", Booked,
+               lambda ctx, p: (ADDED.append((p.start, p.end)), ToolResult(text=f"Added {p.title}"))[1],
+               RiskClass.WRITE)
+    made_up = call("calendar_add_event", title="Budget review", start="2026-12-15 10:00", end="2026-12-15 11:30")
+    copied = call("calendar_add_event", title="Budget review", start="2026-12-10 10:00", end="2026-12-10 11:30")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [call("read_file", path="invite.txt"), made_up, copied,
+                                                                "Added the budget review on 2026-12-10, 10:00-11:30."],
+                                     extra=[add])
+    (ws / "invite.txt").write_text("Subject: Budget review\nLet's meet on Thursday 2026-12-10 from 10:00 to 11:30.\n")
+    events = list(agent.run("Put the meeting described in invite.txt on my calendar.", workspace=ws))
+    store.close()
+    refused = [e for e in events if isinstance(e, ToolCallFinished)][1]
+    assert refused.error and refused.result.endswith(
+        'call calendar_add_event with {"title": "Budget review", "start": "2026-12-10 10:00", "end": "2026-12-10 '
+        '11:30"}'), refused.result
+    assert isinstance(events[-1], Finished) and ADDED == [("2026-12-10 10:00", "2026-12-10 11:30")]

@@ -2716,6 +2716,11 @@ class CallRunner:
             return "", [], {}
         texts = list(dict.fromkeys(text for text, _ in given))
         fixed = {**call.arguments, "start": start.replace(said[0][0], texts[0], 1)} if len(days) == 1 else {}
+        end = call.arguments.get("end")
+        ended = _days_said(end) if isinstance(end, str) and fixed else []
+        if ended and ended[0][1] not in days:  # calendar_from_invite at 8806739: the start's day fixed, the end's
+            # invented one (2026-12-15) kept in the call to copy, and the meeting added as six days long
+            fixed["end"] = end.replace(ended[0][0], texts[0], 1)
         return said[0][0], texts, fixed
 
     def _calendar_to_copy(self, call: CallRecord, args: dict[str, Any]) -> dict[str, Any]:
