@@ -4998,3 +4998,19 @@ def test_a_weekday_the_dated_day_does_not_fall_on_is_doubted_with_the_right_one(
         tmp_path, "When is the dentist?", "The dentist is on Tue 2026-12-09 at 16:00.", files=()))
     assert not any("harness's calendar" in p for p in _problems(
         tmp_path, "When is the report due?", "It is due 2026-12-24; I will remind you on the coming Monday.", files=()))
+
+
+def test_a_plan_of_tool_calls_is_no_answer(tmp_path):
+    """pdf_find_figure at 8806739: "To find the total revenue figure reported on page 3 of q3-report. 1. Call the
+    `pdf_info` function with the path to the q3-report.pdf file. 2. Extract the total revenue from the output."
+    finished the task (its "3" of "page 3" passed for a number)."""
+    goal = "What total revenue figure is reported on page 3 of q3-report.pdf?"
+    plan = ("To find the total revenue figure reported on page 3 of q3-report.\n\n1. Call the `pdf_info` function "
+            "with the path to the q3-report.pdf file.\n2. Extract the total revenue from the output.")
+    ev = Evidence(goal, tmp_path, calls=[_done("pdf_info", "q3-report.pdf:\npages: 4", path="q3-report.pdf")],
+                  tool_names=["pdf_info", "pdf_read", "finish"])
+    assert finish_problems(plan, ev) == ["the answer is a plan of tool calls (pdf_info), not a result; the tools "
+                                         "this task ran already gave what they found: answer with it in plain "
+                                         "sentences, or make the next call"]
+    done = "1. Used pdf_read on q3-report.pdf.\n2. Page 3 gives the Q3 total revenue: 7.85 million EUR."
+    assert not any("plan of tool calls" in p for p in finish_problems(done, ev))

@@ -768,6 +768,9 @@ def _without_dates(text: str) -> str:
 
 
 #: an answer saying the task changed nothing (not "no changes were made to X": a part left alone)
+#: a step of a plan that calls a tool: "1. Call the `pdf_info` function with ...", "- Use the read_file tool to ..."
+_PLAN_STEP = re.compile(r"^\s*(?:\d{1,2}[.)]|[-*])\s*(?:call|use|run|invoke)\s+(?:the\s+)?[`'\"]?(?P<tool>\w+)[`'\"]?"
+                        r"(?:\s+(?:function|tool|method|command))?\b", re.IGNORECASE | re.MULTILINE)
 _NOTHING_CHANGED = re.compile(r"\b(?:no changes? (?:was|were|has been|have been) (?:made|needed)|nothing "
                               r"(?:was|has been) changed|(?:i|we) (?:did not|didn't) (?:change|modify) anything|"
                               # OB at ec5790c: "I could not finish the task because the file was not modified."
@@ -834,6 +837,11 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                     "then answer with what it did"]
         return ["the answer shows code for the user to run instead of the result; run it with a tool (SQL with "
                 "table_query) and answer with what it returns"]
+    planned = next((m.group("tool") for m in _PLAN_STEP.finditer(answer) if m.group("tool") in ev.tool_names), "")
+    if planned:  # pdf_find_figure at 8806739: "To find the total revenue figure ... 1. Call the `pdf_info` function
+        # with the path ... 2. Extract the total revenue from the output." finished the task, no figure given
+        return [f"the answer is a plan of tool calls ({planned}), not a result; the tools this task ran already "
+                "gave what they found: answer with it in plain sentences, or make the next call"]
     shown = _query_shown_not_its_rows(answer, ev)
     if shown:
         return [shown]
