@@ -837,7 +837,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                     "then answer with what it did"]
         return ["the answer shows code for the user to run instead of the result; run it with a tool (SQL with "
                 "table_query) and answer with what it returns"]
-    planned = next((m.group("tool") for m in _PLAN_STEP.finditer(answer) if m.group("tool") in ev.tool_names), "")
+    planned = next((m.group("tool") for m in _PLAN_STEP.finditer(answer) if m.group("tool") in ev.tool_names), "") \
+        if asks_only_a_question(ev.goal) else ""  # a change's how-to gets the doubts of what is left, below
     if planned:  # pdf_find_figure at 8806739: "To find the total revenue figure ... 1. Call the `pdf_info` function
         # with the path ... 2. Extract the total revenue from the output." finished the task, no figure given
         return [f"the answer is a plan of tool calls ({planned}), not a result; the tools this task ran already "
