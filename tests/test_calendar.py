@@ -195,11 +195,16 @@ END:VCALENDAR
 """
 
 
-def test_list_reads_every_ics_file_expands_recurrence_and_leaves_files_alone(home):
+def _with_work_calendar(home):
+    """(the calendar folder holding work.ics with EXISTING, the tools' ``call``)."""
     folder = home / "data" / "calendar"
     folder.mkdir(parents=True)
     (folder / "work.ics").write_text(EXISTING)
-    call, _ = make()
+    return folder, make()[0]
+
+
+def test_list_reads_every_ics_file_expands_recurrence_and_leaves_files_alone(home):
+    folder, call = _with_work_calendar(home)
     call("calendar_add_event", title="Dinner", start="next tuesday 19:00")
     out = call("calendar_list_events", start="today", end="2026-12-03")
     lines = out.text.splitlines()[1:]
@@ -629,10 +634,7 @@ def test_a_length_of_a_few_minutes_no_one_said_gives_the_default_hour(home):
 def test_an_event_is_moved_to_a_new_start_keeping_its_length_and_the_rest_of_the_calendar(home):
     """A held-out task (PK) at 9fa21b4: "Move my dentist appointment on 9 December to 16:00." had no tool to move
     an event; the model added two new ones (one 24 hours long) and answered that it was added."""
-    folder = home / "data" / "calendar"
-    folder.mkdir(parents=True)
-    (folder / "work.ics").write_text(EXISTING)
-    call, _ = make()
+    folder, call = _with_work_calendar(home)
     call("calendar_add_event", title="Dentist appointment", start="2026-12-09 10:00", duration_minutes=45)
     call("calendar_add_event", title="Team lunch", start="2026-12-09 12:00")
     out = call("calendar_move_event", title="dentist", day="9 December", new_start="16:00")
@@ -650,10 +652,7 @@ def test_an_event_is_moved_to_a_new_start_keeping_its_length_and_the_rest_of_the
 
 
 def test_moving_an_event_that_is_not_there_or_repeats_changes_nothing(home):
-    folder = home / "data" / "calendar"
-    folder.mkdir(parents=True)
-    (folder / "work.ics").write_text(EXISTING)
-    call, _ = make()
+    folder, call = _with_work_calendar(home)
     call("calendar_add_event", title="Dentist", start="2026-12-09 10:00")
     before = {f.name: f.read_text() for f in folder.iterdir()}
     missing = call("calendar_move_event", title="dentist", day="10 December", new_start="16:00")
