@@ -975,11 +975,6 @@ def nothing_subtracted(answer: str, ev: Evidence) -> str:
     highest Allowance; Petra has 22 left (Allowance 25, Taken 3)."""
     if "?" not in ev.goal or not _LEFT.search(ev.goal):
         return ""
-    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
-    tables = [t for f in files for t in _file_tables(ev.workspace, f)]
-    if tables and all(sum(map(is_number, t.columns)) < 2 for t in tables):
-        return ""  # no second number to take off: the column is what is left (a held-out task (PH) at 9fa21b4:
-        # "Which product in inventory.csv has the lowest stock, and how many are left?" answered right, handed off)
     said = set(_numbers(_LIST_MARKER.sub(" ", answer))) - set(_numbers(ev.goal))
     for c in reversed(ev.calls):
         if c.name != "table_query" or c.status != "done" or c.error or not said & _source_numbers([c.result or ""]):
@@ -990,6 +985,11 @@ def nothing_subtracted(answer: str, ev: Evidence) -> str:
         if re.search(rf"'{re.escape(_LEFT.search(ev.goal).group(0).split()[-1])}'", sql, re.IGNORECASE):
             return ""  # "still open" as a status the query keeps to (a held-out task at f1aaa58: "How many tasks
             # are still open?" answered 3, right, doubted twice and handed off)
+        files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
+        tables = [t for f in files for t in _file_tables(ev.workspace, f)]
+        if tables and all(sum(map(is_number, t.columns)) < 2 for t in tables):
+            return ""  # no second number to take off: the column is what is left (a held-out task (PH) at 9fa21b4:
+            # "Which product in inventory.csv has the lowest stock, and how many are left?" answered right, handed off)
         header, rows = (c.data or {}).get("columns") or [], (c.data or {}).get("rows") or []
         cols = [str(header[i]) for i in range(len(header))
                 if any(i < len(r) and said & set(_numbers(str(r[i]))) for r in rows)]
