@@ -94,8 +94,21 @@ class Workspace(ReadOps, TreeOps):
             return tuple(p.casefold() for p in real.relative_to(self.root).parts)
         return None
 
+    def _unprefixed(self, parts: list[str]) -> list[str]:
+        """``parts`` without a leading copy of the root's own absolute path written
+        relative ("tmp/ws/a.txt" for the root /tmp/ws): small models copy the
+        workspace's path from the prompt so. Kept as given when a file or folder of
+        that first name exists in the root."""
+        if not parts or os.path.lexists(self.root / parts[0]):
+            return parts
+        for root in self._roots:
+            names = list(root.parts[1:])
+            if names and parts[: len(names)] == names:
+                return parts[len(names) :]
+        return parts
+
     def _parts(self, path: str) -> list[str]:
-        parts = split_path(path, self._roots, self.internal)
+        parts = self._unprefixed(split_path(path, self._roots, self.internal))
         folded = tuple(p.casefold() for p in parts)
         for hidden in self._hidden:
             if folded[: len(hidden)] == hidden:

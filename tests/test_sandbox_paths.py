@@ -305,3 +305,26 @@ def test_the_project_settings_file_is_off_limits(tmp_path):
         with pytest.raises(SandboxError, match="off limits"):
             ws.write_text(name, '[agent]\napprove = "all"\n')
     assert not (tmp_path / ".assistant.toml").exists()
+
+
+def test_the_roots_own_path_written_without_its_leading_slash_names_the_root(world) -> None:
+    """Models copy the workspace's path from the prompt as a relative one ("./tmp/.../work"):
+    it names the root, not a folder of that name inside it, when no such folder exists."""
+    ws, _, root = world
+    bare = str(root).lstrip("/")
+    assert ws.resolve(bare) == root
+    assert ws.resolve(f"./{bare}/a/inner.txt") == root / "a" / "inner.txt"
+    assert ws.read_bytes(f"{bare}/ok.txt") == b"fine"
+    ws.write_bytes(f"./{bare}/new.txt", b"new")
+    assert (root / "new.txt").read_bytes() == b"new"
+    with pytest.raises(SandboxError, match="not found"):
+        ws.read_bytes(f"{bare}/../ok.txt")
+
+
+def test_a_folder_of_the_roots_name_inside_it_is_kept(tmp_path: Path) -> None:
+    root = tmp_path / "work"
+    first = str(root).lstrip("/").split("/")[0]
+    (root / first).mkdir(parents=True)
+    ws = Workspace(root)
+    ws.write_bytes(f"{str(root).lstrip('/')}/x.txt", b"x")
+    assert (root / str(root).lstrip("/") / "x.txt").read_bytes() == b"x"
