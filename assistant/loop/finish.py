@@ -44,7 +44,8 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
     not_the_top_group, one_group_for_all, one_part_named, percent_not_queried, rows_against_filter, \
     sum_of_query_totals, subject_not_found, total_unsummed, document_sum_to_copy, document_total_wrong, \
     amount_due_wrong, most_pages_wrong
-from .dates_said import dates_in, day_count, day_count_answer, not_the_first_date, unseen_dates, wrong_weekday
+from .dates_said import date_after, date_after_answer, dates_in, day_count, day_count_answer, not_the_first_date, \
+    unseen_dates, wrong_weekday
 from .extracted import extraction_asked, extraction_wrong
 from .named_files import _searched_too_little, file_problems, text_change, text_count, unread_inputs
 from .numbers import normalise_number
@@ -972,6 +973,13 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(f"the task asks how many days, and the answer does not give the count; {counted[1]} is "
                    f"{counted[0]} days (the harness counted them; {counted[0] + 1} counting both the first and the "
                    f"last day): answer with that count, e.g. {copy}")
+    later = date_after(ev.goal, reads.items()) if asks_only_a_question(ev.goal) else None
+    if later and not any((d.month, d.day) == (later[0].month, later[0].day) and d.year in (None, later[0].year)
+                         for d in dates_in(answer)):
+        # a held-out task (RB) at 624b529: the invoice's own date answered for "30 days after the invoice date"
+        out.append(f"the task asks for the date {later[1]}; the files read give {later[2]}, and {later[1].split()[0]} "
+                   f"{later[1].split()[1]} after it is {later[0].day} {later[0]:%B %Y} (the harness counted), and the "
+                   f"answer does not give that date: {answer_to_copy(date_after_answer(ev.goal, reads.items()))}")
     nth = nth_section(ev.goal, ev.workspace) if asks_only_a_question(ev.goal) else None
     if nth and nth[1].lower() not in answer.lower():
         # a held-out task (MH) at a367559: "Getting started" (the first section) for "the second section"
@@ -1066,7 +1074,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(f"the answer writes {shown}, its commas in the wrong places; write each number as the tool gave "
                    f"it{rows_named_to_copy(answer, ev)}")
     sources = [ev.goal, *ev.user_texts, *results, *ev.extra_texts,
-               *([f"{counted[0]} {counted[0] + 1}"] if counted else []), *([str(tally.count)] if tally else [])]
+               *([f"{counted[0]} {counted[0] + 1}"] if counted else []), *([str(tally.count)] if tally else []),
+               *([later[0].isoformat()] if later else [])]
     made_up = unseen_dates(answer, sources)
     if made_up:  # offer.docx (a held-out task) at 766ab73: "February 18, 2027" of 18 December 2026 and 1 February 2027
         given = list(dict.fromkeys(d.text for r in results for d in dates_in(r)))
