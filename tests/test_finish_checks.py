@@ -5043,3 +5043,27 @@ def test_a_date_some_days_after_a_date_of_the_file_is_counted_by_the_harness(tmp
     # two dates and no word of the goal to choose one: no date is offered
     assert date_after("When is it due, 30 days after the date?", [("a.md", "Sent 2027-01-04\nSigned 2027-01-06")]) \
         is None
+
+
+def test_a_bound_written_with_thousands_separators_is_read_whole(tmp_path):
+    """A held-out task (RD) at 624b529: "Who in salaries.xlsx earns more than 50,000?" answered "Max in
+    salaries.xlsx earns more than 50,000" (Max earns 50000; Tom, Lea and Ole earn more), and the task finished:
+    the bound was not read, "50" stopped at the comma."""
+    pytest.importorskip("duckdb")
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    book.active.title = "Staff"
+    for row in (["Name", "Department", "Salary"], ["Jana", "Sales", 48000], ["Tom", "IT", 61000],
+                ["Lea", "IT", 52500], ["Max", "Sales", 50000], ["Ole", "Finance", 58250]):
+        book.active.append(row)
+    book.save(tmp_path / "salaries.xlsx")
+    read = _done("xlsx_read", "Sheet \"Staff\"\n| 1 | Name | Department | Salary |\n| 2 | Jana | Sales | 48000 |\n"
+                 "| 3 | Tom | IT | 61000 |\n| 4 | Lea | IT | 52500 |\n| 5 | Max | Sales | 50000 |\n"
+                 "| 6 | Ole | Finance | 58250 |", path="salaries.xlsx")
+    ev = Evidence("Who in salaries.xlsx earns more than 50,000?", tmp_path, calls=[read],
+                  tool_names=["table_query", "finish"])
+    got = finish_problems("From the data: Max earns $50,000, Tom earns $61,000. So the answer is that Max in "
+                          "salaries.xlsx earns more than 50,000.", ev)
+    assert any(p.startswith("the answer names Max, whose salary is not over 50000; the rows of salaries.xlsx whose "
+                            "salary is over 50000 are Tom, Lea, Ole") for p in got), got
+    assert finish_problems("Tom (61,000), Lea (52,500) and Ole (58,250) earn more than 50,000.", ev) == []

