@@ -5067,3 +5067,19 @@ def test_a_bound_written_with_thousands_separators_is_read_whole(tmp_path):
     assert any(p.startswith("the answer names Max, whose salary is not over 50000; the rows of salaries.xlsx whose "
                             "salary is over 50000 are Tom, Lea, Ole") for p in got), got
     assert finish_problems("Tom (61,000), Lea (52,500) and Ole (58,250) earn more than 50,000.", ev) == []
+
+
+def test_an_answer_that_says_what_the_user_needs_to_do_to_complete_the_task_is_doubted(tmp_path):
+    """A held-out task (RE) at 624b529: "Replace colour with color everywhere in article.md." edited all three at
+    step 1, then answered "To complete the task, you need to replace all occurrences of "colour" with "color"
+    throughout the file.": the user is told to do what was done."""
+    (tmp_path / "article.md").write_text("A color. Two colors.\n")
+    edit = _done("edit_file", "edited article.md (3 occurrences)", path="article.md", old_text="colour",
+                 new_text="color", replace_all=True)
+    edit.risk = "write"
+    ev = Evidence("Replace colour with color everywhere in article.md.", tmp_path, calls=[edit],
+                  touched=["article.md"], written=["article.md"], tool_names=[*TOOLS, "edit_file"])
+    got = finish_problems('To complete the task, you need to replace all occurrences of "colour" with "color" '
+                          "throughout the file.", ev)
+    assert any(p.startswith("the answer tells the user how to do the task") for p in got), got
+    assert finish_problems('Replaced all 3 occurrences of "colour" with "color" in article.md.', ev) == []

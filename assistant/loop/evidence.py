@@ -481,5 +481,8 @@ _HANDS_BACK = re.compile(r"\bfollow (these|the following|the) steps\b|\b(using|w
                          # a held-out task at a56e3b0: one .tmp file of three deleted, then "Here's how you can do
                          # it: 1. Use the `find_files` function to list the `.tmp` files: 2. Use the `delete` ..."
                          r"|\bhere'?s how (you can|to) do (it|this|that)\b"
+                         # a held-out task (RE) at 624b529: the words replaced at step 1, then "To complete the
+                         # task, you need to replace all occurrences of "colour" with "color" throughout the file."
+                         r"|^\W*to (complete|do|finish|accomplish|perform) (this|the|your) task\b[^.\n]{0,12}\byou\b"
                          r"|(^|\n)\W*(\d+[.)]\s*)?use the [`'\"]?\w+[`'\"]? (function|tool|command)\s+to\b",
                          re.IGNORECASE | re.DOTALL)
