@@ -199,3 +199,17 @@ def test_a_folder_named_bare_after_in_is_searched_for_what_the_file_mentions(tmp
     # with no folder of that name, the whole workspace, still for the word mentioned
     assert [c.arguments for c in preread_calls("Which file in manuals mentions the warranty?", tmp_path, tools)] == [
         {"pattern": "warranty", "path": ".", "ignore_case": True}]
+
+
+def test_the_harness_note_of_a_read_shown_again_is_given_once(tmp_path):
+    """A held-out task (RJ) at 624b529: "How many words are in essay.txt?" asked for the harness's read again at
+    step 1; the text shown again held the count's note, and the note was put after it a second time."""
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="essay.txt"), "essay.txt has 17 words."], approve="all")
+    (ws / "essay.txt").write_text("The quick brown fox jumps over the lazy dog.\nIt was a sunny day in the park.\n")
+    events = list(agent.run("How many words are in essay.txt?", workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    note = 'Note: the harness counted; the answer to copy: "essay.txt has 17 words."'
+    assert results[0].endswith(note) and results[1].startswith("The harness read this for you"), results
+    assert results[1].count(note) == 1, results[1]

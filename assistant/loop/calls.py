@@ -236,7 +236,8 @@ class CallRunner:
             or self._headings_hint(call, result) or self._sections_hint(call, result) or self._item_hint(call, result) \
             or self._remove_hint(call, result) \
             or _sheet_hint(call, result)
-        text = f"{text}\n{hint}" if hint else text  # the harness's words: after the fence, never inside it
+        # the harness's words: after the fence, never inside it; once (a read shown again holds its note: RJ)
+        text = f"{text}\n{hint}" if hint and hint not in text else text
         text = f"{text}\n{after}" if after else text
         ran = (self._copy_already_ran(text) or self._renamed_already(call)) if result.error else ""
         text = f"{text}\n{ran}" if ran else text
