@@ -2132,3 +2132,30 @@ def test_a_repeated_ranking_query_and_the_users_own_question_give_its_top_row_to
     assert query_answer_to_copy("Which customer spent the least?", queried(sql)) == ""  # highest first
     assert query_answer_to_copy("What did each customer spend?", queried(sql)) == ""  # all rows are the answer
     assert query_answer_to_copy("Write the top customer into top.txt.", queried(sql)) == ""  # not a question
+
+
+def test_the_labelled_lines_written_from_a_document_into_a_file_are_those_lines_only(tmp_path):
+    """A held-out task (RK) at 624b529: "Write the decisions from meeting_notes.docx into decisions.md." saved all six
+    paragraphs of the notes (who was present, who asks the landlord) as decisions.md, and the task finished."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    notes = ("Team meeting 3 December\nPresent: Ana, Bo, Chris.\nWe talked about the office move and the holiday "
+             "rota.\nDecision: the office move is postponed to March.\nBo will ask the landlord about parking.\n"
+             "Decision: the office is closed from 24 December to 1 January.\n")
+    right = "- Decision: the office move is postponed to March.\n- Decision: the office is closed from 24 December " \
+            "to 1 January."
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="notes.txt"), call("write_file", path="decisions.md", content=notes),
+        call("write_file", path="decisions.md", content=right), "I wrote the two decisions to decisions.md."],
+        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=False)
+    (ws / "notes.txt").write_text(notes)
+    events = list(agent.run("Write the decisions from notes.txt into decisions.md.", workspace=ws))
+    first, second = [c for c in store.calls(events[-1].task_id) if c.name == "write_file"]
+    store.close()
+    assert first.status == "denied" and first.result.startswith(
+        "Not run: this write_file copies nearly all of notes.txt, and the task asks for a list of every decision "
+        "only. The lines of notes.txt that name one: call write_file with"), first.result
+    assert json.dumps(right) in first.result
+    assert second.status == "done" and (ws / "decisions.md").read_text() == right
+    assert isinstance(events[-1], Finished)

@@ -1256,6 +1256,10 @@ def summary_points(goal: str, calls: Sequence[CallRecord], limit: int = 90, *, k
 #: "lists every action item with its owner": what the goal asks a list of
 _LIST_EVERY = re.compile(r"\blist(?:s|ing)?\s+(?:every|all(?:\s+the)?|each)\s+(?P<what>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)"
                          r"{0,2}?)(?=\s+(?:with|and|from|in|of|that|who|which|on|for)\b|\s*[.,;:]|\s*$)", re.IGNORECASE)
+#: "Write the decisions from meeting_notes.docx into decisions.md": a list of them, in the file after "into"
+_PULL_THE = re.compile(r"^\W*(?:please\s+)?(?:write|put|copy|save|collect|extract|gather|pull|note)\s+(?:down\s+)?"
+                       r"(?:all\s+|only\s+)?the\s+(?P<what>[a-z][a-z-]*(?:\s+[a-z][a-z-]*)?)\s+(?:from|in|of)\s+"
+                       r"[\w./-]+\.[A-Za-z]{2,5}\s+(?:in)?to\s+(?P<target>[\w./-]+\.[A-Za-z]{2,5})\b", re.IGNORECASE)
 _GENERIC_ITEMS = frozenset("item items entry entries thing things point points line lines one ones".split())
 _CONTENT_ARGS = {"note_add": "body", "write_file": "content", "docx_create": "blocks"}
 
@@ -1269,6 +1273,13 @@ def _bare_line(line: str) -> str:
     return " ".join(re.sub(r"^[\s#*•-]+", "", line).split()).lower()
 
 
+def _singular(word: str) -> str:
+    """``word`` without its plural ending ("decisions": "decision", "addresses": "address")."""
+    if word.lower().endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1] if word.lower().endswith("s") and not word.lower().endswith("ss") and len(word) > 3 else word
+
+
 def _list_sources(goal: str, call: CallRecord, calls: Sequence[CallRecord]) \
         -> Iterator[tuple[CallRecord, list[str], list[str], str, str]]:
     """For ``call`` (a note_add, write_file or docx_create) that writes the list the
@@ -1277,15 +1288,19 @@ def _list_sources(goal: str, call: CallRecord, calls: Sequence[CallRecord]) \
     task of 4 lines or more, newest first; nothing otherwise."""
     field = _CONTENT_ARGS.get(call.name)
     m = _LIST_EVERY.search(goal)
-    if field is None or m is None or field not in call.arguments:
+    pulled = _PULL_THE.search(goal) if m is None else None
+    if field is None or (m is None and pulled is None) or field not in call.arguments:
         return
-    # the list is the one of the file (or note) named last before it in its sentence: multistep_invoices_memo at
-    # 7382ba5, "Create invoices.xlsx ... listing every invoice, then write memo.docx ...": memo.docx is no list
-    before = re.split(r"[.;!?]\s", goal[:m.start()])[-1]
-    named = re.findall(r"[\w./-]+\.[A-Za-z]{2,5}\b|\bnote\b", before)
-    target = named[-1] if named else ""
+    if m is not None:
+        # the list is the one of the file (or note) named last before it in its sentence: multistep_invoices_memo at
+        # 7382ba5, "Create invoices.xlsx ... listing every invoice, then write memo.docx ...": memo.docx is no list
+        before = re.split(r"[.;!?]\s", goal[:m.start()])[-1]
+        named = re.findall(r"[\w./-]+\.[A-Za-z]{2,5}\b|\bnote\b", before)
+        target, what = (named[-1] if named else ""), m.group("what")
+    else:  # a held-out task (RK) at 624b529: all of meeting_notes.docx saved as decisions.md
+        target, what = pulled.group("target"), " ".join(_singular(w) for w in pulled.group("what").split())
     path = "note" if call.name == "note_add" else norm_path(str(call.arguments.get("path") or ""))
-    keys = [w for w in m.group("what").lower().split() if w not in _GENERIC_ITEMS and len(w) >= 3]
+    keys = [w for w in what.lower().split() if w not in _GENERIC_ITEMS and len(w) >= 3]
     if not keys or (target != path and norm_path(target) != path):
         return
     wrote = json.dumps(call.arguments[field], ensure_ascii=False) if field == "blocks" else str(call.arguments[field])
@@ -1296,7 +1311,7 @@ def _list_sources(goal: str, call: CallRecord, calls: Sequence[CallRecord]) \
         raw = [x for x in _FENCE_LINE.sub("", "\n".join(inside)).splitlines() if _bare_line(x)] if inside else []
         raw = [x for x in raw if not re.match(r"^\S+\.\w+: \d+ ", x) and not x.startswith("(")]
         if len(raw) >= 4:
-            yield c, raw, keys, wrote, m.group("what")
+            yield c, raw, keys, wrote, what
 
 
 def copies_whole_source(goal: str, call: CallRecord, calls: Sequence[CallRecord]) -> tuple[str, str, list[str]] | None:
