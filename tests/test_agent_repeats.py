@@ -4027,3 +4027,25 @@ def test_a_read_that_gives_the_date_the_goal_counts_from_gives_the_later_date(as
                                 'December 2026; the answer to copy: "12 December 2026 (30 days after 12 November '
                                 '2026)."'), read.result
     assert isinstance(events[-1], Finished)
+
+
+def test_a_question_of_the_best_average_of_two_columns_gets_each_rows_average_lowest_first(assistant_home, tmp_path):
+    """A held-out task (RM) at 624b529: "Which student in grades.csv has the best average of math and physics? Lower
+    grades are better." got SELECT student, AVG(math) ... ORDER BY 2 DESC as the hint's example, ran it, was given
+    its first row "Dora 3." to copy, and finished with it (Cem's average, 1.35, is the best)."""
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    sql = "SELECT student, (math + physics) / 2 AS average FROM grades ORDER BY average ASC"
+    bad = "SELECT student, AVG(math) FROM grades GROUP BY student ORDER BY 2 DESC"
+    goal = "Which student in grades.csv has the best average of math and physics? Lower grades are better."
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="grades.csv"), call("table_query", sql=bad), call("table_query", sql=sql),
+        "Cem has the best average: 1.35."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "grades.csv").write_text("student,math,physics\nAnton,2.0,1.7\nBea,1.3,2.3\nCem,1.7,1.0\nDora,3.0,2.0\n")
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    read, wrong, right = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert f'e.g. call table_query with {{"sql": "{sql}"}}' in read, read
+    assert "Dora 3." not in wrong, wrong
+    assert isinstance(events[-1], Finished)

