@@ -37,6 +37,7 @@ from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number
     row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns
 from .extracted import extraction_asked, extraction_wrong
+from .file_facts import file_extreme
 from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
@@ -229,6 +230,7 @@ class CallRunner:
             or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) \
             or self._files_list_hint(call, result) or self._rewrite_hint(call, result) \
             or self._count_hint(call, result) or self._days_hint(call, result) or self._copy_hint(call, result) \
+            or self._file_extreme_hint(call, result) \
             or self._cannot_hint(call, result) or self._edit_hint(call, result) or self._tick_hint(call, result) \
             or self._open_items_hint(call, result) \
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
@@ -841,6 +843,19 @@ class CallRunner:
         if tally is None or norm_path(str(call.arguments.get("path", ""))) != norm_path(tally.path):
             return ""
         return f"Note: the harness counted; {answer_to_copy(tally.said + '.')}"
+
+    def _file_extreme_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The file the goal asks for as the largest (newest ...) of a folder, looked up
+        by the harness (:func:`file_facts.file_extreme`), after a listing or file_info
+        ("" otherwise)."""
+        if result.error or call.name not in ("list_dir", "find_files", "file_info"):
+            return ""
+        found = file_extreme(self.s.task.goal, self.s.task.workspace)
+        if found is None:
+            return ""
+        where = "the workspace" if found.folder == "." else found.folder
+        return (f"Note: the harness compared the files of {where}: the {found.what} is {found.path} ({found.said}); "
+                f"{answer_to_copy(f'{found.path} is the {found.what} file ({found.said}).')}")
 
     def _days_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The count of days the goal asks between two dates of the files read, counted by

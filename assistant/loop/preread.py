@@ -17,7 +17,8 @@ A question asking which file holds
 something ("a text file about my passport renewal appointment. Which file is it?") gets
 the grep for the word it asks about: files_find at 0417c73, Qwen 1.5B searched
 names for *.pdf, or read readme.txt only, in two runs of three, and never found
-archive/2024/misc/appt-0412.txt.
+archive/2024/misc/appt-0412.txt. One asking which file of a folder is the largest
+(or newest) gets that folder listed (:mod:`file_facts`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any
 from model.types import ToolCall
 
 from .evidence import asks_only_a_question, goal_files
+from .file_facts import file_extreme
 from .named_files import MENTIONS, goal_folders, grep_call
 
 __all__ = ["PREREAD_STEP", "preread_calls"]
@@ -86,6 +88,10 @@ def preread_calls(goal: str, workspace: str | Path, registered: Any) -> list[Too
     calls: list[ToolCall] = []
     seen: set[str] = set()
     if not inputs and not outputs and asks_only_a_question(goal):
+        extreme = file_extreme(goal, root)
+        if extreme is not None and registered("list_dir"):  # "Which file is the largest?" (a held-out task (SA) at
+            # 5910adb got the grep for "largest" and answered it could not tell)
+            return [ToolCall(name="list_dir", arguments={"path": extreme.folder}, raw="")]
         folders = goal_folders(goal, root)
         if len(folders) == 1:  # "Which contract in the contracts folder ends first?" (a held-out task at 9d3b0f8 read
             # two of its three PDFs; at a43d469, one, after pdf_info and find_files on each)
