@@ -789,8 +789,10 @@ def bounded_total_wrong(answer: str, ev: Evidence) -> str:
     "What were Berlin's Q1 and Q2 sales combined in regions.xlsx?" answered 2100, Q1's
     alone (2100 + 1875 = 3975)."""
     files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
+    # a share asks no total: a held-out task (SC) at 5910adb, "What percentage of the total budget ... goes to rent?"
+    # answered 40% and was asked for the rent's sum
     if not asks_only_a_question(ev.goal) or not _TOTAL_ASKED.search(ev.goal) or _GROUPS_ASKED.search(ev.goal) \
-            or AVERAGE.search(ev.goal) or len(files) != 1:
+            or AVERAGE.search(ev.goal) or _PERCENT_ASKED.search(ev.goal) or len(files) != 1:
         return ""
     said = set(_source_numbers([answer]))
     tables = _file_tables(ev.workspace, files[0]) if said else []
