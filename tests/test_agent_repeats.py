@@ -4049,3 +4049,46 @@ def test_a_question_of_the_best_average_of_two_columns_gets_each_rows_average_lo
     assert f'e.g. call table_query with {{"sql": "{sql}"}}' in read, read
     assert "Dora 3." not in wrong, wrong
     assert isinstance(events[-1], Finished)
+
+
+def test_cancelling_an_event_refuses_adding_or_moving_one_and_is_done_with_calendar_cancel_event(assistant_home,
+                                                                                                 tmp_path):
+    """A held-out task (SE) at 5910adb: "Delete the Yoga session on 7 December from my calendar." had no tool to
+    delete an event; the model tried to move it three times, added a second "Yoga session" at the same time, and
+    finished saying it could not find it. Adding and moving are refused; an answer before the event was cancelled is
+    doubted; calendar_cancel_event cancels it."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from plugins.api import PluginAPI
+    from plugins.bundled.calendar.ics import add_event, events_between
+    from plugins.bundled.calendar.plugin import make_register
+
+    utc = ZoneInfo("UTC")
+    api = PluginAPI("calendar", {"timezone": "UTC"})
+    make_register(lambda tz: datetime(2026, 12, 6, 10, 0, tzinfo=utc).astimezone(tz))(api)
+    folder = assistant_home / "data" / "calendar"
+    folder.mkdir(parents=True)
+    text, _ = add_event(None, title="Yoga", start=datetime(2026, 12, 7, 18, tzinfo=utc),
+                        end=datetime(2026, 12, 7, 19, tzinfo=utc))
+    (folder / "assistant.ics").write_text(text)
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("calendar_move_event", title="Yoga session", day="7 December", new_start="16:00"),
+        call("calendar_add_event", title="Yoga session", start="2026-12-07 18:00", end="2026-12-07 19:00"),
+        "The Yoga session on 7 December was deleted.",
+        call("calendar_cancel_event", title="yoga", day="7 December"),
+        "The Yoga session on 7 December is cancelled."], extra=api.build().tools)
+    events = list(agent.run("Delete the Yoga session on 7 December from my calendar.", workspace=ws))
+    store.close()
+    moved, added, cancelled = [e for e in events if isinstance(e, ToolCallFinished)]
+    for refused, what in ((moved, "move it"), (added, "add a second one")):
+        assert refused.error and refused.result.startswith(
+            f"Not run: the task cancels (deletes) an event that is in the calendar; {refused.call['name']} would "
+            f"{what} instead"), refused.result
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert "no calendar_cancel_event call of this task cancelled one" in doubt, doubt
+    assert not cancelled.error and cancelled.result.startswith("Cancelled: Mon 2026-12-07 18:00-19:00 Yoga"), \
+        cancelled.result
+    assert isinstance(events[-1], Finished)
+    assert events_between((folder / "assistant.ics").read_text(), datetime(2026, 12, 7, tzinfo=utc),
+                          datetime(2026, 12, 8, tzinfo=utc), utc) == []

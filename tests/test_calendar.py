@@ -660,3 +660,28 @@ def test_moving_an_event_that_is_not_there_or_repeats_changes_nothing(home):
     repeating = call("calendar_move_event", title="standup", day="2026-11-30", new_start="10:00")
     assert repeating.error and "repeats" in repeating.text, repeating.text
     assert {f.name: f.read_text() for f in folder.iterdir()} == before
+
+
+def test_an_event_is_cancelled_kept_in_its_file_and_no_longer_listed(home):
+    """A held-out task (SE) at 5910adb: "Delete the Yoga session on 7 December from my calendar." had no tool to
+    delete an event; the model tried to move it to 16:00, then added a second "Yoga session" at the same time."""
+    folder, call = _with_work_calendar(home)
+    call("calendar_add_event", title="Yoga", start="2026-12-07 18:00")
+    call("calendar_add_event", title="Team lunch", start="2026-12-07 12:00")
+    before = {f.name: f.read_text() for f in folder.iterdir()}
+    missing = call("calendar_cancel_event", title="yoga", day="8 December")
+    assert missing.error and missing.text.endswith("Nothing was cancelled"), missing.text
+    repeating = call("calendar_cancel_event", title="standup", day="2026-11-30")
+    assert repeating.error and "repeats" in repeating.text, repeating.text
+    assert {f.name: f.read_text() for f in folder.iterdir()} == before
+    out = call("calendar_cancel_event", title="Yoga session", day="7 December")
+    assert out.error and "no event with 'Yoga session'" in out.text  # every word of the title must be in it
+    out = call("calendar_cancel_event", title="yoga", day="7 December")
+    assert not out.error and out.text.startswith("Cancelled: Mon 2026-12-07 18:00-19:00 Yoga (Europe/Berlin) in "
+                                                 "assistant.ics; it is kept there marked STATUS:CANCELLED"), out.text
+    assert call("calendar_list_events", start="2026-12-07").text.splitlines()[1:] == [
+        "Mon 2026-12-07 09:30-09:45 Standup", "Mon 2026-12-07 12:00-13:00 Team lunch"]
+    events, _ = read_events(folder / "assistant.ics")
+    assert [(str(e.get("summary")), str(e.get("status", "")), int(e.get("sequence", 0))) for e in events] == [
+        ("Yoga", "CANCELLED", 1), ("Team lunch", "", 0)]
+    assert (folder / "work.ics").read_text() == EXISTING

@@ -54,7 +54,7 @@ from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked
     headings_text, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
     leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, same_cell_value, table_cells, typo_asked, \
     merge_of_goal, csv_column_text, plain_conversion, total_row_next, TOTAL_ROW, nth_section, event_move_asked, \
-    files_list_asked, files_list_text
+    event_cancel_asked, files_list_asked, files_list_text
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -1319,6 +1319,14 @@ class CallRunner:
             msg = (f"Not run: the task asks to {cannot}, and no tool here can {cannot}; {call.name} would change files "
                    f"the user did not ask for and {cannot} nothing. Say so to the user and ask how they want it done: "
                    f"call ask_human with {json.dumps(ask)}")
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        if call.name in ("calendar_add_event", "calendar_move_event") \
+                and event_cancel_asked(s.task.goal, self.registry.names()):
+            # a held-out task (SE) at 5910adb: "Delete the Yoga session on 7 December from my calendar." moved it to
+            # 16:00 (no such title), then added a second one
+            msg = (f"Not run: the task cancels (deletes) an event that is in the calendar; {call.name} would "
+                   f"{'add a second one' if call.name == 'calendar_add_event' else 'move it'} instead. Call "
+                   "calendar_cancel_event with words of its title and the day it is on, as the user said them")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if call.name == "calendar_add_event" and event_move_asked(s.task.goal, self.registry.names()):
             # a held-out task (PK) at 9fa21b4: "Move my dentist appointment on 9 December to 16:00." added two

@@ -1402,6 +1402,21 @@ def event_move_asked(goal: str, tool_names: Iterable[str]) -> bool:
     return bool(EVENT_MOVE.search(goal)) and not any(goal_files(goal)) and "calendar_move_event" in tool_names
 
 
+#: a goal that cancels an event in the calendar: "Delete the Yoga session on 7 December from my calendar",
+#: "Cancel my dentist appointment tomorrow"
+EVENT_CANCEL = re.compile(r"\b(?:delete|cancel|remove|drop|scrap|call\s+off|take\s+out)\s+(?:my|the|our|this|that|"
+                          r"\w+'s)?\s*(?:[\w-]+\s+){0,3}?(?:appointment|meeting|event|call|lunch|dinner|session|"
+                          r"interview|class|visit|standup|review|check-?up)s?\b"
+                          r"|\b(?:delete|cancel|remove|take)\b[^.?!]{1,60}?\b(?:from|off|out\s+of)\s+(?:my|the|our)\s+"
+                          r"calendar\b", re.IGNORECASE)
+
+
+def event_cancel_asked(goal: str, tool_names: Iterable[str]) -> bool:
+    """Whether ``goal`` cancels (deletes) a calendar event (:data:`EVENT_CANCEL`, no file
+    named) and ``calendar_cancel_event`` is one of ``tool_names``."""
+    return bool(EVENT_CANCEL.search(goal)) and not any(goal_files(goal)) and "calendar_cancel_event" in tool_names
+
+
 def _store_untouched(ev: Evidence) -> str:
     """A doubt when the goal asks for a change in the calendar or the notes and no
     call of this task changed them (the tool that does it must exist), or moves an
@@ -1416,6 +1431,12 @@ def _store_untouched(ev: Evidence) -> str:
         return ("the task moves an event that is in the calendar, and no calendar_move_event call of this task moved "
                 "one; move it with calendar_move_event (words of its title, the day it is on now, its new start), or "
                 "say plainly that it is not in the calendar")
+    if event_cancel_asked(ev.goal, ev.tool_names) and not any(
+            c.name == "calendar_cancel_event" and c.status == "done" and not c.error for c in ev.calls):
+        # a held-out task (SE) at 5910adb: "Delete the Yoga session ..." added a second Yoga session
+        return ("the task cancels (deletes) an event that is in the calendar, and no calendar_cancel_event call of "
+                "this task cancelled one; cancel it with calendar_cancel_event (words of its title, the day it is "
+                "on), or say plainly that it is not in the calendar")
     for pattern, store, tool in _STORES:
         if not pattern.search(ev.goal) or tool not in ev.tool_names:
             continue

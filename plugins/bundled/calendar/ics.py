@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 from datetime import date, datetime, timedelta, timezone, tzinfo
 
 from icalendar import Calendar, Event as VEvent, vCalAddress, vText
 
-__all__ = ["CalEvent", "events_between", "add_event", "move_event", "parse_attendee", "IcsError"]
+__all__ = ["CalEvent", "events_between", "add_event", "move_event", "cancel_event", "parse_attendee", "IcsError"]
 
 PRODID = "-//assistant//calendar plugin//EN"
 # an e-mail address anywhere in an attendee: "Ann (ann@x.org)", "ann@x.org (Ann)", "Ann - mailto:ann@x.org"
@@ -88,7 +89,8 @@ def _occurrences(ev: VEvent, start: datetime, end: datetime, tz: tzinfo) -> list
 
 def events_between(ics_text: str, start: datetime, end: datetime, tz: tzinfo, *,
                    source: str = "") -> list[CalEvent]:
-    """Events of ``ics_text`` overlapping ``[start, end)``, sorted by start.
+    """Events of ``ics_text`` overlapping ``[start, end)``, sorted by start; cancelled
+    ones (STATUS:CANCELLED) are left out.
 
     Raises:
         IcsError: the text is not iCalendar.
@@ -99,8 +101,8 @@ def events_between(ics_text: str, start: datetime, end: datetime, tz: tzinfo, *,
         raise IcsError(f"{source or 'calendar'} is not a valid .ics file: {exc}") from None
     out: list[CalEvent] = []
     for ev in cal.walk("VEVENT"):
-        if ev.get("dtstart") is None:
-            continue
+        if ev.get("dtstart") is None or str(ev.get("status", "") or "").upper() == "CANCELLED":
+            continue  # a cancelled event (calendar_cancel_event) is kept in the file, not listed
         all_day = not isinstance(ev.get("dtstart").dt, datetime)
         raw = ev.get("attendee")
         attendees = [_attendee_label(a) for a in (raw if isinstance(raw, list) else [raw] if raw else [])]
@@ -183,6 +185,40 @@ def add_event(ics_text: str | None, *, title: str, start: datetime | date, end: 
     return cal.to_ical().decode("utf-8"), uid
 
 
+def cancel_event(ics_text: str, uid: str, *, source: str = "") -> str:
+    """``ics_text`` with the one event whose UID is ``uid`` marked cancelled
+    (STATUS:CANCELLED, RFC 5545 3.8.1.11) and its SEQUENCE up by one: it stays in the
+    file, so it can be restored, and is no longer listed.
+
+    Raises:
+        IcsError: ``ics_text`` is not iCalendar, holds no single event ``uid``, or that
+            event repeats (RRULE): one occurrence is not cancelled alone.
+    """
+    ev, cal = _one_event(ics_text, uid, source)
+    if ev.get("rrule") is not None:
+        raise IcsError(f"{str(ev.get('summary', '') or 'the event')!r} repeats; cancelling one of its dates is not "
+                       "supported, so nothing was changed")
+    sequence = int(ev.get("sequence", 0) or 0)
+    for key in ("status", "dtstamp", "sequence"):
+        if key in ev:
+            del ev[key]
+    ev.add("status", "CANCELLED")
+    ev.add("dtstamp", datetime.now(timezone.utc))
+    ev.add("sequence", sequence + 1)
+    return cal.to_ical().decode("utf-8")
+
+
+def _one_event(ics_text: str, uid: str, source: str) -> tuple[Any, Calendar]:
+    try:
+        cal = Calendar.from_ical(ics_text)
+    except Exception as exc:  # noqa: BLE001 - icalendar raises several types
+        raise IcsError(f"{source or 'calendar'} is not a valid .ics file ({exc}); not changed") from None
+    found = [ev for ev in cal.walk("VEVENT") if str(ev.get("uid", "") or "") == uid]
+    if len(found) != 1:
+        raise IcsError(f"{source or 'calendar'} holds {len(found)} events with UID {uid}; not changed")
+    return found[0], cal
+
+
 def move_event(ics_text: str, uid: str, *, start: datetime | date, end: datetime | date, source: str = "") -> str:
     """``ics_text`` with the one event whose UID is ``uid`` starting at ``start`` and
     ending at ``end`` (aware datetimes, or dates for an all-day event, ``end``
@@ -196,14 +232,7 @@ def move_event(ics_text: str, uid: str, *, start: datetime | date, end: datetime
     """
     if end <= start:
         raise ValueError("the event must end after it starts")
-    try:
-        cal = Calendar.from_ical(ics_text)
-    except Exception as exc:  # noqa: BLE001 - icalendar raises several types
-        raise IcsError(f"{source or 'calendar'} is not a valid .ics file ({exc}); not changed") from None
-    found = [ev for ev in cal.walk("VEVENT") if str(ev.get("uid", "") or "") == uid]
-    if len(found) != 1:
-        raise IcsError(f"{source or 'calendar'} holds {len(found)} events with UID {uid}; not changed")
-    ev = found[0]
+    ev, cal = _one_event(ics_text, uid, source)
     if ev.get("rrule") is not None:
         raise IcsError(f"{str(ev.get('summary', '') or 'the event')!r} repeats; moving one of its dates is not "
                        "supported, so nothing was changed")

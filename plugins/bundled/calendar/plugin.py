@@ -24,7 +24,7 @@ from plugins.api import PluginAPI
 from plugins.bundled._store import Loc, data_dir, locate
 from plugins.bundled.calendar.dates import (_SAID_DAY, When, conflicts_with_user, describe, parse_when, resolve_zone,
                                             said_weekday, said_minutes)
-from plugins.bundled.calendar.ics import CalEvent, IcsError, add_event, events_between, move_event
+from plugins.bundled.calendar.ics import CalEvent, IcsError, add_event, cancel_event, events_between, move_event
 from tools.base import RiskClass, Tool, ToolContext, ToolError, ToolResult
 
 __all__ = ["CalendarSettings", "make_register", "register"]
@@ -65,6 +65,12 @@ class AddEvent(BaseModel):
     timezone: str = Field("", description="IANA zone of the times, e.g. America/New_York")
     location: str = Field("", description="where")
     description: str = Field("", description="notes for the event")
+
+
+class CancelEvent(BaseModel):
+    title: str = Field(..., min_length=1, max_length=300, description="words of the event's title, e.g. 'yoga'")
+    day: str = Field(..., description="the day the event is on, as the user said it, e.g. '7 December'")
+    timezone: str = Field("", description="IANA zone of the day, e.g. America/New_York")
 
 
 class MoveEvent(BaseModel):
@@ -109,6 +115,11 @@ def make_register(clock: Clock | None = None) -> Callable[[PluginAPI], None]:
                           "Move an event that is in the calendar to a new start, keeping its length: give words of "
                           "its title, the day it is on now and the new start as the user said them.",
                           MoveEvent, cal.move, RiskClass.WRITE))
+
+        api.add_tool(Tool("calendar_cancel_event",
+                          "Cancel (delete) an event that is in the calendar: give words of its title and the day it "
+                          "is on as the user said them. It is marked cancelled and no longer listed.",
+                          CancelEvent, cal.cancel, RiskClass.WRITE))
 
         def slash_agenda(ctx: ToolContext, argument: str) -> str:
             return cal.list_events(ctx, ListEvents(start=argument.strip() or "today"), days=7).text
@@ -262,6 +273,54 @@ class _Calendar:
         return ToolResult(text=text,
                           data={"uid": uid, "start": str(start), "end": str(end), "file": str(target.path)})
 
+    def _one_on_day(self, ctx: ToolContext, title: str, day_said: str, tz: tzinfo, now: datetime,
+                    done: str) -> tuple[CalEvent, Loc]:
+        """The one event on the day ``day_said`` whose title holds every word of ``title``
+        (words of three letters or more), and the calendar file that holds it.
+
+        Raises:
+            ToolError: none or several such events ("Nothing was <done>"), a day that
+                cannot be read, or a calendar file that is not iCalendar."""
+        day = _when(day_said, now).dt.replace(hour=0, minute=0, second=0, microsecond=0)
+        words = [w for w in re.findall(r"\w+", title.lower()) if len(w) > 2] or [title.strip().lower()]
+        _, files, _ = self.where(ctx)
+        on_day: list[tuple[CalEvent, Loc]] = []
+        for f in files:
+            try:
+                on_day += [(e, f) for e in events_between(f.read_text() or "", day, day + timedelta(days=1), tz,
+                                                          source=f.path.name)]
+            except IcsError as exc:
+                raise ToolError(str(exc)) from None
+        found = [(e, f) for e, f in on_day if all(w in e.title.lower() for w in words)]
+        listed = "; ".join(_fmt(e, tz) for e, _ in on_day) or "none"
+        if not found:
+            raise ToolError(f"no event with {title.strip()!r} in its title on {day.strftime('%a %Y-%m-%d')}; "
+                            f"that day's events: {listed}. Nothing was {done}")
+        if len(found) > 1:
+            raise ToolError(f"{len(found)} events with {title.strip()!r} in their title on "
+                            f"{day.strftime('%a %Y-%m-%d')}: {listed}. Give more words of the title")
+        return found[0]
+
+    def cancel(self, ctx: ToolContext, p: CancelEvent) -> ToolResult:
+        """Cancel the one event on ``p.day`` whose title holds every word of ``p.title``:
+        it is marked STATUS:CANCELLED (kept in the file, so it can be restored) and no
+        longer listed.
+
+        Raises:
+            ToolError: no such event, several, a repeating one, a day that cannot be
+                read, or a calendar file that is not iCalendar."""
+        p, ignored = _users_zone(p, ctx.user_words)
+        tz = self.zone(p.timezone)
+        old, loc = self._one_on_day(ctx, p.title, p.day, tz, self.now_in(tz), "cancelled")
+        try:
+            text = cancel_event(loc.read_text() or "", old.uid, source=loc.path.name)
+        except IcsError as exc:
+            raise ToolError(str(exc)) from None
+        loc.write_text(text)
+        return ToolResult(text=f"Cancelled: {_fmt(old, tz)} ({tz}) in {loc.path.name}; it is kept there marked "
+                               f"STATUS:CANCELLED and no longer listed.{ignored}",
+                          data={"uid": old.uid, "file": str(loc.path)})
+
     def move(self, ctx: ToolContext, p: MoveEvent) -> ToolResult:
         """Move the one event on ``p.day`` whose title holds every word of ``p.title``
         to ``p.new_start`` (a time alone: the same day), keeping its length.
@@ -272,25 +331,7 @@ class _Calendar:
         p, ignored = _users_zone(p, ctx.user_words)
         tz = self.zone(p.timezone)
         now = self.now_in(tz)
-        day = _when(p.day, now).dt.replace(hour=0, minute=0, second=0, microsecond=0)
-        words = [w for w in re.findall(r"\w+", p.title.lower()) if len(w) > 2] or [p.title.strip().lower()]
-        _, files, _ = self.where(ctx)
-        on_day: list[tuple[CalEvent, object]] = []
-        for f in files:
-            try:
-                on_day += [(e, f) for e in events_between(f.read_text() or "", day, day + timedelta(days=1), tz,
-                                                          source=f.path.name)]
-            except IcsError as exc:
-                raise ToolError(str(exc)) from None
-        found = [(e, f) for e, f in on_day if all(w in e.title.lower() for w in words)]
-        listed = "; ".join(_fmt(e, tz) for e, _ in on_day) or "none"
-        if not found:
-            raise ToolError(f"no event with {p.title.strip()!r} in its title on {day.strftime('%a %Y-%m-%d')}; "
-                            f"that day's events: {listed}. Nothing was moved")
-        if len(found) > 1:
-            raise ToolError(f"{len(found)} events with {p.title.strip()!r} in their title on "
-                            f"{day.strftime('%a %Y-%m-%d')}: {listed}. Give more words of the title")
-        old, loc = found[0]
+        old, loc = self._one_on_day(ctx, p.title, p.day, tz, now, "moved")
         new = _when(p.new_start, now, base_day=old.start.astimezone(tz).date())
         if old.all_day and not new.has_time:
             start, end = new.dt.date(), new.dt.date() + (old.end - old.start)
