@@ -5124,3 +5124,22 @@ def test_a_percentage_of_the_rows_of_a_value_is_no_total_to_give(tmp_path):
                                "What percentage of the total budget in budget.csv goes to rent?")
     assert not any("add up to 1200" in p for p in problems("40% of the total budget goes to rent.")), \
         problems("40% of the total budget goes to rent.")
+
+
+def test_a_final_answer_that_says_it_will_ask_the_user_is_doubted_with_what_was_done(tmp_path):
+    """Held-out tasks (SE, SF) at 5910adb: "Create a folder called invoices and move all the invoice PDFs into it."
+    moved the three PDFs, then answered "... I could not find the task's tool results. I will ask the user for
+    help.", and the task finished: the user is told nothing was done, and asked nothing."""
+    moved = _done("move", "moved 3 files: invoice_101.pdf -> invoices/invoice_101.pdf; invoice_102.pdf -> "
+                  "invoices/invoice_102.pdf. Undo can put them back.", src="invoice_*.pdf", dest="invoices")
+    moved.risk = "destructive"
+    ev = Evidence("Create a folder called invoices and move all the invoice PDFs into it.", tmp_path, calls=[moved],
+                  touched=["invoices/invoice_101.pdf"], tool_names=[*TOOLS, "move"])
+    got = finish_problems("I found 3 invoice PDFs in the invoices folder. I could not find the task's tool results. I "
+                          "will ask the user for help.", ev)
+    assert any(p.startswith("the answer says it will ask the user, but a final answer ends the task and asks "
+                            "nothing; to ask, call ask_human with the question; if the task is done, say what was "
+                            'done: move at step 1 did it, e.g. the answer to copy: "Done: moved 3 files')
+               for p in got), got
+    assert not any("will ask the user" in p for p in finish_problems(
+        "Moved invoice_101.pdf, invoice_102.pdf and invoice_103.pdf into invoices.", ev))

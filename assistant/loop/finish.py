@@ -567,6 +567,11 @@ def _in_a_list(goal: str, pos: int) -> bool:
     return ":" in before or goal[start + 1:end].count(",") >= 2
 
 
+#: a final answer that says the user will be asked: "I will ask the user for help", "I need to ask you which one"
+_WILL_ASK = re.compile(r"\bI\s*(?:will|'ll|need\s+to|must|should|would\s+like\s+to|am\s+going\s+to|have\s+to)\s+"
+                       r"ask\s+(?:the\s+user|you)\b|\bI\s+need\s+(?:your|the\s+user'?s)\s+help\b", re.IGNORECASE)
+
+
 def undoable_verb(goal: str, tool_names: Sequence[str]) -> str:
     """The verb a goal starts with that no tool can do ("send" in "Send the budget to
     my manager", when no tool's name says send or mail), or "". Qwen 1.5B answered
@@ -1014,6 +1019,14 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                    + (f"{did.name} at step {did.step} did it: say in plain sentences what it did"
                       + (f", e.g. {answer_to_copy(f'Done: {said}.')}" if said else "") if did is not None
                       else "do it with a tool, or say plainly why it cannot be done"))
+    if _WILL_ASK.search(answer):
+        # held-out tasks (SE, SF) at 5910adb: the three invoices moved, then "I could not find the task's tool
+        # results. I will ask the user for help." as the final answer, and the task finished
+        said = result_gist(did.result or "") if did else ""
+        done = f"; if the task is done, say what was done: {did.name} at step {did.step} did it, e.g. " \
+            f"{answer_to_copy(f'Done: {said}.')}" if said else ""
+        out.append("the answer says it will ask the user, but a final answer ends the task and asks nothing; to ask, "
+                   f"call ask_human with the question{done}")
     unused = _unused_quotes(ev) if changed else []
     if unused:  # calendar_next_weekday: titled "Bring the Q3 numbers" (the quoted note), never "Budget review"
         out.append(f"the task quotes {', '.join(repr(q) for q in unused[:3])}, but no change of this task used "
