@@ -4092,3 +4092,35 @@ def test_cancelling_an_event_refuses_adding_or_moving_one_and_is_done_with_calen
     assert isinstance(events[-1], Finished)
     assert events_between((folder / "assistant.ics").read_text(), datetime(2026, 12, 7, tzinfo=utc),
                           datetime(2026, 12, 8, tzinfo=utc), utc) == []
+
+
+def test_a_column_added_to_a_csv_by_an_edit_of_its_header_is_refused_and_checked(assistant_home, tmp_path):
+    """A held-out task (SH) at 5910adb: "Add a column temp_c to temperatures.csv with the temperature in Celsius,
+    rounded to one decimal." renamed temp_f in an edit; the refusal offered the edit that keeps it and adds the new
+    text after it, "temp_f\\n\\ntemp_c", which made an empty line and a line "temp_c", no row got a value, and the
+    task finished saying the column was added."""
+    from tools.tables import TABLE_TOOLS
+
+    goal = "Add a column temp_c to temperatures.csv with the temperature in Celsius, rounded to one decimal."
+    right = "city,temp_f,temp_c\nMiami,86,30.0\nOslo,41,5.0\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="temperatures.csv"),
+        call("edit_file", path="temperatures.csv", old_text="temp_f", new_text="temp_c"),
+        call("edit_file", path="temperatures.csv", old_text="temp_f", new_text="temp_f\n\ntemp_c"),
+        "I added a new column temp_c to temperatures.csv.",
+        call("table_query", sql="SELECT *, ROUND((temp_f - 32) * 5 / 9, 1) AS temp_c FROM temperatures"),
+        call("write_file", path="temperatures.csv", content=right),
+        "I added the column temp_c to temperatures.csv, the temperature in Celsius for each city."],
+        extra=TABLE_TOOLS)
+    (ws / "temperatures.csv").write_text("city,temp_f\nMiami,86\nOslo,41\n")
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    renamed = [e for e in events if isinstance(e, ToolCallFinished)][1]
+    assert renamed.error and renamed.result.startswith(
+        "Not run: the task adds a temp_c column, and this edit_file would change the header of temperatures.csv "
+        "only; a column needs a value in every row. Work the values out with table_query (SELECT *, <its "
+        "expression> AS temp_c FROM temperatures), then write the rows back with csv_write"), renamed.result
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert "the task asks for a temp_c column in temperatures.csv, but its first row is 'city, temp_f' (and an " \
+           "empty line)" in doubt, doubt
+    assert isinstance(events[-1], Finished) and (ws / "temperatures.csv").read_text() == right

