@@ -4124,3 +4124,21 @@ def test_a_column_added_to_a_csv_by_an_edit_of_its_header_is_refused_and_checked
     assert "the task asks for a temp_c column in temperatures.csv, but its first row is 'city, temp_f' (and an " \
            "empty line)" in doubt, doubt
     assert isinstance(events[-1], Finished) and (ws / "temperatures.csv").read_text() == right
+
+
+def test_a_read_of_a_tools_name_as_a_file_is_refused_with_its_result(assistant_home, tmp_path):
+    """Held-out tasks (RM, SJ) at 5910adb: "What is the median score in scores.csv?" ran SELECT MEDIAN(score), then
+    called read_file on "table_query" (its result's source label), listed the folder and read scores.csv again."""
+    from tools.tables import TABLE_TOOLS
+
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="scores.csv"), call("table_query", sql="SELECT MEDIAN(score) FROM scores"),
+        call("read_file", path="table_query"), "The median score is 78."], extra=TABLE_TOOLS)
+    (ws / "scores.csv").write_text("player,score\nAnna,72\nBen,85\nCara,91\nDev,64\nEmil,78\n")
+    events = list(agent.run("What is the median score in scores.csv?", workspace=ws))
+    store.close()
+    read = [e for e in events if isinstance(e, ToolCallFinished)][2]
+    assert read.error and read.result.startswith(
+        "Not run: table_query is a tool, not a file; its result at step 2 is in the history above. If it answers the "
+        'task, give your final answer now; the answer to copy: "78'), read.result
+    assert isinstance(events[-1], Finished)

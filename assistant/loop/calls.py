@@ -1320,6 +1320,9 @@ class CallRunner:
                    f"the user did not ask for and {cannot} nothing. Say so to the user and ask how they want it done: "
                    f"call ask_human with {json.dumps(ask)}")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        tool_read = self._tool_read_as_a_file(call)
+        if tool_read:  # held-out tasks (RM, SJ) at 5910adb: read_file on "table_query", its result's source label
+            return (yield from self.finish(call, ToolResult.fail(tool_read), "denied"))
         if call.name in ("calendar_add_event", "calendar_move_event") \
                 and event_cancel_asked(s.task.goal, self.registry.names()):
             # a held-out task (SE) at 5910adb: "Delete the Yoga session on 7 December from my calendar." moved it to
@@ -1977,6 +1980,22 @@ class CallRunner:
             return ""
         return (f"Not run: the task asks to copy {src}; writing it anew loses what its text does not hold (styles, "
                 f"layout, formulas). {call_to_copy('copy', {'src': src, 'dest': norm_path(path)})}")
+
+    def _tool_read_as_a_file(self, call: CallRecord) -> str:
+        """The refusal of a read (``read_file``, ``file_info`` ...) of a path that is a tool's
+        name ("table_query", the source label of its result) and no file of the workspace,
+        with where that tool's result is and, for a query, the answer it gives to copy ("" otherwise)."""
+        path = call.arguments.get("path")
+        if call.name not in ("read_file", "file_info", "pdf_read", "docx_read", "xlsx_read") or not isinstance(
+                path, str) or norm_path(path) not in self.registry.names() or self.ctx.workspace.exists(path):
+            return ""
+        tool = norm_path(path)
+        earlier = next((c for c in reversed(self.s.calls) if c.name == tool and c.status == "done" and not c.error),
+                       None)
+        where = f"; its result at step {earlier.step} is in the history above" if earlier else ""
+        found = query_answer_to_copy(self.s.task.goal, self.s.calls) if tool == "table_query" and earlier else ""
+        return (f"Not run: {tool} is a tool, not a file{where}. If it answers the task, give your final answer now"
+                + (f"; {found}" if found else "; otherwise take the next step the task needs") + ".")
 
     def _wipes_a_file_to_change(self, call: CallRecord) -> str:
         """The refusal of a ``write_file`` over an existing text file the goal names, in a
