@@ -4142,3 +4142,38 @@ def test_a_read_of_a_tools_name_as_a_file_is_refused_with_its_result(assistant_h
         "Not run: table_query is a tool, not a file; its result at step 2 is in the history above. If it answers the "
         'task, give your final answer now; the answer to copy: "78'), read.result
     assert isinstance(events[-1], Finished)
+
+
+def test_a_change_of_a_file_whose_lines_are_rewritten_as_asked_already_is_refused(assistant_home, tmp_path):
+    """A held-out task (SK) at 5910adb: "Remove the duplicate lines from emails.txt." wrote the three addresses at
+    step 1, then floundered and took out two more with later edits: one address of three was left."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="emails.txt"),
+        call("write_file", path="emails.txt", content="ana@x.org\nbo@x.org\ncai@x.org\n"),
+        call("edit_file", path="emails.txt", old_text="ana@x.org\n", new_text=""),
+        "Done: emails.txt is now with each repeated line kept once (where it first comes)."])
+    (ws / "emails.txt").write_text("ana@x.org\nbo@x.org\nana@x.org\ncai@x.org\nbo@x.org\n")
+    events = list(agent.run("Remove the duplicate lines from emails.txt.", workspace=ws))
+    store.close()
+    edit = [e for e in events if isinstance(e, ToolCallFinished)][2]
+    assert edit.error and edit.result.startswith(
+        "Not run: emails.txt holds what the task asks already (with each repeated line kept once (where it first "
+        "comes)); this edit_file would change it again. The task is done: give your final answer now"), edit.result
+    assert isinstance(events[-1], Finished) and (ws / "emails.txt").read_text() == "ana@x.org\nbo@x.org\ncai@x.org\n"
+
+
+def test_a_change_sent_again_after_it_succeeded_gets_what_it_did_as_the_answer_to_copy(assistant_home, tmp_path):
+    """A held-out task (SB) at 5910adb: "Number the lines in steps.txt, like 1. 2. 3." wrote the file right at step
+    1, sent the same write again, asked for the Word tools twice and was handed off saying it could not find
+    steps.txt."""
+    write = call("write_file", path="steps.txt", content="1. Unplug\n2. Wait\n")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="steps.txt"), write, write, "Done: overwrote steps.txt."])
+    (ws / "steps.txt").write_text("Unplug\nWait\n")
+    events = list(agent.run("Number the lines in steps.txt, like 1. 2. 3.", workspace=ws))
+    store.close()
+    again = [e for e in events if isinstance(e, ToolCallFinished)][2]
+    assert again.result.startswith("Not run again: this exact write_file call already succeeded at step 2") and \
+        'If that completes the task, give your final answer now, e.g. the answer to copy: "Done: overwrote ' \
+        'steps.txt' in again.result, again.result
+    assert isinstance(events[-1], Finished)

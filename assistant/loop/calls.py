@@ -43,7 +43,7 @@ from .numbers import normalise_number
 from .history import truncate_observation
 from .named_files import _EVERYWHERE as _ALL_SAID, change_everywhere, change_places, checkbox_to_tick, grep_call, \
     item_to_add, lines_to_remove, open_items, pointed_paragraph, read_view, text_change, text_count, unread_inputs, \
-    rewritten_lines, rewrite_asked, replace_every
+    rewritten_lines, rewrite_asked, replace_every, original_text
 from .policy import decide
 from .preread import PREREAD_STEP
 from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far, next_call_to_copy
@@ -1320,6 +1320,10 @@ class CallRunner:
                    f"the user did not ask for and {cannot} nothing. Say so to the user and ask how they want it done: "
                    f"call ask_human with {json.dumps(ask)}")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        redone = self._changes_a_done_rewrite(call)
+        if redone:  # a held-out task (SK) at 5910adb: the repeated lines removed at step 1, then two more lines
+            # taken out by later edits, one address of three left
+            return (yield from self.finish(call, ToolResult.fail(redone), "denied"))
         tool_read = self._tool_read_as_a_file(call)
         if tool_read:  # held-out tasks (RM, SJ) at 5910adb: read_file on "table_query", its result's source label
             return (yield from self.finish(call, ToolResult.fail(tool_read), "denied"))
@@ -1981,6 +1985,28 @@ class CallRunner:
         return (f"Not run: the task asks to copy {src}; writing it anew loses what its text does not hold (styles, "
                 f"layout, formulas). {call_to_copy('copy', {'src': src, 'dest': norm_path(path)})}")
 
+    def _changes_a_done_rewrite(self, call: CallRecord) -> str:
+        """The refusal of a change (``write_file``, ``edit_file``) of the text file the goal
+        asks to rewrite the lines of (:func:`named_files.rewritten_lines`: repeated or empty
+        lines taken out, letter case) when it holds that already, worked out from the
+        text this task first read ("" otherwise)."""
+        path = call.arguments.get("path")
+        rel = rewrite_asked(self.s.task.goal)
+        if call.name not in ("write_file", "edit_file") or not isinstance(path, str) or not rel \
+                or norm_path(path) != norm_path(rel):
+            return ""
+        before = original_text(rel, self.s.calls)
+        asked = rewritten_lines(self.s.task.goal, before + "\n") if before is not None else None
+        try:
+            now = self.ctx.workspace.read_text(rel)
+        except Exception:  # noqa: BLE001 - the call itself will say what is wrong
+            return ""
+        if asked is None or now.rstrip("\n") != asked[1].rstrip("\n"):
+            return ""
+        return (f"Not run: {rel} holds what the task asks already ({asked[0]}); this {call.name} would change it "
+                f"again. The task is done: give your final answer now, e.g. "
+                f"{answer_to_copy(f'Done: {rel} is now {asked[0]}.')}")
+
     def _tool_read_as_a_file(self, call: CallRecord) -> str:
         """The refusal of a read (``read_file``, ``file_info`` ...) of a path that is a tool's
         name ("table_query", the source label of its result) and no file of the workspace,
@@ -2185,9 +2211,13 @@ class CallRunner:
         if earlier.risk and earlier.risk != RiskClass.READ.value:
             first = (earlier.result or "").strip().splitlines()[:1]
             done = f" ({first[0][:160]})" if first else ""
+            gist = result_gist(earlier.result or "")
+            # held-out tasks (SB, SK) at 5910adb: the file right at step 1, an empty reply, the same write sent again,
+            # then tool groups asked for and edits that undid it: what the call did is the answer to copy
+            copy = f", e.g. {answer_to_copy(f'Done: {gist}.')}" if gist else ""
             return (f"Not run again: this exact {earlier.name} call already succeeded at step {earlier.step}{done}; "
-                    "running it again would do it twice. If that completes the task, give your final answer now; "
-                    "otherwise take the next, different step.")
+                    f"running it again would do it twice. If that completes the task, give your final answer "
+                    f"now{copy}; otherwise take the next, different step.")
         if earlier.step == PREREAD_STEP and not folded and len(earlier.result or "") <= _SHOW_AGAIN_CHARS \
                 and not any((c.data or {}).get("repeat_of") == earlier.id for c in self.s.calls):
             # pdf_find_figure, docx_summarise: the harness had read the file before step 1 and Qwen 1.5B asked
