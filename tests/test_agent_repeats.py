@@ -3877,15 +3877,14 @@ def test_a_read_of_the_file_the_goal_asks_a_copy_of_gives_the_copy_call(assistan
     assert isinstance(events[-1], Finished)
 
 
-def test_moving_an_event_refuses_adding_one_and_is_done_with_calendar_move_event(assistant_home, tmp_path):
-    """A held-out task (PK) at 9fa21b4: "Move my dentist appointment on 9 December to 16:00." had no tool to move an
-    event; the model added two dentist appointments (one 24 hours long), left the old one, and answered that it was
-    added. Adding is refused; an answer before the event was moved is doubted; calendar_move_event moves it."""
+def _calendar_with(assistant_home, title, start, end):
+    """(UTC, the calendar plugin's API with its tools, the calendar folder) for a clock at 2026-12-06 10:00 UTC and
+    a calendar holding one event ``title`` from ``start`` to ``end`` (naive, read as UTC)."""
     from datetime import datetime
     from zoneinfo import ZoneInfo
 
     from plugins.api import PluginAPI
-    from plugins.bundled.calendar.ics import add_event, events_between
+    from plugins.bundled.calendar.ics import add_event
     from plugins.bundled.calendar.plugin import make_register
 
     utc = ZoneInfo("UTC")
@@ -3893,9 +3892,20 @@ def test_moving_an_event_refuses_adding_one_and_is_done_with_calendar_move_event
     make_register(lambda tz: datetime(2026, 12, 6, 10, 0, tzinfo=utc).astimezone(tz))(api)
     folder = assistant_home / "data" / "calendar"
     folder.mkdir(parents=True)
-    text, _ = add_event(None, title="Dentist", start=datetime(2026, 12, 9, 10, tzinfo=utc),
-                        end=datetime(2026, 12, 9, 11, tzinfo=utc))
+    text, _ = add_event(None, title=title, start=start.replace(tzinfo=utc), end=end.replace(tzinfo=utc))
     (folder / "assistant.ics").write_text(text)
+    return utc, api, folder
+
+
+def test_moving_an_event_refuses_adding_one_and_is_done_with_calendar_move_event(assistant_home, tmp_path):
+    """A held-out task (PK) at 9fa21b4: "Move my dentist appointment on 9 December to 16:00." had no tool to move an
+    event; the model added two dentist appointments (one 24 hours long), left the old one, and answered that it was
+    added. Adding is refused; an answer before the event was moved is doubted; calendar_move_event moves it."""
+    from datetime import datetime
+
+    from plugins.bundled.calendar.ics import events_between
+
+    utc, api, folder = _calendar_with(assistant_home, "Dentist", datetime(2026, 12, 9, 10), datetime(2026, 12, 9, 11))
     agent, model, ws, store = _agent(assistant_home, tmp_path, [
         call("calendar_add_event", title="Dentist appointment", start="2026-12-09 16:00"),
         "The dentist appointment has been added to the calendar.",
@@ -4058,20 +4068,10 @@ def test_cancelling_an_event_refuses_adding_or_moving_one_and_is_done_with_calen
     finished saying it could not find it. Adding and moving are refused; an answer before the event was cancelled is
     doubted; calendar_cancel_event cancels it."""
     from datetime import datetime
-    from zoneinfo import ZoneInfo
 
-    from plugins.api import PluginAPI
-    from plugins.bundled.calendar.ics import add_event, events_between
-    from plugins.bundled.calendar.plugin import make_register
+    from plugins.bundled.calendar.ics import events_between
 
-    utc = ZoneInfo("UTC")
-    api = PluginAPI("calendar", {"timezone": "UTC"})
-    make_register(lambda tz: datetime(2026, 12, 6, 10, 0, tzinfo=utc).astimezone(tz))(api)
-    folder = assistant_home / "data" / "calendar"
-    folder.mkdir(parents=True)
-    text, _ = add_event(None, title="Yoga", start=datetime(2026, 12, 7, 18, tzinfo=utc),
-                        end=datetime(2026, 12, 7, 19, tzinfo=utc))
-    (folder / "assistant.ics").write_text(text)
+    utc, api, folder = _calendar_with(assistant_home, "Yoga", datetime(2026, 12, 7, 18), datetime(2026, 12, 7, 19))
     agent, model, ws, store = _agent(assistant_home, tmp_path, [
         call("calendar_move_event", title="Yoga session", day="7 December", new_start="16:00"),
         call("calendar_add_event", title="Yoga session", start="2026-12-07 18:00", end="2026-12-07 19:00"),
