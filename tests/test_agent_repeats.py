@@ -397,6 +397,27 @@ def test_a_table_sorted_into_a_file_gets_the_query_that_sorts_every_row_and_its_
     store.close()
 
 
+def test_a_sorted_table_is_offered_for_saving_with_the_files_header_and_its_numbers_as_written(assistant_home,
+                                                                                                 tmp_path):
+    """A held-out task at 911f35c: "Sort orders.csv by amount, largest first, and save it as orders_sorted.csv." The
+    offered csv_write had the SQL name "order_" as the header and 980 for "980.00"; the model copied it."""
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    sql = "SELECT * FROM orders ORDER BY amount DESC"
+    agent, model, ws, store = scripted_agent(tmp_path, [call("table_query", sql=sql), "Done."],
+                                             [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "orders.csv").write_text("order,customer,amount\nA-1,Alba,120.50\nA-2,Brio,980.00\nA-3,Elm,1250.75\n")
+    events = list(agent.run("Sort orders.csv by amount, largest first, and save it as orders_sorted.csv.",
+                            workspace=ws))
+    result = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    assert "order_ | customer" in result, result  # the query's own columns keep their SQL names
+    offered = json.loads(result.split("call csv_write with ", 1)[1].split(" (header row first", 1)[0])
+    assert offered["rows"] == [["order", "customer", "amount"], ["A-3", "Elm", 1250.75], ["A-2", "Brio", "980.00"],
+                               ["A-1", "Alba", "120.50"]], offered
+    store.close()
+
+
 def test_a_question_of_which_row_grew_the_most_gets_the_change_between_the_two_columns(assistant_home, tmp_path):
     """A held-out task at 11a1600: "Which product in sales.xlsx grew the most from 2025 to 2026?" (a column per year)
     got the sums of 2025 per product as the hint's example, and the model subtracted by hand."""
@@ -989,7 +1010,8 @@ def test_a_query_for_a_named_sheet_shows_the_call_that_saves_its_rows(assistant_
     top = "SELECT vendor, SUM(amount) AS total FROM spending GROUP BY vendor ORDER BY total DESC LIMIT 2"
     hint_first = ("<tool_call>\n<function=xlsx_read>\n<parameter=path>\nspending.xlsx\n</parameter>\n</function>\n"
                   "</tool_call>")
-    saved = {"path": "spending.xlsx", "name": "Top 2", "rows": [["vendor", "total"], ["Hilton", 30], ["Uber", 12.5]]}
+    # the workbook's own header "Vendor", not the SQL name vendor (a held-out task at 911f35c)
+    saved = {"path": "spending.xlsx", "name": "Top 2", "rows": [["Vendor", "total"], ["Hilton", 30], ["Uber", 12.5]]}
     xml = "".join(f"<parameter={k}>\n{v if isinstance(v, str) else json.dumps(v)}\n</parameter>\n" for k, v in saved.items())
     add = f"<tool_call>\n<function=xlsx_add_sheet>\n{xml}</function>\n</tool_call>"
     agent, model, ws, store = scripted_agent(tmp_path, [hint_first, call("table_query", sql=top), add,
@@ -1262,13 +1284,13 @@ def test_a_query_for_a_csv_output_shows_csv_write_until_the_file_is_written(assi
 
     top = "SELECT customer, SUM(amount) AS total FROM orders GROUP BY customer ORDER BY total DESC LIMIT 1"
     agent, model, ws, store = scripted_agent(tmp_path, [
-        call("table_query", sql=top), call("csv_write", path="top.csv", rows='[["customer", "total"], ["B", 7]]'),
+        call("table_query", sql=top), call("csv_write", path="top.csv", rows='[["Customer", "total"], ["B", 7]]'),
         call("table_query", sql=top.replace("LIMIT 1", "LIMIT 2")), "Saved top.csv."],
         [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
     (ws / "orders.csv").write_text("Customer,Amount\nA,5\nB,7\n")
     events = list(agent.run("Find the top customer in orders.csv and save it to top.csv", workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
-    assert 'call csv_write with {"path": "top.csv", "rows": [["customer", "total"], ["B", 7]]}' in results[0]
+    assert 'call csv_write with {"path": "top.csv", "rows": [["Customer", "total"], ["B", 7]]}' in results[0]
     assert "To save these rows" not in results[2]  # top.csv is written by now
     store.close()
 
@@ -1281,10 +1303,10 @@ def test_a_repeated_query_whose_rows_are_not_saved_yet_repeats_the_call_that_sav
     from tools.tables import TABLE_TOOLS
 
     top = "SELECT customer, SUM(amount) AS total FROM orders GROUP BY customer ORDER BY total DESC LIMIT 1"
-    save = 'call csv_write with {"path": "top.csv", "rows": [["customer", "total"], ["B", 7]]}'
+    save = 'call csv_write with {"path": "top.csv", "rows": [["Customer", "total"], ["B", 7]]}'
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("table_query", sql=top), call("table_query", sql=top),
-        call("csv_write", path="top.csv", rows='[["customer", "total"], ["B", 7]]'), call("table_query", sql=top),
+        call("csv_write", path="top.csv", rows='[["Customer", "total"], ["B", 7]]'), call("table_query", sql=top),
         "Saved top.csv."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
     (ws / "orders.csv").write_text("Customer,Amount\nA,5\nB,7\n")
     events = list(agent.run("Find the top customer in orders.csv and save it to top.csv", workspace=ws))
@@ -2557,14 +2579,14 @@ def test_a_failed_write_to_the_file_a_pending_call_writes_repeats_that_call(assi
     top = "SELECT customer, SUM(amount) AS total FROM orders GROUP BY customer ORDER BY total DESC LIMIT 1"
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("table_query", sql=top), call("write_file", path="top.csv", content="customer | total\nB | 7"),
-        call("csv_write", path="top.csv", rows='[["customer", "total"], ["B", 7]]'), "Saved top.csv."],
+        call("csv_write", path="top.csv", rows='[["Customer", "total"], ["B", 7]]'), "Saved top.csv."],
         [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
     (ws / "orders.csv").write_text("Customer,Amount\nA,5\nB,7\n")
     events = list(agent.run("Find the top customer in orders.csv and save it to top.csv", workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     assert results[1].startswith("write_file: top.csv is a CSV file"), results[1]
     assert results[1].endswith('The call to copy: call csv_write with {"path": "top.csv", '
-                               '"rows": [["customer", "total"], ["B", 7]]}'), results[1]
+                               '"rows": [["Customer", "total"], ["B", 7]]}'), results[1]
     assert "The call to copy" not in results[2]
     store.close()
 

@@ -127,6 +127,17 @@ def test_sums_of_money_are_exact_not_binary_floating_point(ctx):
     assert r.data["rows"] == [[str(sum(Decimal(a) for a in amounts))]]
 
 
+def test_a_result_reports_each_plain_columns_header_as_its_file_writes_it(ctx):
+    ctx.workspace.write_text("orders.csv", "Order,Unit Price (EUR),Qty\nA-1,2.50,4\n")
+    ctx.workspace.write_text("stock.csv", "qty,Shelf\n3,B\n")
+    r = q(ctx, "SELECT order_, unit_price_eur, qty, qty * 2 AS twice FROM orders")
+    assert r.data["columns"] == ["order_", "unit_price_eur", "qty", "twice"]
+    # qty is also stock.csv's column, but only orders is queried
+    assert r.data["headers"] == ["Order", "Unit Price (EUR)", "Qty", "twice"]
+    both = q(ctx, "SELECT o.qty FROM orders o JOIN stock s ON o.qty > s.qty")
+    assert both.data["headers"] == ["qty"]  # "Qty" or "qty": not known which, the SQL name stays
+
+
 def test_very_precise_or_exponent_numbers_are_double(ctx):
     ctx.workspace.write_text("m.csv", "x,y\n0.1234567,1e3\n2,3\n")
     tables, _ = load_tables(ctx)

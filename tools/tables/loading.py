@@ -75,11 +75,14 @@ def _decimal_type(texts: list[str]) -> str:
 @dataclass(frozen=True)
 class Column:
     """One typed column: ``sql_type`` is a DuckDB type name; ``values`` holds
-    Python values of that type (None for NULL), one per row."""
+    Python values of that type (None for NULL), one per row; ``header`` is the
+    column's name as the file writes it ("Order" for the SQL name ``order_``; ""
+    when not known)."""
 
     name: str
     sql_type: str
     values: list[Any]
+    header: str = ""
 
 
 @dataclass(frozen=True)
@@ -244,7 +247,7 @@ def _columns(rows: list[list[Any]]) -> tuple[tuple[Column, ...], str]:
             continue  # an empty column (e.g. a stray formatted column in a sheet)
         name = unique(sql_name(label, prefix="c_", fallback=f"column_{i + 1}"), taken)
         sql_type, converted = infer_column(values)
-        out.append(Column(name, sql_type, converted))
+        out.append(Column(name, sql_type, converted, label.strip()))
     return tuple(out), left_out
 
 
@@ -382,8 +385,8 @@ def _all_sheets(path: str, grids: list[tuple[str | None, tuple[Column, ...]]],
     if None in types:
         return None
     sheets = Column(SHEET_COLUMN, "VARCHAR", [str(sheet) for sheet, columns in grids for _ in columns[0].values])
-    merged = tuple(Column(name, str(sql_type), [v for _, columns in grids for v in columns[i].values])
-                   for i, (name, sql_type) in enumerate(zip(names, types)))
+    merged = tuple(Column(name, str(sql_type), [v for _, columns in grids for v in columns[i].values],
+                          grids[0][1][i].header) for i, (name, sql_type) in enumerate(zip(names, types)))
     which = f"all {len(grids)} sheets" if every else "sheets " + ", ".join(str(sheet) for sheet, _ in grids)
     return f"{path}, {which} (column {SHEET_COLUMN} names the sheet)", (sheets, *merged)
 

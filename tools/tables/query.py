@@ -74,6 +74,19 @@ def _names_table(sql: str, name: str) -> bool:
     return re.search(rf'(?<![\w"]){re.escape(name)}(?![\w"])|"{re.escape(name)}"', sql, re.IGNORECASE) is not None
 
 
+def _file_headers(names: list[str], tables: list[Table]) -> list[str]:
+    """The result columns ``names`` as their files write them: a name that is a column
+    of exactly one header among ``tables`` (the query's) gets that header ("order" for
+    ``order_``, "Unit Price" for ``unit_price``), any other name stays. A held-out task
+    at 911f35c: orders.csv sorted by amount was saved with the header "order_"."""
+    found: dict[str, set[str]] = {}
+    for t in tables:
+        for c in t.columns:
+            if c.header:
+                found.setdefault(c.name, set()).add(c.header)
+    return [next(iter(found[n])) if len(found.get(n, ())) == 1 else n for n in names]
+
+
 def _schema_hint(tables: list[Table], notes: list[str]) -> str:
     """``Tables: sales(region VARCHAR, amount BIGINT); ...`` (capped), plus skipped files."""
     parts = []
@@ -284,6 +297,7 @@ def table_query(ctx: ToolContext, params: TableQueryParams) -> ToolResult:
               if t.left_out and re.search(r"\d", t.left_out) and _names_table(sql, t.name)]
     if notes:
         lines.append("Not loaded: " + "; ".join(notes) + ".")
-    data = {"columns": names, "rows": [[_cell(v) for v in r] for r in rows], "total_rows": total,
+    data = {"columns": names, "headers": _file_headers(names, [t for t in tables if _names_table(sql, t.name)]),
+            "rows": [[_cell(v) for v in r] for r in rows], "total_rows": total,
             "tables": {t.name: t.source for t in tables}}
     return ToolResult(text="\n".join(lines), data=data, untrusted=True)
