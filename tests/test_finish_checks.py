@@ -5143,3 +5143,18 @@ def test_a_final_answer_that_says_it_will_ask_the_user_is_doubted_with_what_was_
                for p in got), got
     assert not any("will ask the user" in p for p in finish_problems(
         "Moved invoice_101.pdf, invoice_102.pdf and invoice_103.pdf into invoices.", ev))
+
+
+def test_a_count_of_each_of_several_named_values_is_doubted_until_each_is_given(tmp_path):
+    """A held-out task at 911f35c: "How many tickets in tickets.csv are open, closed and pending?" was answered with
+    closed's count alone, as "The total number of tickets in the `tickets.csv` file is 3."."""
+    problems = _table_question(tmp_path, "tickets.csv", "id,subject,status\n1,Login,open\n2,Printer,closed\n"
+                               "3,VPN,pending\n4,Laptop,open\n5,Reset,closed\n6,Email,open\n7,Chair,closed\n",
+                               "How many tickets in tickets.csv are open, closed and pending?")
+    got = problems("The total number of tickets in the `tickets.csv` file is 3.")
+    doubt = next((p for p in got if p.startswith("the task asks how many rows of tickets.csv are open, closed and "
+                                                  "pending, each")), "")
+    assert "(open: 3, closed: 3, pending: 1, from" in doubt, got
+    assert "WHERE status IN ('open', 'closed', 'pending') GROUP BY status" in doubt, doubt
+    assert not any("each one's count" in p for p in problems("3 are open, 3 closed and one is pending."))
+    assert any("each one's count" in p for p in problems("3 are open, 3 closed and 2 are pending."))

@@ -22,7 +22,7 @@ from .answer_form import _result_rows, answer_to_copy
 from .recap import call_to_copy
 from .dates_said import dates_in, month_number
 from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_columns, goal_filters, goal_value, \
-    is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values
+    is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, value_counts_query
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -856,6 +856,37 @@ def bounded_count_wrong(answer: str, ev: Evidence) -> str:
                           for f in bounds)
         return (f"the rows of {files[0]} {whose} number {count}, and the answer does not give that; "
                 f"{call_to_copy('table_query', {'sql': sql})}")
+    return ""
+
+
+def value_counts_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks how many rows of the one table file it names hold
+    each of two or more values of a text column (:func:`table_goal.goal_values`: "How
+    many tickets are open, closed and pending?") and the answer does not give every
+    value with its count ("" otherwise), with the counts to copy and their query. A
+    held-out task at 911f35c: closed's count alone, 3, answered as "The total number of
+    tickets ... is 3"."""
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
+    if not asks_only_a_question(ev.goal) or _HOW_MANY.search(ev.goal) is None or len(files) != 1:
+        return ""
+    tables = _file_tables(ev.workspace, files[0])
+    for table in tables if len(tables) == 1 else []:
+        named = goal_values(table, ev.goal)
+        if named is None or table.rows > 5000:
+            continue
+        column, values = named
+        cells = [str(v).strip().lower() for v in next(c for c in table.columns if c.name == column).values]
+        counts = [(v, cells.count(v.lower())) for v in values]
+        said = _source_numbers([answer])
+        if all(re.search(rf"(?<!\w){re.escape(v)}(?!\w)", answer, re.IGNORECASE) and (
+                str(n) in said or (n < len(_COUNT_WORDS) and re.search(rf"\b{_COUNT_WORDS[n]}\b", answer,
+                                                                       re.IGNORECASE))) for v, n in counts):
+            return ""
+        copy = ", ".join(f"{v}: {n}" for v, n in counts)
+        return (f"the task asks how many rows of {files[0]} are {', '.join(values[:-1])} and {values[-1]}, each; "
+                f"the answer does not give each one's count ({copy}, from "
+                f"{call_to_copy('table_query', {'sql': value_counts_query(table.name, column, values)})}); "
+                + answer_to_copy(copy + "."))
     return ""
 
 
