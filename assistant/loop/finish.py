@@ -38,6 +38,7 @@ from .attribution import ambiguous_name, misattributed_contact
 from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _HARNESS_TOOLS, _LIST_MARKER, _MUST_CHANGE, _NEGATED, \
     _NOT_CHANGED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, Evidence, _numbers, _ran, _results, \
     asks_only_a_question, goal_files, misgrouped_numbers, number_problems, result_gist, ungrounded_words
+from .free_busy import availability_wrong
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
     _one_part_of_union, _one_sheet_of_many, average_not_queried, bounded_count_wrong, bounded_total_wrong, \
     comparison_wrong, difference_wrong, groups_left_out, nothing_subtracted, not_the_dated_row, not_the_extreme_row, \
@@ -1061,6 +1062,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     page = wrong_page(ev.goal, answer, ev.calls)
     if page:  # pdf_find_figure at 4826ac4: page 1's 6.10 for "on page 3"
         out.append(page)
+    busy = availability_wrong(answer, ev.goal, ev.calls, ev.tool_names)
+    if busy:  # a held-out task at 911f35c: "Am I free on 11 December at 15:00?" (14:30-16:00 Project sync)
+        out.append(busy)
     sheets = _one_sheet_of_many(answer, ev) or _one_part_of_union(answer, ev) or one_part_named(answer, ev) \
         or one_group_for_all(answer, ev) or nothing_subtracted(answer, ev) or groups_left_out(answer, ev) \
         or rows_against_filter(answer, ev) or row_mean_wrong(answer, ev) or not_the_top_group(answer, ev) \
