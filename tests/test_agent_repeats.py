@@ -4256,3 +4256,16 @@ def test_free_busy_reads_the_listing_that_spans_the_asked_time():
     assert "the answer says that time is taken" in availability_wrong(
         "No, you are busy.", "Am I free on 11 December at 10:30?", calls, tools)
     assert availability_wrong("No, you are busy.", "Sort names.txt.", calls, tools) == ""
+
+
+def test_the_difference_between_the_highest_and_the_lowest_gets_its_query_as_the_example():
+    """A held-out task at 911f35c got the highest row's query (ORDER BY price DESC LIMIT 1) as the example."""
+    from types import SimpleNamespace as NS
+
+    from assistant.loop.calls import _example_query
+
+    table = NS(name="prices", columns=[NS(name="product", sql_type="VARCHAR", values=["Kettle", "Mixer"]),
+                                       NS(name="price", sql_type="DECIMAL(18,2)", values=[34.9, 64.95])])
+    assert _example_query(table, "What is the difference between the highest and the lowest price in prices.csv?") \
+        == "SELECT MAX(price) - MIN(price) AS difference, MAX(price) AS highest, MIN(price) AS lowest FROM prices"
+    assert _example_query(table, "Which product has the highest price?").endswith("ORDER BY price DESC LIMIT 1")

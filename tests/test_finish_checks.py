@@ -5158,3 +5158,19 @@ def test_a_count_of_each_of_several_named_values_is_doubted_until_each_is_given(
     assert "WHERE status IN ('open', 'closed', 'pending') GROUP BY status" in doubt, doubt
     assert not any("each one's count" in p for p in problems("3 are open, 3 closed and one is pending."))
     assert any("each one's count" in p for p in problems("3 are open, 3 closed and 2 are pending."))
+
+
+def test_the_difference_between_the_highest_and_the_lowest_value_is_doubted_until_given(tmp_path):
+    """A held-out task at 911f35c: "What is the difference between the highest and the lowest price in prices.csv?"
+    queried MAX and MIN (89.00, 19.99) and answered "This is the final answer for the user's query."."""
+    goal = "What is the difference between the highest and the lowest price in prices.csv?"
+    problems = _table_question(tmp_path, "prices.csv", "product,price\nKettle,34.90\nToaster,27.50\nBlender,89.00\n"
+                               "Mixer,64.95\nGrinder,19.99\n", goal)
+    got = problems("This is the final answer for the user's query.")
+    assert any(p.startswith("the task asks for what is the difference, and the answer gives no number") for p in got)
+    doubt = next(p for p in got if p.startswith("the price values of prices.csv go from 19.99 to 89.00, a difference "
+                                                 "of 69.01"))
+    assert "SELECT MAX(price) - MIN(price) AS difference" in doubt, doubt
+    assert "The difference between the highest price (89.00) and the lowest (19.99) is 69.01." in doubt, doubt
+    assert not any("a difference of" in p or "gives no number" in p
+                   for p in problems("The difference is 69.01 (89.00 for the Blender minus 19.99 for the Grinder)."))

