@@ -4269,3 +4269,29 @@ def test_the_difference_between_the_highest_and_the_lowest_gets_its_query_as_the
     assert _example_query(table, "What is the difference between the highest and the lowest price in prices.csv?") \
         == "SELECT MAX(price) - MIN(price) AS difference, MAX(price) AS highest, MIN(price) AS lowest FROM prices"
     assert _example_query(table, "Which product has the highest price?").endswith("ORDER BY price DESC LIMIT 1")
+
+
+def test_a_documents_stated_total_checked_gets_the_items_sum_and_a_finish_check(assistant_home, tmp_path):
+    """A held-out task at 911f35c: "Is the total on invoice.pdf correct? Check it against the line items." (the items
+    add up to 259.00; the invoice says 269.00) was answered "The line items are correct"."""
+    from assistant.loop.figures import total_check
+
+    goal = "Is the total on invoice.txt correct? Check it against the line items."
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        "The total on invoice.txt is 269.00. The line items are correct.",
+        "No: the items add up to 259.00, not 269.00."], [*FILE_TOOLS], approve="all")
+    text = ("Invoice 2026-118\nDesk lamp 2 x 24.50 = 49.00\nOffice chair 1 x 189.00 = 189.00\n"
+            "Cable set 3 x 7.00 = 21.00\nTotal: 269.00\n")
+    (ws / "invoice.txt").write_text(text)
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    said = ("No, the total is wrong: the line items add up to 259.00 (49.00 + 189.00 + 21.00), but invoice.txt states "
+            "269.00 (10.00 too much).")
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    assert "Note: the harness added the line items" in read and said in read, read
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert "the task asks whether the total of invoice.txt is right" in doubt and said in doubt, doubt
+    assert isinstance(events[-1], Finished) and "259.00" in events[-1].answer
+    right = total_check(goal, "invoice.txt", text.replace("269.00", "259.00"))
+    assert right.answer.startswith("Yes, the total is correct: the line items add up to 259.00"), right
+    assert total_check("What is the total on invoice.txt?", "invoice.txt", text) is None

@@ -32,7 +32,7 @@ from .ending import touched_paths
 from .evidence import NOT_READING, _LOWEST, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, \
     norm_path, number_problems, result_gist, shown_for_model
 from .dates_said import clock_times, date_after, date_after_answer, dates_in, day_count_answer
-from .figures import AVERAGE, TABLE_FILES, compared_tables, document_sum, statistic_of
+from .figures import AVERAGE, TABLE_FILES, compared_tables, document_sum, statistic_of, total_check
 from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, number_column, \
     row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
@@ -231,6 +231,7 @@ class CallRunner:
             or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) \
             or self._files_list_hint(call, result) or self._rewrite_hint(call, result) \
             or self._count_hint(call, result) or self._days_hint(call, result) or self._copy_hint(call, result) \
+            or self._total_check_hint(call, result) \
             or self._file_extreme_hint(call, result) \
             or self._cannot_hint(call, result) or self._edit_hint(call, result) or self._tick_hint(call, result) \
             or self._open_items_hint(call, result) \
@@ -858,6 +859,14 @@ class CallRunner:
         where = "the workspace" if found.folder == "." else found.folder
         return (f"Note: the harness compared the files of {where}: the {found.what} is {found.path} ({found.said}); "
                 f"{answer_to_copy(f'{found.path} is the {found.what} file ({found.said}).')}")
+
+    def _total_check_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """After the read of a document whose stated total the goal asks to check, what
+        its line items add up to (:func:`figures.total_check`; "" otherwise)."""
+        if result.error or call.name not in ("read_file", "docx_read", "pdf_read"):
+            return ""
+        found = total_check(self.s.task.goal, str(call.arguments.get("path", "")), result.text)
+        return f"Note: the harness added the line items; {answer_to_copy(found.answer)}" if found else ""
 
     def _days_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The count of days the goal asks between two dates of the files read, counted by

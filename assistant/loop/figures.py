@@ -295,6 +295,84 @@ def document_sum(goal: str, path: str, text: str) -> tuple[str, list[str], str] 
     return (docs[0], amounts, f"SELECT {' + '.join(amounts)} AS total") if amounts else None
 
 
+#: a question whether a document's stated total is right: "Is the total on invoice.pdf correct?", "check the sum"
+TOTAL_CHECK_ASKED = re.compile(r"\b(?:is|are)\s+(?:the|its|their)\s+(?:total|sum|amount due)\b"
+                               r"(?:[^.?!]|\.(?=\w)){0,60}?\b(?:correct|right|accurate|wrong|ok|okay)\b|"
+                               r"\b(?:check|verify|double-check)\b"
+                               r"(?:[^.?!]|\.(?=\w)){0,40}?\b(?:total|sum)\b", re.IGNORECASE)
+#: an answer that says a total is wrong
+_SAYS_WRONG = re.compile(r"\bnot\s+(?:correct|right)\b|\bincorrect\b|\bwrong\b|\bmistake\b|\berror\b|\bno\b|"
+                         r"\b(?:does\s+not|doesn't|do\s+not|don't)\s+(?:match|add\s+up)\b|\bdiffer", re.IGNORECASE)
+
+
+class TotalCheck(NamedTuple):
+    """A document's stated total beside the sum of its line items: ``doc`` (the file),
+    ``amounts`` (the items' amounts, as written), ``stated`` (its total line's amount),
+    ``added`` (the items' sum), and ``answer`` (the answer to copy)."""
+
+    doc: str
+    amounts: list[str]
+    stated: decimal.Decimal
+    added: decimal.Decimal
+    answer: str
+
+
+def total_check(goal: str, path: str, text: str) -> TotalCheck | None:
+    """The :class:`TotalCheck` when ``goal`` asks whether the total of the one document
+    it names is right (:data:`TOTAL_CHECK_ASKED`), ``path`` is that document, and its
+    read ``text`` has one line stating a total and two or more item amounts
+    (:func:`listed_amounts`); None otherwise. A held-out task at 911f35c: "Is the total
+    on invoice.pdf correct? Check it against the line items." (49.00 + 189.00 + 21.00
+    is 259.00; the invoice says 269.00) was answered "The line items are correct"."""
+    if not TOTAL_CHECK_ASKED.search(goal):
+        return None
+    docs = [f for f in goal_files(goal)[1] if f.lower().endswith(_DOCUMENTS)]
+    if len(docs) != 1 or path.replace("\\", "/").lstrip("./").lower() != docs[0].lower():
+        return None
+    body = _data_of(text)
+    totals = [line for line in body.splitlines() if _TOTAL_WORD.search(line) and _LINE_AMOUNT.search(line)
+              and not re.search(r"\bsubtotal\b", line, re.IGNORECASE)]
+    amounts = listed_amounts(body)
+    if len(totals) != 1 or not amounts:
+        return None
+    stated = decimal.Decimal(_LINE_AMOUNT.findall(totals[0])[-1].replace(",", ""))
+    added = sum(decimal.Decimal(a) for a in amounts)
+    items = " + ".join(amounts)
+    if added == stated:
+        said = f"Yes, the total is correct: the line items add up to {added} ({items}), the total {docs[0]} states."
+    else:
+        off = f"{abs(stated - added)} too {'much' if stated > added else 'little'}"
+        said = (f"No, the total is wrong: the line items add up to {added} ({items}), but {docs[0]} states {stated} "
+                f"({off}).")
+    return TotalCheck(docs[0], amounts, stated, added, said)
+
+
+def _total_check_of(ev: Evidence) -> TotalCheck | None:
+    for c in reversed(ev.calls):
+        if c.name in _DOCUMENT_READS and c.status == "done" and not c.error and c.result:
+            found = total_check(ev.goal, str(c.arguments.get("path", "")), c.result)
+            if found is not None:
+                return found
+    return None
+
+
+def total_check_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks whether a document's stated total is right
+    (:func:`total_check`) and the answer does not say what the line items give: for a
+    wrong total, the items' sum and that it is wrong; for a right one, no "wrong" ("" otherwise)."""
+    found = _total_check_of(ev)
+    if found is None:
+        return ""
+    wrong = bool(_SAYS_WRONG.search(answer))
+    if found.added == found.stated:
+        if not wrong:
+            return ""
+    elif wrong and normalise_number(str(found.added)) in _source_numbers([answer]):
+        return ""
+    return (f"the task asks whether the total of {found.doc} is right, and the answer does not say what its line "
+            f"items give; the harness added them: {answer_to_copy(found.answer)}")
+
+
 def document_total_wrong(answer: str, ev: Evidence) -> str:
     """The doubt when a question asks for the total of the amounts the one document it
     names lists (:func:`document_total_query`), no ``table_query`` added them up, and the
