@@ -190,6 +190,13 @@ def test_find_files_and_grep(ctx: ToolContext) -> None:
     assert r.error and "invalid regular expression" in r.text
 
 
+def test_a_regular_expressions_dot_star_finds_what_its_glob_would(ctx: ToolContext) -> None:
+    """A held-out task at 911f35c sent ".*" (as a glob: hidden names only) for every file, and was told none matched."""
+    assert call(ctx, "find_files", pattern=".*").data["paths"] == call(ctx, "find_files", pattern="*").data["paths"]
+    assert call(ctx, "find_files", pattern=r".*\.md").data["paths"] == ["docs/plan.md"]
+    assert "no files match" in call(ctx, "find_files", pattern=".*\\.xlsx").text
+
+
 def test_file_info(ctx: ToolContext) -> None:
     r = call(ctx, "file_info", path="docs/plan.md")
     assert "kind: file" in r.text and "lines: 5" in r.text and "encoding: utf-8" in r.text

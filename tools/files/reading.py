@@ -142,20 +142,27 @@ def find_files(ctx: ToolContext, params: FindFilesParams) -> ToolResult:
     ws = workspace_of(ctx)
     if not params.pattern.strip():
         raise ToolError("pattern is empty. Give a glob such as *.txt or docs/**/*.md.")
-    regex = glob_to_regex(params.pattern)
     with sandboxed():
         top = ws.rel(ws.resolve(params.path))
         if not ws.is_dir(params.path):
             raise ToolError(f"{params.path} is not a folder. Give a folder to search in, e.g. '.'.")
         cut = 0 if top == "." else len(top) + 1
-        found, more = [], 0
-        ws.deep_skipped = 0
-        for entry in ws.walk(params.path):
-            if entry.kind == "file" and regex.match(entry.path[cut:]):
-                if len(found) < params.max_results:
-                    found.append(entry)
-                else:
-                    more += 1
+        # a regular expression's ".*" read as the glob "*" when the glob finds nothing: a held-out task at 911f35c
+        # sent ".*" (as a glob, hidden names only) for every file, twice, and answered that none was empty
+        globs = [params.pattern] + ([params.pattern.replace(".*", "*").replace("\\.", ".")]
+                                    if ".*" in params.pattern else [])
+        for pattern in globs:
+            regex = glob_to_regex(pattern)
+            found, more = [], 0
+            ws.deep_skipped = 0
+            for entry in ws.walk(params.path):
+                if entry.kind == "file" and regex.match(entry.path[cut:]):
+                    if len(found) < params.max_results:
+                        found.append(entry)
+                    else:
+                        more += 1
+            if found:
+                break
     deep = _deep_note(ws, "searched")
     if not found:
         inside = [] if re.search(r"[*?\[\]/]", params.pattern) else _text_mentions(ws, params.path,
