@@ -4295,3 +4295,33 @@ def test_a_documents_stated_total_checked_gets_the_items_sum_and_a_finish_check(
     right = total_check(goal, "invoice.txt", text.replace("269.00", "259.00"))
     assert right.answer.startswith("Yes, the total is correct: the line items add up to 259.00"), right
     assert total_check("What is the total on invoice.txt?", "invoice.txt", text) is None
+
+
+def test_dates_written_another_way_get_the_file_to_write_and_are_checked(assistant_home, tmp_path):
+    """A held-out task at 911f35c: "Change the dates in events.csv from DD.MM.YYYY to YYYY-MM-DD." changed one of the
+    three dates with its day and month swapped (03.02.2027 written 2027-03-02) and answered that the dates were
+    changed. The read gives the file with every date so written; a file that does not hold it is doubted."""
+    from assistant.loop.named_files import redated_lines
+
+    goal = "Change the dates in events.csv from DD.MM.YYYY to YYYY-MM-DD."
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="events.csv"),
+        call("edit_file", path="events.csv", old_text="03.02.2027", new_text="2027-03-02"),
+        "The dates in events.csv have been changed.",
+        call("write_file", path="events.csv", content="event,date\nKick-off,2027-02-03\nReview,2027-03-17\n"),
+        "Done."])
+    (ws / "events.csv").write_text("event,date\nKick-off,03.02.2027\nReview,17.03.2027\n")
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    copy = json.dumps({"path": "events.csv", "content": "event,date\nKick-off,2027-02-03\nReview,2027-03-17\n"})
+    assert read.endswith("Hint: events.csv with its dates written YYYY-MM-DD (they were DD.MM.YYYY), to write back: "
+                         f"call write_file with {copy}"), read
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert f"does not hold that now; call write_file with {copy}" in doubt, doubt
+    assert isinstance(events[-1], Finished)
+    assert (ws / "events.csv").read_text() == "event,date\nKick-off,2027-02-03\nReview,2027-03-17\n"
+    # a day that is none (31.02) and a version number stay as they are; other shapes both ways
+    assert redated_lines(goal, "31.02.2027 and 1.2.3\n") is None
+    assert redated_lines("Write the dates in a.txt from YYYY-MM-DD to DD/MM/YYYY.", "Due 2027-01-31.\n") == (
+        "with its dates written DD/MM/YYYY (they were YYYY-MM-DD)", "Due 31/01/2027.\n")

@@ -14,6 +14,7 @@ import itertools
 import json
 import os
 import re
+from datetime import date as _date
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple, Sequence
 
@@ -1085,18 +1086,60 @@ def kept_lines(goal: str, text: str) -> tuple[str, str] | None:
     return (how, out) if out.rstrip("\n") != text.rstrip("\n") else None
 
 
+_DATE_SHAPE = r"(?:DD|D|MM|M|YYYY|YY)(?P<{s}>[./-])(?:DD|D|MM|M|YYYY|YY)(?P={s})(?:DD|D|MM|M|YYYY|YY)"
+#: a change of the way a file's dates are written: "Change the dates in events.csv from DD.MM.YYYY to YYYY-MM-DD"
+_REDATE_ASKED = re.compile(r"\b(?:from\s+)?(?P<src>" + _DATE_SHAPE.format(s="a") + r")\s+(?:to|into|as)\s+"
+                           r"(?P<dst>" + _DATE_SHAPE.format(s="b") + r")(?!\w)")
+_DATE_PART = {"DD": r"(?P<d>\d{2})", "D": r"(?P<d>\d{1,2})", "MM": r"(?P<m>\d{2})", "M": r"(?P<m>\d{1,2})",
+              "YYYY": r"(?P<y>\d{4})", "YY": r"(?P<y>\d{2})"}
+
+
+def redated_lines(goal: str, text: str) -> tuple[str, str] | None:
+    """``(how, text)`` when ``goal`` asks to write the dates of a text file another way
+    ("from DD.MM.YYYY to YYYY-MM-DD", the shapes in capitals) and ``text`` is that
+    file's, with every date of the first shape that is a day of the calendar written
+    in the second; None otherwise, and when none is there. A held-out task at
+    911f35c changed one of three dates, day and month swapped (03.02.2027 written
+    2027-03-02), and answered that the dates were changed."""
+    m = _REDATE_ASKED.search(goal)
+    if m is None:
+        return None
+    src, dst = m.group("src"), m.group("dst")
+    sep = m.group("a")
+    parts = src.split(sep)
+    if sorted(p[0] for p in parts) != ["D", "M", "Y"]:
+        return None
+    shape = re.compile(r"(?<![\d.\-/])" + re.escape(sep).join(_DATE_PART[p] for p in parts) + r"(?![\d])"
+                       + r"(?!\.\d|-\d|/\d)")
+
+    def written(found: re.Match) -> str:
+        year = int(found["y"]) + (2000 if len(found["y"]) == 2 else 0)
+        try:
+            _date(year, int(found["m"]), int(found["d"]))
+        except ValueError:
+            return found.group(0)
+        width = {"DD": f"{int(found['d']):02d}", "D": str(int(found["d"])), "MM": f"{int(found['m']):02d}",
+                 "M": str(int(found["m"])), "YYYY": f"{year:04d}", "YY": f"{year % 100:02d}"}
+        return m.group("b").join(width[p] for p in dst.split(m.group("b")))
+
+    out = shape.sub(written, text)
+    return (f"with its dates written {dst} (they were {src})", out) if out != text else None
+
+
 def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
     """``(how, text)``: the text file's lines as the goal asks them rewritten, by letter
-    case (:func:`cased_lines`) or with lines taken out (:func:`kept_lines`); None when
-    it asks neither or nothing would change."""
-    return cased_lines(goal, text) or kept_lines(goal, text)
+    case (:func:`cased_lines`), with lines taken out (:func:`kept_lines`) or with its
+    dates written another way (:func:`redated_lines`); None when it asks none of them
+    or nothing would change."""
+    return cased_lines(goal, text) or kept_lines(goal, text) or redated_lines(goal, text)
 
 
 def rewrite_asked(goal: str) -> str:
-    """The one text file (.txt, .md, .csv) a goal that changes letter case or takes
-    empty or repeated lines out names ("" otherwise)."""
+    """The one text file (.txt, .md, .csv) a goal that changes letter case, takes empty
+    or repeated lines out or writes the dates another way names ("" otherwise)."""
     files = [f for f in goal_files(goal)[1] if f.lower().endswith(_TEXT_FILES)]
-    return files[0] if (_CASE_ASKED.search(goal) or _DROP_ASKED.search(goal)) and len(files) == 1 else ""
+    asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal)
+    return files[0] if asked and len(files) == 1 else ""
 
 
 def _lines_not_rewritten(ev: Evidence) -> str:
