@@ -5181,3 +5181,26 @@ def test_the_difference_between_the_highest_and_the_lowest_value_is_doubted_unti
     assert "The difference between the highest price (89.00) and the lowest (19.99) is 69.01." in doubt, doubt
     assert not any("a difference of" in p or "gives no number" in p
                    for p in problems("The difference is 69.01 (89.00 for the Blender minus 19.99 for the Grinder)."))
+
+
+def test_whose_birthday_comes_next_is_checked_against_the_dates_without_their_years(tmp_path):
+    """A held-out task at 911f35c: "Whose birthday in birthdays.csv comes next?" on 6 December answered "Pia, born on
+    1988-01-04"; Jonas's birthday (1992-12-09) is three days on."""
+    from datetime import date
+
+    from assistant.loop.figures import next_yearly_wrong
+
+    pytest.importorskip("duckdb")
+    (tmp_path / "birthdays.csv").write_text("name,birthday\nLukas,1990-03-12\nMira,1985-12-19\nJonas,1992-12-09\n"
+                                            "Pia,1988-01-04\n")
+    ev = Evidence("Whose birthday in birthdays.csv comes next?", tmp_path, tool_names=["table_query", "finish"])
+    today = date(2026, 12, 6)
+    doubt = next_yearly_wrong("The next birthday is Pia, born on 1988-01-04.", ev, today)
+    assert doubt.startswith("the task asks whose birthday comes next, and the answer does not name Jonas: in "
+                            "birthdays.csv, birthday 1992-12-09, next on 9 December 2026"), doubt
+    assert doubt.endswith('the answer to copy: "Jonas, on 9 December."'), doubt
+    assert next_yearly_wrong("Jonas, on 9 December.", ev, today) == ""
+    # after Mira's (19 December) the year turns: Pia's 4 January comes next
+    assert "does not name Pia" in next_yearly_wrong("Jonas.", ev, date(2026, 12, 20))
+    assert next_yearly_wrong("Jonas.", Evidence("Whose birthday in birthdays.csv is the earliest?", tmp_path),
+                             today) == ""

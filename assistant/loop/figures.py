@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import decimal
 import re
+from datetime import date
 from pathlib import Path
 from typing import Any, NamedTuple, Sequence
 
@@ -123,6 +124,55 @@ def not_the_dated_row(answer: str, ev: Evidence) -> str:
                 f"name the row with the {'earliest' if earliest else 'latest'} {dated[0].name} in {files[0]}"
                 + (f" among the rows whose {found[0]} is {found[1]!r}" if found else "")
                 + f": {shown}; " + answer_to_copy(f"{row[label]} ({dated[0].name.replace('_', ' ')} {when})."))
+
+
+#: a question for the next yearly date of a row: "Whose birthday in birthdays.csv comes next?"
+_YEARLY = re.compile(r"\b(?P<what>birthdays?|anniversar(?:y|ies)|name\s+days?)\b", re.IGNORECASE)
+_NEXT = re.compile(r"\b(?:next|soonest|upcoming|coming\s+up|closest|nearest|first)\b", re.IGNORECASE)
+
+
+def _next_yearly(day: Any, today: date) -> date:
+    """The first date on or after ``today`` with ``day``'s month and day (29 February: 1 March in other years)."""
+    for year in (today.year, today.year + 1):
+        try:
+            at = date(year, day.month, day.day)
+        except ValueError:
+            at = date(year, 3, 1)
+        if at >= today:
+            return at
+    return at
+
+
+def next_yearly_wrong(answer: str, ev: Evidence, today: date | None = None) -> str:
+    """The doubt when a question asks whose birthday (anniversary) in the one table file
+    it names comes next, and the answer does not name the row whose date, its year left
+    out, comes first on or after ``today`` (default: today) ("" otherwise), with that
+    row to copy. A held-out task at 911f35c: "Whose birthday in birthdays.csv comes
+    next?" answered Pia, born on 1988-01-04; Jonas's is on 9 December, three days on."""
+    m = _YEARLY.search(ev.goal)
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
+    if m is None or not _NEXT.search(ev.goal) or len(files) != 1 or not asks_only_a_question(ev.goal):
+        return ""
+    today = today or date.today()
+    for table in _file_tables(ev.workspace, files[0]):
+        dated = [c for c in table.columns if c.sql_type in ("DATE", "TIMESTAMP")]
+        labels = [c for c in table.columns if c.sql_type == "VARCHAR"]
+        if len(dated) != 1 or not labels or table.rows > 5000:
+            continue
+        rows = [(str(label).strip(), day, _next_yearly(day, today))
+                for label, day in zip(labels[0].values, dated[0].values) if label and day is not None]
+        if len(rows) < 2:
+            continue
+        soonest = min(at for _, _, at in rows)
+        winners = [r for r in rows if r[2] == soonest]
+        if any(re.search(rf"(?<!\w){re.escape(r[0])}(?!\w)", answer, re.IGNORECASE) for r in winners):
+            return ""
+        label, day, at = winners[0]
+        what = m.group("what").lower().rstrip("s") if m.group("what").lower().endswith("days") else m.group("what")
+        return (f"the task asks whose {what.lower()} comes next, and the answer does not name {label}: in "
+                f"{files[0]}, {dated[0].name} {day:%Y-%m-%d}, next on {at.day} {at:%B %Y}, the first on or after "
+                f"today ({today.day} {today:%B %Y}); " + answer_to_copy(f"{label}, on {at.day} {at:%B}."))
+    return ""
 
 
 def _not_the_extreme(answer: str, ev: Evidence) -> str:

