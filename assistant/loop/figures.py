@@ -988,6 +988,16 @@ def bounded_count_wrong(answer: str, ev: Evidence) -> str:
     return ""
 
 
+def _question_table(ev: Evidence) -> tuple[str, Any] | None:
+    """``(file, table)`` when the goal is a question that names one table file and that
+    file holds one table of at most 5,000 rows; None otherwise."""
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
+    if not asks_only_a_question(ev.goal) or len(files) != 1:
+        return None
+    tables = _file_tables(ev.workspace, files[0])
+    return (files[0], tables[0]) if len(tables) == 1 and tables[0].rows <= 5000 else None
+
+
 def value_counts_wrong(answer: str, ev: Evidence) -> str:
     """The doubt when a question asks how many rows of the one table file it names hold
     each of two or more values of a text column (:func:`table_goal.goal_values`: "How
@@ -995,15 +1005,10 @@ def value_counts_wrong(answer: str, ev: Evidence) -> str:
     value with its count ("" otherwise), with the counts to copy and their query. A
     held-out task at 911f35c: closed's count alone, 3, answered as "The total number of
     tickets ... is 3"."""
-    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
-    if not asks_only_a_question(ev.goal) or _HOW_MANY.search(ev.goal) is None or len(files) != 1:
-        return ""
-    tables = _file_tables(ev.workspace, files[0])
-    for table in tables if len(tables) == 1 else []:
-        named = goal_values(table, ev.goal)
-        if named is None or table.rows > 5000:
-            continue
-        column, values = named
+    asked = _question_table(ev) if _HOW_MANY.search(ev.goal) else None
+    named = goal_values(asked[1], ev.goal) if asked else None
+    if asked and named:
+        (name, table), (column, values) = asked, named
         cells = [str(v).strip().lower() for v in next(c for c in table.columns if c.name == column).values]
         counts = [(v, cells.count(v.lower())) for v in values]
         said = _source_numbers([answer])
@@ -1012,7 +1017,7 @@ def value_counts_wrong(answer: str, ev: Evidence) -> str:
                                                                        re.IGNORECASE))) for v, n in counts):
             return ""
         copy = ", ".join(f"{v}: {n}" for v, n in counts)
-        return (f"the task asks how many rows of {files[0]} are {', '.join(values[:-1])} and {values[-1]}, each; "
+        return (f"the task asks how many rows of {name} are {', '.join(values[:-1])} and {values[-1]}, each; "
                 f"the answer does not give each one's count ({copy}, from "
                 f"{call_to_copy('table_query', {'sql': value_counts_query(table.name, column, values)})}); "
                 + answer_to_copy(copy + "."))
@@ -1026,24 +1031,19 @@ def range_wrong(answer: str, ev: Evidence) -> str:
     with its query and the answer to copy. A held-out task at 911f35c: MAX and MIN of
     the prices queried (89.00, 19.99), answered "This is the final answer for the
     user's query."."""
-    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
-    if not asks_only_a_question(ev.goal) or len(files) != 1:
-        return ""
-    tables = _file_tables(ev.workspace, files[0])
-    for table in tables if len(tables) == 1 else []:
-        found = range_query(table, ev.goal)
-        if found is None or table.rows > 5000:
-            continue
-        column, sql = found
+    asked = _question_table(ev)
+    found = range_query(asked[1], ev.goal) if asked else None
+    if asked and found:
+        (name, table), (column, sql) = asked, found
         values = [decimal.Decimal(str(v)) for v in next(c for c in table.columns if c.name == column).values
                   if isinstance(v, (int, float, decimal.Decimal)) and not isinstance(v, bool)]
         if len(values) < 2:
-            continue
+            return ""
         high, low = max(values), min(values)
         spread = high - low
         if normalise_number(str(spread)) in _source_numbers([answer]):
             return ""
-        return (f"the {column} values of {files[0]} go from {low} to {high}, a difference of {spread}, and the answer "
+        return (f"the {column} values of {name} go from {low} to {high}, a difference of {spread}, and the answer "
                 f"does not give it ({call_to_copy('table_query', {'sql': sql})}); "
                 + answer_to_copy(f"The difference between the highest {column.replace('_', ' ')} ({high}) and the "
                                  f"lowest ({low}) is {spread}."))
