@@ -97,15 +97,34 @@ class Workspace(ReadOps, TreeOps):
     def _unprefixed(self, parts: list[str]) -> list[str]:
         """``parts`` without a leading copy of the root's own absolute path written
         relative ("tmp/ws/a.txt" for the root /tmp/ws): small models copy the
-        workspace's path from the prompt so. Kept as given when a file or folder of
-        that first name exists in the root."""
+        workspace's path from the prompt so; a Windows path's backslashes split
+        (:meth:`_backslashed`). Kept as given when a file or folder of that first name
+        exists in the root."""
         if not parts or os.path.lexists(self.root / parts[0]):
             return parts
+        if any("\\" in p for p in parts):
+            return self._backslashed(parts)
         for root in self._roots:
             names = list(root.parts[1:])
             if names and parts[: len(names)] == names:
                 return parts[len(names) :]
         return parts
+
+    def _backslashed(self, parts: list[str]) -> list[str]:
+        """``parts`` with Windows separators split (".\\photos\\a.jpg" is photos/a.jpg: the
+        files_rename_pattern bench task at bad5969 sent ".\\photos" three times and was
+        told it is not a folder). Kept as given when a ".." would be among the names.
+
+        Raises:
+            SandboxError: a name is one of the assistant's internal folders.
+        """
+        names = [n for p in parts for n in p.split("\\") if n not in ("", ".")]
+        if ".." in names:
+            return parts
+        for name in names:
+            if name.casefold() in self.internal:
+                raise SandboxError(f"{name} is the assistant's internal folder; it is off limits", "internal")
+        return names
 
     def _parts(self, path: str) -> list[str]:
         parts = self._unprefixed(split_path(path, self._roots, self.internal))

@@ -328,3 +328,20 @@ def test_a_folder_of_the_roots_name_inside_it_is_kept(tmp_path: Path) -> None:
     ws = Workspace(root)
     ws.write_bytes(f"{str(root).lstrip('/')}/x.txt", b"x")
     assert (root / str(root).lstrip("/") / "x.txt").read_bytes() == b"x"
+
+
+def test_a_windows_path_names_the_same_place_and_stays_inside(world) -> None:
+    """files_rename_pattern at bad5969: Qwen 1.5B sent the folder ".\\photos" three times and was told it is not a
+    folder. Backslashes split names only when no such name exists; ".." and the internal folder stay refused."""
+    ws, outside, root = world
+    assert ws.resolve(".\\a\\inner.txt") == root / "a" / "inner.txt"
+    assert ws.read_bytes("a\\inner.txt") == b"inner"
+    ws.write_bytes(".\\a\\b\\new.txt", b"new")
+    assert (root / "a" / "b" / "new.txt").read_bytes() == b"new"
+    for escape in ("..\\outside\\secret.txt", "a\\..\\..\\outside\\secret.txt"):
+        with pytest.raises(SandboxError):
+            ws.read_bytes(escape)
+    with pytest.raises(SandboxError, match="internal"):
+        ws.write_bytes(".\\.assistant\\x.txt", b"x")
+    (root / "odd\\name.txt").write_bytes(b"kept")  # a name with a backslash that exists is that name
+    assert ws.read_bytes("odd\\name.txt") == b"kept"
