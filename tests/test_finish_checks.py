@@ -5204,3 +5204,26 @@ def test_whose_birthday_comes_next_is_checked_against_the_dates_without_their_ye
     assert "does not name Pia" in next_yearly_wrong("Jonas.", ev, date(2026, 12, 20))
     assert next_yearly_wrong("Jonas.", Evidence("Whose birthday in birthdays.csv is the earliest?", tmp_path),
                              today) == ""
+
+
+def test_the_second_highest_value_is_checked_and_the_highest_is_no_answer(tmp_path):
+    """A held-out task at bad5969: "What is the second-highest score in scores.csv?" got the top row's query as the
+    example and answered "The second-highest score in scores.csv is 95." (Emil's 91 is second)."""
+    from types import SimpleNamespace as NS
+
+    from assistant.loop.calls import _example_query
+
+    goal = "What is the second-highest score in scores.csv?"
+    problems = _table_question(tmp_path, "scores.csv", "player,score\nAnna,72\nBen,95\nCara,88\nDev,64\nEmil,91\n",
+                               goal)
+    doubt = next(p for p in problems("The second-highest score in scores.csv is 95.") if p.startswith(
+        "the answer gives 95, but the second-highest score of scores.csv is 91 (Emil, 91;"))
+    assert "ORDER BY score DESC LIMIT 1 OFFSET 1" in doubt and doubt.endswith('the answer to copy: "Emil, 91."')
+    assert not any("second-highest" in p or "higher" in p for p in problems("Emil has the second-highest, 91."))
+    third = _table_question(tmp_path, "scores.csv", "player,score\nAnna,72\nBen,95\nCara,88\nDev,64\n",
+                            "What is the third lowest score in scores.csv?")
+    assert any(p.startswith("the answer gives 64, but the third lowest score of scores.csv is 88")
+               for p in third("The third lowest score is 64."))
+    table = NS(name="scores", columns=[NS(name="player", sql_type="VARCHAR", values=["Anna"]),
+                                       NS(name="score", sql_type="BIGINT", values=[72])])
+    assert _example_query(table, goal) == "SELECT player, score FROM scores ORDER BY score DESC LIMIT 1 OFFSET 1"

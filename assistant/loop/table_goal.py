@@ -289,6 +289,31 @@ def range_query(table: Any, goal: str) -> tuple[str, str] | None:
                    f"FROM {_quoted(table.name)}"
 
 
+#: a rank other than the first: "the second-highest score", "the third largest order", "2nd cheapest"
+NTH_RANKED = re.compile(r"\b(?P<nth>second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+(?P<word>highest|largest|"
+                        r"biggest|best|most\s+expensive|lowest|smallest|cheapest|least\s+expensive|worst)\b",
+                        re.IGNORECASE)
+_NTH = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}
+
+
+def nth_ranked(table: Any, goal: str) -> tuple[str, int, bool, str] | None:
+    """``(column, n, lowest, sql)`` when ``goal`` asks for the row ranked ``n``-th (2 to 5)
+    by a number column of ``table`` (:func:`number_column`), highest first unless it
+    says lowest, smallest, cheapest (``lowest``): ``SELECT ... ORDER BY score DESC
+    LIMIT 1 OFFSET 1`` for "the second-highest score"; None otherwise. A held-out task
+    at bad5969 got the top row's query as the example and answered the highest score
+    (95) as the second-highest (91)."""
+    m = NTH_RANKED.search(goal)
+    column = number_column(table, goal) if m else None
+    if m is None or column is None:
+        return None
+    n = _NTH[m.group("nth").lower()]
+    low = m.group("word").lower().split()[0] in ("lowest", "smallest", "cheapest", "least", "worst")
+    shown = ", ".join(_quoted(c.name) for c in table.columns[:6])
+    return column, n, low, (f"SELECT {shown} FROM {_quoted(table.name)} ORDER BY {_quoted(column)} "
+                            f"{'ASC' if low else 'DESC'} LIMIT 1 OFFSET {n - 1}")
+
+
 #: words that put two columns' values together: "Q1 and Q2 sales combined", "the total of rent plus heating"
 _COMBINED = re.compile(r"\b(combined|together|altogether|in all|total|sum|plus|both)\b", re.IGNORECASE)
 
