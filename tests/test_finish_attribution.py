@@ -55,6 +55,9 @@ def test_a_value_on_someone_elses_line_is_doubted(goal, answer):
     # no possessor asked about, or no contact detail in the answer
     ("List every phone number in contacts.csv.", "+44 20 7946 0011 and +44 20 7946 0342."),
     ("What is our landlord's phone number?", "The files name the landlord (Mr. Okafor) but give no number for him."),
+    # a possessor told by a clause, not a name (a held-out task at bad5969: Tom's address, the right one, doubted
+    # for a line without the word "person", and handed off)
+    ("What is the email address of the person with the highest phone number in contacts.csv?", "lena@example.org"),
 ])
 def test_a_value_whose_line_names_the_possessor_passes(goal, answer):
     assert misattributed_contact(goal, answer, CALLS) == ""
