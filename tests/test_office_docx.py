@@ -58,6 +58,20 @@ def test_create_then_read_round_trip(ctx):
     assert [r.text for r in bold] == ["strongly"]
 
 
+def test_an_empty_paragraph_between_others_is_a_blank_line_and_alone_is_refused(ctx):
+    """A held-out task at bad5969: notes.txt copied into notes.docx line by line, its blank line as a paragraph with
+    text "", was refused whole; the model then wrote one made-up line instead."""
+    blocks = [{"type": "heading", "text": "Meeting notes", "level": 1}, {"type": "paragraph", "text": ""},
+              {"type": "paragraph", "text": "We agreed to move the launch to March."}]
+    assert not call(docx_create, ctx, path="notes.docx", blocks=blocks).error
+    assert [p.text for p in load_doc(ctx, "notes.docx").paragraphs] == ["Meeting notes", "",
+                                                                          "We agreed to move the launch to March."]
+    alone = call(docx_create, ctx, path="empty.docx", blocks=[{"type": "paragraph", "text": ""}])
+    assert alone.error and "needs 'text'" in alone.text
+    unset = call(docx_create, ctx, path="x.docx", blocks=[{"type": "paragraph"}, {"type": "paragraph", "text": "a"}])
+    assert unset.error and "block 1 (paragraph) needs 'text'" in unset.text
+
+
 def test_a_list_block_given_as_text_is_its_one_item_and_items_lose_their_own_markers(ctx):
     """A held-out task at 23bb172: topics sent as one bullets block each, {"type": "bullets", "text": "1. Budget for
     2027"}, were refused three times for "needs 'items'", and agenda.docx was never made."""

@@ -116,6 +116,11 @@ def add_blocks(doc: Any, blocks: list[Block]) -> list[Any]:
     new: list[Any] = []
     blocks = _list_items(blocks)
     for i, b in enumerate(blocks, 1):
+        if b.type == "paragraph" and not b.text and "text" in b.model_fields_set and len(blocks) > 1:
+            # a blank line between paragraphs, given as "text": "" (a held-out task at bad5969: the copy of
+            # notes.txt, right, refused for it; the model then wrote one made-up line instead)
+            new.append(doc.add_paragraph()._p)
+            continue
         if b.type in ("heading", "paragraph") and not b.text:
             raise ToolError(f"block {i} ({b.type}) needs 'text'.")
         if b.type in ("bullets", "numbered") and not b.items:
