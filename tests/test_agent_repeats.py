@@ -4325,3 +4325,35 @@ def test_dates_written_another_way_get_the_file_to_write_and_are_checked(assista
     assert redated_lines(goal, "31.02.2027 and 1.2.3\n") is None
     assert redated_lines("Write the dates in a.txt from YYYY-MM-DD to DD/MM/YYYY.", "Due 2027-01-31.\n") == (
         "with its dates written DD/MM/YYYY (they were YYYY-MM-DD)", "Due 31/01/2027.\n")
+
+
+def test_the_text_of_a_file_put_into_a_word_document_gets_the_call_and_is_checked(assistant_home, tmp_path):
+    """A held-out task at bad5969: "Put the text of notes.txt into a Word document called notes.docx." had its right
+    docx_create refused for a blank line, then wrote one made-up line ("... the launch to April."; notes.txt says
+    March) and finished. The read gives the docx_create to copy; a document missing a line is doubted."""
+    import docx
+
+    from tools.office import OFFICE_TOOLS
+
+    goal = "Put the text of notes.txt into a Word document called notes.docx."
+    lines = ["Meeting notes 3 December", "We agreed to move the launch to March.", "Rita owns the budget."]
+    whole = {"path": "notes.docx", "blocks": [{"type": "paragraph", "text": ln} for ln in lines]}
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="notes.txt"),
+        call("docx_create", path="notes.docx", blocks=json.dumps([{"type": "paragraph",
+                                                                    "text": "We agreed to move the launch to April."}])),
+        "I created notes.docx with the text.",
+        call("docx_create", path="notes.docx", blocks=json.dumps(whole["blocks"]), overwrite="true"),
+        "notes.docx holds the text of notes.txt."], [*FILE_TOOLS, *OFFICE_TOOLS], approve="all", preread=False)
+    (ws / "notes.txt").write_text("Meeting notes 3 December\n\nWe agreed to move the launch to March.\n"
+                                  "Rita owns the budget.\n")
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    assert read.endswith(f"Note: to put the text of notes.txt into notes.docx, call docx_create with "
+                         f"{json.dumps(whole)}."), read
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert ("the task asks for the text of notes.txt in notes.docx, and notes.docx leaves out 'Meeting notes 3 "
+            "December'") in doubt, doubt
+    assert isinstance(events[-1], Finished)
+    assert [p.text for p in docx.Document(ws / "notes.docx").paragraphs] == lines

@@ -55,7 +55,7 @@ from .written import ASKS_A_SHEET, SHEET_NAMED, SORT_BY_TYPE, asked_count, asked
     headings_text, row_to_add, store_goal, summary_lacks, summary_points, summary_too_long, copies_whole_source, \
     leaves_out_listed, listed_call, row_gap, heading_asked, heading_line, same_cell_value, table_cells, typo_asked, \
     merge_of_goal, csv_column_text, plain_conversion, total_row_next, TOTAL_ROW, nth_section, event_move_asked, \
-    event_cancel_asked, files_list_asked, files_list_text
+    event_cancel_asked, files_list_asked, files_list_text, text_copy
 
 _NOT_FOUND = re.compile(r"\bnot found: |\bfile not found\b|\bno such file\b|\bdoes not exist\b|"
                         r"\bpath is outside the workspace\b|^no files match\b", re.IGNORECASE)
@@ -231,7 +231,7 @@ class CallRunner:
             or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) \
             or self._files_list_hint(call, result) or self._rewrite_hint(call, result) \
             or self._count_hint(call, result) or self._days_hint(call, result) or self._copy_hint(call, result) \
-            or self._total_check_hint(call, result) \
+            or self._total_check_hint(call, result) or self._text_copy_hint(call, result) \
             or self._file_extreme_hint(call, result) \
             or self._cannot_hint(call, result) or self._edit_hint(call, result) or self._tick_hint(call, result) \
             or self._open_items_hint(call, result) \
@@ -859,6 +859,18 @@ class CallRunner:
         where = "the workspace" if found.folder == "." else found.folder
         return (f"Note: the harness compared the files of {where}: the {found.what} is {found.path} ({found.said}); "
                 f"{answer_to_copy(f'{found.path} is the {found.what} file ({found.said}).')}")
+
+    def _text_copy_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """After the read of the file whose text the goal puts into another, the call that
+        writes that one with every line of it (:func:`written.text_copy`; "" otherwise,
+        and once the target exists)."""
+        if result.error or call.name not in ("read_file", "docx_read"):
+            return ""
+        found = text_copy(self.s.task.goal, self.s.task.workspace)
+        if found is None or norm_path(str(call.arguments.get("path", ""))) != norm_path(found[0]) \
+                or (Path(self.s.task.workspace) / found[1]).exists():
+            return ""
+        return f"Note: to put the text of {found[0]} into {found[1]}, {call_to_copy(found[3], found[4])}."
 
     def _total_check_hint(self, call: CallRecord, result: ToolResult) -> str:
         """After the read of a document whose stated total the goal asks to check, what

@@ -61,7 +61,7 @@ from .written import _changed_a_copy, _fewer_rows_than_asked, _files_left_to_del
     _recipient_missing, _rows_not_from_source, _headings_not_as_asked, _names_not_of_value, _split_rows_wrong, \
     _merged_rows_wrong, _sorted_rows_wrong, _cell_left_unchanged, _total_row_missing, _files_list_wrong, asked_count, \
     row_to_add, _NTH_SECTION, nth_section, store_goal, summary_too_long, total_said_wrong, wrong_end_time, \
-    wrong_event_day
+    wrong_event_day, text_copy_wrong
 
 __all__ = ["FINISH", "FinishParams", "Evidence", "finish_problems", "markup_problem", "goal_files",
            "number_problems", "file_problems", "without_tool_asides", "store_goal", "normalise_number", "FINISH_CHECK_PREFIX", "ungrounded_words",
@@ -1090,6 +1090,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         or bounded_count_wrong(answer, ev) or difference_wrong(answer, ev) or comparison_wrong(answer, ev)
     if sheets:  # xlsx_two_sheet_total at 462ec82: sheet Q1's Travel sum for "across both quarters"
         out.append(sheets)
+    copied = text_copy_wrong(ev) if changed else ""
+    if copied:  # a held-out task at bad5969: one made-up line written as the text of notes.txt in notes.docx
+        out.append(copied)
     renamed = _renamed_against_goal(ev) if changed else ""
     if renamed:  # files_organise at 36d1140: notes.txt renamed notes.text for "keep the file names"
         out.append(renamed)

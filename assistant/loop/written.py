@@ -2183,3 +2183,73 @@ def _changed_a_copy(ev: Evidence) -> str:
             return (f"the task asks to change {rel}, but this task left it as it was and wrote {copies[0]} instead; "
                     f"make the change in {rel} itself (leave out output)")
     return ""
+
+
+#: a goal that puts one file's text into another: "Put the text of notes.txt into a Word document called notes.docx",
+#: "Copy the contents of draft.md into report.docx"
+TEXT_COPY = re.compile(r"\b(?:put|copy|move|transfer|place|paste)\b[^.?!]{0,20}?\b(?:the\s+|all\s+(?:the\s+)?)?"
+                       r"(?:text|contents?|words|lines)\s+(?:of|from|in)\s+(?P<src>[\w./-]+\.(?:txt|md|docx))\s+"
+                       r"(?:in)?to\b", re.IGNORECASE)
+_TEXT_KINDS = (".txt", ".md", ".docx")
+
+
+def _plain_lines(path: Path) -> list[str] | None:
+    """The non-empty lines of a text file, or the paragraphs of a Word document, each
+    with its spaces folded; None when it cannot be read."""
+    try:
+        if path.suffix.lower() == ".docx":
+            from tools.office.docx_read import docx_paragraphs
+
+            lines = [t for _, t in docx_paragraphs(path.read_bytes(), path.name)]
+        else:
+            lines = path.read_text(encoding="utf-8").splitlines()
+    except Exception:  # noqa: BLE001 - a file that cannot be read is another check's business
+        return None
+    return [" ".join(ln.split()) for ln in lines if ln.strip()]
+
+
+def text_copy(goal: str, workspace: str | Path) -> tuple[str, str, list[str], str, dict[str, Any]] | None:
+    """``(source, target, the source's lines, tool, arguments)`` when ``goal`` asks to put
+    the text of one text file or Word document into another (:data:`TEXT_COPY`) and the
+    source can be read: the call that writes the target with every non-empty line of the
+    source (``docx_create``, one paragraph a line, for a .docx; ``write_file`` else);
+    None otherwise. A held-out task at bad5969: "Put the text of notes.txt into a Word
+    document called notes.docx." wrote one line, "We agreed to move the launch to
+    April." (notes.txt says March), and finished."""
+    m = TEXT_COPY.search(goal)
+    outputs = [f for f in goal_files(goal)[0] + goal_files(goal)[1] if f.lower().endswith(_TEXT_KINDS)]
+    if m is None:
+        return None
+    src = m.group("src")
+    targets = [f for f in outputs if f.lower() != src.lower()]
+    if len(targets) != 1:
+        return None
+    lines = _plain_lines(Path(workspace) / src)
+    if not lines:
+        return None
+    dst = targets[0]
+    if dst.lower().endswith(".docx"):
+        return src, dst, lines, "docx_create", {"path": dst, "blocks": [{"type": "paragraph", "text": ln}
+                                                                        for ln in lines]}
+    return src, dst, lines, "write_file", {"path": dst, "content": "\n".join(lines) + "\n"}
+
+
+def text_copy_wrong(ev: Evidence) -> str:
+    """The doubt when the goal puts the text of one file into another (:func:`text_copy`)
+    and the target is missing a line of the source, or holds a line the source does
+    not ("" otherwise), with the call that writes it whole."""
+    found = text_copy(ev.goal, ev.workspace)
+    if found is None:
+        return ""
+    src, dst, lines, tool, args = found
+    now = _plain_lines(Path(ev.workspace) / dst)
+    if now is None:
+        return ""
+    folded = [ln.lower() for ln in now]
+    missing = [ln for ln in lines if not any(ln.lower() in x for x in folded)]
+    added = [ln for ln in now if not any(ln.lower() in x.lower() or x.lower() in ln.lower() for x in lines)]
+    if not missing and not added:
+        return ""
+    what = f"leaves out {missing[0]!r}" if missing else f"holds {added[0]!r}, which {src} does not"
+    return (f"the task asks for the text of {src} in {dst}, and {dst} {what}; "
+            f"{call_to_copy(tool, {**args, 'overwrite': True} if tool == 'docx_create' else args)}")
