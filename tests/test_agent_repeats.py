@@ -3796,6 +3796,9 @@ def test_a_change_of_letter_case_of_a_file_s_lines_gets_the_file_to_write_and_is
     assert cased_lines("Make every name in names.txt uppercase.", "Ana\nben\n") == ("in upper case", "ANA\nBEN\n")
     assert cased_lines("Capitalise every word in titles.txt.", "the old man\n")[1] == "The Old Man\n"
     assert cased_lines("Capitalise every line in list.txt.", "Milk\n") is None  # so already
+    # a held-out task at bad5969: "each name" is each word of a name ("anna berg" was offered as "Anna berg")
+    assert cased_lines("Capitalize the first letter of each name in guests.txt.", "anna berg\nlukas weber\n")[1] == \
+        "Anna Berg\nLukas Weber\n"
 
 
 
