@@ -5227,3 +5227,25 @@ def test_the_second_highest_value_is_checked_and_the_highest_is_no_answer(tmp_pa
     table = NS(name="scores", columns=[NS(name="player", sql_type="VARCHAR", values=["Anna"]),
                                        NS(name="score", sql_type="BIGINT", values=[72])])
     assert _example_query(table, goal) == "SELECT player, score FROM scores ORDER BY score DESC LIMIT 1 OFFSET 1"
+
+
+def test_rows_below_another_column_of_their_own_are_checked(tmp_path):
+    """A held-out task at bad5969: "Which items in stock.csv are below their reorder level?" grepped for
+    "reorder_level" and answered "Paper, Toner, Folders" (Paper and Staples are below)."""
+    from types import SimpleNamespace as NS
+
+    from assistant.loop.calls import _example_query
+
+    goal = "Which items in stock.csv are below their reorder level?"
+    problems = _table_question(tmp_path, "stock.csv", "item,stock,reorder_level\nPaper,40,50\nToner,8,5\n"
+                               "Pens,120,100\nStaples,3,10\nFolders,25,20\n", goal)
+    doubt = next(p for p in problems("The items below their reorder level are: Paper, Toner, Folders.")
+                 if p.startswith("the answer names Toner, whose stock is not < its reorder_level"))
+    assert "SELECT item, stock, reorder_level FROM stock WHERE stock < reorder_level" in doubt, doubt
+    assert doubt.endswith('the answer to copy: "Paper, Staples."'), doubt
+    assert any(p.startswith("the answer leaves out Staples") for p in problems("Paper is below it."))
+    assert not any("reorder_level" in p for p in problems("Paper (40 of 50) and Staples (3 of 10)."))
+    table = NS(name="stock", columns=[NS(name="item", sql_type="VARCHAR", values=["Paper"]),
+                                      NS(name="stock", sql_type="BIGINT", values=[40]),
+                                      NS(name="reorder_level", sql_type="BIGINT", values=[50])])
+    assert _example_query(table, goal) == "SELECT item, stock, reorder_level FROM stock WHERE stock < reorder_level"

@@ -36,7 +36,7 @@ from .figures import AVERAGE, TABLE_FILES, compared_tables, document_sum, statis
 from .table_goal import ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, number_column, \
     row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
-    range_query, nth_ranked
+    range_query, nth_ranked, column_comparison
 from .extracted import extraction_asked, extraction_wrong
 from .file_facts import empty_files, file_extreme
 from .finish import undoable_verb
@@ -4356,7 +4356,7 @@ def _example_sum(table: Any, goal: str) -> str:
     if key:  # "How many different customers are in orders.csv?" (a held-out task at a8fdd03 got the sums per
         # customer, and counted their rows right by eye)
         return f"SELECT COUNT(DISTINCT {key}) FROM {table.name}"
-    spread = range_query(table, goal) or nth_ranked(table, goal)
+    spread = range_query(table, goal) or nth_ranked(table, goal) or column_comparison(table, goal)
     if spread:  # "the difference between the highest and the lowest price" (a held-out task at 911f35c), "the
         return spread[-1]  # second-highest score" (one at bad5969 got the top row's query)
     filtered = overdue_query(table, goal) or column_change(table, goal) or _difference_query(table, goal) \

@@ -24,7 +24,7 @@ from .recap import call_to_copy
 from .dates_said import dates_in, month_number
 from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_columns, goal_filters, goal_value, \
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
-    value_counts_query, range_query, nth_ranked, NTH_RANKED
+    value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -1056,6 +1056,38 @@ def nth_ranked_wrong(answer: str, ev: Evidence) -> str:
     return (f"the answer gives {others[0]}, but the {NTH_RANKED.search(ev.goal).group(0).lower()} {column} of "
             f"{name} is {want} ({row}; {call_to_copy('table_query', {'sql': sql})}); "
             + answer_to_copy(f"{row}."))
+
+
+def compared_columns_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks which rows of the one table file it names are
+    below (above) another column of their own (:func:`table_goal.column_comparison`)
+    and the answer names a row that is not, or leaves one out, by the first text
+    column's values ("" otherwise), with the rows to copy and their query. A held-out
+    task at bad5969: "Which items in stock.csv are below their reorder level?" answered
+    Paper, Toner, Folders (Paper and Staples are)."""
+    asked = _question_table(ev)
+    found = column_comparison(asked[1], ev.goal) if asked else None
+    labels = [c for c in asked[1].columns if c.sql_type == "VARCHAR"] if found else []
+    if not (asked and found and labels):
+        return ""
+    (name, table), (column, op, other, sql) = asked, found
+    values = {c.name: c.values for c in table.columns}
+    test = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}[op]
+    rows = [(str(label).strip(), a, b) for label, a, b in zip(labels[0].values, values[column], values[other])
+            if label and a is not None and b is not None]
+    want = [r[0] for r in rows if test(r[1], r[2])]
+
+    def named(label: str) -> bool:
+        return re.search(rf"(?<!\w){re.escape(label)}(?!\w)", answer, re.IGNORECASE) is not None
+
+    wrong = [r[0] for r in rows if r[0] not in want and named(r[0])]
+    missing = [w for w in want if not named(w)]
+    if not wrong and not missing:
+        return ""
+    what = f"names {wrong[0]}, whose {column} is not {op} its {other}" if wrong else f"leaves out {missing[0]}"
+    copy = ", ".join(want) + "." if want else f"None of the rows of {name} has its {column} {op} its {other}."
+    return (f"the answer {what}; the rows of {name} whose {column} {op} {other} are {', '.join(want) or 'none'} "
+            f"({call_to_copy('table_query', {'sql': sql})}); " + answer_to_copy(copy))
 
 
 def range_wrong(answer: str, ev: Evidence) -> str:

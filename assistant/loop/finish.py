@@ -45,7 +45,7 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
     not_the_top_group, one_group_for_all, one_part_named, percent_not_queried, row_mean_wrong, rows_against_filter, \
     sum_of_query_totals, subject_not_found, total_unsummed, document_sum_to_copy, document_total_wrong, \
     amount_due_wrong, most_pages_wrong, range_wrong, total_check_wrong, value_counts_wrong, next_yearly_wrong, \
-    nth_ranked_wrong
+    nth_ranked_wrong, compared_columns_wrong
 from .dates_said import date_after, date_after_answer, dates_in, day_count, day_count_answer, not_the_first_date, \
     unseen_dates, wrong_weekday
 from .extracted import extraction_asked, extraction_wrong
@@ -1086,7 +1086,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         or one_group_for_all(answer, ev) or nothing_subtracted(answer, ev) or groups_left_out(answer, ev) \
         or rows_against_filter(answer, ev) or row_mean_wrong(answer, ev) or not_the_top_group(answer, ev) \
         or bounded_total_wrong(answer, ev) or value_counts_wrong(answer, ev) or range_wrong(answer, ev) \
-        or nth_ranked_wrong(answer, ev) \
+        or nth_ranked_wrong(answer, ev) or compared_columns_wrong(answer, ev) \
         or bounded_count_wrong(answer, ev) or difference_wrong(answer, ev) or comparison_wrong(answer, ev)
     if sheets:  # xlsx_two_sheet_total at 462ec82: sheet Q1's Travel sum for "across both quarters"
         out.append(sheets)

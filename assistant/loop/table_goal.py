@@ -314,6 +314,39 @@ def nth_ranked(table: Any, goal: str) -> tuple[str, int, bool, str] | None:
                             f"{'ASC' if low else 'DESC'} LIMIT 1 OFFSET {n - 1}")
 
 
+#: a bound on each row by another column of its own: "below their reorder level", "over its budget"
+_AGAINST_COLUMN = re.compile(r"\b(?P<op>at\s+or\s+below|at\s+or\s+above|below|under|less\s+than|lower\s+than|above|"
+                             r"over|more\s+than|greater\s+than|higher\s+than|exceed(?:s|ing)?)\s+(?:their|its|his|"
+                             r"her|the)\s+(?P<col>[A-Za-z][\w ]{2,40}?)(?=\s*[?.,!;]|\s+(?:in|of|for|on|and)\b|$)",
+                             re.IGNORECASE)
+_AGAINST_OP = {"below": "<", "under": "<", "less": "<", "lower": "<", "above": ">", "over": ">", "more": ">",
+               "greater": ">", "higher": ">", "exceed": ">", "exceeds": ">", "exceeding": ">"}
+
+
+def column_comparison(table: Any, goal: str) -> tuple[str, str, str, str] | None:
+    """``(column, op, other, sql)`` when ``goal`` bounds each row of ``table`` by another
+    number column of its own ("Which items are below their reorder level?": stock <
+    reorder_level, the other number column being the one compared); None otherwise.
+    ``sql`` selects the rows that hold. A held-out task at bad5969 grepped for
+    "reorder_level" and answered Paper, Toner, Folders (Paper and Staples are below)."""
+    m = _AGAINST_COLUMN.search(goal)
+    if m is None:
+        return None
+    said = " ".join(m.group("col").lower().split())
+    numbers = [c.name for c in table.columns if is_number(c)]
+    other = next((n for n in numbers if n.replace("_", " ") in (said, said.rstrip("s"))), None)
+    rest = [n for n in numbers if n != other and not _ID_COLUMN.search(n)]
+    column = rest[0] if len(rest) == 1 else None
+    if other is None or column is None:
+        return None
+    words = " ".join(m.group("op").lower().split())
+    op = "<=" if words == "at or below" else ">=" if words == "at or above" else _AGAINST_OP[words.split()[0]]
+    label = next((c.name for c in table.columns if c.sql_type == "VARCHAR"), None)
+    shown = ", ".join(_quoted(n) for n in ([label] if label else []) + [column, other])
+    return column, op, other, (f"SELECT {shown} FROM {_quoted(table.name)} "
+                               f"WHERE {_quoted(column)} {op} {_quoted(other)}")
+
+
 #: words that put two columns' values together: "Q1 and Q2 sales combined", "the total of rent plus heating"
 _COMBINED = re.compile(r"\b(combined|together|altogether|in all|total|sum|plus|both)\b", re.IGNORECASE)
 
