@@ -197,6 +197,16 @@ def test_a_regular_expressions_dot_star_finds_what_its_glob_would(ctx: ToolConte
     assert "no files match" in call(ctx, "find_files", pattern=".*\\.xlsx").text
 
 
+def test_a_json_file_is_written_only_with_json(ctx: ToolContext) -> None:
+    """A held-out task at bad5969 wrote prices.csv as an HTML table into prices.json and finished."""
+    r = call(ctx, "write_file", path="prices.json", content="<table><tr><th>product</th></tr></table>")
+    assert r.error and "prices.json is a JSON file, and this text is not JSON (Expecting value); nothing was" in r.text
+    assert not ctx.workspace.exists("prices.json")
+    good = '[{"product": "Kettle", "price": 34.9}]'
+    assert not call(ctx, "write_file", path="prices.json", content=good).error
+    assert ctx.workspace.read_text("prices.json") == good
+
+
 def test_file_info(ctx: ToolContext) -> None:
     r = call(ctx, "file_info", path="docs/plan.md")
     assert "kind: file" in r.text and "lines: 5" in r.text and "encoding: utf-8" in r.text

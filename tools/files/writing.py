@@ -62,6 +62,23 @@ def _csv_shaped(path: str, content: str) -> None:
                         "table is shown, not how a CSV is written); nothing was written.")
 
 
+def _json_shaped(path: str, content: str) -> None:
+    """Refuse a .json file whose text is not JSON (a held-out task at bad5969 wrote prices.csv as an HTML table
+    into prices.json and finished).
+
+    Raises:
+        ToolError: with where the text stops being JSON.
+    """
+    if os.path.splitext(path)[1].lower() != ".json":
+        return
+    try:
+        json.loads(content)
+    except ValueError as exc:
+        raise ToolError(f"{path} is a JSON file, and this text is not JSON ({str(exc).split(':')[0]}); nothing was "
+                        "written. Write JSON text: for a table, a list with one object per row, keyed by its "
+                        "header.") from None
+
+
 #: a whole text wrapped in one fence a chat reply would use: "```markdown" ... "```"
 _WHOLE_FENCE = re.compile(r"\A\s*```(?:markdown|md|text|txt|plain)?[ \t]*\n(.*?)\n?```\s*\Z", re.DOTALL | re.IGNORECASE)
 
@@ -105,6 +122,7 @@ def write_file(ctx: ToolContext, params: WriteFileParams) -> ToolResult:
         inner = _unfenced(params.path, params.content)
         if inner is not None:
             params = params.model_copy(update={"content": inner})
+        _json_shaped(params.path, params.content)
         old = _old_text(ws, params.path)
         if old is None and _is_binary(ws, params.path):
             raise ToolError(f"{params.path} cannot be read as text; write_file will not replace it (nothing "
