@@ -4297,6 +4297,16 @@ def test_a_documents_stated_total_checked_gets_the_items_sum_and_a_finish_check(
     assert isinstance(events[-1], Finished) and "259.00" in events[-1].answer
     right = total_check(goal, "invoice.txt", text.replace("269.00", "259.00"))
     assert right.answer.startswith("Yes, the total is correct: the line items add up to 259.00"), right
+    from assistant.loop.figures import total_check_wrong
+    from assistant.loop.finish import Evidence
+    from assistant.state.models import CallRecord
+
+    (ws / "invoice.txt").write_text(text.replace("269.00", "259.00"))
+    read = CallRecord(id="r", step=1, turn_seq=1, name="read_file", arguments={"path": "invoice.txt"},
+                      status="done", result=text.replace("269.00", "259.00"))
+    ev = Evidence(goal, ws, calls=[read])
+    assert total_check_wrong("Yes, the total is correct: there is no mistake.", ev) == ""
+    assert "the harness added them" in total_check_wrong("No, the total is wrong.", ev)
     assert total_check("What is the total on invoice.txt?", "invoice.txt", text) is None
 
 

@@ -355,6 +355,11 @@ _SAYS_WRONG = re.compile(r"\bnot\s+(?:correct|right)\b|\bincorrect\b|\bwrong\b|\
                          r"\b(?:does\s+not|doesn't|do\s+not|don't)\s+(?:match|add\s+up)\b|\bdiffer", re.IGNORECASE)
 
 
+_SAYS_RIGHT = re.compile(r"\b(?:correct|right|matches|adds\s+up|accurate)\b", re.IGNORECASE)
+_SAYS_NOT_RIGHT = re.compile(r"\b(?:not|isn't|doesn't|does\s+not|in)\s*(?:correct|right|match|add\s+up|accurate)",
+                             re.IGNORECASE)
+
+
 class TotalCheck(NamedTuple):
     """A document's stated total beside the sum of its line items: ``doc`` (the file),
     ``amounts`` (the items' amounts, as written), ``stated`` (its total line's amount),
@@ -415,7 +420,8 @@ def total_check_wrong(answer: str, ev: Evidence) -> str:
         return ""
     wrong = bool(_SAYS_WRONG.search(answer))
     if found.added == found.stated:
-        if not wrong:
+        # "Yes, it is correct: no mistake" says it is right
+        if not wrong or (_SAYS_RIGHT.search(answer) and not _SAYS_NOT_RIGHT.search(answer)):
             return ""
     elif wrong and normalise_number(str(found.added)) in _source_numbers([answer]):
         return ""

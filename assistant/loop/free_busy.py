@@ -31,8 +31,8 @@ _TIMED = re.compile(r"^\w{3} (?P<day>\d{4}-\d{2}-\d{2}) (?P<start>\d{2}:\d{2})-(
                     r"(?P<end>\d{2}:\d{2}) (?P<title>.+)$")
 _ALL_DAY = re.compile(r"^\w{3} (?P<day>\d{4}-\d{2}-\d{2}) \(all day(?:, (?P<n>\d+) days)?\) (?P<title>.+)$")
 #: an answer that says the time is taken
-_SAYS_BUSY = re.compile(r"\b(?:not (?:free|available)|busy|booked|occupied|conflict\w*|clash\w*|taken|"
-                        r"you have (?:a|an|the)\b)", re.IGNORECASE)
+_SAYS_BUSY = re.compile(r"\b(?:not (?:free|available)|busy|booked|occupied|conflict\w*|clash\w*|taken)\b",
+                        re.IGNORECASE)
 _SAYS_NOT_BUSY = re.compile(r"\bnot (?:busy|booked)\b|\bno (?:events?|meetings?|appointments?|conflicts?)\b",
                             re.IGNORECASE)
 
