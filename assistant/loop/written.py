@@ -2217,11 +2217,10 @@ def text_copy(goal: str, workspace: str | Path) -> tuple[str, str, list[str], st
     document called notes.docx." wrote one line, "We agreed to move the launch to
     April." (notes.txt says March), and finished."""
     m = TEXT_COPY.search(goal)
-    outputs = [f for f in goal_files(goal)[0] + goal_files(goal)[1] if f.lower().endswith(_TEXT_KINDS)]
-    if m is None:
+    if m is None:  # before any file is looked at: this runs after every read
         return None
     src = m.group("src")
-    targets = [f for f in outputs if f.lower() != src.lower()]
+    targets = [f for f in sum(goal_files(goal), []) if f.lower().endswith(_TEXT_KINDS) and f.lower() != src.lower()]
     if len(targets) != 1:
         return None
     lines = _plain_lines(Path(workspace) / src)
