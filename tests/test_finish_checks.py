@@ -5073,7 +5073,9 @@ def test_a_bound_written_with_thousands_separators_is_read_whole(tmp_path):
                           "salaries.xlsx earns more than 50,000.", ev)
     assert any(p.startswith("the answer names Max, whose salary is not over 50000; the rows of salaries.xlsx whose "
                             "salary is over 50000 are Tom, Lea, Ole") for p in got), got
-    assert finish_problems("Tom (61,000), Lea (52,500) and Ole (58,250) earn more than 50,000.", ev) == []
+    # only the general doubt that no query returned the rows (assistant.loop.grounding) is left
+    assert [p for p in finish_problems("Tom (61,000), Lea (52,500) and Ole (58,250) earn more than 50,000.", ev)
+            if "no table_query of this task returned" not in p] == []
 
 
 def test_an_answer_that_says_what_the_user_needs_to_do_to_complete_the_task_is_doubted(tmp_path):
@@ -5244,7 +5246,8 @@ def test_rows_below_another_column_of_their_own_are_checked(tmp_path):
     assert "SELECT item, stock, reorder_level FROM stock WHERE stock < reorder_level" in doubt, doubt
     assert doubt.endswith('the answer to copy: "Paper, Staples."'), doubt
     assert any(p.startswith("the answer leaves out Staples") for p in problems("Paper is below it."))
-    assert not any("reorder_level" in p for p in problems("Paper (40 of 50) and Staples (3 of 10)."))
+    assert not any("reorder_level" in p and "no table_query" not in p
+                   for p in problems("Paper (40 of 50) and Staples (3 of 10)."))
     table = NS(name="stock", columns=[NS(name="item", sql_type="VARCHAR", values=["Paper"]),
                                       NS(name="stock", sql_type="BIGINT", values=[40]),
                                       NS(name="reorder_level", sql_type="BIGINT", values=[50])])

@@ -1,0 +1,110 @@
+"""General grounding of an answer about a table file's rows: whatever the kind of
+question, the rows an answer picks, counts or adds up must rest on what a
+``table_query`` of the task returned (or on what the harness itself computed and
+told the model), never on a table read by eye.
+
+The per-kind checks (:mod:`figures`, :mod:`table_goal`) know the right answer for
+the kinds of question they recognise; this one knows no answer, only where an
+answer's values came from. Held-out batches T and U (911f35c, bad5969) ended in
+a wrong "done" on kinds no check knew yet: the second-highest score, the items
+below their reorder level, the counts of three statuses, each answered from the
+table the preread showed and never queried. Small models pick rows wrongly by eye
+and write the SQL that picks them well.
+"""
+
+from __future__ import annotations
+
+import decimal
+import re
+from typing import Any
+
+from .evidence import Evidence, _source_numbers
+from .figures import _question_table
+from .numbers import normalise_number
+
+#: a question that asks for a count ("how many", "the number of")
+_COUNT_ASKED = re.compile(r"\b(how many|number of|count)\b", re.IGNORECASE)
+#: the end of a fenced tool result: what follows it is the harness's own note (a hint with a computed value)
+_FENCE_END = re.compile(r"<<END_UNTRUSTED \w+>>")
+#: an answer that says it could not do the task or found nothing: honest, not a claim about rows
+_GAVE_UP = re.compile(r"\b(could ?n[o']t|cannot|can't|unable|not (?:able|found|listed|in the)|no (?:such|rows?|"
+                      r"matching))\b", re.IGNORECASE)
+
+
+def _word_in(value: str, text: str) -> bool:
+    """``value`` in ``text`` as a whole word (case-insensitive)."""
+    return re.search(rf"(?<![\w@.-]){re.escape(value)}(?![\w@-])", text, re.IGNORECASE) is not None
+
+
+def _support(ev: Evidence) -> str:
+    """What an answer about table rows may rest on: every ``table_query`` result of the
+    task, the harness's corrections, and the harness's notes after a fenced result."""
+    parts = [c.result or "" for c in ev.calls if c.name == "table_query" and c.status == "done" and not c.error]
+    for c in ev.calls:
+        if c.name != "table_query" and c.result and c.status == "done":
+            ends = list(_FENCE_END.finditer(c.result))
+            parts.append(c.result[ends[-1].end():] if ends else "")
+    return "\n".join([*parts, *ev.harness_texts])
+
+
+def _cells(table: Any) -> list[list[tuple[str, Any]]]:
+    """Each row of ``table`` as ``(column, value)`` pairs of its non-empty cells."""
+    return [[(c.name, c.values[i]) for c in table.columns if c.values[i] is not None and str(c.values[i]).strip()]
+            for i in range(table.rows)]
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool)
+
+
+def _telling(value: Any, goal: str, headers: set[str]) -> bool:
+    """Whether a cell's value, found in an answer, tells that the answer is about its
+    row: a text of two letters or more that is not a header and not in the goal, or a
+    number of 10 or more (a smaller one is as likely a count) that the goal does not give."""
+    if _is_number(value):
+        return abs(value) >= 10 and normalise_number(str(value)) not in _source_numbers([goal])
+    text = str(value).strip()
+    return (len(text) >= 2 and re.search(r"[^\W\d_]", text) is not None and text.lower() not in headers
+            and not _word_in(text, goal))
+
+
+def _said(value: Any, text: str, numbers: set[str]) -> bool:
+    """Whether ``text`` gives the cell ``value`` (a number among ``numbers``, the text as a word)."""
+    if _is_number(value):
+        return normalise_number(str(value)) in numbers
+    return _word_in(str(value).strip(), text)
+
+
+def rows_not_queried(answer: str, ev: Evidence) -> str:
+    """The doubt when a question about the one table file the goal names
+    (:func:`figures._question_table`) is answered with values of its rows (names,
+    amounts) that no ``table_query`` result of the task and nothing the harness said
+    holds, or, for a question that asks how many, with a count no such text gives
+    ("" otherwise, and when ``table_query`` is not loaded). A row the goal itself names
+    ("the email of Tom") may be read by eye: that is a lookup."""
+    asked = _question_table(ev)
+    if asked is None or "table_query" not in ev.tool_names or _GAVE_UP.search(answer):
+        return ""
+    name, table = asked
+    headers = {c.name.lower() for c in table.columns} | {c.header.lower() for c in table.columns if c.header}
+    support = _support(ev)
+    backed = _source_numbers([support])
+    said = _source_numbers([answer])
+    unbacked: list[str] = []
+    for row in _cells(table):
+        if any(not _is_number(v) and len(str(v).strip()) >= 3 and _word_in(str(v).strip(), ev.goal) for _, v in row):
+            continue  # a row the goal names
+        given = [v for _, v in row if _telling(v, ev.goal, headers) and _said(v, answer, said)]
+        if given and not any(_telling(v, ev.goal, headers) and _said(v, support, backed) for _, v in row):
+            unbacked += [str(v) for v in given if str(v) not in unbacked]
+    # a count of rows is a whole number no larger than the table ("how many hours" is a sum: 15.5, or 45 of 3 rows)
+    counts = {n for n in said if n.isdigit() and int(n) <= table.rows}
+    counted = _COUNT_ASKED.search(ev.goal) and counts == said and counts and not (counts & backed) and not unbacked
+    if not unbacked and not counted:
+        return ""
+    what = f"gives {', '.join(unbacked[:4])} from {name}" if unbacked else f"gives a count of rows of {name}"
+    columns = ", ".join(f"{c.name} ({c.sql_type.lower()})" for c in table.columns[:8])
+    return (f"the answer {what}, and no table_query of this task returned {'them' if len(unbacked) > 1 else 'it'}: "
+            "rows picked, counted or added up by eye are often wrong; call table_query with SQL that computes "
+            f"exactly what the task asks, over table {table.name} (columns {columns}), then answer with only what "
+            "it returns")

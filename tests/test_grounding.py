@@ -1,0 +1,106 @@
+"""The general grounding check (assistant.loop.grounding): an answer about a table
+file's rows rests on a table_query result or on what the harness said, never on the
+table read by eye."""
+
+import pytest
+
+from assistant.loop.evidence import Evidence
+from assistant.loop.finish import finish_problems
+from assistant.loop.grounding import rows_not_queried
+from assistant.state.models import CallRecord
+
+pytest.importorskip("duckdb")
+
+STOCK = "item,stock,reorder_level\nPaper,40,50\nToner,8,5\nPens,120,100\nStaples,3,10\nFolders,25,20\n"
+GOAL = "Which items in stock.csv are below their reorder level?"
+
+
+def _call(name, result, step=1, **args):
+    return CallRecord(id=f"s{step}c0", step=step, turn_seq=step, name=name, arguments=args, status="done",
+                      result=result)
+
+
+def _read(name, text):
+    return _call("read_file", f"<<UNTRUSTED ab12 source={name}>>\n{text}<<END_UNTRUSTED ab12>>", path=name)
+
+
+def _ev(tmp_path, goal, calls, name="stock.csv", text=STOCK, harness=()):
+    (tmp_path / name).write_text(text)
+    return Evidence(goal, tmp_path, calls=calls, tool_names=["read_file", "table_query", "finish"],
+                    harness_texts=list(harness))
+
+
+def test_rows_picked_from_a_read_table_are_doubted(tmp_path):
+    """Batch U at bad5969 (UL): the items below their reorder level answered from the read table, wrongly."""
+    ev = _ev(tmp_path, GOAL, [_read("stock.csv", STOCK)])
+    got = rows_not_queried("Toner and Pens are below their reorder level.", ev)
+    assert got.startswith("the answer gives Toner, Pens from stock.csv, and no table_query of this task returned "
+                          "them"), got
+    assert "over table stock (columns item (varchar), stock (" in got
+    # a kind of question no other check knows still gets the doubt at the finish
+    ev = _ev(tmp_path, "Which items in stock.csv are running low?", [_read("stock.csv", STOCK)])
+    assert any(p.startswith("the answer gives Toner, Pens from stock.csv") for p in finish_problems(
+        "Toner and Pens are running low.", ev))
+
+
+def test_rows_a_query_returned_are_not_doubted(tmp_path):
+    query = _call("table_query", "item | stock | reorder_level\n------\nPaper | 40 | 50\nStaples | 3 | 10\n(2 rows)",
+                  step=2, sql="SELECT * FROM stock WHERE stock < reorder_level")
+    ev = _ev(tmp_path, GOAL, [_read("stock.csv", STOCK), query])
+    assert rows_not_queried("Paper and Staples are below their reorder level.", ev) == ""
+    # a value of a returned row may be given beside it (40 of 50)
+    assert rows_not_queried("Paper (40, reorder at 50) and Staples.", ev) == ""
+    # a row the query did not return is still doubted
+    assert "gives Pens from stock.csv" in rows_not_queried("Paper, Staples and Pens.", ev)
+
+
+def test_a_number_of_a_row_read_by_eye_is_doubted(tmp_path):
+    """Batch U (UH): 95, the highest, for the second-highest score, from the read table."""
+    scores = "player,score\nAnna,72\nBen,95\nCara,88\nDev,64\nEmil,91\n"
+    ev = _ev(tmp_path, "What is the second-highest score in scores.csv?", [_read("scores.csv", scores)],
+             name="scores.csv", text=scores)
+    assert rows_not_queried("The second-highest score is 95.", ev).startswith("the answer gives 95 from scores.csv")
+
+
+def test_a_row_the_goal_names_is_a_lookup(tmp_path):
+    staff = "name,email,salary\nJana,jana@firm.example,52000\nTom,tom@firm.example,67500\n"
+    ev = _ev(tmp_path, "What is Tom's email address in staff.csv?", [_read("staff.csv", staff)], name="staff.csv",
+             text=staff)
+    assert rows_not_queried("Tom's email address is tom@firm.example.", ev) == ""
+
+
+def test_what_the_harness_computed_is_support(tmp_path):
+    """An answer copied from a finish doubt (or a hint after the fenced read) rests on the harness's own count."""
+    ev = _ev(tmp_path, GOAL, [_read("stock.csv", STOCK)],
+             harness=["... the rows below their reorder level are Paper, Staples: answer with them"])
+    assert rows_not_queried("Paper and Staples.", ev) == ""
+    hinted = _call("read_file", f"<<UNTRUSTED ab12 source=stock.csv>>\n{STOCK}<<END_UNTRUSTED ab12>>\nHint: the rows "
+                   "below their level are Paper, Staples.", path="stock.csv")
+    assert rows_not_queried("Paper and Staples.", _ev(tmp_path, GOAL, [hinted])) == ""
+    # the table itself, inside the fence, is no support
+    assert rows_not_queried("Toner.", _ev(tmp_path, GOAL, [hinted])) != ""
+
+
+def test_a_count_no_query_gave_is_doubted(tmp_path):
+    orders = "order_id,customer,amount\n1,Kira,20.00\n2,Lars,35.50\n3,Kira,12.00\n4,Mona,80.00\n"
+    goal = "How many different customers are in orders.csv?"
+    ev = _ev(tmp_path, goal, [_read("orders.csv", orders)], name="orders.csv", text=orders)
+    assert rows_not_queried("There are 4 different customers.", ev).startswith(
+        "the answer gives a count of rows of orders.csv, and no table_query")
+    counted = _call("table_query", "n\n---\n3\n(1 row)", step=2, sql="SELECT COUNT(DISTINCT customer) AS n FROM orders")
+    assert rows_not_queried("There are 3 different customers.", _ev(tmp_path, goal, [counted], name="orders.csv",
+                                                                      text=orders)) == ""
+
+
+def test_an_honest_not_found_and_a_change_are_left_alone(tmp_path):
+    ev = _ev(tmp_path, GOAL, [_read("stock.csv", STOCK)])
+    assert rows_not_queried("I could not find a reorder level for Toner.", ev) == ""
+    # a change is not a question: other checks look at what it wrote
+    ev = _ev(tmp_path, "Remove Toner from stock.csv.", [_read("stock.csv", STOCK)])
+    assert rows_not_queried("Removed Pens.", ev) == ""
+
+
+def test_without_table_query_loaded_nothing_is_asked_of_it(tmp_path):
+    (tmp_path / "stock.csv").write_text(STOCK)
+    ev = Evidence(GOAL, tmp_path, calls=[_read("stock.csv", STOCK)], tool_names=["read_file", "finish"])
+    assert rows_not_queried("Toner and Pens.", ev) == ""
