@@ -6,7 +6,7 @@ import pytest
 
 from assistant.loop.evidence import Evidence
 from assistant.loop.finish import finish_problems
-from assistant.loop.grounding import rows_not_queried
+from assistant.loop.grounding import rows_not_queried, written_rows_not_queried
 from assistant.state.models import CallRecord
 
 pytest.importorskip("duckdb")
@@ -104,3 +104,35 @@ def test_without_table_query_loaded_nothing_is_asked_of_it(tmp_path):
     (tmp_path / "stock.csv").write_text(STOCK)
     ev = Evidence(GOAL, tmp_path, calls=[_read("stock.csv", STOCK)], tool_names=["read_file", "finish"])
     assert rows_not_queried("Toner and Pens.", ev) == ""
+
+
+PRODUCTS = "product,price\nDesk,249.00\nLamp,39.90\nChair,159.00\nShelf,89.50\nMonitor,199.99\nMouse,24.90\n"
+TOP3 = "Write the three most expensive products in products.csv into top3.txt, one per line."
+
+
+def _written(tmp_path, calls, text, goal=TOP3):
+    (tmp_path / "products.csv").write_text(PRODUCTS)
+    (tmp_path / "top3.txt").write_text(text)
+    return Evidence(goal, tmp_path, calls=calls, touched=["top3.txt"], made=["top3.txt"], written=["top3.txt"],
+                    tool_names=["read_file", "table_query", "write_file", "finish"])
+
+
+def test_rows_written_from_a_read_table_are_doubted(tmp_path):
+    """Batch U (UE): top3.txt written from the read table, with prices and a "$" of the model's own."""
+    ev = _written(tmp_path, [_read("products.csv", PRODUCTS)], "Desk $249.00\nMonitor $199.99\nShelf $89.50\n")
+    got = written_rows_not_queried(ev)
+    assert got.startswith("top3.txt holds Desk, Shelf, Monitor, 249.00 from products.csv, and no table_query of this "
+                          "task returned them"), got
+    assert got.endswith("then write top3.txt again with only what it returns")
+    assert got in finish_problems("Done: the three most expensive products are in top3.txt.", ev)
+
+
+def test_rows_written_from_a_query_or_the_whole_table_are_not_doubted(tmp_path):
+    query = _call("table_query", "product\n-------\nDesk\nMonitor\nChair\n(3 rows)", step=2,
+                  sql="SELECT product FROM products ORDER BY price DESC LIMIT 3")
+    assert written_rows_not_queried(_written(tmp_path, [_read("products.csv", PRODUCTS), query],
+                                             "Desk\nMonitor\nChair\n")) == ""
+    # every row written is a copy of the table, not a pick
+    every = "\n".join(ln.replace(",", " ") for ln in PRODUCTS.splitlines()[1:])
+    assert written_rows_not_queried(_written(tmp_path, [_read("products.csv", PRODUCTS)], every,
+                                             goal="Write the products in products.csv into top3.txt.")) == ""

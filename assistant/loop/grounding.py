@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import decimal
 import re
+from pathlib import Path
 from typing import Any
 
-from .evidence import Evidence, _source_numbers
-from .figures import _question_table
+from .evidence import Evidence, _source_numbers, goal_files, norm_path
+from .figures import _file_tables, _question_table
 from .numbers import normalise_number
 
 #: a question that asks for a count ("how many", "the number of")
@@ -75,6 +76,31 @@ def _said(value: Any, text: str, numbers: set[str]) -> bool:
     return _word_in(str(value).strip(), text)
 
 
+def _unbacked(text: str, table: Any, goal: str, support: str) -> tuple[list[str], int]:
+    """``(values, rows)``: the telling values of ``table``'s rows that ``text`` gives and
+    ``support`` does not back (a row is backed when ``support`` gives one of its telling
+    values), and how many rows ``text`` gives values of. Rows the goal names are skipped."""
+    headers = {c.name.lower() for c in table.columns} | {c.header.lower() for c in table.columns if c.header}
+    said, backed = _source_numbers([text]), _source_numbers([support])
+    unbacked: list[Any] = []
+    rows = 0
+    for row in _cells(table):
+        if any(not _is_number(v) and len(str(v).strip()) >= 3 and _word_in(str(v).strip(), goal) for _, v in row):
+            continue  # a row the goal names
+        given = [v for _, v in row if _telling(v, goal, headers) and _said(v, text, said)]
+        rows += bool(given)
+        if given and not any(_telling(v, goal, headers) and _said(v, support, backed) for _, v in row):
+            unbacked += [v for v in given if v not in unbacked]
+    # the rows' names first, then their numbers
+    return [str(v) for v in sorted(unbacked, key=_is_number)], rows
+
+
+def _ask_query(table: Any) -> str:
+    columns = ", ".join(f"{c.name} ({c.sql_type.lower()})" for c in table.columns[:8])
+    return (f"rows picked, counted or added up by eye are often wrong; call table_query with SQL that computes exactly "
+            f"what the task asks, over table {table.name} (columns {columns})")
+
+
 def rows_not_queried(answer: str, ev: Evidence) -> str:
     """The doubt when a question about the one table file the goal names
     (:func:`figures._question_table`) is answered with values of its rows (names,
@@ -86,25 +112,44 @@ def rows_not_queried(answer: str, ev: Evidence) -> str:
     if asked is None or "table_query" not in ev.tool_names or _GAVE_UP.search(answer):
         return ""
     name, table = asked
-    headers = {c.name.lower() for c in table.columns} | {c.header.lower() for c in table.columns if c.header}
     support = _support(ev)
-    backed = _source_numbers([support])
+    unbacked, _ = _unbacked(answer, table, ev.goal, support)
     said = _source_numbers([answer])
-    unbacked: list[str] = []
-    for row in _cells(table):
-        if any(not _is_number(v) and len(str(v).strip()) >= 3 and _word_in(str(v).strip(), ev.goal) for _, v in row):
-            continue  # a row the goal names
-        given = [v for _, v in row if _telling(v, ev.goal, headers) and _said(v, answer, said)]
-        if given and not any(_telling(v, ev.goal, headers) and _said(v, support, backed) for _, v in row):
-            unbacked += [str(v) for v in given if str(v) not in unbacked]
     # a count of rows is a whole number no larger than the table ("how many hours" is a sum: 15.5, or 45 of 3 rows)
     counts = {n for n in said if n.isdigit() and int(n) <= table.rows}
-    counted = _COUNT_ASKED.search(ev.goal) and counts == said and counts and not (counts & backed) and not unbacked
+    counted = _COUNT_ASKED.search(ev.goal) and counts == said and counts \
+        and not (counts & _source_numbers([support])) and not unbacked
     if not unbacked and not counted:
         return ""
     what = f"gives {', '.join(unbacked[:4])} from {name}" if unbacked else f"gives a count of rows of {name}"
-    columns = ", ".join(f"{c.name} ({c.sql_type.lower()})" for c in table.columns[:8])
     return (f"the answer {what}, and no table_query of this task returned {'them' if len(unbacked) > 1 else 'it'}: "
-            "rows picked, counted or added up by eye are often wrong; call table_query with SQL that computes "
-            f"exactly what the task asks, over table {table.name} (columns {columns}), then answer with only what "
-            "it returns")
+            f"{_ask_query(table)}, then answer with only what it returns")
+
+
+def written_rows_not_queried(ev: Evidence) -> str:
+    """The doubt when the task wrote a text file the goal asks for (.txt, .md) with some
+    of the rows of the one table file the goal names (their names, amounts), picked
+    without a ``table_query`` result or a harness note that backs them ("" otherwise;
+    every row of the table written is a copy, not a pick). Batch U at bad5969 (UE): the
+    three most expensive products written into top3.txt from the read table."""
+    outputs, inputs = goal_files(ev.goal)
+    tables = [f for f in inputs if f.lower().endswith((".csv", ".tsv", ".xlsx"))]
+    written = {norm_path(w) for w in ev.written}
+    texts = [o for o in outputs if o.lower().endswith((".txt", ".md")) and norm_path(o) in written]
+    if len(tables) != 1 or not texts or "table_query" not in ev.tool_names:
+        return ""
+    found = _file_tables(ev.workspace, tables[0])
+    if len(found) != 1 or found[0].rows > 5000:
+        return ""
+    table, support = found[0], _support(ev)
+    for out in texts:
+        try:
+            text = (Path(ev.workspace) / out).read_text(errors="replace")
+        except OSError:
+            continue
+        unbacked, rows = _unbacked(text, table, ev.goal, support)
+        if unbacked and rows < table.rows:
+            return (f"{out} holds {', '.join(unbacked[:4])} from {tables[0]}, and no table_query of this task returned "
+                    f"{'them' if len(unbacked) > 1 else 'it'}: {_ask_query(table)}, then write {out} again with only "
+                    "what it returns")
+    return ""
