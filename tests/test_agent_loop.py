@@ -855,6 +855,10 @@ def test_removing_a_row_gets_the_edit_that_takes_out_its_line_and_a_wrong_file_i
                finish_problems("I could not finish the task because the file was not modified.", ev))
     assert not any("nothing was changed" in p for p in finish_problems(
         "Removed Cy's row; the rest of the file was not modified.", ev))
+    # UM at aa133bf: the names capitalised at step 2, then "I did nothing ... I could not finish the task." ended it
+    assert any(p.startswith("the answer says nothing was changed, but edit_file at step 1 changed it") for p in
+               finish_problems("I did nothing, as the file was already in the correct format. I could not finish the "
+                               "task.", ev))
 
 
 def test_asking_the_user_what_a_file_read_holds_is_refused(tmp_path):

@@ -786,6 +786,9 @@ _PLAN_STEP = re.compile(r"^\s*(?:\d{1,2}[.)]|[-*])\s*(?:call|use|run|invoke)\s+(
                         r"(?:\s+(?:function|tool|method|command))?\b", re.IGNORECASE | re.MULTILINE)
 _NOTHING_CHANGED = re.compile(r"\b(?:no changes? (?:was|were|has been|have been) (?:made|needed)|nothing "
                               r"(?:was|has been) changed|(?:i|we) (?:did not|didn't) (?:change|modify) anything|"
+                              # UM at aa133bf: guests.txt capitalised at step 2, then "I did nothing, as the file was
+                              # already in the correct format. I could not finish the task."
+                              r"(?:i|we) did nothing|(?:i|we) could(?: not|n't) finish the task|"
                               # OB at ec5790c: "I could not finish the task because the file was not modified."
                               r"(?<!rest of )(?<!other )the (?:file|document|workbook|sheet|calendar) (?:was|has) not "
                               r"(?:been )?(?:modified|changed|updated|edited))\b"
