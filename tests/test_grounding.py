@@ -136,3 +136,42 @@ def test_rows_written_from_a_query_or_the_whole_table_are_not_doubted(tmp_path):
     every = "\n".join(ln.replace(",", " ") for ln in PRODUCTS.splitlines()[1:])
     assert written_rows_not_queried(_written(tmp_path, [_read("products.csv", PRODUCTS)], every,
                                              goal="Write the products in products.csv into top3.txt.")) == ""
+
+
+def test_a_total_added_by_hand_gets_the_columns_sum_to_copy(tmp_path):
+    """Batch U at bad5969 (US): "What is the total of column B in budget.xlsx?" queried the column, added it by hand
+    (3030.5; it is 2630.5), and was told only that no tool gave the number: it ran out of tries. Column B is the
+    sheet's second column, Cost, and the doubt now gives its SUM to run."""
+    openpyxl = pytest.importorskip("openpyxl")
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.append(["Item", "Cost", "Note"])
+    for row in [("Venue", 1200, "deposit paid"), ("Catering", 860.5, ""), ("Music", 450, "band")]:
+        ws.append(list(row))
+    wb.save(tmp_path / "budget.xlsx")
+    listed = _call("table_query", "3 rows:\ncost\n----\n1200.0\n860.5\n450.0", step=2, sql="SELECT cost FROM budget")
+    tools = ["xlsx_read", "table_query", "finish"]
+    ev = Evidence("What is the total of column B in budget.xlsx?", tmp_path, calls=[listed], tool_names=tools)
+    got = finish_problems("The total of column B is 3030.5.", ev)
+    assert any(p.endswith('the task asks for the total of cost in budget.xlsx, and no query of this task summed it: '
+                          'call table_query with {"sql": "SELECT SUM(cost) AS total FROM budget"}') for p in got), got
+    # grouped totals and one row's total are other checks' business
+    ev = Evidence("What is the total cost per item in budget.xlsx?", tmp_path, calls=[listed], tool_names=tools)
+    assert not any("no query of this task summed it" in p for p in finish_problems("Venue 3030.5.", ev))
+    # a query that summed is the number's source to check, not a call to offer again
+    summed = _call("table_query", "total\n-----\n2510.5", step=3, sql="SELECT SUM(cost) AS total FROM budget")
+    ev = Evidence("What is the total of column B in budget.xlsx?", tmp_path, calls=[listed, summed], tool_names=tools)
+    assert not any("no query of this task summed it" in p for p in finish_problems("The total is 3030.5.", ev))
+
+
+def test_a_column_letter_names_the_sheets_column():
+    from assistant.loop.table_goal import number_column
+    from tools.tables.loading import Column, Table
+
+    table = Table("budget", "budget.xlsx", (Column("item", "VARCHAR", ["a"]), Column("cost", "DOUBLE", [1.0]),
+                                            Column("tax", "DOUBLE", [0.1])))
+    assert number_column(table, "What is the total of column C in budget.xlsx?") == "tax"
+    assert number_column(table, "What is the total of the C column?") == "tax"
+    # no letter: the first number column; a letter of a text column names no number column
+    assert number_column(table, "What is the total in budget.xlsx?") == "cost"
+    assert number_column(table, "What is the total of column A?") == "cost"

@@ -24,7 +24,7 @@ from .recap import call_to_copy
 from .dates_said import dates_in, month_number
 from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_columns, goal_filters, goal_value, \
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
-    value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison
+    value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -1537,6 +1537,34 @@ def average_not_queried(ev: Evidence) -> str:
         if summed else f"query it with {fn}(column)"
     what = "a median" if fn == "MEDIAN" else "an average"
     return f"; the task asks for {what}, and no query of this task took one: {copy}"
+
+
+#: a total grouped by something: "per month", "by category", "for each customer"
+_GROUPED = re.compile(r"\b(per|by|each|every)\s+\w+", re.IGNORECASE)
+
+
+def column_total_not_queried(ev: Evidence) -> str:
+    """'; the task asks for the total of a column, and no query of this task summed it: ...'
+    when the goal asks for a total over the one table file it names (no group, no row it
+    filters by) and no successful ``table_query`` took a SUM, with the sum of the column
+    the goal names (:func:`table_goal.number_column`) as the call to copy ("" otherwise).
+    A held-out task at bad5969: "What is the total of column B in budget.xlsx?" listed
+    the column, added it up by hand (3030.5; it is 2630.5) and was told only that no tool
+    gave the number."""
+    asked = _question_table(ev) if _TOTAL_ASKED.search(ev.goal) and not _GROUPED.search(ev.goal) else None
+    if asked is None or "table_query" not in ev.tool_names:
+        return ""
+    table = asked[1]
+    if any(re.search(r"\bsum\s*\(", str(c.arguments.get("sql", "")), re.IGNORECASE) for c in ev.calls
+           if c.name == "table_query" and c.status == "done" and not c.error) \
+            or goal_value(table, ev.goal) or goal_filters(table, ev.goal):
+        return ""
+    column = number_column(table, ev.goal)
+    if column is None:
+        return ""
+    sql = f"SELECT SUM({_quoted(column)}) AS total FROM {_quoted(table.name)}"
+    return (f"; the task asks for the total of {column} in {asked[0]}, and no query of this task summed it: "
+            f"{call_to_copy('table_query', {'sql': sql})}")
 
 
 #: a goal asking for a share of a whole in percent

@@ -41,7 +41,8 @@ from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _
 from .free_busy import availability_wrong
 from .grounding import rows_not_queried, written_rows_not_queried
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
-    _one_part_of_union, _one_sheet_of_many, average_not_queried, bounded_count_wrong, bounded_total_wrong, \
+    _one_part_of_union, _one_sheet_of_many, average_not_queried, column_total_not_queried, bounded_count_wrong, \
+    bounded_total_wrong, \
     comparison_wrong, difference_wrong, groups_left_out, nothing_subtracted, not_the_dated_row, not_the_extreme_row, \
     not_the_top_group, one_group_for_all, one_part_named, percent_not_queried, row_mean_wrong, rows_against_filter, \
     sum_of_query_totals, subject_not_found, total_unsummed, document_sum_to_copy, document_total_wrong, \
@@ -1143,7 +1144,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(f"the number{'s' if len(unseen) > 1 else ''} {', '.join(unseen[:5])} in the answer "
                    f"{'appear' if len(unseen) > 1 else 'appears'} in no tool result of this task; get numbers from a "
                    "tool (e.g. table_query), never by hand"
-                   + (average_not_queried(ev) or percent_not_queried(ev) or document_sum_to_copy(ev)
+                   + (average_not_queried(ev) or percent_not_queried(ev) or column_total_not_queried(ev)
+                      or document_sum_to_copy(ev)
                       or sum_of_query_totals(answer, unseen, ev.calls)
                       or _line_of_a_seen_number(answer, unseen, ev.calls)
                       or rows_named_to_copy(answer, ev) or _line_to_copy(ev)))
