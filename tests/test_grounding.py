@@ -175,3 +175,36 @@ def test_a_column_letter_names_the_sheets_column():
     # no letter: the first number column; a letter of a text column names no number column
     assert number_column(table, "What is the total in budget.xlsx?") == "cost"
     assert number_column(table, "What is the total of column A?") == "cost"
+
+
+TODO = "water the plants\npay the electricity bill\nbook dentist\ncall grandma\n"
+REVERSE = "Write the lines of todo.txt in reverse order into reversed.txt."
+
+
+def _numbered_read(name, text):
+    lines = "".join(f"{i:>6}\t{ln}\n" for i, ln in enumerate(text.splitlines(), 1))  # as read_file numbers them
+    shown = f"<<UNTRUSTED ab12 source={name}>>\n{name} (utf-8, 4 lines)\n{lines}<<END_UNTRUSTED ab12>>"
+    return _call("read_file", shown, path=name)
+
+
+def _reversed(tmp_path, text, goal=REVERSE):
+    (tmp_path / "todo.txt").write_text(TODO)
+    (tmp_path / "reversed.txt").write_text(text)
+    return Evidence(goal, tmp_path, calls=[_numbered_read("todo.txt", TODO)], touched=["reversed.txt"],
+                    made=["reversed.txt"], written=["reversed.txt"], tool_names=["read_file", "write_file", "finish"])
+
+
+def test_an_output_of_the_reads_line_numbers_is_doubted(tmp_path):
+    """VE at 5dcca13: reversed.txt written as "1\\n2\\n3\\n4" (the read's line numbers), and the task finished."""
+    from assistant.loop.grounding import written_without_source_words
+
+    ev = _reversed(tmp_path, "1\n2\n3\n4\n")
+    got = written_without_source_words(ev)
+    assert got.startswith("reversed.txt holds '1 / 2 / 3 / 4', not one word of todo.txt; the task asks for what "
+                          "todo.txt says"), got
+    assert got in finish_problems("Done: created reversed.txt (4 lines, 8 B).", ev)
+    # the lines themselves, in any order, hold its words
+    assert written_without_source_words(_reversed(tmp_path, "call grandma\nbook dentist\n")) == ""
+    # an output of a number (a total, a count) carries no lines: not this check's business
+    assert written_without_source_words(_reversed(tmp_path, "4\n", goal="Count the tasks in todo.txt and write the "
+                                                                       "number into reversed.txt.")) == ""

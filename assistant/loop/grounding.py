@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .evidence import Evidence, _source_numbers, goal_files, norm_path
+from .evidence import _COMMON, _FENCED, Evidence, _source_numbers, goal_files, norm_path
 from .figures import _file_tables, _question_table
 from .numbers import normalise_number
 
@@ -152,4 +152,54 @@ def written_rows_not_queried(ev: Evidence) -> str:
             return (f"{out} holds {', '.join(unbacked[:4])} from {tables[0]}, and no table_query of this task returned "
                     f"{'them' if len(unbacked) > 1 else 'it'}: {_ask_query(table)}, then write {out} again with only "
                     "what it returns")
+    return ""
+
+
+#: a goal whose output carries an input's own words: its lines, names, items, text
+_CARRIES_TEXT = re.compile(r"\b(lines?|text|names?|words?|items?|entries|contents?|sentences?|paragraphs?|emails?|"
+                           r"e-mail addresses|addresses)\b", re.IGNORECASE)
+#: a word of three letters or more, or a code or number of three characters or more ("HP-2026-0417", "0170")
+_TEXT_WORD = re.compile(r"[^\W_][\w@.-]*[^\W_]")
+#: the line numbers read_file puts before each line ("     3\ttext"), which are no words of the file
+_LINE_NUMBER = re.compile(r"^ *\d+(?:\t| *[|:] ?)", re.MULTILINE)
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _TEXT_WORD.findall(text) if len(w) >= 3} - _COMMON
+
+
+def written_without_source_words(ev: Evidence) -> str:
+    """The doubt when the goal asks for a text file (.txt, .md) made of what a file it
+    names says (its lines, names, items: :data:`_CARRIES_TEXT`), this task read that file
+    and wrote the output, and the output holds not one word of it ("" otherwise). A
+    held-out task at 5dcca13 (VE): "Write the lines of todo.txt in reverse order into
+    reversed.txt." wrote "1\n2\n3\n4", the line numbers of the read, and finished."""
+    if not _CARRIES_TEXT.search(ev.goal):
+        return ""
+    outputs, inputs = goal_files(ev.goal)
+    written = {norm_path(w) for w in ev.written}
+    texts = [o for o in outputs if o.lower().endswith((".txt", ".md")) and norm_path(o) in written]
+    named = {norm_path(i) for i in inputs}
+    read = [c for c in ev.calls if c.status == "done" and not c.error and c.result
+            and norm_path(str(c.arguments.get("path", ""))) in named]
+    if not texts or not read:
+        return ""
+    source: set[str] = set()
+    for c in read:
+        fenced = _FENCED.findall(c.result or "")
+        source |= _words(_LINE_NUMBER.sub(" ", " ".join(body for _, body in fenced) if fenced else c.result or ""))
+    source -= _words(ev.goal) | {"txt", "csv", "utf"}
+    if not source:
+        return ""
+    for out in texts:
+        try:
+            text = (Path(ev.workspace) / out).read_text(errors="replace")
+        except OSError:
+            continue
+        if text.strip() and not (_words(text) & source):
+            shown = " / ".join(ln.strip() for ln in text.splitlines() if ln.strip())[:80]
+            files = ", ".join(sorted({str(c.arguments.get("path")) for c in read}))
+            return (f"{out} holds {shown!r}, not one word of {files}; the task asks for what {files} says: write "
+                    f"{out} again with its lines themselves (the numbers before each line of a read are not part "
+                    "of the file)")
     return ""
