@@ -1502,6 +1502,10 @@ def test_a_chat_template_token_is_no_answer(tmp_path):
     """note_search at 9fda44c: the task finished with "<|im_start|>" as its answer."""
     assert _problems(tmp_path, "Who is the plumber?", "<|im_start|>", files=()) == [
         "the answer has no words; write the answer in plain sentences"]
+    # a bare number is an answer to a count (VN at 5dcca13: "3", from {"answer": "3"}, refused as wordless twice)
+    assert _problems(tmp_path, "How many lines does notes.md have?", "3", files=()) == []
+    assert _problems(tmp_path, "Who is the plumber?", "3", files=()) == [
+        "the task asks who, and the answer is only a number; answer with the name the tools showed"]
 
 
 def test_an_answer_that_shows_code_instead_of_running_it_is_doubted(tmp_path):

@@ -163,6 +163,7 @@ _FILLER = re.compile(r"^\W*(no (further |more |new )?(instructions?|input|tasks?
                      r"no (further |more )?(response|reply|answer)s? (is |are )?(needed|required|necessary)|"
                      r"i('m| am) (ready|waiting)|waiting for (your|further|more)|let me know)\b", re.IGNORECASE)
 _HAS_WORD = re.compile(r"[^\W_]{2,}")
+_BARE_NUMBER = re.compile(r"\W*[$€£]?\d+(?:[.,]\d+)?%?\W*")
 
 
 _POINTS_AWAY = re.compile(
@@ -803,7 +804,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     if not answer.strip():
         return ["the answer is empty"]
     answer = _relative_paths(answer, ev.workspace)
-    if not _HAS_WORD.search(re.sub(r"<\|[A-Za-z_]{2,30}\|>", "", answer)):
+    if not _HAS_WORD.search(re.sub(r"<\|[A-Za-z_]{2,30}\|>", "", answer)) and not _BARE_NUMBER.fullmatch(answer):
+        # a bare number is an answer (VN at 5dcca13: {"answer": "3"} to "How many members ... have no email
+        # address?", right, refused as wordless twice, and the task ran out of steps); the number checks see it
         # "{}" ended a task as its answer (Qwen 1.5B); "<|im_start|>", a chat-template token, did too (note_search)
         return ["the answer has no words; write the answer in plain sentences"]
     bare = re.fullmatch(r"\W*([\w-]+)\W*", answer)
