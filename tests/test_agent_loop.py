@@ -23,7 +23,7 @@ from model.scripted import ScriptedChatModel
 from assistant.state import Store
 from tools.core import ASK_HUMAN
 from tools.base import RiskClass, Tool, ToolContext, ToolRegistry, ToolResult
-from agent_helpers import call
+from agent_helpers import call, scripted_agent
 
 
 class PathArgs(BaseModel):
@@ -2163,3 +2163,31 @@ def test_the_labelled_lines_written_from_a_document_into_a_file_are_those_lines_
     assert json.dumps(right) in first.result
     assert second.status == "done" and (ws / "decisions.md").read_text() == right
     assert isinstance(events[-1], Finished)
+
+
+def test_a_replacement_in_every_matching_file_runs_through_the_loop_and_can_be_undone(tmp_path):
+    """A held-out task at 5dcca13 (VQ): "Replace Acme GmbH with Acme AG in every .txt file in this folder." The one
+    edit_file call with a wildcard path edits both letters, the answer saying so finishes, and undo puts both back."""
+    from assistant.events import Finished, ToolCallFinished
+
+    goal = "Replace Acme GmbH with Acme AG in every .txt file in this folder."
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("edit_file", path="*.txt", old_text="Acme GmbH", new_text="Acme AG"),
+        "Replaced Acme GmbH with Acme AG in letter1.txt and letter2.txt."], approve="all", preread=False)
+    (ws / "letter1.txt").write_text("Dear Acme GmbH,\n")
+    (ws / "letter2.txt").write_text("To: Acme GmbH\nAcme GmbH has paid.\n")
+    (ws / "readme.md").write_text("Acme GmbH is our client.\n")
+    events = list(agent.run(goal, workspace=ws))
+    done = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert done and not done[0].error, done[0].result
+    assert isinstance(events[-1], Finished), events[-1]
+    assert (ws / "letter2.txt").read_text() == "To: Acme AG\nAcme AG has paid.\n"
+    assert (ws / "readme.md").read_text() == "Acme GmbH is our client.\n"
+    changes = store.changes(events[-1].task_id)
+    assert sorted(ch.record["path"] for ch in changes) == ["letter1.txt", "letter2.txt"]
+    from assistant.state.undo import undo_task
+
+    undo_task(store, events[-1].task_id, tmp_path / "state")
+    assert (ws / "letter1.txt").read_text() == "Dear Acme GmbH,\n"
+    assert (ws / "letter2.txt").read_text() == "To: Acme GmbH\nAcme GmbH has paid.\n"
+    store.close()

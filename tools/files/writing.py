@@ -142,7 +142,8 @@ def write_file(ctx: ToolContext, params: WriteFileParams) -> ToolResult:
 
 
 class EditFileParams(BaseModel):
-    path: str = Field(description="Text file to edit, relative to the workspace.")
+    path: str = Field(description="Text file to edit, relative to the workspace, or a wildcard (notes/*.txt) to make "
+                                  "the same replacement in every matching file.")
     old_text: str = Field(description="Exact text to replace; must occur exactly once in the file.")
     new_text: str = Field(description="Text to put in its place (may be empty to delete).")
     replace_all: bool = Field(False, description="Replace every occurrence of old_text, not only a unique one.")
@@ -191,6 +192,8 @@ def edit_file(ctx: ToolContext, params: EditFileParams) -> ToolResult:
         raise ToolError(f"{params.path} is a Word document, not a text file; nothing was changed. The same change "
                         f"in it: call docx_replace with {json.dumps(args, ensure_ascii=False)} (if it is not in your "
                         'tools, call use_tools with groups ["word"] first).')
+    if _WILDCARD.search(params.path):
+        return _edit_matching(ws, params)
     with sandboxed():
         text, encoding = ws.read_text_info(params.path)
         updated = apply_edit(text, params.old_text, params.new_text, params.path, params.replace_all)
@@ -205,6 +208,51 @@ def edit_file(ctx: ToolContext, params: EditFileParams) -> ToolResult:
     many = f" ({count} occurrences)" if count > 1 else ""
     return ToolResult(text=f"edited {record.path}{many}:\n{diff}".rstrip(),
                       data={"path": record.path, "encoding": encoding, "diff": diff})
+
+
+def _matching_edits(ws: Workspace, params: EditFileParams) -> tuple[str, list[tuple[str, str, str, str]], list[str]]:
+    """The edits a wildcard ``edit_file`` makes: ``(pattern, [(path, text, encoding,
+    updated)] for each matching file that holds old_text, [matching files that do not])``.
+    Call inside :func:`sandboxed`.
+
+    Raises:
+        ToolError: the wildcard matches no file, or no matching file holds ``old_text``.
+    """
+    folder, pattern, matched = _matching(ws, params.path)
+    if not matched:
+        raise ToolError(f"no file in {folder} matches {pattern!r}; nothing was changed."
+                        + _elsewhere(ws, folder, pattern))
+    base = "" if folder == "." else f"{folder}/"
+    texts = {f"{base}{n}": ws.read_text_info(f"{base}{n}") for n in matched}
+    edits = [(p, text, enc, apply_edit(text, params.old_text, params.new_text, p, replace_all=True))
+             for p, (text, enc) in texts.items() if params.old_text and params.old_text in text]
+    if not edits:
+        raise ToolError(f"old_text was not found in any of {', '.join(list(texts)[:5])}; nothing was changed. "
+                        "read_file them and copy the text exactly.")
+    return pattern, edits, [p for p in texts if p not in {e[0] for e in edits}]
+
+
+def _edit_matching(ws: Workspace, params: EditFileParams) -> ToolResult:
+    """:func:`edit_file` over every file a wildcard path matches (its folder only): each
+    occurrence of ``old_text`` replaced in each file that holds it, files without it left
+    as they are. A held-out task at 5dcca13: "Replace Acme GmbH with Acme AG in every .txt
+    file in this folder." sent edit_file with path "inbox/*.txt", refused as no file, and
+    ran out of steps.
+
+    Raises:
+        ToolError: as :func:`_matching_edits`; nothing is changed then.
+    """
+    with sandboxed():
+        pattern, edits, left = _matching_edits(ws, params)
+        done, diffs = [], []
+        for path, text, encoding, updated in edits:
+            record = ws.write_bytes(path, updated.encode(encoding))
+            done.append(f"{record.path} ({text.count(params.old_text)})")
+            diffs.append(unified_diff(record.path, text, updated))
+    untouched = f"; {', '.join(left[:5])} did not hold it and were left as they were" if left else ""
+    return ToolResult(text=f"edited {len(done)} file{'s' if len(done) != 1 else ''} matching {pattern!r}: "
+                           f"{', '.join(done)}{untouched}.\n" + "\n".join(diffs).rstrip(),
+                      data={"paths": [e[0] for e in edits], "diff": "\n".join(diffs)})
 
 
 class MoveParams(BaseModel):
@@ -908,6 +956,8 @@ def preview_diff(ws: Workspace, tool_name: str, params: BaseModel | Mapping[str,
             return unified_diff(ws.rel(ws.resolve(p.path)), old, p.content if inner is None else inner)
         if tool_name == "edit_file":
             e = EditFileParams.model_validate(raw)
+            if _WILDCARD.search(e.path):
+                return "\n".join(unified_diff(p, text, updated) for p, text, _, updated in _matching_edits(ws, e)[1])
             text = ws.read_text(e.path)
             return unified_diff(ws.rel(ws.resolve(e.path)), text,
                                 apply_edit(text, e.old_text, e.new_text, e.path, e.replace_all))
