@@ -2803,6 +2803,14 @@ def test_the_example_query_averages_for_an_average_and_counts_rows_without_numbe
     assert _example_query(budget, "What share of the budget does each category take?") == \
         ("SELECT category, ROUND(100.0 * SUM(amount) / (SELECT SUM(amount) FROM budget), 1) AS percent FROM budget "
          "GROUP BY category ORDER BY 2 DESC")
+    # VR at 5dcca13: "What share of the orders in orders.csv were returned?" got SUM(order_id), ran it, and answered
+    # 19.4% (2 of 8 orders: 25%): a share of the rows counts them, and an id is no amount
+    status = NS(name="status", sql_type="VARCHAR", values=["delivered", "returned", "delivered", "returned"])
+    ids = NS(name="orders", columns=[NS(name="order_id", sql_type="BIGINT", values=[1, 2, 3, 4]), status])
+    counted = "SELECT ROUND(100.0 * COUNT(*) FILTER (WHERE status = 'returned') / COUNT(*), 1) AS percent FROM orders"
+    assert _example_query(ids, "What share of the orders in orders.csv were returned, in percent?") == counted
+    paid = NS(name="orders", columns=[*ids.columns, NS(name="amount", sql_type="BIGINT", values=[10, 20, 30, 40])])
+    assert _example_query(paid, "What percentage of the orders were returned?") == counted
 
 
 def test_a_file_moved_away_is_not_written_back_nor_a_file_rewritten_with_its_own_text(assistant_home, tmp_path):

@@ -208,3 +208,26 @@ def test_an_output_of_the_reads_line_numbers_is_doubted(tmp_path):
     # an output of a number (a total, a count) carries no lines: not this check's business
     assert written_without_source_words(_reversed(tmp_path, "4\n", goal="Count the tasks in todo.txt and write the "
                                                                        "number into reversed.txt.")) == ""
+
+
+def test_a_number_from_a_sum_of_row_ids_is_doubted(tmp_path):
+    """VR at 5dcca13: "What share of the orders in orders.csv were returned, in percent?" ran the hint's
+    SUM(order_id) share and answered 19.4% (2 of 8 orders: 25%); the task finished."""
+    from assistant.loop.grounding import id_aggregated
+
+    orders = "order_id,status\n1,delivered\n2,returned\n3,delivered\n4,delivered\n5,returned\n6,delivered\n"
+    goal = "What share of the orders in orders.csv were returned, in percent?"
+    by_id = _call("table_query", "1 row:\npercent\n-------\n19.4", sql="SELECT ROUND(100.0 * SUM(order_id) FILTER "
+                  "(WHERE status = 'returned') / SUM(order_id), 1) AS percent FROM orders")
+    ev = _ev(tmp_path, goal, [by_id], name="orders.csv", text=orders)
+    got = id_aggregated("19.4% of the orders were returned.", ev)
+    assert got.startswith("the answer's 19.4 comes from a query that takes SUM(order_id), and that column is each "
+                          "row's id, not an amount; to count rows use COUNT(*)"), got
+    assert got in finish_problems("19.4% of the orders were returned.", ev)
+    counted = _call("table_query", "1 row:\npercent\n-------\n33.3", step=2, sql="SELECT ROUND(100.0 * COUNT(*) "
+                    "FILTER (WHERE status = 'returned') / COUNT(*), 1) AS percent FROM orders")
+    assert id_aggregated("33.3% were returned.", _ev(tmp_path, goal, [by_id, counted], name="orders.csv",
+                                                     text=orders)) == ""
+    # an amount column is summed as it should be
+    amounts = _call("table_query", "1 row:\ntotal\n-----\n512.5", sql="SELECT SUM(amount) AS total FROM orders")
+    assert id_aggregated("The total is 512.5.", _ev(tmp_path, goal, [amounts], name="orders.csv", text=orders)) == ""

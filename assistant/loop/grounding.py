@@ -203,3 +203,35 @@ def written_without_source_words(ev: Evidence) -> str:
                     f"{out} again with its lines themselves (the numbers before each line of a read are not part "
                     "of the file)")
     return ""
+
+
+#: an aggregate of one column in SQL: SUM(order_id), AVG("id")
+_AGGREGATE_OF = re.compile(r"\b(sum|avg|mean)\s*\(\s*(?:distinct\s+)?[\"`]?(\w+)[\"`]?\s*\)", re.IGNORECASE)
+
+
+def id_aggregated(answer: str, ev: Evidence) -> str:
+    """The doubt when a number of the answer comes only from ``table_query`` results
+    whose SQL sums or averages a column that is each row's id ("order_id", "id", "no":
+    :data:`table_goal._ID_COLUMN`), which is no amount ("" otherwise). VR at 5dcca13:
+    "What share of the orders ... were returned?" ran SUM(order_id) FILTER (...) /
+    SUM(order_id) and answered 19.4% (2 of 8 orders: 25%), and the task finished."""
+    from .table_goal import _ID_COLUMN
+
+    said = _source_numbers([answer])
+    bad: list[tuple[str, set[str]]] = []
+    good: set[str] = set(_source_numbers([ev.goal]))
+    for c in ev.calls:
+        if c.name != "table_query" or c.status != "done" or c.error:
+            continue
+        ids = [m.group(0) for m in _AGGREGATE_OF.finditer(str(c.arguments.get("sql", ""))) if _ID_COLUMN.search(m[2])]
+        found = _source_numbers([c.result or ""]) & said
+        if ids:
+            bad.append((ids[0], found))
+        else:
+            good |= found
+    wrong = next(((shown, sorted(found - good)) for shown, found in bad if found - good), None)
+    if wrong is None:
+        return ""
+    return (f"the answer's {wrong[1][0]} comes from a query that takes {wrong[0]}, and that column is each row's "
+            "id, not an amount; to count rows use COUNT(*) (a share of the rows: ROUND(100.0 * COUNT(*) FILTER "
+            "(WHERE ...) / COUNT(*), 1)), then answer with what it returns")
