@@ -231,3 +231,20 @@ def test_a_number_from_a_sum_of_row_ids_is_doubted(tmp_path):
     # an amount column is summed as it should be
     amounts = _call("table_query", "1 row:\ntotal\n-----\n512.5", sql="SELECT SUM(amount) AS total FROM orders")
     assert id_aggregated("The total is 512.5.", _ev(tmp_path, goal, [amounts], name="orders.csv", text=orders)) == ""
+
+
+def test_an_output_of_the_reads_header_and_numbers_is_doubted(tmp_path):
+    """VE at c5f189f: reversed.txt written as the read's header "todo.txt (utf-8, 4 lines)" between the line numbers;
+    a goal for the lines of a file wants lines the file has."""
+    from assistant.loop.grounding import written_without_source_words
+
+    header = "1\ntodo.txt (utf-8, 4 lines)\n     1\ntodo.txt (utf-8, 4 lines)\n     2\n"
+    got = written_without_source_words(_reversed(tmp_path, header))
+    assert got.startswith("reversed.txt holds '1 / todo.txt (utf-8, 4 lines) / 1 / todo.txt (utf-8, 4 lines) / 2', "
+                          "not one word of todo.txt"), got
+    # some words of the file, but most lines none of its own
+    got = written_without_source_words(_reversed(tmp_path, "4. call grandma (today)\n3. book dentist (soon)\n"))
+    assert got.startswith("reversed.txt holds 2 lines that todo.txt does not have ('4. call grandma (today)', "), got
+    assert written_without_source_words(_reversed(tmp_path, "call grandma\nbook dentist\npay the electricity bill\n"
+                                                            "water the plants\n")) == ""
+    assert written_without_source_words(_reversed(tmp_path, "- call grandma\n2. book dentist\n")) == ""

@@ -168,12 +168,21 @@ def _words(text: str) -> set[str]:
     return {w.lower() for w in _TEXT_WORD.findall(text) if len(w) >= 3} - _COMMON
 
 
+#: the header read_file puts above a file's lines: "todo.txt (utf-8, 4 lines)"
+_READ_HEADER = re.compile(r"^\S.*\((?:[\w-]+, )?\d+ lines?[^)]*\)\s*$", re.MULTILINE)
+_LIST_ITEM = re.compile(r"^(?:[-*•]\s+|\d+[.)]\s+)")
+#: a goal about a file's lines themselves: reordered, picked, copied
+_LINES_OF = re.compile(r"\blines\b", re.IGNORECASE)
+
+
 def written_without_source_words(ev: Evidence) -> str:
     """The doubt when the goal asks for a text file (.txt, .md) made of what a file it
     names says (its lines, names, items: :data:`_CARRIES_TEXT`), this task read that file
-    and wrote the output, and the output holds not one word of it ("" otherwise). A
-    held-out task at 5dcca13 (VE): "Write the lines of todo.txt in reverse order into
-    reversed.txt." wrote "1\n2\n3\n4", the line numbers of the read, and finished."""
+    and wrote the output, and the output holds not one word of it, or, when the goal asks
+    for the file's lines, a line that is none of the file's ("" otherwise). A held-out
+    task at 5dcca13 (VE): "Write the lines of todo.txt in reverse order into reversed.txt."
+    wrote "1\n2\n3\n4", the line numbers of the read, and finished; at c5f189f it wrote
+    the read's header "todo.txt (utf-8, 4 lines)" between the numbers."""
     if not _CARRIES_TEXT.search(ev.goal):
         return ""
     outputs, inputs = goal_files(ev.goal)
@@ -184,11 +193,22 @@ def written_without_source_words(ev: Evidence) -> str:
             and norm_path(str(c.arguments.get("path", ""))) in named]
     if not texts or not read:
         return ""
+    files = sorted({str(c.arguments.get("path")) for c in read})
+    said = " ".join(files)
+    kept: set[str] = set()  # the lines of the files as they are on disk, when none of them was changed
+    if not named & written:
+        for rel in files:
+            try:
+                kept |= {ln.strip() for ln in (Path(ev.workspace) / rel).read_text(errors="replace").splitlines()}
+            except OSError:
+                kept = set()
+                break
     source: set[str] = set()
     for c in read:
         fenced = _FENCED.findall(c.result or "")
-        source |= _words(_LINE_NUMBER.sub(" ", " ".join(body for _, body in fenced) if fenced else c.result or ""))
-    source -= _words(ev.goal) | {"txt", "csv", "utf"}
+        body = " ".join(b for _, b in fenced) if fenced else c.result or ""
+        source |= _words(_LINE_NUMBER.sub(" ", _READ_HEADER.sub(" ", body)))
+    source -= _words(ev.goal)
     if not source:
         return ""
     for out in texts:
@@ -196,12 +216,19 @@ def written_without_source_words(ev: Evidence) -> str:
             text = (Path(ev.workspace) / out).read_text(errors="replace")
         except OSError:
             continue
-        if text.strip() and not (_words(text) & source):
-            shown = " / ".join(ln.strip() for ln in text.splitlines() if ln.strip())[:80]
-            files = ", ".join(sorted({str(c.arguments.get("path")) for c in read}))
-            return (f"{out} holds {shown!r}, not one word of {files}; the task asks for what {files} says: write "
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        shown = " / ".join(lines)[:80]
+        if lines and not (_words(text) & source):
+            return (f"{out} holds {shown!r}, not one word of {said}; the task asks for what {said} says: write "
                     f"{out} again with its lines themselves (the numbers before each line of a read are not part "
                     "of the file)")
+        # a list marker of the model's own ("- ", "2. ") leaves a line the file's
+        foreign = [ln for ln in lines if ln not in kept and _LIST_ITEM.sub("", ln) not in kept]
+        if kept and _LINES_OF.search(ev.goal) and foreign and len(foreign) * 2 >= len(lines):
+            return (f"{out} holds {len(foreign)} line{'s' if len(foreign) > 1 else ''} that {said} does not have "
+                    f"({', '.join(repr(ln[:40]) for ln in foreign[:3])}); the task asks for the lines of {said}: write "
+                    f"{out} again with its lines as the file has them (the numbers and the header of a read are not "
+                    "part of the file)")
     return ""
 
 
