@@ -3372,6 +3372,26 @@ def test_a_text_file_to_sort_alphabetically_gets_its_sorted_lines_to_write(assis
     assert (ws / "names.txt").read_text() == content and isinstance(events[-1], Finished)
 
 
+
+def test_lines_asked_in_reverse_order_into_another_file_get_the_write_to_copy(assistant_home, tmp_path):
+    """VE at 5dcca13: "Write the lines of todo.txt in reverse order into reversed.txt." wrote the read's line numbers
+    ("1\n2\n3\n4") and finished; at c5f189f the read's header between them. The harness reverses the lines and
+    offers the write of the file the goal asks for; todo.txt stays as it is."""
+    todo = "water the plants\npay the electricity bill\nbook dentist\ncall grandma\n"
+    content = "call grandma\nbook dentist\npay the electricity bill\nwater the plants\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="todo.txt"), call("write_file", path="reversed.txt", content=content),
+        "Wrote the lines of todo.txt in reverse order into reversed.txt."])
+    (ws / "todo.txt").write_text(todo)
+    events = list(agent.run("Write the lines of todo.txt in reverse order into reversed.txt.", workspace=ws))
+    store.close()
+    read = next(e for e in events if isinstance(e, ToolCallFinished))
+    assert read.result.endswith("Hint: the lines of todo.txt in that order, to write to reversed.txt: call write_file "
+                                f"with {json.dumps({'path': 'reversed.txt', 'content': content})}"), read.result
+    assert (ws / "reversed.txt").read_text() == content and (ws / "todo.txt").read_text() == todo
+    assert isinstance(events[-1], Finished), events[-1]
+
+
 def test_a_copy_asked_for_is_made_with_copy_and_never_doubted_as_a_change_left_undone(assistant_home, tmp_path):
     """A held-out task at 5a8dc42: "Copy report.docx into the archive folder." wrote archive/report.docx anew with
     docx_create (its heading turned into a "# Q3 report" paragraph), was then told that the task asked to change

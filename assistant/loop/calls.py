@@ -924,9 +924,13 @@ class CallRunner:
         as sorted, and was handed off."""
         path = norm_path(str(call.arguments.get("path", "")))
         goal = self.s.task.goal
-        if call.name != "read_file" or result.error or not _SORT_LINES.search(goal) or self.registry.get(
-                "write_file") is None or path not in {norm_path(p) for p in goal_files(goal)[1]}:
+        backwards = _REVERSE_LINES.search(goal) is not None
+        if call.name != "read_file" or result.error or not (_SORT_LINES.search(goal) or backwards) or \
+                self.registry.get("write_file") is None or path not in {norm_path(p) for p in goal_files(goal)[1]}:
             return ""
+        # the lines go to the text file the goal asks for, else back to the file read (VE at 5dcca13: "Write the
+        # lines of todo.txt in reverse order into reversed.txt." wrote the read's line numbers, twice)
+        out = next((o for o in goal_files(goal)[0] if o.lower().endswith((".txt", ".md"))), path)
         try:
             text = self.ctx.workspace.read_text(path)
         except Exception:  # noqa: BLE001 - the read said what is wrong
@@ -934,11 +938,12 @@ class CallRunner:
         lines = [ln for ln in text.splitlines() if ln.strip()]
         if len(lines) < 2 or len(lines) > 500:
             return ""
-        ordered = sorted(lines, key=lambda ln: ln.strip().casefold(), reverse=bool(_REVERSED.search(goal)))
-        if ordered == lines:
+        ordered = lines[::-1] if backwards and not _SORT_LINES.search(goal) else \
+            sorted(lines, key=lambda ln: ln.strip().casefold(), reverse=bool(_REVERSED.search(goal)))
+        if ordered == lines and out == path:
             return f"Note: the lines of {path} are in that order already."
-        return (f"Hint: {path} with its lines in that order, to write back: "
-                f"{call_to_copy('write_file', {'path': path, 'content': chr(10).join(ordered) + chr(10)})}")
+        return (f"Hint: the lines of {path} in that order, to write {'back' if out == path else f'to {out}'}: "
+                f"{call_to_copy('write_file', {'path': out, 'content': chr(10).join(ordered) + chr(10)})}")
 
     def _rewrite_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``write_file`` call that writes a text file the goal asks to rewrite the
@@ -4273,6 +4278,9 @@ _RANKS_OR_SPLITS = re.compile(r"\b(which|who|highest|lowest|most|least|largest|s
 _SORT_LINES = re.compile(r"\b(sort|order|alphabeti[sz]e)\w*\b.{0,80}?\b(alphabetical(ly)?|a-z|a to z|z-a|z to a)\b"
                          r"|\balphabeti[sz]e\b", re.IGNORECASE)
 _REVERSED = re.compile(r"\b(z-a|z to a|reverse|descending)\b", re.IGNORECASE)
+#: a goal asking for a file's lines in the opposite order: "in reverse order", "reverse the lines", "backwards"
+_REVERSE_LINES = re.compile(r"\b(?:in\s+)?reversed?\s+order\b|\breverse\s+(?:the\s+)?(?:order\s+of\s+the\s+)?lines\b|"
+                            r"\bbackwards\b|\blast\s+line\s+first\b", re.IGNORECASE)
 #: words that may bound a table's rows before a number ("before 2020", "over 500 euros", "the week of 2026-11-23"):
 #: the workspace's tables are loaded for the hint only then (or for a total)
 _BOUND_SAID = re.compile(r"\b(before|after|since|prior|earlier|later|in|during|on|of|over|above|more|greater|"
