@@ -3086,6 +3086,15 @@ def test_rows_before_a_date_get_a_query_to_copy_and_a_none_found_answer_is_doubt
     assert [number_filter(invoices, "Which invoices are under 500?").keep(v) for v in (450.0, 500.0)] == [True, False]
     assert number_filter(invoices, "Which invoices are over 30 days late?") is None
     assert number_filter(invoices, "Which invoices are more than 10% above plan?") is None
+    # a value the goal gives a column it names: batch W at bad9c2a (WA) got the sums per item for "a quantity of zero"
+    stock = NS(name="inventory", columns=[NS(name="item", sql_type="VARCHAR", values=["Bolts", "Nuts", "Screws"]),
+                                          NS(name="quantity", sql_type="BIGINT", values=[120, 0, 0])])
+    assert _example_query(stock, "How many items in inventory.csv have a quantity of zero?") == \
+        "SELECT COUNT(*) FROM inventory WHERE quantity = 0"
+    assert _example_query(stock, "Which items have zero quantity?") == \
+        "SELECT item, quantity FROM inventory WHERE quantity = 0"
+    # a number before a noun counts things, it is no value of the column
+    assert number_filter(stock, "What is the total quantity of 2026 items?") is None
 
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("read_file", path="staff.csv"),

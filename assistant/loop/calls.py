@@ -4284,7 +4284,7 @@ _REVERSE_LINES = re.compile(r"\b(?:in\s+)?reversed?\s+order\b|\breverse\s+(?:the
 #: words that may bound a table's rows before a number ("before 2020", "over 500 euros", "the week of 2026-11-23"):
 #: the workspace's tables are loaded for the hint only then (or for a total)
 _BOUND_SAID = re.compile(r"\b(before|after|since|prior|earlier|later|in|during|on|of|over|above|more|greater|"
-                         r"exceeding|least|under|below|less|most|cheaper)\b[^.?!\d]{0,25}\d", re.IGNORECASE)
+                         r"exceeding|least|under|below|less|most|cheaper)\b[^.?!\d]{0,25}\d|\bzero\b", re.IGNORECASE)
 #: a goal asking how many rows there are
 _COUNT_ASKED = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.IGNORECASE)
 #: a goal asking for a share of a whole: "What percentage of the budget goes to rent?", "what share ..."
