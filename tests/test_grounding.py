@@ -92,6 +92,23 @@ def test_a_count_no_query_gave_is_doubted(tmp_path):
                                                                       text=orders)) == ""
 
 
+def test_the_row_count_of_a_query_of_every_row_backs_no_count(tmp_path):
+    """Batch W at bad9c2a (WA): the sums per item, "6 rows:", answered as the count of the items with none."""
+    stock = "item,quantity\nBolts,120\nNuts,0\nWashers,35\nScrews,0\nHinges,12\nBrackets,0\n"
+    goal = "How many items in inventory.csv have a quantity of zero?"
+    every = _call("table_query", "6 rows:\nitem | sum(quantity)\n---\nBolts | 120\nWashers | 35\nHinges | 12\n"
+                  "Nuts | 0\nScrews | 0\nBrackets | 0", step=2,
+                  sql="SELECT item, SUM(quantity) FROM inventory GROUP BY item ORDER BY 2 DESC")
+    ev = _ev(tmp_path, goal, [every], name="inventory.csv", text=stock)
+    assert rows_not_queried("There are 6 items in inventory.csv that have a quantity of zero.", ev).startswith(
+        "the answer gives a count of rows of inventory.csv")
+    # the head of a query that picks rows is their count
+    picked = _call("table_query", "3 rows:\nitem\n---\nNuts\nScrews\nBrackets", step=2,
+                   sql="SELECT item FROM inventory WHERE quantity = 0")
+    ev = _ev(tmp_path, goal, [picked], name="inventory.csv", text=stock)
+    assert rows_not_queried("3 items have a quantity of zero.", ev) == ""
+
+
 def test_an_honest_not_found_and_a_change_are_left_alone(tmp_path):
     ev = _ev(tmp_path, GOAL, [_read("stock.csv", STOCK)])
     assert rows_not_queried("I could not find a reorder level for Toner.", ev) == ""
