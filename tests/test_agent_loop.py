@@ -806,6 +806,38 @@ def test_asking_the_user_their_own_question_is_refused(tmp_path):
     store.close()
 
 
+def test_removing_every_line_holding_a_word_gets_the_file_without_them_and_a_wrong_file_is_doubted(tmp_path):
+    """Batch W at bad9c2a (WF): "Delete every line containing DRAFT from report.txt." took the word out of its two
+    lines, rewrote the other lines (their full stops dropped) and finished."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    report = ("Quarterly report\nDRAFT: numbers to be checked\nSales grew by 4%.\nCosts stayed flat.\n"
+              "DRAFT - remove before sending\nOutlook: stable.\n")
+    kept = "Quarterly report\nSales grew by 4%.\nCosts stayed flat.\nOutlook: stable.\n"
+    goal = "Delete every line containing DRAFT from report.txt."
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("edit_file", path="report.txt", old_text="DRAFT", new_text="", replace_all=True),
+        "The lines containing DRAFT have been removed.",
+        call("write_file", path="report.txt", content=kept), "Removed the two DRAFT lines."],
+        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=True)
+    (ws / "report.txt").write_text(report)
+    events = list(agent.run(goal, workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    assert calls[0].result.endswith("Hint: to remove the 2 lines holding 'DRAFT' and keep the others as they are, call "
+                                    'write_file with {"path": "report.txt", "content": "Quarterly report\\nSales grew '
+                                    'by 4%.\\nCosts stayed flat.\\nOutlook: stable.\\n"}.'), calls[0].result
+    doubted = [m.content for m in store.messages(events[-1].task_id) if "the task removes the 2 lines" in m.content]
+    assert doubted and "the 2 lines holding 'DRAFT' from report.txt and keeps the others as they were" in doubted[0]
+    assert isinstance(events[-1], Finished) and (ws / "report.txt").read_text() == kept
+    store.close()
+    from assistant.loop.named_files import lines_to_remove
+
+    # never every line of the file; a single row still needs its own line ("the row for Cy")
+    assert lines_to_remove("Delete every line containing DRAFT from r.txt.", "DRAFT a\nDRAFT b\n") is None
+    assert lines_to_remove("Remove the lines that mention Cy from s.csv.", "Cy\nCy,1\nCy,2\nCy,3\nDi\n") is None
+
+
 def test_removing_a_row_gets_the_edit_that_takes_out_its_line_and_a_wrong_file_is_doubted(tmp_path):
     """A held-out task at becc1df: "Remove the row for Cy from staff.csv." took "Cy" out of its row (",IT" left), then
     wrote the file with the row as "IT,IT", and finished."""

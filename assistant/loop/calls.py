@@ -680,7 +680,15 @@ class CallRunner:
         except Exception:  # noqa: BLE001 - a file the workspace refuses gets no hint
             return ""
         asked = lines_to_remove(self.s.task.goal, text)
-        if asked is None or norm_path(path) != norm_path(asked[0]) or len(asked[2]) != 1:
+        if asked is None or norm_path(path) != norm_path(asked[0]):
+            return ""
+        if len(asked[2]) > 1 and self.registry.get("write_file") is not None:
+            # batch W at bad9c2a (WF): "Delete every line containing DRAFT" took the word out of two lines
+            kept = [ln for ln in text.splitlines() if ln not in asked[2]]
+            args = {"path": path, "content": "\n".join(kept) + "\n"}
+            return (f"Hint: to remove the {len(asked[2])} lines holding {asked[1]!r} and keep the others as they are, "
+                    f"{call_to_copy('write_file', args)}.")
+        if len(asked[2]) != 1:
             return ""
         args = {"path": path, "old_text": asked[2][0] + "\n", "new_text": ""}
         return f"Hint: to remove the line of {asked[1]!r}, {call_to_copy('edit_file', args)}."

@@ -995,8 +995,10 @@ def item_to_add(goal: str, workspace: str | Path) -> tuple[str, str, str, str] |
 
 
 #: "Remove the row for Cy from staff.csv", "Delete the line with the wifi password from notes.txt"
-_LINE_TO_REMOVE = re.compile(r"\b(?:remove|delete|drop|take out)\s+(?:the\s+)?(?:row|line|entry|record)s?\s+"
-                             r"(?:for|of|with|about|containing|that (?:has|holds|mentions|contains|says))\s+"
+_LINE_TO_REMOVE = re.compile(r"\b(?:remove|delete|drop|take out)\s+(?P<every>(?:every|each|all(?:\s+the)?|any)\s+)?"
+                             r"(?:the\s+)?(?:row|line|entry|record)s?\s+"
+                             r"(?:for|of|with(?:\s+the\s+word)?|about|containing|mentioning|"
+                             r"(?:that|which)\s+(?:has|have|holds?|mentions?|contains?|says?))\s+"
                              r"(?:the\s+)?['\"\u201c]?(?P<what>[^'\"\u201d\n]{2,60}?)['\"\u201d]?\s+(?:from|in)\s+"
                              r"(?P<file>[\w./-]+\.(?:csv|tsv|txt|md))\b", re.IGNORECASE)
 
@@ -1014,7 +1016,9 @@ def lines_to_remove(goal: str, text: str) -> tuple[str, str, list[str]] | None:
     what = re.sub(r"^(?:the\s+)", "", what, flags=re.IGNORECASE)
     pattern = re.compile(rf"(?<!\w){re.escape(what)}(?!\w)", re.IGNORECASE)
     held = [ln for ln in text.splitlines() if pattern.search(ln)]
-    if not held or len(held) > 3:
+    # "every line containing DRAFT" may be many (batch W at bad9c2a, WF: the word taken out of two lines, the
+    # others rewritten), but never every line of the file
+    if not held or len(held) > (len(text.splitlines()) - 1 if m.group("every") else 3):
         return None
     return m.group("file"), what, held
 
@@ -1204,7 +1208,8 @@ def _lines_not_removed(ev: Evidence) -> str:
     if [ln for ln in now.splitlines() if ln.strip()] == [ln for ln in want if ln.strip()]:
         return ""
     args = {"path": rel, "content": "\n".join(want) + "\n"}
-    return (f"the task removes the line of {what!r} ({held[0]!r}) from {rel} and keeps the others as they were, and "
+    lines = f"the line of {what!r} ({held[0]!r})" if len(held) == 1 else f"the {len(held)} lines holding {what!r}"
+    return (f"the task removes {lines} from {rel} and keeps the others as they were, and "
             f"{rel} does not hold that now; {call_to_copy('write_file', args)}")
 
 
