@@ -3095,6 +3095,11 @@ def test_rows_before_a_date_get_a_query_to_copy_and_a_none_found_answer_is_doubt
         "SELECT item, quantity FROM inventory WHERE quantity = 0"
     # a number before a noun counts things, it is no value of the column
     assert number_filter(stock, "What is the total quantity of 2026 items?") is None
+    # each row's id is no amount: batch W at bad9c2a (WO) got SUM(id) per status for "the number of tickets"
+    tickets = NS(name="tickets", columns=[NS(name="id", sql_type="BIGINT", values=[1, 2, 3]),
+                                          NS(name="status", sql_type="VARCHAR", values=["open", "closed", "open"])])
+    assert _example_query(tickets, "Make a Markdown table in summary.md with the number of tickets per status from "
+                          "tickets.csv.") == "SELECT status, COUNT(*) FROM tickets GROUP BY status ORDER BY 2 DESC"
 
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("read_file", path="staff.csv"),

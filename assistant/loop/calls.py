@@ -4408,7 +4408,8 @@ def _example_sum(table: Any, goal: str) -> str:
             re.search(rf"\b(per|each|by)\s+{re.escape(c.name)}", goal, re.IGNORECASE) for c in texts):
         # multistep_invoices_memo: "the total amount of all invoices" is one sum, not one per invoice
         return f"SELECT SUM({number}) FROM {table.name}"
-    counted = re.search(r"\b(?:most|fewest|least|how many)\s+(\w+s)\b", goal, re.IGNORECASE)
+    counted = re.search(r"\b(?:most|fewest|least|how many|number of|count of)\s+(?:the\s+)?(\w+s)\b", goal,
+                        re.IGNORECASE)
     if text and counted and counted.group(1).lower() in (table.name.lower(), f"{table.name.lower()}s"):
         # "Which customer has the most orders in orders.csv?": rows counted per customer, not an amount summed
         key = min(named or texts, key=lambda c: len(set(c.values))).name
@@ -4419,6 +4420,8 @@ def _example_sum(table: Any, goal: str) -> str:
         shown = ", ".join(c.name for c in table.columns[:6])
         low = re.search(r"\b(lowest|smallest|cheapest|least)\b", goal, re.IGNORECASE)
         return f"SELECT {shown} FROM {table.name} ORDER BY {number} {'ASC' if low else 'DESC'} LIMIT 1"
+    if number and _ID_COLUMN.search(number):  # each row's id is no amount: batch W at bad9c2a (WO) summed the ids
+        number = None  # per status for "the number of tickets per status"
     if text and not number and named:  # "How many customers are there per country?"
         where = _where_value(table, goal, text)
         return f"SELECT {text}, COUNT(*) FROM {table.name}{where} GROUP BY {text} ORDER BY 2 DESC"
