@@ -250,6 +250,27 @@ def test_a_number_from_a_sum_of_row_ids_is_doubted(tmp_path):
     assert id_aggregated("The total is 512.5.", _ev(tmp_path, goal, [amounts], name="orders.csv", text=orders)) == ""
 
 
+def test_a_file_written_from_a_sum_of_row_ids_is_doubted(tmp_path):
+    """Batch W at bad9c2a (WO): "the number of tickets per status" written into summary.md as SUM(id) per status."""
+    from assistant.loop.grounding import written_id_aggregated
+
+    tickets = "id,status\n1,open\n2,closed\n3,open\n4,pending\n5,closed\n6,closed\n"
+    goal = "Make a Markdown table in summary.md with the number of tickets per status from tickets.csv."
+    by_id = _call("table_query", "3 rows:\nstatus | sum(id)\n---\nclosed | 13\nopen | 4\npending | 4",
+                  sql="SELECT status, SUM(id) FROM tickets GROUP BY status ORDER BY 2 DESC")
+    (tmp_path / "summary.md").write_text("| status | sum(id) |\n|---|---|\n| closed | 13 |\n| open | 4 |\n")
+    ev = _ev(tmp_path, goal, [by_id], name="tickets.csv", text=tickets)
+    ev.written = ["summary.md"]
+    got = written_id_aggregated(ev)
+    assert got.startswith("summary.md holds 13, from a query that takes SUM(id), and that column is each row's id"), got
+    counted = _call("table_query", "3 rows:\nstatus | n\n---\nclosed | 3\nopen | 2\npending | 1", step=2,
+                    sql="SELECT status, COUNT(*) AS n FROM tickets GROUP BY status")
+    (tmp_path / "summary.md").write_text("| status | n |\n|---|---|\n| closed | 3 |\n| open | 2 |\n| pending | 1 |\n")
+    assert written_id_aggregated(ev) == ""
+    ev.calls.append(counted)
+    assert written_id_aggregated(ev) == ""
+
+
 def test_an_output_of_the_reads_header_and_numbers_is_doubted(tmp_path):
     """VE at c5f189f: reversed.txt written as the read's header "todo.txt (utf-8, 4 lines)" between the line numbers;
     a goal for the lines of a file wants lines the file has."""

@@ -39,7 +39,8 @@ from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _
     _NOT_CHANGED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, Evidence, _numbers, _ran, _results, \
     asks_only_a_question, goal_files, misgrouped_numbers, number_problems, result_gist, ungrounded_words
 from .free_busy import availability_wrong
-from .grounding import id_aggregated, rows_not_queried, written_rows_not_queried, written_without_source_words
+from .grounding import (id_aggregated, rows_not_queried, written_id_aggregated, written_rows_not_queried,
+                        written_without_source_words)
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
     _one_part_of_union, _one_sheet_of_many, average_not_queried, column_total_not_queried, bounded_count_wrong, \
     bounded_total_wrong, \
@@ -1102,7 +1103,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     copied = text_copy_wrong(ev) if changed else ""
     if copied:  # a held-out task at bad5969: one made-up line written as the text of notes.txt in notes.docx
         out.append(copied)
-    picked = (written_rows_not_queried(ev) or written_without_source_words(ev)) if changed and not copied else ""
+    picked = (written_rows_not_queried(ev) or written_without_source_words(ev) or written_id_aggregated(ev)) \
+        if changed and not copied else ""
     if picked:  # a held-out task at bad5969: the three dearest products written into top3.txt from the read table
         out.append(picked)
     renamed = _renamed_against_goal(ev) if changed else ""

@@ -258,29 +258,59 @@ def written_without_source_words(ev: Evidence) -> str:
 _AGGREGATE_OF = re.compile(r"\b(sum|avg|mean)\s*\(\s*(?:distinct\s+)?[\"`]?(\w+)[\"`]?\s*\)", re.IGNORECASE)
 
 
-def id_aggregated(answer: str, ev: Evidence) -> str:
-    """The doubt when a number of the answer comes only from ``table_query`` results
-    whose SQL sums or averages a column that is each row's id ("order_id", "id", "no":
-    :data:`table_goal._ID_COLUMN`), which is no amount ("" otherwise). VR at 5dcca13:
-    "What share of the orders ... were returned?" ran SUM(order_id) FILTER (...) /
-    SUM(order_id) and answered 19.4% (2 of 8 orders: 25%), and the task finished."""
+def _id_sum_in(text: str, ev: Evidence) -> tuple[str, str] | None:
+    """``(the aggregate, a number)``: a number ``text`` gives that comes only from
+    ``table_query`` results whose SQL sums or averages a column that is each row's id
+    (:data:`table_goal._ID_COLUMN`), not from another query or the goal; None otherwise."""
     from .table_goal import _ID_COLUMN
 
-    said = _source_numbers([answer])
+    said = _source_numbers([text])
     bad: list[tuple[str, set[str]]] = []
     good: set[str] = set(_source_numbers([ev.goal]))
     for c in ev.calls:
         if c.name != "table_query" or c.status != "done" or c.error:
             continue
         ids = [m.group(0) for m in _AGGREGATE_OF.finditer(str(c.arguments.get("sql", ""))) if _ID_COLUMN.search(m[2])]
-        found = _source_numbers([c.result or ""]) & said
+        found = _source_numbers([_ROWS_HEAD.sub("", c.result or "", count=1)]) & said  # "3 rows:" is no sum
         if ids:
             bad.append((ids[0], found))
         else:
             good |= found
-    wrong = next(((shown, sorted(found - good)) for shown, found in bad if found - good), None)
+    return next(((shown, sorted(found - good)[0]) for shown, found in bad if found - good), None)
+
+
+_COUNT_INSTEAD = ("to count rows use COUNT(*) (a share of the rows: ROUND(100.0 * COUNT(*) FILTER (WHERE ...) / "
+                  "COUNT(*), 1))")
+
+
+def id_aggregated(answer: str, ev: Evidence) -> str:
+    """The doubt when a number of the answer comes only from ``table_query`` results
+    whose SQL sums or averages a column that is each row's id ("order_id", "id", "no":
+    :data:`table_goal._ID_COLUMN`), which is no amount ("" otherwise). VR at 5dcca13:
+    "What share of the orders ... were returned?" ran SUM(order_id) FILTER (...) /
+    SUM(order_id) and answered 19.4% (2 of 8 orders: 25%), and the task finished."""
+    wrong = _id_sum_in(answer, ev)
     if wrong is None:
         return ""
-    return (f"the answer's {wrong[1][0]} comes from a query that takes {wrong[0]}, and that column is each row's "
-            "id, not an amount; to count rows use COUNT(*) (a share of the rows: ROUND(100.0 * COUNT(*) FILTER "
-            "(WHERE ...) / COUNT(*), 1)), then answer with what it returns")
+    return (f"the answer's {wrong[1]} comes from a query that takes {wrong[0]}, and that column is each row's "
+            f"id, not an amount; {_COUNT_INSTEAD}, then answer with what it returns")
+
+
+def written_id_aggregated(ev: Evidence) -> str:
+    """:func:`id_aggregated` for a file the goal asks for that the task wrote (.txt, .md,
+    .csv): the doubt when a number in it comes only from a sum or average of a row id
+    column ("" otherwise). Batch W at bad9c2a (WO): "Make a Markdown table in summary.md
+    with the number of tickets per status" wrote SUM(id) per status (closed 13: 3 tickets)."""
+    written = {norm_path(w) for w in ev.written}
+    for out in goal_files(ev.goal)[0]:
+        if not out.lower().endswith((".txt", ".md", ".csv")) or norm_path(out) not in written:
+            continue
+        try:
+            text = (Path(ev.workspace) / out).read_text(errors="replace")
+        except OSError:
+            continue
+        wrong = _id_sum_in(text, ev)
+        if wrong:
+            return (f"{out} holds {wrong[1]}, from a query that takes {wrong[0]}, and that column is each row's id, "
+                    f"not an amount; {_COUNT_INSTEAD}, then write {out} again with what it returns")
+    return ""
