@@ -112,6 +112,9 @@ def test_cell_values_may_write_a_small_count_as_a_float():
     ("Convert prices.csv to an Excel file prices.xlsx.", ["prices.xlsx"], ["prices.csv"]),
     ("Turn notes.md to report.docx", ["report.docx"], ["notes.md"]),
     ("Convert the dates in data.csv to ISO format", [], ["data.csv"]),
+    # batch W at bad9c2a (WD): notes.txt counted as an output, and the right summary.txt was handed off
+    ("Write into summary.txt how many lines notes.txt has.", ["summary.txt"], ["notes.txt"]),
+    ("Write into answer.md what plan.txt says about the launch.", ["answer.md"], ["plan.txt"]),
 ])
 def test_goal_files_are_split_into_outputs_and_inputs(goal, outputs, inputs):
     assert goal_files(goal) == (outputs, inputs)

@@ -187,7 +187,8 @@ _PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*?\.(?:txt|md|csv|tsv|
 _CREATE = re.compile(r"\b(creat\w*|writ\w*|wrote|sav\w*|mak\w*|generat\w*|produc\w*|export\w*|draft\w*|stor\w*|"
                      r"put|record\w*|add\w*|append\w*|build|set up|scaffold\w*|new)\b|\binto\b", re.IGNORECASE)
 _READ = re.compile(r"\b(read|reads|reading|open|opens|opening|look|looking|check|checking|summari[sz]\w*|analy[sz]\w*|use|using|from|in|of|"
-                   r"compare\w*|find|search\w*|based on|according to)\b", re.IGNORECASE)
+                   r"compare\w*|find|search\w*|based on|according to|how many|how much|what|which|whether)\b",
+                   re.IGNORECASE)
 _NEGATED = re.compile(r"\b(not|no|couldn'?t|cannot|can'?t|unable|missing|never|without)\b", re.IGNORECASE)
 
 
