@@ -1306,6 +1306,37 @@ def test_a_text_to_replace_everywhere_gets_the_whole_document_edit_and_no_paragr
     store.close()
 
 
+def test_a_paragraph_added_after_the_change_was_made_gets_no_call_that_makes_it_again(tmp_path):
+    """docx_edit_clause at bad9c2a: "30 days" changed to "60 days" in p4 at step 1, then a docx_insert refused with
+    that same docx_replace to copy; copied, it was refused as the change made again, and the task ended stuck."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+    from tools.office import OFFICE_TOOLS
+
+    import docx
+
+    goal = "In contract.docx, change the notice period in clause 2 from 30 days to 60 days."
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("docx_replace", path="contract.docx", find="30 days", replace="60 days", paragraph="2"),
+        call("docx_insert", path="contract.docx", after="2", blocks=json.dumps(
+            [{"type": "paragraph", "text": "60 days notice period."}])),
+        "The notice period is now 60 days."], [*FILE_TOOLS, *OFFICE_TOOLS, ASK_HUMAN], approve="all", preread=True)
+    d = docx.Document()
+    for text in ("Service Agreement", "2. Notice. Either party may end this agreement with 30 days' written notice.",
+                 "3. Payment. Invoices are due within 30 days of receipt."):
+        d.add_paragraph(text)
+    d.save(ws / "contract.docx")
+    events = list(agent.run(goal, workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    refused = next(c for c in calls if c.name == "docx_insert")
+    assert refused.status == "denied" and refused.result.startswith(
+        "Not run: step 1 already changed '30 days' to '60 days' in contract.docx, the change the task asks for, and "
+        "docx_insert would add a paragraph it does not ask for."), refused.result
+    assert "call docx_replace" not in refused.result
+    assert isinstance(events[-1], Finished), events[-1]
+    store.close()
+
+
 def test_a_paragraph_to_add_at_the_end_gets_the_insert_to_copy(tmp_path):
     """docx_append_paragraph at 483c7db: Qwen 1.5B tried docx_replace on the wrong paragraph twice, then copied the
     read as its answer twice and was handed off. After the read, the docx_insert call to copy appends the quoted

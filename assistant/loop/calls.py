@@ -1531,8 +1531,16 @@ class CallRunner:
             change = text_change(s.task.goal) if call.name == "docx_insert" and not _ADDS.search(s.task.goal) else None
             if change:  # a held-out task at 2e1bee7: p2 with the change inserted after p1; the old p2 stayed
                 args = {"path": call.arguments.get("path"), "find": change[0], "replace": change[1]}
+                made = next((c for c in s.calls if c.name == "docx_replace" and c.status == "done" and not c.error
+                             and norm_path(str(c.arguments.get("path", ""))) == norm_path(str(args["path"]))
+                             and (c.arguments.get("find"), c.arguments.get("replace")) == change), None)
                 msg = (f"Not run: the task changes {change[0]!r} to {change[1]!r}, and docx_insert adds a paragraph; "
-                       f"change the text where it is: {call_to_copy('docx_replace', args)}")
+                       f"change the text where it is: {call_to_copy('docx_replace', args)}") if made is None else (
+                    # docx_edit_clause at bad9c2a: the change made at step 1, then this refusal's call to copy
+                    # repeated it, was refused as a change made again, and the task ended in a stuck hand-off
+                    f"Not run: step {made.step} already changed {change[0]!r} to {change[1]!r} in {args['path']}, the "
+                    "change the task asks for, and docx_insert would add a paragraph it does not ask for. If that "
+                    "completes the task, give your final answer.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
             twice = self._line_added_again(call)
             if twice:  # a held-out task at b9a0d5e: "- INV-3307" added to notes.md three times
