@@ -80,12 +80,13 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool)
 
 
-def _telling(value: Any, goal: str, headers: set[str]) -> bool:
+def _telling(value: Any, goal: str, headers: set[str], goal_numbers: set[str]) -> bool:
     """Whether a cell's value, found in an answer, tells that the answer is about its
     row: a text of two letters or more that is not a header and not in the goal, or a
-    number of 10 or more (a smaller one is as likely a count) that the goal does not give."""
+    number of 10 or more (a smaller one is as likely a count) that the goal does not give
+    (``goal_numbers``: :func:`evidence._source_numbers` of the goal)."""
     if _is_number(value):
-        return abs(value) >= 10 and normalise_number(str(value)) not in _source_numbers([goal])
+        return abs(value) >= 10 and normalise_number(str(value)) not in goal_numbers
     text = str(value).strip()
     return (len(text) >= 2 and re.search(r"[^\W\d_]", text) is not None and text.lower() not in headers
             and not _word_in(text, goal))
@@ -103,15 +104,15 @@ def _unbacked(text: str, table: Any, goal: str, support: str) -> tuple[list[str]
     ``support`` does not back (a row is backed when ``support`` gives one of its telling
     values), and how many rows ``text`` gives values of. Rows the goal names are skipped."""
     headers = {c.name.lower() for c in table.columns} | {c.header.lower() for c in table.columns if c.header}
-    said, backed = _source_numbers([text]), _source_numbers([support])
+    said, backed, in_goal = _source_numbers([text]), _source_numbers([support]), _source_numbers([goal])
     unbacked: list[Any] = []
     rows = 0
     for row in _cells(table):
         if any(not _is_number(v) and len(str(v).strip()) >= 3 and _word_in(str(v).strip(), goal) for _, v in row):
             continue  # a row the goal names
-        given = [v for _, v in row if _telling(v, goal, headers) and _said(v, text, said)]
+        given = [v for _, v in row if _telling(v, goal, headers, in_goal) and _said(v, text, said)]
         rows += bool(given)
-        if given and not any(_telling(v, goal, headers) and _said(v, support, backed) for _, v in row):
+        if given and not any(_telling(v, goal, headers, in_goal) and _said(v, support, backed) for _, v in row):
             unbacked += [v for v in given if v not in unbacked]
     # the rows' names first, then their numbers
     return [str(v) for v in sorted(unbacked, key=_is_number)], rows
