@@ -2713,6 +2713,9 @@ def _example_table(name: str):
     ("spend", "Which vendor did we pay the most for travel?",
      "SELECT vendor, SUM(amount) FROM spend WHERE category = 'travel' GROUP BY vendor ORDER BY 2 DESC"),
     ("spend", "How much did we spend on travel?", "SELECT SUM(amount) FROM spend WHERE category = 'travel'"),
+    # XA at 0958b96: "sold the fewest units in total" got the largest first, and answered the largest but one
+    ("spend", "Which vendor did we pay the least in total?",
+     "SELECT vendor, SUM(amount) FROM spend GROUP BY vendor ORDER BY 2 ASC"),
     # the one highest row given for "Which month had the highest sales" (right by chance: February's 300 of 310)
     ("sales", "Which month had the highest sales in sales.csv?",
      "SELECT strftime(date, '%Y-%m') AS month, SUM(amount) FROM sales GROUP BY 1 ORDER BY 2 DESC"),

@@ -4436,7 +4436,9 @@ def _example_sum(table: Any, goal: str) -> str:
     if not text or not number:
         return ""
     asked = asked_count(goal)  # "the five vendors we paid the most": the ranking itself, not every group
-    order = f"ORDER BY 2 {'DESC' if asked[2] else 'ASC'} LIMIT {asked[0]}" if asked else "ORDER BY 2 DESC"
+    # "Which product sold the fewest units in total?" (XA at 0958b96 got the largest first, answered 5, was doubted)
+    order = f"ORDER BY 2 {'DESC' if asked[2] else 'ASC'} LIMIT {asked[0]}" if asked else \
+        f"ORDER BY 2 {'ASC' if _LOWEST.search(goal) else 'DESC'}"
     return f"SELECT {text}, SUM({number}) FROM {table.name}{_where_value(table, goal, text)} GROUP BY {text} {order}"
 
 
