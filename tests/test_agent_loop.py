@@ -806,6 +806,42 @@ def test_asking_the_user_their_own_question_is_refused(tmp_path):
     store.close()
 
 
+def test_a_line_added_at_a_place_gets_the_file_with_it_there_and_a_wrong_file_is_doubted(tmp_path):
+    """XC at 0958b96: "Add Call the bank as the second line of todo.txt." appended the goal's words as a line, then
+    changed line 2 to "Water the plants and call the bank", and finished."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    want = "Buy milk\nCall the bank\nWater the plants\nSend the report\n"
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("write_file", path="todo.txt", content="Buy milk\nWater the plants\nSend the report\nCall the bank as the "
+             "second line of todo.txt\n"),
+        "Added Call the bank as the second line.",
+        call("write_file", path="todo.txt", content=want), "Call the bank is now line 2 of todo.txt."],
+        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=True)
+    (ws / "todo.txt").write_text("Buy milk\nWater the plants\nSend the report\n")
+    events = list(agent.run("Add Call the bank as the second line of todo.txt.", workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    assert calls[0].result.endswith("Hint: to add 'Call the bank' as line 2 and keep the other lines as they are, call "
+                                    'write_file with {"path": "todo.txt", "content": "Buy milk\\nCall the bank\\nWater '
+                                    'the plants\\nSend the report\\n"}.'), calls[0].result
+    doubted = [m.content for m in store.messages(events[-1].task_id) if "the task adds 'Call the bank' as line 2" in
+               m.content]
+    assert doubted and "of todo.txt and keeps the other lines as they were, and todo.txt does not hold that now" in \
+        doubted[0], doubted
+    assert isinstance(events[-1], Finished) and (ws / "todo.txt").read_text() == want
+    store.close()
+    from assistant.loop.named_files import line_to_insert
+
+    text = "Buy milk\nWater the plants\n"
+    assert line_to_insert("Put Agenda at the top of todo.txt.", text)[2:] == (1, "Agenda\nBuy milk\nWater the plants\n")
+    assert line_to_insert("Insert Pay rent as line 3 in todo.txt.", text)[3].endswith("plants\nPay rent\n")
+    # found words, a place past the end, and a line there already are no line to add
+    assert line_to_insert("Put it at the top of todo.txt.", text) is None
+    assert line_to_insert("Add Pay rent as the fifth line of todo.txt.", text) is None
+    assert line_to_insert("Add Buy milk as the first line of todo.txt.", text) is None
+
+
 def test_removing_every_line_holding_a_word_gets_the_file_without_them_and_a_wrong_file_is_doubted(tmp_path):
     """Batch W at bad9c2a (WF): "Delete every line containing DRAFT from report.txt." took the word out of its two
     lines, rewrote the other lines (their full stops dropped) and finished."""

@@ -43,8 +43,8 @@ from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
 from .named_files import _EVERYWHERE as _ALL_SAID, change_everywhere, change_places, checkbox_to_tick, grep_call, \
-    item_to_add, lines_to_remove, open_items, pointed_paragraph, read_view, text_change, text_count, unread_inputs, \
-    rewritten_lines, rewrite_asked, replace_every, original_text
+    item_to_add, line_to_insert, lines_to_remove, open_items, pointed_paragraph, read_view, text_change, text_count, \
+    unread_inputs, rewritten_lines, rewrite_asked, replace_every, original_text
 from .policy import decide
 from .preread import PREREAD_STEP
 from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far, next_call_to_copy
@@ -238,7 +238,7 @@ class CallRunner:
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
             or self._total_row_hint(call, result) or self._csv_row_hint(call, result) \
             or self._headings_hint(call, result) or self._sections_hint(call, result) or self._item_hint(call, result) \
-            or self._remove_hint(call, result) \
+            or self._remove_hint(call, result) or self._insert_line_hint(call, result) \
             or _sheet_hint(call, result)
         # the harness's words: after the fence, never inside it; once (a read shown again holds its note: RJ)
         text = f"{text}\n{hint}" if hint and hint not in text else text
@@ -666,6 +666,25 @@ class CallRunner:
         rel, item, last, line = asked
         args = {"path": path, "old_text": last, "new_text": f"{last}\n{line}"}
         return f"Hint: to add {item!r} to the list, {call_to_copy('edit_file', args)}."
+
+    def _insert_line_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``write_file`` call to copy, after a read_file of the text file the goal
+        adds a line to at a place it gives (:func:`named_files.line_to_insert`: "as the
+        second line of todo.txt"): the file with the line there ("" otherwise). XC at
+        0958b96 appended the goal's words and changed line 2."""
+        path = str(call.arguments.get("path", ""))
+        if result.error or call.name != "read_file" or self.registry.get("write_file") is None:
+            return ""
+        try:
+            text = self.ctx.workspace.read_text(path)
+        except Exception:  # noqa: BLE001 - a file the workspace refuses gets no hint
+            return ""
+        asked = line_to_insert(self.s.task.goal, text)
+        if asked is None or norm_path(path) != norm_path(asked[0]):
+            return ""
+        args = {"path": path, "content": asked[3]}
+        return (f"Hint: to add {asked[1]!r} as line {asked[2]} and keep the other lines as they are, "
+                f"{call_to_copy('write_file', args)}.")
 
     def _remove_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``edit_file`` call to copy, after a read_file of the file whose line of
@@ -1617,7 +1636,8 @@ class CallRunner:
                 msg = (f"Not run: the task asks to add, and this {call.name} would remove {removed!r} from the file; "
                        f"add without changing what is there: {tool_name}")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
-            dropped = self._add_drops_lines(call) or self._change_drops_lines(call)
+            dropped = (self._add_drops_lines(call) or self._change_drops_lines(call)) \
+                if not self._harness_offered(call) else ""
             if dropped:  # a held-out task (OB) at 0959310: reminders.txt written again with its lines numbered
                 return (yield from self.finish(call, ToolResult.fail(dropped), "denied"))
             viewed = self._read_view_written(call)
@@ -2072,6 +2092,14 @@ class CallRunner:
         return (f"Not run: {tool} is a tool, not a file{where}. If it answers the task, give your final answer now"
                 + (f"; {found}" if found else "; otherwise take the next step the task needs") + ".")
 
+    def _harness_offered(self, call: CallRecord) -> bool:
+        """Whether the harness spelled out ``call`` to copy in this task (each argument it
+        gave the same): in a call's result or in a note of its own (a finish doubt)."""
+        texts = [c.result or "" for c in self.s.calls] + [m.content or "" for m in self.s.messages[1:]
+                                                            if m.role == "user"]
+        return any(name == call.name and all(call.arguments.get(k) == v for k, v in args.items())
+                   for text in texts if "call " in text for name, args in calls_to_copy_in(text))
+
     def _wipes_a_file_to_change(self, call: CallRecord) -> str:
         """The refusal of a ``write_file`` over an existing text file the goal names, in a
         task that changes or adds to it (not one that writes, rewrites or summarises it),
@@ -2091,6 +2119,8 @@ class CallRunner:
             return ""
         if column_to_add(goal) and path.lower().endswith((".csv", ".tsv")):
             return ""  # a column added changes every line (the finish checks the column: SH at 5910adb)
+        if self._harness_offered(call):  # the harness's own write, worked out from the text first read (XC at
+            return ""  # 0958b96: the line put at its place refused, as the file held a wrong line then)
         target = Path(self.s.task.workspace) / norm_path(path)
         try:
             if not target.is_file() or target.stat().st_size > 200_000:

@@ -605,7 +605,8 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
     if missed:
         out.append(missed)
     undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev) \
-        or _item_not_added(ev) or _lines_not_removed(ev) or _lines_not_rewritten(ev) or _claims_file_holds(answer, ev) \
+        or _item_not_added(ev) or _line_not_inserted(ev) or _lines_not_removed(ev) or _lines_not_rewritten(ev) \
+        or _claims_file_holds(answer, ev) \
         or _open_items_missed(answer, ev)
     if undone:
         out.append(undone)
@@ -992,6 +993,63 @@ def item_to_add(goal: str, workspace: str | Path) -> tuple[str, str, str, str] |
         n = int(re.match(r"\s*(\d+)", lead).group(1)) + 1
         lead = re.sub(r"\d+", str(n), lead, count=1)
     return rel, item, last, f"{lead}{item}"
+
+
+#: a line added at a place the goal gives: "Add Call the bank as the second line of todo.txt", "Put 'Agenda' at the
+#: top of notes.md", "Insert Buy stamps as line 3 in todo.txt"
+_LINE_AT = re.compile(r"\b(?:add|put|insert|write)\s+['\"\u201c]?(?P<item>[^'\"\u201d\n]{2,80}?)['\"\u201d]?\s+"
+                      r"(?:as\s+(?:the\s+)?(?P<ord>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+                      r"last|top|new\s+first|\d{1,3}(?:st|nd|rd|th))\s+line|as\s+line\s+(?P<num>\d{1,3})|"
+                      r"(?:at|to)\s+the\s+(?P<top>top|start|beginning|very\s+top))\s+(?:of|in)\s+(?:my\s+|the\s+)?"
+                      r"(?P<file>[\w./-]+\.(?:md|txt))\b", re.IGNORECASE)
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+
+
+def line_to_insert(goal: str, text: str) -> tuple[str, str, int, str] | None:
+    """``(file, item, line number from 1, the text with the item there)`` when ``goal``
+    adds a line at a place it gives in a text file ("as the second line of todo.txt",
+    "at the top of notes.md", "as line 3 in") and ``text`` is that file's; None
+    otherwise, when the place is past the end, and when the line is there already. XC
+    at 0958b96: "Add Call the bank as the second line of todo.txt." appended "Call the
+    bank as the second line of todo.txt", then changed line 2 to "Water the plants and
+    call the bank", and finished."""
+    m = _LINE_AT.search(goal)
+    if m is None:
+        return None
+    item = " ".join(m.group("item").split())
+    if re.match(r"(?:it|them|this|that|these|those|the|a|an|my|your|our|their|its|his|her)\b", item, re.IGNORECASE):
+        return None  # "put it at the top of ...": found, not the words
+    lines = text.splitlines()
+    word = (m.group("ord") or "").lower().split()[-1] if m.group("ord") else ""
+    if m.group("top") or word in ("top", "first"):
+        at = 0
+    elif word == "last":
+        at = len(lines)
+    elif word in _ORDINALS:
+        at = _ORDINALS.index(word)
+    else:
+        at = int(re.match(r"\d+", word or m.group("num")).group(0)) - 1
+    if at < 0 or at > len(lines) or (at < len(lines) and lines[at].strip() == item):
+        return None
+    return m.group("file"), item, at + 1, "\n".join([*lines[:at], item, *lines[at:]]) + "\n"
+
+
+def _line_not_inserted(ev: Evidence) -> str:
+    """A doubt when the goal adds a line at a place in a text file this task changed
+    (:func:`line_to_insert`, on the text the task first read) and the file is not that
+    text with the line there ("" otherwise), with the write that makes it so."""
+    m = _LINE_AT.search(ev.goal)
+    rel = m.group("file") if m else ""
+    if not rel or norm_path(rel) not in {norm_path(p) for p in ev.touched}:
+        return ""
+    before = original_text(rel, ev.calls)
+    asked = line_to_insert(ev.goal, before) if before is not None else None
+    now = _text_now(ev, rel) if asked is not None else None
+    if asked is None or now is None or now.rstrip("\n") == asked[3].rstrip("\n"):
+        return ""
+    _, item, at, want = asked
+    return (f"the task adds {item!r} as line {at} of {rel} and keeps the other lines as they were, and {rel} does not "
+            f"hold that now; {call_to_copy('write_file', {'path': rel, 'content': want})}")
 
 
 #: "Remove the row for Cy from staff.csv", "Delete the line with the wifi password from notes.txt"
