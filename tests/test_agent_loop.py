@@ -840,6 +840,9 @@ def test_a_line_added_at_a_place_gets_the_file_with_it_there_and_a_wrong_file_is
     assert line_to_insert("Put it at the top of todo.txt.", text) is None
     assert line_to_insert("Add Pay rent as the fifth line of todo.txt.", text) is None
     assert line_to_insert("Add Buy milk as the first line of todo.txt.", text) is None
+    # WH at bad9c2a: "Add a header row name,email to the top of contacts.csv." was handed off
+    assert line_to_insert("Add a header row name,email to the top of contacts.csv.", "Ina,ina@x.org\n") == (
+        "contacts.csv", "name,email", 1, "name,email\nIna,ina@x.org\n")
 
 
 def test_removing_every_line_holding_a_word_gets_the_file_without_them_and_a_wrong_file_is_doubted(tmp_path):

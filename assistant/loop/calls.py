@@ -226,7 +226,8 @@ class CallRunner:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
-        hint = self._next_split_hint(call, result) or self._sheet_totals_hint(call, result) \
+        hint = self._insert_line_hint(call, result) or self._next_split_hint(call, result) \
+            or self._sheet_totals_hint(call, result) \
             or self._column_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
             or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) \
             or self._files_list_hint(call, result) or self._rewrite_hint(call, result) \
@@ -238,7 +239,7 @@ class CallRunner:
             or self._insert_hint(call, result) or self._convert_hint(call, result) or self._row_hint(call, result) \
             or self._total_row_hint(call, result) or self._csv_row_hint(call, result) \
             or self._headings_hint(call, result) or self._sections_hint(call, result) or self._item_hint(call, result) \
-            or self._remove_hint(call, result) or self._insert_line_hint(call, result) \
+            or self._remove_hint(call, result) \
             or _sheet_hint(call, result)
         # the harness's words: after the fence, never inside it; once (a read shown again holds its note: RJ)
         text = f"{text}\n{hint}" if hint and hint not in text else text

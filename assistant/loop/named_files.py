@@ -997,11 +997,12 @@ def item_to_add(goal: str, workspace: str | Path) -> tuple[str, str, str, str] |
 
 #: a line added at a place the goal gives: "Add Call the bank as the second line of todo.txt", "Put 'Agenda' at the
 #: top of notes.md", "Insert Buy stamps as line 3 in todo.txt"
-_LINE_AT = re.compile(r"\b(?:add|put|insert|write)\s+['\"\u201c]?(?P<item>[^'\"\u201d\n]{2,80}?)['\"\u201d]?\s+"
+_LINE_AT = re.compile(r"\b(?:add|put|insert|write)\s+(?:(?:a|the|one)\s+(?:new\s+)?(?:header\s+)?(?:row|line)\s+"
+                      r"(?:saying\s+|reading\s+)?)?['\"\u201c]?(?P<item>[^'\"\u201d\n]{2,80}?)['\"\u201d]?\s+"
                       r"(?:as\s+(?:the\s+)?(?P<ord>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
                       r"last|top|new\s+first|\d{1,3}(?:st|nd|rd|th))\s+line|as\s+line\s+(?P<num>\d{1,3})|"
                       r"(?:at|to)\s+the\s+(?P<top>top|start|beginning|very\s+top))\s+(?:of|in)\s+(?:my\s+|the\s+)?"
-                      r"(?P<file>[\w./-]+\.(?:md|txt))\b", re.IGNORECASE)
+                      r"(?P<file>[\w./-]+\.(?:md|txt|csv))\b", re.IGNORECASE)
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
