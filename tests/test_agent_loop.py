@@ -845,6 +845,35 @@ def test_a_line_added_at_a_place_gets_the_file_with_it_there_and_a_wrong_file_is
         "contacts.csv", "name,email", 1, "name,email\nIna,ina@x.org\n")
 
 
+def test_the_lines_holding_a_word_get_the_write_to_copy_and_a_wrong_output_is_doubted(tmp_path):
+    """WM at bad9c2a: "Find the lines in app.log that mention timeout and save them to timeouts.txt." wrote grep's
+    lines, each with "app.log:3: " in front, and was handed off."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    log = ("09:00 start\n09:05 request /a ok\n09:07 request /b timeout after 30s\n09:10 request /c ok\n"
+           "09:12 db timeout, retrying\n09:15 stop\n")
+    want = "09:07 request /b timeout after 30s\n09:12 db timeout, retrying\n"
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("write_file", path="timeouts.txt", content="app.log:3: 09:07 request /b timeout after 30s\n"
+             "app.log:5: 09:12 db timeout, retrying"),
+        "Saved the timeout lines to timeouts.txt.",
+        call("write_file", path="timeouts.txt", content=want), "Saved the two timeout lines to timeouts.txt."],
+        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=True)
+    (ws / "app.log").write_text(log)
+    events = list(agent.run("Find the lines in app.log that mention timeout and save them to timeouts.txt.",
+                            workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    assert calls[0].result.endswith("Hint: the 2 lines of app.log that hold 'timeout', to write to timeouts.txt: call "
+                                    'write_file with {"path": "timeouts.txt", "content": "09:07 request /b timeout '
+                                    'after 30s\\n09:12 db timeout, retrying\\n"}.'), calls[0].result
+    doubted = [m.content for m in store.messages(events[-1].task_id) if "the task asks for the 2 lines of app.log" in
+               m.content]
+    assert doubted and "that hold 'timeout', as app.log has them, and timeouts.txt does not hold that" in doubted[0]
+    assert isinstance(events[-1], Finished) and (ws / "timeouts.txt").read_text() == want
+    store.close()
+
+
 def test_removing_every_line_holding_a_word_gets_the_file_without_them_and_a_wrong_file_is_doubted(tmp_path):
     """Batch W at bad9c2a (WF): "Delete every line containing DRAFT from report.txt." took the word out of its two
     lines, rewrote the other lines (their full stops dropped) and finished."""

@@ -43,8 +43,8 @@ from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
 from .named_files import _EVERYWHERE as _ALL_SAID, change_everywhere, change_places, checkbox_to_tick, grep_call, \
-    item_to_add, line_to_insert, lines_to_remove, open_items, pointed_paragraph, read_view, text_change, text_count, \
-    unread_inputs, rewritten_lines, rewrite_asked, replace_every, original_text
+    item_to_add, line_to_insert, lines_to_keep, lines_to_remove, open_items, pointed_paragraph, read_view, \
+    text_change, text_count, unread_inputs, rewritten_lines, rewrite_asked, replace_every, original_text
 from .policy import decide
 from .preread import PREREAD_STEP
 from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far, next_call_to_copy
@@ -226,7 +226,8 @@ class CallRunner:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
-        hint = self._insert_line_hint(call, result) or self._next_split_hint(call, result) \
+        hint = self._insert_line_hint(call, result) or self._kept_lines_hint(call, result) \
+            or self._next_split_hint(call, result) \
             or self._sheet_totals_hint(call, result) \
             or self._column_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
             or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) \
@@ -686,6 +687,21 @@ class CallRunner:
         args = {"path": path, "content": asked[3]}
         return (f"Hint: to add {asked[1]!r} as line {asked[2]} and keep the other lines as they are, "
                 f"{call_to_copy('write_file', args)}.")
+
+    def _kept_lines_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``write_file`` call to copy, after a read_file of the file whose lines that
+        hold a word the goal asks for in a text file (:func:`named_files.lines_to_keep`),
+        until that file is written ("" otherwise). WM at bad9c2a wrote grep's lines,
+        each with its "app.log:3:" in front."""
+        asked = lines_to_keep(self.s.task.goal, self.s.task.workspace) \
+            if not result.error and call.name == "read_file" and self.registry.get("write_file") is not None else None
+        if asked is None or norm_path(str(call.arguments.get("path", ""))) != norm_path(asked[0]) \
+                or self.ctx.workspace.exists(asked[2]):
+            return ""
+        source, what, out, held = asked
+        args = {"path": out, "content": "\n".join(held) + "\n"}
+        return (f"Hint: the {len(held)} line{'s' if len(held) > 1 else ''} of {source} that hold {what!r}, to write "
+                f"to {out}: {call_to_copy('write_file', args)}.")
 
     def _remove_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``edit_file`` call to copy, after a read_file of the file whose line of

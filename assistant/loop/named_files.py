@@ -606,7 +606,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(missed)
     undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev) \
         or _item_not_added(ev) or _line_not_inserted(ev) or _lines_not_removed(ev) or _lines_not_rewritten(ev) \
-        or _claims_file_holds(answer, ev) \
+        or _kept_lines_wrong(ev) or _claims_file_holds(answer, ev) \
         or _open_items_missed(answer, ev)
     if undone:
         out.append(undone)
@@ -1051,6 +1051,60 @@ def _line_not_inserted(ev: Evidence) -> str:
     _, item, at, want = asked
     return (f"the task adds {item!r} as line {at} of {rel} and keeps the other lines as they were, and {rel} does not "
             f"hold that now; {call_to_copy('write_file', {'path': rel, 'content': want})}")
+
+
+#: lines of a file picked by a word they hold: "the lines in app.log that mention timeout", "every line containing
+#: ERROR", "the lines with the word urgent"
+_LINES_HOLDING = re.compile(r"\blines?\b(?:[^.;?!]|\.(?=\w)){0,40}?\b(?:that|which)?\s*"
+                            r"(?:mention(?:s|ing)?|contain(?:s|ing)?|hold(?:s|ing)?|includ(?:e|es|ing)|"
+                            r"with(?:\s+the\s+word)?|hav(?:e|ing)\s+the\s+word)\s+"
+                            r"(?:the\s+word\s+)?(?:['\"\u201c](?P<quoted>[^'\"\u201d\n]{1,40})['\"\u201d]|"
+                            r"(?P<word>[\w@#-]+))", re.IGNORECASE)
+
+
+def lines_to_keep(goal: str, workspace: str | Path) -> tuple[str, str, str, list[str]] | None:
+    """``(file, word, output, the file's lines holding the word)`` when ``goal`` asks
+    for the lines of the one text file it names that hold a word, written into one
+    text file it asks for ("Find the lines in app.log that mention timeout and save
+    them to timeouts.txt"); None otherwise, and when no line or every line holds it.
+    WM at bad9c2a wrote grep's "app.log:3: ..." lines and was handed off."""
+    m = _LINES_HOLDING.search(goal)
+    outputs, inputs = goal_files(goal)
+    texts = [o for o in outputs if o.lower().endswith((".txt", ".md"))]
+    if m is None or len(inputs) != 1 or len(texts) != 1 or inputs[0].lower().endswith(_NOT_LINES):
+        return None
+    what = m.group("quoted") or m.group("word")
+    if what.lower() in ("the", "a", "an", "it", "them", "this", "that"):
+        return None
+    try:
+        text = (Path(workspace) / inputs[0]).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    pattern = re.compile(rf"(?<!\w){re.escape(what)}(?!\w)", re.IGNORECASE)
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    held = [ln for ln in lines if pattern.search(ln)]
+    if not held or len(held) == len(lines):
+        return None
+    return inputs[0], what, texts[0], held
+
+
+_NOT_LINES = (".docx", ".xlsx", ".pdf", ".csv", ".tsv")
+
+
+def _kept_lines_wrong(ev: Evidence) -> str:
+    """A doubt when the goal asks for the lines of a file that hold a word written into
+    a text file (:func:`lines_to_keep`), this task wrote it, and it is not those lines
+    ("" otherwise), with the write that makes it so."""
+    asked = lines_to_keep(ev.goal, ev.workspace)
+    if asked is None or norm_path(asked[2]) not in {norm_path(p) for p in ev.written}:
+        return ""
+    source, what, out, held = asked
+    now = _text_now(ev, out)
+    if now is None or [ln.strip() for ln in now.splitlines() if ln.strip()] == [ln.strip() for ln in held]:
+        return ""
+    args = {"path": out, "content": "\n".join(held) + "\n"}
+    return (f"the task asks for the {len(held)} line{'s' if len(held) > 1 else ''} of {source} that hold {what!r}, "
+            f"as {source} has them, and {out} does not hold that; {call_to_copy('write_file', args)}")
 
 
 #: "Remove the row for Cy from staff.csv", "Delete the line with the wifi password from notes.txt"
