@@ -286,3 +286,28 @@ def test_an_output_of_the_reads_header_and_numbers_is_doubted(tmp_path):
     assert written_without_source_words(_reversed(tmp_path, "call grandma\nbook dentist\npay the electricity bill\n"
                                                             "water the plants\n")) == ""
     assert written_without_source_words(_reversed(tmp_path, "- call grandma\n2. book dentist\n")) == ""
+
+
+def test_a_rows_number_other_than_the_querys_is_doubted(tmp_path):
+    """XD at 0958b96: the averages per customer queried (Mona 80, Lars 25, Kira 16) and offered to copy, then
+    "20.00 for Mona, 35.50 for Lars, and 16.00 for Kira" answered from the table's rows; the task finished."""
+    from assistant.loop.grounding import pairs_against_query
+
+    orders = "order_id,customer,amount\n1,Kira,20.00\n2,Lars,35.50\n3,Kira,12.00\n4,Mona,80.00\n5,Lars,14.50\n"
+    goal = "What is the average order amount per customer in orders.csv?"
+    query = _call("table_query", "<<UNTRUSTED ab source=table_query>>\n3 rows:\ncustomer | avg(amount)\n"
+                  "---------+----\nMona | 80.0\nLars | 25.0\nKira | 16.0\n<<END_UNTRUSTED ab>>",
+                  sql="SELECT customer, AVG(amount) FROM orders GROUP BY customer ORDER BY 2 DESC")
+    ev = _ev(tmp_path, goal, [query], name="orders.csv", text=orders)
+    wrong = "The average order amount per customer is 20.00 for Mona, 35.50 for Lars, and 16.00 for Kira."
+    got = pairs_against_query(wrong, ev)
+    assert got.startswith("the answer gives 20.00 for Mona, and the table_query at step 1 returned 80.0 for it; "
+                          "answer with what the query returned, e.g. the answer to copy: "
+                          '"Mona 80.0; Lars 25.0; Kira 16.0."'), got
+    assert got in finish_problems(wrong, ev)
+    # the query's numbers, in either order, and rounded as written
+    assert pairs_against_query("Mona: 80.00, Lars: 25, and Kira 16.", ev) == ""
+    assert pairs_against_query("Kira averages 16 and Lars 25.0; Mona 80.", ev) == ""
+    # a clause with two numbers, or with a date, pairs nothing
+    assert pairs_against_query("Mona ordered 1 time for 80 euros.", ev) == ""
+    assert pairs_against_query("Mona 20 on 2026-11-02.", ev) == ""

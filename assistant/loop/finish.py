@@ -39,8 +39,8 @@ from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _
     _NOT_CHANGED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, Evidence, _numbers, _ran, _results, \
     asks_only_a_question, goal_files, misgrouped_numbers, number_problems, result_gist, ungrounded_words
 from .free_busy import availability_wrong
-from .grounding import (id_aggregated, rows_not_queried, written_id_aggregated, written_rows_not_queried,
-                        written_without_source_words)
+from .grounding import (id_aggregated, pairs_against_query, rows_not_queried, written_id_aggregated,
+                        written_rows_not_queried, written_without_source_words)
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
     _one_part_of_union, _one_sheet_of_many, average_not_queried, column_total_not_queried, bounded_count_wrong, \
     bounded_total_wrong, \
@@ -1097,7 +1097,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         or bounded_total_wrong(answer, ev) or value_counts_wrong(answer, ev) or range_wrong(answer, ev) \
         or nth_ranked_wrong(answer, ev) or compared_columns_wrong(answer, ev) \
         or bounded_count_wrong(answer, ev) or difference_wrong(answer, ev) or comparison_wrong(answer, ev) \
-        or rows_not_queried(answer, ev) or id_aggregated(answer, ev)  # the general forms: rows no query returned
+        or rows_not_queried(answer, ev) or id_aggregated(answer, ev) or pairs_against_query(answer, ev)  # the
+    # general forms: rows no query returned, a sum of ids, a row's number other than the query's
     if sheets:  # xlsx_two_sheet_total at 462ec82: sheet Q1's Travel sum for "across both quarters"
         out.append(sheets)
     copied = text_copy_wrong(ev) if changed else ""

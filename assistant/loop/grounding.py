@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .evidence import _COMMON, _FENCED, Evidence, _source_numbers, goal_files, norm_path
+from .answer_form import _query_answer, _result_rows
 from .figures import _file_tables, _question_table
 from .numbers import normalise_number
 
@@ -315,3 +316,69 @@ def written_id_aggregated(ev: Evidence) -> str:
             return (f"{out} holds {wrong[1]}, from a query that takes {wrong[0]}, and that column is each row's id, "
                     f"not an amount; {_COUNT_INSTEAD}, then write {out} again with what it returns")
     return ""
+
+
+#: a number as an answer writes it: "80", "35.50", "1,234.5"
+_SAID_NUMBER = re.compile(r"(?<![\w.,-])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w-]|[.,]\d)")
+#: a date or a time in a clause: its numbers are no values of a row
+_DATE_OR_TIME = re.compile(r"\d{4}-\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{1,2}:\d{2}")
+#: where an answer's clauses part: "20.00 for Mona, 35.50 for Lars, and 16.00 for Kira"
+_CLAUSE_END = re.compile(r"[;\n]|,\s+(?:and\s+)?|\s+and\s+|\.\s+")
+
+
+def _as_decimal(text: str) -> decimal.Decimal | None:
+    try:
+        return decimal.Decimal(text.replace(",", ""))
+    except decimal.InvalidOperation:
+        return None
+
+
+def _rounds_to(said: decimal.Decimal, value: decimal.Decimal) -> bool:
+    """Whether ``said`` is ``value`` as written to its own decimal places (16.67 for 16.666...)."""
+    places = max(0, -said.as_tuple().exponent)
+    return abs(said - value) <= decimal.Decimal(5) / (10 ** (places + 1)) + decimal.Decimal("1e-9")
+
+
+def pairs_against_query(answer: str, ev: Evidence) -> str:
+    """The doubt when a clause of the answer pairs a row's name that a ``table_query``
+    of this task returned ("Mona") with one number, and no query gave that row that
+    number ("" otherwise; a number written rounded counts as the same). XD at 0958b96:
+    "What is the average order amount per customer in orders.csv?" queried the averages
+    (Mona 80, Lars 25, Kira 16), was offered them to copy, and answered "20.00 for Mona,
+    35.50 for Lars, and 16.00 for Kira" from the table's rows; the task finished."""
+    if _GAVE_UP.search(answer):
+        return ""
+    values: dict[str, list[decimal.Decimal]] = {}
+    shown: dict[str, tuple[int, str]] = {}
+    for c in ev.calls:
+        if c.name != "table_query" or c.status != "done" or c.error or not c.result:
+            continue
+        rows = _result_rows(c.result)
+        for row in rows if len(rows) <= 50 else []:
+            names = [x for x in row if re.search(r"[^\W\d_]{2}", x) and _as_decimal(x) is None]
+            numbers = [n for x in row if (n := _as_decimal(x)) is not None]
+            if len(names) == 1 and numbers:
+                values.setdefault(names[0].lower(), []).extend(numbers)
+                shown.setdefault(names[0].lower(), (c.step, next(x for x in row if _as_decimal(x) is not None)))
+    if not values:
+        return ""
+    for clause in _CLAUSE_END.split(answer):
+        if _DATE_OR_TIME.search(clause):
+            continue
+        keys = [k for k in values if _word_in(k, clause)]
+        said = _SAID_NUMBER.findall(clause)
+        if len(keys) != 1 or len(said) != 1:
+            continue
+        number = _as_decimal(said[0])
+        if number is not None and not any(_rounds_to(number, v) for v in values[keys[0]]):
+            step, value = shown[keys[0]]
+            copy = _query_answer(ev)
+            return (f"the answer gives {said[0]} for {_shown_name(clause, keys[0])}, and the table_query at step "
+                    f"{step} returned {value} for it; answer with what the query returned{copy}")
+    return ""
+
+
+def _shown_name(clause: str, key: str) -> str:
+    """``key`` as ``clause`` writes it (its letter case)."""
+    m = re.search(rf"(?<![\w@.-]){re.escape(key)}(?![\w@-])", clause, re.IGNORECASE)
+    return m.group(0) if m else key
