@@ -362,6 +362,7 @@ def pairs_against_query(answer: str, ev: Evidence) -> str:
                 shown.setdefault(names[0].lower(), (c.step, next(x for x in row if _as_decimal(x) is not None)))
     if not values:
         return ""
+    harness = _source_numbers(ev.harness_texts)  # a number the harness worked out is its own to stand by
     for clause in _CLAUSE_END.split(answer):
         if _DATE_OR_TIME.search(clause):
             continue
@@ -370,7 +371,8 @@ def pairs_against_query(answer: str, ev: Evidence) -> str:
         if len(keys) != 1 or len(said) != 1:
             continue
         number = _as_decimal(said[0])
-        if number is not None and not any(_rounds_to(number, v) for v in values[keys[0]]):
+        if number is not None and not any(_rounds_to(number, v) for v in values[keys[0]]) \
+                and normalise_number(said[0]) not in harness:
             step, value = shown[keys[0]]
             copy = _query_answer(ev)
             return (f"the answer gives {said[0]} for {_shown_name(clause, keys[0])}, and the table_query at step "
