@@ -298,7 +298,7 @@ def test_a_rows_number_other_than_the_querys_is_doubted(tmp_path):
     query = _call("table_query", "<<UNTRUSTED ab source=table_query>>\n3 rows:\ncustomer | avg(amount)\n"
                   "---------+----\nMona | 80.0\nLars | 25.0\nKira | 16.0\n<<END_UNTRUSTED ab>>",
                   sql="SELECT customer, AVG(amount) FROM orders GROUP BY customer ORDER BY 2 DESC")
-    ev = _ev(tmp_path, goal, [query], name="orders.csv", text=orders)
+    ev = _ev(tmp_path, goal, [_read("orders.csv", orders), query], name="orders.csv", text=orders)
     wrong = "The average order amount per customer is 20.00 for Mona, 35.50 for Lars, and 16.00 for Kira."
     got = pairs_against_query(wrong, ev)
     assert got.startswith("the answer gives 20.00 for Mona, and the table_query at step 1 returned 80.0 for it; "
@@ -311,3 +311,6 @@ def test_a_rows_number_other_than_the_querys_is_doubted(tmp_path):
     # a clause with two numbers, or with a date, pairs nothing
     assert pairs_against_query("Mona ordered 1 time for 80 euros.", ev) == ""
     assert pairs_against_query("Mona 20 on 2026-11-02.", ev) == ""
+    # a number no tool showed is another check's; a name in brackets is no pair of the number before them
+    assert pairs_against_query("Mona 75.", ev) == ""
+    assert pairs_against_query("Mona, with 80 (Lars 25).", ev) == ""

@@ -323,7 +323,7 @@ _SAID_NUMBER = re.compile(r"(?<![\w.,-])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![
 #: a date or a time in a clause: its numbers are no values of a row
 _DATE_OR_TIME = re.compile(r"\d{4}-\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|\d{1,2}:\d{2}")
 #: where an answer's clauses part: "20.00 for Mona, 35.50 for Lars, and 16.00 for Kira"
-_CLAUSE_END = re.compile(r"[;\n]|,\s+(?:and\s+)?|\s+and\s+|\.\s+")
+_CLAUSE_END = re.compile(r"[;\n()]|,\s+(?:and\s+)?|\s+and\s+|\.\s+")
 
 
 def _as_decimal(text: str) -> decimal.Decimal | None:
@@ -363,6 +363,8 @@ def pairs_against_query(answer: str, ev: Evidence) -> str:
     if not values:
         return ""
     harness = _source_numbers(ev.harness_texts)  # a number the harness worked out is its own to stand by
+    # a number no tool gave at all is another check's (numbers from nowhere): this one is for a row's number misread
+    shown_anywhere = _source_numbers([c.result for c in ev.calls if c.result and c.status == "done"])
     for clause in _CLAUSE_END.split(answer):
         if _DATE_OR_TIME.search(clause):
             continue
@@ -372,7 +374,7 @@ def pairs_against_query(answer: str, ev: Evidence) -> str:
             continue
         number = _as_decimal(said[0])
         if number is not None and not any(_rounds_to(number, v) for v in values[keys[0]]) \
-                and normalise_number(said[0]) not in harness:
+                and normalise_number(said[0]) not in harness and normalise_number(said[0]) in shown_anywhere:
             step, value = shown[keys[0]]
             copy = _query_answer(ev)
             return (f"the answer gives {said[0]} for {_shown_name(clause, keys[0])}, and the table_query at step "
