@@ -874,6 +874,37 @@ def test_the_lines_holding_a_word_get_the_write_to_copy_and_a_wrong_output_is_do
     store.close()
 
 
+def test_a_column_taken_out_or_renamed_gets_the_file_to_copy_and_a_wrong_file_is_doubted(tmp_path):
+    """XJ at 0958b96: "Remove the phone column from contacts.csv." took the word out of the header ("name,,city")
+    and kept every phone number."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    want = "name,city\nIna Berg,Berlin\nOle Hahn,Hamburg\n"
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("edit_file", path="contacts.csv", old_text="phone", new_text=""),
+        "Removed the phone column.",
+        call("write_file", path="contacts.csv", content=want), "contacts.csv has no phone column now."],
+        [*FILE_TOOLS, *TABLE_TOOLS, ASK_HUMAN], approve="all", preread=True)
+    (ws / "contacts.csv").write_text("name,phone,city\nIna Berg,0170 1111,Berlin\nOle Hahn,0171 2222,Hamburg\n")
+    events = list(agent.run("Remove the phone column from contacts.csv.", workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    assert calls[0].result.endswith("Hint: contacts.csv without its phone column, every other cell as it is: call "
+                                    'write_file with {"path": "contacts.csv", "content": "name,city\\nIna Berg,'
+                                    'Berlin\\nOle Hahn,Hamburg\\n"}.'), calls[0].result
+    doubted = [m.content for m in store.messages(events[-1].task_id) if "the task asks for contacts.csv without its "
+               "phone column, every other cell as it was, and contacts.csv does not hold that now" in m.content]
+    assert doubted
+    assert isinstance(events[-1], Finished) and (ws / "contacts.csv").read_text() == want
+    store.close()
+    from assistant.loop.named_files import column_edit
+
+    assert column_edit("Rename the column Cost to Price in items.csv.", "Item,Cost\nPaper,4.50\n") == (
+        "items.csv", "with its column Cost named Price", "Item,Price\nPaper,4.50\n")
+    assert column_edit("Remove the email column from items.csv.", "Item,Cost\nPaper,4.50\n") is None
+
+
 def test_removing_every_line_holding_a_word_gets_the_file_without_them_and_a_wrong_file_is_doubted(tmp_path):
     """Batch W at bad9c2a (WF): "Delete every line containing DRAFT from report.txt." took the word out of its two
     lines, rewrote the other lines (their full stops dropped) and finished."""

@@ -43,8 +43,8 @@ from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
 from .named_files import _EVERYWHERE as _ALL_SAID, change_everywhere, change_places, checkbox_to_tick, grep_call, \
-    item_to_add, line_to_insert, lines_to_keep, lines_to_remove, open_items, pointed_paragraph, read_view, \
-    text_change, text_count, unread_inputs, rewritten_lines, rewrite_asked, replace_every, original_text
+    column_edit, item_to_add, line_to_insert, lines_to_keep, lines_to_remove, open_items, pointed_paragraph, \
+    read_view, text_change, text_count, unread_inputs, rewritten_lines, rewrite_asked, replace_every, original_text
 from .policy import decide
 from .preread import PREREAD_STEP
 from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far, next_call_to_copy
@@ -227,6 +227,7 @@ class CallRunner:
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
         hint = self._insert_line_hint(call, result) or self._kept_lines_hint(call, result) \
+            or self._column_edit_hint(call, result) \
             or self._next_split_hint(call, result) \
             or self._sheet_totals_hint(call, result) \
             or self._column_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
@@ -702,6 +703,23 @@ class CallRunner:
         args = {"path": out, "content": "\n".join(held) + "\n"}
         return (f"Hint: the {len(held)} line{'s' if len(held) > 1 else ''} of {source} that hold {what!r}, to write "
                 f"to {out}: {call_to_copy('write_file', args)}.")
+
+    def _column_edit_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``write_file`` call to copy, after a read_file of the CSV file the goal
+        takes a column out of or renames one in (:func:`named_files.column_edit`) ("" otherwise).
+        XJ at 0958b96 took the word "phone" out of the header and kept the numbers."""
+        path = str(call.arguments.get("path", ""))
+        if result.error or call.name != "read_file" or self.registry.get("write_file") is None:
+            return ""
+        try:
+            text = self.ctx.workspace.read_text(path)
+        except Exception:  # noqa: BLE001 - a file the workspace refuses gets no hint
+            return ""
+        asked = column_edit(self.s.task.goal, text)
+        if asked is None or norm_path(path) != norm_path(asked[0]) or asked[2].strip() == text.strip():
+            return ""
+        return (f"Hint: {path} {asked[1]}, every other cell as it is: "
+                f"{call_to_copy('write_file', {'path': path, 'content': asked[2]})}.")
 
     def _remove_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``edit_file`` call to copy, after a read_file of the file whose line of

@@ -606,7 +606,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(missed)
     undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev) \
         or _item_not_added(ev) or _line_not_inserted(ev) or _lines_not_removed(ev) or _lines_not_rewritten(ev) \
-        or _kept_lines_wrong(ev) or _claims_file_holds(answer, ev) \
+        or _kept_lines_wrong(ev) or _column_not_edited(ev) or _claims_file_holds(answer, ev) \
         or _open_items_missed(answer, ev)
     if undone:
         out.append(undone)
@@ -1105,6 +1105,71 @@ def _kept_lines_wrong(ev: Evidence) -> str:
     args = {"path": out, "content": "\n".join(held) + "\n"}
     return (f"the task asks for the {len(held)} line{'s' if len(held) > 1 else ''} of {source} that hold {what!r}, "
             f"as {source} has them, and {out} does not hold that; {call_to_copy('write_file', args)}")
+
+
+#: a column of a CSV file taken out or renamed: "Remove the phone column from contacts.csv", "Delete the column
+#: phone in contacts.csv", "Rename the column Cost to Price in items.csv"
+_COLUMN_DROP = re.compile(r"\b(?:remove|delete|drop|take\s+out)\s+(?:the\s+)?"
+                          r"(?:(?:['\"\u201c](?P<q1>[^'\"\u201d\n]{1,40})['\"\u201d]|(?P<w1>[\w-]+))\s+column|"
+                          r"column\s+(?:['\"\u201c](?P<q2>[^'\"\u201d\n]{1,40})"
+                          r"['\"\u201d]|(?P<w2>[\w-]+)))\s+(?:from|in|of)\s+(?:the\s+)?(?:file\s+)?"
+                          r"(?P<file>[\w./-]+\.(?:csv|tsv))\b", re.IGNORECASE)
+_COLUMN_RENAME = re.compile(r"\brename\s+(?:the\s+)?(?:column\s+(?:header\s+)?)?['\"\u201c]?(?P<old>[\w -]{1,40}?)"
+                            r"['\"\u201d]?(?:\s+column)?\s+to\s+['\"\u201c]?(?P<new>[\w -]{1,40}?)['\"\u201d]?"
+                            r"\s+(?:in|of)\s+(?:the\s+)?(?P<file>[\w./-]+\.(?:csv|tsv))\b", re.IGNORECASE)
+
+
+def column_edit(goal: str, text: str) -> tuple[str, str, str] | None:
+    """``(file, what is done, the new text)`` when ``goal`` takes a column out of a CSV
+    file ("Remove the phone column from contacts.csv": every row without that cell) or
+    renames one ("Rename the column Cost to Price in items.csv": the header cell) and
+    ``text`` is that file's, whose header has the column (case aside); None otherwise.
+    XJ at 0958b96: "Remove the phone column from contacts.csv." took the word out of
+    the header ("name,,city") and kept every phone number."""
+    import csv
+    import io
+
+    drop, rename = _COLUMN_DROP.search(goal), _COLUMN_RENAME.search(goal)
+    m = drop or rename
+    if m is None or not text.strip():
+        return None
+    delimiter = "\t" if m.group("file").lower().endswith(".tsv") else ","
+    try:
+        rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    except csv.Error:
+        return None
+    if not rows or not rows[0]:
+        return None
+    header = [h.strip().lower() for h in rows[0]]
+    name = ((drop.group("q1") or drop.group("w1") or drop.group("q2") or drop.group("w2")) if drop
+            else rename.group("old")).strip()
+    if header.count(name.lower()) != 1:
+        return None
+    at = header.index(name.lower())
+    if drop:
+        out, how = [r[:at] + r[at + 1:] for r in rows], f"without its {rows[0][at]} column"
+    else:
+        out = [[rename.group("new").strip() if i == at else c for i, c in enumerate(rows[0])], *rows[1:]]
+        how = f"with its column {rows[0][at]} named {rename.group('new').strip()}"
+    buf = io.StringIO()
+    csv.writer(buf, delimiter=delimiter, lineterminator="\n").writerows(out)
+    return m.group("file"), how, buf.getvalue()
+
+
+def _column_not_edited(ev: Evidence) -> str:
+    """A doubt when the goal takes out or renames a column of a CSV file
+    (:func:`column_edit`, on the text this task first read) and the file is not that
+    now ("" otherwise), with the write that makes it so."""
+    m = _COLUMN_DROP.search(ev.goal) or _COLUMN_RENAME.search(ev.goal)
+    rel = m.group("file") if m else ""
+    before = original_text(rel, ev.calls) if rel else None
+    asked = column_edit(ev.goal, before + "\n") if before is not None else None
+    now = _text_now(ev, rel) if asked is not None else None
+    if asked is None or now is None or [ln.rstrip("\r") for ln in now.strip().splitlines()] == \
+            asked[2].strip().splitlines():
+        return ""
+    return (f"the task asks for {rel} {asked[1]}, every other cell as it was, and {rel} does not hold that now; "
+            f"{call_to_copy('write_file', {'path': rel, 'content': asked[2]})}")
 
 
 #: "Remove the row for Cy from staff.csv", "Delete the line with the wifi password from notes.txt"
