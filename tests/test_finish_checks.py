@@ -3540,7 +3540,7 @@ def test_a_canned_refusal_after_the_change_was_made_is_doubted(tmp_path):
     refusal = "I'm sorry, but I can't assist with that."
     problems = finish_problems(refusal, Evidence(goal, tmp_path, calls=[added], touched=["letter.docx"],
                                                  tool_names=TOOLS))
-    assert any(p.startswith("the answer refuses the task, but docx_insert at step 1 did it (inserted 1 paragraphs")
+    assert any(p.startswith("the answer refuses the task, but docx_insert at step 1 made a change (inserted 1 paragraphs")
                for p in problems), problems
     done = "I added the paragraph 'Approved by: Dana Lee' at the end of letter.docx."
     assert not any("refuses" in p for p in finish_problems(done, Evidence(

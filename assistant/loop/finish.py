@@ -969,8 +969,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         # docx_append_paragraph at 0417c73: the paragraph added, then "I'm sorry, but I can't assist with that."
         # finished the task: the user would read that nothing was done
         said = ((did.result or "").strip().splitlines() or [""])[0][:100]
-        out.append(f"the answer refuses the task, but {did.name} at step {did.step} did it ({said}); say in plain "
-                   "sentences what was done")
+        # (not "did it": XJ at 0958b96 was told so of an edit that emptied a header cell, and finished on a copy)
+        out.append(f"the answer refuses the task, but {did.name} at step {did.step} made a change ({said}); say in "
+                   "plain sentences what was done, and if the task is not done yet, do the rest")
     claim = None if changed or any("did not write" in p for p in out) else _claimed_change(answer, question)
     if claim:  # "I renamed them to holiday-0042.jpg" after every call had failed (Qwen 1.5B)
         out.append(f"the answer says something was {claim}, but no tool call of this task changed anything; do it "
