@@ -905,6 +905,24 @@ def test_a_column_taken_out_or_renamed_gets_the_file_to_copy_and_a_wrong_file_is
     assert column_edit("Remove the email column from items.csv.", "Item,Cost\nPaper,4.50\n") is None
 
 
+@pytest.mark.parametrize("goal", ["Rename the column Cost to Price in items.csv.", "Rename Cost to Price in items.csv."])
+def test_a_column_renamed_is_a_change_inside_the_file_not_a_file_to_rename(tmp_path, goal):
+    """XN at 0958b96: "Rename the column Cost to Price in items.csv." had every edit of items.csv refused as a change
+    to a file the task only renames, tried rename_many three times, and ran out of steps."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("edit_file", path="items.csv", old_text="Cost", new_text="Price"), "Renamed the column Cost to Price."],
+        [*FILE_TOOLS, *TABLE_TOOLS, ASK_HUMAN], approve="all", preread=True)
+    (ws / "items.csv").write_text("Item,Cost,Qty\nPaper,4.50,10\n")
+    events = list(agent.run(goal, workspace=ws))
+    assert isinstance(events[-1], Finished), events[-1]
+    assert (ws / "items.csv").read_text() == "Item,Price,Qty\nPaper,4.50,10\n"
+    store.close()
+
+
 def test_removing_every_line_holding_a_word_gets_the_file_without_them_and_a_wrong_file_is_doubted(tmp_path):
     """Batch W at bad9c2a (WF): "Delete every line containing DRAFT from report.txt." took the word out of its two
     lines, rewrote the other lines (their full stops dropped) and finished."""
