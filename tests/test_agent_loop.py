@@ -905,7 +905,8 @@ def test_a_column_taken_out_or_renamed_gets_the_file_to_copy_and_a_wrong_file_is
     assert column_edit("Remove the email column from items.csv.", "Item,Cost\nPaper,4.50\n") is None
 
 
-@pytest.mark.parametrize("goal", ["Rename the column Cost to Price in items.csv.", "Rename Cost to Price in items.csv."])
+@pytest.mark.parametrize("goal", ["Rename the column Cost to Price in items.csv.",
+                                  "Rename Cost to Price in items.csv."])
 def test_a_column_renamed_is_a_change_inside_the_file_not_a_file_to_rename(tmp_path, goal):
     """XN at 0958b96: "Rename the column Cost to Price in items.csv." had every edit of items.csv refused as a change
     to a file the task only renames, tried rename_many three times, and ran out of steps."""
