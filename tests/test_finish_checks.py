@@ -5259,3 +5259,21 @@ def test_rows_below_another_column_of_their_own_are_checked(tmp_path):
                                       NS(name="stock", sql_type="BIGINT", values=[40]),
                                       NS(name="reorder_level", sql_type="BIGINT", values=[50])])
     assert _example_query(table, goal) == "SELECT item, stock, reorder_level FROM stock WHERE stock < reorder_level"
+
+
+def test_a_repeat_answered_from_the_journal_is_not_the_change_to_tell(tmp_path):
+    """XC at 8c781c1: the line written at step 1, the same write sent again ("Not run again: ..."), then "the answer
+    says nothing was changed, but write_file at step 2 changed it" offered that note as the answer to copy; copied,
+    it was refused as the harness's words, and the right change ended in a hand-off."""
+    goal = "Add Call the bank as the second line of todo.txt."
+    wrote = CallRecord(id="s1c0", step=1, turn_seq=1, name="write_file", arguments={"path": "todo.txt"},
+                       status="done", risk="destructive", result="overwrote todo.txt: was 3 lines, now 4 lines (56 B).")
+    again = CallRecord(id="s2c0", step=2, turn_seq=2, name="write_file", arguments={"path": "todo.txt"},
+                       status="done", risk="destructive", data={"repeat_of": "s1c0"},
+                       result="Not run again: this exact write_file call already succeeded at step 1 (overwrote "
+                              "todo.txt: was 3 lines, now 4 lines (56 B).); running it again would do it twice.")
+    (tmp_path / "todo.txt").write_text("Buy milk\nCall the bank\nWater the plants\nSend the report\n")
+    problems = finish_problems("No changes were made.", Evidence(goal, tmp_path, calls=[wrote, again],
+                                                                 touched=["todo.txt"], tool_names=TOOLS))
+    told = next(p for p in problems if p.startswith("the answer says nothing was changed"))
+    assert "write_file at step 1 changed it" in told and "Not run again" not in told, told

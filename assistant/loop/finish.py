@@ -946,8 +946,10 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                    "in the answer")
     changed = bool(ev.touched) or any(c.status == "done" and not c.error and c.risk in ("write", "destructive")
                                       for c in ev.calls)
-    did = next((c for c in reversed(ev.calls) if c.status == "done" and not c.error
-                and c.risk in ("write", "destructive") and c.name not in _HARNESS_TOOLS), None)
+    # a repeat answered from the journal ("Not run again: ...") changed nothing: XC at 8c781c1 was offered that note
+    # as its answer to copy, copied it, and was handed off for repeating the harness's words
+    did = next((c for c in reversed(ev.calls) if c.status == "done" and not c.error and not (c.data or {}).get(
+        "repeat_of") and c.risk in ("write", "destructive") and c.name not in _HARNESS_TOOLS), None)
     if did is not None and _NONE_FIRST.match(answer) and _MUST_CHANGE.search(ev.goal):
         # a held-out task at a4237b0: the two empty files deleted, then "There are no empty files in the drafts
         # folder." (told by a refusal that none was left) finished it
