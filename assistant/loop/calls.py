@@ -673,17 +673,25 @@ class CallRunner:
         args = {"path": path, "old_text": last, "new_text": f"{last}\n{line}"}
         return f"Hint: to add {item!r} to the list, {call_to_copy('edit_file', args)}."
 
+    def _text_read(self, call: CallRecord, result: ToolResult, tool: str) -> str | None:
+        """The text of the file a read_file ``call`` read without error, when the
+        ``tool`` a hint offers is registered; None otherwise (another call, an error, no
+        such tool, or a file the workspace refuses)."""
+        if result.error or call.name != "read_file" or self.registry.get(tool) is None:
+            return None
+        try:
+            return self.ctx.workspace.read_text(str(call.arguments.get("path", "")))
+        except Exception:  # noqa: BLE001 - a file the workspace refuses gets no hint
+            return None
+
     def _insert_line_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``write_file`` call to copy, after a read_file of the text file the goal
         adds a line to at a place it gives (:func:`named_files.line_to_insert`: "as the
         second line of todo.txt"): the file with the line there ("" otherwise). XC at
         0958b96 appended the goal's words and changed line 2."""
         path = str(call.arguments.get("path", ""))
-        if result.error or call.name != "read_file" or self.registry.get("write_file") is None:
-            return ""
-        try:
-            text = self.ctx.workspace.read_text(path)
-        except Exception:  # noqa: BLE001 - a file the workspace refuses gets no hint
+        text = self._text_read(call, result, "write_file")
+        if text is None:
             return ""
         asked = line_to_insert(self.s.task.goal, text)
         if asked is None or norm_path(path) != norm_path(asked[0]):
@@ -712,11 +720,8 @@ class CallRunner:
         takes a column out of or renames one in (:func:`named_files.column_edit`) ("" otherwise).
         XJ at 0958b96 took the word "phone" out of the header and kept the numbers."""
         path = str(call.arguments.get("path", ""))
-        if result.error or call.name != "read_file" or self.registry.get("write_file") is None:
-            return ""
-        try:
-            text = self.ctx.workspace.read_text(path)
-        except Exception:  # noqa: BLE001 - a file the workspace refuses gets no hint
+        text = self._text_read(call, result, "write_file")
+        if text is None:
             return ""
         asked = column_edit(self.s.task.goal, text)
         if asked is None or norm_path(path) != norm_path(asked[0]) or asked[2].strip() == text.strip():
@@ -730,11 +735,8 @@ class CallRunner:
         and its end taken out ("" otherwise). A held-out task at becc1df took "Cy" out of
         its row, then wrote the row as "IT,IT"."""
         path = str(call.arguments.get("path", ""))
-        if result.error or call.name != "read_file" or self.registry.get("edit_file") is None:
-            return ""
-        try:
-            text = self.ctx.workspace.read_text(path)
-        except Exception:  # noqa: BLE001 - a file the workspace refuses gets no hint
+        text = self._text_read(call, result, "edit_file")
+        if text is None:
             return ""
         asked = lines_to_remove(self.s.task.goal, text)
         if asked is None or norm_path(path) != norm_path(asked[0]):

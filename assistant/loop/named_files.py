@@ -1035,18 +1035,28 @@ def line_to_insert(goal: str, text: str) -> tuple[str, str, int, str] | None:
     return m.group("file"), item, at + 1, "\n".join([*lines[:at], item, *lines[at:]]) + "\n"
 
 
+def _changed_text(ev: Evidence, m: re.Match[str] | None) -> tuple[str, str, str] | None:
+    """``(file, its text as this task first read it, its text now)`` for the file the
+    goal's match ``m`` names (group "file"), when this task changed that file and read
+    it whole before; None otherwise."""
+    rel = m.group("file") if m else ""
+    if not rel or norm_path(rel) not in {norm_path(p) for p in ev.touched}:
+        return None
+    before = original_text(rel, ev.calls)
+    now = _text_now(ev, rel) if before is not None else None
+    return None if before is None or now is None else (rel, before, now)
+
+
 def _line_not_inserted(ev: Evidence) -> str:
     """A doubt when the goal adds a line at a place in a text file this task changed
     (:func:`line_to_insert`, on the text the task first read) and the file is not that
     text with the line there ("" otherwise), with the write that makes it so."""
-    m = _LINE_AT.search(ev.goal)
-    rel = m.group("file") if m else ""
-    if not rel or norm_path(rel) not in {norm_path(p) for p in ev.touched}:
+    texts = _changed_text(ev, _LINE_AT.search(ev.goal))
+    if texts is None:
         return ""
-    before = original_text(rel, ev.calls)
-    asked = line_to_insert(ev.goal, before) if before is not None else None
-    now = _text_now(ev, rel) if asked is not None else None
-    if asked is None or now is None or now.rstrip("\n") == asked[3].rstrip("\n"):
+    rel, before, now = texts
+    asked = line_to_insert(ev.goal, before)
+    if asked is None or now.rstrip("\n") == asked[3].rstrip("\n"):
         return ""
     _, item, at, want = asked
     return (f"the task adds {item!r} as line {at} of {rel} and keeps the other lines as they were, and {rel} does not "
@@ -1370,16 +1380,12 @@ def _lines_not_removed(ev: Evidence) -> str:
     """A doubt when the goal removes the line of something from a file this task changed
     (:func:`lines_to_remove`, on the text the task first read) and the file is not that
     text without those lines ("" otherwise), with the write that makes it so."""
-    m = _LINE_TO_REMOVE.search(ev.goal)
-    rel = m.group("file") if m else ""
-    if not rel or norm_path(rel) not in {norm_path(p) for p in ev.touched}:
+    texts = _changed_text(ev, _LINE_TO_REMOVE.search(ev.goal))
+    if texts is None:
         return ""
-    before = original_text(rel, ev.calls)
-    asked = lines_to_remove(ev.goal, before) if before is not None else None
+    rel, before, now = texts
+    asked = lines_to_remove(ev.goal, before)
     if asked is None:
-        return ""
-    now = _text_now(ev, rel)
-    if now is None:
         return ""
     _, what, held = asked
     want = [ln for ln in before.splitlines() if ln not in held]
