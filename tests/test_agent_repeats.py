@@ -473,6 +473,21 @@ def test_a_question_of_which_rows_are_overdue_gets_the_query_that_compares_with_
         "SELECT COUNT(DISTINCT customer) FROM orders"
 
 
+def test_the_group_with_the_most_different_values_gets_a_distinct_count_per_group(assistant_home, tmp_path):
+    """Batch Y at 54702c9 (YA): "Which supplier in parts.csv supplies the most different parts?" was offered the sums
+    of the prices per supplier (Kraft 2.57 as the answer to copy); the example counts each part once per supplier."""
+    from assistant.loop.calls import _example_query
+    from sandbox import Workspace
+    from tools.tables.loading import load_tables
+
+    (tmp_path / "parts.csv").write_text("supplier,part,price\nKraft,bolt,0.5\nKraft,nut,0.2\nKraft,bolt,0.6\n"
+                                        "Kraft,washer,0.1\nNord,gear,9.5\nNord,gear,9.0\nNord,belt,4.0\n")
+    parts = load_tables(ToolContext(workspace=Workspace(tmp_path)))[0][0]
+    assert _example_query(parts, "Which supplier in parts.csv supplies the most different parts?") == \
+        "SELECT supplier, COUNT(DISTINCT part) FROM parts GROUP BY supplier ORDER BY 2 DESC"
+    assert _example_query(parts, "Which supplier has the fewest distinct parts?").endswith("ORDER BY 2 ASC")
+
+
 def test_the_table_hint_names_each_sheet_of_a_workbook(assistant_home, tmp_path):
     """xlsx_two_sheet_total: the hint named table 'expenses' for a two-sheet workbook (its tables are expenses_q1
     and expenses_q2); Qwen 1.5B added Travel up by hand (1266, wrong) and never queried."""

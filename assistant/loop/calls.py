@@ -4321,6 +4321,10 @@ def _example_query(table: Any, goal: str = "") -> str:
 #: a count of the values a column holds, each once: "How many different customers are in orders.csv?"
 _DISTINCT_COUNT = re.compile(r"\bhow many (?:different|distinct|unique|separate|individual)\s+([A-Za-z]{3,})",
                              re.IGNORECASE)
+#: the group with the most (fewest) values of another column, each once: "the supplier that supplies the most
+#: different parts" (group 1: most or fewest; group 2: the counted column's word)
+_DISTINCT_PER = re.compile(r"\b(most|fewest|least)\s+(?:different|distinct|unique|separate)\s+([A-Za-z]{3,})",
+                           re.IGNORECASE)
 #: a goal about one row ("the highest single expense", "the biggest individual order")
 _SINGLE = re.compile(r"\b(single|individual)\b", re.IGNORECASE)
 
@@ -4449,6 +4453,27 @@ def _period_sum(table: Any, goal: str) -> str:
     return f"SELECT {key}, SUM({number}) FROM {table.name} GROUP BY 1 ORDER BY 2 {order}"
 
 
+def _distinct_per_group(table: Any, goal: str) -> str:
+    """``SELECT supplier, COUNT(DISTINCT part) FROM parts GROUP BY supplier ORDER BY 2 DESC``
+    when the goal asks for the group with the most (fewest) different values of a column
+    it names (:data:`_DISTINCT_PER`); the group is the text column the goal names, else
+    the one with the fewest distinct values; "" otherwise. Batch Y at 54702c9 (YA): "Which
+    supplier in parts.csv supplies the most different parts?" was offered the sums of
+    the prices per supplier, and a refusal offered "Kraft 2.57." as the answer to copy."""
+    m = _DISTINCT_PER.search(goal)
+    if m is None:
+        return ""
+    word = m.group(2).lower().rstrip("s")[:4]
+    key = next((c.name for c in table.columns if c.name.lower()[:4] == word), None)
+    others = [c for c in table.columns if c.sql_type == "VARCHAR" and c.name != key]
+    texts = [c for c in _named_texts(table, goal) if c.name != key] or others
+    if key is None or not texts:
+        return ""
+    group = min(texts, key=lambda c: len(set(c.values))).name
+    order = "DESC" if m.group(1).lower() == "most" else "ASC"
+    return f"SELECT {group}, COUNT(DISTINCT {key}) FROM {table.name} GROUP BY {group} ORDER BY 2 {order}"
+
+
 def _example_sum(table: Any, goal: str) -> str:
     """:func:`_example_query`, before an average's AVG."""
     order = sort_order(table, goal)
@@ -4464,6 +4489,9 @@ def _example_sum(table: Any, goal: str) -> str:
     if key:  # "How many different customers are in orders.csv?" (a held-out task at a8fdd03 got the sums per
         # customer, and counted their rows right by eye)
         return f"SELECT COUNT(DISTINCT {key}) FROM {table.name}"
+    per = _distinct_per_group(table, goal)
+    if per:
+        return per
     spread = range_query(table, goal) or nth_ranked(table, goal) or column_comparison(table, goal)
     if spread:  # "the difference between the highest and the lowest price" (a held-out task at 911f35c), "the
         return spread[-1]  # second-highest score" (one at bad5969 got the top row's query)
