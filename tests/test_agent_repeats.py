@@ -488,6 +488,26 @@ def test_the_group_with_the_most_different_values_gets_a_distinct_count_per_grou
     assert _example_query(parts, "Which supplier has the fewest distinct parts?").endswith("ORDER BY 2 ASC")
 
 
+def test_a_question_about_email_domains_gets_the_count_per_domain(assistant_home, tmp_path):
+    """A development batch at b6900b3 (ZZB): "Which email domain appears most often in contacts.csv?" was offered
+    COUNT(*) per whole address (1 each), and answered work.org (2); mail.com has 3. The example counts per domain,
+    the query runs, and no example counts rows per a column whose every value differs."""
+    from assistant.loop.calls import _example_query
+    from sandbox import Workspace
+    from tools.tables import table_query
+    from tools.tables.loading import load_tables
+    from tool_helpers import call as run_tool
+
+    (tmp_path / "contacts.csv").write_text("name,email\nAna,ana@mail.com\nBen,ben@work.org\nCy,cy@mail.com\n"
+                                           "Dee,dee@shop.net\nEd,ed@mail.com\nFlo,flo@work.org\n")
+    ctx = ToolContext(workspace=Workspace(tmp_path))
+    contacts = load_tables(ctx)[0][0]
+    sql = _example_query(contacts, "Which email domain appears most often in contacts.csv?")
+    assert sql == "SELECT split_part(email, '@', 2) AS domain, COUNT(*) FROM contacts GROUP BY domain ORDER BY 2 DESC"
+    assert run_tool(table_query, ctx, sql=sql).data["rows"][0] == ["mail.com", "3"]
+    assert _example_query(contacts, "How many contacts are there per email?") == ""
+
+
 def test_the_table_hint_names_each_sheet_of_a_workbook(assistant_home, tmp_path):
     """xlsx_two_sheet_total: the hint named table 'expenses' for a two-sheet workbook (its tables are expenses_q1
     and expenses_q2); Qwen 1.5B added Travel up by hand (1266, wrong) and never queried."""
@@ -4431,3 +4451,21 @@ def test_the_text_of_a_file_put_into_a_word_document_gets_the_call_and_is_checke
             "December'") in doubt, doubt
     assert isinstance(events[-1], Finished)
     assert [p.text for p in docx.Document(ws / "notes.docx").paragraphs] == lines
+
+
+def test_the_rows_out_of_stock_are_the_rows_with_a_stock_of_zero(assistant_home, tmp_path):
+    """A development batch at b6900b3 (ZZC): "Write the names of the products in stock.csv that are out of stock into
+    reorder.txt, one per line." got no hint, grepped for "out of stock" and wrote "I found no products in stock."."""
+    from tools.tables import TABLE_TOOLS
+
+    goal = "Write the names of the products in stock.csv that are out of stock into reorder.txt, one per line."
+    sql = "SELECT product, stock FROM stock WHERE stock = 0"
+    agent, model, ws, store = scripted_agent(tmp_path, [call("read_file", path="stock.csv"),
+                                                        call("table_query", sql=sql), "Done."],
+                                             [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "stock.csv").write_text("product,stock\nDesk,4\nLamp,0\nChair,12\nShelf,0\nRug,1\n")
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    read, queried = [e.result for e in events if isinstance(e, ToolCallFinished)][:2]
+    assert f'call table_query with {{"sql": "{sql}"}}' in read, read
+    assert "2 rows:" in queried and "Shelf" in queried and "Desk" not in queried, queried

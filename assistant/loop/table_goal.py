@@ -417,11 +417,26 @@ _EQUAL_BOUND = re.compile(r"\b(?P<col>[A-Za-z]{3,})\s+(?:of|is|equals?|equal\s+t
                           re.IGNORECASE)
 
 
+#: rows with nothing left: "the products that are out of stock", "sold out", "with no stock"
+_NONE_LEFT = re.compile(r"\bout\s+of\s+stock\b|\bsold\s+out\b|\bno\s+(?:stock|units)\s+left\b|\bwith\s+no\s+stock\b",
+                        re.IGNORECASE)
+#: a number column counting what is on hand: stock, quantity, qty, on_hand, inventory, units, available
+_ON_HAND = re.compile(r"stock|quant|qty|on_?hand|inventory|units|available", re.IGNORECASE)
+
+
 def _equal_filter(table: Any, goal: str) -> RowFilter | None:
     """The value ``goal`` gives a number column of ``table`` that it names ("a quantity
-    of zero": quantity = 0), or None. Batch W at bad9c2a (WA): "How many items in
-    inventory.csv have a quantity of zero?" got the sums per item as its example, and
-    answered 6 (all the rows; 3 have none)."""
+    of zero": quantity = 0; "out of stock": stock = 0, :data:`_NONE_LEFT`), or None.
+    Batch W at bad9c2a (WA): "How many items in inventory.csv have a quantity of zero?"
+    got the sums per item as its example, and answered 6 (all the rows; 3 have none).
+    A development batch at b6900b3 (ZZC): "the products in stock.csv that are out of
+    stock" got no hint, grepped for "out of stock", and wrote "I found no products"."""
+    if _NONE_LEFT.search(goal):
+        held = next((c.name for c in table.columns if is_number(c) and not _ID_COLUMN.search(c.name)
+                     and _ON_HAND.search(c.name)), None)
+        if held is not None:
+            return RowFilter(held, f"{_quoted(held)} = 0", f"{held} 0", lambda v: isinstance(
+                v, (int, float, decimal.Decimal)) and not isinstance(v, bool) and float(v) == 0)
     for m in _EQUAL_BOUND.finditer(goal):
         word = (m.group("col") or m.group("col2")).lower()
         col = next((c.name for c in table.columns if is_number(c) and not _ID_COLUMN.search(c.name)
