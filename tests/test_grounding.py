@@ -314,3 +314,27 @@ def test_a_rows_number_other_than_the_querys_is_doubted(tmp_path):
     # a number no tool showed is another check's; a name in brackets is no pair of the number before them
     assert pairs_against_query("Mona 75.", ev) == ""
     assert pairs_against_query("Mona, with 80 (Lars 25).", ev) == ""
+
+
+def test_a_text_file_of_picked_rows_holding_other_rows_is_doubted(tmp_path):
+    """A development batch at b6900b3 (ZZC): "the products in stock.csv that are out of stock" written into
+    reorder.txt as every product and its stock, and the task finished; the picked rows are stock = 0."""
+    from assistant.loop.written import _names_not_in_bound as written_rows_against_filter
+
+    goal = "Write the names of the products in stock.csv that are out of stock into reorder.txt, one per line."
+    (tmp_path / "stock.csv").write_text("product,stock\nDesk,4\nLamp,0\nChair,12\nShelf,0\nRug,1\n")
+
+    def ev(text):
+        (tmp_path / "reorder.txt").write_text(text)
+        return Evidence(goal, tmp_path, calls=[_read("stock.csv", "product,stock\n")], touched=["reorder.txt"],
+                        made=["reorder.txt"], written=["reorder.txt"],
+                        tool_names=["read_file", "table_query", "write_file", "finish"])
+
+    every = ev("1\nDesk\n4\nLamp\n0\nChair\n12\nShelf\n0\nRug\n1\n")
+    got = written_rows_against_filter(every)
+    assert got.startswith("reorder.txt names Desk, Chair, Rug, whose stock is not 0; the rows of stock.csv whose "
+                          "stock is 0 are Lamp, Shelf"), got
+    assert '"content": "Lamp\\nShelf\\n"' in got and "WHERE stock = 0" in got
+    assert got in finish_problems("I wrote reorder.txt.", every)
+    assert written_rows_against_filter(ev("Lamp\n")).startswith("reorder.txt leaves out Shelf, whose stock is")
+    assert written_rows_against_filter(ev("Lamp\nShelf\n")) == ""

@@ -744,26 +744,10 @@ def rows_against_filter(answer: str, ev: Evidence) -> str:
     if len(files) != 1:
         return ""
     for table in _file_tables(ev.workspace, files[0]):
-        found = goal_value(table, ev.goal)
-        when = row_filter(table, ev.goal) if found is None else None
-        if (found is None and when is None) or table.rows > 200:
+        picked = _rows_picked(table, ev.goal, answer)
+        if picked is None:
             continue
-        if found is not None:
-            column, value = found
-            have = [str(v).strip().lower() == value.lower() for c in table.columns if c.name == column
-                    for v in c.values]
-            cond, its = f"{column} = '{value.replace(chr(39), chr(39) * 2)}'", repr(value)
-        else:  # a held-out task at a864c41: "Which employees ... started before 2020?" answered "no employees"
-            column, value, cond, its = when.column, when.said, when.sql, when.said
-            have = [when.keep(v) for c in table.columns if c.name == column for v in c.values]
-        labels = [c for c in table.columns if c.name != column and c.sql_type == "VARCHAR"
-                  and len({str(v) for v in c.values if v is not None}) == len(c.values)]
-        # the first column whose values the answer names (the clients, or the invoice numbers), else the first
-        spoken = [(c, [re.search(rf"(?<![\w-]){re.escape(str(v))}(?![\w-])", answer, re.IGNORECASE) is not None
-                       for v in c.values]) for c in labels]
-        if not spoken:
-            continue
-        label, named = next((x for x in spoken if any(x[1])), spoken[0])
+        column, value, cond, its, have, found, label, named = picked
         wrong = [str(v) for v, n, h in zip(label.values, named, have) if n and not h]
         missing = [str(v) for v, n, h in zip(label.values, named, have) if h and not n]
         if not wrong and not missing:
@@ -783,6 +767,35 @@ def rows_against_filter(answer: str, ev: Evidence) -> str:
         kept = "" if _NO_ROW.search(answer) else " " + answer.strip()
         return f"{said}; {listed}; e.g. {answer_to_copy(rows + kept)}"
     return ""
+
+
+def _rows_picked(table: Any, goal: str, text: str) -> tuple | None:
+    """``(column, value, sql condition, the value in words, which rows have it, the
+    goal_value or None, the label column, which labels ``text`` names)`` for the rows of
+    ``table`` (200 rows at most) that ``goal`` picks by a value of a text column
+    (:func:`table_goal.goal_value`) or a bound (:func:`table_goal.row_filter`), named by
+    a text column whose values all differ (the first ``text`` names, else the first);
+    None when the goal picks none or no such column."""
+    found = goal_value(table, goal)
+    when = row_filter(table, goal) if found is None else None
+    if (found is None and when is None) or table.rows > 200:
+        return None
+    if found is not None:
+        column, value = found
+        have = [str(v).strip().lower() == value.lower() for c in table.columns if c.name == column for v in c.values]
+        cond, its = f"{column} = '{value.replace(chr(39), chr(39) * 2)}'", repr(value)
+    else:  # a held-out task at a864c41: "Which employees ... started before 2020?" answered "no employees"
+        column, value, cond, its = when.column, when.said, when.sql, when.said
+        have = [when.keep(v) for c in table.columns if c.name == column for v in c.values]
+    labels = [c for c in table.columns if c.name != column and c.sql_type == "VARCHAR"
+              and len({str(v) for v in c.values if v is not None}) == len(c.values)]
+    # the first column whose values the text names (the clients, or the invoice numbers), else the first
+    spoken = [(c, [re.search(rf"(?<![\w-]){re.escape(str(v))}(?![\w-])", text, re.IGNORECASE) is not None
+                   for v in c.values]) for c in labels]
+    if not spoken:
+        return None
+    label, named = next((x for x in spoken if any(x[1])), spoken[0])
+    return column, value, cond, its, have, found, label, named
 
 
 def row_mean_wrong(answer: str, ev: Evidence) -> str:

@@ -62,6 +62,7 @@ from .written import _changed_a_copy, _fewer_rows_than_asked, _files_left_to_del
     _states_no_number, _store_untouched, _heading_missing, _list_on_one_line, _points_not_as_asked, \
     _summary_not_shorter, _text_not_in_column, _typo_left, _wrote_unread_contents, _column_not_added, \
     _recipient_missing, _rows_not_from_source, _headings_not_as_asked, _names_not_of_value, _split_rows_wrong, \
+    _names_not_in_bound, \
     _merged_rows_wrong, _sorted_rows_wrong, _cell_left_unchanged, _total_row_missing, _files_list_wrong, asked_count, \
     row_to_add, _NTH_SECTION, nth_section, store_goal, summary_too_long, total_said_wrong, wrong_end_time, \
     wrong_event_day, text_copy_wrong
@@ -1062,7 +1063,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                                                     _points_not_as_asked, _heading_missing,
                                                     _list_on_one_line, _typo_left, _column_not_added,
                                                     _recipient_missing, _rows_not_from_source,
-                                                    _headings_not_as_asked, _names_not_of_value,
+                                                    _headings_not_as_asked, _names_not_of_value, _names_not_in_bound,
                                                     _split_rows_wrong, _sorted_rows_wrong, _merged_rows_wrong,
                                                     _cell_left_unchanged, _total_row_missing, _files_list_wrong)) if p]
     cannot = undoable_verb(ev.goal, ev.tool_names)

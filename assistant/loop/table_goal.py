@@ -435,7 +435,7 @@ def _equal_filter(table: Any, goal: str) -> RowFilter | None:
         held = next((c.name for c in table.columns if is_number(c) and not _ID_COLUMN.search(c.name)
                      and _ON_HAND.search(c.name)), None)
         if held is not None:
-            return RowFilter(held, f"{_quoted(held)} = 0", f"{held} 0", lambda v: isinstance(
+            return RowFilter(held, f"{_quoted(held)} = 0", "0", lambda v: isinstance(
                 v, (int, float, decimal.Decimal)) and not isinstance(v, bool) and float(v) == 0)
     for m in _EQUAL_BOUND.finditer(goal):
         word = (m.group("col") or m.group("col2")).lower()

@@ -569,6 +569,41 @@ def _sorted_rows_wrong(ev: Evidence) -> str:
     return ""
 
 
+def _names_not_in_bound(ev: Evidence) -> str:
+    """The doubt when the goal asks for a text file (.txt, .md) this task wrote, listing
+    the rows of the one table file it names within a bound it gives on a number or date
+    column (:func:`table_goal.row_filter`: "the products in stock.csv that are out of
+    stock", stock = 0; the rows of a value: :func:`_names_not_of_value`), and the file
+    names a row outside it or leaves out one inside ("" otherwise), with the query and
+    the write to copy. A development batch at b6900b3 (ZZC): every product and its stock
+    written into reorder.txt, and the task finished."""
+    asked = _rows_asked(ev, (".txt", ".md"), re.sub(r"\bsummar\w*", "", ev.goal))
+    if asked is None or asked[2] is None or asked[3] is not None:
+        return ""
+    out, src, table, _ = asked
+    try:
+        text = (Path(ev.workspace) / out).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    from .figures import _rows_picked
+
+    picked = _rows_picked(table, ev.goal, text)
+    if picked is None:
+        return ""
+    column, _, cond, its, have, _, label, named = picked
+    wrong = [str(v) for v, n, h in zip(label.values, named, have) if n and not h]
+    missing = [str(v) for v, n, h in zip(label.values, named, have) if h and not n]
+    right = [str(v) for v, h in zip(label.values, have) if h]
+    if not right or (not wrong and not missing):
+        return ""
+    said = f"names {', '.join(wrong[:5])}, whose {column} is not {its}" if wrong else \
+        f"leaves out {', '.join(missing[:5])}, whose {column} is {its}"
+    sql = f"SELECT {label.name} FROM {table.name} WHERE {cond}"
+    args = {"path": out, "content": "\n".join(right) + "\n"}
+    return (f"{out} {said}; the rows of {src} whose {column} is {its} are {', '.join(right[:12])} "
+            f"({call_to_copy('table_query', {'sql': sql})}); e.g. {call_to_copy('write_file', args)}")
+
+
 def _names_not_of_value(ev: Evidence) -> str:
     """The doubt when the goal asks for a text file listing the rows of one value of
     the one table file it names ("summary.txt listing the names of all employees in the
