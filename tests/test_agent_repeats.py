@@ -8,7 +8,7 @@ import json
 import pytest
 from pydantic import BaseModel
 
-from assistant.events import Finished, Notice, ToolCallFinished
+from assistant.events import Finished, Notice, Paused, ToolCallFinished
 from assistant.loop.finish import ungrounded_words
 from tools.base import RiskClass, Tool, ToolContext, ToolError, ToolResult
 from tools.files import FILE_TOOLS
@@ -621,6 +621,42 @@ def test_the_user_is_not_asked_about_a_file_the_task_names_before_it_is_read(ass
     assert asked.error and asked.result.startswith("Not asked: contacts.csv") and "read_file" in asked.result
     assert (ws / "names.txt").read_text() == "Ann\nBo\n"
     store.close()
+
+
+def test_the_user_is_not_asked_the_date_the_instructions_give(assistant_home, tmp_path):
+    """A development batch at b6900b3 (ZZD): "How old is each person in people.csv today?" read the file, asked the
+    user "What is today's date?", and the task waited on the user for the date its instructions gave."""
+    from assistant.loop.prompt import today_line
+    from tools.core import ASK_HUMAN
+    from tools.tables import TABLE_TOOLS
+
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="people.csv"), call("ask_human", question="What is today's date? (format: YYYY-MM-DD)"),
+        "Ana is 36."], extra=[ASK_HUMAN, *TABLE_TOOLS])
+    (ws / "people.csv").write_text("name,birthdate\nAna,1990-05-14\n")
+    events = list(agent.run("How old is each person in people.csv today?", workspace=ws))
+    store.close()
+    read, asked = [e for e in events if isinstance(e, ToolCallFinished)][:2]
+    assert asked.error and asked.result.startswith("Not asked: the date is in your instructions"), asked.result
+    assert "date_sub('year', birthdate" in read.result, read.result
+    assert today_line() in asked.result
+    assert not any(isinstance(e, Paused) and e.kind == "question" for e in events)
+    # the read offers the ages worked out up to today, to query
+    from datetime import date
+
+    from assistant.loop.calls import _age_query
+    from sandbox import Workspace
+    from tools.tables import table_query
+    from tools.tables.loading import load_tables
+    from tool_helpers import call as run_tool
+
+    ctx = ToolContext(workspace=Workspace(ws))
+    people = load_tables(ctx)[0][0]
+    sql = _age_query(people, "How old is each person in people.csv today?")
+    assert sql == f"SELECT name, birthdate, date_sub('year', birthdate, DATE '{date.today()}') AS age FROM people"
+    born = date(1990, 5, 14)
+    age = date.today().year - born.year - ((date.today().month, date.today().day) < (born.month, born.day))
+    assert run_tool(table_query, ctx, sql=sql).data["rows"][0][-1] == str(age)
 
 
 def test_layout_arguments_are_not_content_of_the_calls_own(tmp_path):

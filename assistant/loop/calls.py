@@ -13,6 +13,7 @@ import itertools
 import json
 import os
 import re
+from datetime import date as _date
 from pathlib import Path
 from typing import Any, Callable, Generator, Iterator, Sequence
 
@@ -47,6 +48,7 @@ from .named_files import _EVERYWHERE as _ALL_SAID, change_everywhere, change_pla
     read_view, text_change, text_count, unread_inputs, rewritten_lines, rewrite_asked, replace_every, original_text
 from .policy import decide
 from .preread import PREREAD_STEP
+from .prompt import today_line
 from .recap import PENDING_NOTE, call_to_copy, calls_to_copy_in, changed_so_far, next_call_to_copy
 from .stuck import signature
 from .toolgroups import ALREADY_LOADED, GROUPS, WRITER_OF, initial_groups, loaded_groups, unasked_groups
@@ -454,8 +456,9 @@ class CallRunner:
                     "compare lists by eye.")
         outputs = [o for o in goal_files(self.s.task.goal)[0]
                    if o.lower().endswith((".csv", ".tsv", ".xlsx", ".txt", ".md")) and norm_path(o) != norm_path(path)]
-        tables, rel, mine = self._tables_of(path) if _AGGREGATE.search(self.s.task.goal) \
-            or _BOUND_SAID.search(self.s.task.goal) or OVERDUE.search(self.s.task.goal) or outputs else ([], path, [])
+        goal = self.s.task.goal
+        tables, rel, mine = self._tables_of(path) if _AGGREGATE.search(goal) or _BOUND_SAID.search(goal) \
+            or OVERDUE.search(goal) or _AGE.search(goal) or outputs else ([], path, [])
         late = next((q for t in mine if (q := overdue_query(t, self.s.task.goal))), "")
         if late:  # a held-out task at a8fdd03: "Which invoices in invoices.csv are overdue?" grepped for "unpaid"
             return f"Hint: for the rows past their due date, call table_query with {_sql_args(late)}. Never compare " \
@@ -485,6 +488,10 @@ class CallRunner:
         if bounded and not _AGGREGATE.search(self.s.task.goal):  # a held-out task at a864c41: "started before 2020"
             return f"Hint: to pick the rows, query with table_query (SQL), e.g. call table_query with " \
                    f"{_sql_args(bounded)}. Never compare dates or amounts by eye."
+        aged = next((q for t in mine if (q := _age_query(t, self.s.task.goal))), "")
+        if aged and not AVERAGE.search(self.s.task.goal):  # ZZD at b6900b3 asked the user today's date
+            return f"Hint: for the ages up to today, call table_query with {_sql_args(aged)}. Never work out dates " \
+                   "by hand."
         if not _AGGREGATE.search(self.s.task.goal):
             return ""
         from tools.tables.naming import table_name
@@ -1796,6 +1803,11 @@ class CallRunner:
             # folder to search in (e.g., '.' for current directory)." asked, find_files' own error
             msg = (f"Not asked: the harness counted what the task asks, and the user need not tell you anything; "
                    f"{answer_to_copy(tally.said + '.')}")
+            return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        if question and _ASKS_TODAY.search(question):  # a development batch at b6900b3 (ZZD): "How old is each person
+            # in people.csv today?" asked "What is today's date?", and the task waited on the user for the date
+            msg = (f"Not asked: the date is in your instructions, and the user need not tell you: {today_line()} "
+                   "Use it and go on with the task.")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
         if question and _OFFERS_HELP.search(question) and not any((c.data or {}).get(AMBIGUOUS_KEY) for c in s.calls):
             # docx_summarise at e43e9f3: "Do you need help with the summary? If so, please provide the next step."
@@ -3562,6 +3574,10 @@ def _confirms_goal(question: str, goal: str, workspace: Any) -> bool:
     return len(asked) >= 2 and asked <= _content_words(goal)
 
 
+#: an ``ask_human`` question asking the date or the year: "What is today's date?", "What is the current year?"
+_ASKS_TODAY = re.compile(r"\b(?:today'?s|the\s+current|the\s+present)\s+(?:date|day|year)\b|"
+                         r"\bwhat\s+(?:is\s+the\s+)?(?:date|day|year)\s+(?:is\s+(?:it\s+)?)?today\b|"
+                         r"\bwhat\s+(?:year|date)\s+is\s+it\b", re.IGNORECASE)
 #: an ``ask_human`` question that names a file ("Is the file 'readme.txt' about ...?")
 _NAMES_A_FILE = re.compile(r"\b(files?|documents?)\b|\w\.[A-Za-z]{2,4}\b", re.IGNORECASE)
 #: an ``ask_human`` question offering the user help with their own task, or asking them to do a step of it
@@ -4452,6 +4468,28 @@ def _period_sum(table: Any, goal: str) -> str:
     key = f"strftime({dated}, '%Y-%m') AS month" if period == "month" else f"year({dated}) AS year"
     order = "ASC" if _LOWEST.search(goal) else "DESC"
     return f"SELECT {key}, SUM({number}) FROM {table.name} GROUP BY 1 ORDER BY 2 {order}"
+
+
+#: a goal asking people's ages: "How old is each person?", "the age of every member", "who is the oldest"
+_AGE = re.compile(r"\bhow\s+old\b|\bages?\b|\b(?:old|young)est\b", re.IGNORECASE)
+
+
+def _age_query(table: Any, goal: str) -> str:
+    """``SELECT name, date_sub('year', birthdate, DATE '2026-12-07') AS age FROM people``
+    (whole years up to today) when the goal asks ages and ``table`` has a date column
+    of births (its name says birth, born or dob; else its only date column) and a text
+    column; "" otherwise. A development batch at b6900b3 (ZZD): "How old is each person
+    in people.csv today?" got no hint, and asked the user today's date."""
+    dated = [c for c in table.columns if c.sql_type in ("DATE", "TIMESTAMP")]
+    born = next((c.name for c in dated if re.search(r"birth|born|dob", c.name, re.IGNORECASE)),
+                dated[0].name if len(dated) == 1 else None)
+    label = next((c.name for c in table.columns if c.sql_type == "VARCHAR"), None)
+    if not _AGE.search(goal) or born is None or label is None:
+        return ""
+    order = " ORDER BY age DESC" if re.search(r"\boldest\b", goal, re.IGNORECASE) else \
+        " ORDER BY age ASC" if re.search(r"\byoungest\b", goal, re.IGNORECASE) else ""
+    return (f"SELECT {label}, {born}, date_sub('year', {born}, DATE '{_date.today().isoformat()}') AS age "
+            f"FROM {table.name}{order}")
 
 
 def _all_different(table: Any, name: str) -> bool:
