@@ -543,13 +543,14 @@ def test_offering_the_user_help_with_their_own_task_is_refused(tmp_path):
               "Please provide the summary.", "Is the information provided correct? If not, please provide it.",
               "Do you want to continue with the meeting? Yes or No?", "Shall I proceed?", "What is the next step?",
               "What should I do next?", "Do you want to see the calendar events again?",
-              "Is the final answer already provided?", "Is the task complete?", "Am I done?"):
+              "Is the final answer already provided?", "Is the task complete?", "Am I done?",
+              "Do you want to add another line to the shopping list? If yes, enter the text; if no, enter 'no'."):
         assert _OFFERS_HELP.search(q), q
     for q in ("Which of the two contracts do you mean?", "What is your manager's email address?",
               "Should I overwrite summary.docx?", "I cannot send it. How would you like me to go on?",
               "Which step of the plan is next: the draft or the review?",
               "Do you want to see the events of next week too?", "Should I read it again? Which page?",
-              "Is the task for the Berlin or the Munich office?"):
+              "Is the task for the Berlin or the Munich office?", "Which line do you want to add to the list?"):
         assert not _OFFERS_HELP.search(q), q
 
 
@@ -843,6 +844,10 @@ def test_a_line_added_at_a_place_gets_the_file_with_it_there_and_a_wrong_file_is
     # WH at bad9c2a: "Add a header row name,email to the top of contacts.csv." was handed off
     assert line_to_insert("Add a header row name,email to the top of contacts.csv.", "Ina,ina@x.org\n") == (
         "contacts.csv", "name,email", 1, "name,email\nIna,ina@x.org\n")
+    # a development batch at b6900b3 (ZZE): a heading of a Markdown file is a "# " line
+    assert line_to_insert("Add the heading Shopping list as the first line of shopping.md.", "- eggs\n- tea\n") == (
+        "shopping.md", "# Shopping list", 1, "# Shopping list\n- eggs\n- tea\n")
+    assert line_to_insert("Add the title Notes at the top of notes.txt.", "a\n")[1] == "Notes"
 
 
 def test_the_lines_holding_a_word_get_the_write_to_copy_and_a_wrong_output_is_doubted(tmp_path):

@@ -3593,6 +3593,9 @@ _OFFERS_HELP = re.compile(r"\b(?:do|would) you (?:need|want|like) (?:any |some |
                           r"\b(?:shall|should) i (?:continue|proceed|go on|go ahead)\b|"
                           # calendar_list_day at 7dcd18e: the day's two events listed, then "What is the next step?"
                           r"\bwhat (?:is|should be|'s) (?:the|my) next step\b|"
+                          # a development batch at b6900b3 (ZZE): the heading added, then "Do you want to add
+                          # another line to the shopping list?", and the task paused on it
+                          r"\b(?:do|would) you (?:want|like) (?:me )?to add (?:another|more|anything else|any other)\b|"
                           # calendar_list_day at 21c8a9e: the day listed, then "Do you want to see the calendar
                           # events again?"
                           r"\b(?:do|would) you (?:want|like) (?:me )?to (?:see|view|show|list|read|check|hear)\b"

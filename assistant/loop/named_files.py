@@ -998,7 +998,8 @@ def item_to_add(goal: str, workspace: str | Path) -> tuple[str, str, str, str] |
 #: a line added at a place the goal gives: "Add Call the bank as the second line of todo.txt", "Put 'Agenda' at the
 #: top of notes.md", "Insert Buy stamps as line 3 in todo.txt"
 _LINE_AT = re.compile(r"\b(?:add|put|insert|write)\s+(?:(?:a|the|one)\s+(?:new\s+)?(?:header\s+)?(?:row|line)\s+"
-                      r"(?:saying\s+|reading\s+)?)?['\"\u201c]?(?P<item>[^'\"\u201d\n]{2,80}?)['\"\u201d]?\s+"
+                      r"(?:saying\s+|reading\s+)?|(?P<head>(?:a|the)\s+(?:heading|title)\s+))?"
+                      r"['\"\u201c]?(?P<item>[^'\"\u201d\n]{2,80}?)['\"\u201d]?\s+"
                       r"(?:as\s+(?:the\s+)?(?P<ord>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
                       r"last|top|new\s+first|\d{1,3}(?:st|nd|rd|th))\s+line|as\s+line\s+(?P<num>\d{1,3})|"
                       r"(?:at|to)\s+the\s+(?P<top>top|start|beginning|very\s+top))\s+(?:of|in)\s+(?:my\s+|the\s+)?"
@@ -1020,6 +1021,9 @@ def line_to_insert(goal: str, text: str) -> tuple[str, str, int, str] | None:
     item = " ".join(m.group("item").split())
     if re.match(r"(?:it|them|this|that|these|those|the|a|an|my|your|our|their|its|his|her)\b", item, re.IGNORECASE):
         return None  # "put it at the top of ...": found, not the words
+    if m.group("head") and m.group("file").lower().endswith(".md") and not item.startswith("#"):
+        item = f"# {item}"  # a Markdown heading (a development batch at b6900b3, ZZE: "Add the heading Shopping list
+        # as the first line of shopping.md" wrote it as a plain line)
     lines = text.splitlines()
     word = (m.group("ord") or "").lower().split()[-1] if m.group("ord") else ""
     if m.group("top") or word in ("top", "first"):
