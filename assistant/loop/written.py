@@ -569,6 +569,21 @@ def _sorted_rows_wrong(ev: Evidence) -> str:
     return ""
 
 
+def _text_list_asked(ev: Evidence) -> tuple[str, str, Any, Any, str] | None:
+    """``(output, source, its table, the value the goal names of it or None, the
+    output's text)`` when the goal asks for one text file (.txt, .md) this task wrote,
+    made from the rows of the one table file it names (:func:`_rows_asked`); None
+    otherwise, and when the output cannot be read."""
+    asked = _rows_asked(ev, (".txt", ".md"), re.sub(r"\bsummar\w*", "", ev.goal))  # summary.txt: a name
+    if asked is None or asked[2] is None:
+        return None
+    try:
+        text = (Path(ev.workspace) / asked[0]).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return (*asked, text)
+
+
 def _names_not_in_bound(ev: Evidence) -> str:
     """The doubt when the goal asks for a text file (.txt, .md) this task wrote, listing
     the rows of the one table file it names within a bound it gives on a number or date
@@ -577,14 +592,10 @@ def _names_not_in_bound(ev: Evidence) -> str:
     names a row outside it or leaves out one inside ("" otherwise), with the query and
     the write to copy. A development batch at b6900b3 (ZZC): every product and its stock
     written into reorder.txt, and the task finished."""
-    asked = _rows_asked(ev, (".txt", ".md"), re.sub(r"\bsummar\w*", "", ev.goal))
-    if asked is None or asked[2] is None or asked[3] is not None:
+    asked = _text_list_asked(ev)
+    if asked is None or asked[3] is not None:
         return ""
-    out, src, table, _ = asked
-    try:
-        text = (Path(ev.workspace) / out).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ""
+    out, src, table, _, text = asked
     from .figures import _rows_picked
 
     picked = _rows_picked(table, ev.goal, text)
@@ -611,14 +622,10 @@ def _names_not_of_value(ev: Evidence) -> str:
     leaves out a name of those rows (the first column whose texts are all different) or
     names one of another row ("" otherwise), with the query that picks them. A held-out
     task at 0bad672 listed every employee as the Sales department's."""
-    picked = _rows_asked(ev, (".txt", ".md"), re.sub(r"\bsummar\w*", "", ev.goal))  # summary.txt: a name
-    if picked is None or picked[2] is None or picked[3] is None:
+    picked = _text_list_asked(ev)
+    if picked is None or picked[3] is None:
         return ""
-    out, src, table, found = picked
-    try:
-        text = (Path(ev.workspace) / out).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ""
+    out, src, table, found, text = picked
     column, value = found
     values = {c.name: [str(v) for v in c.values] for c in table.columns}
     label = next((c.name for c in table.columns if c.sql_type == "VARCHAR" and c.name != column
