@@ -4505,3 +4505,23 @@ def test_the_rows_out_of_stock_are_the_rows_with_a_stock_of_zero(assistant_home,
     read, queried = [e.result for e in events if isinstance(e, ToolCallFinished)][:2]
     assert f'call table_query with {{"sql": "{sql}"}}' in read, read
     assert "2 rows:" in queried and "Shelf" in queried and "Desk" not in queried, queried
+
+
+def test_an_average_time_span_in_days_gets_the_average_of_the_date_differences(assistant_home, tmp_path):
+    """A development batch at b6900b3 (ZZF): "What is the average delivery time in days in deliveries.csv?" ran
+    AVG(delivered) and answered "2026-11-11 12:00:00"; the example averages the days from order to delivery."""
+    from assistant.loop.calls import _example_query
+    from sandbox import Workspace
+    from tools.tables import table_query
+    from tools.tables.loading import load_tables
+    from tool_helpers import call as run_tool
+
+    (tmp_path / "deliveries.csv").write_text("order,ordered,delivered\nA,2026-11-02,2026-11-05\n"
+                                             "B,2026-11-03,2026-11-10\nC,2026-11-10,2026-11-12\n")
+    ctx = ToolContext(workspace=Workspace(tmp_path))
+    table = load_tables(ctx)[0][0]
+    sql = _example_query(table, "What is the average delivery time in days in deliveries.csv?")
+    assert sql == "SELECT AVG(date_diff('day', ordered, delivered)) AS days FROM deliveries"
+    assert float(run_tool(table_query, ctx, sql=sql).data["rows"][0][0]) == 4.0
+    assert _example_query(table, "How many days did delivery take in total in deliveries.csv?") == \
+        "SELECT SUM(date_diff('day', ordered, delivered)) AS days FROM deliveries"
