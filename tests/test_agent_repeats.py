@@ -4525,3 +4525,28 @@ def test_an_average_time_span_in_days_gets_the_average_of_the_date_differences(a
     assert float(run_tool(table_query, ctx, sql=sql).data["rows"][0][0]) == 4.0
     assert _example_query(table, "How many days did delivery take in total in deliveries.csv?") == \
         "SELECT SUM(date_diff('day', ordered, delivered)) AS days FROM deliveries"
+
+
+def test_rows_of_one_table_that_another_never_refers_to_get_the_query_and_a_wrong_list_is_doubted(assistant_home,
+                                                                                               tmp_path):
+    """Batch Z at 6696c34 (ZB): "Which customers in customers.csv have not placed any order in orders.csv?" got no
+    hint and answered C2, C4, C5 (C5 has an order); the orders name customers by customer_id, not id."""
+    from assistant.loop.evidence import Evidence
+    from assistant.loop.finish import finish_problems
+    from tools.tables import TABLE_TOOLS
+
+    goal = "Which customers in customers.csv have not placed any order in orders.csv?"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [call("read_file", path="customers.csv"),
+                                                                "C2, C4, C5."], extra=TABLE_TOOLS)
+    (ws / "customers.csv").write_text("id,name,city\nC1,Alba,Berlin\nC2,Brio,Hamburg\nC3,Corvo,Munich\n"
+                                      "C4,Dalia,Berlin\nC5,Eston,Bremen\n")
+    (ws / "orders.csv").write_text("order,customer_id,amount\n101,C1,40\n102,C3,25\n103,C1,60\n104,C5,12\n")
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    sql = "SELECT id, name FROM customers WHERE id NOT IN (SELECT customer_id FROM orders) ORDER BY 1"
+    assert f'call table_query with {{"sql": "{sql}"}}' in read, read
+    ev = Evidence(goal, ws, calls=[], tool_names=["read_file", "table_query", "finish"])
+    assert any(p.startswith("the values in customers.csv but not in orders.csv are C2, C4; the answer names C5")
+               for p in finish_problems("C2, C4, C5.", ev))
+    assert not any("not in orders.csv" in p for p in finish_problems("Brio (C2) and Dalia (C4).", ev))

@@ -1174,7 +1174,10 @@ _IN_BOTH = re.compile(r"\b(?:in|on|from)\s+both\b|\bboth\s+(?:files|lists|tables
                       r"|\bappear\w*\s+in\s+(?:both|each)\b", re.IGNORECASE)
 _BUT_NOT = re.compile(r"\bbut\s+not\s+(?:in\s+|on\s+)?(?P<b>\S+\.(?:csv|tsv|xlsx))"
                       r"|\bmissing\s+from\s+(?P<m>\S+\.(?:csv|tsv|xlsx))"
-                      r"|\bnot\s+(?:in|on)\s+(?P<n>\S+\.(?:csv|tsv|xlsx))",
+                      r"|\bnot\s+(?:in|on)\s+(?P<n>\S+\.(?:csv|tsv|xlsx))"
+                      # batch Z at 6696c34 (ZB): "Which customers in customers.csv have not placed any order in
+                      # orders.csv?" answered C2, C4, C5 (C5 has an order)
+                      r"|\b(?:not|never|without)\s+(?:[a-z]+\s+){0,4}?(?:in|on|from)\s+(?P<o>\S+\.(?:csv|tsv|xlsx))",
                       re.IGNORECASE)
 
 
@@ -1186,6 +1189,8 @@ class Comparison(NamedTuple):
     said: str
     values: list[str]
     others: list[str]
+    #: for each key value, the other values of its row that name it too (a customer's name for its id)
+    aliases: dict[str, list[str]] = {}
 
 
 def compared_tables(goal: str, workspace: str | Path) -> Comparison | None:
@@ -1204,24 +1209,52 @@ def compared_tables(goal: str, workspace: str | Path) -> Comparison | None:
         return None
     first, second = tables[0][0], tables[1][0]
     if but is not None:
-        excluded = Path(but.group("b") or but.group("m") or but.group("n")).name.lower()
+        excluded = Path(but.group("b") or but.group("m") or but.group("n") or but.group("o")).name.lower()
         if Path(files[0]).name.lower() == excluded:
             first, second, files = second, first, files[::-1]
     keyed = {c.name: c for c in second.columns}
     key = next((c.name for c in first.columns if c.sql_type == "VARCHAR" and c.name in keyed
                 and keyed[c.name].sql_type == "VARCHAR" and len(set(map(str, c.values))) == len(c.values)
                 and len(set(map(str, keyed[c.name].values))) == len(keyed[c.name].values)), None)
-    if key is None:
-        return None
+    other = key
+    if key is None:  # a key of the first the second refers to under another name (customers.id, orders.customer_id)
+        key, other = _referenced_key(first, second)
+        if key is None or other is None:
+            return None
     a = [str(v) for c in first.columns if c.name == key for v in c.values if v is not None]
-    b = {str(v) for v in keyed[key].values if v is not None}
+    b = {str(v) for c in second.columns if c.name == other for v in c.values if v is not None}
     if but is None:
         values, op, said = [v for v in a if v in b], "INTERSECT", f"in both {files[0]} and {files[1]}"
     else:
         values, op, said = [v for v in a if v not in b], "EXCEPT", f"in {files[0]} but not in {files[1]}"
     others = [v for v in dict.fromkeys([*a, *sorted(b)]) if v not in values]
+    names = [c for c in first.columns if c.name != key and c.sql_type == "VARCHAR"
+             and len(set(map(str, c.values))) == len(c.values)]
+    keys = [c.values for c in first.columns if c.name == key][0]
+    aliases = {str(k): [str(n.values[i]) for n in names if n.values[i] is not None] for i, k in enumerate(keys)}
+    if other != key:
+        shown = ", ".join([key, *(n.name for n in names[:2])])
+        return Comparison(f"SELECT {shown} FROM {first.name} WHERE {key} {'NOT ' if but else ''}IN (SELECT {other} "
+                          f"FROM {second.name}) ORDER BY 1", said, values, others, aliases)
     return Comparison(f"SELECT {key} FROM {first.name} {op} SELECT {key} FROM {second.name} ORDER BY 1", said,
-                      values, others)
+                      values, others, aliases)
+
+
+def _referenced_key(first: Any, second: Any) -> tuple[str | None, str | None]:
+    """``(key of first, column of second)``: a text column of ``first`` with no value
+    twice, and a text column of ``second`` whose every value is one of its values (the
+    one named after ``first``'s table or its key first: customer_id for customers.id);
+    ``(None, None)`` when there is none."""
+    keys = [c for c in first.columns if c.sql_type == "VARCHAR" and len(set(map(str, c.values))) == len(c.values)]
+    stem = first.name.lower().rstrip("s")
+    refs = sorted((c for c in second.columns if c.sql_type == "VARCHAR"),
+                  key=lambda c: stem not in c.name.lower())
+    for ref in refs:
+        held = {str(v) for v in ref.values if v is not None}
+        for key in keys:
+            if held and held <= {str(v) for v in key.values}:
+                return key.name, ref.name
+    return None, None
 
 
 def comparison_wrong(answer: str, ev: Evidence) -> str:
@@ -1234,7 +1267,8 @@ def comparison_wrong(answer: str, ev: Evidence) -> str:
         return ""
 
     def named(v: str) -> bool:
-        return re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", answer, re.IGNORECASE) is not None
+        return any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", answer, re.IGNORECASE) is not None
+                   for n in [v, *found.aliases.get(v, [])])
 
     missing = [v for v in found.values if not named(v)]
     extra = [v for v in found.others if named(v)]
