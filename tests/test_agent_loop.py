@@ -848,6 +848,36 @@ def test_a_line_added_at_a_place_gets_the_file_with_it_there_and_a_wrong_file_is
     assert line_to_insert("Add the heading Shopping list as the first line of shopping.md.", "- eggs\n- tea\n") == (
         "shopping.md", "# Shopping list", 1, "# Shopping list\n- eggs\n- tea\n")
     assert line_to_insert("Add the title Notes at the top of notes.txt.", "a\n")[1] == "Notes"
+    # batch Z at 6696c34 (ZC): "Add Milk to shopping.txt right after the line Bread." appended Milk after Apples
+    shop = "Eggs\nBread\nButter\nApples\n"
+    assert line_to_insert("Add Milk to shopping.txt right after the line Bread.", shop) == (
+        "shopping.txt", "Milk", 3, "Eggs\nBread\nMilk\nButter\nApples\n")
+    assert line_to_insert("Insert 'Call Bo' before Butter in shopping.txt.", shop)[2:] == (
+        3, "Eggs\nBread\nCall Bo\nButter\nApples\n")
+    assert line_to_insert("Add Milk to shopping.txt right after the line Cheese.", shop) is None
+
+
+def test_a_line_added_after_a_named_line_gets_the_write_and_an_appended_line_is_doubted(tmp_path):
+    """Batch Z at 6696c34 (ZC): "Add Milk to shopping.txt right after the line Bread." appended Milk after Apples with
+    edit_file, and finished."""
+    from agent_helpers import scripted_agent
+    from tools.files import FILE_TOOLS
+
+    want = "Eggs\nBread\nMilk\nButter\nApples\n"
+    agent, _, ws, store = scripted_agent(tmp_path, [
+        call("edit_file", path="shopping.txt", old_text="Apples", new_text="Apples\nMilk"), "I added Milk.",
+        call("write_file", path="shopping.txt", content=want), "Milk is now after Bread."],
+        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=True)
+    (ws / "shopping.txt").write_text("Eggs\nBread\nButter\nApples\n")
+    events = list(agent.run("Add Milk to shopping.txt right after the line Bread.", workspace=ws))
+    calls = store.calls(events[-1].task_id)
+    assert calls[0].result.endswith("Hint: to add 'Milk' as line 3 and keep the other lines as they are, call "
+                                    'write_file with {"path": "shopping.txt", "content": "Eggs\\nBread\\nMilk\\n'
+                                    'Butter\\nApples\\n"}.'), calls[0].result
+    doubted = [m.content for m in store.messages(events[-1].task_id) if "the task adds 'Milk' as line 3" in m.content]
+    assert doubted, [m.content for m in store.messages(events[-1].task_id)][-4:]
+    assert isinstance(events[-1], Finished) and (ws / "shopping.txt").read_text() == want
+    store.close()
 
 
 def test_the_lines_holding_a_word_get_the_write_to_copy_and_a_wrong_output_is_doubted(tmp_path):

@@ -1007,6 +1007,36 @@ _LINE_AT = re.compile(r"\b(?:add|put|insert|write)\s+(?:(?:a|the|one)\s+(?:new\s
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 
+#: a line added next to a line the goal names: "Add Milk to shopping.txt right after the line Bread", "Insert
+#: 'Call Bo' before Pay rent in todo.txt"
+_LINE_NEAR = re.compile(r"\b(?:add|put|insert|write)\s+['\"\u201c]?(?P<item>[^'\"\u201d\n]{2,80}?)['\"\u201d]?\s+"
+                        r"(?:(?:to|in|into)\s+(?:my\s+|the\s+)?(?P<file>[\w./-]+\.(?:md|txt|csv))\s+)?"
+                        r"(?:right\s+|just\s+|directly\s+|immediately\s+)?(?P<where>after|below|under|before|above)\s+"
+                        r"(?:the\s+line\s+)?['\"\u201c]?(?P<anchor>[^'\"\u201d\n]{2,60}?)['\"\u201d]?"
+                        r"(?:\s+(?:in|of)\s+(?:my\s+|the\s+)?(?P<file2>[\w./-]+\.(?:md|txt|csv)))?\s*(?:[.!]|$)",
+                        re.IGNORECASE)
+
+
+def _near_line(goal: str, text: str) -> tuple[str, str, int, str] | None:
+    """:func:`line_to_insert` for a line added next to the one line of ``text`` the goal
+    names (:data:`_LINE_NEAR`; list marks and case aside). Batch Z at 6696c34 (ZC): "Add
+    Milk to shopping.txt right after the line Bread." appended Milk after Apples."""
+    m = _LINE_NEAR.search(goal)
+    rel = (m.group("file") or m.group("file2")) if m else None
+    if m is None or rel is None:
+        return None
+    item, anchor = " ".join(m.group("item").split()), m.group("anchor").strip().lower()
+    lines = text.splitlines()
+    bare = [re.sub(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?", "", ln).strip().lower() for ln in lines]  # list marks aside
+    hits = [i for i, ln in enumerate(bare) if ln == anchor]
+    if len(hits) != 1:
+        return None
+    at = hits[0] + (1 if m.group("where").lower() in ("after", "below", "under") else 0)
+    if at < len(lines) and lines[at].strip() == item:
+        return None
+    return rel, item, at + 1, "\n".join([*lines[:at], item, *lines[at:]]) + "\n"
+
+
 def line_to_insert(goal: str, text: str) -> tuple[str, str, int, str] | None:
     """``(file, item, line number from 1, the text with the item there)`` when ``goal``
     adds a line at a place it gives in a text file ("as the second line of todo.txt",
@@ -1017,7 +1047,7 @@ def line_to_insert(goal: str, text: str) -> tuple[str, str, int, str] | None:
     call the bank", and finished."""
     m = _LINE_AT.search(goal)
     if m is None:
-        return None
+        return _near_line(goal, text)
     item = " ".join(m.group("item").split())
     if re.match(r"(?:it|them|this|that|these|those|the|a|an|my|your|our|their|its|his|her)\b", item, re.IGNORECASE):
         return None  # "put it at the top of ...": found, not the words
@@ -1039,11 +1069,10 @@ def line_to_insert(goal: str, text: str) -> tuple[str, str, int, str] | None:
     return m.group("file"), item, at + 1, "\n".join([*lines[:at], item, *lines[at:]]) + "\n"
 
 
-def _changed_text(ev: Evidence, m: re.Match[str] | None) -> tuple[str, str, str] | None:
-    """``(file, its text as this task first read it, its text now)`` for the file the
-    goal's match ``m`` names (group "file"), when this task changed that file and read
-    it whole before; None otherwise."""
-    rel = m.group("file") if m else ""
+def _changed_text(ev: Evidence, rel: str | None) -> tuple[str, str, str] | None:
+    """``(file, its text as this task first read it, its text now)`` for the file
+    ``rel`` the goal names, when this task changed that file and read it whole before;
+    None otherwise."""
     if not rel or norm_path(rel) not in {norm_path(p) for p in ev.touched}:
         return None
     before = original_text(rel, ev.calls)
@@ -1055,7 +1084,8 @@ def _line_not_inserted(ev: Evidence) -> str:
     """A doubt when the goal adds a line at a place in a text file this task changed
     (:func:`line_to_insert`, on the text the task first read) and the file is not that
     text with the line there ("" otherwise), with the write that makes it so."""
-    texts = _changed_text(ev, _LINE_AT.search(ev.goal))
+    at, near = _LINE_AT.search(ev.goal), _LINE_NEAR.search(ev.goal)
+    texts = _changed_text(ev, at.group("file") if at else (near.group("file") or near.group("file2")) if near else "")
     if texts is None:
         return ""
     rel, before, now = texts
@@ -1384,7 +1414,8 @@ def _lines_not_removed(ev: Evidence) -> str:
     """A doubt when the goal removes the line of something from a file this task changed
     (:func:`lines_to_remove`, on the text the task first read) and the file is not that
     text without those lines ("" otherwise), with the write that makes it so."""
-    texts = _changed_text(ev, _LINE_TO_REMOVE.search(ev.goal))
+    m = _LINE_TO_REMOVE.search(ev.goal)
+    texts = _changed_text(ev, m.group("file") if m else "")
     if texts is None:
         return ""
     rel, before, now = texts
