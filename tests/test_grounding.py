@@ -338,3 +338,23 @@ def test_a_text_file_of_picked_rows_holding_other_rows_is_doubted(tmp_path):
     assert got in finish_problems("I wrote reorder.txt.", every)
     assert written_rows_against_filter(ev("Lamp\n")).startswith("reorder.txt leaves out Shelf, whose stock is")
     assert written_rows_against_filter(ev("Lamp\nShelf\n")) == ""
+
+
+def test_rows_between_two_numbers_get_the_query_and_an_answer_naming_none_is_doubted(tmp_path):
+    """Batch Z at 6696c34 (ZA): "Who in staff.csv earns between 40,000 and 60,000?" got no hint and answered that
+    nobody does; Cara, Dev (40,000), Eli and Fay (60,000) do, both ends kept."""
+    from assistant.loop.calls import _example_query
+    from sandbox import Workspace
+    from tools.base import ToolContext
+    from tools.tables.loading import load_tables
+
+    goal = "Who in staff.csv earns between 40,000 and 60,000?"
+    ev = _ev(tmp_path, goal, [], text="name,department,salary\nAnna Berg,Sales,38500\nBen Ortiz,IT,61200\n"
+             "Cara Lind,IT,52000\nDev Patel,Sales,40000\nEli Roth,HR,47500\nFay Noor,HR,60000\nGus Hale,IT,75000\n",
+             name="staff.csv")
+    staff = load_tables(ToolContext(workspace=Workspace(tmp_path)))[0][0]
+    assert _example_query(staff, goal) == "SELECT name, salary FROM staff WHERE salary BETWEEN 40000 AND 60000"
+    got = finish_problems("There are no employees in staff.csv who earn between 40,000 and 60,000.", ev)
+    assert any("the rows of staff.csv whose salary is between 40000 and 60000 are Cara Lind, Dev Patel, Eli Roth, "
+               "Fay Noor" in p for p in got), got
+    assert not any("between 40000" in p for p in finish_problems("Cara Lind, Dev Patel, Eli Roth and Fay Noor.", ev))

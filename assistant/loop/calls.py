@@ -4397,7 +4397,7 @@ _REVERSE_LINES = re.compile(r"\b(?:in\s+)?reversed?\s+order\b|\breverse\s+(?:the
                             r"\bbackwards\b|\blast\s+line\s+first\b", re.IGNORECASE)
 #: words that may bound a table's rows before a number ("before 2020", "over 500 euros", "the week of 2026-11-23"):
 #: the workspace's tables are loaded for the hint only then (or for a total)
-_BOUND_SAID = re.compile(r"\b(before|after|since|prior|earlier|later|in|during|on|of|over|above|more|greater|"
+_BOUND_SAID = re.compile(r"\b(before|after|since|prior|earlier|later|in|during|on|of|over|above|more|greater|between|"
                          r"exceeding|least|under|below|less|most|cheaper)\b[^.?!\d]{0,25}\d|\bzero\b|\bout of stock\b|"
                          r"\bsold out\b|\bno (?:stock|units) left\b|\bwith no stock\b", re.IGNORECASE)
 #: a goal asking how many rows there are

@@ -452,12 +452,42 @@ def _equal_filter(table: Any, goal: str) -> RowFilter | None:
     return None
 
 
+#: a number range the goal gives: "earns between 40,000 and 60,000" (both ends kept)
+_BETWEEN = re.compile(r"\bbetween\s+(?:(?:EUR|USD|GBP|CHF)\s*|[\u20ac$\u00a3]\s*)?(?P<a>\d{1,3}(?:,\d{3})+(?:\.\d+)?|"
+                      r"\d{1,12}(?:\.\d+)?)\s+and\s+(?:(?:EUR|USD|GBP|CHF)\s*|[\u20ac$\u00a3]\s*)?"
+                      r"(?P<b>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,12}(?:\.\d+)?)"
+                      r"(?![\d.,-]|\s*(?:%|(?:percent|days?|hours?|years?|months?|weeks?)\b)|\s+[A-Z][a-z]{2})",
+                      re.IGNORECASE)
+
+
+def _between_filter(table: Any, goal: str) -> RowFilter | None:
+    """``salary BETWEEN 40000 AND 60000`` for "between 40,000 and 60,000" on the number
+    column a goal word names (else :func:`number_column`), or None. Batch Z at 6696c34
+    (ZA): "Who in staff.csv earns between 40,000 and 60,000?" got no hint, searched
+    file names for "40,000", and answered that nobody does (four do)."""
+    m = _BETWEEN.search(goal)
+    first = number_column(table, goal)
+    if m is None or first is None:
+        return None
+    words = {w.lower()[:4] for w in re.findall(r"[A-Za-z]{4,}", goal)}
+    col = next((c.name for c in table.columns if is_number(c) and not _ID_COLUMN.search(c.name) and any(
+        part[:4] in words for part in re.split(r"[_\W]+", c.name.lower()) if len(part) >= 4)), first)
+    low, high = sorted((float(m.group("a").replace(",", "")), float(m.group("b").replace(",", ""))))
+    shown = [f"{x:g}" if x != int(x) else str(int(x)) for x in (low, high)]
+    return RowFilter(col, f"{col} BETWEEN {shown[0]} AND {shown[1]}", f"between {shown[0]} and {shown[1]}",
+                     lambda v: isinstance(v, (int, float, decimal.Decimal)) and not isinstance(v, bool)
+                     and low <= float(v) <= high)
+
+
 def number_filter(table: Any, goal: str) -> RowFilter | None:
     """The bound ``goal`` puts on ``table``'s number column ("over 500 euros": amount >
     500; "at least", "under", "below", "at most"; "a quantity of zero": :func:`_equal_filter`),
     or None. The column is the one whose name shares the start of a goal word, else
     :func:`number_column`. A held-out task: "How many invoices in invoices.xlsx are over
     500 euros?"."""
+    between = _between_filter(table, goal)
+    if between is not None:
+        return between
     m = _NUMBER_BOUND.search(goal)
     first = number_column(table, goal)
     if m is None or first is None:
