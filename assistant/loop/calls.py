@@ -33,7 +33,7 @@ from .ending import touched_paths
 from .evidence import NOT_READING, _LOWEST, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, \
     norm_path, number_problems, result_gist, shown_for_model
 from .dates_said import clock_times, date_after, date_after_answer, dates_in, day_count_answer
-from .figures import AVERAGE, TABLE_FILES, compared_tables, document_sum, statistic_of, total_check
+from .figures import AVERAGE, SAME_VALUE, TABLE_FILES, compared_tables, document_sum, statistic_of, total_check
 from .table_goal import _ID_COLUMN, ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, \
     number_column, row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
@@ -458,7 +458,7 @@ class CallRunner:
                    if o.lower().endswith((".csv", ".tsv", ".xlsx", ".txt", ".md")) and norm_path(o) != norm_path(path)]
         goal = self.s.task.goal
         tables, rel, mine = self._tables_of(path) if _AGGREGATE.search(goal) or _BOUND_SAID.search(goal) \
-            or OVERDUE.search(goal) or _AGE.search(goal) or outputs else ([], path, [])
+            or OVERDUE.search(goal) or _AGE.search(goal) or SAME_VALUE.search(goal) or outputs else ([], path, [])
         late = next((q for t in mine if (q := overdue_query(t, self.s.task.goal))), "")
         if late:  # a held-out task at a8fdd03: "Which invoices in invoices.csv are overdue?" grepped for "unpaid"
             return f"Hint: for the rows past their due date, call table_query with {_sql_args(late)}. Never compare " \
@@ -488,6 +488,10 @@ class CallRunner:
         if bounded and not _AGGREGATE.search(self.s.task.goal):  # a held-out task at a864c41: "started before 2020"
             return f"Hint: to pick the rows, query with table_query (SQL), e.g. call table_query with " \
                    f"{_sql_args(bounded)}. Never compare dates or amounts by eye."
+        same = next((q for t in mine if (q := _same_value_query(t, self.s.task.goal))), "")
+        if same:  # ZE at 6696c34 grepped for each product
+            return f"Hint: for the rows that share a value, call table_query with {_sql_args(same)}. Never compare " \
+                   "values by eye."
         aged = next((q for t in mine if (q := _age_query(t, self.s.task.goal))), "")
         if aged and not AVERAGE.search(self.s.task.goal):  # ZZD at b6900b3 asked the user today's date
             return f"Hint: for the ages up to today, call table_query with {_sql_args(aged)}. Never work out dates " \
@@ -4494,6 +4498,22 @@ def _duration_sum(table: Any, goal: str) -> str:
     if sum(x <= y for x, y in pairs) * 2 < len(pairs):
         a, b = b, a
     return f"SELECT SUM(date_diff('day', {a.name}, {b.name})) AS days FROM {table.name}"
+
+
+def _same_value_query(table: Any, goal: str) -> str:
+    """``SELECT price, string_agg(product, ', ') AS products, COUNT(*) AS count FROM
+    prices GROUP BY price HAVING COUNT(*) > 1 ORDER BY count DESC`` when the goal asks
+    which rows share a value of a column it names (:func:`figures.same_value_groups`);
+    "" otherwise. Batch Z at 6696c34 (ZE): "Which two products in prices.csv have the
+    same price?" got no hint, and grepped for each product."""
+    from .figures import same_value_groups
+
+    found = same_value_groups(table, goal)
+    if found is None:
+        return ""
+    column, label, _ = found
+    return (f"SELECT {column}, string_agg({label}, ', ') AS {label}s, COUNT(*) AS count FROM {table.name} "
+            f"GROUP BY {column} HAVING COUNT(*) > 1 ORDER BY count DESC")
 
 
 #: a goal asking people's ages: "How old is each person?", "the age of every member", "who is the oldest"

@@ -1257,6 +1257,62 @@ def _referenced_key(first: Any, second: Any) -> tuple[str | None, str | None]:
     return None, None
 
 
+#: a goal asking which rows share a value: "Which two products have the same price?", "duplicate emails", "share
+#: a birthday"
+SAME_VALUE = re.compile(r"\b(?:the\s+)?same\s+(?P<a>[a-z]+)|\bduplicated?\s+(?P<b>[a-z]+)|"
+                        r"\bshare\s+(?:the\s+|a\s+|an\s+)?(?P<c>[a-z]+)", re.IGNORECASE)
+
+
+def same_value_groups(table: Any, goal: str) -> tuple[str, str, list[list[str]]] | None:
+    """``(column, label column, the labels of each group of rows sharing a value of
+    the column)`` when ``goal`` asks which rows share a value of a column it names
+    (:data:`SAME_VALUE`: "the same price") and ``table`` (500 rows at most) has a text
+    column with no value twice to name the rows; None otherwise."""
+    m = SAME_VALUE.search(goal)
+    word = (m.group("a") or m.group("b") or m.group("c") or "").lower().rstrip("s")[:4] if m else ""
+    column = next((c for c in table.columns if len(word) >= 3 and c.name.lower()[:4] == word), None)
+    label = next((c for c in table.columns if c is not column and c.sql_type == "VARCHAR"
+                  and len({str(v) for v in c.values}) == len(c.values)), None)
+    if column is None or label is None or table.rows > 500:
+        return None
+    groups: dict[str, list[str]] = {}
+    for v, n in zip(column.values, label.values):
+        if v is not None and n is not None:
+            key = normalise_number(str(v)) if isinstance(v, (int, float, decimal.Decimal)) else str(v).strip().lower()
+            groups.setdefault(key, []).append(str(n))
+    return column.name, label.name, [g for g in groups.values() if len(g) > 1]
+
+
+def same_value_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks which rows of the one table file it names share
+    a value (:func:`same_value_groups`) and the answer names a row in no such group,
+    or, one group only, leaves one of it out ("" otherwise), with the query to copy.
+    Batch Z at 6696c34 (ZE): "Which two products in prices.csv have the same price?"."""
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
+    if not asks_only_a_question(ev.goal) or len(files) != 1:
+        return ""
+    for table in _file_tables(ev.workspace, files[0]):
+        found = same_value_groups(table, ev.goal)
+        if found is None:
+            continue
+        column, label, groups = found
+        names = [str(v) for c in table.columns if c.name == label for v in c.values if v is not None]
+        said = [n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", answer, re.IGNORECASE)]
+        shared = {n for g in groups for n in g}
+        wrong = [n for n in said if n not in shared]
+        missing = [n for n in groups[0] if n not in said] if len(groups) == 1 else []
+        if not wrong and not missing:
+            return ""
+        sql = (f"SELECT {column}, string_agg({label}, ', ') AS {label}s, COUNT(*) AS count FROM {table.name} "
+               f"GROUP BY {column} HAVING COUNT(*) > 1 ORDER BY count DESC")
+        listed = "; ".join(", ".join(g) for g in groups) or "none"
+        how = f"names {', '.join(wrong)}, which share{'s' if len(wrong) == 1 else ''} no {column} with another " \
+              "row" if wrong else f"leaves out {', '.join(missing)}"
+        return (f"the rows of {files[0]} that share a {column} are {listed}; the answer {how}; "
+                f"{call_to_copy('table_query', {'sql': sql})}")
+    return ""
+
+
 def comparison_wrong(answer: str, ev: Evidence) -> str:
     """The doubt when a question compares two table files (:func:`compared_tables`) and
     the answer leaves out a value the comparison gives or names one it does not ("" otherwise)."""
