@@ -807,31 +807,39 @@ def test_asking_the_user_their_own_question_is_refused(tmp_path):
     store.close()
 
 
-def test_a_line_added_at_a_place_gets_the_file_with_it_there_and_a_wrong_file_is_doubted(tmp_path):
-    """XC at 0958b96: "Add Call the bank as the second line of todo.txt." appended the goal's words as a line, then
-    changed line 2 to "Water the plants and call the bank", and finished."""
+def _add_a_line(tmp_path, name, before, wrong, want, goal):
+    """Run ``goal`` on ``name`` (holding ``before``), the model first sending the call ``wrong`` and finishing, then
+    writing ``want`` and finishing: (the first call's result, every message's text, the last event, the file's text
+    at the end)."""
     from agent_helpers import scripted_agent
     from tools.files import FILE_TOOLS
 
+    agent, _, ws, store = scripted_agent(tmp_path, [wrong, "I added the line.", call("write_file", path=name,
+                                                                                     content=want), "It is there now."],
+                                         [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=True)
+    (ws / name).write_text(before)
+    events = list(agent.run(goal, workspace=ws))
+    first = store.calls(events[-1].task_id)[0].result
+    messages = [m.content for m in store.messages(events[-1].task_id)]
+    store.close()
+    return first, messages, events[-1], (ws / name).read_text()
+
+
+def test_a_line_added_at_a_place_gets_the_file_with_it_there_and_a_wrong_file_is_doubted(tmp_path):
+    """XC at 0958b96: "Add Call the bank as the second line of todo.txt." appended the goal's words as a line, then
+    changed line 2 to "Water the plants and call the bank", and finished."""
     want = "Buy milk\nCall the bank\nWater the plants\nSend the report\n"
-    agent, _, ws, store = scripted_agent(tmp_path, [
-        call("write_file", path="todo.txt", content="Buy milk\nWater the plants\nSend the report\nCall the bank as the "
-             "second line of todo.txt\n"),
-        "Added Call the bank as the second line.",
-        call("write_file", path="todo.txt", content=want), "Call the bank is now line 2 of todo.txt."],
-        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=True)
-    (ws / "todo.txt").write_text("Buy milk\nWater the plants\nSend the report\n")
-    events = list(agent.run("Add Call the bank as the second line of todo.txt.", workspace=ws))
-    calls = store.calls(events[-1].task_id)
-    assert calls[0].result.endswith("Hint: to add 'Call the bank' as line 2 and keep the other lines as they are, call "
-                                    'write_file with {"path": "todo.txt", "content": "Buy milk\\nCall the bank\\nWater '
-                                    'the plants\\nSend the report\\n"}.'), calls[0].result
-    doubted = [m.content for m in store.messages(events[-1].task_id) if "the task adds 'Call the bank' as line 2" in
-               m.content]
+    wrong = call("write_file", path="todo.txt", content="Buy milk\nWater the plants\nSend the report\nCall the bank as "
+                 "the second line of todo.txt\n")
+    first, messages, last, text = _add_a_line(tmp_path, "todo.txt", "Buy milk\nWater the plants\nSend the report\n",
+                                              wrong, want, "Add Call the bank as the second line of todo.txt.")
+    assert first.endswith("Hint: to add 'Call the bank' as line 2 and keep the other lines as they are, call "
+                          'write_file with {"path": "todo.txt", "content": "Buy milk\\nCall the bank\\nWater '
+                          'the plants\\nSend the report\\n"}.'), first
+    doubted = [m for m in messages if "the task adds 'Call the bank' as line 2" in m]
     assert doubted and "of todo.txt and keeps the other lines as they were, and todo.txt does not hold that now" in \
         doubted[0], doubted
-    assert isinstance(events[-1], Finished) and (ws / "todo.txt").read_text() == want
-    store.close()
+    assert isinstance(last, Finished) and text == want
     from assistant.loop.named_files import line_to_insert
 
     text = "Buy milk\nWater the plants\n"
@@ -860,24 +868,15 @@ def test_a_line_added_at_a_place_gets_the_file_with_it_there_and_a_wrong_file_is
 def test_a_line_added_after_a_named_line_gets_the_write_and_an_appended_line_is_doubted(tmp_path):
     """Batch Z at 6696c34 (ZC): "Add Milk to shopping.txt right after the line Bread." appended Milk after Apples with
     edit_file, and finished."""
-    from agent_helpers import scripted_agent
-    from tools.files import FILE_TOOLS
-
     want = "Eggs\nBread\nMilk\nButter\nApples\n"
-    agent, _, ws, store = scripted_agent(tmp_path, [
-        call("edit_file", path="shopping.txt", old_text="Apples", new_text="Apples\nMilk"), "I added Milk.",
-        call("write_file", path="shopping.txt", content=want), "Milk is now after Bread."],
-        [*FILE_TOOLS, ASK_HUMAN], approve="all", preread=True)
-    (ws / "shopping.txt").write_text("Eggs\nBread\nButter\nApples\n")
-    events = list(agent.run("Add Milk to shopping.txt right after the line Bread.", workspace=ws))
-    calls = store.calls(events[-1].task_id)
-    assert calls[0].result.endswith("Hint: to add 'Milk' as line 3 and keep the other lines as they are, call "
-                                    'write_file with {"path": "shopping.txt", "content": "Eggs\\nBread\\nMilk\\n'
-                                    'Butter\\nApples\\n"}.'), calls[0].result
-    doubted = [m.content for m in store.messages(events[-1].task_id) if "the task adds 'Milk' as line 3" in m.content]
-    assert doubted, [m.content for m in store.messages(events[-1].task_id)][-4:]
-    assert isinstance(events[-1], Finished) and (ws / "shopping.txt").read_text() == want
-    store.close()
+    first, messages, last, text = _add_a_line(
+        tmp_path, "shopping.txt", "Eggs\nBread\nButter\nApples\n",
+        call("edit_file", path="shopping.txt", old_text="Apples", new_text="Apples\nMilk"), want,
+        "Add Milk to shopping.txt right after the line Bread.")
+    assert first.endswith("Hint: to add 'Milk' as line 3 and keep the other lines as they are, call write_file with "
+                          '{"path": "shopping.txt", "content": "Eggs\\nBread\\nMilk\\nButter\\nApples\\n"}.'), first
+    assert any("the task adds 'Milk' as line 3" in m for m in messages), messages[-4:]
+    assert isinstance(last, Finished) and text == want
 
 
 def test_the_lines_holding_a_word_get_the_write_to_copy_and_a_wrong_output_is_doubted(tmp_path):

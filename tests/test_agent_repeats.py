@@ -27,6 +27,20 @@ def _remember(ctx: ToolContext, p: Fact) -> ToolResult:
     return ToolResult(text=f"remembered: {p.fact}")
 
 
+def _one_table(folder, name, text):
+    """``(table, rows)``: the table of the CSV file ``name`` written with ``text`` into ``folder``, and a function
+    giving the rows a table_query of ``sql`` returns there (cells as text)."""
+    from sandbox import Workspace
+    from tools.tables import table_query
+    from tools.tables.loading import load_tables
+    from tool_helpers import call as run_tool
+
+    (folder / name).write_text(text)
+    ctx = ToolContext(workspace=Workspace(folder))
+    table = next(t for t in load_tables(ctx)[0] if t.name == name.rsplit(".", 1)[0])
+    return table, lambda sql: run_tool(table_query, ctx, sql=sql).data["rows"]
+
+
 def _agent(assistant_home, tmp_path, outputs, extra=()):
     # these tests drive the model's own reads: the harness's step-0 reads (preread.py) are off
     return scripted_agent(tmp_path, outputs, [*FILE_TOOLS, *extra], approve="all", preread=False)
@@ -493,18 +507,12 @@ def test_a_question_about_email_domains_gets_the_count_per_domain(assistant_home
     COUNT(*) per whole address (1 each), and answered work.org (2); mail.com has 3. The example counts per domain,
     the query runs, and no example counts rows per a column whose every value differs."""
     from assistant.loop.calls import _example_query
-    from sandbox import Workspace
-    from tools.tables import table_query
-    from tools.tables.loading import load_tables
-    from tool_helpers import call as run_tool
 
-    (tmp_path / "contacts.csv").write_text("name,email\nAna,ana@mail.com\nBen,ben@work.org\nCy,cy@mail.com\n"
-                                           "Dee,dee@shop.net\nEd,ed@mail.com\nFlo,flo@work.org\n")
-    ctx = ToolContext(workspace=Workspace(tmp_path))
-    contacts = load_tables(ctx)[0][0]
+    contacts, rows = _one_table(tmp_path, "contacts.csv", "name,email\nAna,ana@mail.com\nBen,ben@work.org\n"
+                                "Cy,cy@mail.com\nDee,dee@shop.net\nEd,ed@mail.com\nFlo,flo@work.org\n")
     sql = _example_query(contacts, "Which email domain appears most often in contacts.csv?")
     assert sql == "SELECT split_part(email, '@', 2) AS domain, COUNT(*) FROM contacts GROUP BY domain ORDER BY 2 DESC"
-    assert run_tool(table_query, ctx, sql=sql).data["rows"][0] == ["mail.com", "3"]
+    assert rows(sql)[0] == ["mail.com", "3"]
     assert _example_query(contacts, "How many contacts are there per email?") == ""
 
 
@@ -4511,18 +4519,12 @@ def test_an_average_time_span_in_days_gets_the_average_of_the_date_differences(a
     """A development batch at b6900b3 (ZZF): "What is the average delivery time in days in deliveries.csv?" ran
     AVG(delivered) and answered "2026-11-11 12:00:00"; the example averages the days from order to delivery."""
     from assistant.loop.calls import _example_query
-    from sandbox import Workspace
-    from tools.tables import table_query
-    from tools.tables.loading import load_tables
-    from tool_helpers import call as run_tool
 
-    (tmp_path / "deliveries.csv").write_text("order,ordered,delivered\nA,2026-11-02,2026-11-05\n"
-                                             "B,2026-11-03,2026-11-10\nC,2026-11-10,2026-11-12\n")
-    ctx = ToolContext(workspace=Workspace(tmp_path))
-    table = load_tables(ctx)[0][0]
+    table, rows = _one_table(tmp_path, "deliveries.csv", "order,ordered,delivered\nA,2026-11-02,2026-11-05\n"
+                             "B,2026-11-03,2026-11-10\nC,2026-11-10,2026-11-12\n")
     sql = _example_query(table, "What is the average delivery time in days in deliveries.csv?")
     assert sql == "SELECT AVG(date_diff('day', ordered, delivered)) AS days FROM deliveries"
-    assert float(run_tool(table_query, ctx, sql=sql).data["rows"][0][0]) == 4.0
+    assert float(rows(sql)[0][0]) == 4.0
     assert _example_query(table, "How many days did delivery take in total in deliveries.csv?") == \
         "SELECT SUM(date_diff('day', ordered, delivered)) AS days FROM deliveries"
 
