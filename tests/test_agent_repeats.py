@@ -4574,3 +4574,18 @@ def test_a_figure_that_is_not_the_product_of_two_columns_gets_the_query_of_those
     assert f'call table_query with {{"sql": "{sql}"}}' in read, read
     assert run_tool(table_query, ToolContext(workspace=Workspace(ws)), sql=sql).data["rows"] == [
         ["I-3", "4", "2.25", "9.50", "9.00"]]
+
+
+def test_the_largest_single_row_of_a_month_is_a_row_not_the_months_sum(assistant_home, tmp_path):
+    """Batch Z at 6696c34 (ZG): "What was the largest single expense in March in expenses.csv?" was offered the sum of
+    March (425.40) as its example, ran it, and answered it; the Flight's 189.90 is the largest."""
+    from assistant.loop.calls import _example_query
+
+    table, rows = _one_table(tmp_path, "expenses.csv", "date,item,amount\n2026-02-27,Hotel,310.00\n"
+                             "2026-03-02,Taxi,24.50\n2026-03-11,Flight,189.90\n2026-03-15,Dinner,62.00\n"
+                             "2026-04-03,Hotel,420.00\n")
+    sql = _example_query(table, "What was the largest single expense in March in expenses.csv?")
+    assert sql == "SELECT date, item, amount FROM expenses WHERE month(date) = 3 ORDER BY amount DESC LIMIT 1"
+    assert rows(sql) == [["2026-03-11", "Flight", "189.90"]]
+    assert _example_query(table, "How much did we spend in March in expenses.csv?") == \
+        "SELECT SUM(amount) FROM expenses WHERE month(date) = 3"

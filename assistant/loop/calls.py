@@ -4365,6 +4365,12 @@ def _month_sum(table: Any, goal: str) -> str:
     month, number = month_filter(table, goal), number_column(table, goal)
     if month is None or number is None or _COUNT_ASKED.search(goal):  # rows to count: :func:`_bounded_query`
         return ""
+    if _SINGLE.search(goal):  # batch Z at 6696c34 (ZG): "the largest single expense in March" was offered the
+        # month's sum, and its 425.40 answered (the Flight's 189.90 is the largest)
+        shown = ", ".join(c.name for c in table.columns[:6])
+        low = re.search(r"\b(lowest|smallest|cheapest|least)\b", goal, re.IGNORECASE)
+        return (f"SELECT {shown} FROM {table.name} WHERE {month.sql} ORDER BY {number} {'ASC' if low else 'DESC'} "
+                "LIMIT 1")
     return f"SELECT SUM({number}) FROM {table.name} WHERE {month.sql}"
 
 
