@@ -380,3 +380,22 @@ def test_rows_that_share_a_value_get_the_grouping_query_and_a_wrong_pair_is_doub
     assert any(p.startswith("the rows of prices.csv that share a price are Folder, Ruler; the answer names Notebook, "
                             "Tape") for p in got), got
     assert not any("share a price" in p for p in finish_problems("Folder and Ruler both cost 2.45.", ev))
+
+
+def test_a_change_of_form_is_not_checked_as_a_change_of_text(tmp_path):
+    """Batch Z at 6696c34 (ZH): "Change every name in names.txt from 'Last, First' to 'First Last'." was told at the
+    finish that names.txt must hold 'First Last', and wrote those words over Anna Berg; no line of the file held
+    'Last, First', so it names a form, not a text to replace."""
+    from assistant.loop.named_files import _change_not_in_file
+
+    goal = "Change every name in names.txt from 'Last, First' to 'First Last'."
+    read = _read("names.txt", "names.txt (utf-8, 2 lines)\n     1\tBerg, Anna\n     2\tOrtiz, Ben\n")
+    (tmp_path / "names.txt").write_text("Anna Berg\nBen Ortiz\n")
+    ev = Evidence(goal, tmp_path, calls=[read], touched=["names.txt"], written=["names.txt"],
+                  tool_names=["read_file", "edit_file", "finish"])
+    assert _change_not_in_file(ev) == ""
+    # a text the file held is still checked
+    literal = _read("names.txt", "names.txt (utf-8, 1 lines)\n     1\tLast, First\n")
+    ev = Evidence(goal, tmp_path, calls=[literal], touched=["names.txt"], written=["names.txt"],
+                  tool_names=["read_file", "edit_file", "finish"])
+    assert _change_not_in_file(ev).startswith("the task asks to change 'Last, First' to 'First Last' in names.txt")

@@ -900,6 +900,11 @@ def _change_not_in_file(ev: Evidence) -> str:
         if not rel.lower().endswith(_TEXT_DOCUMENTS) or norm_path(rel) not in touched:
             continue
         text = _document_text(Path(ev.workspace) / rel, lower=False)
+        before = original_text(rel, ev.calls)
+        if before is not None and " ".join(old.split()).lower() not in " ".join(before.split()).lower():
+            # a form, not a text: batch Z at 6696c34 (ZH), "Change every name in names.txt from 'Last, First' to
+            # 'First Last'", was told names.txt must hold 'First Last', and wrote those words over a name
+            continue
         if text is not None and " ".join(new.split()).lower() not in text.lower():
             return (f"the task asks to change {old!r} to {new!r} in {rel}, but {rel} does not hold {new!r} now; "
                     "read it and make the change")
