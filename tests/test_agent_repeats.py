@@ -4589,3 +4589,17 @@ def test_the_largest_single_row_of_a_month_is_a_row_not_the_months_sum(assistant
     assert rows(sql) == [["2026-03-11", "Flight", "189.90"]]
     assert _example_query(table, "How much did we spend in March in expenses.csv?") == \
         "SELECT SUM(amount) FROM expenses WHERE month(date) = 3"
+
+
+def test_a_percent_growth_between_two_columns_is_worked_out_as_a_percent(assistant_home, tmp_path):
+    """Batch Z at 6696c34 (ZI): "By what percent did the total of q2 grow over q1 in quarterly.csv?" was offered each
+    region's q2 - q1, and answered "1500% for North, 1100% for West, and 400% for South" (the totals grew 10%)."""
+    from assistant.loop.calls import _example_query
+
+    table, rows = _one_table(tmp_path, "quarterly.csv", "region,q1,q2\nNorth,12000,13500\nSouth,8000,8400\n"
+                             "West,10000,11100\n")
+    sql = _example_query(table, "By what percent did the total of q2 grow over q1 in quarterly.csv?")
+    assert sql == "SELECT ROUND(100.0 * (SUM(q2) - SUM(q1)) / SUM(q1), 1) AS percent FROM quarterly"
+    assert float(rows(sql)[0][0]) == 10.0
+    each = _example_query(table, "By what percent did each region grow from q1 to q2 in quarterly.csv?")
+    assert [r[0] for r in rows(each)] == ["North", "West", "South"] and float(rows(each)[0][1]) == 12.5

@@ -4339,7 +4339,7 @@ def _example_query(table: Any, goal: str = "") -> str:
     example = _example_sum(table, goal)
     if AVERAGE.search(goal):
         return re.sub(r"\bSUM\(", f"{statistic_of(goal)}(", example)
-    both = combined_columns(table, goal)
+    both = combined_columns(table, goal) if "AS percent" not in example else []  # a growth's own sums (ZI)
     if both:  # a held-out task (PJ) at 9fa21b4: "Berlin's Q1 and Q2 sales combined" got SUM(q1), and answered it
         return re.sub(rf"\bSUM\((?:{'|'.join(map(re.escape, both))})\)", " + ".join(f"SUM({c})" for c in both),
                       example, count=1)

@@ -627,6 +627,14 @@ def column_change(table: Any, goal: str) -> str | None:
     if len(said) != 2 or label is None:
         return None
     first, then = said
+    if re.search(r"\b(?:percent|percentage|per\s+cent)\b|%", goal, re.IGNORECASE):
+        # batch Z at 6696c34 (ZI): "By what percent did the total of q2 grow over q1 in quarterly.csv?" was offered
+        # each region's q2 - q1, and answered "1500% for North" (the totals grew 10%)
+        a, b = _quoted(first.name), _quoted(then.name)
+        if re.search(r"\b(?:total|sum|overall|altogether|in all)\b", goal, re.IGNORECASE):
+            return f"SELECT ROUND(100.0 * (SUM({b}) - SUM({a})) / SUM({a}), 1) AS percent FROM {_quoted(table.name)}"
+        return (f"SELECT {_quoted(label)}, ROUND(100.0 * ({b} - {a}) / {a}, 1) AS percent FROM {_quoted(table.name)} "
+                "ORDER BY 2 DESC")
     falls = bool(m.group("down")) != bool(_LEAST.search(goal))
     limit = " LIMIT 1" if _ONE_ASKED.match(goal) else ""
     return (f"SELECT {_quoted(label)}, {_quoted(then.name)} - {_quoted(first.name)} AS change "
