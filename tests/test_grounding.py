@@ -363,7 +363,7 @@ def test_rows_between_two_numbers_get_the_query_and_an_answer_naming_none_is_dou
 def test_rows_that_share_a_value_get_the_grouping_query_and_a_wrong_pair_is_doubted(tmp_path):
     """Batch Z at 6696c34 (ZE): "Which two products in prices.csv have the same price?" got no hint and grepped for
     each product; Folder and Ruler share 2.45."""
-    from assistant.loop.calls import _same_value_query
+    from assistant.loop.figures import same_value_query
     from sandbox import Workspace
     from tools.base import ToolContext
     from tools.tables import table_query
@@ -374,7 +374,7 @@ def test_rows_that_share_a_value_get_the_grouping_query_and_a_wrong_pair_is_doub
     ev = _ev(tmp_path, goal, [], name="prices.csv", text="product,price\nNotebook,3.20\nStapler,7.90\nPen,1.10\n"
              "Folder,2.45\nMarker,1.85\nRuler,2.45\nTape,3.05\n")
     ctx = ToolContext(workspace=Workspace(tmp_path))
-    sql = _same_value_query(load_tables(ctx)[0][0], goal)
+    sql = same_value_query(load_tables(ctx)[0][0], goal)
     assert run_tool(table_query, ctx, sql=sql).data["rows"] == [["2.45", "Folder, Ruler", "2"]]
     got = finish_problems("Notebook and Tape.", ev)
     assert any(p.startswith("the rows of prices.csv that share a price are Folder, Ruler; the answer names Notebook, "

@@ -33,7 +33,8 @@ from .ending import touched_paths
 from .evidence import NOT_READING, _LOWEST, _NUMBER, _data_of, asks_only_a_question, goal_files, made_paths, \
     norm_path, number_problems, result_gist, shown_for_model
 from .dates_said import clock_times, date_after, date_after_answer, dates_in, day_count_answer
-from .figures import AVERAGE, SAME_VALUE, TABLE_FILES, compared_tables, document_sum, statistic_of, total_check
+from .figures import AVERAGE, SAME_VALUE, TABLE_FILES, compared_tables, document_sum, same_value_query, statistic_of, \
+    total_check
 from .table_goal import _ID_COLUMN, ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, \
     number_column, row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
@@ -493,7 +494,7 @@ class CallRunner:
         if product:  # ZF at 6696c34 asked the user
             return f"Hint: for the rows whose figure is not that product, call table_query with {_sql_args(product)}." \
                    " Never multiply by hand."
-        same = next((q for t in mine if (q := _same_value_query(t, self.s.task.goal))), "")
+        same = next((q for t in mine if (q := same_value_query(t, self.s.task.goal))), "")
         if same:  # ZE at 6696c34 grepped for each product
             return f"Hint: for the rows that share a value, call table_query with {_sql_args(same)}. Never compare " \
                    "values by eye."
@@ -4509,22 +4510,6 @@ def _duration_sum(table: Any, goal: str) -> str:
     if sum(x <= y for x, y in pairs) * 2 < len(pairs):
         a, b = b, a
     return f"SELECT SUM(date_diff('day', {a.name}, {b.name})) AS days FROM {table.name}"
-
-
-def _same_value_query(table: Any, goal: str) -> str:
-    """``SELECT price, string_agg(product, ', ') AS products, COUNT(*) AS count FROM
-    prices GROUP BY price HAVING COUNT(*) > 1 ORDER BY count DESC`` when the goal asks
-    which rows share a value of a column it names (:func:`figures.same_value_groups`);
-    "" otherwise. Batch Z at 6696c34 (ZE): "Which two products in prices.csv have the
-    same price?" got no hint, and grepped for each product."""
-    from .figures import same_value_groups
-
-    found = same_value_groups(table, goal)
-    if found is None:
-        return ""
-    column, label, _ = found
-    return (f"SELECT {column}, string_agg({label}, ', ') AS {label}s, COUNT(*) AS count FROM {table.name} "
-            f"GROUP BY {column} HAVING COUNT(*) > 1 ORDER BY count DESC")
 
 
 #: a product of two columns the goal names: "quantity times unit price", "qty multiplied by price"

@@ -1283,6 +1283,20 @@ def same_value_groups(table: Any, goal: str) -> tuple[str, str, list[list[str]]]
     return column.name, label.name, [g for g in groups.values() if len(g) > 1]
 
 
+def same_value_query(table: Any, goal: str) -> str:
+    """``SELECT price, string_agg(product, ', ') AS products, COUNT(*) AS count FROM
+    prices GROUP BY price HAVING COUNT(*) > 1 ORDER BY count DESC`` when the goal asks
+    which rows share a value of a column it names (:func:`same_value_groups`); ""
+    otherwise. Batch Z at 6696c34 (ZE): "Which two products in prices.csv have the
+    same price?" got no hint, and grepped for each product."""
+    found = same_value_groups(table, goal)
+    if found is None:
+        return ""
+    column, label, _ = found
+    return (f"SELECT {column}, string_agg({label}, ', ') AS {label}s, COUNT(*) AS count FROM {table.name} "
+            f"GROUP BY {column} HAVING COUNT(*) > 1 ORDER BY count DESC")
+
+
 def same_value_wrong(answer: str, ev: Evidence) -> str:
     """The doubt when a question asks which rows of the one table file it names share
     a value (:func:`same_value_groups`) and the answer names a row in no such group,
@@ -1303,8 +1317,7 @@ def same_value_wrong(answer: str, ev: Evidence) -> str:
         missing = [n for n in groups[0] if n not in said] if len(groups) == 1 else []
         if not wrong and not missing:
             return ""
-        sql = (f"SELECT {column}, string_agg({label}, ', ') AS {label}s, COUNT(*) AS count FROM {table.name} "
-               f"GROUP BY {column} HAVING COUNT(*) > 1 ORDER BY count DESC")
+        sql = same_value_query(table, ev.goal)
         listed = "; ".join(", ".join(g) for g in groups) or "none"
         how = f"names {', '.join(wrong)}, which share{'s' if len(wrong) == 1 else ''} no {column} with another " \
               "row" if wrong else f"leaves out {', '.join(missing)}"
