@@ -399,3 +399,43 @@ def test_a_change_of_form_is_not_checked_as_a_change_of_text(tmp_path):
     ev = Evidence(goal, tmp_path, calls=[literal], touched=["names.txt"], written=["names.txt"],
                   tool_names=["read_file", "edit_file", "finish"])
     assert _change_not_in_file(ev).startswith("the task asks to change 'Last, First' to 'First Last' in names.txt")
+
+
+def _table(tmp_path, name):
+    from sandbox import Workspace
+    from tools.base import ToolContext
+    from tools.tables.loading import load_tables
+
+    return next(t for t in load_tables(ToolContext(workspace=Workspace(tmp_path)))[0] if t.source == name)
+
+
+def test_groups_whose_total_passes_a_bound_get_the_having_query_and_an_answer_naming_none_is_doubted(tmp_path):
+    """Batch AZ at 018ad5b (AZB): "Which customers in orders.csv have spent more than 500 in total?" was offered
+    SUM(order_) WHERE order_ > 500 (the order numbers 1 to 6, "orders" of orders.csv read as the column), and "No
+    customers" finished the task; Alba's orders add up to 620 and Corvo's to 510."""
+    from assistant.loop.calls import _example_query
+
+    goal = "Which customers in orders.csv have spent more than 500 in total?"
+    ev = _ev(tmp_path, goal, [], name="orders.csv", text="order,customer,amount\n1,Alba,300\n2,Brio,480\n"
+             "3,Corvo,210\n4,Alba,320\n5,Dalia,90\n6,Corvo,300\n")
+    query = _example_query(_table(tmp_path, "orders.csv"), goal)
+    assert query == ("SELECT customer, SUM(amount) AS total FROM orders GROUP BY customer HAVING SUM(amount) > 500 "
+                     "ORDER BY 2 DESC")
+    got = finish_problems("No customers in orders.csv have spent more than 500 in total.", ev)
+    assert any("the customer values whose total amount is over 500 are Alba (620), Corvo (510)" in p
+               and "e.g. the answer to copy: \"Alba (620), Corvo (510) have a total amount over 500.\"" in p
+               for p in got), got
+    assert any("leaves out Corvo" in p for p in finish_problems("Alba spent more than 500.", ev))
+    assert any("names Brio, whose total amount is not over 500" in p
+               for p in finish_problems("Alba, Brio and Corvo.", ev))
+    assert not any("total amount" in p for p in finish_problems("Alba (620) and Corvo (510).", ev))
+
+
+def test_a_column_of_row_numbers_is_not_the_amount_summed(tmp_path):
+    """AZB: a number column counting the rows (1, 2, 3, ...) is no amount, even when a file name's word names it."""
+    from assistant.loop.table_goal import number_column, number_filter
+
+    (tmp_path / "orders.csv").write_text("order,customer,amount\n1,Alba,300\n2,Brio,480\n3,Corvo,210\n")
+    orders = _table(tmp_path, "orders.csv")
+    assert number_column(orders) == "amount"
+    assert number_filter(orders, "How many orders in orders.csv are over 250?").sql == "amount > 250"

@@ -38,7 +38,7 @@ from .figures import AVERAGE, SAME_VALUE, TABLE_FILES, compared_tables, document
 from .table_goal import _ID_COLUMN, ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, \
     number_column, row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
-    range_query, nth_ranked, column_comparison
+    range_query, nth_ranked, column_comparison, group_bound
 from .extracted import extraction_asked, extraction_wrong
 from .file_facts import empty_files, file_extreme
 from .finish import undoable_verb
@@ -4382,6 +4382,9 @@ def _bounded_query(table: Any, goal: str) -> str:
     for another figure; "" when the goal gives no bound (:func:`table_goal.row_filter`).
     A held-out task at a864c41: "Which employees in staff.csv started before 2020?"
     got no hint, grepped for "2020", and answered that nobody did."""
+    grouped = group_bound(table, goal)
+    if grouped is not None:  # "Which customers have spent more than 500 in total?": each customer's total bounded
+        return grouped.sql
     when = row_filter(table, goal)
     if when is None:
         return ""

@@ -24,7 +24,7 @@ from .recap import call_to_copy
 from .dates_said import dates_in, month_number
 from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_columns, goal_filters, goal_value, \
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
-    value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted
+    value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -766,6 +766,45 @@ def rows_against_filter(answer: str, ev: Evidence) -> str:
         rows = ", ".join(right) + (f" are {value}." if found is not None else f" ({column} {value}).")
         kept = "" if _NO_ROW.search(answer) else " " + answer.strip()
         return f"{said}; {listed}; e.g. {answer_to_copy(rows + kept)}"
+    return ""
+
+
+def groups_against_bound(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks which values of a text column of the one table
+    file it names have a total over (under) a bound (:func:`table_goal.group_bound`:
+    "Which customers have spent more than 500 in total?") and the answer names a value
+    whose total is not, leaves one out, or names none ("" otherwise), with the right
+    values, their totals and the query to copy. Batch AZ at 018ad5b (AZB): "No
+    customers in orders.csv have spent more than 500 in total." (Alba 620, Corvo 510)."""
+    if not asks_only_a_question(ev.goal):
+        return ""
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
+    if len(files) != 1:
+        return ""
+    for table in _file_tables(ev.workspace, files[0]):
+        bound = group_bound(table, ev.goal)
+        if bound is None or table.rows > 5000:
+            continue
+        values = {c.name: c.values for c in table.columns}
+        totals: dict[str, decimal.Decimal] = {}
+        for key, amount in zip(values[bound.group], values[bound.number]):
+            if key is not None and isinstance(amount, (int, float, decimal.Decimal)) and not isinstance(amount, bool):
+                totals[str(key)] = totals.get(str(key), decimal.Decimal(0)) + decimal.Decimal(str(amount))
+        right = sorted((k for k, t in totals.items() if bound.keep(t)), key=lambda k: -totals[k])
+        named = {k for k in totals if re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", answer, re.IGNORECASE)}
+        wrong, missing = sorted(named - set(right)), [k for k in right if k not in named]
+        if not wrong and not missing:
+            return ""
+        shown = ", ".join(f"{k} ({normalise_number(str(totals[k]))})" for k in right[:12]) or "none"
+        listed = (f"the {bound.group} values whose total {bound.number} is {bound.said} are {shown} "
+                  f"({call_to_copy('table_query', {'sql': bound.sql})})")
+        said = (f"the answer names {', '.join(wrong[:5])}, whose total {bound.number} is not {bound.said}" if wrong
+                else f"the answer leaves out {', '.join(missing[:5])}, whose total {bound.number} is {bound.said}"
+                if named else f"the task asks which {bound.group} values have a total {bound.number} {bound.said}, "
+                              "and the answer names none of them")
+        if named or not right or len(right) > 12:
+            return f"{said}; {listed}"
+        return f"{said}; {listed}; e.g. {answer_to_copy(shown + f' have a total {bound.number} {bound.said}.')}"
     return ""
 
 

@@ -16,7 +16,7 @@ from .dates_said import dates_in, month_number, real_day
 from .evidence import _HIGHEST, _LOWEST, asks_only_a_question
 
 __all__ = ["goal_value", "date_filter", "number_filter", "month_filter", "goal_filters", "row_filter", "RowFilter",
-           "number_column", "is_number", "two_values", "split_outputs", "sort_order", "ROW_EXTREME", "SUMMED",
+           "number_column", "is_number", "group_bound", "GroupBound", "two_values", "split_outputs", "sort_order", "ROW_EXTREME", "SUMMED",
            "MONTH_SAID", "PERCENT_CHANGE", "percent_change", "MERGED", "merge_query", "column_change",
            "overdue_query", "OVERDUE", "LOWER_BETTER", "MEAN_OF_TWO", "lowest_wanted", "row_mean_columns"]
 
@@ -251,6 +251,18 @@ def is_number(column: Any) -> bool:
 _COLUMN_LETTER = re.compile(r"\b[Cc]olumn\s+([A-Z])\b(?!['’])|\b([A-Z])\s+column\b")
 
 
+def _row_number(column: Any) -> bool:
+    """Whether a number column counts the rows (1, 2, 3, ...: an order number, not an amount)."""
+    values = list(column.values)
+    return len(values) > 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in values) \
+        and values == list(range(values[0], values[0] + len(values)))
+
+
+def _goal_words(goal: str) -> str:
+    """``goal`` without the file names it gives ("orders.csv" names no column)."""
+    return re.sub(r"[\w./-]+\.[A-Za-z]{2,5}\b", " ", goal)
+
+
 def number_column(table: Any, goal: str = "") -> str | None:
     """The number column ``goal`` names, else the first number column that is no row's id
     ("order_id", "id", "no"), else the first number column (a held-out task at 386ac48 got
@@ -272,7 +284,10 @@ def number_column(table: Any, goal: str = "") -> str | None:
                                                 re.IGNORECASE)] if goal else []
         if len(said) == 1:
             return said[0]
-    return next((n for n in numbers if not _ID_COLUMN.search(n)), numbers[0] if numbers else None)
+    counted = {c.name for c in table.columns if is_number(c) and _row_number(c)}  # batch AZ at 018ad5b (AZB): an
+    # "order" column of 1 to 6 (order_ to SQL) was summed for "spent more than 500 in total"
+    return next((n for n in numbers if not _ID_COLUMN.search(n) and n not in counted),
+                next((n for n in numbers if not _ID_COLUMN.search(n)), numbers[0] if numbers else None))
 
 
 #: a question for the spread of a number column: "the difference between the highest and the lowest price"
@@ -469,9 +484,9 @@ def _between_filter(table: Any, goal: str) -> RowFilter | None:
     first = number_column(table, goal)
     if m is None or first is None:
         return None
-    words = {w.lower()[:4] for w in re.findall(r"[A-Za-z]{4,}", goal)}
-    col = next((c.name for c in table.columns if is_number(c) and not _ID_COLUMN.search(c.name) and any(
-        part[:4] in words for part in re.split(r"[_\W]+", c.name.lower()) if len(part) >= 4)), first)
+    words = {w.lower()[:4] for w in re.findall(r"[A-Za-z]{4,}", _goal_words(goal))}
+    col = next((c.name for c in table.columns if is_number(c) and not _ID_COLUMN.search(c.name) and not _row_number(c)
+                and any(part[:4] in words for part in re.split(r"[_\W]+", c.name.lower()) if len(part) >= 4)), first)
     low, high = sorted((float(m.group("a").replace(",", "")), float(m.group("b").replace(",", ""))))
     shown = [f"{x:g}" if x != int(x) else str(int(x)) for x in (low, high)]
     return RowFilter(col, f"{col} BETWEEN {shown[0]} AND {shown[1]}", f"between {shown[0]} and {shown[1]}",
@@ -492,9 +507,9 @@ def number_filter(table: Any, goal: str) -> RowFilter | None:
     first = number_column(table, goal)
     if m is None or first is None:
         return _equal_filter(table, goal)
-    words = {w.lower()[:4] for w in re.findall(r"[A-Za-z]{4,}", goal)}
-    col = next((c.name for c in table.columns if is_number(c) and not _ID_COLUMN.search(c.name) and any(
-        part[:4] in words for part in re.split(r"[_\W]+", c.name.lower()) if len(part) >= 4)), first)
+    words = {w.lower()[:4] for w in re.findall(r"[A-Za-z]{4,}", _goal_words(goal))}  # not "orders" of orders.csv
+    col = next((c.name for c in table.columns if is_number(c) and not _ID_COLUMN.search(c.name) and not _row_number(c)
+                and any(part[:4] in words for part in re.split(r"[_\W]+", c.name.lower()) if len(part) >= 4)), first)
     op = {"over": ">", "above": ">", "more than": ">", "greater than": ">", "exceeding": ">", "at least": ">=",
           "under": "<", "below": "<", "less than": "<", "cheaper than": "<", "at most": "<="}[
         " ".join(m.group("word").lower().split())]
@@ -505,6 +520,43 @@ def number_filter(table: Any, goal: str) -> RowFilter | None:
     words_of = {">": "over", ">=": "at least", "<": "under", "<=": "at most"}[op]
     return RowFilter(col, f"{col} {op} {shown}", f"{words_of} {shown}", lambda v, test=test: isinstance(
         v, (int, float, decimal.Decimal)) and not isinstance(v, bool) and test(float(v)))
+
+
+class GroupBound(NamedTuple):
+    """A bound on each group's total: ``group`` (a text column), ``number`` (the column summed),
+    ``having`` (``SUM(amount) > 500``), ``said`` ("over 500"), ``keep`` (a total's test) and
+    ``sql`` (the groups that pass, largest total first)."""
+    group: str
+    number: str
+    having: str
+    said: str
+    keep: Callable[[Any], bool]
+    sql: str
+
+
+def group_bound(table: Any, goal: str) -> GroupBound | None:
+    """The bound ``goal`` puts on the total of each value of a text column of ``table``
+    ("Which customers in orders.csv have spent more than 500 in total?": the customers
+    whose SUM(amount) is over 500), or None. Asked with "which"/"who", of a text column
+    the goal names (its plural: "customers") whose values repeat (else the one such
+    column), with a sum said (:data:`SUMMED`: "in total", "spent") and a number bound
+    (:func:`number_filter`). Batch AZ at 018ad5b (AZB): offered ``SUM(order_) WHERE
+    order_ > 500`` (the row numbers), answered "No customers" (Alba 620, Corvo 510)."""
+    if not _ONE_ASKED.search(goal) or not SUMMED.search(goal):
+        return None
+    bound = number_filter(table, goal)
+    if bound is None or not bound.sql.startswith(bound.column + " "):
+        return None
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", _goal_words(goal))}
+    repeated = [c for c in table.columns if c.sql_type == "VARCHAR" and len({str(v) for v in c.values}) < len(c.values)]
+    named = [c for c in repeated if c.name.lower() in words or f"{c.name.lower()}s" in words]
+    group = named[0] if named else repeated[0] if len(repeated) == 1 else None
+    if group is None:
+        return None
+    having = f"SUM({_quoted(bound.column)}){bound.sql[len(bound.column):]}"
+    sql = (f"SELECT {_quoted(group.name)}, SUM({_quoted(bound.column)}) AS total FROM {_quoted(table.name)} "
+           f"GROUP BY {_quoted(group.name)} HAVING {having} ORDER BY 2 DESC")
+    return GroupBound(group.name, bound.column, having, bound.said, bound.keep, sql)
 
 
 #: a month the goal names ("in March", "for march 2026"; "May" only capitalised: "may" is a verb)
