@@ -3927,6 +3927,37 @@ def test_a_change_of_letter_case_of_a_file_s_lines_gets_the_file_to_write_and_is
 
 
 
+def test_one_column_of_a_csv_rewritten_gets_the_file_to_write_and_a_change_of_other_cells_is_doubted(
+        assistant_home, tmp_path):
+    """Batch AZ at 018ad5b: AZD "Make every email address in contacts.csv lowercase." was offered the whole file in
+    lower case (the names too) and wrote it; AZC "Round every price in prices.csv to whole euros." rounded one price,
+    then wrote the file again without its last row, and finished. The read gives the file with that one column
+    changed; a write changing the other cells, or dropping a row, is doubted with the write to copy."""
+    from assistant.loop.named_files import rewritten_lines
+
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="prices.csv"),
+        call("write_file", path="prices.csv", content="product,price\nNotebook,3.00\nStapler,7.90\nPen,1.10\n"),
+        "The prices.csv file has been updated with rounded prices.",
+        call("write_file", path="prices.csv", content="product,price\nNotebook,3\nStapler,8\nPen,1\nLamp,13\n"),
+        "Rounded.", "Rounded every price."])
+    (ws / "prices.csv").write_text("product,price\nNotebook,3.20\nStapler,7.90\nPen,1.10\nLamp,12.75\n")
+    events = list(agent.run("Round every price in prices.csv to whole euros.", workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    copy = json.dumps({"path": "prices.csv", "content": "product,price\nNotebook,3\nStapler,8\nPen,1\nLamp,13\n"})
+    assert read.endswith(f"Hint: prices.csv with every price rounded to whole numbers, to write back: call write_file "
+                         f"with {copy}"), read
+    doubts = [e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check")]
+    assert doubts and f"does not hold that now; call write_file with {copy}" in doubts[0], doubts
+    assert isinstance(events[-1], Finished) and (ws / "prices.csv").read_text().splitlines()[-1] == "Lamp,13"
+    emails = "name,email\nAnna Berg,Anna.Berg@Mail.com\nCara Lind,CARA.LIND@SHOP.NET\n"
+    assert rewritten_lines("Make every email address in contacts.csv lowercase.", emails) == (
+        "with every email in lower case", "name,email\nAnna Berg,anna.berg@mail.com\nCara Lind,cara.lind@shop.net\n")
+    assert rewritten_lines("Round the amounts in pay.csv to two decimals.", "who,amount\nAl,2.345\nBo,1\n")[1] == \
+        "who,amount\nAl,2.35\nBo,1.00\n"
+
+
 def test_empty_lines_taken_out_of_a_file_get_the_file_to_write_and_are_checked(assistant_home, tmp_path):
     """A held-out task (PG) at 9fa21b4: "Remove the empty lines from shopping.txt." sent an empty edit three times
     and was handed off. The read gives the file without its empty lines; a write that leaves one is doubted."""

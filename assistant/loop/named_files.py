@@ -10,6 +10,9 @@ another file it saw matches better (``grep_call`` is the search to copy).
 
 from __future__ import annotations
 
+import csv
+import decimal
+import io
 import itertools
 import json
 import os
@@ -1359,19 +1362,91 @@ def redated_lines(goal: str, text: str) -> tuple[str, str] | None:
     return (f"with its dates written {dst} (they were {src})", out) if out != text else None
 
 
+#: every value of a number column rounded: "Round every price in prices.csv to whole euros", "round the amounts to
+#: two decimals", "to the nearest cent"
+_ROUND_ASKED = re.compile(r"\bround(?:ed|ing)?\b(?:[^.?!]|\.(?=\w)){0,60}?\bto\s+(?:the\s+nearest\s+|a\s+|full\s+|whole\s+)?"
+                          r"(?:(?P<whole>whole|full|integers?|euros?|dollars?|pounds?|francs?|units?|numbers?)|"
+                          r"(?P<cent>cents?|pennies|penny)|(?P<n>\d|one|two|three)\s+decimals?)\b", re.IGNORECASE)
+_DIGITS = {"one": 1, "two": 2, "three": 3}
+
+
+def _csv_column(goal: str, header: list[str]) -> int | None:
+    """The index of the one column of ``header`` a word of ``goal`` names (its name, "_" read
+    as a space, alone or plural; file names aside); None otherwise."""
+    words = re.sub(r"[\w./-]+\.[A-Za-z]{2,5}\b", " ", goal)
+    said = [i for i, h in enumerate(header) if h.strip() and re.search(
+        rf"(?<![\w-]){re.escape(h.strip().replace('_', ' '))}s?(?![\w-])", words, re.IGNORECASE)]
+    return said[0] if len(said) == 1 else None
+
+
+def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
+    """``(how, text)`` when ``goal`` changes every value of one column of the CSV file
+    ``text`` is, the column a goal word names: its letter case (:data:`_CASE_ASKED`:
+    "Make every email address in contacts.csv lowercase") or its numbers rounded
+    (:data:`_ROUND_ASKED`: "to whole euros", "to two decimals", half away from zero),
+    every other cell, the header and each row kept; None when the goal names no one
+    column or nothing would change. Batch AZ at 018ad5b: AZD's names were put in lower
+    case with the emails (the harness's own write to copy did it), AZC rounded one of
+    five prices and dropped the last row."""
+    case, rounding = _CASE_ASKED.search(goal), _ROUND_ASKED.search(goal)
+    if case is None and rounding is None:
+        return None
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error:
+        return None
+    if len(rows) < 2:
+        return None
+    at = _csv_column(goal, rows[0])
+    if at is None:
+        return None
+    if rounding is not None:
+        n = (rounding.group("n") or "").lower()
+        places = 0 if rounding.group("whole") else 2 if rounding.group("cent") else _DIGITS.get(n) or int(n)
+        step = decimal.Decimal(1).scaleb(-places)
+
+        def change(cell: str) -> str:
+            try:
+                return str(decimal.Decimal(cell.strip()).quantize(step, rounding=decimal.ROUND_HALF_UP))
+            except decimal.InvalidOperation:
+                return cell
+        to = "whole numbers" if not places else f"{places} decimal" + "s" * (places > 1)
+        how = f"with every {rows[0][at]} rounded to {to}"
+    else:
+        low = case.group("lower") is not None
+        if not (low or case.group("upper")):
+            return None
+        change = str.lower if low else str.upper
+        how = f"with every {rows[0][at]} in {'lower' if low else 'upper'} case"
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(rows[0])
+    for row in rows[1:]:
+        writer.writerow([change(v) if i == at else v for i, v in enumerate(row)])
+    new = out.getvalue()
+    return (how, new) if new.rstrip("\n") != text.rstrip("\n") else None
+
+
 def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
-    """``(how, text)``: the text file's lines as the goal asks them rewritten, by letter
-    case (:func:`cased_lines`), with lines taken out (:func:`kept_lines`) or with its
-    dates written another way (:func:`redated_lines`); None when it asks none of them
-    or nothing would change."""
+    """``(how, text)``: the text file's lines as the goal asks them rewritten: one column
+    of a CSV file (:func:`column_rewritten`) when the goal names a column of it, else
+    by letter case (:func:`cased_lines`), with lines taken out (:func:`kept_lines`) or
+    with its dates written another way (:func:`redated_lines`); None when it asks none
+    of them or nothing would change."""
+    if rewrite_asked(goal).lower().endswith(".csv") and (_CASE_ASKED.search(goal) or _ROUND_ASKED.search(goal)):
+        header = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
+        if _csv_column(goal, header) is not None:
+            return column_rewritten(goal, text)
     return cased_lines(goal, text) or kept_lines(goal, text) or redated_lines(goal, text)
 
 
 def rewrite_asked(goal: str) -> str:
     """The one text file (.txt, .md, .csv) a goal that changes letter case, takes empty
-    or repeated lines out or writes the dates another way names ("" otherwise)."""
+    or repeated lines out or writes the dates another way names, or the one CSV file a
+    goal that rounds a column names ("" otherwise)."""
     files = [f for f in goal_files(goal)[1] if f.lower().endswith(_TEXT_FILES)]
-    asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal)
+    asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal) or (
+        _ROUND_ASKED.search(goal) and files and files[0].lower().endswith(".csv"))
     return files[0] if asked and len(files) == 1 else ""
 
 
