@@ -1364,7 +1364,8 @@ def redated_lines(goal: str, text: str) -> tuple[str, str] | None:
 
 #: every value of a number column rounded: "Round every price in prices.csv to whole euros", "round the amounts to
 #: two decimals", "to the nearest cent"
-_ROUND_ASKED = re.compile(r"\bround(?:ed|ing)?\b(?:[^.?!]|\.(?=\w)){0,60}?\bto\s+(?:the\s+nearest\s+|a\s+|full\s+|whole\s+)?"
+_ROUND_ASKED = re.compile(r"\bround(?:ed|ing)?\b(?:[^.?!]|\.(?=\w)){0,60}?\bto\s+"
+                          r"(?:the\s+nearest\s+|a\s+|full\s+|whole\s+)?"
                           r"(?:(?P<whole>whole|full|integers?|euros?|dollars?|pounds?|francs?|units?|numbers?)|"
                           r"(?P<cent>cents?|pennies|penny)|(?P<n>\d|one|two|three)\s+decimals?)\b", re.IGNORECASE)
 _DIGITS = {"one": 1, "two": 2, "three": 3}

@@ -16,7 +16,8 @@ from .dates_said import dates_in, month_number, real_day
 from .evidence import _HIGHEST, _LOWEST, asks_only_a_question
 
 __all__ = ["goal_value", "date_filter", "number_filter", "month_filter", "goal_filters", "row_filter", "RowFilter",
-           "number_column", "is_number", "group_bound", "GroupBound", "two_values", "split_outputs", "sort_order", "ROW_EXTREME", "SUMMED",
+           "number_column", "is_number", "group_bound", "GroupBound", "two_values", "split_outputs", "sort_order",
+           "ROW_EXTREME", "SUMMED",
            "MONTH_SAID", "PERCENT_CHANGE", "percent_change", "MERGED", "merge_query", "column_change",
            "overdue_query", "OVERDUE", "LOWER_BETTER", "MEAN_OF_TWO", "lowest_wanted", "row_mean_columns"]
 
