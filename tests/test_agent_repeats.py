@@ -3958,6 +3958,34 @@ def test_one_column_of_a_csv_rewritten_gets_the_file_to_write_and_a_change_of_ot
         "who,amount\nAl,2.35\nBo,1.00\n"
 
 
+def test_rows_taken_out_of_a_csv_by_a_date_get_the_file_to_write_and_the_file_itself_is_never_deleted(
+        assistant_home, tmp_path):
+    """Batch AZ at 018ad5b (AZE): "Remove all orders from 2025 from orders.csv." deleted orders.csv itself and
+    answered "Orders from 2025 have been removed.". The read gives the file without 2025's rows; the delete is
+    refused with that write."""
+    from assistant.loop.named_files import rewritten_lines
+
+    kept = "order,date,amount\nA3,2026-01-04,22.00\nA6,2026-03-15,31.00\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="orders.csv"), call("delete", path="orders.csv"),
+        call("write_file", path="orders.csv", content=kept), "Orders from 2025 have been removed."])
+    (ws / "orders.csv").write_text("order,date,amount\nA1,2025-11-20,40.00\nA3,2026-01-04,22.00\n"
+                                   "A5,2025-06-01,9.90\nA6,2026-03-15,31.00\n")
+    events = list(agent.run("Remove all orders from 2025 from orders.csv.", workspace=ws))
+    store.close()
+    read, deleted = [e.result for e in events if isinstance(e, ToolCallFinished)][:2]
+    copy = json.dumps({"path": "orders.csv", "content": kept})
+    assert read.endswith(f"Hint: orders.csv without its rows whose date in 2025 (2 of 4), to write back: call "
+                         f"write_file with {copy}"), read
+    assert deleted.startswith("Not run: the task takes something out of orders.csv, and orders.csv itself stays; "
+                              "orders.csv without its rows whose date in 2025 (2 of 4): call write_file with"), deleted
+    assert isinstance(events[-1], Finished) and (ws / "orders.csv").read_text() == kept
+    assert rewritten_lines("Delete the orders over 30 from orders.csv.", "order,amount\n1,40\n2,12\n3,35\n") == (
+        "without its rows whose amount over 30 (2 of 3)", "order,amount\n2,12\n")
+    assert rewritten_lines("Remove the empty lines from orders.csv.", "a,b\n\n1,2\n") == \
+        ("without its empty lines", "a,b\n1,2\n")
+
+
 def test_empty_lines_taken_out_of_a_file_get_the_file_to_write_and_are_checked(assistant_home, tmp_path):
     """A held-out task (PG) at 9fa21b4: "Remove the empty lines from shopping.txt." sent an empty edit three times
     and was handed off. The read gives the file without its empty lines; a write that leaves one is doubted."""

@@ -46,7 +46,8 @@ from .numbers import normalise_number
 from .history import truncate_observation
 from .named_files import _EVERYWHERE as _ALL_SAID, change_everywhere, change_places, checkbox_to_tick, grep_call, \
     column_edit, item_to_add, line_to_insert, lines_to_keep, lines_to_remove, open_items, pointed_paragraph, \
-    read_view, text_change, text_count, unread_inputs, rewritten_lines, rewrite_asked, replace_every, original_text
+    read_view, text_change, text_count, unread_inputs, rewritten_lines, rewrite_asked, replace_every, original_text, \
+    removed_from
 from .policy import decide
 from .preread import PREREAD_STEP
 from .prompt import today_line
@@ -1484,6 +1485,9 @@ class CallRunner:
                 msg = (f"Not run: the task asks for a change in the {store}, and the user did not ask to write "
                        f"{rel}; make the change with {tool_name}.")
                 return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+            kept = self._deletes_what_it_changes(call)
+            if kept:  # batch AZ at 018ad5b (AZE): orders.csv deleted for "Remove all orders from 2025 from orders.csv"
+                return (yield from self.finish(call, ToolResult.fail(self._with_pending(kept)), "denied"))
             moved = self._moves_an_input(call)
             if moved:  # csv_top_customers at db466c8: orders.csv renamed to orders_backup.csv, top3.csv never made
                 msg = self._with_pending(f"Not run: {moved} is a file the task reads from, and the task does not "
@@ -2038,6 +2042,25 @@ class CallRunner:
         path = norm_path(path)
         return next((p for p in inputs if p == path or fnmatch.fnmatch(p, path)
                      or p.startswith(path.rstrip("/") + "/")), "")
+
+    def _deletes_what_it_changes(self, call: CallRecord) -> str:
+        """The refusal of a ``delete`` (or ``move``) of the file the goal takes something out
+        of (:func:`named_files.removed_from`: "Remove all orders from 2025 from orders.csv"),
+        with the write that takes it out when the harness can work it out
+        (:func:`named_files.rewritten_lines`); "" otherwise."""
+        rel = removed_from(self.s.task.goal)
+        path = call.arguments.get("src", call.arguments.get("path"))
+        if call.name not in ("delete", "move") or not rel or not isinstance(path, str) \
+                or norm_path(path) != norm_path(rel):
+            return ""
+        try:
+            text = self.ctx.workspace.read_text(rel)
+        except Exception:  # noqa: BLE001 - not a text file: no write to offer
+            text = ""
+        asked = rewritten_lines(self.s.task.goal, text) if text else None
+        how = (f"{rel} {asked[0]}: {call_to_copy('write_file', {'path': rel, 'content': asked[1]})}" if asked else
+               f"read it, then write it back without what the task takes out")
+        return f"Not run: the task takes something out of {rel}, and {rel} itself stays; {how}"
 
     def _brings_back_a_moved_file(self, call: CallRecord) -> str:
         """The refusal of a write of a new file at a path this task moved (or renamed)

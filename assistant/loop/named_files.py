@@ -1428,26 +1428,92 @@ def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
     return (how, new) if new.rstrip("\n") != text.rstrip("\n") else None
 
 
+#: rows of a CSV file taken out by what they hold: "Remove all orders from 2025 from orders.csv", "delete the
+#: cancelled orders from orders.csv"
+_ROWS_DROPPED = re.compile(r"\b(?:remove|delete|drop|take\s+out|get\s+rid\s+of|strip|cut)\b"
+                           r"(?P<what>(?:[^.?!]|\.(?=\w)){1,80}?)\bfrom\s+(?:the\s+file\s+)?(?P<file>[\w./-]+\.csv)\b",
+                           re.IGNORECASE)
+
+
+#: something taken out of a file the goal names after "from": "Remove all orders from 2025 from orders.csv"
+_OUT_OF_FILE = re.compile(r"\b(?:remove|delete|drop|take\s+out|get\s+rid\s+of|strip|cut)\b"
+                          r"(?P<what>(?:[^.?!]|\.(?=\w)){1,80}?)\bfrom\s+(?:the\s+file\s+)?"
+                          r"(?P<file>[\w./-]+\.[A-Za-z]\w{1,4})\b", re.IGNORECASE)
+
+
+def removed_from(goal: str) -> str:
+    """The file ``goal`` takes something out of ("orders.csv" of "Remove all orders from
+    2025 from orders.csv"), which itself stays; "" when it names none so."""
+    m = _OUT_OF_FILE.search(goal)
+    return m.group("file") if m and re.search(r"\w", m.group("what")) else ""
+
+
+def _rows_bound_said(goal: str) -> bool:
+    """Whether ``goal`` takes rows out of a CSV file by a date or an amount ("from 2025",
+    "over 30": a number before "from FILE"); "the row for Cy" is :func:`lines_to_remove`'s."""
+    m = _ROWS_DROPPED.search(goal)
+    return m is not None and re.search(r"\d", m.group("what")) is not None
+
+
+def rows_removed(goal: str, text: str) -> tuple[str, str] | None:
+    """``(how, text)`` when ``goal`` asks to take the rows of the CSV file ``text`` is out
+    by a date or an amount they hold (:func:`table_goal.goal_filters` on the words
+    before "from FILE": "all orders from 2025", the rows of 2025), with those
+    rows taken out and every other row and the header kept as they are; None when the
+    goal asks no such thing, when none of its rows is such, or when the file has
+    closing total rows. Batch AZ at 018ad5b (AZE): "Remove all orders from 2025 from
+    orders.csv." deleted orders.csv itself and answered that the orders were removed."""
+    from tools.tables.loading import Table, _columns
+
+    from .table_goal import goal_filters
+
+    m = _ROWS_DROPPED.search(goal)
+    if m is None or not _rows_bound_said(goal):
+        return None
+    try:
+        rows = [r for r in csv.reader(io.StringIO(text)) if any(v.strip() for v in r)]
+    except csv.Error:
+        return None
+    columns, left_out = _columns([list(r) for r in rows])
+    if left_out or len(rows) < 2:
+        return None
+    table = Table(name="rows", source=m.group("file"), columns=columns)
+    bounds = goal_filters(table, m.group("what"))
+    if not bounds:
+        return None
+    values = {c.name: c.values for c in columns}
+    gone = [all(b.keep(values[b.column][i]) for b in bounds) for i in range(len(rows) - 1)]
+    if not any(gone):
+        return None
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows([rows[0], *(r for r, g in zip(rows[1:], gone) if not g)])
+    said = " and ".join(f"{b.column} {b.said}" for b in bounds)
+    return f"without its rows whose {said} ({sum(gone)} of {len(gone)})", out.getvalue()
+
+
 def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
     """``(how, text)``: the text file's lines as the goal asks them rewritten: one column
     of a CSV file (:func:`column_rewritten`) when the goal names a column of it, else
     by letter case (:func:`cased_lines`), with lines taken out (:func:`kept_lines`) or
     with its dates written another way (:func:`redated_lines`); None when it asks none
     of them or nothing would change."""
-    if rewrite_asked(goal).lower().endswith(".csv") and (_CASE_ASKED.search(goal) or _ROUND_ASKED.search(goal)):
+    if rewrite_asked(goal).lower().endswith(".csv"):
         header = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
-        if _csv_column(goal, header) is not None:
+        if (_CASE_ASKED.search(goal) or _ROUND_ASKED.search(goal)) and _csv_column(goal, header) is not None:
             return column_rewritten(goal, text)
+        removed = rows_removed(goal, text)
+        if removed is not None:
+            return removed
     return cased_lines(goal, text) or kept_lines(goal, text) or redated_lines(goal, text)
 
 
 def rewrite_asked(goal: str) -> str:
     """The one text file (.txt, .md, .csv) a goal that changes letter case, takes empty
     or repeated lines out or writes the dates another way names, or the one CSV file a
-    goal that rounds a column names ("" otherwise)."""
+    goal that rounds a column or takes rows out of names ("" otherwise)."""
     files = [f for f in goal_files(goal)[1] if f.lower().endswith(_TEXT_FILES)]
     asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal) or (
-        _ROUND_ASKED.search(goal) and files and files[0].lower().endswith(".csv"))
+        (_ROUND_ASKED.search(goal) or _rows_bound_said(goal)) and files and files[0].lower().endswith(".csv"))
     return files[0] if asked and len(files) == 1 else ""
 
 

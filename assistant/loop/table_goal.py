@@ -175,7 +175,7 @@ class RowFilter(NamedTuple):
     keep: Callable[[Any], bool]
 
 
-_DATE_BOUND = re.compile(r"\b(before|prior to|earlier than|after|later than|since|in|during|on)\s+(?:the\s+)?"
+_DATE_BOUND = re.compile(r"\b(before|prior to|earlier than|after|later than|since|in|during|on|from)\s+(?:the\s+)?"
                          r"(?:year\s+)?", re.IGNORECASE)
 
 
@@ -183,7 +183,8 @@ def date_filter(table: Any, goal: str) -> RowFilter | None:
     """The bound ``goal`` puts on ``table``'s date column ("before 2020", "since 1 March
     2019", "in 2019", "after 2026-06-30"), or None (no date column, no such words).
     A year alone bounds by its first day (before, since), its last (after), or is the
-    year itself (in, during). With several date columns, the one whose name shares
+    year itself (in, during, and from: "the orders from 2025"; "from 2025 on" is since;
+    "from" a day is since, unless a "to" follows). With several date columns, the one whose name shares
     the start of a goal word ("started" and start_date) is taken, else the first. A
     held-out task at a864c41: "Which employees in staff.csv started before 2020?"."""
     dated = [c for c in table.columns if c.sql_type in ("DATE", "TIMESTAMP")]
@@ -211,13 +212,16 @@ def date_filter(table: Any, goal: str) -> RowFilter | None:
             except ValueError:
                 continue
             op = {"before": "<", "prior to": "<", "earlier than": "<", "after": ">", "later than": ">",
-                  "since": ">=", "on": "="}.get(" ".join(word.split()))
-            if op is None:
-                continue
+                  "since": ">=", "on": "=", "from": ">="}.get(" ".join(word.split()))
+            if op is None or word == "from" and re.match(r"\s*(?:to|until|till|through|-|\u2013)",
+                                                          rest[len(said.text):], re.IGNORECASE):
+                continue  # "from 1 March 2026 to 31 May 2026" is a span, not a bound at its start
             bound = day.isoformat()
         elif year is not None and word != "on":
             y = int(year.group(1))
-            if word in ("in", "during"):
+            if word == "from" and re.match(r"\d{4}\s+(?:on|onwards?|to|until|till)\b", rest, re.IGNORECASE):
+                word = "since"  # "from 2025 on" bounds by the year's first day; "the orders from 2025" are 2025's
+            if word in ("in", "during", "from"):
                 return RowFilter(col, f"year({col}) = {y}", f"in {y}", lambda v, y=y: _day(v) is not None
                                   and _day(v).year == y)
             op = "<" if word in ("before", "prior to", "earlier than") else ">=" if word == "since" else ">"
