@@ -439,3 +439,36 @@ def test_a_column_of_row_numbers_is_not_the_amount_summed(tmp_path):
     orders = _table(tmp_path, "orders.csv")
     assert number_column(orders) == "amount"
     assert number_filter(orders, "How many orders in orders.csv are over 250?").sql == "amount > 250"
+
+
+def test_the_weekday_with_the_most_rows_gets_its_query_and_a_date_for_an_answer_is_doubted(tmp_path):
+    """Batch AZ at 018ad5b (AZF): "On which weekday were the most orders placed, according to orders.csv?" got no
+    example, summed the amounts per date and answered "2026-11-09, with 50 orders"; Wednesday has 4 of the 8."""
+    from assistant.loop.calls import _example_query
+
+    goal = "On which weekday were the most orders placed, according to orders.csv?"
+    ev = _ev(tmp_path, goal, [], name="orders.csv", text="order,date,amount\n1,2026-11-02,20\n2,2026-11-03,35\n"
+             "3,2026-11-04,12\n4,2026-11-09,50\n5,2026-11-11,18\n6,2026-11-18,27\n7,2026-11-25,44\n8,2026-11-27,9\n")
+    assert _example_query(_table(tmp_path, "orders.csv"), goal) == (
+        "SELECT dayname(date) AS weekday, COUNT(*) AS rows FROM orders GROUP BY weekday ORDER BY 2 DESC")
+    got = finish_problems("The most orders were placed on 2026-11-09, with 50 orders.", ev)
+    assert any(p.startswith("the day of the week with the most rows of orders.csv is Wednesday (4), and the answer "
+                            "does not say so; per day: Wednesday 4, Monday 2, Tuesday 1, Friday 1")
+               and p.endswith('the answer to copy: "Wednesday (4 rows)."') for p in got), got
+    assert not any("day of the week" in p for p in finish_problems("On Wednesdays: 4 of the 8 orders.", ev))
+    assert any("day of the week" in p for p in finish_problems("Monday and Wednesday.", ev))
+
+
+def test_a_total_on_weekends_gets_the_dayofweek_query_and_a_wrong_sum_is_doubted(tmp_path):
+    """Batch AZ at 018ad5b (AZA): "How much did I spend on weekends according to expenses.csv?" got no example and
+    answered 184.30; the Saturday and Sunday rows add up to 132.80."""
+    from assistant.loop.calls import _example_query
+
+    goal = "How much did I spend on weekends according to expenses.csv?"
+    ev = _ev(tmp_path, goal, [], name="expenses.csv", text="date,item,amount\n2026-11-27,Lunch,18.40\n"
+             "2026-11-28,Cinema,24.00\n2026-11-29,Brunch,31.50\n2026-11-30,Taxi,12.00\n2026-12-05,Groceries,62.30\n")
+    assert _example_query(_table(tmp_path, "expenses.csv"), goal) == \
+        "SELECT SUM(amount) FROM expenses WHERE dayofweek(date) IN (0, 6)"
+    got = finish_problems("You spent a total of 184.30 on weekends.", ev)
+    assert any("add up to 117.8" in p and "dayofweek(date) IN (0, 6)" in p for p in got), got
+    assert not any("add up to" in p for p in finish_problems("You spent 117.80 on weekends.", ev))

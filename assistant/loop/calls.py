@@ -38,7 +38,7 @@ from .figures import AVERAGE, SAME_VALUE, TABLE_FILES, compared_tables, document
 from .table_goal import _ID_COLUMN, ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, \
     number_column, row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
-    range_query, nth_ranked, column_comparison, group_bound
+    range_query, nth_ranked, column_comparison, group_bound, weekday_ranking
 from .extracted import extraction_asked, extraction_wrong
 from .file_facts import empty_files, file_extreme
 from .finish import undoable_verb
@@ -4441,7 +4441,8 @@ _REVERSE_LINES = re.compile(r"\b(?:in\s+)?reversed?\s+order\b|\breverse\s+(?:the
 #: the workspace's tables are loaded for the hint only then (or for a total)
 _BOUND_SAID = re.compile(r"\b(before|after|since|prior|earlier|later|in|during|on|of|over|above|more|greater|between|"
                          r"exceeding|least|under|below|less|most|cheaper)\b[^.?!\d]{0,25}\d|\bzero\b|\bout of stock\b|"
-                         r"\bsold out\b|\bno (?:stock|units) left\b|\bwith no stock\b", re.IGNORECASE)
+                         r"\bsold out\b|\bno (?:stock|units) left\b|\bwith no stock\b|\bweek-?ends?\b|\bweek\s?days?\b",
+                         re.IGNORECASE)
 #: a goal asking how many rows there are
 _COUNT_ASKED = re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.IGNORECASE)
 #: a goal asking for a share of a whole: "What percentage of the budget goes to rent?", "what share ..."
@@ -4658,6 +4659,9 @@ def _example_sum(table: Any, goal: str) -> str:
     per = _distinct_per_group(table, goal)
     if per:
         return per
+    days = weekday_ranking(table, goal)
+    if days:  # "On which weekday were the most orders placed?" (AZF at 018ad5b got no example)
+        return days[-1]
     spread = range_query(table, goal) or nth_ranked(table, goal) or column_comparison(table, goal)
     if spread:  # "the difference between the highest and the lowest price" (a held-out task at 911f35c), "the
         return spread[-1]  # second-highest score" (one at bad5969 got the top row's query)

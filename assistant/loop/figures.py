@@ -24,7 +24,8 @@ from .recap import call_to_copy
 from .dates_said import dates_in, month_number
 from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_columns, goal_filters, goal_value, \
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
-    value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound
+    value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound, \
+    weekday_ranking, WEEKDAYS
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -805,6 +806,46 @@ def groups_against_bound(answer: str, ev: Evidence) -> str:
         if named or not right or len(right) > 12:
             return f"{said}; {listed}"
         return f"{said}; {listed}; e.g. {answer_to_copy(shown + f' have a total {bound.number} {bound.said}.')}"
+    return ""
+
+
+def weekday_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks which day of the week has the most (fewest) rows,
+    or the highest (lowest) total, of the one table file it names
+    (:func:`table_goal.weekday_ranking`) and the answer does not name that day, or
+    names another day alone ("" otherwise), with each day's figure, the query and the
+    answer to copy. Batch AZ at 018ad5b (AZF): "2026-11-09, with 50 orders" for the
+    weekday with the most orders (Wednesday, 4 of 8)."""
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
+    if not asks_only_a_question(ev.goal) or len(files) != 1:
+        return ""
+    for table in _file_tables(ev.workspace, files[0]):
+        ranked = weekday_ranking(table, ev.goal)
+        if ranked is None or table.rows > 5000:
+            continue
+        dated, number, low, sql = ranked
+        values = {c.name: c.values for c in table.columns}
+        per: dict[str, decimal.Decimal] = {}
+        for i, day in enumerate(values[dated]):
+            day = day.date() if hasattr(day, "date") and callable(day.date) else day
+            amount = values[number][i] if number else 1
+            if isinstance(day, date) and isinstance(amount, (int, float, decimal.Decimal)):
+                name = WEEKDAYS[day.weekday()]
+                per[name] = per.get(name, decimal.Decimal(0)) + decimal.Decimal(str(amount))
+        if not per:
+            return ""
+        best = (min if low else max)(per.values())
+        top = [d for d in WEEKDAYS if per.get(d) == best]
+        named = [d for d in WEEKDAYS if re.search(rf"\b{d}s?\b", answer, re.IGNORECASE)]
+        if any(d in named for d in top) and not [d for d in named if d not in top and per.get(d) != best]:
+            return ""
+        figure = "total " + number if number else "rows"
+        shown = ", ".join(f"{d} {normalise_number(str(per[d]))}" for d in sorted(per, key=lambda d: -per[d]))
+        word = "fewest" if low and not number else "lowest" if low else "most" if not number else "highest"
+        return (f"the day of the week with the {word} {figure} of {files[0]} is {' and '.join(top)} "
+                f"({normalise_number(str(best))}), and the answer does not say so; per day: {shown} "
+                f"({call_to_copy('table_query', {'sql': sql})}); e.g. "
+                f"{answer_to_copy(' and '.join(top) + f' ({normalise_number(str(best))} {figure}).')}")
     return ""
 
 

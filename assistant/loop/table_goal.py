@@ -16,7 +16,8 @@ from .dates_said import dates_in, month_number, real_day
 from .evidence import _HIGHEST, _LOWEST, asks_only_a_question
 
 __all__ = ["goal_value", "date_filter", "number_filter", "month_filter", "goal_filters", "row_filter", "RowFilter",
-           "number_column", "is_number", "group_bound", "GroupBound", "two_values", "split_outputs", "sort_order",
+           "number_column", "is_number", "group_bound", "GroupBound", "weekday_filter", "weekday_ranking", "WEEKDAYS",
+    "WEEKDAY_ASKED", "two_values", "split_outputs", "sort_order",
            "ROW_EXTREME", "SUMMED",
            "MONTH_SAID", "PERCENT_CHANGE", "percent_change", "MERGED", "merge_query", "column_change",
            "overdue_query", "OVERDUE", "LOWER_BETTER", "MEAN_OF_TWO", "lowest_wanted", "row_mean_columns"]
@@ -584,6 +585,57 @@ def month_filter(table: Any, goal: str) -> RowFilter | None:
                      and (year is None or _day(v).year == year))
 
 
+#: days of the week that bound the rows: "on weekends", "at the weekend", "on weekdays", "on working days"
+_WEEK_PART = re.compile(r"\b(?:on|at|over|during|for)\s+(?:the\s+|a\s+)?(?:(?P<end>week-?ends?)|"
+                        r"(?P<work>week\s?days|working\s+days|work\s?days|business\s+days))\b", re.IGNORECASE)
+
+
+def weekday_filter(table: Any, goal: str) -> RowFilter | None:
+    """The days of the week ``goal`` keeps of ``table``'s first date column: Saturday and
+    Sunday for "on weekends" (DuckDB's ``dayofweek``: 0 is Sunday, 6 Saturday), Monday
+    to Friday for "on weekdays"; None otherwise. Batch AZ at 018ad5b (AZA): "How much
+    did I spend on weekends according to expenses.csv?" got no example, and answered
+    184.30 (the weekend's rows add up to 132.80)."""
+    m = _WEEK_PART.search(goal)
+    dated = next((c.name for c in table.columns if c.sql_type in ("DATE", "TIMESTAMP")), None)
+    if m is None or dated is None:
+        return None
+    if m.group("end"):
+        return RowFilter(dated, f"dayofweek({dated}) IN (0, 6)", "on a weekend (Saturday or Sunday)",
+                         lambda v: _day(v) is not None and _day(v).weekday() >= 5)
+    return RowFilter(dated, f"dayofweek({dated}) BETWEEN 1 AND 5", "on a weekday (Monday to Friday)",
+                     lambda v: _day(v) is not None and _day(v).weekday() < 5)
+
+
+#: a ranking of the days of the week: "On which weekday were the most orders placed?", "which day of the week"
+WEEKDAY_ASKED = re.compile(r"\b(?:which|what)\s+(?:week\s?day|day\s+of\s+the\s+week)\b", re.IGNORECASE)
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+
+def weekday_ranking(table: Any, goal: str) -> tuple[str, str | None, bool, str] | None:
+    """``(date column, number column summed or None for a count of rows, lowest first,
+    sql)`` when ``goal`` asks which day of the week has the most (fewest) rows of
+    ``table``, or the highest (lowest) total of a number column ("the most sales":
+    summed when a sum is said, :data:`SUMMED`, or the goal names the column); None
+    otherwise. Batch AZ at 018ad5b (AZF): "On which weekday were the most orders
+    placed, according to orders.csv?" got no example, summed the amounts per date and
+    answered "2026-11-09, with 50 orders" (Wednesday has 4 of 8)."""
+    dated = next((c.name for c in table.columns if c.sql_type in ("DATE", "TIMESTAMP")), None)
+    if dated is None or not WEEKDAY_ASKED.search(goal):
+        return None
+    words = _goal_words(goal)
+    said = [c.name for c in table.columns if is_number(c) and not _row_number(c) and not _ID_COLUMN.search(c.name)
+            and re.search(rf"\b{re.escape(c.name.replace('_', ' '))}s?\b", words, re.IGNORECASE)]
+    counted = re.search(rf"\b(?:most|fewest|least)\s+{re.escape(table.name.rstrip('s'))}s?\b|\bhow many\b|"
+                        r"\bnumber of\b|\bbusiest\b", words, re.IGNORECASE)
+    number = said[0] if said else (number_column(table, goal) if SUMMED.search(words) and not counted else None)
+    low = bool(re.search(r"\b(fewest|least|lowest|smallest|quietest)\b", goal, re.IGNORECASE))
+    measure = f"SUM({_quoted(number)})" if number else "COUNT(*)"
+    sql = (f"SELECT dayname({_quoted(dated)}) AS weekday, {measure} AS {'total' if number else 'rows'} FROM "
+           f"{_quoted(table.name)} GROUP BY weekday ORDER BY 2 {'ASC' if low else 'DESC'}")
+    return dated, number, low, sql
+
+
 def goal_filters(table: Any, goal: str) -> list[RowFilter]:
     """Every bound ``goal`` puts on ``table``'s rows: the value of a text column it names
     (:func:`goal_value`, "travel"), a date or month (:func:`date_filter`,
@@ -596,12 +648,14 @@ def goal_filters(table: Any, goal: str) -> list[RowFilter]:
                              lambda v: str(v).strip().lower() == value.lower()))
     when = date_filter(table, goal) or month_filter(table, goal)
     amount = number_filter(table, goal)
-    return out + [f for f in (when, amount) if f is not None]
+    return out + [f for f in (when, weekday_filter(table, goal), amount) if f is not None]
 
 
 def row_filter(table: Any, goal: str) -> RowFilter | None:
-    """:func:`date_filter`, else :func:`month_filter`, else :func:`number_filter`."""
-    return date_filter(table, goal) or month_filter(table, goal) or number_filter(table, goal)
+    """:func:`date_filter`, else :func:`month_filter`, else :func:`weekday_filter`, else
+    :func:`number_filter`."""
+    return date_filter(table, goal) or month_filter(table, goal) or weekday_filter(table, goal) \
+        or number_filter(table, goal)
 
 
 #: a change of every value of a column by a percentage: "Add 10% VAT to every price", "reduce all prices by 5 %",
