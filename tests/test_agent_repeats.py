@@ -3986,6 +3986,26 @@ def test_rows_taken_out_of_a_csv_by_a_date_get_the_file_to_write_and_the_file_it
         ("without its empty lines", "a,b\n1,2\n")
 
 
+def test_a_csv_column_split_in_two_gets_the_file_to_write_and_is_checked(assistant_home, tmp_path):
+    """Batch AZ at 018ad5b (AZG): "Split the name column of people.csv into first_name and last_name columns." tried
+    xlsx_info on the CSV twice and wrote nothing. The read gives the file with the column split; an answer with the
+    file as it was is doubted with that write."""
+    split = "first_name,last_name,city\nAnna,Berg,Berlin\nBen,Ortiz,Hamburg\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="people.csv"), "The name column is split.",
+        call("write_file", path="people.csv", content=split), "Split the name column."])
+    (ws / "people.csv").write_text("name,city\nAnna Berg,Berlin\nBen Ortiz,Hamburg\n")
+    events = list(agent.run("Split the name column of people.csv into first_name and last_name columns.", workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    copy = json.dumps({"path": "people.csv", "content": split})
+    assert read.endswith(f"Hint: people.csv with its name column split into first_name and last_name, to write back: "
+                         f"call write_file with {copy}"), read
+    doubts = [e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check")]
+    assert doubts and f"does not hold that now; call write_file with {copy}" in doubts[0], doubts
+    assert isinstance(events[-1], Finished) and (ws / "people.csv").read_text() == split
+
+
 def test_empty_lines_taken_out_of_a_file_get_the_file_to_write_and_are_checked(assistant_home, tmp_path):
     """A held-out task (PG) at 9fa21b4: "Remove the empty lines from shopping.txt." sent an empty edit three times
     and was handed off. The read gives the file without its empty lines; a write that leaves one is doubted."""
