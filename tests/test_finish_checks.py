@@ -1709,6 +1709,21 @@ def test_a_json_object_answer_passes_once_the_asked_for_file_is_written(tmp_path
                                             Evidence(goal, tmp_path, touched=["top3.csv"]))[0]
 
 
+def test_an_answer_saying_no_file_was_found_after_reads_and_a_write_is_doubted(tmp_path):
+    """csv_top_customers at 018ad5b: orders.csv read and queried, top3.csv written right, and "I did not find any
+    files in the workspace folder." finished the task."""
+    goal = "Find the 3 customers who spent the most in orders.csv and save them to top3.csv."
+    read = _done("read_file", "Order,Customer,Amount\nO-1,Harbor,10", path="orders.csv")
+    (tmp_path / "top3.csv").write_text("Customer,Total\nHarbor,10\n")
+    ev = Evidence(goal, tmp_path, calls=[read], touched=["top3.csv"])
+    assert finish_problems("I did not find any files in the workspace folder.", ev) == [
+        "the answer says no file was found, but this task read orders.csv and changed top3.csv; say what was done "
+        "and what it gave"]
+    assert finish_problems("I did not find any files in the workspace folder.", Evidence(goal, tmp_path)) != [
+        "the answer says no file was found, but this task read orders.csv and changed top3.csv; say what was done "
+        "and what it gave"]  # nothing read: the other checks' business
+
+
 def test_an_output_that_is_not_the_document_its_name_says_is_doubted(tmp_path):
     """csv_to_xlsx at e03cee3: combine_files wrote contacts.csv's text under contacts.xlsx; the answer said done."""
     goal = "Convert contacts.csv into an Excel file contacts.xlsx."

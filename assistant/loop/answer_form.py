@@ -311,6 +311,29 @@ _VAGUE_NOT_FOUND = re.compile(r"^\W*(i\s+)?(could ?n[o']t|cannot|can'?t|did ?n[o
                               r"(find|locate|see)\s+(it|that|this|them|anything)\W*$", re.IGNORECASE)
 
 
+#: an answer saying no file was there at all: "I did not find any files in the workspace folder."
+_NO_FILES_FOUND = re.compile(r"\b(?:could ?n[o']t|cannot|can'?t|did ?n[o']t|was unable to)\s+(?:find|locate|see)\s+"
+                             r"(?:any\s+)?(?:files?|documents?)\b|\bno\s+files?\s+(?:were\s+|was\s+)?found\b|"
+                             r"\b(?:folder|workspace)\s+(?:is|was)\s+empty\b", re.IGNORECASE)
+_READS = ("read_file", "csv_read", "xlsx_read", "docx_read", "pdf_read", "table_query")
+
+
+def _files_denied(answer: str, ev: Evidence) -> str:
+    """The doubt when ``answer`` says no file was found while this task read files and
+    changed some ("" otherwise): csv_top_customers at 018ad5b read orders.csv, queried
+    it, wrote top3.csv right, and answered "I did not find any files in the workspace
+    folder."."""
+    if not _NO_FILES_FOUND.search(answer):
+        return ""
+    read = [c for c in ev.calls if c.name in _READS and c.status == "done" and not c.error]
+    made = sorted({str(p) for p in ev.touched})
+    if not read or not made:
+        return ""
+    what = ", ".join(dict.fromkeys(str(c.arguments.get("path") or c.name) for c in read))
+    return (f"the answer says no file was found, but this task read {what} and changed {', '.join(made[:5])}; say "
+            "what was done and what it gave")
+
+
 def _outputs_written(ev: Evidence) -> bool:
     """Every file the goal asks for exists and this task wrote it (False for goals that name no output)."""
     outputs = goal_files(ev.goal)[0]
@@ -445,6 +468,9 @@ def _shape_problem(answer: str, ev: Evidence) -> str:
     json_object = _json_object(answer, ev)
     if json_object:
         return json_object
+    denied = _files_denied(body, ev)
+    if denied:
+        return denied
     if _VAGUE_NOT_FOUND.match(body):  # calendar_list_day: "I could not find it." with the day's events listed
         return ("the answer says \"it\" was not found without saying what; say what you looked for, where, and "
                 "what the tools showed")
