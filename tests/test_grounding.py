@@ -472,3 +472,24 @@ def test_a_total_on_weekends_gets_the_dayofweek_query_and_a_wrong_sum_is_doubted
     got = finish_problems("You spent a total of 184.30 on weekends.", ev)
     assert any("add up to 117.8" in p and "dayofweek(date) IN (0, 6)" in p for p in got), got
     assert not any("add up to" in p for p in finish_problems("You spent 117.80 on weekends.", ev))
+
+
+def test_whether_a_column_adds_up_to_a_figure_gets_its_sum_and_a_wrong_yes_is_doubted(tmp_path):
+    """Batch AZ at 018ad5b (AZH): "Do the shares in budget.csv add up to 100%?" was offered each share doubled (the
+    goal read as "add 100% to every share") and answered with code; the shares add up to 98."""
+    from assistant.loop.calls import _example_query
+    from assistant.loop.table_goal import percent_change
+
+    goal = "Do the shares in budget.csv add up to 100%?"
+    text = "category,share_percent\nRent,40\nFood,25\nTravel,20\nSavings,13\n"
+    ev = _ev(tmp_path, goal, [_read("budget.csv", text)], name="budget.csv", text=text)
+    budget = _table(tmp_path, "budget.csv")
+    assert percent_change(budget, goal) is None
+    assert _example_query(budget, goal) == "SELECT SUM(share_percent) AS total FROM budget"
+    got = finish_problems("Yes, the shares add up to 100%.", ev)
+    assert any(p.startswith("the share_percent values of budget.csv add up to 98 (") and p.endswith(
+        'the answer to copy: "No: the share_percent values add up to 98, not 100."') for p in got), got
+    assert not any("add up to 98" in p for p in finish_problems("No, they add up to 98%, not 100%.", ev))
+    assert percent_change(budget, "Add 10% to every share in budget.csv.") is not None
+    from assistant.loop.evidence import asks_only_a_question  # "add up to" asks, it changes nothing
+    assert asks_only_a_question(goal) and not asks_only_a_question("Add Milk to list.txt?")

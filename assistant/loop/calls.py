@@ -38,7 +38,7 @@ from .figures import AVERAGE, SAME_VALUE, TABLE_FILES, compared_tables, document
 from .table_goal import _ID_COLUMN, ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, \
     number_column, row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
-    range_query, nth_ranked, column_comparison, group_bound, weekday_ranking
+    range_query, nth_ranked, column_comparison, group_bound, weekday_ranking, sums_to
 from .extracted import extraction_asked, extraction_wrong
 from .file_facts import empty_files, file_extreme
 from .finish import undoable_verb
@@ -4647,6 +4647,9 @@ def _example_sum(table: Any, goal: str) -> str:
     changed = percent_change(table, goal)
     if changed:  # "Add 10% VAT to every price": each row's new value, not a share of the whole (a held-out task)
         return changed[1]
+    summed = sums_to(table, goal)
+    if summed:  # "Do the shares in budget.csv add up to 100%?": the one sum (AZH at 018ad5b got shares doubled)
+        return summed[-1]
     took = _duration_sum(table, goal)
     if took:
         return took

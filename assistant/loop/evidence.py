@@ -253,8 +253,8 @@ _CONVERTED_TO = re.compile(r"\b(?:convert\w*|turn\w*|export\w*|transform\w*)\s+(
 
 
 _CHANGE = re.compile(
-    r"\b(creat|writ|wrote|sav|stor|add(?!ress)|append|insert|edit|chang|updat|modif|fix|correct|replac|renam|mov|"
-    r"cop(y|ies)|"
+    r"\b(creat|writ|wrote|sav|stor|add(?!ress|s?\s+up\s+to\b)|append|insert|edit|chang|updat|modif|fix|correct|"
+    r"replac|renam|mov|cop(y|ies)|"
     r"delet|remov|eras|sort|organi[sz]|tidy|clean|convert|export|merg|combin|split|schedul|book|generat|draft|fill|"
     r"remember|send|e-?mail|archiv|format|translat|summari[sz]|rewrit|repl(y|ies)|prepar|extract|download|upload|"
     r"install)\w*|\b(put|set|make|made|mark|log|plan|keep|build|turn|note (it|this|that|down)|record)s?\b",

@@ -25,7 +25,7 @@ from .dates_said import dates_in, month_number
 from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_columns, goal_filters, goal_value, \
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
     value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound, \
-    weekday_ranking, WEEKDAYS
+    weekday_ranking, WEEKDAYS, sums_to
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -846,6 +846,41 @@ def weekday_wrong(answer: str, ev: Evidence) -> str:
                 f"({normalise_number(str(best))}), and the answer does not say so; per day: {shown} "
                 f"({call_to_copy('table_query', {'sql': sql})}); e.g. "
                 f"{answer_to_copy(' and '.join(top) + f' ({normalise_number(str(best))} {figure}).')}")
+    return ""
+
+
+_YES = re.compile(r"^\W*(?:yes|yep|correct|true)\b|\b(?:do|does|they|it)\s+(?:indeed\s+)?add\s+up\b|\badds\s+up\b",
+                  re.IGNORECASE)
+_NO = re.compile(r"^\W*no\b|\bn[o']t\b|\bnot\b|\bfalse\b", re.IGNORECASE)
+
+
+def sum_to_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks whether a column of the one table file it names
+    adds up to a figure (:func:`table_goal.sums_to`) and the answer says yes when the
+    sum is another, or no when it is that figure, or gives neither ("" otherwise), with
+    the sum, its query and the answer to copy. Batch AZ at 018ad5b (AZH): "Do the shares
+    in budget.csv add up to 100%?" (40 + 25 + 20 + 13 = 98)."""
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
+    if not asks_only_a_question(ev.goal) or len(files) != 1:
+        return ""
+    for table in _file_tables(ev.workspace, files[0]):
+        asked = sums_to(table, ev.goal)
+        if asked is None or table.rows > 5000:
+            continue
+        column, figure, sql = asked
+        values = next(c.values for c in table.columns if c.name == column)
+        total = sum((decimal.Decimal(str(v)) for v in values if isinstance(v, (int, float, decimal.Decimal))
+                     and not isinstance(v, bool)), decimal.Decimal(0))
+        right = total == figure
+        yes, no = bool(_YES.search(answer)), bool(_NO.search(answer))
+        if (right and yes and not no) or (not right and no and not (yes and not no)):
+            return ""
+        shown, want = normalise_number(str(total)), normalise_number(str(figure))
+        fixed = f"Yes: the {column} values add up to {want}." if right else \
+            f"No: the {column} values add up to {shown}, not {want}."
+        return (f"the {column} values of {files[0]} add up to {shown} ({call_to_copy('table_query', {'sql': sql})}), "
+                f"so the answer to whether they add up to {want} is {'yes' if right else 'no'}, and the answer does "
+                f"not say so; e.g. {answer_to_copy(fixed)}")
     return ""
 
 

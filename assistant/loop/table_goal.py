@@ -17,7 +17,7 @@ from .evidence import _HIGHEST, _LOWEST, asks_only_a_question
 
 __all__ = ["goal_value", "date_filter", "number_filter", "month_filter", "goal_filters", "row_filter", "RowFilter",
            "number_column", "is_number", "group_bound", "GroupBound", "weekday_filter", "weekday_ranking", "WEEKDAYS",
-    "WEEKDAY_ASKED", "two_values", "split_outputs", "sort_order",
+    "WEEKDAY_ASKED", "SUMS_TO", "sums_to", "two_values", "split_outputs", "sort_order",
            "ROW_EXTREME", "SUMMED",
            "MONTH_SAID", "PERCENT_CHANGE", "percent_change", "MERGED", "merge_query", "column_change",
            "overdue_query", "OVERDUE", "LOWER_BETTER", "MEAN_OF_TWO", "lowest_wanted", "row_mean_columns"]
@@ -636,6 +636,32 @@ def weekday_ranking(table: Any, goal: str) -> tuple[str, str | None, bool, str] 
     return dated, number, low, sql
 
 
+#: a question whether a column's values add up to a figure: "Do the shares in budget.csv add up to 100%?"
+SUMS_TO = re.compile(r"\b(?:add|adds|sum|sums|come|comes|total|totals)\s+(?:up\s+)?to\s+(?:exactly\s+)?"
+                     r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?P<pct>%|percent\b|per\s+cent\b)?",
+                     re.IGNORECASE)
+
+
+def sums_to(table: Any, goal: str) -> tuple[str, decimal.Decimal, str] | None:
+    """``(column, the figure, sql)`` when ``goal`` asks whether the values of a number
+    column of ``table`` add up to a figure (:data:`SUMS_TO`), the column a goal word
+    names (its name's first four letters: "shares" and share_percent), else
+    :func:`number_column`; None otherwise. Batch AZ at 018ad5b (AZH): "Do the shares in
+    budget.csv add up to 100%?" was offered each share doubled (the goal read as "add
+    100%") and answered with code."""
+    m = SUMS_TO.search(goal)
+    if m is None:
+        return None
+    words = {w.lower()[:4] for w in re.findall(r"[A-Za-z]{4,}", _goal_words(goal))}
+    column = next((c.name for c in table.columns if is_number(c) and not _ID_COLUMN.search(c.name)
+                   and not _row_number(c) and any(part[:4] in words for part in re.split(r"[_\W]+", c.name.lower())
+                                                  if len(part) >= 4)), None) or number_column(table, goal)
+    if column is None:
+        return None
+    figure = decimal.Decimal(m.group("n").replace(",", ""))
+    return column, figure, f"SELECT SUM({_quoted(column)}) AS total FROM {_quoted(table.name)}"
+
+
 def goal_filters(table: Any, goal: str) -> list[RowFilter]:
     """Every bound ``goal`` puts on ``table``'s rows: the value of a text column it names
     (:func:`goal_value`, "travel"), a date or month (:func:`date_filter`,
@@ -662,6 +688,7 @@ def row_filter(table: Any, goal: str) -> RowFilter | None:
 #: "a 20% discount on each price"
 PERCENT_CHANGE = re.compile(
     r"\b(?P<verb>add|increase|raise|put|reduce|decrease|lower|cut|discount|take|subtract|mark\s+(?:up|down))\w*\b"
+    r"(?!\s+up\s+to\b)"  # "Do the shares add up to 100%?" is a sum asked (batch AZ at 018ad5b, AZH: doubled)
     r"[^.%;]{0,40}?(?P<n>\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)"
     r"|(?P<n2>\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)\s*(?P<off>off|discount)\b", re.IGNORECASE)
 _DOWN = re.compile(r"reduc|decreas|lower|cut|discount|take|subtract|down|off", re.IGNORECASE)
