@@ -3956,6 +3956,13 @@ def test_one_column_of_a_csv_rewritten_gets_the_file_to_write_and_a_change_of_ot
         "with every email in lower case", "name,email\nAnna Berg,anna.berg@mail.com\nCara Lind,cara.lind@shop.net\n")
     assert rewritten_lines("Round the amounts in pay.csv to two decimals.", "who,amount\nAl,2.345\nBo,1\n")[1] == \
         "who,amount\nAl,2.35\nBo,1.00\n"
+    # batch AZ at 018ad5b (AZI): "Fill the empty cells in the city column of customers.csv with Unknown."
+    cities = "id,name,city\n1,Alba,Berlin\n2,Brio,\n3,Corvo,Munich\n4,Dalia,\n"
+    assert rewritten_lines("Fill the empty cells in the city column of customers.csv with Unknown.", cities) == (
+        "with every empty city filled with 'Unknown'", "id,name,city\n1,Alba,Berlin\n2,Brio,Unknown\n"
+        "3,Corvo,Munich\n4,Dalia,Unknown\n")
+    assert rewritten_lines('Fill in the missing cities in customers.csv with "n/a".', cities)[1].splitlines()[2] == \
+        "2,Brio,n/a"
 
 
 def test_rows_taken_out_of_a_csv_by_a_date_get_the_file_to_write_and_the_file_itself_is_never_deleted(

@@ -1369,28 +1369,37 @@ _ROUND_ASKED = re.compile(r"\bround(?:ed|ing)?\b(?:[^.?!]|\.(?=\w)){0,60}?\bto\s
                           r"(?:(?P<whole>whole|full|integers?|euros?|dollars?|pounds?|francs?|units?|numbers?)|"
                           r"(?P<cent>cents?|pennies|penny)|(?P<n>\d|one|two|three)\s+decimals?)\b", re.IGNORECASE)
 _DIGITS = {"one": 1, "two": 2, "three": 3}
+#: the empty cells of a column given a value: "Fill the empty cells in the city column of customers.csv with Unknown"
+_FILL_ASKED = re.compile(r"\bfill\b(?:\s+(?:in|up|out))?\s+(?:the\s+|all\s+|every\s+|each\s+)?(?:empty|blank|missing)\b"
+                         r"(?:[^.?!]|\.(?=\w)){0,60}?\bwith\s+(?:the\s+(?:word|text|value)\s+)?[\"'\u201c]?"
+                         r"(?P<value>[^\"'\u201d.?!,;]{1,40}?)[\"'\u201d]?\s*(?:[.?!]|$)", re.IGNORECASE)
 
 
 def _csv_column(goal: str, header: list[str]) -> int | None:
     """The index of the one column of ``header`` a word of ``goal`` names (its name, "_" read
     as a space, alone or plural; file names aside); None otherwise."""
     words = re.sub(r"[\w./-]+\.[A-Za-z]{2,5}\b", " ", goal)
+    def plural(name: str) -> str:  # city: cities; price: prices
+        return rf"(?:{re.escape(name)}s?|{re.escape(name[:-1])}ies)" if name.endswith("y") else rf"{re.escape(name)}s?"
+
     said = [i for i, h in enumerate(header) if h.strip() and re.search(
-        rf"(?<![\w-]){re.escape(h.strip().replace('_', ' '))}s?(?![\w-])", words, re.IGNORECASE)]
+        rf"(?<![\w-]){plural(h.strip().replace('_', ' '))}(?![\w-])", words, re.IGNORECASE)]
     return said[0] if len(said) == 1 else None
 
 
 def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
     """``(how, text)`` when ``goal`` changes every value of one column of the CSV file
     ``text`` is, the column a goal word names: its letter case (:data:`_CASE_ASKED`:
-    "Make every email address in contacts.csv lowercase") or its numbers rounded
-    (:data:`_ROUND_ASKED`: "to whole euros", "to two decimals", half away from zero),
+    "Make every email address in contacts.csv lowercase"), its numbers rounded
+    (:data:`_ROUND_ASKED`: "to whole euros", "to two decimals", half away from zero)
+    or its empty cells given a value (:data:`_FILL_ASKED`: "Fill the empty cells in the
+    city column ... with Unknown"),
     every other cell, the header and each row kept; None when the goal names no one
     column or nothing would change. Batch AZ at 018ad5b: AZD's names were put in lower
     case with the emails (the harness's own write to copy did it), AZC rounded one of
     five prices and dropped the last row."""
-    case, rounding = _CASE_ASKED.search(goal), _ROUND_ASKED.search(goal)
-    if case is None and rounding is None:
+    case, rounding, fill = _CASE_ASKED.search(goal), _ROUND_ASKED.search(goal), _FILL_ASKED.search(goal)
+    if case is None and rounding is None and fill is None:
         return None
     try:
         rows = list(csv.reader(io.StringIO(text)))
@@ -1401,7 +1410,13 @@ def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
     at = _csv_column(goal, rows[0])
     if at is None:
         return None
-    if rounding is not None:
+    if fill is not None:
+        value = fill.group("value").strip()
+
+        def change(cell: str) -> str:
+            return cell if cell.strip() else value
+        how = f"with every empty {rows[0][at]} filled with {value!r}"
+    elif rounding is not None:
         n = (rounding.group("n") or "").lower()
         places = 0 if rounding.group("whole") else 2 if rounding.group("cent") else _DIGITS.get(n) or int(n)
         step = decimal.Decimal(1).scaleb(-places)
@@ -1541,7 +1556,8 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
     of them or nothing would change."""
     if rewrite_asked(goal).lower().endswith(".csv"):
         header = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
-        if (_CASE_ASKED.search(goal) or _ROUND_ASKED.search(goal)) and _csv_column(goal, header) is not None:
+        if (_CASE_ASKED.search(goal) or _ROUND_ASKED.search(goal) or _FILL_ASKED.search(goal)) \
+                and _csv_column(goal, header) is not None:
             return column_rewritten(goal, text)
         removed = rows_removed(goal, text) or column_split(goal, text)
         if removed is not None:
@@ -1552,10 +1568,12 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
 def rewrite_asked(goal: str) -> str:
     """The one text file (.txt, .md, .csv) a goal that changes letter case, takes empty
     or repeated lines out or writes the dates another way names, or the one CSV file a
-    goal that rounds a column, splits one or takes rows out of names ("" otherwise)."""
+    goal that rounds a column, fills its empty cells, splits one or takes rows out of names
+    ("" otherwise)."""
     files = [f for f in goal_files(goal)[1] if f.lower().endswith(_TEXT_FILES)]
     asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal) or (
-        (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal)) and files
+        (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal))
+        and files
         and files[0].lower().endswith(".csv"))
     return files[0] if asked and len(files) == 1 else ""
 
