@@ -770,6 +770,15 @@ def rows_against_filter(answer: str, ev: Evidence) -> str:
     return ""
 
 
+def _asked_tables(ev: Evidence) -> tuple[list[str], list]:
+    """``([the one table file the goal names], its tables)`` when the goal is a question
+    about one table file (:func:`evidence.asks_only_a_question`); ``([], [])`` otherwise."""
+    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
+    if not asks_only_a_question(ev.goal) or len(files) != 1:
+        return [], []
+    return files, _file_tables(ev.workspace, files[0])
+
+
 def groups_against_bound(answer: str, ev: Evidence) -> str:
     """The doubt when a question asks which values of a text column of the one table
     file it names have a total over (under) a bound (:func:`table_goal.group_bound`:
@@ -777,12 +786,8 @@ def groups_against_bound(answer: str, ev: Evidence) -> str:
     whose total is not, leaves one out, or names none ("" otherwise), with the right
     values, their totals and the query to copy. Batch AZ at 018ad5b (AZB): "No
     customers in orders.csv have spent more than 500 in total." (Alba 620, Corvo 510)."""
-    if not asks_only_a_question(ev.goal):
-        return ""
-    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
-    if len(files) != 1:
-        return ""
-    for table in _file_tables(ev.workspace, files[0]):
+    files, tables = _asked_tables(ev)
+    for table in tables:
         bound = group_bound(table, ev.goal)
         if bound is None or table.rows > 5000:
             continue
@@ -816,10 +821,8 @@ def weekday_wrong(answer: str, ev: Evidence) -> str:
     names another day alone ("" otherwise), with each day's figure, the query and the
     answer to copy. Batch AZ at 018ad5b (AZF): "2026-11-09, with 50 orders" for the
     weekday with the most orders (Wednesday, 4 of 8)."""
-    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
-    if not asks_only_a_question(ev.goal) or len(files) != 1:
-        return ""
-    for table in _file_tables(ev.workspace, files[0]):
+    files, tables = _asked_tables(ev)
+    for table in tables:
         ranked = weekday_ranking(table, ev.goal)
         if ranked is None or table.rows > 5000:
             continue
@@ -860,10 +863,8 @@ def sum_to_wrong(answer: str, ev: Evidence) -> str:
     sum is another, or no when it is that figure, or gives neither ("" otherwise), with
     the sum, its query and the answer to copy. Batch AZ at 018ad5b (AZH): "Do the shares
     in budget.csv add up to 100%?" (40 + 25 + 20 + 13 = 98)."""
-    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
-    if not asks_only_a_question(ev.goal) or len(files) != 1:
-        return ""
-    for table in _file_tables(ev.workspace, files[0]):
+    files, tables = _asked_tables(ev)
+    for table in tables:
         asked = sums_to(table, ev.goal)
         if asked is None or table.rows > 5000:
             continue
@@ -1417,10 +1418,8 @@ def same_value_wrong(answer: str, ev: Evidence) -> str:
     a value (:func:`same_value_groups`) and the answer names a row in no such group,
     or, one group only, leaves one of it out ("" otherwise), with the query to copy.
     Batch Z at 6696c34 (ZE): "Which two products in prices.csv have the same price?"."""
-    files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
-    if not asks_only_a_question(ev.goal) or len(files) != 1:
-        return ""
-    for table in _file_tables(ev.workspace, files[0]):
+    files, tables = _asked_tables(ev)
+    for table in tables:
         found = same_value_groups(table, ev.goal)
         if found is None:
             continue

@@ -1443,13 +1443,6 @@ def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
     return (how, new) if new.rstrip("\n") != text.rstrip("\n") else None
 
 
-#: rows of a CSV file taken out by what they hold: "Remove all orders from 2025 from orders.csv", "delete the
-#: cancelled orders from orders.csv"
-_ROWS_DROPPED = re.compile(r"\b(?:remove|delete|drop|take\s+out|get\s+rid\s+of|strip|cut)\b"
-                           r"(?P<what>(?:[^.?!]|\.(?=\w)){1,80}?)\bfrom\s+(?:the\s+file\s+)?(?P<file>[\w./-]+\.csv)\b",
-                           re.IGNORECASE)
-
-
 #: something taken out of a file the goal names after "from": "Remove all orders from 2025 from orders.csv"
 _OUT_OF_FILE = re.compile(r"\b(?:remove|delete|drop|take\s+out|get\s+rid\s+of|strip|cut)\b"
                           r"(?P<what>(?:[^.?!]|\.(?=\w)){1,80}?)\bfrom\s+(?:the\s+file\s+)?"
@@ -1466,8 +1459,8 @@ def removed_from(goal: str) -> str:
 def _rows_bound_said(goal: str) -> bool:
     """Whether ``goal`` takes rows out of a CSV file by a date or an amount ("from 2025",
     "over 30": a number before "from FILE"); "the row for Cy" is :func:`lines_to_remove`'s."""
-    m = _ROWS_DROPPED.search(goal)
-    return m is not None and re.search(r"\d", m.group("what")) is not None
+    m = _OUT_OF_FILE.search(goal)
+    return m is not None and m.group("file").lower().endswith(".csv") and re.search(r"\d", m.group("what")) is not None
 
 
 def rows_removed(goal: str, text: str) -> tuple[str, str] | None:
@@ -1482,7 +1475,7 @@ def rows_removed(goal: str, text: str) -> tuple[str, str] | None:
 
     from .table_goal import goal_filters
 
-    m = _ROWS_DROPPED.search(goal)
+    m = _OUT_OF_FILE.search(goal)
     if m is None or not _rows_bound_said(goal):
         return None
     try:
