@@ -493,3 +493,17 @@ def test_whether_a_column_adds_up_to_a_figure_gets_its_sum_and_a_wrong_yes_is_do
     assert percent_change(budget, "Add 10% to every share in budget.csv.") is not None
     from assistant.loop.evidence import asks_only_a_question  # "add up to" asks, it changes nothing
     assert asks_only_a_question(goal) and not asks_only_a_question("Add Milk to list.txt?")
+
+
+def test_the_row_that_fell_the_most_between_two_columns_is_checked(tmp_path):
+    """Batch AZ at 018ad5b (AZJ): "Which product in sales.csv fell the most from January to February?" turned the
+    example's ASC into DESC, was offered "Desk 10." (a rise) back from that query, and answered Desk; Lamp fell 50."""
+    goal = "Which product in sales.csv fell the most from January to February?"
+    text = "product,january,february\nDesk,120,130\nLamp,90,40\nChair,75,60\nShelf,40,44\nRug,30,25\n"
+    ev = _ev(tmp_path, goal, [_read("sales.csv", text)], name="sales.csv", text=text)
+    got = finish_problems("The product that fell the most from January to February is Desk.", ev)
+    assert any(p.startswith("the row of sales.csv whose february - january is the smallest is Lamp (-50), and the "
+                            "answer does not say so") and p.endswith(
+        'the answer to copy: "Lamp (february - january: -50)."') for p in got), got
+    assert not any("is the smallest" in p for p in finish_problems("Lamp fell the most: from 90 to 40.", ev))
+    assert any("is the smallest" in p for p in finish_problems("Lamp and Chair fell.", ev))

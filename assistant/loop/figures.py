@@ -25,7 +25,7 @@ from .dates_said import dates_in, month_number
 from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_columns, goal_filters, goal_value, \
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
     value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound, \
-    weekday_ranking, WEEKDAYS, sums_to
+    weekday_ranking, WEEKDAYS, sums_to, change_columns, change_falls, column_change
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -882,6 +882,40 @@ def sum_to_wrong(answer: str, ev: Evidence) -> str:
         return (f"the {column} values of {files[0]} add up to {shown} ({call_to_copy('table_query', {'sql': sql})}), "
                 f"so the answer to whether they add up to {want} is {'yes' if right else 'no'}, and the answer does "
                 f"not say so; e.g. {answer_to_copy(fixed)}")
+    return ""
+
+
+def change_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks which row of the one table file it names changed
+    the most (least) between two number columns (:func:`table_goal.change_columns`:
+    "Which product in sales.csv fell the most from January to February?") and the
+    answer does not name that row, or names another row alone ("" otherwise), with the
+    row's change, the query and the answer to copy. Batch AZ at 018ad5b (AZJ): the
+    example's ASC turned DESC by the model, and "Desk 10." (a rise) offered back from
+    its query as the answer to copy; Lamp fell by 50."""
+    files, tables = _asked_tables(ev)
+    for table in tables:
+        asked = change_columns(table, ev.goal)
+        if asked is None or table.rows > 5000:
+            continue
+        label, first, then = asked
+        values = {c.name: c.values for c in table.columns}
+        changes = {str(k): decimal.Decimal(str(b)) - decimal.Decimal(str(a))
+                   for k, a, b in zip(values[label], values[first], values[then])
+                   if k is not None and all(isinstance(v, (int, float, decimal.Decimal)) for v in (a, b))}
+        if not changes:
+            return ""
+        best = (min if change_falls(ev.goal) else max)(changes.values())
+        top = [k for k, v in changes.items() if v == best]
+        named = [k for k in changes if re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", answer, re.IGNORECASE)]
+        if any(k in named for k in top) and all(k in top for k in named):
+            return ""
+        shown = normalise_number(str(best)) if best >= 0 else "-" + normalise_number(str(-best))
+        most = "smallest" if change_falls(ev.goal) else "largest"
+        return (f"the row of {files[0]} whose {then} - {first} is the {most} is {' and '.join(top)} ({shown}), and the "
+                "answer does not say so "
+                f"({call_to_copy('table_query', {'sql': column_change(table, ev.goal)})}); e.g. "
+                f"{answer_to_copy(' and '.join(top) + f' ({then} - {first}: {shown}).')}")
     return ""
 
 

@@ -17,10 +17,10 @@ from .evidence import _HIGHEST, _LOWEST, asks_only_a_question
 
 __all__ = ["goal_value", "date_filter", "number_filter", "month_filter", "goal_filters", "row_filter", "RowFilter",
            "number_column", "is_number", "group_bound", "GroupBound", "weekday_filter", "weekday_ranking", "WEEKDAYS",
-    "WEEKDAY_ASKED", "SUMS_TO", "sums_to", "two_values", "split_outputs", "sort_order",
-           "ROW_EXTREME", "SUMMED",
-           "MONTH_SAID", "PERCENT_CHANGE", "percent_change", "MERGED", "merge_query", "column_change",
-           "overdue_query", "OVERDUE", "LOWER_BETTER", "MEAN_OF_TWO", "lowest_wanted", "row_mean_columns"]
+           "WEEKDAY_ASKED", "SUMS_TO", "sums_to", "change_columns", "change_falls", "two_values", "split_outputs",
+           "sort_order", "ROW_EXTREME", "SUMMED", "MONTH_SAID", "PERCENT_CHANGE", "percent_change", "MERGED",
+           "merge_query", "column_change", "overdue_query", "OVERDUE", "LOWER_BETTER", "MEAN_OF_TWO", "lowest_wanted",
+           "row_mean_columns"]
 
 
 #: a goal that ranks rows by a value of their own: "the lowest price for paper", not "the highest total"
@@ -748,6 +748,26 @@ _ONE_ASKED = re.compile(r"^\W*(which|what|who)\b", re.IGNORECASE)
 _HEADER_OF = re.compile(r"^c_(?=\d)")  # the column the loader names c_2025 for a header "2025"
 
 
+def change_falls(goal: str) -> bool:
+    """Whether the row ``goal`` asks for has the smallest change (a drop the most, or a
+    rise the least): "Which product fell the most from January to February?"."""
+    m = _CHANGE_WORD.search(goal)
+    return m is not None and bool(m.group("down")) != bool(_LEAST.search(goal))
+
+
+def change_columns(table: Any, goal: str) -> tuple[str, str, str] | None:
+    """``(label column, earlier column, later column)`` of a question which one row of
+    ``table`` changed the most (least) between two number columns it names, not in
+    percent (:func:`column_change`'s one-row form); None otherwise."""
+    if not _ONE_ASKED.match(goal) or not _CHANGE_WORD.search(goal) or re.search(
+            r"\b(?:percent|percentage|per\s+cent)\b|%", goal, re.IGNORECASE):
+        return None
+    said = [c.name for c in table.columns if is_number(c) and re.search(
+        r"(?<![\w.])" + re.escape(_HEADER_OF.sub("", c.name).replace("_", " ")) + r"(?![\w.])", goal, re.IGNORECASE)]
+    label = next((c.name for c in table.columns if c.sql_type == "VARCHAR"), None)
+    return (label, said[0], said[1]) if len(said) == 2 and label is not None else None
+
+
 def column_change(table: Any, goal: str) -> str | None:
     """The query of each row's change between two number columns of ``table`` the goal
     names ("2025" and "2026", read as the columns c_2025 and c_2026), the later column
@@ -773,7 +793,7 @@ def column_change(table: Any, goal: str) -> str | None:
             return f"SELECT ROUND(100.0 * (SUM({b}) - SUM({a})) / SUM({a}), 1) AS percent FROM {_quoted(table.name)}"
         return (f"SELECT {_quoted(label)}, ROUND(100.0 * ({b} - {a}) / {a}, 1) AS percent FROM {_quoted(table.name)} "
                 "ORDER BY 2 DESC")
-    falls = bool(m.group("down")) != bool(_LEAST.search(goal))
+    falls = change_falls(goal)
     limit = " LIMIT 1" if _ONE_ASKED.match(goal) else ""
     return (f"SELECT {_quoted(label)}, {_quoted(then.name)} - {_quoted(first.name)} AS change "
             f"FROM {_quoted(table.name)} ORDER BY 2 {'ASC' if falls else 'DESC'}{limit}")
