@@ -4689,3 +4689,18 @@ def test_a_percent_growth_between_two_columns_is_worked_out_as_a_percent(assista
     assert float(rows(sql)[0][0]) == 10.0
     each = _example_query(table, "By what percent did each region grow from q1 to q2 in quarterly.csv?")
     assert [r[0] for r in rows(each)] == ["North", "West", "South"] and float(rows(each)[0][1]) == 12.5
+
+
+def test_an_edits_first_line_is_not_written_as_the_csv_it_edited(assistant_home, tmp_path):
+    """Held-out BZI at bbbe1fb: "Add a column no (1, 2, 3, ...) to tasks.csv." edited the file, then wrote tasks.csv as
+    "edited tasks.csv", the first line of edit_file's result (without its colon and diff), twice."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("edit_file", path="tasks.csv", old_text="task,owner", new_text="task,owner,no"),
+        call("write_file", path="tasks.csv", content="edited tasks.csv"), "Added the column no to tasks.csv."])
+    (ws / "tasks.csv").write_text("task,owner\nBook room,Anna\nSend invites,Ben\nOrder food,Cleo\n")
+    events = list(agent.run("Add a column no (1, 2, 3, ...) to tasks.csv.", workspace=ws))
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[0].startswith("edited tasks.csv:"), results[0]
+    assert results[1].startswith("Not run: this content is the result message of edit_file (step 1)"), results[1]
+    assert (ws / "tasks.csv").read_text().startswith("task,owner,no\nBook room,Anna\n")
+    store.close()

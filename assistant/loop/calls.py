@@ -3884,9 +3884,10 @@ def _writes_a_report(call: CallRecord, calls: Sequence[CallRecord]) -> CallRecor
 
 def _message_shape(text: str) -> str:
     """``text`` with its numbers as ``#`` and its file names as ``F``: "wrote 4 rows to
-    berlin.csv." and "wrote 3 rows to munich.csv." have one shape."""
+    berlin.csv." and "wrote 3 rows to munich.csv." have one shape, and "edited tasks.csv:"
+    (edit_file's first line, its diff after) and "edited tasks.csv" (held-out BZI at bbbe1fb)."""
     text = re.sub(r"\d+(?:\.\d+)?", "#", " ".join(text.split()))
-    return re.sub(r"[\w./-]+\.[A-Za-z]\w{0,4}\b", "F", text)
+    return re.sub(r"[\w./-]+\.[A-Za-z]\w{0,4}\b", "F", text).rstrip(" :.")
 
 
 #: a unified diff: its file header lines and a hunk
