@@ -4704,3 +4704,39 @@ def test_an_edits_first_line_is_not_written_as_the_csv_it_edited(assistant_home,
     assert results[1].startswith("Not run: this content is the result message of edit_file (step 1)"), results[1]
     assert (ws / "tasks.csv").read_text().startswith("task,owner,no\nBook room,Anna\n")
     store.close()
+
+
+def test_a_figure_in_another_unit_than_asked_is_doubted_with_it_converted(assistant_home, tmp_path):
+    """Held-out BZA at bbbe1fb: "What is the total weight of the parcels in parcels.csv in kilograms? The weights
+    are in grams." was answered "4995 grams", the sum as added up (4.995 kilograms)."""
+    from tools.tables import TABLE_TOOLS
+    total = "SELECT SUM(weight) FROM parcels"
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("table_query", sql=total), "The total weight of the parcels is 4995 grams.",
+        "The total weight of the parcels is 4.995 kilograms."], [*FILE_TOOLS, *TABLE_TOOLS], approve="all",
+        preread=False)
+    (ws / "parcels.csv").write_text("parcel,weight\nP1,1200\nP2,850\nP3,2945\n")
+    events = list(agent.run("What is the total weight of the parcels in parcels.csv in kilograms? The weights are "
+                            "in grams.", workspace=ws))
+    store.close()
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert ("the task asks for the answer in kilograms, and the answer gives grams: 4995 grams is 4.995 kilograms; "
+            "e.g. the answer to copy: \"The total weight of the parcels is 4.995 kilograms.\"") in doubt, doubt
+    assert isinstance(events[-1], Finished) and events[-1].answer.endswith("4.995 kilograms."), events[-1]
+
+
+@pytest.mark.parametrize("goal, answer, doubted", [
+    ("How many hours did each person work according to shifts.csv?", "Anna 750 minutes, Ben 90 minutes.",
+     "Anna 12.5 hours, Ben 1.5 hours."),
+    ("How far is the trail in trails.csv in km?", "It is 3 miles.", "It is 4.828 km."),
+    ("What is the total weight in kilograms?", "4995 g (4.995 kg)", ""),  # the asked unit is there
+    ("What is the total weight in kilograms? The weights are in grams.", "4.995", ""),  # no unit said
+    ("What did I do in week 3 of notes.md?", "I worked 5 hours.", ""),  # "in week 3" asks no unit
+    ("Which parcels are heavier than 2 kg?", "P3 (2945 grams)", ""),  # no unit asked for the answer
+    ("How many hours did the meeting take?", "It took 3 days.", "It took 72 hours."),
+])
+def test_the_unit_asked_is_checked_against_the_answers_units(goal, answer, doubted):
+    from assistant.loop.units import unit_wrong
+
+    got = unit_wrong(answer, goal)
+    assert (got.endswith(f'the answer to copy: "{doubted}"') if doubted else got == ""), got

@@ -37,10 +37,12 @@ from .answer_form import CANNED_REFUSAL, _copied_result, _holds_marker, _query_r
 from .attribution import ambiguous_name, misattributed_contact
 from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _HARNESS_TOOLS, _LIST_MARKER, _MUST_CHANGE, _NEGATED, \
     _NOT_CHANGED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, Evidence, _numbers, _ran, _results, \
-    asks_only_a_question, goal_files, misgrouped_numbers, number_problems, result_gist, ungrounded_words
+    _source_numbers, asks_only_a_question, goal_files, misgrouped_numbers, number_problems, result_gist, \
+    ungrounded_words
 from .free_busy import availability_wrong
 from .grounding import (id_aggregated, pairs_against_query, rows_not_queried, written_id_aggregated,
                         written_rows_not_queried, written_without_source_words)
+from .units import converted_figures, unit_wrong
 from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_extreme, _number_from_another_line, \
     _one_part_of_union, _one_sheet_of_many, average_not_queried, column_total_not_queried, bounded_count_wrong, \
     bounded_total_wrong, \
@@ -1090,6 +1092,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     yearly = next_yearly_wrong(answer, ev)
     if yearly:  # a held-out task at 911f35c: Pia (4 January) for "Whose birthday ... comes next?" (Jonas, 9 December)
         out.append(yearly)
+    unit = unit_wrong(answer, ev.goal)
+    if unit:  # held-out BZA at bbbe1fb: "4995 grams" for "What is the total weight ... in kilograms?"
+        out.append(unit)
     stated = total_check_wrong(answer, ev)
     if stated:  # a held-out task at 911f35c: "Is the total on invoice.pdf correct?" (259.00, not 269.00): "correct"
         out.append(stated)
@@ -1144,7 +1149,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                    f"it{rows_named_to_copy(answer, ev)}")
     sources = [ev.goal, *ev.user_texts, *results, *ev.extra_texts,
                *([f"{counted[0]} {counted[0] + 1}"] if counted else []), *([str(tally.count)] if tally else []),
-               *([later[0].isoformat()] if later else [])]
+               *([later[0].isoformat()] if later else []),
+               *converted_figures(list(ev.harness_texts), _source_numbers(results))]  # "4995 grams is 4.995 kg"
     made_up = unseen_dates(answer, sources)
     if made_up:  # offer.docx (a held-out task) at 766ab73: "February 18, 2027" of 18 December 2026 and 1 February 2027
         given = list(dict.fromkeys(d.text for r in results for d in dates_in(r)))
