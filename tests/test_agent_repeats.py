@@ -4740,3 +4740,58 @@ def test_the_unit_asked_is_checked_against_the_answers_units(goal, answer, doubt
 
     got = unit_wrong(answer, goal)
     assert (got.endswith(f'the answer to copy: "{doubted}"') if doubted else got == ""), got
+
+
+def test_a_running_total_gets_the_window_query_and_its_save(assistant_home, tmp_path):
+    """Held-out BZH at bbbe1fb: "Write the running total of the sales in sales.csv, month by month, to running.csv."
+    summed the months from April back to January; the read now offers the window query, in the file's order."""
+    from tools.tables import TABLE_TOOLS
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="sales.csv"), "Done."], [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "sales.csv").write_text("month,amount\n2026-01,1200\n2026-02,950\n2026-03,1430\n2026-04,1100\n")
+    events = list(agent.run("Write the running total of the sales in sales.csv, month by month, to running.csv.",
+                            workspace=ws))
+    store.close()
+    read = next(e for e in events if isinstance(e, ToolCallFinished))
+    sql = ("SELECT month, amount, SUM(amount) OVER (ORDER BY rowid ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) "
+           "AS running_total FROM sales ORDER BY rowid")
+    assert read.result.endswith(f"Hint: for the running total of amount, in the order of rowid, call table_query with "
+                                f"{json.dumps({'sql': sql})}; its result shows the call that saves them to "
+                                "running.csv. Never add numbers up by hand."), read.result
+
+
+def test_a_running_total_written_out_of_order_is_doubted_with_the_query(assistant_home, tmp_path):
+    """Held-out BZH at bbbe1fb: running.csv held the sums from April back to January (1100, 2530, 3480, 4680), from
+    a query of the model's own; the finish offers the window query, and its save makes the file right. A sum typed
+    by hand is refused with that query too (not a GROUP BY)."""
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+    sql = ("SELECT month, amount, SUM(amount) OVER (ORDER BY rowid ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) "
+           "AS running_total FROM sales ORDER BY rowid")
+    own = "SELECT month, SUM(amount) OVER (ORDER BY month DESC) AS running_total FROM sales ORDER BY month DESC"
+    backwards = [["month", "running_total"], ["2026-04", 1100], ["2026-03", 2530], ["2026-02", 3480],
+                 ["2026-01", 4680]]
+    right = [["month", "amount", "running_total"], ["2026-01", 1200, 1200], ["2026-02", 950, 2150],
+             ["2026-03", 1430, 3580], ["2026-04", 1100, 4680]]
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="sales.csv"),
+        call("csv_write", path="running.csv", rows=json.dumps([["month", "running_total"], ["2026-01", 1200],
+                                                               ["2026-02", 2150], ["2026-03", 3580],
+                                                               ["2026-04", 4690]])),
+        call("table_query", sql=own), call("csv_write", path="running.csv", rows=json.dumps(backwards)),
+        "Wrote running.csv.", call("table_query", sql=sql),
+        call("csv_write", path="running.csv", rows=json.dumps(right), overwrite="true"), "Wrote running.csv."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "sales.csv").write_text("month,amount\n2026-01,1200\n2026-02,950\n2026-03,1430\n2026-04,1100\n")
+    events = list(agent.run("Write the running total of the sales in sales.csv, month by month, to running.csv.",
+                            workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].endswith(f"For the running total of amount, call table_query with {json.dumps({'sql': sql})}; "
+                               "its result shows the call that saves them."), results[1]
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert ("the task asks for the running total of amount of sales.csv in running.csv (1200, 2150, 3580, 4680, in "
+            "the order of rowid), and no column of running.csv holds it; call table_query with "
+            f"{json.dumps({'sql': sql})}; its result shows the call that saves it to running.csv") in doubt, doubt
+    assert isinstance(events[-1], Finished), events[-1]
+    assert (ws / "running.csv").read_text().splitlines()[-1] == "2026-04,1100,4680"

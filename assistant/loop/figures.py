@@ -25,7 +25,7 @@ from .dates_said import dates_in, month_number
 from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_columns, goal_filters, goal_value, \
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
     value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound, \
-    weekday_ranking, WEEKDAYS, sums_to, change_columns, change_falls, column_change
+    weekday_ranking, WEEKDAYS, sums_to, change_columns, change_falls, column_change, running_total
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -1996,3 +1996,43 @@ def sum_of_query_totals(answer: str, unseen: Sequence[str], calls: Sequence[Call
                         f"is what the task asks, show it with its terms, e.g. {answer_to_copy(sentence)}")
     return ""
 
+
+
+def running_total_wrong(ev: Evidence) -> str:
+    """The doubt when the goal writes the running total of a number column of the one
+    table file it reads (:func:`table_goal.running_total`) to one new CSV file, and no
+    number column of that file holds the running sums, in order ("" otherwise), with
+    them, the query to copy and its save. Held-out BZH at bbbe1fb: running.csv summed
+    from April back to January (want 1200, 2150, 3580, 4680)."""
+    outputs, named = goal_files(ev.goal)
+    outputs = [o for o in outputs if o.lower().endswith((".csv", ".tsv"))]
+    sources = [f for f in named if f.lower().endswith(TABLE_FILES) and f not in outputs]
+    if len(outputs) != 1 or len(sources) != 1:
+        return ""
+    tables = _file_tables(ev.workspace, sources[0])
+    found = running_total(tables[0], ev.goal) if len(tables) == 1 and tables[0].rows <= 5000 else None
+    if found is None:
+        return ""
+    column, order, sql = found
+    values = next(c.values for c in tables[0].columns if c.name == column)
+    keys = next((c.values for c in tables[0].columns if _quoted(c.name) == order), list(range(len(values))))
+    if any(k is None for k in keys) or any(not isinstance(v, (int, float, decimal.Decimal)) or isinstance(v, bool)
+                                           for v in values):
+        return ""
+    running, total = [], decimal.Decimal(0)
+    for _, amount in sorted(zip(keys, values), key=lambda kv: kv[0]):
+        total += decimal.Decimal(str(amount))
+        running.append(total)
+    written = _file_tables(ev.workspace, outputs[0])
+    if not written:
+        return ""  # not written, or not a table: another check's
+    for c in written[0].columns:
+        held = [decimal.Decimal(str(v)) if isinstance(v, (int, float, decimal.Decimal)) and not isinstance(v, bool)
+                else None for v in c.values]
+        if len(held) == len(running) and all(h is not None and abs(h - r) < decimal.Decimal("0.01")
+                                             for h, r in zip(held, running)):
+            return ""
+    shown = ", ".join(normalise_number(str(r)) for r in running[:8]) + (", ..." if len(running) > 8 else "")
+    return (f"the task asks for the running total of {column} of {sources[0]} in {outputs[0]} ({shown}, in the "
+            f"order of {order}), and no column of {outputs[0]} holds it; "
+            f"{call_to_copy('table_query', {'sql': sql})}; its result shows the call that saves it to {outputs[0]}")

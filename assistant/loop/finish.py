@@ -48,7 +48,7 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
     bounded_total_wrong, \
     comparison_wrong, difference_wrong, groups_left_out, nothing_subtracted, not_the_dated_row, not_the_extreme_row, \
     not_the_top_group, one_group_for_all, one_part_named, percent_not_queried, row_mean_wrong, rows_against_filter, \
-    same_value_wrong, groups_against_bound, weekday_wrong, sum_to_wrong, change_wrong, \
+    same_value_wrong, groups_against_bound, weekday_wrong, sum_to_wrong, change_wrong, running_total_wrong, \
     sum_of_query_totals, subject_not_found, total_unsummed, document_sum_to_copy, document_total_wrong, \
     amount_due_wrong, most_pages_wrong, range_wrong, total_check_wrong, value_counts_wrong, next_yearly_wrong, \
     nth_ranked_wrong, compared_columns_wrong
@@ -1117,7 +1117,8 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     copied = text_copy_wrong(ev) if changed else ""
     if copied:  # a held-out task at bad5969: one made-up line written as the text of notes.txt in notes.docx
         out.append(copied)
-    picked = (written_rows_not_queried(ev) or written_without_source_words(ev) or written_id_aggregated(ev)) \
+    picked = (running_total_wrong(ev) or written_rows_not_queried(ev) or written_without_source_words(ev)
+              or written_id_aggregated(ev)) \
         if changed and not copied else ""
     if picked:  # a held-out task at bad5969: the three dearest products written into top3.txt from the read table
         out.append(picked)
