@@ -2,6 +2,8 @@
 file's rows rests on a table_query result or on what the harness said, never on the
 table read by eye."""
 
+import json
+
 import pytest
 
 from assistant.loop.evidence import Evidence
@@ -507,3 +509,40 @@ def test_the_row_that_fell_the_most_between_two_columns_is_checked(tmp_path):
         'the answer to copy: "Lamp (february - january: -50)."') for p in got), got
     assert not any("is the smallest" in p for p in finish_problems("Lamp fell the most: from 90 to 40.", ev))
     assert any("is the smallest" in p for p in finish_problems("Lamp and Chair fell.", ev))
+
+
+@pytest.mark.parametrize("answer, doubted", [
+    ("January, February, April and May had no sales.", "names January, February, April, May"),
+    ("There were no sales in March and June.", "names March, June"),
+    ("March had no sales.", ""),
+    ("March 2026 had no sales in sales.csv.", ""),
+])
+def test_the_months_of_a_range_without_rows_are_checked(tmp_path, answer, doubted):
+    """Held-out BZB at bbbe1fb: "Which month between January and June 2026 had no sales in sales.csv?" was answered
+    with four months that had sales; March had none."""
+    from assistant.loop.figures import months_without_wrong
+
+    goal = "Which month between January and June 2026 had no sales in sales.csv?"
+    ev = _ev(tmp_path, goal, [], name="sales.csv", text="date,amount\n2026-01-05,120\n2026-01-19,80\n2026-02-11,95\n"
+             "2026-04-02,300\n2026-05-20,60\n2026-06-30,40\n")
+    got = months_without_wrong(answer, ev)
+    if not doubted:
+        assert got == "", got
+        return
+    sql = ("SELECT strftime(date, '%Y-%m') AS month, COUNT(*) AS rows, SUM(amount) AS total FROM sales GROUP BY 1 "
+           "ORDER BY 1")
+    assert got == (f"the months from January to June 2026 without sales in sales.csv are March 2026, and the answer "
+                   f"{doubted}; the rows per month: call table_query with {json.dumps({'sql': sql})}; e.g. the answer "
+                   "to copy: \"March 2026 had no sales.\""), got
+
+
+def test_a_month_whose_total_is_zero_had_none_and_the_data_span_is_the_range(tmp_path):
+    from assistant.loop.figures import months_without_wrong
+
+    goal = "Which months had no orders in orders.csv?"
+    ev = _ev(tmp_path, goal, [], name="orders.csv", text="month,amount\n2026-01,10\n2026-02,0\n2026-04,5\n")
+    got = months_without_wrong("February had no orders.", ev)
+    assert got.startswith("the months from January to April 2026 without orders in orders.csv are February 2026 and "
+                          "March 2026, and the answer names February;"), got
+    assert months_without_wrong("February and March had no orders.", ev) == ""
+    assert any(p.startswith("the months from January") for p in finish_problems("February had no orders.", ev))

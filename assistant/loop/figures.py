@@ -25,7 +25,8 @@ from .dates_said import dates_in, month_number
 from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_columns, goal_filters, goal_value, \
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
     value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound, \
-    weekday_ranking, WEEKDAYS, sums_to, change_columns, change_falls, column_change, running_total
+    weekday_ranking, WEEKDAYS, sums_to, change_columns, change_falls, column_change, running_total, \
+    months_without_rows
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -2036,3 +2037,36 @@ def running_total_wrong(ev: Evidence) -> str:
     return (f"the task asks for the running total of {column} of {sources[0]} in {outputs[0]} ({shown}, in the "
             f"order of {order}), and no column of {outputs[0]} holds it; "
             f"{call_to_copy('table_query', {'sql': sql})}; its result shows the call that saves it to {outputs[0]}")
+
+
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December")
+
+
+def months_without_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks which months of a range had no rows of the one
+    table file it names (:func:`table_goal.months_without_rows`) and the answer names
+    another month, or leaves one out ("" otherwise), with those months, the rows per
+    month to copy and the answer to copy. Held-out BZB at bbbe1fb: four months that had
+    sales named for "Which month between January and June 2026 had no sales?" (March)."""
+    files, tables = _asked_tables(ev)
+    for table in tables:
+        found = months_without_rows(table, ev.goal) if table.rows <= 5000 else None
+        if found is None:
+            continue
+        one_year = found.first[0] == found.last[0]
+        from .dates_said import month_number
+
+        named = {month_number(m.group("name")) for m in MONTH_SAID.finditer(answer)}
+        want = {mo for _, mo in found.missing}
+        if not one_year or named == want:
+            return ""
+        names = [f"{_MONTH_NAMES[mo - 1]} {y}" for y, mo in found.missing]
+        span = f"from {_MONTH_NAMES[found.first[1] - 1]} to {_MONTH_NAMES[found.last[1] - 1]} {found.last[0]}"
+        said = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+        fixed = f"{said} had no {found.what}." if names else f"Every month {span} had {found.what}."
+        return (f"the months {span} without {found.what} in {files[0]} are {said or 'none'}, and the answer "
+                f"{'names ' + ', '.join(_MONTH_NAMES[mo - 1] for mo in sorted(named)) if named else 'names none'}"
+                f"; the rows per month: {call_to_copy('table_query', {'sql': found.sql})}; e.g. "
+                f"{answer_to_copy(fixed)}")
+    return ""

