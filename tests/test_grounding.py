@@ -546,3 +546,22 @@ def test_a_month_whose_total_is_zero_had_none_and_the_data_span_is_the_range(tmp
                           "March 2026, and the answer names February;"), got
     assert months_without_wrong("February and March had no orders.", ev) == ""
     assert any(p.startswith("the months from January") for p in finish_problems("February had no orders.", ev))
+
+
+@pytest.mark.parametrize("goal, answer, doubted", [
+    ("How many hours did each person work according to shifts.csv?", "Anna 12.5, Ben 11.", "Anna 12.5 hours, Ben "
+     "12.5 hours."),
+    ("How many hours did each person work according to shifts.csv?", "Anna worked 12.5 hours.", "Anna 12.5 hours, "
+     "Ben 12.5 hours."),
+    ("How many hours did each person work according to shifts.csv?", "Ben: 12.50 hours; Anna: 12.5 hours.", ""),
+    ("How many hours were worked in total according to shifts.csv?", "25 hours in all.", ""),
+    ("How many hours were worked in total according to shifts.csv?", "4 shifts.", "25 hours."),
+    ("Who worked on 2026-11-03 according to shifts.csv?", "Anna and Ben.", ""),  # no hours asked
+])
+def test_the_hours_of_start_and_end_times_are_checked(tmp_path, goal, answer, doubted):
+    from assistant.loop.figures import hours_wrong
+
+    ev = _ev(tmp_path, goal, [], name="shifts.csv", text="name,date,start,end\nAnna,2026-11-02,09:00,17:30\n"
+             "Ben,2026-11-02,08:00,12:00\nAnna,2026-11-03,10:00,14:00\nBen,2026-11-03,22:00,06:30\n")
+    got = hours_wrong(answer, ev)
+    assert (got.endswith(f'the answer to copy: "{doubted}"') if doubted else got == ""), got

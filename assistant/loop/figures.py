@@ -26,7 +26,7 @@ from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
     value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound, \
     weekday_ranking, WEEKDAYS, sums_to, change_columns, change_falls, column_change, running_total, \
-    months_without_rows
+    months_without_rows, hours_worked
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -2069,4 +2069,37 @@ def months_without_wrong(answer: str, ev: Evidence) -> str:
                 f"{'names ' + ', '.join(_MONTH_NAMES[mo - 1] for mo in sorted(named)) if named else 'names none'}"
                 f"; the rows per month: {call_to_copy('table_query', {'sql': found.sql})}; e.g. "
                 f"{answer_to_copy(fixed)}")
+    return ""
+
+
+def hours_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks how many hours (in all, or per person) the start
+    and end times of the one table file it names add up to (:func:`table_goal.hours_worked`)
+    and the answer leaves a person out, or gives a person (or the total) another number
+    ("" otherwise), with the hours, the query and the answer to copy. Held-out BZE at
+    bbbe1fb: the number of shifts per person answered for their hours."""
+    files, tables = _asked_tables(ev)
+    for table in tables:
+        found = hours_worked(table, ev.goal) if table.rows <= 5000 else None
+        if found is None:
+            continue
+        names = sorted(found.hours)
+        wrong = []
+        for name in names:
+            at = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", answer, re.IGNORECASE) if name else None
+            rest = answer[at.end():] if at else answer if not name else ""
+            if name:
+                later = [re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", rest, re.IGNORECASE) for n in names]
+                rest = rest[:min([m.start() for m in later if m] or [len(rest)])]
+            said = re.search(r"\d+(?:\.\d+)?", rest)
+            if said is None or decimal.Decimal(said.group(0)) != found.hours[name]:
+                wrong.append(name)
+        if not wrong:
+            return ""
+        shown = ", ".join(f"{n} {normalise_number(str(found.hours[n]))} hours" if n else
+                          f"{normalise_number(str(found.hours[n]))} hours" for n in names[:12])
+        whom = f" per {found.group}" if found.group else ""
+        return (f"the hours{whom} from the start and end times of {files[0]} are {shown} "
+                f"({call_to_copy('table_query', {'sql': found.sql})}), and the answer does not give "
+                f"{'them' if found.group else 'that'}; e.g. {answer_to_copy(shown + '.')}")
     return ""

