@@ -4819,3 +4819,48 @@ def test_hours_from_start_and_end_times_get_the_query_and_a_count_for_them_is_do
     assert 'the answer to copy: "Anna 12.5 hours, Ben 12.5 hours."' in doubt
     assert "12.5" in results[1], results[1]
     assert isinstance(events[-1], Finished) and "12.5 hours" in events[-1].answer, events[-1]
+
+
+def test_every_amount_of_a_csv_converted_at_a_rate_gets_the_write_and_a_formula_written_is_doubted(assistant_home,
+                                                                                                   tmp_path):
+    """Held-out BZG at bbbe1fb: "Convert every amount in expenses.csv from dollars to euros at a rate of 0.92."
+    wrote "25.50 * 0.92" as an amount; the read offers the file with each amount converted (to the cent), and a
+    file left otherwise is doubted with that write."""
+    text = "date,item,amount\n2026-11-02,Taxi,25.50\n2026-11-03,Lunch,14\n2026-11-04,Hotel,120.00\n"
+    want = "date,item,amount\n2026-11-02,Taxi,23.46\n2026-11-03,Lunch,12.88\n2026-11-04,Hotel,110.40\n"
+    formula = text.replace("25.50", "25.50 * 0.92")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="expenses.csv"), call("write_file", path="expenses.csv", content=formula),
+        "Converted every amount.", call("write_file", path="expenses.csv", content=want), "Converted every amount."])
+    (ws / "expenses.csv").write_text(text)
+    events = list(agent.run("Convert every amount in expenses.csv from dollars to euros at a rate of 0.92.",
+                            workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    args = json.dumps({"path": "expenses.csv", "content": want})
+    assert results[0].endswith("Hint: expenses.csv with every amount multiplied by 0.92 (to the cent), to write "
+                               f"back: call write_file with {args}"), results[0]
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert ("the task asks for expenses.csv with every amount multiplied by 0.92 (to the cent), and expenses.csv does "
+            f"not hold that now; call write_file with {args}") in doubt, doubt
+    assert isinstance(events[-1], Finished) and (ws / "expenses.csv").read_text() == want
+
+
+@pytest.mark.parametrize("goal, row", [
+    ("Multiply every price in prices.csv by 2.", "Pen,3.00"),  # Book's whole 12 stays whole: 24
+    ("Add 10% VAT to every price in prices.csv.", "Pen,1.65"),  # a percent change in place
+    ("Reduce every price in prices.csv by 20%.", "Pen,1.20"),
+    ("Convert the prices in prices.csv to euros using an exchange rate of 0.5.", "Pen,0.75"),
+    ("Add 10% VAT to every price in prices.csv and save it as vat.csv.", None),  # another file: percent_change's
+    ("Add a column vat to prices.csv with 10% of the price.", None),  # a column added: the column's own check
+])
+def test_a_csv_column_multiplied_in_place(goal, row):
+    from assistant.loop.named_files import rewritten_lines
+
+    got = rewritten_lines(goal, "item,price\nPen,1.5\nBook,12\n")
+    if row is None:
+        assert got is None, got
+    else:
+        assert got[1].splitlines()[1] == row, got
+    if goal.startswith("Multiply"):
+        assert got[1].splitlines()[2] == "Book,24"

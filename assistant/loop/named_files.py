@@ -1375,6 +1375,29 @@ _FILL_ASKED = re.compile(r"\bfill\b(?:\s+(?:in|up|out))?\s+(?:the\s+|all\s+|ever
                          r"(?P<value>[^\"'\u201d.?!,;]{1,40}?)[\"'\u201d]?\s*(?:[.?!]|$)", re.IGNORECASE)
 
 
+#: every value of a number column multiplied: "Convert every amount in expenses.csv from dollars to euros at a rate
+#: of 0.92" (held-out BZG at bbbe1fb wrote "25.50 * 0.92" as the amount), "Multiply every price in prices.csv by 1.5"
+_SCALE_ASKED = re.compile(r"\b(?:convert|change|turn|translate)\b(?:[^.?!]|\.(?=\w)){0,80}?\b(?:at|with|using|by)\s+"
+                          r"(?:a|an|the)\s+(?:(?:exchange|conversion|fixed)\s+)?rate\s+(?:of\s+)?"
+                          r"(?P<rate>\d+(?:\.\d+)?)\b"
+                          r"|\bmultiply\b(?:[^.?!]|\.(?=\w)){0,60}?\bby\s+(?P<by>\d+(?:\.\d+)?)\b", re.IGNORECASE)
+
+
+def scale_factor(goal: str) -> decimal.Decimal | None:
+    """What every value of a CSV column is multiplied by in place: a rate or factor
+    ``goal`` names (:data:`_SCALE_ASKED`), else its percent change
+    (:func:`table_goal.percent_factor`, "Add 10% VAT to every price in prices.csv") when
+    it names no file to write them to nor a column to add; None otherwise."""
+    from .table_goal import percent_factor
+    from .written import column_to_add
+
+    m = _SCALE_ASKED.search(goal)
+    if m:
+        factor = decimal.Decimal(m.group("rate") or m.group("by"))
+        return factor if factor > 0 else None
+    return None if goal_files(goal)[0] or column_to_add(goal) else percent_factor(goal)
+
+
 def _csv_column(goal: str, header: list[str]) -> int | None:
     """The index of the one column of ``header`` a word of ``goal`` names (its name, "_" read
     as a space, alone or plural; file names aside); None otherwise."""
@@ -1399,7 +1422,8 @@ def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
     case with the emails (the harness's own write to copy did it), AZC rounded one of
     five prices and dropped the last row."""
     case, rounding, fill = _CASE_ASKED.search(goal), _ROUND_ASKED.search(goal), _FILL_ASKED.search(goal)
-    if case is None and rounding is None and fill is None:
+    factor = scale_factor(goal) if case is None and rounding is None and fill is None else None
+    if case is None and rounding is None and fill is None and factor is None:
         return None
     try:
         rows = list(csv.reader(io.StringIO(text)))
@@ -1410,7 +1434,19 @@ def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
     at = _csv_column(goal, rows[0])
     if at is None:
         return None
-    if fill is not None:
+    if factor is not None:
+        whole = factor == factor.to_integral_value()
+
+        def change(cell: str) -> str:
+            try:
+                value = decimal.Decimal(cell.strip()) * factor
+            except decimal.InvalidOperation:
+                return cell
+            if whole and re.fullmatch(r"-?\d+", cell.strip()):
+                return str(value.quantize(decimal.Decimal(1)))
+            return str(value.quantize(decimal.Decimal("0.01"), rounding=decimal.ROUND_HALF_UP))
+        how = f"with every {rows[0][at]} multiplied by {factor.normalize():f} (to the cent)"
+    elif fill is not None:
         value = fill.group("value").strip()
 
         def change(cell: str) -> str:
@@ -1549,8 +1585,8 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
     of them or nothing would change."""
     if rewrite_asked(goal).lower().endswith(".csv"):
         header = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
-        if (_CASE_ASKED.search(goal) or _ROUND_ASKED.search(goal) or _FILL_ASKED.search(goal)) \
-                and _csv_column(goal, header) is not None:
+        if (_CASE_ASKED.search(goal) or _ROUND_ASKED.search(goal) or _FILL_ASKED.search(goal)
+                or scale_factor(goal) is not None) and _csv_column(goal, header) is not None:
             return column_rewritten(goal, text)
         removed = rows_removed(goal, text) or column_split(goal, text)
         if removed is not None:
@@ -1565,7 +1601,8 @@ def rewrite_asked(goal: str) -> str:
     ("" otherwise)."""
     files = [f for f in goal_files(goal)[1] if f.lower().endswith(_TEXT_FILES)]
     asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal) or (
-        (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal))
+        (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal)
+         or scale_factor(goal) is not None)
         and files
         and files[0].lower().endswith(".csv"))
     return files[0] if asked and len(files) == 1 else ""

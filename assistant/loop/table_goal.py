@@ -689,9 +689,22 @@ def row_filter(table: Any, goal: str) -> RowFilter | None:
 PERCENT_CHANGE = re.compile(
     r"\b(?P<verb>add|increase|raise|put|reduce|decrease|lower|cut|discount|take|subtract|mark\s+(?:up|down))\w*\b"
     r"(?!\s+up\s+to\b)"  # "Do the shares add up to 100%?" is a sum asked (batch AZ at 018ad5b, AZH: doubled)
-    r"[^.%;]{0,40}?(?P<n>\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)"
+    r"(?:[^.%;]|\.(?=\w)){0,40}?(?P<n>\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)"
     r"|(?P<n2>\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)\s*(?P<off>off|discount)\b", re.IGNORECASE)
 _DOWN = re.compile(r"reduc|decreas|lower|cut|discount|take|subtract|down|off", re.IGNORECASE)
+
+
+def percent_factor(goal: str) -> decimal.Decimal | None:
+    """What a value is multiplied by for the percent change ``goal`` names
+    (:data:`PERCENT_CHANGE`: 1.1 for "Add 10% VAT", 0.95 for "reduce ... by 5%", 0.8 for
+    "20% off"); None when it names none (or one of 100% off or more)."""
+    m = PERCENT_CHANGE.search(goal)
+    if m is None:
+        return None
+    percent = decimal.Decimal(m.group("n") or m.group("n2"))
+    down = bool(m.group("off")) or bool(_DOWN.search(m.group("verb") or ""))
+    factor = (1 - percent / 100) if down else (1 + percent / 100)
+    return factor if factor > 0 else None
 
 
 def percent_change(table: Any, goal: str) -> tuple[str, str] | None:
@@ -706,10 +719,8 @@ def percent_change(table: Any, goal: str) -> tuple[str, str] | None:
     column = number_column(table, goal) if m else None
     if m is None or column is None:
         return None
-    percent = decimal.Decimal(m.group("n") or m.group("n2"))
-    down = bool(m.group("off")) or bool(_DOWN.search(m.group("verb") or ""))
-    factor = (1 - percent / 100) if down else (1 + percent / 100)
-    if factor <= 0:
+    factor = percent_factor(goal)
+    if factor is None:
         return None
     picked = [f"ROUND({_quoted(c.name)} * {factor.normalize():f}, 2) AS {_quoted(c.name)}" if c.name == column
               else _quoted(c.name) for c in table.columns]
