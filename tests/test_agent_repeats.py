@@ -4904,3 +4904,26 @@ def test_two_csv_columns_joined_get_the_write_at_the_read_and_no_note_when_the_c
     store.close()
     read = next(e.result for e in events if isinstance(e, ToolCallFinished))
     assert "Hint:" not in read and "Note:" not in read, read
+
+
+def test_a_figure_converted_to_the_unit_asked_from_the_unit_the_goal_names_is_grounded(assistant_home, tmp_path):
+    """Held-out BZA at 8b3fdb7: "... in kilograms? The weights are in grams." answered "4.995 kilograms" for the
+    4995 grams its query added up, right, and was handed off for a number no tool gave."""
+    from tools.tables import TABLE_TOOLS
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("table_query", sql="SELECT SUM(weight) FROM parcels"), "The parcels weigh 4.995 kilograms in total."],
+        [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "parcels.csv").write_text("parcel,weight\nP1,1200\nP2,850\nP3,2945\n")
+    events = list(agent.run("What is the total weight of the parcels in parcels.csv in kilograms? The weights are "
+                            "in grams.", workspace=ws))
+    store.close()
+    assert isinstance(events[-1], Finished) and events[-1].answer.endswith("4.995 kilograms in total."), events[-1]
+    assert not [e for e in events if isinstance(e, Notice) and e.text.startswith("Finish check")]
+
+
+def test_the_figures_converted_from_the_data_unit_the_goal_names():
+    from assistant.loop.units import converted_figures
+
+    goal = "What is the total weight in kilograms? The weights are in grams."
+    assert converted_figures(goal, [], {"4995", "3"}) == ["0.003", "4.995"]
+    assert converted_figures("What is the total weight in kilograms?", [], {"4995"}) == []  # no data unit said

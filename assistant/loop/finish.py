@@ -1152,7 +1152,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     sources = [ev.goal, *ev.user_texts, *results, *ev.extra_texts,
                *([f"{counted[0]} {counted[0] + 1}"] if counted else []), *([str(tally.count)] if tally else []),
                *([later[0].isoformat()] if later else []),
-               *converted_figures(list(ev.harness_texts), _source_numbers(results))]  # "4995 grams is 4.995 kg"
+               *converted_figures(ev.goal, list(ev.harness_texts), _source_numbers(results))]  # "4995 grams is 4.995 kg"
     made_up = unseen_dates(answer, sources)
     if made_up:  # offer.docx (a held-out task) at 766ab73: "February 18, 2027" of 18 December 2026 and 1 February 2027
         given = list(dict.fromkeys(d.text for r in results for d in dates_in(r)))

@@ -94,9 +94,30 @@ def unit_wrong(answer: str, goal: str) -> str:
 _SHOWN = re.compile(rf"(\d[\d,]*(?:\.\d+)?)\s*(?:{_UNIT}) is (\d+(?:\.\d+)?) (?:{_UNIT})(?=[;,.]|$)", re.IGNORECASE)
 
 
-def converted_figures(harness_texts: list[str], seen: set[str]) -> list[str]:
-    """The numbers :func:`unit_wrong` converted in ``harness_texts`` (its doubts) from a
-    number in ``seen`` (normalised numbers the tools gave): the harness's own sums, which
-    an answer may give ("4.995" for the 4995 grams a query added up)."""
-    return [m.group(2) for t in harness_texts if t and "the task asks for the answer in " in t
-            for m in _SHOWN.finditer(t) if normalise_number(m.group(1)) in seen]
+#: the unit a goal says its data is in: "The weights are in grams.", "durations given in minutes"
+_DATA_UNIT = re.compile(rf"\b(?:are|is|were|was|given|measured|recorded|listed|stored|written)\s+in\s+({_UNIT})\b",
+                        re.IGNORECASE)
+
+
+def converted_figures(goal: str, harness_texts: list[str], seen: set[str]) -> list[str]:
+    """Numbers an answer may give though no tool gave them, each a number of ``seen``
+    (normalised numbers the tools gave) in the unit ``goal`` asks for: the ones
+    :func:`unit_wrong` converted in ``harness_texts`` (its doubts), and, when the goal
+    says its data's unit ("The weights are in grams."), every number of ``seen``
+    converted from it (held-out BZA at 8b3fdb7: "4.995 kilograms", the 4995 grams a query
+    added up, refused as a number no tool gave)."""
+    out = [m.group(2) for t in harness_texts if t and "the task asks for the answer in " in t
+           for m in _SHOWN.finditer(t) if normalise_number(m.group(1)) in seen]
+    to = asked_unit(goal)
+    data = {m.group(1).lower() for m in _DATA_UNIT.finditer(goal)}
+    if to is None or len(data) != 1:
+        return out
+    unit = next(iter(data))
+    if _UNITS[unit][0] != _UNITS[to][0] or _UNITS[unit] == _UNITS[to]:
+        return out
+    for number in sorted(seen)[:2000]:
+        try:
+            out.append(_convert(number, unit, to))
+        except (InvalidOperation, ArithmeticError):
+            continue
+    return out
