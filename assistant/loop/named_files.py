@@ -1398,6 +1398,14 @@ def scale_factor(goal: str) -> decimal.Decimal | None:
     return None if goal_files(goal)[0] or column_to_add(goal) else percent_factor(goal)
 
 
+def _csv_rows(text: str) -> list[list[str]] | None:
+    """The rows of the CSV text ``text``; None when it is no valid CSV."""
+    try:
+        return list(csv.reader(io.StringIO(text)))
+    except csv.Error:
+        return None
+
+
 def _csv_column(goal: str, header: list[str]) -> int | None:
     """The index of the one column of ``header`` a word of ``goal`` names (its name, "_" read
     as a space, alone or plural; file names aside); None otherwise."""
@@ -1425,9 +1433,8 @@ def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
     factor = scale_factor(goal) if case is None and rounding is None and fill is None else None
     if case is None and rounding is None and fill is None and factor is None:
         return None
-    try:
-        rows = list(csv.reader(io.StringIO(text)))
-    except csv.Error:
+    rows = _csv_rows(text)
+    if rows is None:
         return None
     if len(rows) < 2:
         return None
@@ -1551,9 +1558,8 @@ def column_split(goal: str, text: str) -> tuple[str, str] | None:
     m = _SPLIT_ASKED.search(goal)
     if m is None:
         return None
-    try:
-        rows = list(csv.reader(io.StringIO(text)))
-    except csv.Error:
+    rows = _csv_rows(text)
+    if rows is None:
         return None
     want = (m.group("col") or m.group("col2")).strip().lower()
     at = next((i for i, h in enumerate(rows[0] if rows else []) if h.strip().lower().replace("_", " ") in (
@@ -1599,9 +1605,8 @@ def columns_merged(goal: str, text: str) -> tuple[str, str] | None:
     m = _join_asked(goal)
     if m is None:
         return None
-    try:
-        rows = list(csv.reader(io.StringIO(text)))
-    except csv.Error:
+    rows = _csv_rows(text)
+    if rows is None:
         return None
     header = [h.strip().lower() for h in rows[0]] if rows else []
     a, b = m.group("a").lower(), m.group("b").lower()
