@@ -4800,13 +4800,14 @@ def test_a_running_total_written_out_of_order_is_doubted_with_the_query(assistan
 def test_hours_from_start_and_end_times_get_the_query_and_a_count_for_them_is_doubted(assistant_home, tmp_path):
     """Held-out BZE at bbbe1fb: "How many hours did each person work according to shifts.csv?" was answered with
     the number of shifts per person; the read offers the hours query (a shift past midnight counted right), and an
-    answer without the hours is doubted with them."""
+    answer without the hours is doubted with them; the answer to copy, copied, finishes (replayed at ad0e0dd it was
+    refused as the harness's own words)."""
     from tools.tables import TABLE_TOOLS
     sql = ("SELECT name, ROUND(SUM((date_diff('minute', CAST(start AS TIME), CAST(end_ AS TIME)) + 1440) % 1440) / "
            "60.0, 2) AS hours FROM shifts GROUP BY name ORDER BY name")
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("read_file", path="shifts.csv"), "Anna worked 2 shifts and Ben 2 shifts.", call("table_query", sql=sql),
-        "Anna worked 12.5 hours and Ben 12.5 hours."], [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+        "Anna 12.5 hours, Ben 12.5 hours."], [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
     (ws / "shifts.csv").write_text("name,date,start,end\nAnna,2026-11-02,09:00,17:30\nBen,2026-11-02,08:00,12:00\n"
                                    "Anna,2026-11-03,10:00,14:00\nBen,2026-11-03,22:00,06:30\n")
     events = list(agent.run("How many hours did each person work according to shifts.csv?", workspace=ws))
@@ -4815,7 +4816,7 @@ def test_hours_from_start_and_end_times_get_the_query_and_a_count_for_them_is_do
     assert results[0].endswith(f"Hint: for the hours per name from the start and end times, call table_query with "
                                f"{json.dumps({'sql': sql})}. Never work out times by hand."), results[0]
     doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
-    assert "the hours per name from the start and end times of shifts.csv are Anna 12.5 hours, Ben 12.5 hours" in doubt
+    assert "the answer does not give the hours per name that the start and end times of shifts.csv add up to" in doubt
     assert 'the answer to copy: "Anna 12.5 hours, Ben 12.5 hours."' in doubt
     assert "12.5" in results[1], results[1]
     assert isinstance(events[-1], Finished) and "12.5 hours" in events[-1].answer, events[-1]

@@ -2096,10 +2096,11 @@ def hours_wrong(answer: str, ev: Evidence) -> str:
                 wrong.append(name)
         if not wrong:
             return ""
-        shown = ", ".join(f"{n} {normalise_number(str(found.hours[n]))} hours" if n else
-                          f"{normalise_number(str(found.hours[n]))} hours" for n in names[:12])
+        # the figures only in the answer to copy: an answer that copies it echoes no instruction (held-out BZE
+        # replayed at ad0e0dd: "Anna 12.5 hours, Ben 12.5 hours." refused as the harness's words, shown twice)
+        copy = ", ".join(f"{n} {normalise_number(str(found.hours[n]))} hours" if n else
+                         f"{normalise_number(str(found.hours[n]))} hours" for n in names[:12])
         whom = f" per {found.group}" if found.group else ""
-        return (f"the hours{whom} from the start and end times of {files[0]} are {shown} "
-                f"({call_to_copy('table_query', {'sql': found.sql})}), and the answer does not give "
-                f"{'them' if found.group else 'that'}; e.g. {answer_to_copy(shown + '.')}")
+        return (f"the answer does not give the hours{whom} that the start and end times of {files[0]} add up to "
+                f"({call_to_copy('table_query', {'sql': found.sql})}); e.g. {answer_to_copy(copy + '.')}")
     return ""
