@@ -4928,3 +4928,20 @@ def test_the_figures_converted_from_the_data_unit_the_goal_names():
     goal = "What is the total weight in kilograms? The weights are in grams."
     assert converted_figures(goal, [], {"4995", "3"}) == ["0.003", "4.995"]
     assert converted_figures("What is the total weight in kilograms?", [], {"4995"}) == []  # no data unit said
+
+
+def test_the_months_without_rows_get_the_rows_per_month_at_the_read(assistant_home, tmp_path):
+    """Held-out BZB at bbbe1fb queried the months one by one and named four months with sales for the one without
+    (March); the read now offers the rows per month."""
+    from tools.tables import TABLE_TOOLS
+    agent, model, ws, store = scripted_agent(tmp_path, [call("read_file", path="sales.csv"), "Done."],
+                                             [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "sales.csv").write_text("date,amount\n2026-01-05,120\n2026-02-11,95\n2026-04-02,300\n")
+    events = list(agent.run("Which month between January and June 2026 had no sales in sales.csv?", workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    sql = ("SELECT strftime(date, '%Y-%m') AS month, COUNT(*) AS rows, SUM(amount) AS total FROM sales GROUP BY 1 "
+           "ORDER BY 1")
+    assert read.endswith(f"Hint: for the rows per month, call table_query with {json.dumps({'sql': sql})}; a month of "
+                         "the range that it does not list, or lists with a total of 0, had no sales. Never compare "
+                         "dates by eye."), read
