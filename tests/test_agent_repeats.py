@@ -4945,3 +4945,29 @@ def test_the_months_without_rows_get_the_rows_per_month_at_the_read(assistant_ho
     assert read.endswith(f"Hint: for the rows per month, call table_query with {json.dumps({'sql': sql})}; a month of "
                          "the range that it does not list, or lists with a total of 0, had no sales. Never compare "
                          "dates by eye."), read
+
+
+def test_a_numbering_column_gets_its_write_and_a_file_that_lost_a_column_is_doubted(assistant_home, tmp_path):
+    """Held-out BZI at 86ab2a2: "Add a column no to tasks.csv that numbers the tasks 1, 2, 3, ..." wrote tasks.csv
+    as "no,1 / task,2 / Book room,3 / ..." (every row a number, the owner column gone), and the finish checks let it
+    pass (the column's name was in the first row). The read now offers the numbered file, and the finish checks the
+    file against the one first read."""
+    from tools.office import OFFICE_TOOLS
+    text = "task,owner\nBook room,Anna\nSend invites,Ben\nOrder food,Cleo\n"
+    want = "task,owner,no\nBook room,Anna,1\nSend invites,Ben,2\nOrder food,Cleo,3\n"
+    wrong = [["no", 1], ["task", 2], ["Book room", 3], ["Send invites", 4], ["Order food", 5]]
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="tasks.csv"), call("csv_write", path="tasks.csv", rows=json.dumps(wrong),
+                                                  overwrite="true"),
+        "I added a column no to tasks.csv.", call("write_file", path="tasks.csv", content=want),
+        "I added a column no to tasks.csv."], extra=OFFICE_TOOLS)
+    (ws / "tasks.csv").write_text(text)
+    events = list(agent.run("Add a column no to tasks.csv that numbers the tasks 1, 2, 3, ...", workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    args = json.dumps({"path": "tasks.csv", "content": want})
+    assert args in read, read
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert ("the task asks for a no column in tasks.csv, worked out as it says, and tasks.csv does not hold it; call "
+            f"write_file with {args}") in doubt, doubt
+    assert isinstance(events[-1], Finished) and (ws / "tasks.csv").read_text() == want

@@ -1389,13 +1389,17 @@ def scale_factor(goal: str) -> decimal.Decimal | None:
     (:func:`table_goal.percent_factor`, "Add 10% VAT to every price in prices.csv") when
     it names no file to write them to nor a column to add; None otherwise."""
     from .table_goal import percent_factor
-    from .written import column_to_add
 
     m = _SCALE_ASKED.search(goal)
     if m:
         factor = decimal.Decimal(m.group("rate") or m.group("by"))
         return factor if factor > 0 else None
-    return None if goal_files(goal)[0] or column_to_add(goal) else percent_factor(goal)
+    return None if goal_files(goal)[0] or _ADDS_COLUMN.search(goal) else percent_factor(goal)
+
+
+#: a goal that adds a column ("Add a column vat ...", "add a new Total column"): its values are another check's
+_ADDS_COLUMN = re.compile(r"\b(?:add|insert|append|put|create|make)\w*\s+(?:a|an|the|one)\s+(?:new\s+)?"
+                          r"(?:[\w\"'\u201c\u201d-]+\s+)?column\b", re.IGNORECASE)
 
 
 def _csv_rows(text: str) -> list[list[str]] | None:

@@ -1081,11 +1081,20 @@ def column_cells(goal: str, workspace: str | Path, path: str,
     return None
 
 
-def csv_column_text(goal: str, workspace: str | Path, path: str) -> str | None:
+#: a column that numbers the rows: "that numbers the tasks 1, 2, 3, ...", "with the row numbers"
+_NUMBERING = re.compile(r"\b1\s*,\s*2\s*,\s*3\b|\bnumber(?:s|ing)?\s+(?:the|them|each|every|all)\b|"
+                        r"\brow\s+numbers?\b|\bnumbered\b", re.IGNORECASE)
+_AT_FRONT = re.compile(r"\b(?:in\s+front|at\s+the\s+(?:front|start|beginning|left)|as\s+the\s+first\s+column|"
+                       r"first\s+column)\b", re.IGNORECASE)
+
+
+def csv_column_text(goal: str, workspace: str | Path, path: str, text: str | None = None) -> str | None:
     """The text of CSV file ``path`` with the column ``goal`` asks to add
     (:func:`column_to_add`) worked out from the "A times B" it spells, each value with
-    as many decimals as its operands have ("1.50" times 3 is "4.50"), as the last
-    column (or in the column of that name, when there is one); None when the goal asks
+    as many decimals as its operands have ("1.50" times 3 is "4.50"), or the rows
+    numbered 1, 2, 3, ... (:data:`_NUMBERING`; first when the goal says "in front"), as
+    the last column (or in the column of that name, when there is one), in ``text`` (the
+    file as it was, when given) or the file as it is; None when the goal asks
     no such column, spells no operation, or the file cannot be read or has a row
     without both numbers. A held-out task at a8fdd03: "Add a column Total to orders.csv
     with qty times price." ran a GROUP BY query that failed three times."""
@@ -1096,16 +1105,25 @@ def csv_column_text(goal: str, workspace: str | Path, path: str) -> str | None:
     import io
 
     try:
-        rows = [r for r in csv.reader(io.StringIO((Path(workspace) / path).read_text(encoding="utf-8-sig"))) if r]
+        text = (Path(workspace) / path).read_text(encoding="utf-8-sig") if text is None else text
+        rows = [r for r in csv.reader(io.StringIO(text)) if r]
     except (OSError, UnicodeDecodeError, csv.Error):
         return None
     if len(rows) < 2:
         return None
     header = [h.strip().lower() for h in rows[0]]
+    at = header.index(name.lower()) if name.lower() in header else len(header)
+    if _NUMBERING.search(goal):  # held-out BZI at 86ab2a2: the rows written as a column of the new numbers
+        first = at == len(header) and _AT_FRONT.search(goal) is not None
+        out = [[name, *rows[0]] if first else rows[0][:at] + [name] + rows[0][at + 1:]]
+        for n, row in enumerate(rows[1:], 1):
+            out.append([str(n), *row] if first else row[:at] + [""] * (at - len(row)) + [str(n)] + row[at + 1:])
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows(out)
+        return buf.getvalue()
     spelled = _spelled_operation(goal, header)
     if spelled is None:
         return None
-    at = header.index(name.lower()) if name.lower() in header else len(header)
     out = [rows[0][:at] + [name] + rows[0][at + 1:]]
     for row in rows[1:]:
         a, b = (_number(row[k]) if k < len(row) else None for k in spelled[:2])
@@ -1159,7 +1177,11 @@ def _column_not_added(ev: Evidence) -> str:
         return ""
     for rel in dict.fromkeys(sum(goal_files(ev.goal), [])):
         path = Path(ev.workspace) / rel
-        want = csv_column_text(ev.goal, ev.workspace, rel) if path.is_file() else None
+        from .named_files import original_text
+
+        # the file as this task first read it: a write of the model's may have the column's name in it already
+        # (held-out BZI at 86ab2a2: "no,1 / task,2 / Book room,3 ...", the owner column gone)
+        want = csv_column_text(ev.goal, ev.workspace, rel, original_text(rel, ev.calls)) if path.is_file() else None
         if want is not None and want.splitlines() != path.read_text(encoding="utf-8-sig").splitlines():
             return (f"the task asks for a {name} column in {rel}, worked out as it says, and {rel} does not hold it; "
                     f"{call_to_copy('write_file', {'path': rel, 'content': want})}")
