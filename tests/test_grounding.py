@@ -565,3 +565,28 @@ def test_the_hours_of_start_and_end_times_are_checked(tmp_path, goal, answer, do
              "Ben,2026-11-02,08:00,12:00\nAnna,2026-11-03,10:00,14:00\nBen,2026-11-03,22:00,06:30\n")
     got = hours_wrong(answer, ev)
     assert (got.endswith(f'the answer to copy: "{doubted}"') if doubted else got == ""), got
+
+
+def test_one_figure_for_all_rows_when_each_rows_own_is_asked_is_doubted_with_the_grouped_query(tmp_path):
+    """Batch CZ at 64fba22 (CZD): "How many days did each project in projects.csv take, from start to end?" was
+    answered "The total number of days it took for all projects is 46 days." from SUM(date_diff(...)) over every
+    row (Alpha 15, Beta 30, Gamma 1)."""
+    from assistant.loop.figures import all_for_each
+
+    goal = "How many days did each project in projects.csv take, from start to end?"
+    sql = "SELECT SUM(date_diff('day', start, end_)) AS days FROM projects"
+    ev = _ev(tmp_path, goal, [_call("table_query", "1 row:\ndays\n----\n  46\n", step=2, sql=sql)],
+             name="projects.csv", text="project,start,end\nAlpha,2026-01-05,2026-01-20\nBeta,2026-02-01,2026-03-03\n"
+             "Gamma,2026-03-10,2026-03-11\n")
+    got = all_for_each("The total number of days it took for all projects is 46 days.", ev)
+    grouped = ("SELECT project, SUM(date_diff('day', start, end_)) AS days FROM projects GROUP BY project ORDER BY "
+               "project")
+    assert got == ("the task asks for a figure for each project, and the answer gives one figure for all of them, "
+                   "from table_query at step 2 (every row added up); give each project's own: call table_query with "
+                   f"{json.dumps({'sql': grouped})}, and answer with each row it returns"), got
+    assert all_for_each("Alpha 15 days, Beta 30 days, Gamma 1 day.", ev) == ""
+    assert all_for_each("46 days.", _ev(tmp_path, "How many days did the projects in projects.csv take in all?",
+                                        ev.calls, name="projects.csv", text=(tmp_path / "projects.csv").read_text())) \
+        == ""
+    assert any(p.startswith("the task asks for a figure for each project") for p in finish_problems(
+        "The total number of days it took for all projects is 46 days.", ev))

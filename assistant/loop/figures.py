@@ -2104,3 +2104,44 @@ def hours_wrong(answer: str, ev: Evidence) -> str:
         return (f"the answer does not give the hours{whom} that the start and end times of {files[0]} add up to "
                 f"({call_to_copy('table_query', {'sql': found.sql})}); e.g. {answer_to_copy(copy + '.')}")
     return ""
+
+
+_AGGREGATE_CALL = re.compile(r"\b(?:sum|count|avg|mean|min|max|median)\s*\(", re.IGNORECASE)
+
+
+def all_for_each(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks for a figure for each value of a text column of
+    the one table file it names ("How many days did each project take?": the column
+    "project") and the answer's number comes from a ``table_query`` that added up every
+    row into one figure (an aggregate, no GROUP BY), the answer naming at most one of
+    the column's values ("" otherwise), with the query grouped by that column to copy.
+    Batch CZ at 64fba22 (CZD): "The total number of days it took for all projects is 46
+    days." (Alpha 15, Beta 30, Gamma 1)."""
+    asked = [m.group(1).lower() for m in _PER_WORD.finditer(ev.goal)]
+    files, tables = _asked_tables(ev)
+    if not asked or len(tables) != 1:
+        return ""
+    table = tables[0]
+    column = next((c for c in table.columns if c.sql_type.upper() == "VARCHAR" and any(
+        c.name.lower().rstrip("s") == w.rstrip("s") for w in asked)), None)
+    if column is None:
+        return ""
+    values = {str(v) for v in column.values if v is not None}
+    if sum(bool(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", answer, re.IGNORECASE)) for v in values) > 1:
+        return ""
+    said = set(_numbers(answer)) - set(_numbers(ev.goal))
+    for c in reversed(ev.calls):
+        if c.name != "table_query" or c.status != "done" or c.error or not said & _source_numbers([c.result or ""]):
+            continue
+        sql = " ".join(str(c.arguments.get("sql", "")).split()).rstrip(";")
+        m = re.fullmatch(r"select\s+(?!distinct\b)(.+?)\s+from\s+(.+)", sql, re.IGNORECASE)
+        if m is None or not _AGGREGATE_CALL.search(m.group(1)) or _GROUP_BY.search(sql) \
+                or re.search(r"\b(?:having|over|union)\b", sql, re.IGNORECASE):
+            return ""
+        name = _quoted(column.name)
+        grouped = f"SELECT {name}, {m.group(1)} FROM {_ORDER_OR_LIMIT.sub('', m.group(2)).strip()} GROUP BY {name} " \
+                  f"ORDER BY {name}"
+        return (f"the task asks for a figure for each {column.name}, and the answer gives one figure for all of "
+                f"them, from table_query at step {c.step} (every row added up); give each {column.name}'s own: "
+                f"{call_to_copy('table_query', {'sql': grouped})}, and answer with each row it returns")
+    return ""
