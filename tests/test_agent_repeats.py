@@ -4971,3 +4971,54 @@ def test_a_numbering_column_gets_its_write_and_a_file_that_lost_a_column_is_doub
     assert ("the task asks for a no column in tasks.csv, worked out as it says, and tasks.csv does not hold it; call "
             f"write_file with {args}") in doubt, doubt
     assert isinstance(events[-1], Finished) and (ws / "tasks.csv").read_text() == want
+
+
+def test_temperatures_converted_in_a_csv_get_the_write_and_a_header_renamed_alone_is_doubted(assistant_home,
+                                                                                             tmp_path):
+    """Batch CZ at 64fba22 (CZF): "Convert the temperatures in temps.csv from Fahrenheit to Celsius, rounded to one
+    decimal." renamed the header temp_f to temp_c, left every value in Fahrenheit, and finished with the harness's
+    "Done: edited temps.csv:." (the colon of edit_file's first line)."""
+    text = "day,temp_f\nMon,50\nTue,68\nWed,77.5\n"
+    want = "day,temp_c\nMon,10.0\nTue,20.0\nWed,25.3\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="temps.csv"), call("edit_file", path="temps.csv", old_text="temp_f", new_text="temp_c"),
+        "Done: edited temps.csv.", call("write_file", path="temps.csv", content=want), "Converted temps.csv."])
+    (ws / "temps.csv").write_text(text)
+    events = list(agent.run("Convert the temperatures in temps.csv from Fahrenheit to Celsius, rounded to one "
+                            "decimal.", workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    args = json.dumps({"path": "temps.csv", "content": want})
+    assert read.endswith("Hint: temps.csv with every temp_f in Celsius, to 1 decimal, to write back: call write_file "
+                         f"with {args}"), read
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert f"and temps.csv does not hold that now; call write_file with {args}" in doubt, doubt
+    assert isinstance(events[-1], Finished) and (ws / "temps.csv").read_text() == want
+
+
+@pytest.mark.parametrize("goal, text, want", [
+    ("Convert temps.csv from Celsius to Fahrenheit, rounded to whole degrees.", "day,temp_c\nMon,10\nTue,-40\n",
+     "day,temp_f\nMon,50\nTue,-40\n"),
+    ("Convert the highs in w.csv from Fahrenheit to Celsius.", "day,High (°F),low\nMon,212,x\n",
+     "day,High (°C),low\nMon,100.0,x\n"),
+    ("Convert the temperatures in t.csv from Fahrenheit to Celsius.", "day,a,b\nMon,1,2\n", None),  # which column?
+])
+def test_temperatures_converted_in_a_csv(goal, text, want):
+    from assistant.loop.named_files import temperatures_converted
+
+    got = temperatures_converted(goal, text)
+    assert (got[1] if got else None) == want, got
+
+
+def test_a_count_of_empty_cells_gets_its_query_at_the_read(assistant_home, tmp_path):
+    """Batch CZ at 64fba22 (CZG) counted the rows of a GROUP BY email (4) for the people with no email address."""
+    from tools.tables import TABLE_TOOLS
+    agent, model, ws, store = scripted_agent(tmp_path, [call("read_file", path="contacts.csv"), "Done."],
+                                             [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "contacts.csv").write_text("name,email\nAnna,a@x.org\nBen,\nCleo,c@y.com\nDan,\n")
+    events = list(agent.run("How many people in contacts.csv have no email address?", workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    sql = "SELECT COUNT(*) FROM contacts WHERE email IS NULL OR TRIM(email) = ''"
+    assert read.endswith(f"Hint: for the rows with no email, call table_query with {json.dumps({'sql': sql})}. Never "
+                         "count rows by eye."), read

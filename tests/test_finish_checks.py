@@ -5292,3 +5292,11 @@ def test_a_repeat_answered_from_the_journal_is_not_the_change_to_tell(tmp_path):
                                                                  touched=["todo.txt"], tool_names=TOOLS))
     told = next(p for p in problems if p.startswith("the answer says nothing was changed"))
     assert "write_file at step 1 changed it" in told and "Not run again" not in told, told
+
+
+def test_a_results_gist_leaves_out_the_colon_that_leads_into_a_diff():
+    """Batch CZ at 64fba22 (CZF) was offered "Done: edited temps.csv:." as the answer to copy."""
+    from assistant.loop.evidence import result_gist
+
+    assert result_gist("edited temps.csv:\n--- a/temps.csv\n+++ b/temps.csv\n@@ -1 +1 @@\n-a\n+b") == "edited temps.csv"
+    assert result_gist("wrote 3 rows to a.csv. Next, b.csv") == "wrote 3 rows to a.csv"

@@ -590,3 +590,23 @@ def test_one_figure_for_all_rows_when_each_rows_own_is_asked_is_doubted_with_the
         == ""
     assert any(p.startswith("the task asks for a figure for each project") for p in finish_problems(
         "The total number of days it took for all projects is 46 days.", ev))
+
+
+@pytest.mark.parametrize("answer, doubted", [
+    ("There are 4 people in contacts.csv who have no email address.", True),
+    ("2 people have no email address: Ben and Dan.", False),
+    ("Two people.", False),  # the count as a word
+])
+def test_a_count_of_rows_with_an_empty_cell_is_checked(tmp_path, answer, doubted):
+    """Batch CZ at 64fba22 (CZG): "How many people in contacts.csv have no email address?" was answered 4, the rows
+    of a GROUP BY email; Ben and Dan have none."""
+    from assistant.loop.figures import empty_count_wrong
+
+    goal = "How many people in contacts.csv have no email address?"
+    ev = _ev(tmp_path, goal, [], name="contacts.csv", text="name,email\nAnna,a@x.org\nBen,\nCleo,c@y.com\nDan,\n"
+             "Eve,e@z.net\n")
+    got = empty_count_wrong(answer, ev)
+    sql = "SELECT COUNT(*) FROM contacts WHERE email IS NULL OR TRIM(email) = ''"
+    assert got == (f"the rows of contacts.csv with no email number 2 (call table_query with {json.dumps({'sql': sql})}"
+                   "), and the answer does not say so; e.g. the answer to copy: \"2 rows of contacts.csv have no "
+                   "email.\"" if doubted else ""), got

@@ -292,7 +292,10 @@ _FILE_NAME_IN_GOAL = re.compile(r"[\w./-]*\w\.[A-Za-z][A-Za-z0-9]{0,4}\b")
 #: a change word used as a noun: "Jonas's email address", "the draft", "my notes" (a held-out task at b3ff053:
 #: "What is Jonas's email address? It's in team.xlsx." counted "email" and "address" as changes asked for, and
 #: Mira's email in team.xlsx was overwritten with Jonas's)
-_A_NOUN = re.compile(r"(?:'s|\b(?:the|an?|his|her|their|my|your|our|its|whose|this|that))\s+$", re.IGNORECASE)
+#: a determiner before a change word makes it a noun: "the email", "no email address" (batch CZ at 64fba22, CZG:
+#: "How many people ... have no email address?" was taken for a change, and no question check ran)
+_A_NOUN = re.compile(r"(?:'s|\b(?:the|an?|his|her|their|my|your|our|its|whose|this|that|no|any|each|every))\s+$",
+                     re.IGNORECASE)
 
 
 #: a question asked as a request to look something up: "Find the deadline in the PDFs in the reports folder." (a
@@ -431,8 +434,10 @@ _LOWEST = re.compile(r"\b(lowest|least|smallest|fewest|minimum|min|cheapest|wors
 
 def result_gist(result: str, limit: int = 160) -> str:
     """The first sentence of a tool result's first line, without its closing period, at most ``limit``
-    characters: "set 2 cells in sheet 'Expenses'; saved expenses.xlsx" ("" for an empty result)."""
-    return ((result or "").strip().splitlines() or [""])[0].split(". ")[0].rstrip(".")[:limit]
+    characters: "set 2 cells in sheet 'Expenses'; saved expenses.xlsx" ("" for an empty result); a colon
+    that leads into what follows goes too ("edited temps.csv:" before edit_file's diff: batch CZ at 64fba22, CZF was
+    offered the answer "Done: edited temps.csv:.")."""
+    return ((result or "").strip().splitlines() or [""])[0].split(". ")[0].rstrip(".").rstrip(" :")[:limit]
 
 
 def _data_of(result: str) -> str:

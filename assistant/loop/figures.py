@@ -26,7 +26,7 @@ from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
     value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound, \
     weekday_ranking, WEEKDAYS, sums_to, change_columns, change_falls, column_change, running_total, \
-    months_without_rows, hours_worked
+    months_without_rows, hours_worked, empty_count
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -2144,4 +2144,27 @@ def all_for_each(answer: str, ev: Evidence) -> str:
         return (f"the task asks for a figure for each {column.name}, and the answer gives one figure for all of "
                 f"them, from table_query at step {c.step} (every row added up); give each {column.name}'s own: "
                 f"{call_to_copy('table_query', {'sql': grouped})}, and answer with each row it returns")
+    return ""
+
+
+def empty_count_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks how many rows of the one table file it names have
+    no value in a column (:func:`table_goal.empty_count`) and the answer's first number
+    is not that count ("" otherwise), with the query and the answer to copy. Batch CZ at
+    64fba22 (CZG): "There are 4 people in contacts.csv who have no email address." (2)."""
+    files, tables = _asked_tables(ev)
+    for table in tables:
+        found = empty_count(table, ev.goal)
+        if found is None:
+            continue
+        column, count, sql = found
+        said = [n for n in _numbers(_FILE_OR_URL.sub(" ", answer)) if n not in _numbers(ev.goal)] or [
+            str(_COUNT_WORDS.index(m.group(0).lower())) for m in re.finditer(
+                rf"\b(?:{'|'.join(_COUNT_WORDS[1:])})\b", answer, re.IGNORECASE)]
+        none = count == 0 and re.search(r"\b(?:no|none|nobody|no one|zero)\b", answer, re.IGNORECASE)
+        if (said and said[0] == str(count)) or (not said and none):
+            return ""
+        return (f"the rows of {files[0]} with no {column} number {count} "
+                f"({call_to_copy('table_query', {'sql': sql})}), and the answer does not say so; e.g. "
+                f"{answer_to_copy(f'{count} rows of {files[0]} have no {column}.')}")
     return ""
