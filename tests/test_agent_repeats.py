@@ -5022,3 +5022,22 @@ def test_a_count_of_empty_cells_gets_its_query_at_the_read(assistant_home, tmp_p
     sql = "SELECT COUNT(*) FROM contacts WHERE email IS NULL OR TRIM(email) = ''"
     assert read.endswith(f"Hint: for the rows with no email, call table_query with {json.dumps({'sql': sql})}. Never "
                          "count rows by eye."), read
+
+
+def test_meetings_moved_later_in_a_csv_get_the_write_and_are_no_rename(assistant_home, tmp_path):
+    """Batch CZ at 64fba22 (CZE): "Move every meeting in schedule.csv 30 minutes later." was refused as a rename of
+    the file (its contents to be left as they are), then renamed nothing and handed off."""
+    text = "meeting,date,time\nStandup,2026-12-08,09:00\nReview,2026-12-08,14:45\nRetro,2026-12-09,23:50\n"
+    want = "meeting,date,time\nStandup,2026-12-08,09:30\nReview,2026-12-08,15:15\nRetro,2026-12-09,00:20\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="schedule.csv"), call("write_file", path="schedule.csv", content=want),
+        "Moved every meeting 30 minutes later."])
+    (ws / "schedule.csv").write_text(text)
+    events = list(agent.run("Move every meeting in schedule.csv 30 minutes later.", workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    args = json.dumps({"path": "schedule.csv", "content": want})
+    assert results[0].endswith("Hint: schedule.csv with every time 30 minutes later, to write back: call write_file "
+                               f"with {args}"), results[0]
+    assert not results[1].startswith("Not run"), results[1]  # at 64fba22: "Not run: the task asks to rename ..."
+    assert isinstance(events[-1], Finished) and (ws / "schedule.csv").read_text() == want
