@@ -5041,3 +5041,21 @@ def test_meetings_moved_later_in_a_csv_get_the_write_and_are_no_rename(assistant
                                f"with {args}"), results[0]
     assert not results[1].startswith("Not run"), results[1]  # at 64fba22: "Not run: the task asks to rename ..."
     assert isinstance(events[-1], Finished) and (ws / "schedule.csv").read_text() == want
+
+
+@pytest.mark.parametrize("goal, want", [
+    ("Move the email column of people.csv to the front.", "email,name,city\na@x.org,Anna,Oslo\nb@y.com,Ben,Rome\n"),
+    ("Put the name column of people.csv last.", "city,email,name\nOslo,a@x.org,Anna\nRome,b@y.com,Ben\n"),
+])
+def test_a_csv_column_moved_gets_the_write_and_is_no_rename(assistant_home, tmp_path, goal, want):
+    """Batch CZ at 64fba22 (CZJ): "Move the email column of people.csv to the front." called rename_many for files
+    holding "email" (none), claimed the move and handed off."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="people.csv"), call("write_file", path="people.csv", content=want), "Moved it."])
+    (ws / "people.csv").write_text("name,city,email\nAnna,Oslo,a@x.org\nBen,Rome,b@y.com\n")
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert f"call write_file with {json.dumps({'path': 'people.csv', 'content': want})}" in results[0], results[0]
+    assert not results[1].startswith("Not run"), results[1]
+    assert isinstance(events[-1], Finished) and (ws / "people.csv").read_text() == want

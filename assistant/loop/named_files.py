@@ -1723,6 +1723,39 @@ def times_shifted(goal: str, text: str) -> tuple[str, str] | None:
     return f"with every {rows[0][at]} {abs(minutes)} minutes {word}", out.getvalue()
 
 
+#: a column moved: "Move the email column of people.csv to the front", "put the city column last"
+COLUMN_MOVE_ASKED = re.compile(r"\b(?:move|put|place|shift)\s+(?:the\s+)?(?P<col>[\w ]{1,30}?)\s+column\b"
+                               r"(?:[^.?!]|\.(?=\w)){0,40}?\b(?:(?P<front>to\s+the\s+(?:front|start|beginning|left)|"
+                               r"first)|(?P<end>to\s+the\s+(?:end|back|right)|last))\b", re.IGNORECASE)
+
+
+def column_moved(goal: str, text: str) -> tuple[str, str] | None:
+    """``(how, text)`` when ``goal`` moves a column of the CSV file ``text`` is to the
+    front or the end (:data:`COLUMN_MOVE_ASKED`, the column named by its header), every
+    cell going with it; None otherwise. Batch CZ at 64fba22 (CZJ): "Move the email column
+    of people.csv to the front." renamed files (none held "email"), then handed off."""
+    m = COLUMN_MOVE_ASKED.search(goal)
+    rows = _csv_rows(text) if m else None
+    if not rows or len(rows) < 2:
+        return None
+    want = m.group("col").strip().lower()
+    at = next((i for i, h in enumerate(rows[0]) if h.strip().lower().replace("_", " ") in (
+        want, want.split()[-1])), None)
+    if at is None:
+        return None
+    front = m.group("front") is not None
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for row in rows:
+        if row:
+            cells = row + [""] * (len(rows[0]) - len(row))
+            rest = cells[:at] + cells[at + 1:]
+            writer.writerow([cells[at], *rest] if front else [*rest, cells[at]])
+    new = out.getvalue()
+    return (f"with its {rows[0][at]} column {'first' if front else 'last'}", new) \
+        if new.rstrip("\n") != text.rstrip("\n") else None
+
+
 def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
     """``(how, text)``: the text file's lines as the goal asks them rewritten: one column
     of a CSV file (:func:`column_rewritten`) when the goal names a column of it, else
@@ -1734,6 +1767,8 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
             return temperatures_converted(goal, text)
         if SHIFT_ASKED.search(goal):
             return times_shifted(goal, text)
+        if COLUMN_MOVE_ASKED.search(goal):
+            return column_moved(goal, text)
         header = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
         if (_CASE_ASKED.search(goal) or _ROUND_ASKED.search(goal) or _FILL_ASKED.search(goal)
                 or scale_factor(goal) is not None) and _csv_column(goal, header) is not None:
@@ -1752,7 +1787,8 @@ def rewrite_asked(goal: str) -> str:
     files = [f for f in goal_files(goal)[1] if f.lower().endswith(_TEXT_FILES)]
     asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal) or (
         (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal)
-         or _join_asked(goal) or _TEMP_ASKED.search(goal) or SHIFT_ASKED.search(goal) or scale_factor(goal) is not None)
+         or _join_asked(goal) or _TEMP_ASKED.search(goal) or SHIFT_ASKED.search(goal) or COLUMN_MOVE_ASKED.search(goal)
+         or scale_factor(goal) is not None)
         and files
         and files[0].lower().endswith(".csv"))
     return files[0] if asked and len(files) == 1 else ""
