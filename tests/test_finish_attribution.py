@@ -36,6 +36,12 @@ CALLS = [_read("contacts.csv", CONTACTS), _read("notes.md", NOTES, 1)]
     ("What is our landlord's phone number? It should be somewhere in my files.",
      "I will look for the line containing \"Landlord\". The relevant line is:\n\n```\n1\tPriya Shah,Accountant,"
      "+44 20 7946 0011\n```\n\nSo, the landlord's phone number is:\n\n+44 20 7946 0011\n```"),
+    # handoff_not_found at 64fba22 (a whole pass): the value in a code fence of its own after "is:", the source lines
+    # quoted in another fence above it
+    ("What is our landlord's phone number? It should be somewhere in my files.",
+     "First, let's look at the `contacts.csv` file:\n```\nName,Role,Phone\nPriya Shah,Accountant,+44 20 7946 0011\n"
+     "Tom Reilly,Plumber,+44 20 7946 0342\n```\nBoth files contain the same phone number. Therefore, the landlord's "
+     "phone number is:\n```\n+44 20 7946 0342\n```"),
 ])
 def test_a_value_on_someone_elses_line_is_doubted(goal, answer):
     doubt = misattributed_contact(goal, answer, CALLS)

@@ -114,7 +114,10 @@ def misattributed_contact(goal: str, answer: str, calls: Sequence[CallRecord]) -
     values = _values(answer)
     # "the landlord's phone number is:\n\n+44 ..." is one sentence (handoff_not_found at 6b05252: the label and the
     # value on lines of their own, the source line quoted above them, and the answer accepted)
-    sentences = [s for s in _SENTENCE.split(re.sub(r":\s+", " ", answer)) if s.strip()]
+    # and so when a code fence's marks stand between them (handoff_not_found at 64fba22: "... the landlord's phone
+    # number is:\n```\n+44 7700 900123\n```", the neighbour's number, finished)
+    plain = re.sub(r"^[ \t]*```[^\n]*$", "", answer, flags=re.MULTILINE)
+    sentences = [s for s in _SENTENCE.split(re.sub(r":\s+", " ", plain)) if s.strip()]
     for shown, key in values:
         lines = [(c, line) for c in done for line in c.result.splitlines() if _key_in(key, line)]
         if not lines:
