@@ -5059,3 +5059,18 @@ def test_a_csv_column_moved_gets_the_write_and_is_no_rename(assistant_home, tmp_
     assert f"call write_file with {json.dumps({'path': 'people.csv', 'content': want})}" in results[0], results[0]
     assert not results[1].startswith("Not run"), results[1]
     assert isinstance(events[-1], Finished) and (ws / "people.csv").read_text() == want
+
+
+def test_the_values_that_repeat_get_their_query_at_the_read(assistant_home, tmp_path):
+    """Batch DZ at a3c921a (DZA) grepped for one repeated invoice number and answered it alone."""
+    from tools.tables import TABLE_TOOLS
+    agent, model, ws, store = scripted_agent(tmp_path, [call("read_file", path="invoices.csv"), "Done."],
+                                             [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "invoices.csv").write_text("number,amount\nA-1,5\nA-2,6\nA-1,5\n")
+    events = list(agent.run("Which invoice numbers appear more than once in invoices.csv?", workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    sql = ("SELECT number, COUNT(*) AS times FROM invoices WHERE number IS NOT NULL GROUP BY number "
+           "HAVING COUNT(*) > 1 ORDER BY number")
+    assert read.endswith(f"Hint: for the values of number in more than one row, call table_query with "
+                         f"{json.dumps({'sql': sql})}. Never compare rows by eye."), read

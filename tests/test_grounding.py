@@ -610,3 +610,55 @@ def test_a_count_of_rows_with_an_empty_cell_is_checked(tmp_path, answer, doubted
     assert got == (f"the rows of contacts.csv with no email number 2 (call table_query with {json.dumps({'sql': sql})}"
                    "), and the answer does not say so; e.g. the answer to copy: \"2 rows of contacts.csv have no "
                    "email.\"" if doubted else ""), got
+
+
+_INVOICES = "number,customer,amount\nINV-101,Alba,120\nINV-102,Brio,80\nINV-103,Corvo,45\nINV-102,Brio,80\n" \
+    "INV-104,Dalia,60\nINV-101,Alba,120\n"
+
+
+@pytest.mark.parametrize("answer, doubted", [
+    ("The invoice numbers INV-102 appear more than once in invoices.csv: invoices.csv:3: INV-102,Brio,80", True),
+    ("INV-101 and INV-102 appear more than once.", False),
+    ("INV-101 (2 rows) and INV-102 (2 rows).", False),
+    ("INV-101, INV-102 and INV-103 appear more than once.", True),  # INV-103 is in one row
+    ("No invoice number appears more than once.", True),
+])
+def test_the_values_that_repeat_in_a_column_are_checked(tmp_path, answer, doubted):
+    """Batch DZ at a3c921a (DZA): "Which invoice numbers appear more than once in invoices.csv?" grepped for INV-102
+    and answered it alone; INV-101 is in two rows as well."""
+    from assistant.loop.figures import repeats_wrong
+
+    goal = "Which invoice numbers appear more than once in invoices.csv?"
+    ev = _ev(tmp_path, goal, [], name="invoices.csv", text=_INVOICES)
+    got = repeats_wrong(answer, ev)
+    assert bool(got) == doubted, got
+    if doubted:
+        sql = ("SELECT number, COUNT(*) AS times FROM invoices WHERE number IS NOT NULL GROUP BY number HAVING "
+               "COUNT(*) > 1 ORDER BY number")
+        assert f"are INV-101 (2 rows), INV-102 (2 rows) (call table_query with {json.dumps({'sql': sql})})" in got
+        assert got.endswith('"INV-101 and INV-102 appear more than once in invoices.csv."'), got
+
+
+@pytest.mark.parametrize("goal, want", [
+    ("Which customers appear more than once in invoices.csv?", ["Alba", "Brio"]),
+    ("Are there duplicate invoice numbers in invoices.csv?", ["INV-101", "INV-102"]),
+    ("Which amounts are listed twice in invoices.csv?", ["120", "80"]),
+    ("What is the total amount in invoices.csv?", None),  # no repeat asked
+    ("Which rows appear more than once in invoices.csv?", None),  # no column named
+])
+def test_the_repeated_values_of_the_column_a_goal_names(tmp_path, goal, want):
+    from assistant.loop.table_goal import repeated_values
+
+    ev = _ev(tmp_path, goal, [], name="invoices.csv", text=_INVOICES)
+    from assistant.loop.figures import _file_tables
+    found = repeated_values(_file_tables(ev.workspace, "invoices.csv")[0], goal)
+    assert (found.values if found else None) == want, found
+
+
+def test_no_repeat_is_said_as_none(tmp_path):
+    from assistant.loop.figures import repeats_wrong
+
+    goal = "Which invoice numbers appear more than once in invoices.csv?"
+    ev = _ev(tmp_path, goal, [], name="invoices.csv", text="number,amount\nA-1,5\nA-2,6\n")
+    assert repeats_wrong("None: every invoice number is in one row only.", ev) == ""
+    assert "no value of the number column of invoices.csv is in more than one row" in repeats_wrong("A-1.", ev)

@@ -39,7 +39,8 @@ from .table_goal import _ID_COLUMN, ROW_EXTREME, SUMMED, goal_filters, goal_valu
     number_column, row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
     range_query, nth_ranked, column_comparison, group_bound, weekday_ranking, sums_to, RUNNING, running_total, \
-    HOURS_ASKED, hours_worked, NO_ROWS_MONTH, months_without_rows, EMPTY_COUNT, empty_count
+    HOURS_ASKED, hours_worked, NO_ROWS_MONTH, months_without_rows, EMPTY_COUNT, empty_count, \
+    REPEATS_ASKED, repeated_values
 from .extracted import extraction_asked, extraction_wrong
 from .file_facts import empty_files, file_extreme
 from .finish import undoable_verb
@@ -463,7 +464,7 @@ class CallRunner:
         tables, rel, mine = self._tables_of(path) if _AGGREGATE.search(goal) or _BOUND_SAID.search(goal) \
             or OVERDUE.search(goal) or _AGE.search(goal) or SAME_VALUE.search(goal) or _TIMES.search(goal) or outputs \
             or RUNNING.search(goal) or HOURS_ASKED.search(goal) or NO_ROWS_MONTH.search(goal) \
-            or EMPTY_COUNT.search(goal) \
+            or EMPTY_COUNT.search(goal) or REPEATS_ASKED.search(goal) \
             else ([], path, [])
         late = next((q for t in mine if (q := overdue_query(t, self.s.task.goal))), "")
         if late:  # a held-out task at a8fdd03: "Which invoices in invoices.csv are overdue?" grepped for "unpaid"
@@ -484,6 +485,10 @@ class CallRunner:
         if empty:  # batch CZ at 64fba22 (CZG): the rows of a GROUP BY email counted for the empty emails
             return (f"Hint: for the rows with no {empty[0]}, call table_query with {_sql_args(empty[2])}. Never count "
                     "rows by eye.")
+        repeats = repeated_values(mine[0], goal) if len(mine) == 1 else None
+        if repeats:  # batch DZ at a3c921a (DZA): one of two invoice numbers in two rows found by grep, answered alone
+            return (f"Hint: for the values of {repeats.column} in more than one row, call table_query with "
+                    f"{_sql_args(repeats.sql)}. Never compare rows by eye.")
         without = months_without_rows(mine[0], goal) if len(mine) == 1 else None
         if without:  # held-out BZB at bbbe1fb: months queried one by one, four with sales named for none
             return (f"Hint: for the rows per month, call table_query with {_sql_args(without.sql)}; a month of the "

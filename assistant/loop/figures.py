@@ -26,7 +26,7 @@ from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
     value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound, \
     weekday_ranking, WEEKDAYS, sums_to, change_columns, change_falls, column_change, running_total, \
-    months_without_rows, hours_worked, empty_count
+    months_without_rows, hours_worked, empty_count, repeated_values
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -2168,3 +2168,43 @@ def empty_count_wrong(answer: str, ev: Evidence) -> str:
                 f"({call_to_copy('table_query', {'sql': sql})}), and the answer does not say so; e.g. "
                 f"{answer_to_copy(f'{count} rows of {files[0]} have no {column}.')}")
     return ""
+
+
+def repeats_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks which values of a column of the one table file it
+    names occur in more than one row (:func:`table_goal.repeated_values`) and the answer
+    leaves one out, names one that occurs once, or names none while some repeat ("" when
+    it names them all, or says none when none repeats), with the values, their counts,
+    the query and the answer to copy. Batch DZ at a3c921a (DZA): "The invoice numbers
+    INV-102 appear more than once" (INV-101 is in two rows too)."""
+    files, tables = _asked_tables(ev)
+    for table in tables:
+        found = repeated_values(table, ev.goal) if table.rows <= 5000 else None
+        if found is None:
+            continue
+        said = _FILE_OR_URL.sub(" ", answer)
+        named = {v for v in {str(x) for c in table.columns if c.name == found.column for x in c.values if x is not None}
+                 if re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", said, re.IGNORECASE)}
+        missing = [v for v in found.values if v not in named]
+        extra = sorted(named - set(found.values)) if not re.search(r"\bonce\b(?!\s+or)", said.replace(
+            "more than once", ""), re.IGNORECASE) else []
+        none = re.search(r"\b(?:no|none|nothing|not any)\b", answer, re.IGNORECASE)
+        if not missing and not extra and (found.values or none):
+            return ""
+        query = call_to_copy("table_query", {"sql": found.sql})
+        if not found.values:
+            none_said = f"No {found.column} appears more than once in {files[0]}."
+            return (f"no value of the {found.column} column of {files[0]} is in more than one row ({query}), and the "
+                    f"answer does not say so; e.g. {answer_to_copy(none_said)}")
+        shown = ", ".join(f"{v} ({n} rows)" for v, n in zip(found.values[:12], found.times))
+        said_wrong = (f"the answer leaves out {', '.join(missing[:5])}" if missing else "") + (
+            "; " if missing and extra else "") + (f"the answer names {', '.join(extra[:5])}, which is in one row only"
+                                                  if extra else "")
+        listed = " and ".join([", ".join(found.values[:-1]), found.values[-1]] if len(found.values) > 1
+                              else found.values)
+        copy = f"; e.g. {answer_to_copy(f'{listed} appear more than once in {files[0]}.')}" \
+            if len(found.values) <= 12 else ""
+        return (f"{said_wrong}; the values of {found.column} in more than one row of {files[0]} are {shown} "
+                f"({query}){copy}")
+    return ""
+

@@ -914,6 +914,48 @@ def empty_count(table: Any, goal: str) -> tuple[str, int, str] | None:
     return column.name, count, f"SELECT COUNT(*) FROM {_quoted(table.name)} WHERE {name} IS NULL{blank}"
 
 
+#: a question for the values that repeat: "Which invoice numbers appear more than once?", "any duplicate emails?"
+REPEATS_ASKED = re.compile(r"\b(?:appears?|appearing|occurs?|occurring|shows?\s+up|is\s+listed|are\s+listed|is\s+used|"
+                           r"are\s+used)\s+(?:more\s+than\s+once|twice|two\s+times|multiple\s+times|several\s+times|"
+                           r"again)\b|\bduplicat\w*|\brepeated\b", re.IGNORECASE)
+
+
+class Repeats(NamedTuple):
+    """The values of ``column`` that occur in more than one row: ``values`` (in the order
+    they first occur) with ``times`` (the rows each is in) and the query that lists them."""
+    column: str
+    values: list[str]
+    times: list[int]
+    sql: str
+
+
+def repeated_values(table: Any, goal: str) -> Repeats | None:
+    """The values of the column of ``table`` that ``goal`` names (its plural too:
+    "invoice numbers" names "number") that occur in more than one row, when ``goal``
+    asks which values repeat (:data:`REPEATS_ASKED`); None otherwise, or when the goal
+    names no column or several. Batch DZ at a3c921a (DZA): "Which invoice numbers
+    appear more than once in invoices.csv?" grepped for one of them and answered
+    INV-102 alone (INV-101 is listed twice as well)."""
+    if not REPEATS_ASKED.search(goal) or not _ONE_ASKED.search(goal) and not re.search(
+            r"\b(?:list|find|show|name|(?:are|is)\s+there|any)\b", goal, re.IGNORECASE):
+        return None
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", _goal_words(goal))}
+    named = [c for c in table.columns if c.name.lower() in words or f"{c.name.lower()}s" in words
+             or c.name.lower().replace("_", " ") in _goal_words(goal).lower() and "_" in c.name]
+    if len(named) != 1:
+        return None
+    column = named[0]
+    seen: dict[str, int] = {}
+    for value in column.values:
+        if value is not None and str(value).strip():
+            seen[str(value)] = seen.get(str(value), 0) + 1
+    repeats = [(v, n) for v, n in seen.items() if n > 1]
+    name = _quoted(column.name)
+    sql = (f"SELECT {name}, COUNT(*) AS times FROM {_quoted(table.name)} WHERE {name} IS NOT NULL "
+           f"GROUP BY {name} HAVING COUNT(*) > 1 ORDER BY {name}")
+    return Repeats(column.name, [v for v, _ in repeats], [n for _, n in repeats], sql)
+
+
 def _quoted(name: str) -> str:
     """``name`` as a SQL identifier: bare when it is a plain lower-case word, else in double quotes."""
     return name if re.fullmatch(r"[a-z_][a-z0-9_]*", name) else '"' + name.replace('"', '""') + '"'
