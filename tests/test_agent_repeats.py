@@ -5074,3 +5074,40 @@ def test_the_values_that_repeat_get_their_query_at_the_read(assistant_home, tmp_
            "HAVING COUNT(*) > 1 ORDER BY number")
     assert read.endswith(f"Hint: for the values of number in more than one row, call table_query with "
                          f"{json.dumps({'sql': sql})}. Never compare rows by eye."), read
+
+
+def test_a_percent_raise_for_the_rows_of_one_group_gets_the_write_and_every_row_raised_is_doubted(assistant_home,
+                                                                                                   tmp_path):
+    """Batch DZ at a3c921a (DZC): "Raise the salary of everyone in the Sales department in staff.csv by 10%."
+    called edit_file with old_text "Sales" and new_text "Sales" four times and asked the user; the read now offers
+    the file with the Sales rows raised (a whole salary stays whole), and every row raised is doubted."""
+    text = "name,department,salary\nAnna,Sales,50000\nBen,IT,60000\nCleo,Sales,42000\nDan,HR,45000\n"
+    want = "name,department,salary\nAnna,Sales,55000\nBen,IT,60000\nCleo,Sales,46200\nDan,HR,45000\n"
+    every = "name,department,salary\nAnna,Sales,55000\nBen,IT,66000\nCleo,Sales,46200\nDan,HR,49500\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="staff.csv"), call("write_file", path="staff.csv", content=every),
+        "Raised the salaries.", call("write_file", path="staff.csv", content=want), "Raised the Sales salaries."])
+    (ws / "staff.csv").write_text(text)
+    events = list(agent.run("Raise the salary of everyone in the Sales department in staff.csv by 10%.",
+                            workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    args = json.dumps({"path": "staff.csv", "content": want})
+    how = "with the salary of each row whose department is Sales multiplied by 1.1 (to the cent)"
+    assert results[0].endswith(f"Hint: staff.csv {how}, to write back: call write_file with {args}"), results[0]
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert f"the task asks for staff.csv {how}, and staff.csv does not hold that now; call write_file with {args}" \
+        in doubt, doubt
+    assert isinstance(events[-1], Finished) and (ws / "staff.csv").read_text() == want
+
+
+@pytest.mark.parametrize("goal, rows", [
+    ("Increase the price of every Fruit item in prices.csv by 10%.", ["Pen,Office,1.5", "Apple,Fruit,2.20"]),
+    ("Cut the prices of Pen and Apple in prices.csv by 50%.", ["Pen,Office,0.75", "Apple,Fruit,1"]),
+    ("Increase every price in prices.csv by 10%.", ["Pen,Office,1.65", "Apple,Fruit,2.20"]),
+])
+def test_a_csv_column_multiplied_in_the_rows_a_goal_names(goal, rows):
+    from assistant.loop.named_files import rewritten_lines
+
+    got = rewritten_lines(goal, "item,kind,price\nPen,Office,1.5\nApple,Fruit,2\n")
+    assert got[1].splitlines()[1:] == rows, got

@@ -1422,6 +1422,36 @@ def _csv_column(goal: str, header: list[str]) -> int | None:
     return said[0] if len(said) == 1 else None
 
 
+def _csv_target(goal: str, rows: list[list[str]], numbers: bool) -> int | None:
+    """The index of the column of ``rows`` (a CSV file's, header first) whose values
+    ``goal`` changes: the one column it names (:func:`_csv_column`), or, when it names
+    several and the change is to numbers, the one of them whose cells are all numbers
+    ("the salary of everyone in the Sales department": salary); None otherwise."""
+    at = _csv_column(goal, rows[0])
+    if at is not None or not numbers:
+        return at
+    words = re.sub(r"[\w./-]+\.[A-Za-z]{2,5}\b", " ", goal)
+    said = [i for i, h in enumerate(rows[0]) if h.strip() and _csv_column(words, [h]) == 0 and all(
+        re.fullmatch(r"\s*-?\d+(?:\.\d+)?\s*", r[i]) for r in rows[1:] if i < len(r) and r[i].strip())]
+    return said[0] if len(said) == 1 else None
+
+
+def _rows_named(goal: str, rows: list[list[str]], at: int) -> tuple[int, set[str]] | None:
+    """``(column, values)``: the rows a change to column ``at`` is limited to, those whose
+    cell in ``column`` is one of ``values`` (lower case), when ``goal`` names cells of one
+    other column, as a word ("everyone in the Sales department": department Sales); None
+    when it names none, or cells of several columns."""
+    words = re.sub(r"[\w./-]+\.[A-Za-z]{2,5}\b", " ", goal)
+    found: dict[int, set[str]] = {}
+    for i in range(len(rows[0])):
+        cells = {r[i].strip() for r in rows[1:] if i != at and i < len(r) and len(r[i].strip()) > 1
+                 and re.search(r"[A-Za-z]", r[i])}
+        hit = {c.lower() for c in cells if re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", words, re.IGNORECASE)}
+        if hit:
+            found[i] = hit
+    return next(iter(found.items())) if len(found) == 1 else None
+
+
 def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
     """``(how, text)`` when ``goal`` changes every value of one column of the CSV file
     ``text`` is, the column a goal word names: its letter case (:data:`_CASE_ASKED`:
@@ -1442,9 +1472,10 @@ def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
         return None
     if len(rows) < 2:
         return None
-    at = _csv_column(goal, rows[0])
+    at = _csv_target(goal, rows, factor is not None)
     if at is None:
         return None
+    only = _rows_named(goal, rows, at)
     if factor is not None:
         whole = factor == factor.to_integral_value()
 
@@ -1453,8 +1484,8 @@ def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
                 value = decimal.Decimal(cell.strip()) * factor
             except decimal.InvalidOperation:
                 return cell
-            if whole and re.fullmatch(r"-?\d+", cell.strip()):
-                return str(value.quantize(decimal.Decimal(1)))
+            if re.fullmatch(r"-?\d+", cell.strip()) and (whole or value == value.to_integral_value()):
+                return str(value.quantize(decimal.Decimal(1)))  # 50000 raised by 10%: 55000, not 55000.00
             return str(value.quantize(decimal.Decimal("0.01"), rounding=decimal.ROUND_HALF_UP))
         how = f"with every {rows[0][at]} multiplied by {factor.normalize():f} (to the cent)"
     elif fill is not None:
@@ -1481,11 +1512,18 @@ def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
             return None
         change = str.lower if low else str.upper
         how = f"with every {rows[0][at]} in {'lower' if low else 'upper'} case"
+    if only is not None:  # batch DZ at a3c921a (DZC): "the salary of everyone in the Sales department"
+        column, values = only
+        shown = list(dict.fromkeys(r[column].strip() for r in rows[1:] if column < len(r)
+                                   and r[column].strip().lower() in values))
+        how = how.replace(f"every {rows[0][at]}", f"the {rows[0][at]} of each row whose {rows[0][column]} is "
+                          f"{' or '.join(shown)}", 1)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(rows[0])
     for row in rows[1:]:
-        writer.writerow([change(v) if i == at else v for i, v in enumerate(row)])
+        kept = only is not None and (only[0] >= len(row) or row[only[0]].strip().lower() not in only[1])
+        writer.writerow([change(v) if i == at and not kept else v for i, v in enumerate(row)])
     new = out.getvalue()
     return (how, new) if new.rstrip("\n") != text.rstrip("\n") else None
 
@@ -1769,9 +1807,10 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
             return times_shifted(goal, text)
         if COLUMN_MOVE_ASKED.search(goal):
             return column_moved(goal, text)
-        header = next(csv.reader(io.StringIO(text.split("\n", 1)[0])), [])
+        rows = _csv_rows(text) or [[]]
+        scaled = scale_factor(goal) is not None
         if (_CASE_ASKED.search(goal) or _ROUND_ASKED.search(goal) or _FILL_ASKED.search(goal)
-                or scale_factor(goal) is not None) and _csv_column(goal, header) is not None:
+                or scaled) and _csv_target(goal, rows, scaled) is not None:
             return column_rewritten(goal, text)
         removed = rows_removed(goal, text) or column_split(goal, text) or columns_merged(goal, text)
         if removed is not None:

@@ -689,7 +689,7 @@ def row_filter(table: Any, goal: str) -> RowFilter | None:
 PERCENT_CHANGE = re.compile(
     r"\b(?P<verb>add|increase|raise|put|reduce|decrease|lower|cut|discount|take|subtract|mark\s+(?:up|down))\w*\b"
     r"(?!\s+up\s+to\b)"  # "Do the shares add up to 100%?" is a sum asked (batch AZ at 018ad5b, AZH: doubled)
-    r"(?:[^.%;]|\.(?=\w)){0,40}?(?P<n>\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)"
+    r"(?:[^.%;?]|\.(?=\w)){0,90}?(?P<n>\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)"
     r"|(?P<n2>\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)\s*(?P<off>off|discount)\b", re.IGNORECASE)
 _DOWN = re.compile(r"reduc|decreas|lower|cut|discount|take|subtract|down|off", re.IGNORECASE)
 
