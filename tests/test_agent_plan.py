@@ -186,3 +186,23 @@ def test_a_plan_step_copied_from_a_tool_result_is_not_saved(assistant_home, tmp_
     assert _copied_plan_step(placeholders, [], []) == "TOOL_NAME"
     assert _copied_plan_step(again, [note], []) == "Write the date into answer.txt"
     store.close()
+
+
+def test_a_step_that_names_no_file_is_done_when_a_later_step_is():
+    """Batch DZ at a3c921a (DZE): data.csv was written right at step 1; the plan made after it had "Change the
+    separator to commas" between two done steps, the block said "Next: 2. Change the separator", and the model read
+    and wrote data.csv again for six steps."""
+    steps = ["Read data.csv", "Change the separator to commas", "Write the updated file back to data.csv",
+             "Finish with the answer"]
+    task = Task(id="t", goal="g", workspace="/w", budgets=Budgets(max_steps=8, max_generated_tokens=1, max_wall_s=1),
+                plan=Plan(steps=steps))
+    read = CallRecord(id="r", step=0, turn_seq=0, name="read_file", arguments={"path": "data.csv"}, risk="read",
+                      status="done", result="name;city")
+    write = CallRecord(id="w", step=1, turn_seq=1, name="write_file", arguments={"path": "data.csv"}, risk="write",
+                       status="done", result="overwrote data.csv")
+    block = context_block(task, [read])
+    assert "2. Change the separator to commas" in block and "Next: 2. Change the separator" in block, block
+    assert "3. Write the updated file" in block, block  # a read does not write data.csv
+    block = context_block(task, [read, write])
+    assert "2. [done] Change the separator to commas" in block and "4. Finish with the answer" in block, block
+    assert "Next: 4. Finish with the answer" in block, block

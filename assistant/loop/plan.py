@@ -31,7 +31,8 @@ from ..state.models import CallRecord, Plan, Task
 from .history import PATH_KEYS
 
 __all__ = ["UPDATE_PLAN", "UpdatePlanParams", "plan_tool", "context_block", "context_message", "next_plan_step",
-           "work_calls", "wants_plan_turn", "step_done", "BLOCK_CHARS", "MAX_PLAN_STEPS", "PLAN_TURN_TOKENS"]
+           "work_calls", "wants_plan_turn", "step_done", "steps_done", "BLOCK_CHARS", "MAX_PLAN_STEPS",
+           "PLAN_TURN_TOKENS"]
 
 MAX_PLAN_STEPS = 5
 STEP_CHARS = 80  # one plan step, at most (the grammar enforces it)
@@ -41,6 +42,9 @@ _FACTS = 4  # facts shown (the most recent)
 _FACT_CHARS = 140
 _DONE = 8  # calls listed as done (the most recent)
 _NOT_WORK = ("update_plan", "finish", "use_tools")  # calls that are not steps of the work
+#: the verbs of a plan step that changes a file: only a call that writes can do it
+_CHANGE_WORDS = {"write", "save", "update", "change", "create", "add", "append", "edit", "rename", "move", "delete",
+                 "remove", "copy", "replace", "insert", "convert", "overwrite", "make", "put", "fix", "sort", "merge"}
 
 
 class UpdatePlanParams(BaseModel):
@@ -119,11 +123,15 @@ def _words(text: str) -> set[str]:
 def step_done(step: str, calls: Sequence[CallRecord]) -> bool:
     """Whether plan ``step`` looks done: a successful call of this task names,
     in its path arguments, a file or folder the step names ("Read notes.md"
-    and ``read_file(path="notes.md")``), or is of a tool the step names."""
+    and ``read_file(path="notes.md")``), or is of a tool the step names. A step
+    that changes a file ("Write ... to data.csv") is not done by a call that only reads."""
     words = _words(step)
+    changes = bool(words & _CHANGE_WORDS)
     for c in work_calls(calls):
         if c.name in words:
             return True
+        if changes and c.risk == RiskClass.READ.value:  # "Write the result to data.csv" is not done by its read
+            continue
         for p in _paths(c):
             name = p.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1].lower()
             if name and (name in words or p.lower() in words):
@@ -131,13 +139,23 @@ def step_done(step: str, calls: Sequence[CallRecord]) -> bool:
     return False
 
 
+def steps_done(steps: Sequence[str], calls: Sequence[CallRecord]) -> list[bool]:
+    """For each of ``steps``, in order, whether it looks done: by itself
+    (:func:`step_done`) or because a later step does (a step that names no file
+    nor tool, "Change the separator to commas", comes before the write that did
+    it). Batch DZ at a3c921a (DZE): data.csv was right at step 1, the plan made
+    after it left that step "next", and the model read and wrote again for six steps."""
+    done = [step_done(s, calls) for s in steps]
+    return [any(done[i:]) for i in range(len(done))]
+
+
 def next_plan_step(task: Task, calls: Sequence[CallRecord]) -> str:
-    """The first plan step that does not look done, as "n. text" ("" when there
-    is no plan or every step looks done)."""
+    """The first plan step that does not look done (:func:`steps_done`), as "n. text"
+    ("" when there is no plan or every step looks done)."""
     if task.plan is None:
         return ""
-    for i, s in enumerate(task.plan.steps, 1):
-        if not step_done(s, calls):
+    for i, (s, done) in enumerate(zip(task.plan.steps, steps_done(task.plan.steps, calls)), 1):
+        if not done:
             return f"{i}. {s}"
     return ""
 
@@ -198,8 +216,8 @@ def context_block(task: Task, calls: Sequence[CallRecord], *, step: int | None =
                     f"one action each, ending with \"Finish with the answer\"{_example(task.goal)}.")
         plan_lines = []
     else:
-        plan_lines = ["Plan:"] + [f"{i}. {'[done] ' if step_done(s, calls) else ''}{s}"
-                                  for i, s in enumerate(task.plan.steps, 1)]
+        plan_lines = ["Plan:"] + [f"{i}. {'[done] ' if done else ''}{s}" for i, (s, done) in enumerate(
+            zip(task.plan.steps, steps_done(task.plan.steps, calls)), 1)]
     work = work_calls(calls)
     done = [_label(c) for c in work if c.name != "ask_human"][-_DONE:]
     written = _written(calls)
