@@ -5111,3 +5111,33 @@ def test_a_csv_column_multiplied_in_the_rows_a_goal_names(goal, rows):
 
     got = rewritten_lines(goal, "item,kind,price\nPen,Office,1.5\nApple,Fruit,2\n")
     assert got[1].splitlines()[1:] == rows, got
+
+
+def test_a_csv_file_asked_as_a_markdown_table_gets_the_write_and_the_csv_text_copied_is_doubted(assistant_home,
+                                                                                                 tmp_path):
+    """Batch DZ at a3c921a (DZH): "Write the table in products.csv as a Markdown table into products.md." copied the
+    CSV text into products.md with combine_files and finished."""
+    text = "name,price\nPen,1.50\nBook,12.00\n"
+    want = "| name | price |\n| --- | --- |\n| Pen | 1.50 |\n| Book | 12.00 |\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="products.csv"), call("write_file", path="products.md", content=text),
+        "Wrote products.md.", call("write_file", path="products.md", content=want), "Wrote products.md."])
+    (ws / "products.csv").write_text(text)
+    events = list(agent.run("Write the table in products.csv as a Markdown table into products.md.", workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    args = json.dumps({"path": "products.md", "content": want})
+    assert results[0].endswith("Hint: the rows of products.csv as a Markdown table, to write to products.md: call "
+                               f"write_file with {args}"), results[0]
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert ("the task asks for the rows of products.csv as a Markdown table in products.md, and products.md does not "
+            f"hold them so; call write_file with {args}") in doubt, doubt
+    assert isinstance(events[-1], Finished) and (ws / "products.md").read_text() == want
+
+
+def test_a_markdown_table_with_a_title_and_aligned_cells_holds_the_rows():
+    from assistant.loop.named_files import _markdown_rows, markdown_table
+
+    want = markdown_table('name,note\nPen,"a|b"\n')
+    assert want == "| name | note |\n| --- | --- |\n| Pen | a\\|b |\n"
+    assert _markdown_rows("# Products\n\n|name|note|\n|:---|---:|\n|  Pen | a\\|b|\n") == _markdown_rows(want)

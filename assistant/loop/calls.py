@@ -49,7 +49,7 @@ from .history import truncate_observation
 from .named_files import _EVERYWHERE as _ALL_SAID, change_everywhere, change_places, checkbox_to_tick, grep_call, \
     column_edit, item_to_add, line_to_insert, lines_to_keep, lines_to_remove, open_items, pointed_paragraph, \
     read_view, text_change, text_count, unread_inputs, rewritten_lines, rewrite_asked, replace_every, original_text, \
-    removed_from, SHIFT_ASKED, COLUMN_MOVE_ASKED
+    removed_from, SHIFT_ASKED, COLUMN_MOVE_ASKED, markdown_table_asked, markdown_table
 from .policy import decide
 from .preread import PREREAD_STEP
 from .prompt import today_line
@@ -239,7 +239,8 @@ class CallRunner:
             or self._column_edit_hint(call, result) \
             or self._next_split_hint(call, result) \
             or self._sheet_totals_hint(call, result) \
-            or self._column_hint(call, result) or self._table_hint(call, result) or self._rename_hint(call, result) \
+            or self._column_hint(call, result) or self._markdown_table_hint(call, result) \
+            or self._table_hint(call, result) or self._rename_hint(call, result) \
             or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) \
             or self._files_list_hint(call, result) or self._rewrite_hint(call, result) \
             or self._count_hint(call, result) or self._days_hint(call, result) or self._copy_hint(call, result) \
@@ -1078,6 +1079,23 @@ class CallRunner:
             return "" if path.lower().endswith(".csv") else f"Note: the lines of {path} are so already."
         return (f"Hint: {path} {cased[0]}, to write back: "
                 f"{call_to_copy('write_file', {'path': path, 'content': cased[1]})}")
+
+    def _markdown_table_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``write_file`` call that writes the rows of the CSV file the goal names as a
+        Markdown table into the .md file it asks for (:func:`named_files.markdown_table`),
+        after that CSV file was read ("" otherwise). Batch DZ at a3c921a (DZH): products.md
+        made with combine_files, the CSV text as it was."""
+        asked = markdown_table_asked(self.s.task.goal)
+        if call.name not in ("read_file", "csv_read") or result.error or asked is None \
+                or self.registry.get("write_file") is None \
+                or norm_path(str(call.arguments.get("path", ""))) != norm_path(asked[0]):
+            return ""
+        try:
+            table = markdown_table(self.ctx.workspace.read_text(asked[0]), asked[0].lower().endswith(".tsv"))
+        except Exception:  # noqa: BLE001 - the read said what is wrong
+            return ""
+        return (f"Hint: the rows of {asked[0]} as a Markdown table, to write to {asked[1]}: "
+                f"{call_to_copy('write_file', {'path': asked[1], 'content': table})}") if table else ""
 
     def _column_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``xlsx_write`` call that adds the column the goal asks for, worked out as

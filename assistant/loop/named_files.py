@@ -609,6 +609,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(missed)
     undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev) \
         or _item_not_added(ev) or _line_not_inserted(ev) or _lines_not_removed(ev) or _lines_not_rewritten(ev) \
+        or _markdown_table_not_written(ev) \
         or _kept_lines_wrong(ev) or _column_not_edited(ev) or _claims_file_holds(answer, ev) \
         or _open_items_missed(answer, ev)
     if undone:
@@ -1831,6 +1832,75 @@ def rewrite_asked(goal: str) -> str:
         and files
         and files[0].lower().endswith(".csv"))
     return files[0] if asked and len(files) == 1 else ""
+
+
+#: a table written out as a Markdown table: "Write products.csv as a Markdown table into products.md"
+_MD_TABLE_ASKED = re.compile(r"\b(?:markdown|md)\s+table\b", re.IGNORECASE)
+
+
+def markdown_table_asked(goal: str) -> tuple[str, str] | None:
+    """``(source, output)`` when ``goal`` asks for the rows of one CSV (TSV) file it names
+    as a Markdown table in one .md file it asks to write (:data:`_MD_TABLE_ASKED`); None
+    otherwise."""
+    if not _MD_TABLE_ASKED.search(goal):
+        return None
+    outputs, inputs = goal_files(goal)
+    mds = [o for o in outputs if o.lower().endswith(".md")]
+    sources = [i for i in inputs if i.lower().endswith((".csv", ".tsv"))]
+    return (sources[0], mds[0]) if len(mds) == 1 and len(sources) == 1 else None
+
+
+def markdown_table(text: str, tab: bool = False) -> str | None:
+    """The rows of CSV (``tab``: TSV) text as a Markdown table: its first row the header,
+    then a ``---`` row, each cell stripped and its "|" escaped; None when it has no rows."""
+    try:
+        rows = [[c.strip() for c in r] for r in csv.reader(io.StringIO(text), delimiter="\t" if tab else ",")
+                if any(c.strip() for c in r)]
+    except csv.Error:
+        return None
+    if not rows:
+        return None
+    width = max(len(r) for r in rows)
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells + [""] * (width - len(cells))) + " |"
+    return "\n".join([line(rows[0]), line(["---"] * width), *(line(r) for r in rows[1:])]) + "\n"
+
+
+def _markdown_rows(text: str) -> list[list[str]]:
+    """The rows of the Markdown table lines of ``text`` ("|" lines), each cell stripped,
+    its ``---`` row left out."""
+    rows = []
+    for ln in text.splitlines():
+        ln = ln.strip()
+        if not ln.startswith("|"):
+            continue
+        cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", ln.strip("|"))]
+        if all(re.fullmatch(r":?-{3,}:?", c) for c in cells):
+            continue
+        rows.append(cells)
+    return rows
+
+
+def _markdown_table_not_written(ev: Evidence) -> str:
+    """A doubt when the goal asks for a CSV file's rows as a Markdown table in a .md file
+    (:func:`markdown_table_asked`) and that file does not hold them as one ("" otherwise),
+    with the write that makes it so. Batch DZ at a3c921a (DZH): "Write the table in
+    products.csv as a Markdown table into products.md." copied the CSV text with
+    combine_files and finished."""
+    asked = markdown_table_asked(ev.goal)
+    if asked is None:
+        return ""
+    source, out = asked
+    text = _text_now(ev, source)
+    want = markdown_table(text, source.lower().endswith(".tsv")) if text is not None else None
+    if want is None:
+        return ""
+    now = _text_now(ev, out) if (Path(ev.workspace) / out).is_file() else ""
+    if now is not None and _markdown_rows(now) == _markdown_rows(want):
+        return ""
+    return (f"the task asks for the rows of {source} as a Markdown table in {out}, and {out} does not hold them so; "
+            f"{call_to_copy('write_file', {'path': out, 'content': want})}")
 
 
 def _lines_not_rewritten(ev: Evidence) -> str:
