@@ -5141,3 +5141,23 @@ def test_a_markdown_table_with_a_title_and_aligned_cells_holds_the_rows():
     want = markdown_table('name,note\nPen,"a|b"\n')
     assert want == "| name | note |\n| --- | --- |\n| Pen | a\\|b |\n"
     assert _markdown_rows("# Products\n\n|name|note|\n|:---|---:|\n|  Pen | a\\|b|\n") == _markdown_rows(want)
+
+
+def test_a_total_with_vat_gets_its_query_at_the_read_of_a_workbook(assistant_home, tmp_path):
+    """Batch DZ at a3c921a (DZG): the read of invoices.xlsx offered each invoice's share in percent for "the total
+    including 19% VAT"; the model answered 1000.00 (892.50)."""
+    import openpyxl
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+    agent, model, ws, store = scripted_agent(tmp_path, [call("xlsx_read", path="invoices.xlsx"), "Done."],
+                                             [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    wb = openpyxl.Workbook()
+    for row in (["Invoice", "Amount"], ["R-1", 100], ["R-2", 250]):
+        wb.active.append(row)
+    wb.save(ws / "invoices.xlsx")
+    events = list(agent.run("What is the total of the invoices in invoices.xlsx including 19% VAT?", workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    sql = "SELECT ROUND(SUM(amount) * 1.19, 2) AS total FROM invoices"
+    assert read.endswith(f"Hint: for the total of amount including 19% VAT, call table_query with "
+                         f"{json.dumps({'sql': sql})}. Never work numbers out by hand."), read

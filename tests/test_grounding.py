@@ -662,3 +662,42 @@ def test_no_repeat_is_said_as_none(tmp_path):
     ev = _ev(tmp_path, goal, [], name="invoices.csv", text="number,amount\nA-1,5\nA-2,6\n")
     assert repeats_wrong("None: every invoice number is in one row only.", ev) == ""
     assert "no value of the number column of invoices.csv is in more than one row" in repeats_wrong("A-1.", ev)
+
+
+@pytest.mark.parametrize("answer, doubted", [
+    ("The total of the invoices in invoices.csv including 19% VAT is 1000.00.", True),
+    ("The total including 19% VAT is 892.50.", False),
+    ("892.5 euros", False),
+    ("750", True),  # the total without the VAT
+])
+def test_a_total_with_a_rate_put_on_it_is_checked(tmp_path, answer, doubted):
+    """Batch DZ at a3c921a (DZG): "What is the total of the invoices in invoices.xlsx including 19% VAT?" was offered
+    each invoice's share in percent as the example query and answered 1000.00 (750 * 1.19 = 892.50)."""
+    from assistant.loop.figures import percent_total_wrong
+
+    goal = "What is the total of the invoices in invoices.csv including 19% VAT?"
+    ev = _ev(tmp_path, goal, [], name="invoices.csv", text="invoice,customer,amount\nR-1,Alba,100\nR-2,Brio,250\n"
+             "R-3,Corvo,400\n")
+    got = percent_total_wrong(answer, ev)
+    assert bool(got) == doubted, got
+    if doubted:
+        sql = "SELECT ROUND(SUM(amount) * 1.19, 2) AS total FROM invoices"
+        assert got == (f"the total of amount in invoices.csv including 19% VAT is 892.50 (call table_query with "
+                       f"{json.dumps({'sql': sql})}), and the answer does not say so; e.g. the answer to copy: "
+                       '"The total of amount in invoices.csv including 19% VAT is 892.50."'), got
+
+
+@pytest.mark.parametrize("goal, factor", [
+    ("How much is the sum of amount in invoices.csv after a 15% discount?", "0.85"),
+    ("What is the total in invoices.csv with 10 percent tax?", "1.1"),
+    ("What is the total in invoices.csv?", None),
+    ("What percentage of the total in invoices.csv is Alba's?", None),  # a share, no rate
+    ("Add 19% VAT to every amount in invoices.csv.", None),  # no total asked
+])
+def test_the_rate_a_goal_puts_on_a_total(tmp_path, goal, factor):
+    from assistant.loop.figures import _file_tables
+    from assistant.loop.table_goal import percent_on_total
+
+    (tmp_path / "invoices.csv").write_text("invoice,amount\nR-1,100\nR-2,250\n")
+    got = percent_on_total(_file_tables(tmp_path, "invoices.csv")[0], goal)
+    assert (f"{got.factor.normalize():f}" if got else None) == factor, got

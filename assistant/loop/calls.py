@@ -40,7 +40,7 @@ from .table_goal import _ID_COLUMN, ROW_EXTREME, SUMMED, goal_filters, goal_valu
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
     range_query, nth_ranked, column_comparison, group_bound, weekday_ranking, sums_to, RUNNING, running_total, \
     HOURS_ASKED, hours_worked, NO_ROWS_MONTH, months_without_rows, EMPTY_COUNT, empty_count, \
-    REPEATS_ASKED, repeated_values
+    REPEATS_ASKED, repeated_values, percent_on_total
 from .extracted import extraction_asked, extraction_wrong
 from .file_facts import empty_files, file_extreme
 from .finish import undoable_verb
@@ -486,6 +486,10 @@ class CallRunner:
         if empty:  # batch CZ at 64fba22 (CZG): the rows of a GROUP BY email counted for the empty emails
             return (f"Hint: for the rows with no {empty[0]}, call table_query with {_sql_args(empty[2])}. Never count "
                     "rows by eye.")
+        rated = percent_on_total(mine[0], goal) if len(mine) == 1 else None
+        if rated:  # batch DZ at a3c921a (DZG): each invoice's share offered for "the total including 19% VAT"
+            return (f"Hint: for the total of {rated.column} {rated.said}, call table_query with "
+                    f"{_sql_args(rated.sql)}. Never work numbers out by hand.")
         repeats = repeated_values(mine[0], goal) if len(mine) == 1 else None
         if repeats:  # batch DZ at a3c921a (DZA): one of two invoice numbers in two rows found by grep, answered alone
             return (f"Hint: for the values of {repeats.column} in more than one row, call table_query with "
@@ -4528,6 +4532,9 @@ def _percent_query(table: Any, goal: str) -> str:
     number = number_column(table, goal)
     if not _PERCENT.search(goal):
         return ""
+    rated = percent_on_total(table, goal)
+    if rated:  # "the total including 19% VAT" asks no share (batch DZ at a3c921a, DZG)
+        return rated.sql
     found = goal_value(table, goal)
     rows = table.name.endswith("s") and re.search(rf"\b(?:of|among)\s+(?:the\s+|all\s+|our\s+)?"
                                                   rf"{re.escape(table.name)}\b", goal, re.IGNORECASE)

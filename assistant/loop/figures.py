@@ -26,7 +26,7 @@ from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
     value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound, \
     weekday_ranking, WEEKDAYS, sums_to, change_columns, change_falls, column_change, running_total, \
-    months_without_rows, hours_worked, empty_count, repeated_values
+    months_without_rows, hours_worked, empty_count, repeated_values, percent_on_total
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -2207,4 +2207,35 @@ def repeats_wrong(answer: str, ev: Evidence) -> str:
         return (f"{said_wrong}; the values of {found.column} in more than one row of {files[0]} are {shown} "
                 f"({query}){copy}")
     return ""
+
+
+def percent_total_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks for the total of a column of the one table file it
+    names with a rate put on it (:func:`table_goal.percent_on_total`: "including 19% VAT")
+    and the answer's first number is not that total to its own decimals ("" otherwise),
+    with the query and the answer to copy. Batch DZ at a3c921a (DZG): "1000.00" for the
+    total of 750 including 19% VAT (892.50)."""
+    files, tables = _asked_tables(ev)
+    for table in tables:
+        rated = percent_on_total(table, ev.goal) if table.rows <= 5000 else None
+        if rated is None:
+            continue
+        said = [n for n in _numbers(_FILE_OR_URL.sub(" ", answer)) if n not in _numbers(ev.goal)]
+        if said and _near(said[0], rated.value):
+            return ""
+        shown = f"{rated.value:.2f}"
+        return (f"the total of {rated.column} in {files[0]} {rated.said} is {shown} "
+                f"({call_to_copy('table_query', {'sql': rated.sql})}), and the answer does not say so; e.g. "
+                f"{answer_to_copy(f'The total of {rated.column} in {files[0]} {rated.said} is {shown}.')}")
+    return ""
+
+
+def _near(said: str, value: decimal.Decimal) -> bool:
+    """Whether the number ``said`` ("892.5", "1,000.00") is ``value`` written to its own decimals."""
+    try:
+        number = decimal.Decimal(said.replace(",", ""))
+    except decimal.InvalidOperation:
+        return False
+    places = max(0, -number.as_tuple().exponent)
+    return abs(number - value) <= decimal.Decimal(5) / (10 ** (places + 1)) + decimal.Decimal("1e-9")
 

@@ -956,6 +956,51 @@ def repeated_values(table: Any, goal: str) -> Repeats | None:
     return Repeats(column.name, [v for v, _ in repeats], [n for _, n in repeats], sql)
 
 
+#: a rate put on a total: "the total ... including 19% VAT", "with 10% tax", "after a 15% discount"
+PERCENT_ON_TOTAL = re.compile(r"\b(?P<how>including|incl\.|inclusive\s+of|with|plus|after(?:\s+adding)?|minus|less|"
+                              r"net\s+of)\s+(?:an?\s+|the\s+)?(?P<n>\d+(?:\.\d+)?)\s*(?:%|percent\b|per\s+cent\b)\s*"
+                              r"(?P<what>VAT|sales\s+tax|tax|tip|service\s+charge|surcharge|fee|mark-?up|discount|"
+                              r"rebate)\b",
+                              re.IGNORECASE)
+
+
+class PercentOnTotal(NamedTuple):
+    """The total of ``column`` with a rate put on it: ``factor`` (1.19 for "including 19%
+    VAT", 0.85 for "after a 15% discount"), ``said`` ("including 19% VAT"), ``value``
+    (rounded to cents) and ``sql`` (the query that gives it)."""
+    column: str
+    factor: decimal.Decimal
+    said: str
+    value: decimal.Decimal
+    sql: str
+
+
+def percent_on_total(table: Any, goal: str) -> PercentOnTotal | None:
+    """The total of the number column of ``table`` that ``goal`` names (:func:`number_column`)
+    with the rate it puts on it (:data:`PERCENT_ON_TOTAL`), when it asks for a total
+    ("total", "sum", "how much"); None otherwise. Batch DZ at a3c921a (DZG): "What is the
+    total of the invoices in invoices.xlsx including 19% VAT?" was offered each invoice's
+    share in percent as the example query, and answered 1000.00 (750 * 1.19 = 892.50)."""
+    m = PERCENT_ON_TOTAL.search(goal)
+    if m is None or not re.search(r"\b(?:total|sum|how\s+much|altogether|in\s+all)\b", goal, re.IGNORECASE):
+        return None
+    column = number_column(table, goal)
+    if column is None:
+        return None
+    percent = decimal.Decimal(m.group("n")) / 100
+    down = re.search(r"discount|rebate", m.group("what"), re.IGNORECASE) or re.search(
+        r"minus|less|net", m.group("how"), re.IGNORECASE)
+    factor = 1 - percent if down else 1 + percent
+    values = [v for c in table.columns if c.name == column for v in c.values
+              if isinstance(v, (int, float, decimal.Decimal)) and not isinstance(v, bool)]
+    if factor <= 0 or not values:
+        return None
+    value = (sum(decimal.Decimal(str(v)) for v in values) * factor).quantize(decimal.Decimal("0.01"),
+                                                                            rounding=decimal.ROUND_HALF_UP)
+    sql = f"SELECT ROUND(SUM({_quoted(column)}) * {factor.normalize():f}, 2) AS total FROM {_quoted(table.name)}"
+    return PercentOnTotal(column, factor, m.group(0), value, sql)
+
+
 def _quoted(name: str) -> str:
     """``name`` as a SQL identifier: bare when it is a plain lower-case word, else in double quotes."""
     return name if re.fullmatch(r"[a-z_][a-z0-9_]*", name) else '"' + name.replace('"', '""') + '"'
