@@ -5161,3 +5161,17 @@ def test_a_total_with_vat_gets_its_query_at_the_read_of_a_workbook(assistant_hom
     sql = "SELECT ROUND(SUM(amount) * 1.19, 2) AS total FROM invoices"
     assert read.endswith(f"Hint: for the total of amount including 19% VAT, call table_query with "
                          f"{json.dumps({'sql': sql})}. Never work numbers out by hand."), read
+
+
+def test_the_cells_without_a_sign_get_their_query_at_the_read(assistant_home, tmp_path):
+    """Batch DZ at a3c921a (DZI) grepped for "@", saw the emails with one, and answered that none lacks it."""
+    from tools.tables import TABLE_TOOLS
+    agent, model, ws, store = scripted_agent(tmp_path, [call("read_file", path="contacts.csv"), "Done."],
+                                             [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
+    (ws / "contacts.csv").write_text("name,email\nAnna,anna@x.org\nBen,ben.y.com\n")
+    events = list(agent.run("Which email addresses in contacts.csv are missing the @ sign?", workspace=ws))
+    store.close()
+    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
+    sql = "SELECT * FROM contacts WHERE email NOT LIKE '%@%' AND TRIM(email) <> ''"
+    assert read.endswith(f"Hint: for the rows whose email has no '@', call table_query with {json.dumps({'sql': sql})}. "
+                         "Never compare text by eye."), read

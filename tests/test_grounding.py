@@ -701,3 +701,31 @@ def test_the_rate_a_goal_puts_on_a_total(tmp_path, goal, factor):
     (tmp_path / "invoices.csv").write_text("invoice,amount\nR-1,100\nR-2,250\n")
     got = percent_on_total(_file_tables(tmp_path, "invoices.csv")[0], goal)
     assert (f"{got.factor.normalize():f}" if got else None) == factor, got
+
+
+_CONTACTS = "name,email\nAnna,anna@x.org\nBen,ben.y.com\nCleo,cleo@z.net\nDan,dan-at-w.org\nEve,\n"
+
+
+@pytest.mark.parametrize("goal, answer, doubted", [
+    ("Which email addresses in contacts.csv are missing the @ sign?",
+     "No email addresses in contacts.csv are missing the @ sign.", True),
+    ("Which email addresses in contacts.csv are missing the @ sign?", "ben.y.com and dan-at-w.org", False),
+    ("Which email addresses in contacts.csv are missing the @ sign?", "Ben's and Dan's.", False),  # by the row's name
+    ("Which email addresses in contacts.csv are missing the @ sign?", "ben.y.com", True),  # Dan's left out
+    ("Which email addresses in contacts.csv are missing the @ sign?", "Ben, Dan and anna@x.org", True),  # has one
+    ("How many emails in contacts.csv have no @?", "2", False),
+    ("How many emails in contacts.csv have no @?", "3 (Eve has none at all)", True),
+])
+def test_the_cells_without_a_sign_are_checked(tmp_path, goal, answer, doubted):
+    """Batch DZ at a3c921a (DZI): "Which email addresses in contacts.csv are missing the @ sign?" grepped for "@",
+    saw the lines with one, and answered that none is missing it (ben.y.com and dan-at-w.org are)."""
+    from assistant.loop.figures import sign_missing_wrong
+
+    ev = _ev(tmp_path, goal, [], name="contacts.csv", text=_CONTACTS)
+    got = sign_missing_wrong(answer, ev)
+    assert bool(got) == doubted, got
+    if doubted and goal.startswith("Which"):
+        sql = "SELECT * FROM contacts WHERE email NOT LIKE '%@%' AND TRIM(email) <> ''"
+        assert (f"the email values of contacts.csv without '@' are ben.y.com (Ben); dan-at-w.org (Dan) (call "
+                f"table_query with {json.dumps({'sql': sql})}); e.g. the answer to copy: "
+                '"ben.y.com (Ben); dan-at-w.org (Dan)."') in got, got

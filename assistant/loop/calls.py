@@ -40,7 +40,7 @@ from .table_goal import _ID_COLUMN, ROW_EXTREME, SUMMED, goal_filters, goal_valu
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
     range_query, nth_ranked, column_comparison, group_bound, weekday_ranking, sums_to, RUNNING, running_total, \
     HOURS_ASKED, hours_worked, NO_ROWS_MONTH, months_without_rows, EMPTY_COUNT, empty_count, \
-    REPEATS_ASKED, repeated_values, percent_on_total
+    REPEATS_ASKED, repeated_values, percent_on_total, SIGN_MISSING, sign_missing
 from .extracted import extraction_asked, extraction_wrong
 from .file_facts import empty_files, file_extreme
 from .finish import undoable_verb
@@ -465,7 +465,7 @@ class CallRunner:
         tables, rel, mine = self._tables_of(path) if _AGGREGATE.search(goal) or _BOUND_SAID.search(goal) \
             or OVERDUE.search(goal) or _AGE.search(goal) or SAME_VALUE.search(goal) or _TIMES.search(goal) or outputs \
             or RUNNING.search(goal) or HOURS_ASKED.search(goal) or NO_ROWS_MONTH.search(goal) \
-            or EMPTY_COUNT.search(goal) or REPEATS_ASKED.search(goal) \
+            or EMPTY_COUNT.search(goal) or REPEATS_ASKED.search(goal) or SIGN_MISSING.search(goal) \
             else ([], path, [])
         late = next((q for t in mine if (q := overdue_query(t, self.s.task.goal))), "")
         if late:  # a held-out task at a8fdd03: "Which invoices in invoices.csv are overdue?" grepped for "unpaid"
@@ -486,6 +486,10 @@ class CallRunner:
         if empty:  # batch CZ at 64fba22 (CZG): the rows of a GROUP BY email counted for the empty emails
             return (f"Hint: for the rows with no {empty[0]}, call table_query with {_sql_args(empty[2])}. Never count "
                     "rows by eye.")
+        lacking = sign_missing(mine[0], goal) if len(mine) == 1 else None
+        if lacking:  # batch DZ at a3c921a (DZI): grep "@" showed the emails with one; "none is missing" answered
+            return (f"Hint: for the rows whose {lacking.column} has no '{lacking.sign}', call table_query with "
+                    f"{_sql_args(lacking.sql)}. Never compare text by eye.")
         rated = percent_on_total(mine[0], goal) if len(mine) == 1 else None
         if rated:  # batch DZ at a3c921a (DZG): each invoice's share offered for "the total including 19% VAT"
             return (f"Hint: for the total of {rated.column} {rated.said}, call table_query with "

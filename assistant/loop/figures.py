@@ -26,7 +26,7 @@ from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
     value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound, \
     weekday_ranking, WEEKDAYS, sums_to, change_columns, change_falls, column_change, running_total, \
-    months_without_rows, hours_worked, empty_count, repeated_values, percent_on_total
+    months_without_rows, hours_worked, empty_count, repeated_values, percent_on_total, sign_missing
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -2238,4 +2238,49 @@ def _near(said: str, value: decimal.Decimal) -> bool:
         return False
     places = max(0, -number.as_tuple().exponent)
     return abs(number - value) <= decimal.Decimal(5) / (10 ** (places + 1)) + decimal.Decimal("1e-9")
+
+
+def sign_missing_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks which (how many) cells of a column of the one table
+    file it names lack a sign (:func:`table_goal.sign_missing`: "missing the @ sign") and
+    the answer leaves one out (by its value or its row's label), names one that has the
+    sign, says none while some lack it, or gives another count ("" otherwise), with the
+    query and the answer to copy. Batch DZ at a3c921a (DZI): "No email addresses in
+    contacts.csv are missing the @ sign." (ben.y.com and dan-at-w.org are)."""
+    files, tables = _asked_tables(ev)
+    for table in tables:
+        found = sign_missing(table, ev.goal) if table.rows <= 5000 else None
+        if found is None:
+            continue
+        said = answer  # a value can look like a file name or a web address ("ben.y.com")
+
+        def named(text: str) -> bool:
+            return bool(text) and re.search(rf"(?<![\w.@-]){re.escape(text)}(?![\w@-]|\.\w)", said,
+                                            re.IGNORECASE) is not None
+        query = call_to_copy("table_query", {"sql": found.sql})
+        rows = [f"{v} ({label})" if label else v for v, label in zip(found.values, found.labels)]
+        if re.match(r"\W*how\s+many\b", ev.goal, re.IGNORECASE):
+            numbers = [n for n in _numbers(_FILE_OR_URL.sub(" ", answer)) if n not in _numbers(ev.goal)]
+            if (numbers and numbers[0] == str(len(found.values))) or (not found.values and not numbers):
+                return ""
+            return (f"{len(found.values)} {found.column} values of {files[0]} lack '{found.sign}' ({query}), and the "
+                    f"answer does not say so; e.g. {answer_to_copy(f'{len(found.values)}.')}")
+        missing = [r for r, v, label in zip(rows, found.values, found.labels) if not named(v) and not named(label)]
+        others = [str(x) for c in table.columns if c.name == found.column for x in c.values
+                  if x is not None and found.sign in str(x)]
+        extra = [v for v in others if named(v)]
+        none = re.search(r"\b(?:no|none|nothing|all)\b", answer, re.IGNORECASE)
+        if not missing and not extra and (found.values or none):
+            return ""
+        if not found.values:
+            return (f"every {found.column} value of {files[0]} holds '{found.sign}' ({query}), and the answer names "
+                    f"{', '.join(extra[:5])}; e.g. {answer_to_copy(f'None: every {found.column} has {found.sign}.')}")
+        listed = "; ".join(rows[:12])
+        wrong = (f"the answer leaves out {', '.join(missing[:5])}" if missing else "") + ("; " if missing and extra
+                                                                                          else "") + (
+            f"the answer names {', '.join(extra[:5])}, which holds '{found.sign}'" if extra else "")
+        copy = f"; e.g. {answer_to_copy(f'{listed}.')}" if len(rows) <= 12 else ""
+        return (f"{wrong}; the {found.column} values of {files[0]} without '{found.sign}' are {listed} "
+                f"({query}){copy}")
+    return ""
 
