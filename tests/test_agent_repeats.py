@@ -5173,5 +5173,5 @@ def test_the_cells_without_a_sign_get_their_query_at_the_read(assistant_home, tm
     store.close()
     read = next(e.result for e in events if isinstance(e, ToolCallFinished))
     sql = "SELECT * FROM contacts WHERE email NOT LIKE '%@%' AND TRIM(email) <> ''"
-    assert read.endswith(f"Hint: for the rows whose email has no '@', call table_query with {json.dumps({'sql': sql})}. "
-                         "Never compare text by eye."), read
+    assert read.endswith("Hint: for the rows whose email has no '@', call table_query with "
+                         f"{json.dumps({'sql': sql})}. Never compare text by eye."), read
