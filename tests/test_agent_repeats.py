@@ -5010,19 +5010,6 @@ def test_temperatures_converted_in_a_csv(goal, text, want):
     assert (got[1] if got else None) == want, got
 
 
-def test_a_count_of_empty_cells_gets_its_query_at_the_read(assistant_home, tmp_path):
-    """Batch CZ at 64fba22 (CZG) counted the rows of a GROUP BY email (4) for the people with no email address."""
-    from tools.tables import TABLE_TOOLS
-    agent, model, ws, store = scripted_agent(tmp_path, [call("read_file", path="contacts.csv"), "Done."],
-                                             [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
-    (ws / "contacts.csv").write_text("name,email\nAnna,a@x.org\nBen,\nCleo,c@y.com\nDan,\n")
-    events = list(agent.run("How many people in contacts.csv have no email address?", workspace=ws))
-    store.close()
-    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
-    sql = "SELECT COUNT(*) FROM contacts WHERE email IS NULL OR TRIM(email) = ''"
-    assert read.endswith(f"Hint: for the rows with no email, call table_query with {json.dumps({'sql': sql})}. Never "
-                         "count rows by eye."), read
-
 
 def test_meetings_moved_later_in_a_csv_get_the_write_and_are_no_rename(assistant_home, tmp_path):
     """Batch CZ at 64fba22 (CZE): "Move every meeting in schedule.csv 30 minutes later." was refused as a rename of
@@ -5060,20 +5047,6 @@ def test_a_csv_column_moved_gets_the_write_and_is_no_rename(assistant_home, tmp_
     assert not results[1].startswith("Not run"), results[1]
     assert isinstance(events[-1], Finished) and (ws / "people.csv").read_text() == want
 
-
-def test_the_values_that_repeat_get_their_query_at_the_read(assistant_home, tmp_path):
-    """Batch DZ at a3c921a (DZA) grepped for one repeated invoice number and answered it alone."""
-    from tools.tables import TABLE_TOOLS
-    agent, model, ws, store = scripted_agent(tmp_path, [call("read_file", path="invoices.csv"), "Done."],
-                                             [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
-    (ws / "invoices.csv").write_text("number,amount\nA-1,5\nA-2,6\nA-1,5\n")
-    events = list(agent.run("Which invoice numbers appear more than once in invoices.csv?", workspace=ws))
-    store.close()
-    read = next(e.result for e in events if isinstance(e, ToolCallFinished))
-    sql = ("SELECT number, COUNT(*) AS times FROM invoices WHERE number IS NOT NULL GROUP BY number "
-           "HAVING COUNT(*) > 1 ORDER BY number")
-    assert read.endswith(f"Hint: for the values of number in more than one row, call table_query with "
-                         f"{json.dumps({'sql': sql})}. Never compare rows by eye."), read
 
 
 def test_a_percent_raise_for_the_rows_of_one_group_gets_the_write_and_every_row_raised_is_doubted(assistant_home,
@@ -5163,15 +5136,29 @@ def test_a_total_with_vat_gets_its_query_at_the_read_of_a_workbook(assistant_hom
                          f"{json.dumps({'sql': sql})}. Never work numbers out by hand."), read
 
 
-def test_the_cells_without_a_sign_get_their_query_at_the_read(assistant_home, tmp_path):
-    """Batch DZ at a3c921a (DZI) grepped for "@", saw the emails with one, and answered that none lacks it."""
+@pytest.mark.parametrize("goal, text, sql, hint", [
+    # batch CZ at 64fba22 (CZG) counted the rows of a GROUP BY email (4) for the people with no email address
+    ("How many people in contacts.csv have no email address?", "name,email\nAnna,a@x.org\nBen,\nCleo,c@y.com\nDan,\n",
+     "SELECT COUNT(*) FROM contacts WHERE email IS NULL OR TRIM(email) = ''",
+     "Hint: for the rows with no email, call table_query with {}. Never count rows by eye."),
+    # batch DZ at a3c921a (DZA) grepped for one repeated invoice number and answered it alone
+    ("Which invoice numbers appear more than once in contacts.csv?", "number,amount\nA-1,5\nA-2,6\nA-1,5\n",
+     "SELECT number, COUNT(*) AS times FROM contacts WHERE number IS NOT NULL GROUP BY number HAVING COUNT(*) > 1 "
+     "ORDER BY number", "Hint: for the values of number in more than one row, call table_query with {}. Never compare "
+     "rows by eye."),
+    # batch DZ at a3c921a (DZI) grepped for "@", saw the emails with one, and answered that none lacks it
+    ("Which email addresses in contacts.csv are missing the @ sign?", "name,email\nAnna,anna@x.org\nBen,ben.y.com\n",
+     "SELECT * FROM contacts WHERE email NOT LIKE '%@%' AND TRIM(email) <> ''",
+     "Hint: for the rows whose email has no '@', call table_query with {}. Never compare text by eye."),
+])
+def test_a_question_on_the_cells_of_a_column_gets_its_query_at_the_read(assistant_home, tmp_path, goal, text, sql,
+                                                                        hint):
     from tools.tables import TABLE_TOOLS
     agent, model, ws, store = scripted_agent(tmp_path, [call("read_file", path="contacts.csv"), "Done."],
                                              [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
-    (ws / "contacts.csv").write_text("name,email\nAnna,anna@x.org\nBen,ben.y.com\n")
-    events = list(agent.run("Which email addresses in contacts.csv are missing the @ sign?", workspace=ws))
+    (ws / "contacts.csv").write_text(text)
+    events = list(agent.run(goal, workspace=ws))
     store.close()
     read = next(e.result for e in events if isinstance(e, ToolCallFinished))
-    sql = "SELECT * FROM contacts WHERE email NOT LIKE '%@%' AND TRIM(email) <> ''"
-    assert read.endswith("Hint: for the rows whose email has no '@', call table_query with "
-                         f"{json.dumps({'sql': sql})}. Never compare text by eye."), read
+    assert read.endswith(hint.format(json.dumps({"sql": sql}))), read
+
