@@ -729,3 +729,56 @@ def test_the_cells_without_a_sign_are_checked(tmp_path, goal, answer, doubted):
         assert (f"the email values of contacts.csv without '@' are ben.y.com (Ben); dan-at-w.org (Dan) (call "
                 f"table_query with {json.dumps({'sql': sql})}); e.g. the answer to copy: "
                 '"ben.y.com (Ben); dan-at-w.org (Dan)."') in got, got
+
+
+_EXPENSES = "date,category,amount\n2026-11-02,Travel,120\n2026-11-03,Food,45.50\n2026-11-05,Office,30\n" \
+    "2026-11-09,Travel,80\n2026-11-12,Food,12.25\n"
+
+
+@pytest.mark.parametrize("goal, answer, doubted", [
+    ("What is the total of expenses.csv without the Travel category?", "The total is 200.00.", True),
+    ("What is the total of expenses.csv without the Travel category?", "87.75", False),
+    ("What is the total of expenses.csv excluding Travel?", "287.75", True),  # every row
+    ("What is the total of Travel in expenses.csv?", "200", False),  # the value picked, not left out
+])
+def test_a_total_that_leaves_a_value_out_is_checked(tmp_path, goal, answer, doubted):
+    """Batch EZ at 865c16b (EZB): "What is the total of expenses.csv without the Travel category?" was offered
+    WHERE category = 'Travel' as the example query, ran it, and answered its 200 (87.75)."""
+    from assistant.loop.calls import _example_query
+    from assistant.loop.figures import _file_tables, bounded_total_wrong
+
+    ev = _ev(tmp_path, goal, [], name="expenses.csv", text=_EXPENSES)
+    got = bounded_total_wrong(answer, ev)
+    assert bool(got) == doubted, got
+    op = "=" if "Travel in" in goal else "<>"
+    assert _example_query(_file_tables(tmp_path, "expenses.csv")[0], goal) == \
+        f"SELECT SUM(amount) FROM expenses WHERE category {op} 'Travel'"
+    if doubted:
+        assert got.startswith("the rows of expenses.csv whose category is other than 'Travel', add up to 87.75"), got
+
+
+_ORDERS = "order,customer,amount\n1,Alba,100\n2,Brio,300\n3,Alba,200\n4,Corvo,250\n5,Brio,50\n6,Alba,240\n"
+
+
+@pytest.mark.parametrize("answer, doubted", [
+    ("The customer with the highest average order amount is Alba, with a total of 540.", True),
+    ("Corvo, with an average amount of 250.", False),
+    ("Corvo (250) and Alba (180).", True),  # a lower one named beside it
+])
+def test_the_group_with_the_highest_average_is_checked(tmp_path, answer, doubted):
+    """Batch EZ at 865c16b (EZA): "Which customer in orders.csv has the highest average order amount?" was offered
+    the top row's query, ran SUM per customer, and answered Alba (total 540, average 180; Corvo's average is 250)."""
+    from assistant.loop.calls import _example_query
+    from assistant.loop.figures import _file_tables, mean_ranking_wrong, not_the_extreme_row
+
+    goal = "Which customer in orders.csv has the highest average order amount?"
+    ev = _ev(tmp_path, goal, [], name="orders.csv", text=_ORDERS)
+    got = mean_ranking_wrong(answer, ev)
+    assert bool(got) == doubted, got
+    assert not_the_extreme_row(answer, ev) == ""  # Brio's order of 300 is no group's average
+    sql = "SELECT customer, ROUND(AVG(amount), 2) AS average FROM orders GROUP BY customer ORDER BY 2 DESC"
+    assert _example_query(_file_tables(tmp_path, "orders.csv")[0], goal) == sql
+    if doubted:
+        assert got == (f"the highest average amount per customer in orders.csv is Corvo's (Corvo 250, Alba 180, Brio "
+                       f"175; call table_query with {json.dumps({'sql': sql})}), and the answer does not name it "
+                       'alone; e.g. the answer to copy: "Corvo, with an average amount of 250."'), got

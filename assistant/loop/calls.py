@@ -40,7 +40,7 @@ from .table_goal import _ID_COLUMN, ROW_EXTREME, SUMMED, goal_filters, goal_valu
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
     range_query, nth_ranked, column_comparison, group_bound, weekday_ranking, sums_to, RUNNING, running_total, \
     HOURS_ASKED, hours_worked, NO_ROWS_MONTH, months_without_rows, EMPTY_COUNT, empty_count, \
-    REPEATS_ASKED, repeated_values, percent_on_total, SIGN_MISSING, sign_missing
+    REPEATS_ASKED, repeated_values, percent_on_total, SIGN_MISSING, sign_missing, mean_ranking
 from .extracted import extraction_asked, extraction_wrong
 from .file_facts import empty_files, file_extreme
 from .finish import undoable_verb
@@ -4743,6 +4743,9 @@ def _example_sum(table: Any, goal: str) -> str:
     per = _distinct_per_group(table, goal)
     if per:
         return per
+    ranked = mean_ranking(table, goal)
+    if ranked:  # "Which customer has the highest average order amount?" (batch EZ at 865c16b, EZA: the top row's
+        return ranked.sql  # query offered, SUM per customer run, the top total answered)
     days = weekday_ranking(table, goal)
     if days:  # "On which weekday were the most orders placed?" (AZF at 018ad5b got no example)
         return days[-1]

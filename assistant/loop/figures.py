@@ -26,7 +26,7 @@ from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
     value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound, \
     weekday_ranking, WEEKDAYS, sums_to, change_columns, change_falls, column_change, running_total, \
-    months_without_rows, hours_worked, empty_count, repeated_values, percent_on_total, sign_missing
+    months_without_rows, hours_worked, empty_count, repeated_values, percent_on_total, sign_missing, mean_ranking
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -46,8 +46,9 @@ def not_the_extreme_row(answer: str, ev: Evidence) -> str:
     task at 5a8dc42: Papyra's 4.2 answered; OfficeMax's 3.85 is the lowest."""
     m = ROW_EXTREME.search(ev.goal)
     files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
-    if m is None or SUMMED.search(ev.goal) or len(files) != 1 or NTH_RANKED.search(ev.goal):
-        return ""
+    if m is None or SUMMED.search(ev.goal) or len(files) != 1 or NTH_RANKED.search(ev.goal) \
+            or re.search(r"\b(?:average|mean|median)\b", ev.goal, re.IGNORECASE):  # an average ranks groups, not
+        return ""  # rows (batch EZ at 865c16b, EZA: "Corvo, 250" doubted with Brio's order of 300)
     low = m.group(1).lower() in ("lowest", "cheapest", "least expensive")
     said = set(_source_numbers([answer]))
     for table in _file_tables(ev.workspace, files[0]):
@@ -2282,5 +2283,34 @@ def sign_missing_wrong(answer: str, ev: Evidence) -> str:
         copy = f"; e.g. {answer_to_copy(f'{listed}.')}" if len(rows) <= 12 else ""
         return (f"{wrong}; the {found.column} values of {files[0]} without '{found.sign}' are {listed} "
                 f"({query}){copy}")
+    return ""
+
+
+def mean_ranking_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks which value of a column of the one table file it
+    names has the highest (lowest) average (:func:`table_goal.mean_ranking`) and the
+    answer does not name that value, or names another ("" otherwise), with each value's
+    average, the query and the answer to copy. Batch EZ at 865c16b (EZA): "Alba, with a
+    total of 540" (average 180; Corvo's is 250)."""
+    files, tables = _asked_tables(ev)
+    for table in tables:
+        ranked = mean_ranking(table, ev.goal) if table.rows <= 5000 else None
+        if ranked is None:
+            continue
+        best = (min if ranked.low else max)(ranked.means.values())
+        tops = [k for k, m in ranked.means.items() if m == best]
+        named = {k for k in ranked.means if re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", answer, re.IGNORECASE)}
+        if named and named <= set(tops):
+            return ""
+        def shown(k: str) -> str:
+            return normalise_number(f"{ranked.means[k].quantize(decimal.Decimal('0.01')):f}")
+        listed = ", ".join(f"{k} {shown(k)}" for k in sorted(ranked.means, key=lambda k: ranked.means[k],
+                                                              reverse=not ranked.low)[:8])
+        word = "lowest" if ranked.low else "highest"
+        top = " and ".join(tops[:5])
+        return (f"the {word} average {ranked.number} per {ranked.key} in {files[0]} is {top}'s ({listed}; "
+                f"{call_to_copy('table_query', {'sql': ranked.sql})}), and the answer does not name "
+                f"{'them' if len(tops) > 1 else 'it'} alone; e.g. "
+                f"{answer_to_copy(f'{top}, with an average {ranked.number} of {shown(tops[0])}.')}")
     return ""
 
