@@ -5150,6 +5150,10 @@ def test_a_total_with_vat_gets_its_query_at_the_read_of_a_workbook(assistant_hom
     ("Which email addresses in contacts.csv are missing the @ sign?", "name,email\nAnna,anna@x.org\nBen,ben.y.com\n",
      "SELECT * FROM contacts WHERE email NOT LIKE '%@%' AND TRIM(email) <> ''",
      "Hint: for the rows whose email has no '@', call table_query with {}. Never compare text by eye."),
+    # batch EZ at 865c16b (EZC) got no query, and answered "Notebook, 7 characters" (Highlighter, 11)
+    ("Which product in contacts.csv has the longest name?", "name,price\nPen,1\nHighlighter,2\n",
+     "SELECT name, LENGTH(name) AS characters FROM contacts WHERE name IS NOT NULL ORDER BY 2 DESC",
+     "Hint: for the name values by their length, call table_query with {}. Never count characters by eye."),
 ])
 def test_a_question_on_the_cells_of_a_column_gets_its_query_at_the_read(assistant_home, tmp_path, goal, text, sql,
                                                                         hint):

@@ -782,3 +782,27 @@ def test_the_group_with_the_highest_average_is_checked(tmp_path, answer, doubted
         assert got == (f"the highest average amount per customer in orders.csv is Corvo's (Corvo 250, Alba 180, Brio "
                        f"175; call table_query with {json.dumps({'sql': sql})}), and the answer does not name it "
                        'alone; e.g. the answer to copy: "Corvo, with an average amount of 250."'), got
+
+
+@pytest.mark.parametrize("goal, answer, doubted", [
+    ("Which product in products.csv has the longest name?",
+     "The product with the longest name is 'Notebook' with a length of 7 characters.", True),
+    ("Which product in products.csv has the longest name?", "Highlighter (11 characters).", False),
+    ("Which product in products.csv has the longest name?", "Highlighter, with 10 letters.", True),  # miscounted
+    ("Which product in products.csv has the shortest name?", "Pen", False),
+    ("Which product in products.csv has the shortest name?", "Ruler", True),
+])
+def test_the_longest_text_of_a_column_is_checked(tmp_path, goal, answer, doubted):
+    """Batch EZ at 865c16b (EZC): "Which product in products.csv has the longest name?" got no query and answered
+    "'Notebook' with a length of 7 characters" (Highlighter, 11)."""
+    from assistant.loop.figures import length_extreme_wrong
+
+    ev = _ev(tmp_path, goal, [], name="products.csv", text="name,price\nPen,1.50\nNotebook,4.20\nStapler,7.90\n"
+             "Highlighter,2.10\nRuler,0.99\n")
+    got = length_extreme_wrong(answer, ev)
+    assert bool(got) == doubted, got
+    if doubted and "longest" in goal:
+        sql = "SELECT name, LENGTH(name) AS characters FROM products WHERE name IS NOT NULL ORDER BY 2 DESC"
+        assert got == (f"the longest name in products.csv is Highlighter, with 11 characters (call table_query with "
+                       f"{json.dumps({'sql': sql})}), and the answer does not say so; e.g. the answer to copy: "
+                       '"Highlighter (11 characters)."'), got

@@ -40,7 +40,8 @@ from .table_goal import _ID_COLUMN, ROW_EXTREME, SUMMED, goal_filters, goal_valu
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
     range_query, nth_ranked, column_comparison, group_bound, weekday_ranking, sums_to, RUNNING, running_total, \
     HOURS_ASKED, hours_worked, NO_ROWS_MONTH, months_without_rows, EMPTY_COUNT, empty_count, \
-    REPEATS_ASKED, repeated_values, percent_on_total, SIGN_MISSING, sign_missing, mean_ranking
+    REPEATS_ASKED, repeated_values, percent_on_total, SIGN_MISSING, sign_missing, mean_ranking, LENGTH_EXTREME, \
+    length_extreme
 from .extracted import extraction_asked, extraction_wrong
 from .file_facts import empty_files, file_extreme
 from .finish import undoable_verb
@@ -466,6 +467,7 @@ class CallRunner:
             or OVERDUE.search(goal) or _AGE.search(goal) or SAME_VALUE.search(goal) or _TIMES.search(goal) or outputs \
             or RUNNING.search(goal) or HOURS_ASKED.search(goal) or NO_ROWS_MONTH.search(goal) \
             or EMPTY_COUNT.search(goal) or REPEATS_ASKED.search(goal) or SIGN_MISSING.search(goal) \
+            or LENGTH_EXTREME.search(goal) \
             else ([], path, [])
         late = next((q for t in mine if (q := overdue_query(t, self.s.task.goal))), "")
         if late:  # a held-out task at a8fdd03: "Which invoices in invoices.csv are overdue?" grepped for "unpaid"
@@ -486,6 +488,10 @@ class CallRunner:
         if empty:  # batch CZ at 64fba22 (CZG): the rows of a GROUP BY email counted for the empty emails
             return (f"Hint: for the rows with no {empty[0]}, call table_query with {_sql_args(empty[2])}. Never count "
                     "rows by eye.")
+        longest = length_extreme(mine[0], goal) if len(mine) == 1 else None
+        if longest:  # batch EZ at 865c16b (EZC): no query, "Notebook, 7 characters" answered (Highlighter, 11)
+            return (f"Hint: for the {longest.column} values by their length, call table_query with "
+                    f"{_sql_args(longest.sql)}. Never count characters by eye.")
         lacking = sign_missing(mine[0], goal) if len(mine) == 1 else None
         if lacking:  # batch DZ at a3c921a (DZI): grep "@" showed the emails with one; "none is missing" answered
             return (f"Hint: for the rows whose {lacking.column} has no '{lacking.sign}', call table_query with "

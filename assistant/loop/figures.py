@@ -26,7 +26,8 @@ from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_
     is_number, lowest_wanted, number_column, row_filter, row_mean_columns, two_values, goal_values, \
     value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound, \
     weekday_ranking, WEEKDAYS, sums_to, change_columns, change_falls, column_change, running_total, \
-    months_without_rows, hours_worked, empty_count, repeated_values, percent_on_total, sign_missing, mean_ranking
+    months_without_rows, hours_worked, empty_count, repeated_values, percent_on_total, sign_missing, mean_ranking, \
+    length_extreme
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -2312,5 +2313,29 @@ def mean_ranking_wrong(answer: str, ev: Evidence) -> str:
                 f"{call_to_copy('table_query', {'sql': ranked.sql})}), and the answer does not name "
                 f"{'them' if len(tops) > 1 else 'it'} alone; e.g. "
                 f"{answer_to_copy(f'{top}, with an average {ranked.number} of {shown(tops[0])}.')}")
+    return ""
+
+
+def length_extreme_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks which text of a column of the one table file it
+    names is the longest (shortest) (:func:`table_goal.length_extreme`) and the answer
+    names another, none, or gives it another count of characters ("" otherwise), with
+    the query and the answer to copy. Batch EZ at 865c16b (EZC): "'Notebook' with a
+    length of 7 characters" (Highlighter, 11)."""
+    files, tables = _asked_tables(ev)
+    for table in tables:
+        found = length_extreme(table, ev.goal) if table.rows <= 5000 else None
+        if found is None:
+            continue
+        cells = {str(v).strip() for c in table.columns if c.name == found.column for v in c.values if v is not None}
+        named = {v for v in cells if v and re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", answer, re.IGNORECASE)}
+        counts = [int(n) for n in re.findall(r"\b(\d+)\s+(?:characters|letters|chars)\b", answer, re.IGNORECASE)]
+        if named and named <= set(found.values) and all(n == found.length for n in counts):
+            return ""
+        word = "shortest" if found.short else "longest"
+        top = " and ".join(found.values[:5])
+        return (f"the {word} {found.column} in {files[0]} is {top}, with {found.length} characters "
+                f"({call_to_copy('table_query', {'sql': found.sql})}), and the answer does not say so; e.g. "
+                f"{answer_to_copy(f'{top} ({found.length} characters).')}")
     return ""
 

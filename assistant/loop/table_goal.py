@@ -1106,6 +1106,45 @@ def mean_ranking(table: Any, goal: str) -> MeanRanking | None:
     return MeanRanking(key.name, number, means, low, sql)
 
 
+#: a question for the longest (shortest) text of a column: "Which product has the longest name?"
+LENGTH_EXTREME = re.compile(r"\b(?P<which>longest|shortest)\s+(?:(?:product|customer|file|item|person|city|street|"
+                            r"book|song|movie|film)\s+)?(?P<what>[A-Za-z][\w-]{1,30})", re.IGNORECASE)
+
+
+class LengthExtreme(NamedTuple):
+    """The cells of ``column`` with the most (fewest: ``short``) characters: ``values``
+    (ties in row order) and their ``length``, with the query that ranks them."""
+    column: str
+    values: list[str]
+    length: int
+    short: bool
+    sql: str
+
+
+def length_extreme(table: Any, goal: str) -> LengthExtreme | None:
+    """The longest (shortest) text of the column ``goal`` names after "longest"
+    ("the longest name": name; its plural too), counted in characters with spaces,
+    when it asks which (:data:`LENGTH_EXTREME`); None otherwise. Batch EZ at 865c16b
+    (EZC): "Which product in products.csv has the longest name?" got no query, and
+    "'Notebook' with a length of 7 characters" was answered (Highlighter, 11)."""
+    m = LENGTH_EXTREME.search(goal)
+    if m is None or not _ONE_ASKED.search(goal):
+        return None
+    what = m.group("what").lower()
+    column = next((c for c in table.columns if c.sql_type == "VARCHAR" and c.name.lower() in (
+        what, what.rstrip("s"), what.replace("-", "_"))), None)
+    cells = [str(v).strip() for v in column.values if v is not None and str(v).strip()] if column else []
+    if not cells:
+        return None
+    short = m.group("which").lower() == "shortest"
+    length = (min if short else max)(len(v) for v in cells)
+    values = list(dict.fromkeys(v for v in cells if len(v) == length))
+    name = _quoted(column.name)
+    sql = (f"SELECT {name}, LENGTH({name}) AS characters FROM {_quoted(table.name)} WHERE {name} IS NOT NULL "
+           f"ORDER BY 2 {'ASC' if short else 'DESC'}")
+    return LengthExtreme(column.name, values, length, short, sql)
+
+
 def _quoted(name: str) -> str:
     """``name`` as a SQL identifier: bare when it is a plain lower-case word, else in double quotes."""
     return name if re.fullmatch(r"[a-z_][a-z0-9_]*", name) else '"' + name.replace('"', '""') + '"'
