@@ -5166,3 +5166,40 @@ def test_a_question_on_the_cells_of_a_column_gets_its_query_at_the_read(assistan
     read = next(e.result for e in events if isinstance(e, ToolCallFinished))
     assert read.endswith(hint.format(json.dumps({"sql": sql}))), read
 
+
+
+def test_a_column_with_the_sum_of_several_columns_gets_the_write_and_a_grouped_sum_written_is_doubted(assistant_home,
+                                                                                                       tmp_path):
+    """Batch EZ at 865c16b (EZE): "Add a column total to scores.csv with the sum of q1, q2 and q3 for each row." got
+    a GROUP BY name of SUM(q1) as the example, wrote its rows over scores.csv ("name,sum(q1)"), and claimed the
+    column added."""
+    text = "name,q1,q2,q3\nAnna,10,12,9\nBen,7,8,11\n"
+    want = "name,q1,q2,q3,total\nAnna,10,12,9,31\nBen,7,8,11,26\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="scores.csv"), call("write_file", path="scores.csv", content="name,sum(q1)\nAnna,10\n"
+                                                                                          "Ben,7\n"),
+        "Added the column total.", call("write_file", path="scores.csv", content=want), "Added the column total."])
+    (ws / "scores.csv").write_text(text)
+    events = list(agent.run("Add a column total to scores.csv with the sum of q1, q2 and q3 for each row.",
+                            workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    args = json.dumps({"path": "scores.csv", "content": want})
+    assert results[0].endswith(f"Hint: the column the task asks for, worked out as it says: call write_file with "
+                               f"{args}"), results[0]
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert "total" in doubt and args in doubt, doubt
+    assert isinstance(events[-1], Finished) and (ws / "scores.csv").read_text() == want
+
+
+@pytest.mark.parametrize("goal, column", [
+    ("Add a column total to s.csv that is q1 + q2 + q3.", ["total", "31", "26"]),
+    ("Add a column avg to s.csv with the average of q1 and q2.", ["avg", "11.00", "7.50"]),
+    ("Add a column p to s.csv with q1 times q2.", ["p", "120", "56"]),  # the spelled operation, as before
+    ("Add a column total to s.csv.", None),  # nothing spelled
+])
+def test_the_values_of_a_column_spelled_as_a_sum_or_an_average(goal, column):
+    from assistant.loop.written import csv_column_text
+
+    got = csv_column_text(goal, "/nowhere", "s.csv", "name,q1,q2,q3\nAnna,10,12,9\nBen,7,8,11\n")
+    assert ([r.rsplit(",", 1)[1] for r in got.splitlines()] if got else None) == column, got

@@ -1020,6 +1020,31 @@ def _spelled_operation(goal: str, header: list[str]) -> tuple[int, int, Callable
     return None
 
 
+def _spelled_sum(goal: str, header: list[str]) -> tuple[list[int], bool] | None:
+    """``(columns, average)``: the columns of ``header`` (two or more, lower case) whose
+    sum (``average``: mean) per row ``goal`` spells for a new column ("the sum of q1, q2
+    and q3", "q1 + q2 + q3", "the average of math and physics"); None otherwise."""
+    names = [h for h in header if h]
+    m = re.search(r"\b(?P<op>sum|total|average|mean)\s+of\s+(?:the\s+)?(?:columns?\s+)?(?P<list>[^.;?!]{3,120})",
+                  goal, re.IGNORECASE)
+    said = m.group("list") if m else goal
+    parts = [p.strip().strip("\"'`.").lower() for p in re.split(r"\s*(?:,|\+|\band\b|&)\s*", said)]
+    at = []
+    for i, p in enumerate(parts):
+        words = re.findall(r"[\w-]+", p)
+        # the word next to the list's separator: "that is q1" + "q2" + "q3 for each row"
+        word = (words[-1] if i == 0 and m is None else words[0]) if words else ""
+        if p in names:
+            at.append(header.index(p))
+        elif word in names:
+            at.append(header.index(word))
+        elif at:
+            break
+    if len(at) < 2 or len(set(at)) != len(at) or (m is None and "+" not in goal):
+        return None
+    return at, bool(m and m.group("op").lower() in ("average", "mean"))
+
+
 def _number(v: Any) -> float | None:
     if isinstance(v, bool):
         return None
@@ -1121,11 +1146,26 @@ def csv_column_text(goal: str, workspace: str | Path, path: str, text: str | Non
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerows(out)
         return buf.getvalue()
-    spelled = _spelled_operation(goal, header)
-    if spelled is None:
+    summed = _spelled_sum(goal, header)
+    spelled = _spelled_operation(goal, header) if summed is None else None
+    if spelled is None and summed is None:
         return None
     out = [rows[0][:at] + [name] + rows[0][at + 1:]]
-    for row in rows[1:]:
+    if summed:  # batch EZ at 865c16b (EZE): "with the sum of q1, q2 and q3 for each row" got a GROUP BY name of
+        # SUM(q1) as the example, and scores.csv was written as its rows
+        values, places = [], 0
+        for row in rows[1:]:
+            cells = [_number(row[k]) if k < len(row) else None for k in summed[0]]
+            if any(c is None for c in cells):
+                return None
+            values.append(sum(c for c in cells if c is not None) / (len(cells) if summed[1] else 1))
+            places = max(places, *(len(row[k].strip().partition(".")[2]) for k in summed[0]))
+        if summed[1] and any(not float(v).is_integer() for v in values):
+            places = max(places, 2)
+        for row, value in zip(rows[1:], values):
+            shown = f"{value:.{places}f}" if places else str(int(round(value)))
+            out.append(row[:at] + [""] * (at - len(row)) + [shown] + row[at + 1:])
+    for row in rows[1:] if spelled else []:
         a, b = (_number(row[k]) if k < len(row) else None for k in spelled[:2])
         if a is None or b is None:
             return None
