@@ -5203,3 +5203,33 @@ def test_the_values_of_a_column_spelled_as_a_sum_or_an_average(goal, column):
 
     got = csv_column_text(goal, "/nowhere", "s.csv", "name,q1,q2,q3\nAnna,10,12,9\nBen,7,8,11\n")
     assert ([r.rsplit(",", 1)[1] for r in got.splitlines()] if got else None) == column, got
+
+
+def test_a_quoted_line_moved_to_the_top_gets_the_write_and_is_no_rename(assistant_home, tmp_path):
+    """Batch EZ at 865c16b (EZF): "Move the line 'Pay rent' to the top of todo.txt." was taken for a rename
+    (rename_many on todo.txt); the read now offers the file with that line first, and the write is no rename."""
+    want = "Pay rent\nBuy milk\nCall Anna\nBook dentist\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="todo.txt"), call("write_file", path="todo.txt", content=want), "Moved it."])
+    (ws / "todo.txt").write_text("Buy milk\nCall Anna\nPay rent\nBook dentist\n")
+    events = list(agent.run("Move the line 'Pay rent' to the top of todo.txt.", workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    args = json.dumps({"path": "todo.txt", "content": want})
+    assert results[0].endswith(f"Hint: todo.txt with the line 'Pay rent' first, to write back: call write_file with "
+                               f"{args}"), results[0]
+    assert isinstance(events[-1], Finished) and (ws / "todo.txt").read_text() == want
+
+
+@pytest.mark.parametrize("goal, text, want", [
+    ("Move 'Buy milk' to the end of todo.txt.", "Buy milk\nPay rent\n", "Pay rent\nBuy milk\n"),
+    ("Move the item \"Pay rent\" to the top of todo.md.", "# To do\n- Buy milk\n- [ ] Pay rent\n",
+     "# To do\n- [ ] Pay rent\n- Buy milk\n"),  # below the title, its marker kept
+    ("Move the line 'Pay rent' to the top of todo.txt.", "Pay rent\nBuy milk\n", None),  # there already
+    ("Move the line 'Rent' to the top of todo.txt.", "Pay rent\nBuy milk\n", None),  # no such line
+])
+def test_a_quoted_line_moved(goal, text, want):
+    from assistant.loop.named_files import line_moved
+
+    got = line_moved(goal, text)
+    assert (got[1] if got else None) == want, got

@@ -50,7 +50,7 @@ from .history import truncate_observation
 from .named_files import _EVERYWHERE as _ALL_SAID, change_everywhere, change_places, checkbox_to_tick, grep_call, \
     column_edit, item_to_add, line_to_insert, lines_to_keep, lines_to_remove, open_items, pointed_paragraph, \
     read_view, text_change, text_count, unread_inputs, rewritten_lines, rewrite_asked, replace_every, original_text, \
-    removed_from, SHIFT_ASKED, COLUMN_MOVE_ASKED, markdown_table_asked, markdown_table
+    removed_from, SHIFT_ASKED, COLUMN_MOVE_ASKED, markdown_table_asked, markdown_table, LINE_MOVE_ASKED
 from .policy import decide
 from .preread import PREREAD_STEP
 from .prompt import today_line
@@ -2171,8 +2171,9 @@ class CallRunner:
         goal = self.s.task.goal
         if (call.name not in EDITS_EXISTING and call.name not in ("write_file", "xlsx_write")) \
                 or not isinstance(path, str) or not _ONLY_MOVES.match(goal) or _CONTENT_CHANGE.search(goal) \
-                or SHIFT_ASKED.search(goal) or COLUMN_MOVE_ASKED.search(goal):  # "Move every meeting in schedule.csv
-            # 30 minutes later", "Move the email column of people.csv to the front" (batch CZ at 64fba22: CZE, CZJ)
+                or SHIFT_ASKED.search(goal) or COLUMN_MOVE_ASKED.search(goal) or LINE_MOVE_ASKED.search(goal):
+            # "Move every meeting in schedule.csv 30 minutes later", "Move the email column of people.csv to the
+            # front" (batch CZ at 64fba22: CZE, CZJ), "Move the line 'Pay rent' to the top" (batch EZ, EZF)
             return ""
         rel = norm_path(path)
         if rel not in {norm_path(p) for p in goal_files(goal)[1]}:

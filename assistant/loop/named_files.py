@@ -1795,6 +1795,35 @@ def column_moved(goal: str, text: str) -> tuple[str, str] | None:
         if new.rstrip("\n") != text.rstrip("\n") else None
 
 
+#: one line moved to the top or the end of a text file: "Move the line 'Pay rent' to the top of todo.txt."
+LINE_MOVE_ASKED = re.compile(r"\b(?:move|put|place|shift|bring)\s+(?:the\s+)?(?:line\s+|item\s+|entry\s+|task\s+)?"
+                             r"[\"'\u2018\u201c](?P<line>[^\"\u2019\u201d]{1,80}?)[\"'\u2019\u201d]\s+"
+                             r"(?:line\s+|item\s+|entry\s+)?(?:to\s+the\s+|at\s+the\s+)?"
+                             r"(?:(?P<top>top|start|beginning|front)|(?P<end>bottom|end|back))\b", re.IGNORECASE)
+
+
+def line_moved(goal: str, text: str) -> tuple[str, str] | None:
+    """``(how, text)``: ``text`` with the one line the goal quotes (:data:`LINE_MOVE_ASKED`;
+    a list marker and case aside) moved first (below a Markdown title) or last, every
+    other line kept in its order; None when no one line is it or nothing would change. Batch EZ at 865c16b
+    (EZF): "Move the line 'Pay rent' to the top of todo.txt." was taken for a rename."""
+    m = LINE_MOVE_ASKED.search(goal)
+    if m is None:
+        return None
+    lines = text.rstrip("\n").split("\n")
+    want = m.group("line").strip().lower()
+    at = [i for i, ln in enumerate(lines) if re.sub(r"^\s*(?:[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)", "",
+                                                      ln).strip().lower() == want]
+    if len(at) != 1:
+        return None
+    line, rest = lines[at[0]], lines[:at[0]] + lines[at[0] + 1:]
+    head = 1 if rest and rest[0].lstrip().startswith("#") and not line.lstrip().startswith("#") else 0  # a title
+    out = [*rest[:head], line, *rest[head:]] if m.group("top") else [*rest, line]
+    new = "\n".join(out) + "\n"
+    where = "first" if m.group("top") else "last"
+    return (f"with the line {line.strip()!r} {where}", new) if out != lines else None
+
+
 def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
     """``(how, text)``: the text file's lines as the goal asks them rewritten: one column
     of a CSV file (:func:`column_rewritten`) when the goal names a column of it, else
@@ -1816,6 +1845,8 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
         removed = rows_removed(goal, text) or column_split(goal, text) or columns_merged(goal, text)
         if removed is not None:
             return removed
+    if LINE_MOVE_ASKED.search(goal):
+        return line_moved(goal, text)
     return cased_lines(goal, text) or kept_lines(goal, text) or redated_lines(goal, text)
 
 
@@ -1825,7 +1856,8 @@ def rewrite_asked(goal: str) -> str:
     goal that rounds a column, fills its empty cells, splits one or takes rows out of names
     ("" otherwise)."""
     files = [f for f in goal_files(goal)[1] if f.lower().endswith(_TEXT_FILES)]
-    asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal) or (
+    asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal) \
+        or LINE_MOVE_ASKED.search(goal) or (
         (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal)
          or _join_asked(goal) or _TEMP_ASKED.search(goal) or SHIFT_ASKED.search(goal) or COLUMN_MOVE_ASKED.search(goal)
          or scale_factor(goal) is not None)
