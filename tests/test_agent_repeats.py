@@ -5233,3 +5233,40 @@ def test_a_quoted_line_moved(goal, text, want):
 
     got = line_moved(goal, text)
     assert (got[1] if got else None) == want, got
+
+
+def test_a_csv_column_deleted_gets_the_write_and_a_file_left_with_it_is_doubted(assistant_home, tmp_path):
+    """Batch EZ at 865c16b (EZG): "Delete the notes column from tasks.csv." (a cell holds a quoted comma)."""
+    text = 'id,task,owner,notes\n1,Report,Anna,urgent\n2,Slides,Ben,\n3,Budget,Cleo,"check with, finance"\n'
+    want = "id,task,owner\n1,Report,Anna\n2,Slides,Ben\n3,Budget,Cleo\n"
+    cut = "id,task,owner\n1,Report,Anna\n2,Slides,Ben\n3,Budget,Cleo,\"check with\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="tasks.csv"), call("write_file", path="tasks.csv", content=cut), "Deleted it.",
+        call("write_file", path="tasks.csv", content=want), "Deleted the notes column."])
+    (ws / "tasks.csv").write_text(text)
+    events = list(agent.run("Delete the notes column from tasks.csv.", workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    args = json.dumps({"path": "tasks.csv", "content": want})
+    assert results[0].endswith(f"Hint: tasks.csv without its notes column, every other cell as it is: call "
+                               f"write_file with {args}."), results[0]
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert f"and tasks.csv does not hold that now; call write_file with {args}" in doubt, doubt
+    assert isinstance(events[-1], Finished) and (ws / "tasks.csv").read_text() == want
+
+
+def test_a_write_that_makes_the_file_as_asked_says_so(assistant_home, tmp_path):
+    """Batch EZ at 865c16b (EZG): tasks.csv was right at step 1, and the model spent eleven more steps copying it
+    to tasks_no_notes.csv and tasks_no_notes_copy.csv; the write now says the file is as the task asks."""
+    want = "id,task,owner\n1,Report,Anna\n2,Slides,Ben\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="tasks.csv"), call("write_file", path="tasks.csv", content="id,task\n1,Report\n"),
+        call("write_file", path="tasks.csv", content=want), "Deleted the notes column."])
+    (ws / "tasks.csv").write_text("id,task,owner,notes\n1,Report,Anna,urgent\n2,Slides,Ben,\n")
+    events = list(agent.run("Delete the notes column from tasks.csv.", workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert "now holds what the task asks" not in results[1], results[1]  # the owner column lost too
+    assert results[2].endswith("Note: tasks.csv now holds what the task asks; nothing more to change in it. Give "
+                               "your final answer now: say what changed in it."), results[2]
+    assert isinstance(events[-1], Finished) and (ws / "tasks.csv").read_text() == want

@@ -236,7 +236,8 @@ class CallRunner:
             data = result.data or {}
             source = str(data.get("source") or data.get("url") or data.get("path") or call.name)
             text = fence(text, self.s.task.marker, source)
-        hint = self._insert_line_hint(call, result) or self._kept_lines_hint(call, result) \
+        hint = self._asked_done_note(call, result) \
+            or self._insert_line_hint(call, result) or self._kept_lines_hint(call, result) \
             or self._column_edit_hint(call, result) \
             or self._next_split_hint(call, result) \
             or self._sheet_totals_hint(call, result) \
@@ -745,6 +746,32 @@ class CallRunner:
             return self.ctx.workspace.read_text(str(call.arguments.get("path", "")))
         except Exception:  # noqa: BLE001 - a file the workspace refuses gets no hint
             return None
+
+    def _asked_done_note(self, call: CallRecord, result: ToolResult) -> str:
+        """A note after a write that made the file the goal rewrites what it asks
+        (:func:`named_files.rewritten_lines` or :func:`named_files.column_edit`, on the text
+        this task first read): nothing more to change in it ("" otherwise). Batch EZ at
+        865c16b (EZG): tasks.csv right at step 1, then eleven steps of copies of it."""
+        if result.error or call.name not in ("write_file", "edit_file", "csv_write"):
+            return ""
+        path = norm_path(str(call.arguments.get("path", "")))
+        goal = self.s.task.goal
+        before = original_text(path, self.s.calls)
+        if before is None:
+            return ""
+        try:
+            now = self.ctx.workspace.read_text(path)
+        except Exception:  # noqa: BLE001 - a file the workspace refuses gets no note
+            return ""
+        rewritten = rewritten_lines(goal, before + "\n") if path == norm_path(rewrite_asked(goal) or "-") else None
+        edited = column_edit(goal, before + "\n") if rewritten is None else None
+        want = rewritten[1] if rewritten else edited[2] if edited and norm_path(edited[0]) == path else None
+        if want is None or now.rstrip("\n") != want.rstrip("\n"):
+            return ""
+        others = [f for f in (*goal_files(goal)[0], *goal_files(goal)[1]) if norm_path(f) != path]
+        then = "If the task asks for more, do that next; else give your final answer now." if others else \
+            "Give your final answer now: say what changed in it."
+        return f"Note: {path} now holds what the task asks; nothing more to change in it. {then}"
 
     def _insert_line_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``write_file`` call to copy, after a read_file of the text file the goal
