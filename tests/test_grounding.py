@@ -806,3 +806,26 @@ def test_the_longest_text_of_a_column_is_checked(tmp_path, goal, answer, doubted
         assert got == (f"the longest name in products.csv is Highlighter, with 11 characters (call table_query with "
                        f"{json.dumps({'sql': sql})}), and the answer does not say so; e.g. the answer to copy: "
                        '"Highlighter (11 characters)."'), got
+
+
+@pytest.mark.parametrize("goal, answer, doubted", [
+    ("What is the second most common city in customers.csv?",
+     "The second most common city in the `customers.csv` file is **Berlin**.", True),
+    ("What is the second most common city in customers.csv?", "Hamburg (2 customers).", False),
+    ("What is the second most common city in customers.csv?", "Hamburg or Berlin", True),
+    ("Which is the third most common city in customers.csv?", "Munich and Cologne, one customer each.", False),
+])
+def test_the_value_ranked_nth_by_its_rows_is_checked(tmp_path, goal, answer, doubted):
+    """Batch EZ at 865c16b (EZH): "What is the second most common city in customers.csv?" ran the counts per city
+    and answered the first, Berlin (3), for Hamburg (2)."""
+    from assistant.loop.calls import _example_query
+    from assistant.loop.figures import _file_tables, nth_common_wrong
+
+    ev = _ev(tmp_path, goal, [], name="customers.csv", text="name,city\nAda,Berlin\nBo,Hamburg\nCy,Berlin\n"
+             "Di,Munich\nEd,Hamburg\nFa,Berlin\nGu,Cologne\n")
+    got = nth_common_wrong(answer, ev)
+    assert bool(got) == doubted, got
+    sql = ("SELECT city, COUNT(*) AS rows_ FROM customers WHERE city IS NOT NULL GROUP BY city ORDER BY 2 DESC")
+    assert _example_query(_file_tables(tmp_path, "customers.csv")[0], goal) == sql
+    if doubted:
+        assert got.endswith('e.g. the answer to copy: "Hamburg (2 rows)."'), got

@@ -27,7 +27,7 @@ from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_
     value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound, \
     weekday_ranking, WEEKDAYS, sums_to, change_columns, change_falls, column_change, running_total, \
     months_without_rows, hours_worked, empty_count, repeated_values, percent_on_total, sign_missing, mean_ranking, \
-    length_extreme
+    length_extreme, nth_common
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -2337,5 +2337,28 @@ def length_extreme_wrong(answer: str, ev: Evidence) -> str:
         return (f"the {word} {found.column} in {files[0]} is {top}, with {found.length} characters "
                 f"({call_to_copy('table_query', {'sql': found.sql})}), and the answer does not say so; e.g. "
                 f"{answer_to_copy(f'{top} ({found.length} characters).')}")
+    return ""
+
+
+def nth_common_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks for the value of a column of the one table file it
+    names ranked n-th by how often it occurs (:func:`table_goal.nth_common`) and the
+    answer names another, or none ("" otherwise), with each value's count, the query and
+    the answer to copy. Batch EZ at 865c16b (EZH): "Berlin" (3 customers) for the second
+    most common city (Hamburg, 2)."""
+    files, tables = _asked_tables(ev)
+    for table in tables:
+        found = nth_common(table, ev.goal) if table.rows <= 5000 else None
+        if found is None:
+            continue
+        cells = {str(v).strip() for c in table.columns if c.name == found.column for v in c.values if v is not None}
+        named = {v for v in cells if v and re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", answer, re.IGNORECASE)}
+        if named and named <= set(found.values):
+            return ""
+        top = " and ".join(found.values[:5])
+        return (f"ranked by their rows, the {found.column} values of {files[0]} in place {found.n} "
+                f"({'fewest' if found.least else 'most'} first) are {top}, with {found.count} rows each "
+                f"({call_to_copy('table_query', {'sql': found.sql})}), and the answer does not say so; e.g. "
+                f"{answer_to_copy(f'{top} ({found.count} rows).')}")
     return ""
 

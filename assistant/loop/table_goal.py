@@ -344,6 +344,51 @@ def nth_ranked(table: Any, goal: str) -> tuple[str, int, bool, str] | None:
                             f"{'ASC' if low else 'DESC'} LIMIT 1 OFFSET {n - 1}")
 
 
+#: the value of a column ranked n-th by how often it occurs: "the second most common city"
+NTH_COMMON = re.compile(r"\b(?P<nth>second|third|fourth|fifth|2nd|3rd|4th|5th)[\s-]+(?P<word>most|least)[\s-]+"
+                        r"(?:common|frequent|often|popular|used|usual)\s+(?P<what>[A-Za-z][\w-]{1,30})", re.IGNORECASE)
+
+
+class NthCommon(NamedTuple):
+    """The values of ``column`` ranked ``n``-th by how many rows hold them (``values``,
+    ties together; ``count`` rows each), the fewest first when ``least``, and the query."""
+    column: str
+    n: int
+    least: bool
+    values: list[str]
+    count: int
+    sql: str
+
+
+def nth_common(table: Any, goal: str) -> NthCommon | None:
+    """The value(s) of the column ``goal`` names ranked ``n``-th by their count of rows
+    (:data:`NTH_COMMON`: "the second most common city"; counts ranked densely, so values
+    tied share a place), or None. Batch EZ at 865c16b (EZH): "What is the second most
+    common city in customers.csv?" ran the counts per city and answered the first,
+    Berlin (3), for Hamburg (2)."""
+    m = NTH_COMMON.search(goal)
+    if m is None:
+        return None
+    what = m.group("what").lower()
+    column = next((c for c in table.columns if c.sql_type == "VARCHAR" and c.name.lower() in (
+        what, what.rstrip("s"), re.sub(r"ies$", "y", what))), None)
+    if column is None:
+        return None
+    counts: dict[str, int] = {}
+    for v in column.values:
+        if v is not None and str(v).strip():
+            counts[str(v).strip()] = counts.get(str(v).strip(), 0) + 1
+    n, least = _NTH[m.group("nth").lower()], m.group("word").lower() == "least"
+    ranks = sorted(set(counts.values()), reverse=not least)
+    if len(ranks) < n:
+        return None
+    count = ranks[n - 1]
+    name = _quoted(column.name)
+    sql = (f"SELECT {name}, COUNT(*) AS rows_ FROM {_quoted(table.name)} WHERE {name} IS NOT NULL GROUP BY {name} "
+           f"ORDER BY 2 {'ASC' if least else 'DESC'}")
+    return NthCommon(column.name, n, least, [v for v, c in counts.items() if c == count], count, sql)
+
+
 #: a bound on each row by another column of its own: "below their reorder level", "over its budget"
 _AGAINST_COLUMN = re.compile(r"\b(?P<op>at\s+or\s+below|at\s+or\s+above|below|under|less\s+than|lower\s+than|above|"
                              r"over|more\s+than|greater\s+than|higher\s+than|exceed(?:s|ing)?)\s+(?:their|its|his|"
