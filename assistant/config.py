@@ -90,6 +90,10 @@ class AgentSettings(_Section):
     # the files the goal names are read by the harness before the model's first turn
     # (step 0, no step of the budget spent; assistant/loop/preread.py)
     preread: bool = True
+    # a question about the goal's CSV/Excel files is answered "done" only when a second query, written by the
+    # model in a fresh prompt and run by the harness, gives what the answer gives (assistant/loop/cross_check.py);
+    # when they disagree the task is handed to the user with both
+    cross_check: bool = True
 
 
 class WebSettings(BaseModel):

@@ -42,3 +42,11 @@ def ring():
     keyring.set_keyring(kr)
     yield kr
     keyring.set_keyring(before)
+
+
+@pytest.fixture(autouse=True)
+def _no_second_query(monkeypatch):
+    """Scripted models answer only the turns a test scripts: the second query of a table
+    question (assistant/loop/cross_check.py, ``[agent] cross_check``, on by default) is
+    off unless a test turns it on (``cross_check=True``)."""
+    monkeypatch.setenv("ASSISTANT_AGENT__CROSS_CHECK", "false")

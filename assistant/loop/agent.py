@@ -39,7 +39,9 @@ from .answer_form import not_an_answer, unwrap_answer, without_tool_asides
 from .arguments import call_record, storable_text
 from .calls import FAILED_AGAIN_KEY, NOTHING_NEW_KEY, OTHER_TOOL_KEY, QUESTION_ONLY_KEY, CallRunner, \
     changing_tools
+from .cross_check import CrossCheck, run_cross_check
 from .ending import answer_to_give, end_with_answer, evidence_of, finish_giving, touched_paths
+from .evidence import Evidence
 from .evidence import asks_only_a_question
 from .finish import FINISH, FINISH_CHECK_PREFIX
 from .history import fit_prompt, to_model_messages
@@ -58,6 +60,7 @@ from .turns import (FORCE, Answer, Calls, FormatError, classify_turn, empty_repl
 __all__ = ["Agent", "MAX_FORMAT_ERRORS"]
 
 MAX_FORMAT_ERRORS = 4  # consecutive malformed turns before the task pauses
+CROSS_CHECK_TOKENS = 256  # the most tokens of the second query's reply (cross_check.py): one SELECT
 
 
 class Agent:
@@ -473,6 +476,10 @@ class Agent:
             return evidence_of(sess, names, [today_line(self.now())],
                                harness_extra=[self._closing, self._made_note])
 
+        def check(answer: str, evidence: Evidence) -> CrossCheck | None:
+            return self._cross_check(sess, answer, evidence)
+        second = check if self.settings.agent.cross_check else None
+
         if isinstance(turn, Calls) and any(c.name == FINISH.name for c in turn.calls) and not turn.errors:
             if len(turn.calls) == 1:  # a finish call alone: the answer, checked like a plain one
                 record = call_record(turn.calls[0], step_n, msg.seq, 0)
@@ -480,7 +487,7 @@ class Agent:
                 task.format_errors = 0
                 # "I will call ask_human if ..." is no part of an answer (calendar_list_day at 7dcd18e)
                 answer = without_tool_asides(unwrap_answer(str(record.arguments.get("answer", ""))), names)
-                return (yield from end_with_answer(sess, msg, answer, ev(), record))
+                return (yield from end_with_answer(sess, msg, answer, ev(), record, cross_check=second))
         if isinstance(turn, Calls):
             yield from self._record_calls(sess, msg, turn, step_n)
             return False
@@ -488,7 +495,7 @@ class Agent:
             text = without_tool_asides(unwrap_answer(turn.text), names)  # {"response": "..."}: the answer inside
             bad = not_an_answer(text, ev())
             if bad is None:
-                return (yield from end_with_answer(sess, msg, text, ev()))
+                return (yield from end_with_answer(sess, msg, text, ev(), cross_check=second))
             turn = FormatError(bad, call_expected=False)  # not an answer: a format error, the check's retry kept
         task.call_expected = turn.call_expected
         task.format_errors += 1
@@ -504,6 +511,24 @@ class Agent:
         faults.crash_point("turn_saved")
         yield Notice(f"Format error: {turn.reason}")
         return False
+
+    def _cross_check(self, sess: TaskSession, answer: str, ev: Evidence) -> CrossCheck | None:
+        """The second query of :mod:`.cross_check` for ``answer``, its tokens counted in
+        the task's usage; None when it does not apply or the model failed (the answer
+        then stands as the other checks left it)."""
+        usage = sess.task.usage
+
+        def ask(messages: list[dict[str, str]]) -> str:
+            out = self.model.complete([Message(role=m["role"], content=m["content"]) for m in messages], [],
+                                      cancel=self.cancel_event, max_tokens=CROSS_CHECK_TOKENS)
+            usage.generated_tokens += out.metrics.generated or len(out.token_ids)
+            usage.prompt_tokens += out.metrics.prompt_tokens
+            return out.parsed.content or out.parsed.raw
+
+        try:
+            return run_cross_check(answer, ev.goal, ev.workspace, ask, self.now().date())
+        except ModelError:
+            return None
 
     def _record_calls(self, sess: TaskSession, msg: StoredMessage, turn: Calls, step_n: int) -> Iterator[Event]:
         """Journal the turn's calls as planned (those whose arguments cannot be

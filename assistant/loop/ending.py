@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..events import Event, Notice
 from ..state.models import CallRecord, StoredMessage
@@ -23,6 +23,7 @@ from ..state.session import TaskSession
 from .ambiguity import ambiguous_goal
 from .answer_form import ANSWER_TO_COPY, CANNED_REFUSAL, answer_to_copy
 from .attribution import NOT_FOUND_TAIL
+from .cross_check import MAX_COMPARED_ROWS, CrossCheck, cell_text
 from .evidence import _NOT_DONE, Evidence, made_paths
 from .finish import _QUOTED, FINISH, FINISH_CHECK_PREFIX, changed_nothing, finish_problems, gives_up, undoable_verb
 from .period import pages_answer
@@ -187,13 +188,39 @@ def _cannot_question(answer: str, ev: Evidence) -> str:
     return f"{said} No tool here can {verb}; how do you want it done?"
 
 
+def _hand_off(sess: TaskSession, msg: StoredMessage, reason: str, finish_call: CallRecord | None) -> Event:
+    """The "stuck" pause of a hand-off with ``reason`` (continue with a note, or stop);
+    a ``finish_call`` is recorded as handed off."""
+    extra = []
+    if finish_call is not None:
+        finish_call.status, finish_call.result = "done", "Handed off to the user."
+        sess.task.usage.tool_calls += 1
+        extra.append(_observation(sess, msg, finish_call))
+    return sess.pause("stuck", reason, ["continue", "stop"], messages=[msg, *extra],
+                      calls=[finish_call] if finish_call else [])
+
+
+def _second_query_reason(answer: str, found: CrossCheck) -> str:
+    """The hand-off reason when the second query (:mod:`.cross_check`) disagrees with ``answer``."""
+    head = " | ".join(found.columns)
+    rows = "\n".join("  " + " | ".join(cell_text(v) for v in r) for r in found.rows[:MAX_COMPARED_ROWS])
+    result = (f"The second query: {found.sql}\nIts result ({found.total} row{'s' if found.total != 1 else ''}"
+              f"{', the first shown' if found.total > len(found.rows) else ''}):\n  {head}\n{rows}\n")
+    return (f"Hand-off: a second query over the table does not give this answer, and the harness cannot tell which "
+            f"is right (the answer leaves out: {found.why}).\nIts answer: {answer[:500]}\n{result}"
+            "Check which is right; add a note and continue, or stop.")
+
+
 def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evidence,
-                    finish_call: CallRecord | None = None) -> Iterator[Event]:
+                    finish_call: CallRecord | None = None,
+                    cross_check: Callable[[str, Evidence], CrossCheck | None] | None = None) -> Iterator[Event]:
     """Finish the task with ``answer`` (the text of ``msg``, or the argument of
-    its ``finish_call``) when the checks pass; otherwise feed the doubts back
+    its ``finish_call``) when the checks pass and ``cross_check`` (the second query of
+    :mod:`.cross_check`; None: none) does not disagree; otherwise feed the doubts back
     once (twice when a tool call succeeded between the two refused answers; up to
     four times while a change followed every doubt and a call to copy is still
-    pending), then pause for the human. Returns True when the task ended or paused."""
+    pending), then pause for the human; a second query that disagrees pauses at once.
+    Returns True when the task ended or paused."""
     problems = finish_problems(answer, ev)
     also = all(p.startswith("the task also asks") for p in problems)  # the part left out: what was it?
     dropped = dropped_finding(answer, _refused_answers(sess), ev) if also else ""
@@ -211,20 +238,19 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
     if why and which:
         why, problems = "", ["the answer says it could not be done, and which file the task means is not known yet"]
     if why:  # an honest "could not": the user decides what next
-        reason = (f"Hand-off: {why}.\nIts answer: {answer[:500]}\n"
-                  "Add a note and continue, or stop.")
-        extra = []
-        if finish_call is not None:
-            finish_call.status, finish_call.result = "done", "Handed off to the user."
-            sess.task.usage.tool_calls += 1
-            extra.append(_observation(sess, msg, finish_call))
-        yield sess.pause("stuck", reason, ["continue", "stop"], messages=[msg, *extra],
-                         calls=[finish_call] if finish_call else [])
+        yield _hand_off(sess, msg, f"Hand-off: {why}.\nIts answer: {answer[:500]}\nAdd a note and continue, or stop.",
+                        finish_call)
         return True
     cannot = "" if problems or why else _cannot_question(answer, ev)
     if cannot:  # handoff_send_budget at 66187ce: "I cannot send the budget ... Please ask how they want it done."
         yield from _ask_user(sess, msg, cannot, finish_call, "")  # finished the task; the user is asked instead
         return True
+    if not problems and cross_check is not None:
+        yield Notice("Checking the answer with a second query over the table")
+        found = cross_check(answer, ev)
+        if found is not None and found.verdict == "disagrees":
+            yield _hand_off(sess, msg, _second_query_reason(answer, found), finish_call)
+            return True
     if not problems:
         msg.kind = "answer"
         sess.task.call_expected = False
