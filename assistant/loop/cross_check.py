@@ -15,12 +15,10 @@ wrong "done" is the worst outcome (../shared/DESIGN.md). A query that cannot be
 written, fails twice or returns no rows or too many to compare settles nothing: the
 answer stands as the other checks left it.
 
-Measured on Qwen2.5-Coder-1.5B (docs/BENCHMARKS.md, 2026-12-07, twenty-third
-session): on the right and wrong answers of 16 held-out questions, 14 of 16 right
-answers agreed (one unsettled, one contradicted by a wrong query), 12 of 13 wrong
-ones were contradicted. The same scheme for a change (a query of the whole table a
-rewritten CSV file should hold, compared cell by cell) was tried and left out: its
-queries were right for 1 of 9 changes, and would have handed off 7 right ones.
+Measured on Qwen2.5-Coder-1.5B with the right and the wrong answers of 16 held-out
+questions (docs/BENCHMARKS.md, 2026-12-07, twenty-third session). The same scheme for
+a change (a query of the whole table a rewritten CSV file should hold, compared cell
+by cell) was tried and left out: its queries were right for 1 of 9 changes.
 """
 
 from __future__ import annotations
