@@ -1882,6 +1882,30 @@ def test_a_file_that_holds_a_change_tools_result_message_is_doubted(tmp_path):
                for p in finish_problems("Added INV-3307 to notes.md.", ev))
 
 
+def test_a_file_that_holds_the_changed_lines_of_a_diff_is_doubted(tmp_path):
+    """Batch FZ at 7767aeb, FZI: edit_file marked the line done, then write_file rewrote todo.txt with the diff's
+    "-Call mom" kept above "[x] Call mom", and the task finished."""
+    edit = _done("edit_file", "edited todo.txt:\n--- a/todo.txt\n+++ b/todo.txt\n@@ -1,4 +1,4 @@\n Buy milk\n"
+                 "-Call mom\n+[x] Call mom\n Pay rent\n Water plants", path="todo.txt")
+    edit.risk = "write"
+    goal = "In todo.txt, put [x] in front of the line 'Call mom' to mark it done."
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[edit], touched=["todo.txt"], written=["todo.txt"])
+    (tmp_path / "todo.txt").write_text("Buy milk\n-Call mom\n[x] Call mom\nPay rent\nWater plants")
+    fixed = json.dumps({"path": "todo.txt", "content": "Buy milk\n[x] Call mom\nPay rent\nWater plants\n"})
+    assert "todo.txt holds '-Call mom', a line of the diff edit_file showed at step 1 (in a diff '-' marks a line " \
+           "taken out and '+' a line put in; neither is part of the file); write todo.txt without them: call " \
+           f"write_file with {fixed}" in finish_problems("The line is marked done.", ev)
+    (tmp_path / "todo.txt").write_text("Buy milk\n+[x] Call mom\nPay rent\n")  # an added line, its + kept
+    assert any("todo.txt holds '+[x] Call mom'" in p for p in finish_problems("The line is marked done.", ev))
+    (tmp_path / "todo.txt").write_text("Buy milk\n[x] Call mom\nPay rent\nWater plants\n")  # as the edit left it
+    assert not any("a line of the diff" in p for p in finish_problems("The line is marked done.", ev))
+    # a line the goal spells is the user's, markers and all
+    ev = Evidence(goal="Replace the line Call mom in todo.txt with -Call mom.", workspace=tmp_path, calls=[edit],
+                  touched=["todo.txt"], written=["todo.txt"])
+    (tmp_path / "todo.txt").write_text("Buy milk\n-Call mom\nPay rent\n")
+    assert not any("a line of the diff" in p for p in finish_problems("Done.", ev))
+
+
 @pytest.mark.parametrize("goal, calls, doubted", [
     # calendar_from_invite at 6b05252: invite.txt edited, the calendar never touched, "done"
     ("Put the meeting described in invite.txt on my calendar, with its title, time and room.",

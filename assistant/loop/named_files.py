@@ -429,6 +429,51 @@ def _holds_a_report(path: Path, calls: Sequence[CallRecord]) -> str:
 _DIFF_HEAD = re.compile(r"--- \S+ \+\+\+ \S+ @@ ")
 
 
+def _diff_lines(calls: Sequence[CallRecord]) -> dict[str, CallRecord]:
+    """Each changed line ("-Call mom", "+[x] Call mom") of the unified diffs this task's
+    change results showed -> the call that showed it."""
+    out: dict[str, CallRecord] = {}
+    for c in calls:
+        if c.status != "done" or c.error or not c.result or c.risk not in ("write", "destructive"):
+            continue
+        hunk = False
+        for line in c.result.splitlines():
+            if line.startswith("@@"):
+                hunk = True
+            elif hunk and line[:1] in "-+" and not line.startswith(("---", "+++")) and line[1:].strip():
+                out.setdefault(line.rstrip(), c)
+    return out
+
+
+def _holds_diff_lines(rel: str, path: Path, ev: Evidence) -> str:
+    """The doubt when the text file ``rel`` this task wrote holds changed lines of a diff
+    a change result showed, markers and all ("-Call mom"), which the goal does not
+    spell: a diff's "-" and "+" are no part of a file (held-out batch FZ at 7767aeb,
+    FZI: "Call mom" marked "[x] Call mom" by edit_file, then todo.txt rewritten with
+    the diff's "-Call mom" kept above it, and "done"); "" otherwise. The call to copy
+    writes the file without the removed lines and with the added ones unmarked."""
+    if path.suffix.lower() in (".diff", ".patch") or not path.is_file():
+        return ""
+    shown = _diff_lines(ev.calls)
+    if not shown:
+        return ""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    lines = text.splitlines()
+    copied = [ln for ln in lines if ln.rstrip() in shown and ln.strip() not in ev.goal]
+    if not copied:
+        return ""
+    call = shown[copied[0].rstrip()]
+    kept = [ln[1:] if ln.rstrip() in shown and ln.startswith("+") else ln for ln in lines
+            if not (ln.rstrip() in shown and ln.startswith("-"))]
+    fixed = "\n".join(kept) + ("\n" if text.endswith("\n") or kept else "")
+    return (f"{rel} holds {copied[0].strip()!r}, a line of the diff {call.name} showed at step {call.step} (in a diff "
+            f"'-' marks a line taken out and '+' a line put in; neither is part of the file); write {rel} without "
+            f"them: {call_to_copy('write_file', {'path': rel, 'content': fixed})}")
+
+
 _LIST_LINE = re.compile(r"^\s*(?:[-*\u2022]|\d{1,2}[.)])\s+(.+?)\s*$", re.MULTILINE)
 
 
@@ -555,6 +600,8 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         if report:
             out.append(f"{rel} holds the result message of {report} ('{_head(root / rel)}'), not the content; "
                        "write the content itself (or undo the overwrite)")
+        elif (diffed := _holds_diff_lines(rel, root / rel, ev)):
+            out.append(diffed)
     # a unified diff's header lines name the file as a/notes.md and b/notes.md (a held-out task at e5997a8: the
     # right edit shown as its diff, doubted twice as naming two missing files, and handed off)
     named = _paths(re.sub(r"^((?:---|\+\+\+) )([ab]/\S+)", lambda m: m.group(1) + " " * len(m.group(2)), answer,
