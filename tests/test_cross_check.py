@@ -8,7 +8,7 @@ import decimal
 
 import pytest
 
-from assistant.events import Finished, Paused
+from assistant.events import Finished, Notice, Paused
 from assistant.loop.cross_check import ASKS, agreement, query_of_reply, run_cross_check, table_question_files
 from tools.files import FILE_TOOLS
 from tools.tables import TABLE_TOOLS
@@ -181,3 +181,17 @@ def test_an_answer_the_second_query_agrees_with_finishes(assistant_home, tmp_pat
     events, _ = _question_run(tmp_path / "b", "Alba placed exactly one order.", "No idea.")
     assert any(isinstance(e, Finished) for e in events)
 
+
+
+def test_a_task_the_second_query_does_not_apply_to_says_nothing_of_it(assistant_home, tmp_path):
+    """Batch FZ at 7767aeb: "Checking the answer with a second query over the table" was shown for FZI, a change of
+    todo.txt, where no query ran."""
+    run = scripted_agent(tmp_path, [call("read_file", path="todo.txt"), call("edit_file", path="todo.txt",
+                                    old_text="Call mom", new_text="[x] Call mom"), "Done: 'Call mom' is marked [x]."],
+                         FILE_TOOLS, approve="all", preread=False, cross_check=True)
+    (run.ws / "todo.txt").write_text("Buy milk\nCall mom\n")
+    events = list(run.agent.run("In todo.txt, put [x] in front of the line 'Call mom'.", workspace=run.ws))
+    run.store.close()
+    assert any(isinstance(e, Finished) for e in events)
+    assert not any(isinstance(e, Notice) and "second query" in e.text for e in events)
+    assert len(run.model.prompts) == 3  # no prompt of a second query
