@@ -87,6 +87,17 @@ def test_a_row_is_given_by_another_cell_of_its_table_row(tmp_path):
     assert agreement("Ann and Ben.", rows, 2, limited=False, tables=tables)[0] == "disagrees"
 
 
+def test_a_month_is_given_by_its_name():
+    """Batch FZ at 7767aeb, FZA: "Which month in sales.csv had the highest total sales?" (February, 470)."""
+    trunc = [(dt.datetime(2026, 2, 1), 470)]
+    assert agreement("February had the highest total, 470.", trunc, 1)[0] == "agrees"
+    assert agreement("Feb. 2026 had the highest total.", trunc, 1)[0] == "agrees"
+    assert agreement("April had the highest total.", trunc, 1)[0] == "disagrees"
+    assert agreement("February 2025 had the highest total.", trunc, 1)[0] == "disagrees"
+    assert agreement("February had the highest total.", [(2,)], 1, columns=["month"])[0] == "agrees"
+    assert agreement("February had the highest total.", [(2,)], 1, columns=["orders"])[0] == "disagrees"
+
+
 def test_the_rows_left_out_are_named():
     verdict, why = agreement("INV-102 appears twice.", [("INV-101", 2), ("INV-102", 2)], 2)
     assert (verdict, why) == ("disagrees", "INV-101, 2")

@@ -97,8 +97,8 @@ def cell_text(v: Any) -> str:
 ASKS = (
     "Write one DuckDB SELECT over these tables whose result is exactly the answer to the question: only the rows "
     "it asks for, each with the column that names it and the values asked for (every row that matches: no LIMIT; "
-    "the highest or lowest one: ORDER BY ... LIMIT 1; the second highest: LIMIT 1 OFFSET 1). Reply with the SQL "
-    "only.",
+    "the highest or lowest one: ORDER BY ... LIMIT 1; the second highest: LIMIT 1 OFFSET 1; a total, average or "
+    "count of each group, such as a month or a customer: GROUP BY it). Reply with the SQL only.",
     "Write one DuckDB SELECT whose rows answer this question, each row with the column that names it and the "
     "values the question is about. Reply with the SQL only.",
 )
@@ -167,6 +167,18 @@ def _clock_times(answer: str) -> set[tuple[int, int]]:
     return out
 
 
+def _names_month(answer: str, month: int, year: int | None = None) -> bool:
+    """Whether ``answer`` names the month (its name or short name, or "2026-02"), in
+    ``year`` when the answer gives a year with it."""
+    import calendar
+
+    if year is not None and f"{year}-{month:02d}" in answer:
+        return True
+    m = re.search(rf"\b(?:{calendar.month_name[month]}|{calendar.month_abbr[month]})\b\.?(?:\s+(\d{{4}}))?", answer,
+                  re.IGNORECASE)
+    return m is not None and (year is None or m.group(1) is None or int(m.group(1)) == year)
+
+
 def _said(v: Any, answer: str, numbers: set[str], dates: set[tuple[int, int, int | None]],
           clocks: set[tuple[int, int]]) -> bool | None:
     """Whether the answer gives the cell ``v`` (None: a cell no answer gives, e.g. NULL)."""
@@ -176,7 +188,8 @@ def _said(v: Any, answer: str, numbers: set[str], dates: set[tuple[int, int, int
         day = v.date() if isinstance(v, dt.datetime) else v
         if isinstance(v, dt.datetime) and (v.hour, v.minute) != (0, 0):  # a time of day: its clock time
             return (v.hour, v.minute) in clocks
-        return any(m == day.month and d == day.day and y in (None, day.year) for m, d, y in dates)
+        return any(m == day.month and d == day.day and y in (None, day.year) for m, d, y in dates) or (
+            day.day == 1 and _names_month(answer, day.month, day.year))  # DATE_TRUNC('month', ...): the month
     if isinstance(v, dt.time):
         return (v.hour, v.minute) in clocks
     if isinstance(v, dt.timedelta):
@@ -207,7 +220,7 @@ def _row_mates(tables: Sequence[Any]) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def agreement(answer: str, rows: Sequence[Sequence[Any]], total: int, *, limited: bool = True,
-              tables: Sequence[Any] = ()) -> tuple[str, str]:
+              tables: Sequence[Any] = (), columns: Sequence[str] = ()) -> tuple[str, str]:
     """``(verdict, why)``: "agrees" when the answer gives a cell of the result's first
     row and, where it gives cells of several rows (a list) or the query has no LIMIT
     (``limited`` False: every row it selects is the answer), a cell of each row;
@@ -215,7 +228,9 @@ def agreement(answer: str, rows: Sequence[Sequence[Any]], total: int, *, limited
     result has no rows, more than :data:`MAX_COMPARED_ROWS`, or a first row with no
     cell an answer could give. A text cell of a row of ``tables`` (the goal's tables)
     is given too where the answer gives another cell of that row: "Ben and Dan" names
-    the rows of the addresses "ben.y.com" and "dan-at-w.org" (DZI at a3c921a)."""
+    the rows of the addresses "ben.y.com" and "dan-at-w.org" (DZI at a3c921a). A month
+    is given by its name: a first of the month (``DATE_TRUNC``) or, in a result column
+    named for months (``columns``: the result's names), a number from 1 to 12."""
     if total == 0 or total > MAX_COMPARED_ROWS or not rows:
         return "unsettled", ""
     numbers = {normalise_number(m.group(0)) for m in _ANSWER_NUMBER.finditer(answer)}
@@ -230,7 +245,15 @@ def agreement(answer: str, rows: Sequence[Sequence[Any]], total: int, *, limited
         return any(_said(w, answer, numbers, dates, clocks) for row in mates[v.strip().casefold()] for w in row
                    if isinstance(w, str) and w != v and len(w.strip()) >= 2) or own
 
-    cells = [[said(v) for v in row] for row in rows]
+    months = [bool(re.search(r"month", str(c), re.IGNORECASE)) for c in columns]
+
+    def said_in(v: Any, i: int) -> bool | None:  # SELECT month(date) AS month: 2 is "February"
+        own = said(v)
+        if not own and i < len(months) and months[i] and isinstance(v, int) and 1 <= v <= 12:
+            return _names_month(answer, v) or own
+        return own
+
+    cells = [[said_in(v, i) for i, v in enumerate(row)] for row in rows]
     if all(s is None for s in cells[0]):
         return "unsettled", ""
     given = [any(s for s in row if s) for row in cells]
@@ -308,7 +331,7 @@ def _derive(answer: str, messages: list[dict[str, str]], tables: list[Any], mine
             messages = [*messages, {"role": "assistant", "content": sql},
                         {"role": "user", "content": f"That query failed: {error}\nReply with the corrected SQL only."}]
             continue
-        verdict, why = agreement(answer, rows, total, limited=bool(_LIMIT.search(sql)), tables=mine)
+        verdict, why = agreement(answer, rows, total, limited=bool(_LIMIT.search(sql)), tables=mine, columns=columns)
         return CrossCheck(sql=sql, columns=columns, rows=tuple(tuple(r) for r in rows), total=total,
                           verdict=verdict, why=why)
     return CrossCheck(sql=sql, columns=(), rows=(), total=0, verdict="unsettled")
