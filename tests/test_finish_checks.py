@@ -5324,3 +5324,21 @@ def test_a_results_gist_leaves_out_the_colon_that_leads_into_a_diff():
 
     assert result_gist("edited temps.csv:\n--- a/temps.csv\n+++ b/temps.csv\n@@ -1 +1 @@\n-a\n+b") == "edited temps.csv"
     assert result_gist("wrote 3 rows to a.csv. Next, b.csv") == "wrote 3 rows to a.csv"
+
+
+def test_the_earliest_date_a_text_file_mentions_is_checked(tmp_path):
+    """Batch FZ at 7767aeb, FZJ: "What is the earliest date mentioned in letter.txt?" answered with the file's
+    modified date from file_info (2026-12-07); the letter's earliest is 2 February 2026."""
+    letter = ("1\tDear Ms Jansen,\n2\tThank you for your letter of 15 March 2026. As agreed on 2 February 2026, the "
+              "first delivery went out on 20 April 2026.\n")
+    read = _done("read_file", letter, path="letter.txt")
+    info = _done("file_info", "letter.txt\nmodified: 2026-12-07T13:10:21+00:00", path="letter.txt")
+    goal = "What is the earliest date mentioned in letter.txt?"
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[read, info])
+    assert any(p.startswith("the earliest date letter.txt mentions is 2 February 2026") and p.endswith(
+        "the answer to copy: \"The earliest date mentioned in letter.txt is 2 February 2026.\"")
+        for p in finish_problems("The earliest date mentioned in letter.txt is 2026-12-07.", ev))
+    assert not any("mentions is" in p for p in finish_problems("It is 2 February 2026.", ev))
+    ev = Evidence(goal="What is the latest date mentioned in letter.txt?", workspace=tmp_path, calls=[read])
+    assert any(p.startswith("the latest date letter.txt mentions is 20 April 2026")
+               for p in finish_problems("The latest date is 15 March 2026.", ev))

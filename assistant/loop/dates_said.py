@@ -137,6 +137,35 @@ def not_the_first_date(goal: str, answer: str, reads: Iterable[tuple[str, str]])
             f"{'earliest' if first else 'latest'} first: {listed}; check the answer against them")
 
 
+#: a question for the earliest (latest) date a file mentions: "What is the earliest date mentioned in letter.txt?"
+_DATE_OF_FILE = re.compile(r"\b(?:which|what)\b[^?.!]*?\b(earliest|first|oldest|latest|last|most recent|newest)\s+"
+                           r"date\b", re.IGNORECASE)
+
+
+def extreme_date_wrong(goal: str, answer: str, texts: Iterable[tuple[str, str]]) -> str:
+    """The doubt when ``goal`` asks for the earliest (latest) date a file mentions and
+    the answer does not give it ("" otherwise); ``texts``: (path, text) of the files the
+    goal names, as the task read them; two dates with a year at least. Batch FZ at
+    7767aeb, FZJ: "What is the earliest date mentioned in letter.txt?" answered with the
+    file's modified date from file_info (2 February 2026)."""
+    asked = _DATE_OF_FILE.search(goal)
+    if not asked:
+        return ""
+    found = sorted({(date(d.year, d.month, d.day), path, line.strip(), d.text) for path, text in texts
+                    for line in text.splitlines() for d in dates_in(line) if d.year and real_day(d)})
+    if len({found_day for found_day, _, _, _ in found}) < 2:
+        return ""
+    word = asked.group(1).lower()
+    day, path, line, said = found[0] if word in ("earliest", "first", "oldest") else found[-1]
+    if any(d.month == day.month and d.day == day.day and d.year in (None, day.year) for d in dates_in(answer)):
+        return ""
+    at = max(0, line.find(said))
+    quote = line[max(0, at - 50): at + len(said) + 40].strip()
+    return (f"the {word} date {path} mentions is {_written(day)} (\"{quote}\"), and the answer does not give it; "
+            f"answer with the dates the file itself gives, e.g. the answer to copy: \"The {word} date mentioned in "
+            f"{path} is {_written(day)}.\"")
+
+
 def real_day(d: SaidDate) -> bool:
     """Whether ``d`` is a day of the calendar (a year it does not give read as year 1:
     "30 February" is none)."""

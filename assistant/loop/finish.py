@@ -37,7 +37,7 @@ from .answer_form import CANNED_REFUSAL, _copied_result, _holds_marker, _query_r
 from .attribution import ambiguous_name, misattributed_contact
 from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _HARNESS_TOOLS, _LIST_MARKER, _MUST_CHANGE, _NEGATED, \
     _NOT_CHANGED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, Evidence, _numbers, _ran, _results, \
-    _source_numbers, asks_only_a_question, goal_files, misgrouped_numbers, number_problems, result_gist, \
+    _source_numbers, asks_only_a_question, goal_files, misgrouped_numbers, norm_path, number_problems, result_gist, \
     ungrounded_words
 from .free_busy import availability_wrong
 from .grounding import (id_aggregated, pairs_against_query, rows_not_queried, written_id_aggregated,
@@ -53,8 +53,9 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
     sign_missing_wrong, mean_ranking_wrong, length_extreme_wrong, nth_common_wrong, \
     sum_of_query_totals, subject_not_found, total_unsummed, document_sum_to_copy, document_total_wrong, \
     amount_due_wrong, most_pages_wrong, range_wrong, total_check_wrong, value_counts_wrong, next_yearly_wrong, \
-    nth_ranked_wrong, compared_columns_wrong
+    nth_ranked_wrong, compared_columns_wrong, _DOCUMENT_READS
 from .dates_said import date_after, date_after_answer, dates_in, day_count, day_count_answer, not_the_first_date, \
+    extreme_date_wrong, \
     unseen_dates, wrong_weekday
 from .extracted import extraction_asked, extraction_wrong
 from .file_facts import empty_files, file_extreme
@@ -1085,6 +1086,12 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     order = not_the_first_date(ev.goal, answer, reads.items())
     if order:  # contracts (a held-out task) at a43d469: the later of two end dates for "ends first"
         out.append(order)
+    named = {norm_path(f) for f in goal_files(ev.goal)[1]}
+    texts = {norm_path(str(c.arguments["path"])): c.result or "" for c in ev.calls if c.status == "done"
+             and not c.error and c.name in _DOCUMENT_READS and norm_path(str(c.arguments.get("path", ""))) in named}
+    extreme = extreme_date_wrong(ev.goal, answer, texts.items())
+    if extreme:  # batch FZ at 7767aeb, FZJ: the file's modified date for the earliest date it mentions
+        out.append(extreme)
     period = wrong_period(ev.goal, answer, ev.calls)
     if period:  # pdf_number_lookup at 0ed7096: last year's 4.1 days for "this year"
         out.append(period)
