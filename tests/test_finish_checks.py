@@ -5342,3 +5342,25 @@ def test_the_earliest_date_a_text_file_mentions_is_checked(tmp_path):
     ev = Evidence(goal="What is the latest date mentioned in letter.txt?", workspace=tmp_path, calls=[read])
     assert any(p.startswith("the latest date letter.txt mentions is 20 April 2026")
                for p in finish_problems("The latest date is 15 March 2026.", ev))
+
+
+@pytest.mark.parametrize("goal, column", [
+    ("Add a column status to invoices.csv: overdue if the due date is before today, otherwise open.",
+     ["overdue", "open", "overdue", "open"]),
+    ("Add a column size to invoices.csv: big if amount is over 100, otherwise small.",
+     ["small", "big", "small", "small"]),
+    ('Add a column size to invoices.csv that says "large order" when the amount is at least 100, else "small".',
+     ["large order", "large order", "small", "small"]),
+    ("Add a column flag to invoices.csv: late if due is after 2026-12-10, otherwise ok.", ["ok", "late", "ok", "late"]),
+])
+def test_a_new_csv_column_spelled_as_a_condition_is_worked_out(tmp_path, goal, column):
+    """Batch FZ at 7767aeb, FZH: "overdue if the due date is before today, otherwise open" dropped the open rows."""
+    from datetime import date
+
+    from assistant.loop.written import csv_column_text
+
+    (tmp_path / "invoices.csv").write_text("invoice,due,amount\nI-1,2026-11-20,100\nI-2,2026-12-15,250\n"
+                                           "I-3,2026-12-01,80\nI-4,2027-01-10,40\n")
+    text = csv_column_text(goal, tmp_path, "invoices.csv", today=date(2026, 12, 7))
+    assert [line.split(",")[-1].strip('"') for line in text.splitlines()[1:]] == column
+    assert text.splitlines()[0].split(",")[:3] == ["invoice", "due", "amount"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from datetime import date
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..state.models import CallRecord
@@ -1045,6 +1046,60 @@ def _spelled_sum(goal: str, header: list[str]) -> tuple[list[int], bool] | None:
     return at, bool(m and m.group("op").lower() in ("average", "mean"))
 
 
+#: a new column's value spelled as a condition on another column: "overdue if the due date is before today,
+#: otherwise open", "high if amount is over 100, else low"
+_CONDITION = re.compile(
+    r"(?:[\"'\u201c](?P<yq>[^\"'\u201d]{1,30})[\"'\u201d]|\b(?P<yes>[\w-]+))\s+(?:if|when)\s+(?:the\s+|its\s+)?"
+    r"(?P<col>[\w -]{1,40}?)\s+"
+    r"(?:is\s+|was\s+|falls\s+)?(?P<rel>before|after|earlier than|later than|over|above|more than|greater than|"
+    r"under|below|less than|at least|at most)\s+(?P<val>today|-?\d[\d,]*(?:\.\d+)?|\d{4}-\d{2}-\d{2})"
+    r"\s*[,;]?\s*(?:and\s+)?(?:otherwise|else|or else)\s+(?:[\"'\u201c](?P<nq>[^\"'\u201d]{1,30})[\"'\u201d]|"
+    r"(?P<no>[\w-]+)\b)",
+    re.IGNORECASE)
+
+
+def _spelled_condition(goal: str, header: list[str], today: date) -> tuple[int, Callable[[str], bool | None],
+                                                                         str, str] | None:
+    """``(column, test, value if true, value if false)`` for a new column ``goal`` spells
+    as a condition on a column of ``header`` (lower case): a date before (after) today or
+    a date, a number over (under, at least, at most) a number; the test gives None for
+    a cell it cannot read. None when the goal spells none. Batch FZ at 7767aeb, FZH: "Add
+    a column status to invoices.csv: overdue if the due date is before today, otherwise
+    open." dropped the rows not overdue."""
+    m = _CONDITION.search(goal)
+    if m is None:
+        return None
+    said = m.group("col").lower().split()
+    col = next((header.index(w) for n in range(len(said), 0, -1) for i in range(len(said) - n + 1)
+                if (w := " ".join(said[i:i + n])) in header), None)
+    if col is None:
+        return None
+    rel, val = m.group("rel").lower(), m.group("val")
+    after = rel in ("after", "later than", "over", "above", "more than", "greater than")
+    strict = rel not in ("at least", "at most")
+    if rel == "at least":
+        after = True
+    if val.lower() == "today" or re.fullmatch(r"\d{4}-\d{2}-\d{2}", val):
+        bound_day = today if val.lower() == "today" else date.fromisoformat(val)
+
+        def test(cell: str) -> bool | None:
+            said_dates = dates_in(cell)
+            if len(said_dates) != 1 or said_dates[0].year is None:
+                return None
+            d = said_dates[0]
+            day = date(d.year, d.month, d.day)
+            return day > bound_day if after else day < bound_day
+    else:
+        bound = float(val.replace(",", ""))
+
+        def test(cell: str) -> bool | None:
+            n = _number(cell)
+            if n is None:
+                return None
+            return (n > bound if strict else n >= bound) if after else (n < bound if strict else n <= bound)
+    return col, test, (m.group("yq") or m.group("yes")).strip(), (m.group("nq") or m.group("no")).strip()
+
+
 def _number(v: Any) -> float | None:
     if isinstance(v, bool):
         return None
@@ -1113,10 +1168,13 @@ _AT_FRONT = re.compile(r"\b(?:in\s+front|at\s+the\s+(?:front|start|beginning|lef
                        r"first\s+column)\b", re.IGNORECASE)
 
 
-def csv_column_text(goal: str, workspace: str | Path, path: str, text: str | None = None) -> str | None:
+def csv_column_text(goal: str, workspace: str | Path, path: str, text: str | None = None,
+                    today: date | None = None) -> str | None:
     """The text of CSV file ``path`` with the column ``goal`` asks to add
     (:func:`column_to_add`) worked out from the "A times B" it spells, each value with
-    as many decimals as its operands have ("1.50" times 3 is "4.50"), or the rows
+    as many decimals as its operands have ("1.50" times 3 is "4.50"), from the condition
+    it spells ("overdue if the due date is before ``today``, otherwise open",
+    :func:`_spelled_condition`), or the rows
     numbered 1, 2, 3, ... (:data:`_NUMBERING`; first when the goal says "in front"), as
     the last column (or in the column of that name, when there is one), in ``text`` (the
     file as it was, when given) or the file as it is; None when the goal asks
@@ -1143,6 +1201,17 @@ def csv_column_text(goal: str, workspace: str | Path, path: str, text: str | Non
         out = [[name, *rows[0]] if first else rows[0][:at] + [name] + rows[0][at + 1:]]
         for n, row in enumerate(rows[1:], 1):
             out.append([str(n), *row] if first else row[:at] + [""] * (at - len(row)) + [str(n)] + row[at + 1:])
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows(out)
+        return buf.getvalue()
+    condition = _spelled_condition(goal, header, today or date.today())
+    if condition is not None:
+        out = [rows[0][:at] + [name] + rows[0][at + 1:]]
+        for row in rows[1:]:
+            held = condition[1](row[condition[0]]) if condition[0] < len(row) else None
+            if held is None:
+                return None
+            out.append(row[:at] + [""] * (at - len(row)) + [condition[2] if held else condition[3]] + row[at + 1:])
         buf = io.StringIO()
         csv.writer(buf, lineterminator="\n").writerows(out)
         return buf.getvalue()
