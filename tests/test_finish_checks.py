@@ -2221,6 +2221,11 @@ def test_rows_named_against_the_value_the_question_filters_on_are_doubted_with_t
                                                           "is the smallest?"))
     assert not any("whose status" in p for p in problems("Delta, with 1020.00.", "Which client in invoices.csv has the "
                                                           "highest unpaid amount?"))
+    # batch GZ at 833d98d, GZA: "who" after a noun ("the employees ... who joined before 2020") asks for no rows
+    assert not any("whose status" in p or "names none" in p for p in problems(
+        "The unpaid invoices add up to 1785.45.", "What is the total of the clients in invoices.csv who are unpaid?"))
+    got = problems("They add up to 1785.45.", "Who in invoices.csv is unpaid?")
+    assert any("names none" in p for p in got), got
 
 
 def test_a_text_file_with_another_number_of_points_than_asked_is_doubted(tmp_path):
