@@ -188,6 +188,7 @@ def test_an_answer_the_second_query_agrees_with_finishes(assistant_home, tmp_pat
     sql = "SELECT customer FROM orders GROUP BY customer HAVING COUNT(*) = 1"
     events, _ = _question_run(tmp_path / "a", "Corvo placed exactly one order.", sql)
     assert [e.answer for e in events if isinstance(e, Finished)] == ["Corvo placed exactly one order."]
+    assert f"The second query agrees with the answer: {sql}" in [e.text for e in events if isinstance(e, Notice)]
     # a second query that settles nothing (no SQL in the reply) leaves the answer as the other checks left it
     events, _ = _question_run(tmp_path / "b", "Alba placed exactly one order.", "No idea.")
     assert any(isinstance(e, Finished) for e in events)

@@ -829,3 +829,29 @@ def test_the_value_ranked_nth_by_its_rows_is_checked(tmp_path, goal, answer, dou
     assert _example_query(_file_tables(tmp_path, "customers.csv")[0], goal) == sql
     if doubted:
         assert got.endswith('e.g. the answer to copy: "Hamburg (2 rows)."'), got
+
+
+@pytest.mark.parametrize("goal, answer, doubted", [
+    ("Which year in revenue.csv grew the most compared to the year before?",
+     "The year in revenue.csv that grew the most compared to the year before is 2025, with a total revenue of 160000.",
+     True),
+    ("Which year in revenue.csv grew the most compared to the year before?", "2024, by 30,000.", False),
+    ("Which year in revenue.csv had the biggest increase over the previous year?", "2022 (+20000)", True),
+])
+def test_the_row_that_changed_most_from_the_row_before_is_checked(tmp_path, goal, answer, doubted):
+    """Batch GZ at 833d98d (GZC): "Which year in revenue.csv grew the most compared to the year before?" queried the
+    highest revenue and answered 2025 (160000, +4000) for 2024 (+30000)."""
+    from assistant.loop.calls import _example_query
+    from assistant.loop.figures import _file_tables, step_change_wrong
+
+    ev = _ev(tmp_path, goal, [], name="revenue.csv", text="year,revenue\n2021,100000\n2022,120000\n2023,126000\n"
+             "2024,156000\n2025,160000\n")
+    got = step_change_wrong(answer, ev)
+    assert bool(got) == doubted, got
+    sql = ("SELECT year, revenue, revenue - LAG(revenue) OVER (ORDER BY year) AS change FROM revenue ORDER BY change "
+           "DESC NULLS LAST")
+    assert _example_query(_file_tables(tmp_path, "revenue.csv")[0], goal) == sql
+    if doubted:
+        assert got.startswith("ordered by year, the revenue of revenue.csv grew the most at 2024 (+30,000 from the "
+                              "year before;"), got
+        assert got.endswith('e.g. the answer to copy: "2024: revenue grew by 30,000."'), got

@@ -41,7 +41,7 @@ from .table_goal import _ID_COLUMN, ROW_EXTREME, SUMMED, goal_filters, goal_valu
     range_query, nth_ranked, column_comparison, group_bound, weekday_ranking, sums_to, RUNNING, running_total, \
     HOURS_ASKED, hours_worked, NO_ROWS_MONTH, months_without_rows, EMPTY_COUNT, empty_count, \
     REPEATS_ASKED, repeated_values, percent_on_total, SIGN_MISSING, sign_missing, mean_ranking, LENGTH_EXTREME, \
-    length_extreme, nth_common
+    length_extreme, nth_common, step_change
 from .extracted import extraction_asked, extraction_wrong
 from .file_facts import empty_files, file_extreme
 from .finish import undoable_verb
@@ -4780,6 +4780,9 @@ def _example_sum(table: Any, goal: str) -> str:
     common = nth_common(table, goal)
     if common:  # "the second most common city" (batch EZ at 865c16b, EZH: the first answered)
         return common.sql
+    stepped = step_change(table, goal)
+    if stepped:  # "Which year grew the most compared to the year before?" (batch GZ at 833d98d, GZC: the highest
+        return stepped.sql  # revenue's year answered)
     ranked = mean_ranking(table, goal)
     if ranked:  # "Which customer has the highest average order amount?" (batch EZ at 865c16b, EZA: the top row's
         return ranked.sql  # query offered, SUM per customer run, the top total answered)

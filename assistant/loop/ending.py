@@ -251,6 +251,10 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
         if found is not None and found.verdict == "disagrees":
             yield _hand_off(sess, msg, _second_query_reason(answer, found), finish_call)
             return True
+        if found is not None:  # what it found, for the user to see (batch GZ at 833d98d: GZC's wrong 2025 let
+            # through by a second query as wrong as the answer, and nothing said which)
+            said = "agrees with the answer" if found.verdict == "agrees" else "settles nothing"
+            yield Notice(f"The second query {said}: {found.sql or '(no SQL in the reply)'}")
     if not problems:
         msg.kind = "answer"
         sess.task.call_expected = False

@@ -27,7 +27,7 @@ from .table_goal import LOWER_BETTER, MONTH_SAID, ROW_EXTREME, SUMMED, combined_
     value_counts_query, range_query, nth_ranked, NTH_RANKED, column_comparison, _quoted, group_bound, \
     weekday_ranking, WEEKDAYS, sums_to, change_columns, change_falls, column_change, running_total, \
     months_without_rows, hours_worked, empty_count, repeated_values, percent_on_total, sign_missing, mean_ranking, \
-    length_extreme, nth_common
+    length_extreme, nth_common, step_change
 
 
 def _table_rows(result: str) -> list[list[str]]:
@@ -2365,3 +2365,26 @@ def nth_common_wrong(answer: str, ev: Evidence) -> str:
                 f"{answer_to_copy(f'{top} ({found.count} rows).')}")
     return ""
 
+
+
+def step_change_wrong(answer: str, ev: Evidence) -> str:
+    """The doubt when a question asks which row of the one table file it names rose (fell)
+    the most from the row before (:func:`table_goal.step_change`) and the answer does
+    not name that row's period ("" otherwise), with the query and the answer to copy.
+    Batch GZ at 833d98d (GZC): "2025, with a total revenue of 160000" (the highest
+    revenue) for the year that grew the most (2024, +30000)."""
+    files, tables = _asked_tables(ev)
+    for table in tables:
+        found = step_change(table, ev.goal)
+        if found is None:
+            continue
+        label = found.label[:10] if re.fullmatch(r"\d{4}-\d{2}-\d{2}.*", found.label) else found.label
+        if re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", answer):
+            return ""
+        change = f"{found.change:+,.2f}".rstrip("0").rstrip(".")
+        word = "fell" if found.down else "grew"
+        by = change.lstrip("+-")
+        return (f"ordered by {found.period}, the {found.value} of {files[0]} {word} the most at {label} ({change} from "
+                f"the {found.period} before; {call_to_copy('table_query', {'sql': found.sql})}), and the answer "
+                f"does not name it; e.g. {answer_to_copy(f'{label}: {found.value} {word} by {by}.')}")
+    return ""

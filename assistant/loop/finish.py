@@ -50,7 +50,7 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
     not_the_top_group, one_group_for_all, one_part_named, percent_not_queried, row_mean_wrong, rows_against_filter, \
     same_value_wrong, groups_against_bound, weekday_wrong, sum_to_wrong, change_wrong, running_total_wrong, \
     months_without_wrong, hours_wrong, all_for_each, empty_count_wrong, repeats_wrong, percent_total_wrong, \
-    sign_missing_wrong, mean_ranking_wrong, length_extreme_wrong, nth_common_wrong, \
+    sign_missing_wrong, mean_ranking_wrong, length_extreme_wrong, nth_common_wrong, step_change_wrong, \
     sum_of_query_totals, subject_not_found, total_unsummed, document_sum_to_copy, document_total_wrong, \
     amount_due_wrong, most_pages_wrong, range_wrong, total_check_wrong, value_counts_wrong, next_yearly_wrong, \
     nth_ranked_wrong, compared_columns_wrong, _DOCUMENT_READS
@@ -1116,7 +1116,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
         or change_wrong(answer, ev) or months_without_wrong(answer, ev) or hours_wrong(answer, ev) \
         or all_for_each(answer, ev) or empty_count_wrong(answer, ev) or repeats_wrong(answer, ev) \
         or percent_total_wrong(answer, ev) or sign_missing_wrong(answer, ev) or mean_ranking_wrong(answer, ev) \
-        or length_extreme_wrong(answer, ev) or nth_common_wrong(answer, ev) \
+        or length_extreme_wrong(answer, ev) or nth_common_wrong(answer, ev) or step_change_wrong(answer, ev) \
         or row_mean_wrong(answer, ev) or not_the_top_group(answer, ev) or sum_to_wrong(answer, ev) \
         or bounded_total_wrong(answer, ev) or value_counts_wrong(answer, ev) or range_wrong(answer, ev) \
         or nth_ranked_wrong(answer, ev) or compared_columns_wrong(answer, ev) \

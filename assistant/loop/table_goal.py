@@ -389,6 +389,58 @@ def nth_common(table: Any, goal: str) -> NthCommon | None:
     return NthCommon(column.name, n, least, [v for v, c in counts.items() if c == count], count, sql)
 
 
+#: a change from the row before, in a table ordered by a period column: "Which year grew the most compared to the
+#: year before?", "the month with the biggest drop from the previous month"
+STEP_CHANGE = re.compile(r"\b(?P<verb>grew|grow|growth|increased?|rose|rise|gain(?:ed)?|jump(?:ed)?|fell|fall|"
+                         r"dropp?(?:ed)?|decreased?|declined?|shrank|shrink)\b[^?.!]*?"
+                         r"\b(?:(?:compared|relative)\s+(?:to|with)|"
+                         r"from|over|since|than)\s+(?:the\s+)?(?:year|month|quarter|week|day|period)\s+(?:before|"
+                         r"earlier)|\b(?:previous|prior|preceding|last)\s+(?:year|month|quarter|week|day|period)\b",
+                         re.IGNORECASE)
+_STEP_DOWN = re.compile(r"\b(fell|fall|dropp?(?:ed)?|drop|decreased?|declined?|shrank|shrink)\b", re.IGNORECASE)
+
+
+class StepChange(NamedTuple):
+    """The row whose ``value`` column changed the most (``down``: fell the most) from the
+    row before it, the rows ordered by ``period``: its ``label`` and the ``change``, the
+    ``sql`` that shows every row's change."""
+    period: str
+    value: str
+    label: str
+    change: float
+    down: bool
+    sql: str
+
+
+def step_change(table: Any, goal: str) -> StepChange | None:
+    """The row of the biggest rise (fall) of a number column from the row before, in
+    the order of a year, month, date or period column (:data:`STEP_CHANGE`: "Which year
+    grew the most compared to the year before?"); None when the goal asks none, the
+    table has no such columns, or fewer than three rows. Batch GZ at 833d98d (GZC):
+    the highest revenue's year, 2025, answered for 2024's rise of 30000."""
+    if not STEP_CHANGE.search(goal) or table.rows < 3 or table.rows > 5000:
+        return None
+    period = next((c for c in table.columns if re.fullmatch(r"(?:year|month|quarter|week|date|day|period)s?",
+                                                            c.name.lower())), None)
+    numbers = [c for c in table.columns if c is not period and is_number(c)]
+    named = [c for c in numbers if re.search(rf"\b{re.escape(c.name.replace('_', ' '))}\b", goal, re.IGNORECASE)]
+    value = named[0] if named else numbers[0] if len(numbers) == 1 else None
+    if period is None or value is None or any(v is None for v in period.values):
+        return None
+    down = bool(_STEP_DOWN.search(goal))
+    rows = sorted(zip(period.values, value.values), key=lambda r: r[0])
+    steps = [(b[0], float(b[1]) - float(a[1])) for a, b in zip(rows, rows[1:]) if a[1] is not None and b[1] is not None]
+    if not steps:
+        return None
+    label, change = (min if down else max)(steps, key=lambda x: x[1])
+    if change > 0 if down else change < 0:  # nothing fell (rose): the question's premise is the user's to hear
+        return None
+    p, v = _quoted(period.name), _quoted(value.name)
+    sql = (f"SELECT {p}, {v}, {v} - LAG({v}) OVER (ORDER BY {p}) AS change FROM {_quoted(table.name)} "
+           f"ORDER BY change {'ASC' if down else 'DESC'} NULLS LAST")
+    return StepChange(period.name, value.name, str(label), change, down, sql)
+
+
 #: a bound on each row by another column of its own: "below their reorder level", "over its budget"
 _AGAINST_COLUMN = re.compile(r"\b(?P<op>at\s+or\s+below|at\s+or\s+above|below|under|less\s+than|lower\s+than|above|"
                              r"over|more\s+than|greater\s+than|higher\s+than|exceed(?:s|ing)?)\s+(?:their|its|his|"
