@@ -2366,7 +2366,6 @@ def nth_common_wrong(answer: str, ev: Evidence) -> str:
     return ""
 
 
-
 def step_change_wrong(answer: str, ev: Evidence) -> str:
     """The doubt when a question asks which row of the one table file it names rose (fell)
     the most from the row before (:func:`table_goal.step_change`) and the answer does
