@@ -4868,6 +4868,67 @@ def test_a_csv_column_multiplied_in_place(goal, row):
 
 
 @pytest.mark.parametrize("goal, want", [
+    ("Add 5 points to every score in scores.csv.", "name,score\nAnna,75\nBen,90\n"),
+    ("Subtract 2 from each score in scores.csv.", "name,score\nAnna,68\nBen,83\n"),
+    ("Increase every score in scores.csv by 1.5.", "name,score\nAnna,71.5\nBen,86.5\n"),
+    ("Add 2 days to every score in scores.csv.", None),  # a time: not a number added
+    ("Add a row for Cleo with 5 to scores.csv.", None),  # a row, not an amount to every value
+])
+def test_the_same_amount_added_to_every_value_of_a_csv_column(goal, want):
+    """Batch GZ at 833d98d (GZH): "Add 5 points to every score in scores.csv." was read as a text to add; the harness
+    offered "70\n\n75" in place of Anna's 70, and scores.csv was written so and called done."""
+    from assistant.loop.named_files import addend, rewrite_asked, rewritten_lines
+
+    got = rewritten_lines(goal, "name,score\nAnna,70\nBen,85\n")
+    assert (got[1] if got else None) == want, got
+    assert (rewrite_asked(goal) == "scores.csv") == (addend(goal) is not None)
+
+
+def test_an_amount_added_to_every_score_is_no_text_to_add_and_a_ragged_csv_is_not_written(assistant_home, tmp_path):
+    """GZH's calls again: the edit that puts "75" on a line of its own is run as sent (no write of the harness's
+    own to copy keeps "70"), the write of a row of one cell under a header of two is refused with why, and the
+    finish doubt offers the file with every score raised."""
+    text = "name,score\nAnna,70\nBen,85\nCleo,92\n"
+    ragged = "name,score\nAnna,70\n75\nBen,85\nCleo,92"
+    want = "name,score\nAnna,75\nBen,90\nCleo,97\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="scores.csv"),
+        call("write_file", path="scores.csv", content=ragged), "Added 5 points to every score.",
+        call("write_file", path="scores.csv", content=want), "Added 5 points to every score."])
+    (ws / "scores.csv").write_text(text)
+    events = list(agent.run("Add 5 points to every score in scores.csv.", workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[1].startswith("Not run: line 3 of scores.csv would be '75', 1 cell under a header of 2 "
+                                 "(name,score); every row of a table needs one cell per column"), results[0]
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert "scores.csv with 5 added to every score" in doubt, doubt
+    assert "would remove" not in " ".join(results)
+    assert isinstance(events[-1], Finished) and (ws / "scores.csv").read_text() == want
+
+
+def test_an_edit_that_leaves_a_csv_row_short_is_refused_and_a_ragged_file_may_still_be_mended(assistant_home,
+                                                                                             tmp_path):
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        *[call("read_file", path=name) for name in ("a.csv", "b.tsv", "c.csv")],
+        call("edit_file", path="a.csv", old_text="70", new_text="70\n\n75"),
+        call("edit_file", path="b.tsv", old_text="Ben\t85", new_text="Ben"),
+        call("edit_file", path="c.csv", old_text="Ben", new_text="Ben,85"), "Done.", "Done."])
+    (ws / "a.csv").write_text("name,score\nAnna,70\n")
+    (ws / "b.tsv").write_text("name\tscore\nAnna\t70\nBen\t85\n")
+    (ws / "c.csv").write_text("name,score\nAnna,70\nBen\n")  # ragged already: the edit that mends it runs
+    events = list(agent.run("Tidy a.csv, b.tsv and c.csv.", workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[3].startswith("Not run: line 3 of a.csv would be '', 0 cells under a header of 2"), results[3]
+    assert results[4].startswith("Not run: line 3 of b.tsv would be 'Ben', 1 cell under a header of 2 "
+                                 "(name\tscore)"), results[4]
+    assert (ws / "a.csv").read_text() == "name,score\nAnna,70\n"
+    assert (ws / "b.tsv").read_text() == "name\tscore\nAnna\t70\nBen\t85\n"
+    assert (ws / "c.csv").read_text() == "name,score\nAnna,70\nBen,85\n"
+
+
+@pytest.mark.parametrize("goal, want", [
     ("Merge the first_name and last_name columns in people.csv into one column full_name.",
      "id,full_name,city\n1,Anna Berg,Oslo\n2,Ben,Rome\n"),
     ("Combine first_name and last_name of people.csv into a single column called name.",

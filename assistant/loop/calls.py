@@ -50,7 +50,8 @@ from .history import truncate_observation
 from .named_files import _EVERYWHERE as _ALL_SAID, change_everywhere, change_places, checkbox_to_tick, grep_call, \
     column_edit, item_to_add, line_to_insert, lines_to_keep, lines_to_remove, open_items, pointed_paragraph, \
     read_view, text_change, text_count, unread_inputs, rewritten_lines, rewrite_asked, replace_every, original_text, \
-    removed_from, SHIFT_ASKED, COLUMN_MOVE_ASKED, markdown_table_asked, markdown_table, LINE_MOVE_ASKED
+    removed_from, SHIFT_ASKED, COLUMN_MOVE_ASKED, markdown_table_asked, markdown_table, LINE_MOVE_ASKED, addend, \
+    ragged_row
 from .policy import decide
 from .preread import PREREAD_STEP
 from .prompt import today_line
@@ -1805,6 +1806,9 @@ class CallRunner:
                 if not self._harness_offered(call) else ""
             if dropped:  # a held-out task (OB) at 0959310: reminders.txt written again with its lines numbered
                 return (yield from self.finish(call, ToolResult.fail(dropped), "denied"))
+            ragged = self._ragged_table(call)
+            if ragged:  # batch GZ at 833d98d (GZH): "name,score\nAnna,70\n75\nBen,85" written, the task called done
+                return (yield from self.finish(call, ToolResult.fail(ragged), "denied"))
             viewed = self._read_view_written(call)
             if viewed:  # a held-out task at 1de0702: todo.md written as "todo.md (utf-8, 6 lines)\n 1\t# Todo ..."
                 return (yield from self.finish(call, ToolResult.fail(viewed), "denied"))
@@ -2607,6 +2611,31 @@ class CallRunner:
         return (f"Not run: the task asks to change {old!r} to {new!r} in {path}, and this write_file would drop its "
                 f"line {lost[0]!r}; change only that text: call edit_file with old_text the text to change and "
                 "new_text the same text changed")
+
+    def _ragged_table(self, call: CallRecord) -> str:
+        """The refusal of a ``write_file`` (``edit_file``) that would leave a CSV (TSV) file
+        with a row whose number of cells is not its header's (:func:`named_files.ragged_row`),
+        when the file had none such before; "" otherwise."""
+        path = str(call.arguments.get("path", ""))
+        if call.name not in ("write_file", "edit_file") or not path.lower().endswith((".csv", ".tsv")):
+            return ""
+        before = self._text_of(path)
+        if call.name == "write_file":
+            after = str(call.arguments.get("content", ""))
+        else:
+            old, new = str(call.arguments.get("old_text", "")), str(call.arguments.get("new_text", ""))
+            if not old or old not in before:
+                return ""  # the tool says what is wrong
+            after = before.replace(old, new) if call.arguments.get("replace_all") else before.replace(old, new, 1)
+        sep = "\t" if path.lower().endswith(".tsv") else ","
+        found = ragged_row(after, sep)
+        if found is None or ragged_row(before, sep) is not None:
+            return ""
+        line, row, header = found
+        return (f"Not run: line {line} of {path} would be {sep.join(row)!r}, {len(row)} cell"
+                f"{'s' * (len(row) != 1)} under a header of {len(header)} ({sep.join(header)}); every row of a "
+                "table needs one cell per column (a value with a comma in quotes). Change the cells in their rows, "
+                "and write every row whole.")
 
     def _read_view_written(self, call: CallRecord) -> str:
         """The refusal of a ``write_file`` (``edit_file``) whose content (new text) is
@@ -4223,7 +4252,8 @@ def _removes_text(goal: str, call: CallRecord) -> str:
     """The text an edit (``docx_replace`` or ``edit_file``) would take out of a file when
     the goal only asks to add ("Add a final paragraph ..."); "" otherwise, and when
     the edit keeps the old text (an insertion written as a replacement)."""
-    if not _ADDS.search(goal) or _CHANGES_TEXT.search(goal) or PERCENT_CHANGE.search(goal):
+    if not _ADDS.search(goal) or _CHANGES_TEXT.search(goal) or PERCENT_CHANGE.search(goal) \
+            or addend(goal) is not None:  # "Add 5 points to every score" changes the scores (batch GZ, GZH)
         return ""  # "Add 10% VAT to every price" changes the prices (a held-out task at 11a1600)
     if call.name == "docx_replace":
         old, new = call.arguments.get("find"), call.arguments.get("replace")

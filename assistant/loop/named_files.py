@@ -1445,6 +1445,31 @@ def scale_factor(goal: str) -> decimal.Decimal | None:
     return None if goal_files(goal)[0] or _ADDS_COLUMN.search(goal) else percent_factor(goal)
 
 
+#: the same amount added to (taken from) every value of a number column: "Add 5 points to every score in
+#: scores.csv", "Subtract 2 from each price", "Increase every salary by 100" (batch GZ at 833d98d, GZH: read as a text
+#: to add, the harness offered "70\n\n75" for Anna's 70); a percent is :func:`scale_factor`'s, a time
+#: :data:`SHIFT_ASKED`'s
+_ADDEND_ASKED = re.compile(
+    r"\b(?P<verb>add|subtract|take)\s+(?P<n>\d+(?:\.\d+)?)(?!\.?\d|\s*(?:%|percent\b|per\s+cent\b))"
+    r"(?P<unit>(?:\s+(?!to\b|from\b|off\b)[A-Za-z]+){0,2})\s+(?:to|from|off)\s+(?:every|each|all|the)\b"
+    r"|\b(?P<verb2>increase|raise|reduce|decrease|lower|cut)\b(?:[^.?!%]|\.(?=\w)){0,60}?\bby\s+"
+    r"(?P<n2>\d+(?:\.\d+)?)(?!\.?\d|\s*(?:%|percent\b|per\s+cent\b))(?P<unit2>(?:\s+[A-Za-z]+)?)",
+    re.IGNORECASE)
+_TIME_UNIT = re.compile(r"\b(?:seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)\b", re.IGNORECASE)
+
+
+def addend(goal: str) -> decimal.Decimal | None:
+    """What is added to every value of a CSV column in place (:data:`_ADDEND_ASKED`):
+    5 for "Add 5 points to every score", -2 for "Subtract 2 from each price"; None when
+    the goal asks no such change, or one of a time ("Add 2 days to every due date")."""
+    m = _ADDEND_ASKED.search(goal)
+    if m is None or _TIME_UNIT.search(m.group("unit") or m.group("unit2") or ""):
+        return None
+    amount = decimal.Decimal(m.group("n") or m.group("n2"))
+    down = (m.group("verb") or m.group("verb2")).lower() in ("subtract", "take", "reduce", "decrease", "lower", "cut")
+    return -amount if down else amount
+
+
 #: a goal that adds a column ("Add a column vat ...", "add a new Total column"): its values are another check's
 _ADDS_COLUMN = re.compile(r"\b(?:add|insert|append|put|create|make)\w*\s+(?:a|an|the|one)\s+(?:new\s+)?"
                           r"(?:[\w\"'\u201c\u201d-]+\s+)?column\b", re.IGNORECASE)
@@ -1456,6 +1481,21 @@ def _csv_rows(text: str) -> list[list[str]] | None:
         return list(csv.reader(io.StringIO(text)))
     except csv.Error:
         return None
+
+
+def ragged_row(text: str, delimiter: str = ",") -> tuple[int, list[str], list[str]] | None:
+    """``(line, row, header)``: the first row of the CSV text ``text`` whose number of
+    cells is not its header's (``line`` counted from 1, the header's line 1; a blank line
+    in the middle counts as a row of none); None when every row matches, the header has
+    fewer than two cells or the text is no CSV. Batch GZ at 833d98d (GZH): scores.csv
+    written as "name,score\nAnna,70\n75\nBen,85", and the task called done."""
+    try:
+        rows = list(csv.reader(io.StringIO(text.rstrip("\r\n")), delimiter=delimiter))
+    except csv.Error:
+        return None
+    if not rows or len(rows[0]) < 2:
+        return None
+    return next(((i, row, rows[0]) for i, row in enumerate(rows[1:], start=2) if len(row) != len(rows[0])), None)
 
 
 def _csv_column(goal: str, header: list[str]) -> int | None:
@@ -1513,18 +1553,27 @@ def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
     five prices and dropped the last row."""
     case, rounding, fill = _CASE_ASKED.search(goal), _ROUND_ASKED.search(goal), _FILL_ASKED.search(goal)
     factor = scale_factor(goal) if case is None and rounding is None and fill is None else None
-    if case is None and rounding is None and fill is None and factor is None:
+    plus = addend(goal) if case is None and rounding is None and fill is None and factor is None else None
+    if case is None and rounding is None and fill is None and factor is None and plus is None:
         return None
     rows = _csv_rows(text)
     if rows is None:
         return None
     if len(rows) < 2:
         return None
-    at = _csv_target(goal, rows, factor is not None)
+    at = _csv_target(goal, rows, factor is not None or plus is not None)
     if at is None:
         return None
     only = _rows_named(goal, rows, at)
-    if factor is not None:
+    if plus is not None:
+        def change(cell: str) -> str:
+            try:
+                value = decimal.Decimal(cell.strip()) + plus
+            except decimal.InvalidOperation:
+                return cell
+            return str(value) if "." in cell or "." in str(plus) else str(value.quantize(decimal.Decimal(1)))
+        how = f"with {abs(plus).normalize():f} {'taken from' if plus < 0 else 'added to'} every {rows[0][at]}"
+    elif factor is not None:
         whole = factor == factor.to_integral_value()
 
         def change(cell: str) -> str:
@@ -1885,7 +1934,7 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
         if COLUMN_MOVE_ASKED.search(goal):
             return column_moved(goal, text)
         rows = _csv_rows(text) or [[]]
-        scaled = scale_factor(goal) is not None
+        scaled = scale_factor(goal) is not None or addend(goal) is not None
         if (_CASE_ASKED.search(goal) or _ROUND_ASKED.search(goal) or _FILL_ASKED.search(goal)
                 or scaled) and _csv_target(goal, rows, scaled) is not None:
             return column_rewritten(goal, text)
@@ -1907,7 +1956,7 @@ def rewrite_asked(goal: str) -> str:
         or LINE_MOVE_ASKED.search(goal) or (
         (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal)
          or _join_asked(goal) or _TEMP_ASKED.search(goal) or SHIFT_ASKED.search(goal) or COLUMN_MOVE_ASKED.search(goal)
-         or scale_factor(goal) is not None)
+         or scale_factor(goal) is not None or addend(goal) is not None)
         and files
         and files[0].lower().endswith(".csv"))
     return files[0] if asked and len(files) == 1 else ""
