@@ -4334,7 +4334,8 @@ def test_a_column_added_to_a_csv_by_an_edit_of_its_header_is_refused_and_checked
     """A held-out task (SH) at 5910adb: "Add a column temp_c to temperatures.csv with the temperature in Celsius,
     rounded to one decimal." renamed temp_f in an edit; the refusal offered the edit that keeps it and adds the new
     text after it, "temp_f\\n\\ntemp_c", which made an empty line and a line "temp_c", no row got a value, and the
-    task finished saying the column was added."""
+    task finished saying the column was added. That edit is refused now as well: it leaves rows of 0 and 1 cells
+    under a header of two."""
     from tools.tables import TABLE_TOOLS
 
     goal = "Add a column temp_c to temperatures.csv with the temperature in Celsius, rounded to one decimal."
@@ -4356,9 +4357,11 @@ def test_a_column_added_to_a_csv_by_an_edit_of_its_header_is_refused_and_checked
         "Not run: the task adds a temp_c column, and this edit_file would change the header of temperatures.csv "
         "only; a column needs a value in every row. Work the values out with table_query (SELECT *, <its "
         "expression> AS temp_c FROM temperatures), then write the rows back with csv_write"), renamed.result
+    spaced = [e for e in events if isinstance(e, ToolCallFinished)][2]  # a row of no cells under the header
+    assert spaced.error and spaced.result.startswith("Not run: line 2 of temperatures.csv would be '', 0 cells under "
+                                                     "a header of 2 (city,temp_f)"), spaced.result
     doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
-    assert "the task asks for a temp_c column in temperatures.csv, but its first row is 'city, temp_f' (and an " \
-           "empty line)" in doubt, doubt
+    assert "the task asks for temperatures.csv, but this task did not write it" in doubt, doubt
     assert isinstance(events[-1], Finished) and (ws / "temperatures.csv").read_text() == right
 
 
@@ -4882,6 +4885,49 @@ def test_the_same_amount_added_to_every_value_of_a_csv_column(goal, want):
     got = rewritten_lines(goal, "name,score\nAnna,70\nBen,85\n")
     assert (got[1] if got else None) == want, got
     assert (rewrite_asked(goal) == "scores.csv") == (addend(goal) is not None)
+
+
+@pytest.mark.parametrize("goal, text, want", [
+    # batch GZ at 833d98d (GZJ): "column name" read as the column Name, its cells lower-cased, and done
+    ("Make every column name in data.csv lower case.", "Name,Zip Code\nAnna,0150\n", "name,zip code\nAnna,0150\n"),
+    ("Put the headers of data.csv in upper case.", "Name,Zip Code\nAnna,0150\n", "NAME,ZIP CODE\nAnna,0150\n"),
+    ("Make every name in data.csv lower case.", "Name,Zip Code\nAnna,0150\n", "Name,Zip Code\nanna,0150\n"),
+    # GZG: one of three names trimmed, and done
+    ("Trim the extra spaces around the names in people.csv.", "name,city\n  Anna  ,Oslo\n Ben, Rome\nCleo ,Paris\n",
+     "name,city\nAnna,Oslo\nBen, Rome\nCleo,Paris\n"),
+    ("Remove the extra spaces in people.csv.", "name,city\n  Anna  ,Oslo\n Ben, Rome\n", "name,city\nAnna,Oslo\nBen,Rome\n"),
+    ("Trim people.csv to one row.", "name,city\n  Anna  ,Oslo\n Ben, Rome\n", None),  # no spaces asked off
+    # GZF: "NY" in the note column too; nothing was changed
+    ("Replace NY with New York in the city column of customers.csv.",
+     "name,city,note\nAda,NY,met at the NY fair\nCy,NY,\nDi,NYC,\n",
+     "name,city,note\nAda,New York,met at the NY fair\nCy,New York,\nDi,NYC,\n"),
+    ("Replace NY with New York in the town column of customers.csv.", "name,city\nAda,NY\n", None),  # no such column
+])
+def test_a_csv_header_case_spaces_trimmed_and_a_text_replaced_in_one_column(goal, text, want):
+    from assistant.loop.named_files import rewritten_lines
+
+    got = rewritten_lines(goal, text)
+    assert (got[1] if got else None) == want, got
+
+
+def test_a_text_replaced_in_one_csv_column_gets_the_write_at_the_read_and_the_other_columns_keep_it(assistant_home,
+                                                                                                   tmp_path):
+    """GZF's task: the read offers customers.csv with NY replaced in the city column only (the note column keeps
+    "the NY fair"); the write of that is not doubted for the NY left in the notes."""
+    text = "name,city,note\nAda,NY,met at the NY fair\nBo,Boston,\nCy,NY,\n"
+    want = "name,city,note\nAda,New York,met at the NY fair\nBo,Boston,\nCy,New York,\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="customers.csv"), call("write_file", path="customers.csv", content=want),
+        "Replaced NY with New York in the city column."])
+    (ws / "customers.csv").write_text(text)
+    events = list(agent.run("Replace NY with New York in the city column of customers.csv.", workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    args = json.dumps({"path": "customers.csv", "content": want})
+    assert results[0].endswith("Hint: customers.csv with 'NY' replaced by 'New York' in its city column only, to "
+                               f"write back: call write_file with {args}"), results[0]
+    assert not [e for e in events if isinstance(e, Notice) and e.text.startswith("Finish check")]
+    assert isinstance(events[-1], Finished) and (ws / "customers.csv").read_text() == want
 
 
 def test_an_amount_added_to_every_score_is_no_text_to_add_and_a_ragged_csv_is_not_written(assistant_home, tmp_path):

@@ -19,7 +19,7 @@ import os
 import re
 from datetime import date as _date
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from ..state.models import CallRecord
 from .evidence import NOT_READING, _COMMON, _FENCE_LINE, _HANDS_BACK, _NEGATED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, \
@@ -1309,6 +1309,11 @@ _CASE_ASKED = re.compile(r"\b(?P<cap>capitali[sz]e|capitali[sz]ing)\b(?P<words>[
                          r"\b(?P<upper>upper[\s-]?case|all\s+caps|capital\s+letters)\b|"
                          r"\b(?P<lower>lower[\s-]?case|small\s+letters)\b|\b(?P<title>title[\s-]?case)\b",
                          re.IGNORECASE)
+#: the header of a table named: "every column name", "the headers", "the header row", "the column titles"
+_HEADER_SAID = re.compile(r"\b(?:column|field)[\s-]+(?:names|headers|headings|titles|labels)\b|\bheaders\b|"
+                          r"\bheader\s+(?:row|line)\b|\b(?:every|each|all)\s+(?:the\s+)?(?:column|field)[\s-]+"
+                          r"(?:name|header|heading|title|label)\b|\bnames\s+of\s+(?:the\s+|its\s+|all\s+)?columns\b",
+                          re.IGNORECASE)
 _TEXT_FILES = (".txt", ".md", ".csv")
 
 
@@ -1417,6 +1422,15 @@ _ROUND_ASKED = re.compile(r"\bround(?:ed|ing)?\b(?:[^.?!]|\.(?=\w)){0,60}?\bto\s
                           r"(?:(?P<whole>whole|full|integers?|euros?|dollars?|pounds?|francs?|units?|numbers?)|"
                           r"(?P<cent>cents?|pennies|penny)|(?P<n>\d|one|two|three)\s+decimals?)\b", re.IGNORECASE)
 _DIGITS = {"one": 1, "two": 2, "three": 3}
+#: spaces taken off the cells of a column: "Trim the extra spaces around the names in people.csv" (batch GZ at 833d98d,
+#: GZG: one of three names trimmed, and done)
+_TRIM_ASKED = re.compile(r"\b(?:trim|strip)\w*\b(?=(?:[^.?!]|\.(?=\w)){0,60}?\b(?:spaces?|whitespace|blanks)\b)|\b(?:remove|delete|drop|clean\s+up|take\s+out|get\s+rid\s+of)\s+"
+                         r"(?:the\s+|all\s+|any\s+)?(?:extra\s+|leading\s+|trailing\s+|surrounding\s+)?(?:and\s+"
+                         r"trailing\s+)?(?:spaces|whitespace|blanks)\b", re.IGNORECASE)
+#: the one column a change is limited to: "in the city column", "in column city"
+_IN_COLUMN = re.compile(r"\b(?:in|of|within)\s+(?:the\s+)?(?:[\"'\u201c]?(?P<a>[\w ]{1,30}?)[\"'\u201d]?\s+column\b|"
+                        r"column\s+[\"'\u201c]?(?P<b>\w[\w ]{0,29}?)[\"'\u201d]?(?=\s+(?:of|in)\b|[.,;]|$))",
+                        re.IGNORECASE)
 #: the empty cells of a column given a value: "Fill the empty cells in the city column of customers.csv with Unknown"
 _FILL_ASKED = re.compile(r"\bfill\b(?:\s+(?:in|up|out))?\s+(?:the\s+|all\s+|every\s+|each\s+)?(?:empty|blank|missing)\b"
                          r"(?:[^.?!]|\.(?=\w)){0,60}?\bwith\s+(?:the\s+(?:word|text|value)\s+)?[\"'\u201c]?"
@@ -1540,6 +1554,26 @@ def _rows_named(goal: str, rows: list[list[str]], at: int) -> tuple[int, set[str
     return next(iter(found.items())) if len(found) == 1 else None
 
 
+def _cell_swap(goal: str) -> tuple[Callable[[list[str]], int | None], str, str] | None:
+    """``(column of a header, old, new)`` when ``goal`` replaces a text with another in one
+    column it names (:func:`text_change` and :data:`_IN_COLUMN`: "Replace NY with New York
+    in the city column of customers.csv"); None otherwise. Batch GZ at 833d98d (GZF): the
+    file's note column held "NY" too, and nothing was changed."""
+    change, m = text_change(goal), _IN_COLUMN.search(goal)
+    if change is None or m is None:
+        return None
+    cut = _IN_COLUMN.search(change[1])
+    change = (change[0], change[1][:cut.start()].strip() if cut else change[1])
+    if not change[1]:
+        return None
+    name = re.sub(r"[\s_]+", " ", (m.group("a") or m.group("b")).strip()).lower()
+
+    def column(header: list[str]) -> int | None:
+        said = [i for i, h in enumerate(header) if re.sub(r"[\s_]+", " ", h.strip()).lower() == name]
+        return said[0] if len(said) == 1 else None
+    return column, change[0], change[1]
+
+
 def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
     """``(how, text)`` when ``goal`` changes every value of one column of the CSV file
     ``text`` is, the column a goal word names: its letter case (:data:`_CASE_ASKED`:
@@ -1554,18 +1588,44 @@ def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
     case, rounding, fill = _CASE_ASKED.search(goal), _ROUND_ASKED.search(goal), _FILL_ASKED.search(goal)
     factor = scale_factor(goal) if case is None and rounding is None and fill is None else None
     plus = addend(goal) if case is None and rounding is None and fill is None and factor is None else None
-    if case is None and rounding is None and fill is None and factor is None and plus is None:
+    other = case is None and rounding is None and fill is None and factor is None and plus is None
+    trim = _TRIM_ASKED.search(goal) if other else None
+    swap = _cell_swap(goal) if other and trim is None else None
+    if other and trim is None and swap is None:
         return None
     rows = _csv_rows(text)
     if rows is None:
         return None
     if len(rows) < 2:
         return None
-    at = _csv_target(goal, rows, factor is not None or plus is not None)
+    if case is not None and _HEADER_SAID.search(goal):  # batch GZ at 833d98d (GZJ): "Make every column name in
+        # data.csv lower case" lower-cased the column Name's cells, and the harness called it done
+        low = case.group("lower") is not None
+        if not (low or case.group("upper")):
+            return None
+        header = [h.lower() if low else h.upper() for h in rows[0]]
+        out = io.StringIO()
+        csv.writer(out, lineterminator="\n").writerow(header)
+        new = out.getvalue() + text.split("\n", 1)[1] if "\n" in text else out.getvalue()
+        how = f"with every column name (its header) in {'lower' if low else 'upper'} case"
+        return (how, new) if header != rows[0] else None
+    at = _csv_target(goal, rows, factor is not None or plus is not None) if swap is None else swap[0](rows[0])
+    if at is None and trim is not None and not _IN_COLUMN.search(goal):
+        at = -1  # "Trim the spaces in people.csv": every cell
     if at is None:
         return None
-    only = _rows_named(goal, rows, at)
-    if plus is not None:
+    only = _rows_named(goal, rows, at) if swap is None and at >= 0 else None
+    if swap is not None:
+        _, old, new_value = swap
+
+        def change(cell: str) -> str:
+            return re.sub(rf"(?<![\w-]){re.escape(old)}(?![\w-])", lambda _m: new_value, cell)
+        how = f"with {old!r} replaced by {new_value!r} in its {rows[0][at]} column only"
+    elif trim is not None:
+        def change(cell: str) -> str:
+            return " ".join(cell.split())
+        how = f"with the spaces around every {rows[0][at] if at >= 0 else 'cell'} taken off"
+    elif plus is not None:
         def change(cell: str) -> str:
             try:
                 value = decimal.Decimal(cell.strip()) + plus
@@ -1620,7 +1680,7 @@ def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
     writer.writerow(rows[0])
     for row in rows[1:]:
         kept = only is not None and (only[0] >= len(row) or row[only[0]].strip().lower() not in only[1])
-        writer.writerow([change(v) if i == at and not kept else v for i, v in enumerate(row)])
+        writer.writerow([change(v) if at in (i, -1) and not kept else v for i, v in enumerate(row)])
     new = out.getvalue()
     return (how, new) if new.rstrip("\n") != text.rstrip("\n") else None
 
@@ -1935,8 +1995,9 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
             return column_moved(goal, text)
         rows = _csv_rows(text) or [[]]
         scaled = scale_factor(goal) is not None or addend(goal) is not None
-        if (_CASE_ASKED.search(goal) or _ROUND_ASKED.search(goal) or _FILL_ASKED.search(goal)
-                or scaled) and _csv_target(goal, rows, scaled) is not None:
+        if (_CASE_ASKED.search(goal) or _ROUND_ASKED.search(goal) or _FILL_ASKED.search(goal) or scaled
+                ) and (_csv_target(goal, rows, scaled) is not None or _HEADER_SAID.search(goal)) \
+                or _TRIM_ASKED.search(goal) or _cell_swap(goal):
             return column_rewritten(goal, text)
         removed = rows_removed(goal, text) or column_split(goal, text) or columns_merged(goal, text)
         if removed is not None:
@@ -1956,7 +2017,8 @@ def rewrite_asked(goal: str) -> str:
         or LINE_MOVE_ASKED.search(goal) or (
         (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal)
          or _join_asked(goal) or _TEMP_ASKED.search(goal) or SHIFT_ASKED.search(goal) or COLUMN_MOVE_ASKED.search(goal)
-         or scale_factor(goal) is not None or addend(goal) is not None)
+         or scale_factor(goal) is not None or addend(goal) is not None or _TRIM_ASKED.search(goal)
+         or _cell_swap(goal))
         and files
         and files[0].lower().endswith(".csv"))
     return files[0] if asked and len(files) == 1 else ""
