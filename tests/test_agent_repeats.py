@@ -4698,14 +4698,15 @@ def test_an_edits_first_line_is_not_written_as_the_csv_it_edited(assistant_home,
     """Held-out BZI at bbbe1fb: "Add a column no (1, 2, 3, ...) to tasks.csv." edited the file, then wrote tasks.csv as
     "edited tasks.csv", the first line of edit_file's result (without its colon and diff), twice."""
     agent, model, ws, store = _agent(assistant_home, tmp_path, [
-        call("edit_file", path="tasks.csv", old_text="task,owner", new_text="task,owner,no"),
+        call("edit_file", path="tasks.csv", old_text="task,owner\nBook room,Anna\nSend invites,Ben\nOrder food,Cleo",
+             new_text="task,owner,no\nBook room,Anna,1\nSend invites,Ben,2\nOrder food,Cleo,3"),
         call("write_file", path="tasks.csv", content="edited tasks.csv"), "Added the column no to tasks.csv."])
     (ws / "tasks.csv").write_text("task,owner\nBook room,Anna\nSend invites,Ben\nOrder food,Cleo\n")
     events = list(agent.run("Add a column no (1, 2, 3, ...) to tasks.csv.", workspace=ws))
     results = [e.result for e in events if isinstance(e, ToolCallFinished)]
     assert results[0].startswith("edited tasks.csv:"), results[0]
     assert results[1].startswith("Not run: this content is the result message of edit_file (step 1)"), results[1]
-    assert (ws / "tasks.csv").read_text().startswith("task,owner,no\nBook room,Anna\n")
+    assert (ws / "tasks.csv").read_text().startswith("task,owner,no\nBook room,Anna,1\n")
     store.close()
 
 

@@ -4263,6 +4263,9 @@ def _removes_text(goal: str, call: CallRecord) -> str:
         return ""
     if not isinstance(old, str) or not old.strip() or not isinstance(new, str) or old.strip() in new:
         return ""
+    olds, news = old.strip().splitlines(), new.strip().splitlines()
+    if len(olds) == len(news) and all(n.startswith(o.rstrip()) for o, n in zip(olds, news)):
+        return ""  # each line kept, cells added at its end: a column added to a table
     return old.strip()[:80]
 
 

@@ -32,6 +32,7 @@ from typing import Any, Callable, Sequence
 
 from .dates_said import dates_in
 from .evidence import asks_only_a_question, goal_files
+from .figures import tables_named
 from .numbers import normalise_number
 
 __all__ = ["CrossCheck", "cross_check_prompt", "query_of_reply", "agreement", "table_question_files",
@@ -273,12 +274,8 @@ def _tables_of(workspace: str | Path, files: Sequence[str]) -> tuple[list[Any], 
         every = load_tables(ToolContext(workspace=Workspace(Path(workspace))))[0]
     except Exception:  # noqa: BLE001 - a file that cannot be loaded: nothing to check with
         return [], []
-    want = {f.replace("\\", "/").lstrip("./").lower() for f in files}
-    names = {Path(f).name.lower() for f in files}
-    mine = [t for t in every if t.source.split(",")[0].strip().lower() in want] or \
-        [t for t in every if t.source.split(",")[0].strip().lower().rsplit("/", 1)[-1] in names]
     # a workbook's table of every sheet ("x.xlsx, all sheets") is one of its sheets again: the sheets are shown
-    return [t for t in mine if ", all " not in t.source], every
+    return list({id(t): t for f in files for t in tables_named(every, f)}.values()), every
 
 
 def _run(sql: str, tables: list[Any]) -> tuple[tuple[str, ...], list[tuple], int]:

@@ -1522,8 +1522,15 @@ def _file_tables(workspace: str | Path, rel: str, *, union: bool = False) -> lis
         tables = load_tables(ToolContext(workspace=Workspace(Path(workspace))))[0]
     except Exception:  # noqa: BLE001 - a file that cannot be loaded is another check's business
         return []
-    # the file itself, else a file of its name in a folder; never one whose name ends so (a held-out task at b7b6dee:
-    # combined_contacts.csv, made by the task, taken for contacts.csv, and the split's check of munich.csv skipped)
+    return tables_named(tables, rel, union=union)
+
+
+def tables_named(tables: Sequence[Any], rel: str, *, union: bool = False) -> list:
+    """The tables of ``tables`` (:class:`tools.tables.loading.Table`) loaded from the
+    workspace file ``rel``: the file itself, else a file of its name in a folder; a
+    workbook's table of every sheet's rows only when ``union``."""
+    # never one whose name ends so (a held-out task at b7b6dee: combined_contacts.csv, made by the task, taken for
+    # contacts.csv, and the split's check of munich.csv skipped)
     files = [t.source.split(",")[0].strip().lower() for t in tables]
     want = rel.replace("\\", "/").lstrip("./").lower()
     name = Path(rel).name.lower()
