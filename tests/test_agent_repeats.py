@@ -46,6 +46,22 @@ def _agent(assistant_home, tmp_path, outputs, extra=()):
     return scripted_agent(tmp_path, outputs, [*FILE_TOOLS, *extra], approve="all", preread=False)
 
 
+def _read_then_write(assistant_home, tmp_path, name, text, want, goal, how):
+    """Run ``goal`` over the workspace file ``name`` holding ``text``: the model reads it, writes ``want`` to it and
+    says it is done. Asserts the read offered that write as the file ``how`` ("with every time 30 minutes later"),
+    and the task finished with the file so. Returns (events, the tool results)."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path=name), call("write_file", path=name, content=want), "Done: the file is changed."])
+    (ws / name).write_text(text)
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    args = json.dumps({"path": name, "content": want})
+    assert results[0].endswith(f"Hint: {name} {how}, to write back: call write_file with {args}"), results[0]
+    assert isinstance(events[-1], Finished) and (ws / name).read_text() == want
+    return events, results
+
+
 def test_an_identical_read_is_not_run_again_and_leaves_the_next_grammar(assistant_home, tmp_path):
     read = call("read_file", path="notes.md")
     agent, model, ws, store = _agent(assistant_home, tmp_path, [
@@ -4917,18 +4933,10 @@ def test_a_text_replaced_in_one_csv_column_gets_the_write_at_the_read_and_the_ot
     "the NY fair"); the write of that is not doubted for the NY left in the notes."""
     text = "name,city,note\nAda,NY,met at the NY fair\nBo,Boston,\nCy,NY,\n"
     want = "name,city,note\nAda,New York,met at the NY fair\nBo,Boston,\nCy,New York,\n"
-    agent, model, ws, store = _agent(assistant_home, tmp_path, [
-        call("read_file", path="customers.csv"), call("write_file", path="customers.csv", content=want),
-        "Replaced NY with New York in the city column."])
-    (ws / "customers.csv").write_text(text)
-    events = list(agent.run("Replace NY with New York in the city column of customers.csv.", workspace=ws))
-    store.close()
-    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
-    args = json.dumps({"path": "customers.csv", "content": want})
-    assert results[0].endswith("Hint: customers.csv with 'NY' replaced by 'New York' in its city column only, to "
-                               f"write back: call write_file with {args}"), results[0]
+    events, _ = _read_then_write(assistant_home, tmp_path, "customers.csv", text, want,
+                                 "Replace NY with New York in the city column of customers.csv.",
+                                 "with 'NY' replaced by 'New York' in its city column only")
     assert not [e for e in events if isinstance(e, Notice) and e.text.startswith("Finish check")]
-    assert isinstance(events[-1], Finished) and (ws / "customers.csv").read_text() == want
 
 
 def test_an_amount_added_to_every_score_is_no_text_to_add_and_a_ragged_csv_is_not_written(assistant_home, tmp_path):
@@ -5124,18 +5132,10 @@ def test_meetings_moved_later_in_a_csv_get_the_write_and_are_no_rename(assistant
     the file (its contents to be left as they are), then renamed nothing and handed off."""
     text = "meeting,date,time\nStandup,2026-12-08,09:00\nReview,2026-12-08,14:45\nRetro,2026-12-09,23:50\n"
     want = "meeting,date,time\nStandup,2026-12-08,09:30\nReview,2026-12-08,15:15\nRetro,2026-12-09,00:20\n"
-    agent, model, ws, store = _agent(assistant_home, tmp_path, [
-        call("read_file", path="schedule.csv"), call("write_file", path="schedule.csv", content=want),
-        "Moved every meeting 30 minutes later."])
-    (ws / "schedule.csv").write_text(text)
-    events = list(agent.run("Move every meeting in schedule.csv 30 minutes later.", workspace=ws))
-    store.close()
-    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
-    args = json.dumps({"path": "schedule.csv", "content": want})
-    assert results[0].endswith("Hint: schedule.csv with every time 30 minutes later, to write back: call write_file "
-                               f"with {args}"), results[0]
+    goal = "Move every meeting in schedule.csv 30 minutes later."
+    _, results = _read_then_write(assistant_home, tmp_path, "schedule.csv", text, want, goal,
+                                  "with every time 30 minutes later")
     assert not results[1].startswith("Not run"), results[1]  # at 64fba22: "Not run: the task asks to rename ..."
-    assert isinstance(events[-1], Finished) and (ws / "schedule.csv").read_text() == want
 
 
 @pytest.mark.parametrize("goal, want", [
