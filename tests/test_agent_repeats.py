@@ -4940,9 +4940,9 @@ def test_a_text_replaced_in_one_csv_column_gets_the_write_at_the_read_and_the_ot
 
 
 def test_an_amount_added_to_every_score_is_no_text_to_add_and_a_ragged_csv_is_not_written(assistant_home, tmp_path):
-    """GZH's calls again: the edit that puts "75" on a line of its own is run as sent (no write of the harness's
-    own to copy keeps "70"), the write of a row of one cell under a header of two is refused with why, and the
-    finish doubt offers the file with every score raised."""
+    """GZH's write again: scores.csv with "75" on a line of its own, a row of one cell under a header of two, is
+    refused with why (no refusal reads the task as text to add), and the finish doubt offers the file with every
+    score raised."""
     text = "name,score\nAnna,70\nBen,85\nCleo,92\n"
     ragged = "name,score\nAnna,70\n75\nBen,85\nCleo,92"
     want = "name,score\nAnna,75\nBen,90\nCleo,97\n"
