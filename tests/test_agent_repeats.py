@@ -427,6 +427,30 @@ def test_a_table_sorted_into_a_file_gets_the_query_that_sorts_every_row_and_its_
     store.close()
 
 
+def test_a_table_sorted_in_place_gets_the_save_of_its_sorted_rows_to_itself(assistant_home, tmp_path):
+    """Batch HZ at 4bb2504 (HZA): "Sort books.csv by year, oldest first." ran the right query, was offered no write
+    (no other file named), answered "The books are sorted" and ended stuck. The query's result now offers the
+    overwrite of books.csv itself; the copy finishes with the file sorted."""
+    from tools.office import OFFICE_TOOLS
+    from tools.tables import TABLE_TOOLS
+
+    sql = "SELECT * FROM books ORDER BY year ASC"
+    rows = [["title", "year"], ["Emma", 1815], ["Walden", 1854], ["Dune", 1965]]
+    agent, model, ws, store = scripted_agent(tmp_path, [
+        call("read_file", path="books.csv"), call("table_query", sql=sql),
+        call("csv_write", path="books.csv", rows=json.dumps(rows), overwrite=True), "books.csv is sorted by year, oldest first.",
+        "books.csv is sorted by year, oldest first."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all",
+        preread=False)
+    (ws / "books.csv").write_text("title,year\nDune,1965\nEmma,1815\nWalden,1854\n")
+    events = list(agent.run("Sort books.csv by year, oldest first.", workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    offered = json.dumps({"path": "books.csv", "rows": rows, "overwrite": True})
+    assert f"To save these rows where the task asks, call csv_write with {offered}" in results[1], results[1]
+    assert isinstance(events[-1], Finished), events[-1]
+    assert (ws / "books.csv").read_text().splitlines() == ["title,year", "Emma,1815", "Walden,1854", "Dune,1965"]
+
+
 def test_a_sorted_table_is_offered_for_saving_with_the_files_header_and_its_numbers_as_written(assistant_home,
                                                                                                  tmp_path):
     """A held-out task at 911f35c: "Sort orders.csv by amount, largest first, and save it as orders_sorted.csv." The
