@@ -438,8 +438,8 @@ def test_a_table_sorted_in_place_gets_the_save_of_its_sorted_rows_to_itself(assi
     rows = [["title", "year"], ["Emma", 1815], ["Walden", 1854], ["Dune", 1965]]
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("read_file", path="books.csv"), call("table_query", sql=sql),
-        call("csv_write", path="books.csv", rows=json.dumps(rows), overwrite=True), "books.csv is sorted by year, oldest first.",
-        "books.csv is sorted by year, oldest first."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all",
+        call("csv_write", path="books.csv", rows=json.dumps(rows), overwrite=True),
+        "books.csv is sorted by year, oldest first.", "books.csv is sorted by year, oldest first."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all",
         preread=False)
     (ws / "books.csv").write_text("title,year\nDune,1965\nEmma,1815\nWalden,1854\n")
     events = list(agent.run("Sort books.csv by year, oldest first.", workspace=ws))
