@@ -1342,6 +1342,33 @@ def cased_lines(goal: str, text: str) -> tuple[str, str] | None:
     return (how, cased) if cased != text else None
 
 
+#: a goal that numbers the lines of a text file: "Number the lines of steps.txt", "Put 1. 2. 3. in front of each
+#: line of steps.txt", "number each step in steps.txt"
+_NUMBER_ASKED = re.compile(r"\bnumber\s+(?:the|all|each|every)\s+(?:(?:of\s+the\s+)?(?:lines?|steps?|items?|entries|"
+                           r"tasks?|points?))\b|\b(?:put|add|write|prefix)\s+(?:the\s+numbers?\s+)?1[.)]\s*,?\s*2[.)]",
+                           re.IGNORECASE)
+
+
+def numbered_lines(goal: str, text: str) -> tuple[str, str] | None:
+    """``(how, text)`` when ``goal`` asks to number the lines of a text file
+    (:data:`_NUMBER_ASKED`) and ``text`` is that file's: "1. " (or "1) " where the goal
+    writes "1)") before each line that is not empty, a number it has already left off
+    first; None otherwise. Batch HZ at 4bb2504 (HZG): steps.txt numbered right at step 1,
+    then seven steps of copies onto itself, and a stuck hand-off."""
+    if not _NUMBER_ASKED.search(goal):
+        return None
+    close = ")" if re.search(r"\b1\)", goal) else "."
+    lines, n, out = text.splitlines(), 0, []
+    for ln in lines:
+        if not ln.strip():
+            out.append(ln)
+            continue
+        n += 1
+        out.append(f"{n}{close} " + re.sub(r"^\s*\d{1,3}[.)]\s+", "", ln))
+    numbered = "\n".join(out) + ("\n" if text.endswith("\n") else "")
+    return (f"with its lines numbered 1{close} 2{close} 3{close} ...", numbered) if numbered != text else None
+
+
 #: a goal that takes the empty (or the repeated) lines out of a text file: "Remove the empty lines from shopping.txt",
 #: "Delete duplicate lines in emails.txt", "Get rid of the duplicates in names.txt", "Deduplicate list.md"
 _DROP_ASKED = re.compile(r"\b(?:remove|delete|drop|strip|take out|get rid of|clean out)\b[^.?!]{0,30}?\b(?:"
@@ -2004,7 +2031,7 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
             return removed
     if LINE_MOVE_ASKED.search(goal):
         return line_moved(goal, text)
-    return cased_lines(goal, text) or kept_lines(goal, text) or redated_lines(goal, text)
+    return cased_lines(goal, text) or kept_lines(goal, text) or redated_lines(goal, text) or numbered_lines(goal, text)
 
 
 def rewrite_asked(goal: str) -> str:
@@ -2014,7 +2041,7 @@ def rewrite_asked(goal: str) -> str:
     ("" otherwise)."""
     files = [f for f in goal_files(goal)[1] if f.lower().endswith(_TEXT_FILES)]
     asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal) \
-        or LINE_MOVE_ASKED.search(goal) or (
+        or LINE_MOVE_ASKED.search(goal) or (_NUMBER_ASKED.search(goal) and not re.search(r"\.csv\b", goal)) or (
         (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal)
          or _join_asked(goal) or _TEMP_ASKED.search(goal) or SHIFT_ASKED.search(goal) or COLUMN_MOVE_ASKED.search(goal)
          or scale_factor(goal) is not None or addend(goal) is not None or _TRIM_ASKED.search(goal)
