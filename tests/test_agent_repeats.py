@@ -4459,6 +4459,37 @@ def test_a_change_sent_again_after_it_succeeded_gets_what_it_did_as_the_answer_t
     assert isinstance(events[-1], Finished)
 
 
+@pytest.mark.parametrize("goal, want", [
+    ("How long is the playlist in songs.csv in total? The durations are minutes:seconds.",
+     "SELECT total // 60 AS minutes, total % 60 AS seconds FROM (SELECT SUM(CAST(split_part(trim(duration), ':', 1) "
+     "AS INTEGER) * 60 + CAST(split_part(trim(duration), ':', 2) AS INTEGER)) AS total FROM songs)"),
+    ("What is the total duration in songs.csv? They are hh:mm.", "SELECT total // 60 AS hours, total % 60 AS minutes"),
+    ("How long is the playlist in songs.csv in total?", None),  # no unit named: 10:43 may be hours or minutes
+])
+def test_a_total_of_colon_durations_gets_its_query_in_the_unit_named(goal, want):
+    """Batch HZ at 4bb2504 (HZF): SUM(duration) over the text "10:43", three times, then 39:40 added up by hand
+    (29:50). The query runs in DuckDB and gives 29 minutes 50 seconds (read as hours:minutes, 29 hours 50 minutes)."""
+    from types import SimpleNamespace as NS
+
+    import duckdb
+
+    from assistant.loop.calls import _clock_duration_sum
+    from tools.tables.query import run_query
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE songs AS SELECT * FROM (VALUES ('Blue Train', '10:43'), ('So What', '9:22'), "
+                "('Take Five', '5:24'), ('Naima', '4:21')) AS t(title, duration)")
+    table = NS(name="songs", columns=[NS(name="title", sql_type="VARCHAR", values=["Blue Train", "So What"]),
+                                      NS(name="duration", sql_type="VARCHAR", values=["10:43", "9:22", "5:24"])])
+    sql = _clock_duration_sum(table, goal)
+    if want is None:
+        assert sql == "", sql
+        return
+    assert sql.startswith(want), sql
+    names, rows, _ = run_query(con, sql, max_rows=5, timeout_s=10.0)
+    assert [list(r) for r in rows] == [[29, 50]], rows  # 1790 seconds (minutes), or 29 hours 50 minutes
+
+
 def test_a_count_of_several_named_values_gets_each_values_count_as_the_example_query():
     """A held-out task at 911f35c: "How many tickets in tickets.csv are open, closed and pending?" got
     "SELECT COUNT(*) FROM tickets WHERE status = 'closed'" as the example; the model ran it and gave 3 as the total."""

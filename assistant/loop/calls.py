@@ -35,7 +35,7 @@ from .evidence import NOT_READING, _LOWEST, _NUMBER, _data_of, asks_only_a_quest
 from .dates_said import clock_times, date_after, date_after_answer, dates_in, day_count_answer
 from .figures import AVERAGE, SAME_VALUE, TABLE_FILES, compared_tables, document_sum, same_value_query, statistic_of, \
     total_check
-from .table_goal import _ID_COLUMN, ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, \
+from .table_goal import _ID_COLUMN, _quoted, ROW_EXTREME, SUMMED, goal_filters, goal_value, is_number, month_filter, \
     number_column, row_filter, sort_order, split_outputs, two_values, PERCENT_CHANGE, percent_change, column_change, \
     overdue_query, OVERDUE, combined_columns, lowest_wanted, row_mean_columns, goal_values, value_counts_query, \
     range_query, nth_ranked, column_comparison, group_bound, weekday_ranking, sums_to, RUNNING, running_total, \
@@ -4701,6 +4701,35 @@ def _duration_sum(table: Any, goal: str) -> str:
     return f"SELECT SUM(date_diff('day', {a.name}, {b.name})) AS days FROM {table.name}"
 
 
+#: the unit of durations written with a colon that the goal names: "minutes:seconds", "mm:ss", "hours:minutes"
+_CLOCK_UNITS = re.compile(r"\b(?P<ms>minutes?\s*:\s*seconds?|mm?\s*:\s*ss|mins?\s*:\s*secs?)\b|"
+                          r"\b(?P<hm>hours?\s*:\s*minutes?|hh?\s*:\s*mm|hrs?\s*:\s*mins?)\b", re.IGNORECASE)
+_SUM_ASKED = re.compile(r"\b(?:total|sum|altogether|in all|combined|how long)\b", re.IGNORECASE)
+
+
+def _clock_duration_sum(table: Any, goal: str) -> str:
+    """The query of the total of a text column of durations written with a colon
+    ("10:43"), in the unit the goal names (:data:`_CLOCK_UNITS`: minutes:seconds gives
+    minutes and seconds, hours:minutes hours and minutes), when the goal asks a total;
+    "" otherwise. Batch HZ at 4bb2504 (HZF): "How long is the playlist in songs.csv in
+    total? The durations are minutes:seconds." ran SUM(duration) over the text three
+    times, then added up 39:40 by hand (29:50)."""
+    unit = _CLOCK_UNITS.search(goal)
+    if unit is None or not _SUM_ASKED.search(goal):
+        return ""
+    clocks = [c for c in table.columns if c.sql_type == "VARCHAR" and c.values
+              and all(v is None or re.fullmatch(r"\s*\d{1,4}:[0-5]\d\s*", str(v)) for v in c.values)
+              and any(v is not None for v in c.values)]
+    if len(clocks) != 1:
+        return ""
+    col = _quoted(clocks[0].name)
+    big, small = ("minutes", "seconds") if unit.group("ms") else ("hours", "minutes")
+    parts = (f"CAST(split_part(trim({col}), ':', 1) AS INTEGER) * 60 + "
+             f"CAST(split_part(trim({col}), ':', 2) AS INTEGER)")
+    return (f"SELECT total // 60 AS {big}, total % 60 AS {small} FROM (SELECT SUM({parts}) AS total "
+            f"FROM {table.name})")
+
+
 #: a product of two columns the goal names: "quantity times unit price", "qty multiplied by price"
 _TIMES = re.compile(r"(?P<a>[A-Za-z][\w ]{0,30}?)\s+(?:times|multiplied\s+by)\s+(?:the\s+)?(?P<b>[A-Za-z][\w ]{0,30})",
                     re.IGNORECASE)
@@ -4812,7 +4841,7 @@ def _example_sum(table: Any, goal: str) -> str:
     summed = sums_to(table, goal)
     if summed:  # "Do the shares in budget.csv add up to 100%?": the one sum (AZH at 018ad5b got shares doubled)
         return summed[-1]
-    took = _duration_sum(table, goal)
+    took = _duration_sum(table, goal) or _clock_duration_sum(table, goal)
     if took:
         return took
     distinct = _DISTINCT_COUNT.search(goal)
