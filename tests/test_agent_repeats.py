@@ -4490,6 +4490,30 @@ def test_a_total_of_colon_durations_gets_its_query_in_the_unit_named(goal, want)
     assert [list(r) for r in rows] == [[29, 50]], rows  # 1790 seconds (minutes), or 29 hours 50 minutes
 
 
+@pytest.mark.parametrize("goal, want", [
+    ("Write how many people work in each department, from staff.csv, to headcount.csv.",
+     "SELECT department, COUNT(*) FROM staff GROUP BY department ORDER BY 2 DESC"),
+    ("Count the employees in each department of staff.csv.",
+     "SELECT department, COUNT(*) FROM staff GROUP BY department ORDER BY 2 DESC"),
+    ("What is the total salary of each department in staff.csv?",
+     "SELECT department, SUM(salary) FROM staff GROUP BY department ORDER BY 2 DESC"),
+    ("How many people in each department, and their total salary?",  # the number column named: its sum
+     "SELECT department, SUM(salary) FROM staff GROUP BY department ORDER BY 2 DESC"),
+])
+def test_people_counted_per_group_get_a_count_of_rows_not_a_sum(goal, want):
+    """Batch HZ at 4bb2504 (HZH): "how many people work in each department" got SUM(salary) per department as the
+    example, and the model ran it."""
+    from types import SimpleNamespace as NS
+
+    from assistant.loop.calls import _example_query
+
+    table = NS(name="staff", columns=[
+        NS(name="name", sql_type="VARCHAR", values=["Anna", "Ben", "Cleo", "Dan"]),
+        NS(name="department", sql_type="VARCHAR", values=["Sales", "IT", "Sales", "HR"]),
+        NS(name="salary", sql_type="BIGINT", values=[52000, 61000, 48000, 45000])])
+    assert _example_query(table, goal) == want
+
+
 def test_a_count_of_several_named_values_gets_each_values_count_as_the_example_query():
     """A held-out task at 911f35c: "How many tickets in tickets.csv are open, closed and pending?" got
     "SELECT COUNT(*) FROM tickets WHERE status = 'closed'" as the example; the model ran it and gave 3 as the total."""

@@ -4529,6 +4529,11 @@ def _example_query(table: Any, goal: str = "") -> str:
     return example
 
 
+#: what a table's rows are, counted ("how many people work in each department"): rows, not an amount of each
+_ROWS_COUNTED = re.compile(r"people|persons|employees|staff|workers|members|customers|clients|students|pupils|users|"
+                           r"rows|records|entries|orders|invoices|tickets|tasks|contacts|guests|patients|visitors|"
+                           r"players|books|songs|films|movies|accounts|projects|transactions|payments|purchases",
+                           re.IGNORECASE)
 #: a count of the values a column holds, each once: "How many different customers are in orders.csv?"
 _DISTINCT_COUNT = re.compile(r"\bhow many (?:different|distinct|unique|separate|individual)\s+([A-Za-z]{3,})",
                              re.IGNORECASE)
@@ -4894,7 +4899,12 @@ def _example_sum(table: Any, goal: str) -> str:
         return f"SELECT SUM({number}) FROM {table.name}"
     counted = re.search(r"\b(?:most|fewest|least|how many|number of|count of)\s+(?:the\s+)?(\w+s)\b", goal,
                         re.IGNORECASE)
-    if text and counted and counted.group(1).lower() in (table.name.lower(), f"{table.name.lower()}s"):
+    many = re.search(r"\b(?:how many|number of|count of|count the)\s+(?:the\s+)?(\w+)\b", goal, re.IGNORECASE)
+    people = many is not None and _ROWS_COUNTED.fullmatch(many.group(1)) is not None and not any(
+        is_number(c) and re.search(rf"\b{re.escape(c.name.replace('_', ' '))}", goal, re.IGNORECASE)
+        for c in table.columns)  # batch HZ at 4bb2504 (HZH): "how many people work in each department" got the
+    # sums of the salaries per department, and the model ran them
+    if text and (people or counted and counted.group(1).lower() in (table.name.lower(), f"{table.name.lower()}s")):
         # "Which customer has the most orders in orders.csv?": rows counted per customer, not an amount summed
         key = min(named or texts, key=lambda c: len(set(c.values))).name
         where = _where_value(table, goal, key)
