@@ -439,8 +439,8 @@ def test_a_table_sorted_in_place_gets_the_save_of_its_sorted_rows_to_itself(assi
     agent, model, ws, store = scripted_agent(tmp_path, [
         call("read_file", path="books.csv"), call("table_query", sql=sql),
         call("csv_write", path="books.csv", rows=json.dumps(rows), overwrite=True),
-        "books.csv is sorted by year, oldest first.", "books.csv is sorted by year, oldest first."], [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all",
-        preread=False)
+        "books.csv is sorted by year, oldest first.", "books.csv is sorted by year, oldest first."],
+        [*FILE_TOOLS, *OFFICE_TOOLS, *TABLE_TOOLS], approve="all", preread=False)
     (ws / "books.csv").write_text("title,year\nDune,1965\nEmma,1815\nWalden,1854\n")
     events = list(agent.run("Sort books.csv by year, oldest first.", workspace=ws))
     store.close()
@@ -4992,7 +4992,8 @@ def test_the_same_amount_added_to_every_value_of_a_csv_column(goal, want):
     # GZG: one of three names trimmed, and done
     ("Trim the extra spaces around the names in people.csv.", "name,city\n  Anna  ,Oslo\n Ben, Rome\nCleo ,Paris\n",
      "name,city\nAnna,Oslo\nBen, Rome\nCleo,Paris\n"),
-    ("Remove the extra spaces in people.csv.", "name,city\n  Anna  ,Oslo\n Ben, Rome\n", "name,city\nAnna,Oslo\nBen,Rome\n"),
+    ("Remove the extra spaces in people.csv.", "name,city\n  Anna  ,Oslo\n Ben, Rome\n",
+     "name,city\nAnna,Oslo\nBen,Rome\n"),
     ("Trim people.csv to one row.", "name,city\n  Anna  ,Oslo\n Ben, Rome\n", None),  # no spaces asked off
     # GZF: "NY" in the note column too; nothing was changed
     ("Replace NY with New York in the city column of customers.csv.",

@@ -1451,7 +1451,8 @@ _ROUND_ASKED = re.compile(r"\bround(?:ed|ing)?\b(?:[^.?!]|\.(?=\w)){0,60}?\bto\s
 _DIGITS = {"one": 1, "two": 2, "three": 3}
 #: spaces taken off the cells of a column: "Trim the extra spaces around the names in people.csv" (batch GZ at 833d98d,
 #: GZG: one of three names trimmed, and done)
-_TRIM_ASKED = re.compile(r"\b(?:trim|strip)\w*\b(?=(?:[^.?!]|\.(?=\w)){0,60}?\b(?:spaces?|whitespace|blanks)\b)|\b(?:remove|delete|drop|clean\s+up|take\s+out|get\s+rid\s+of)\s+"
+_TRIM_ASKED = re.compile(r"\b(?:trim|strip)\w*\b(?=(?:[^.?!]|\.(?=\w)){0,60}?\b(?:spaces?|whitespace|blanks)\b)|"
+                         r"\b(?:remove|delete|drop|clean\s+up|take\s+out|get\s+rid\s+of)\s+"
                          r"(?:the\s+|all\s+|any\s+)?(?:extra\s+|leading\s+|trailing\s+|surrounding\s+)?(?:and\s+"
                          r"trailing\s+)?(?:spaces|whitespace|blanks)\b", re.IGNORECASE)
 #: the one column a change is limited to: "in the city column", "in column city"
