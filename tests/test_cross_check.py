@@ -207,3 +207,28 @@ def test_a_task_the_second_query_does_not_apply_to_says_nothing_of_it(assistant_
     assert any(isinstance(e, Finished) for e in events)
     assert not any(isinstance(e, Notice) and "second query" in e.text for e in events)
     assert len(run.model.prompts) == 3  # no prompt of a second query
+
+
+def test_a_total_across_sheets_may_be_the_sum_of_the_queries_parts(tmp_path):
+    """xlsx_two_sheet_total at 077ece7: the right 2025.5 was handed off against a query of one sum per sheet."""
+    import openpyxl
+
+    wb = openpyxl.Workbook()
+    for name, rows in (("Q1", [("Travel", 50), ("Rent", 300), ("Travel", 984)]),
+                       ("Q2", [("Travel", 991.5), ("Meals", 20)])):
+        ws = wb.create_sheet(name)
+        ws.append(("Category", "Amount"))
+        for r in rows:
+            ws.append(r)
+    del wb["Sheet"]
+    wb.save(tmp_path / "expenses.xlsx")
+    goal = "How much did we spend on Travel in total across both quarters in expenses.xlsx?"
+    sql = ("SELECT SUM(amount) FROM expenses_q1 WHERE category = 'Travel' "
+           "UNION ALL SELECT SUM(amount) FROM expenses_q2 WHERE category = 'Travel'")
+    for answer, verdict in (("The total is 2025.5.", "agrees"), ("The total is 1034.", "disagrees")):
+        ask, _ = _replies(sql)
+        assert run_cross_check(answer, goal, tmp_path, ask, TODAY).verdict == verdict
+    ask, _ = _replies(sql)  # one figure per quarter asked: the sum is not the answer
+    assert run_cross_check("2025.5", goal.replace("in total across both", "for each of the"), tmp_path, ask,
+                           TODAY).verdict != "agrees"
+    assert agreement("2025.5", [(1034,), (991.5,)], 2, limited=False) == ("disagrees", "1034; 991.5")

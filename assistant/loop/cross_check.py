@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +33,7 @@ from typing import Any, Callable, Sequence
 
 from .dates_said import dates_in
 from .evidence import asks_only_a_question, goal_files
-from .figures import tables_named
+from .figures import asks_one_total, tables_named
 from .numbers import normalise_number
 
 __all__ = ["CrossCheck", "cross_check_prompt", "query_of_reply", "agreement", "table_question_files",
@@ -208,6 +209,10 @@ def _said(v: Any, answer: str, numbers: set[str], dates: set[tuple[int, int, int
     return re.search(rf"(?<!\w){re.escape(text.casefold())}(?!\w)", answer.casefold()) is not None
 
 
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float, decimal.Decimal)) and not isinstance(v, bool) and math.isfinite(v)
+
+
 def _row_mates(tables: Sequence[Any]) -> dict[str, list[tuple[Any, ...]]]:
     """Each text cell of ``tables`` (casefolded) -> the rows that hold it."""
     mates: dict[str, list[tuple[Any, ...]]] = {}
@@ -221,7 +226,7 @@ def _row_mates(tables: Sequence[Any]) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def agreement(answer: str, rows: Sequence[Sequence[Any]], total: int, *, limited: bool = True,
-              tables: Sequence[Any] = (), columns: Sequence[str] = ()) -> tuple[str, str]:
+              tables: Sequence[Any] = (), columns: Sequence[str] = (), one_total: bool = False) -> tuple[str, str]:
     """``(verdict, why)``: "agrees" when the answer gives a cell of the result's first
     row and, where it gives cells of several rows (a list) or the query has no LIMIT
     (``limited`` False: every row it selects is the answer), a cell of each row;
@@ -231,7 +236,11 @@ def agreement(answer: str, rows: Sequence[Sequence[Any]], total: int, *, limited
     is given too where the answer gives another cell of that row: "Ben and Dan" names
     the rows of the addresses "ben.y.com" and "dan-at-w.org" (DZI at a3c921a). A month
     is given by its name: a first of the month (``DATE_TRUNC``) or, in a result column
-    named for months (``columns``: the result's names), a number from 1 to 12."""
+    named for months (``columns``: the result's names), a number from 1 to 12. When the
+    goal asks for one total (``one_total``) and each row is one number and nothing
+    else, the answer may give their sum: a query of one sum per sheet (``UNION ALL``)
+    parts a total across two sheets (xlsx_two_sheet_total at 077ece7: 1034 and 991.5
+    for the right 2025.5)."""
     if total == 0 or total > MAX_COMPARED_ROWS or not rows:
         return "unsettled", ""
     numbers = {normalise_number(m.group(0)) for m in _ANSWER_NUMBER.finditer(answer)}
@@ -259,6 +268,9 @@ def agreement(answer: str, rows: Sequence[Sequence[Any]], total: int, *, limited
         return "unsettled", ""
     given = [any(s for s in row if s) for row in cells]
     if given[0] and (all(given) or limited and sum(given) < 2):
+        return "agrees", ""
+    if one_total and len(rows) == total and all(len(r) == 1 and _is_number(r[0]) for r in rows) and \
+            _number_forms(sum(decimal.Decimal(str(r[0])) for r in rows)) & numbers:
         return "agrees", ""
     missing = [row for row, g in zip(rows, given) if not g]
     return "disagrees", "; ".join(", ".join(cell_text(v) for v in row) for row in missing[:5])
@@ -304,15 +316,17 @@ def run_cross_check(answer: str, goal: str, workspace: str | Path, ask: Callable
     mine, every = _tables_of(workspace, files)
     if not mine or len(mine) > _MAX_TABLES or any(t.rows > _MAX_ROWS or not t.columns for t in mine):
         return None
-    first = _derive(answer, cross_check_prompt(goal, mine, today), every, mine, ask)
+    one_total = asks_one_total(goal)
+    first = _derive(answer, cross_check_prompt(goal, mine, today), every, mine, ask, one_total)
     return first if first.verdict != "unsettled" else _derive(answer, cross_check_prompt(goal, mine, today, 1),
-                                                                every, mine, ask)
+                                                                every, mine, ask, one_total)
 
 
 def _derive(answer: str, messages: list[dict[str, str]], tables: list[Any], mine: list[Any],
-            ask: Callable[[list[dict[str, str]]], str]) -> CrossCheck:
+            ask: Callable[[list[dict[str, str]]], str], one_total: bool = False) -> CrossCheck:
     """One derivation: ask for the query (once more with the error when it fails), run
-    it over ``tables`` and compare its result with ``answer`` (``mine``: the goal's tables)."""
+    it over ``tables`` and compare its result with ``answer`` (``mine``: the goal's
+    tables; ``one_total``: the goal asks for one total, see :func:`agreement`)."""
     import duckdb
     from tools.base import ToolError
 
@@ -328,7 +342,8 @@ def _derive(answer: str, messages: list[dict[str, str]], tables: list[Any], mine
             messages = [*messages, {"role": "assistant", "content": sql},
                         {"role": "user", "content": f"That query failed: {error}\nReply with the corrected SQL only."}]
             continue
-        verdict, why = agreement(answer, rows, total, limited=bool(_LIMIT.search(sql)), tables=mine, columns=columns)
+        verdict, why = agreement(answer, rows, total, limited=bool(_LIMIT.search(sql)), tables=mine, columns=columns,
+                                 one_total=one_total)
         return CrossCheck(sql=sql, columns=columns, rows=tuple(tuple(r) for r in rows), total=total,
                           verdict=verdict, why=why)
     return CrossCheck(sql=sql, columns=(), rows=(), total=0, verdict="unsettled")

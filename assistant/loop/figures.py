@@ -1820,6 +1820,12 @@ def average_not_queried(ev: Evidence) -> str:
 _GROUPED = re.compile(r"\b(per|by|each|every)\s+\w+", re.IGNORECASE)
 
 
+def asks_one_total(goal: str) -> bool:
+    """Whether ``goal`` asks for one total ("How much did we spend on Travel in total
+    across both quarters?"), not one per group ("the total per month")."""
+    return bool(_TOTAL_ASKED.search(goal)) and not _GROUPED.search(goal)
+
+
 def column_total_not_queried(ev: Evidence) -> str:
     """'; the task asks for the total of a column, and no query of this task summed it: ...'
     when the goal asks for a total over the one table file it names (no group, no row it
