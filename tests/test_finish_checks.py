@@ -5369,3 +5369,14 @@ def test_a_new_csv_column_spelled_as_a_condition_is_worked_out(tmp_path, goal, c
     text = csv_column_text(goal, tmp_path, "invoices.csv", today=date(2026, 12, 7))
     assert [line.split(",")[-1].strip('"') for line in text.splitlines()[1:]] == column
     assert text.splitlines()[0].split(",")[:3] == ["invoice", "due", "amount"]
+
+
+def test_counts_the_goal_writes_to_a_file_need_no_number_in_the_answer(tmp_path):
+    """HZH at 077ece7: headcount.csv written right, then "the answer gives no number" twice and a hand-off."""
+    goal = "Write how many people work in each department, from staff.csv, to headcount.csv."
+    answer = "The task is completed. I wrote headcount.csv with the counts of people in each department."
+    wrote = _done("csv_write", "wrote 4 rows to headcount.csv.", path="headcount.csv")
+    doubt = "the task asks how many, and the answer gives no number; say how many the tools showed"
+    assert doubt in _problems(tmp_path, goal, answer, [wrote], files=("staff.csv",))  # not written: doubted
+    (tmp_path / "headcount.csv").write_text("department,count\nSales,3\nIT,2\nHR,1\n")
+    assert doubt not in _problems(tmp_path, goal, answer, [wrote], touched=["headcount.csv"], files=("staff.csv",))

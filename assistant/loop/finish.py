@@ -31,9 +31,9 @@ from pydantic import BaseModel, Field
 from tools.base import RiskClass, Tool, ToolContext, ToolResult
 
 from ..state.models import CallRecord
-from .answer_form import CANNED_REFUSAL, _copied_result, _holds_marker, _query_ran, _query_shown, _result_rows, \
-    _query_shown_not_its_rows, _shape_problem, _shows_code, answer_to_copy, code_tool, echoes_harness, markup_problem, \
-    not_an_answer, restates_request, rows_named_to_copy, unwrap_answer, without_tool_asides
+from .answer_form import CANNED_REFUSAL, _copied_result, _holds_marker, _outputs_written, _query_ran, _query_shown, \
+    _result_rows, _query_shown_not_its_rows, _shape_problem, _shows_code, answer_to_copy, code_tool, echoes_harness, \
+    markup_problem, not_an_answer, restates_request, rows_named_to_copy, unwrap_answer, without_tool_asides
 from .attribution import ambiguous_name, misattributed_contact
 from .evidence import NOT_READING, _CHANGE, _HANDS_BACK, _COMMON, _FENCE_LINE, _HARNESS_TOOLS, _LIST_MARKER, _MUST_CHANGE, _NEGATED, \
     _NOT_CHANGED, _NOT_DONE, _NOT_FOUND, _NOT_TOPIC, _PATH, _WHICH_FILE, _WORD, Evidence, _numbers, _ran, _results, \
@@ -931,7 +931,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
             out.append(f"the task also asks {figure!r}, and the answer gives no figure; give it as a tool gave it"
                        + _one_value_queried(ev.calls))
     # pdf_page_count at e03cee3: the title, no count; at b5a954c the "1." "2." "3." of a list of steps counted as one
-    if _HOW_MANY.search(ev.goal) and not _gives_count(ev.goal, answer):
+    # ... unless the goal writes the counts to a file the task wrote (HZH at 077ece7: "Write how many people work
+    # in each department ... to headcount.csv", the file right, the task handed off)
+    if _HOW_MANY.search(ev.goal) and not _gives_count(ev.goal, answer) and not _outputs_written(ev):
         counted = _count_queried(ev.calls)
         out.append("the task asks how many, and the answer gives no number; say how many the tools showed"
                    + (f" ({counted})" if counted else ""))
