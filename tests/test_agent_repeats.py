@@ -5482,3 +5482,21 @@ def test_a_write_that_makes_the_file_as_asked_says_so(assistant_home, tmp_path):
     assert results[2].endswith("Note: tasks.csv now holds what the task asks; nothing more to change in it. Give "
                                "your final answer now: say what changed in it."), results[2]
     assert isinstance(events[-1], Finished) and (ws / "tasks.csv").read_text() == want
+
+
+def test_a_copy_onto_a_file_the_task_changed_says_the_change_is_there(assistant_home, tmp_path):
+    """HZJ at 4bb2504: list.txt reversed by write_file, then copied onto itself (its absolute path) three times and
+    a question to the user; the refusal now says the change is there, with the answer to copy."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="list.txt"), call("write_file", path="list.txt", content="second\nfirst\n"),
+        call("copy", src="list.txt", dest=str(tmp_path / "ws" / "list.txt"), overwrite=True),
+        "Done: the lines of list.txt are reversed."])
+    assert ws == tmp_path / "ws"
+    (ws / "list.txt").write_text("first\nsecond\n")
+    events = list(agent.run("Reverse the order of the lines in list.txt.", workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert results[2].startswith("Not run: this would copy list.txt onto itself, which changes nothing. This task "
+                                 "already changed list.txt with write_file at step 2 (overwrote list.txt"), results[2]
+    assert 'the answer to copy: "Done: list.txt is changed (overwrote list.txt' in results[2]
+    assert isinstance(events[-1], Finished) and (ws / "list.txt").read_text() == "second\nfirst\n"

@@ -1561,6 +1561,9 @@ class CallRunner:
         if redone:  # a held-out task (SK) at 5910adb: the repeated lines removed at step 1, then two more lines
             # taken out by later edits, one address of three left
             return (yield from self.finish(call, ToolResult.fail(redone), "denied"))
+        onto_itself = self._copies_onto_a_changed_file(call)
+        if onto_itself:
+            return (yield from self.finish(call, ToolResult.fail(onto_itself), "denied"))
         tool_read = self._tool_read_as_a_file(call)
         if tool_read:  # held-out tasks (RM, SJ) at 5910adb: read_file on "table_query", its result's source label
             return (yield from self.finish(call, ToolResult.fail(tool_read), "denied"))
@@ -2294,6 +2297,31 @@ class CallRunner:
         return (f"Not run: {rel} holds what the task asks already ({asked[0]}); this {call.name} would change it "
                 f"again. The task is done: give your final answer now, e.g. "
                 f"{answer_to_copy(f'Done: {rel} is now {asked[0]}.')}")
+
+    def _copies_onto_a_changed_file(self, call: CallRecord) -> str:
+        """The refusal of a ``copy`` or ``move`` of a file onto itself after this task
+        changed that file, saying the change is there and giving the answer to copy ("" otherwise).
+        HZJ at 4bb2504: list.txt's lines reversed by write_file at step 1, then copied
+        onto itself three times ("cannot copy list.txt onto itself") and a question to the user."""
+        src, dest = call.arguments.get("src"), call.arguments.get("dest")
+        if call.name not in ("copy", "move") or not isinstance(src, str) or not isinstance(dest, str):
+            return ""
+        root = Path(self.s.task.workspace).resolve()
+        try:
+            same = (root / src).resolve() == (root / dest).resolve()
+            rel = (root / src).resolve().relative_to(root).as_posix()
+        except (OSError, ValueError):
+            return ""
+        changed = [c for c in self.s.calls if c.id != call.id and c.status == "done" and not c.error
+                   and c.risk in (RiskClass.WRITE.value, RiskClass.DESTRUCTIVE.value)
+                   and any(isinstance(v := c.arguments.get(k), str) and norm_path(v) == rel for k in ("path", "dest"))]
+        if not same or not changed:
+            return ""
+        last = changed[-1]
+        said = " ".join(str(last.result or "").split())[:160]
+        return (f"Not run: this would {call.name} {rel} onto itself, which changes nothing. This task already changed "
+                f"{rel} with {last.name} at step {last.step} ({said}); the file holds that change now. If that is what "
+                f"the task asks, give your final answer now, e.g. {answer_to_copy(f'Done: {rel} is changed ({said})')}")
 
     def _tool_read_as_a_file(self, call: CallRecord) -> str:
         """The refusal of a read (``read_file``, ``file_info`` ...) of a path that is a tool's
