@@ -5052,6 +5052,12 @@ def test_a_weekday_the_dated_day_does_not_fall_on_is_doubted_with_the_right_one(
                "harness's calendar); the answer to copy: \"24 December 2026 is a Thursday.\"" for p in got), got
     assert any("is a Thursday" in p for p in _problems(tmp_path, goal, "Sunday.", files=()))
     assert not any("harness's calendar" in p for p in _problems(tmp_path, goal, "It is a Thursday.", files=()))
+    # HZI at 4bb2504: notes.md read, then "I found the notes.md file ..." and "the task asks when" twice
+    got = _problems(tmp_path, goal, "I found the notes.md file in the workspace: Buy gifts before the holidays.",
+                    files=())
+    assert "the task asks what day of the week 24 December 2026 is, and the answer names no weekday; 24 December " \
+           "2026 is a Thursday (the harness's calendar); the answer to copy: \"24 December 2026 is a Thursday.\"" in got
+    assert not any("the task asks when" in p for p in got), got
     assert any("2026-12-09 is a Wednesday" in p for p in _problems(
         tmp_path, "When is the dentist?", "The dentist is on Tue 2026-12-09 at 16:00.", files=()))
     assert not any("harness's calendar" in p for p in _problems(

@@ -315,11 +315,19 @@ _WEEKDAY_ASKED = re.compile(r"\b(?:what|which)\s+(?:day\s+of\s+the\s+week|weekda
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?](?!\d)|\n|$)")
 
 
+def weekday_asked(goal: str) -> SaidDate | None:
+    """The one dated day (with its year) whose day of the week ``goal`` asks ("What day
+    of the week is 24 December 2026?"); None otherwise."""
+    asked = [d for d in dates_in(goal) if d.year and real_day(d)]
+    return asked[0] if _WEEKDAY_ASKED.search(goal) and len(asked) == 1 else None
+
+
 def wrong_weekday(goal: str, answer: str) -> str:
     """The doubt when a sentence of ``answer`` gives one dated day (with its year) and,
     within 30 characters of it, a weekday it does not fall on, or, for a goal that asks what day of the week its one
     dated day is, the answer names a weekday but not that one ("" otherwise), with the
-    right weekday (the proleptic Gregorian calendar, ``datetime.date.weekday``). A
+    right weekday (the proleptic Gregorian calendar, ``datetime.date.weekday``); for
+    such a goal, an answer naming no weekday is doubted with it too. A
     held-out task (QJ) at 5034895: "What day of the week is 24 December 2026?"
     answered "Sunday"; it is a Thursday."""
     def named(text: str) -> list[str]:
@@ -335,9 +343,13 @@ def wrong_weekday(goal: str, answer: str) -> str:
         near = named(sentence[max(0, at - 30):at + len(days[0].text) + 30]) if at >= 0 else []
         if near:  # "24 December 2026 is a Sunday", "Sunday, 24 December 2026", "Tue 2026-12-09"
             checks.append((days[0], near))
-    asked = [d for d in dates_in(goal) if d.year and real_day(d)]
-    if not checks and _WEEKDAY_ASKED.search(goal) and len(asked) == 1 and named(answer):
-        checks.append((asked[0], named(answer)))
+    asked = weekday_asked(goal)
+    if not checks and asked is not None and named(answer):
+        checks.append((asked, named(answer)))
+    elif not checks and asked is not None:  # HZI at 4bb2504: the same question, notes.md read and no weekday given
+        right = weekday(asked)
+        return (f"the task asks what day of the week {asked.text} is, and the answer names no weekday; {asked.text} "
+                f"is a {right} (the harness's calendar); the answer to copy: \"{asked.text} is a {right}.\"")
     for day, said in checks:
         right = weekday(day)
         if right.lower()[:3] not in {w.lower()[:3] for w in said}:

@@ -56,7 +56,7 @@ from .figures import _line_of_a_seen_number, _many_numbers_for_one, _not_the_ext
     nth_ranked_wrong, compared_columns_wrong, _DOCUMENT_READS
 from .dates_said import date_after, date_after_answer, dates_in, day_count, day_count_answer, not_the_first_date, \
     extreme_date_wrong, \
-    unseen_dates, wrong_weekday
+    unseen_dates, weekday_asked, wrong_weekday
 from .extracted import extraction_asked, extraction_wrong
 from .file_facts import empty_files, file_extreme
 from .shared_lines import shared_lines_wrong
@@ -471,7 +471,7 @@ def _unanswered_when(goal: str, answer: str, results: Sequence[str]) -> str:
     the task's results hold. A held-out task at 11a1600: "How much do I have to pay for
     invoice.pdf, and by when?" was answered "228.00"."""
     if not _ASKS_WHEN.search(goal) or _SAYS_WHEN.search(answer) or _NOT_FOUND.search(answer) \
-            or _NOT_DONE.search(answer) or _WHEN_UNSAID.search(answer):
+            or _NOT_DONE.search(answer) or _WHEN_UNSAID.search(answer) or weekday_asked(goal) is not None:
         return ""
     given = list(dict.fromkeys(d.text for r in results for d in dates_in(r)))
     return ("the task asks when, and the answer gives no date; give the date the tools showed"
