@@ -60,6 +60,7 @@ from .dates_said import date_after, date_after_answer, dates_in, day_count, day_
 from .extracted import extraction_asked, extraction_wrong
 from .file_facts import empty_files, file_extreme
 from .shared_lines import shared_lines_wrong
+from .changed_rows import changed_rows_wrong
 from .named_files import _searched_too_little, file_problems, text_change, text_count, unread_inputs
 from .numbers import normalise_number
 from .period import line_to_answer, pages_answer, wrong_page, wrong_period
@@ -1037,6 +1038,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     shared = shared_lines_wrong(ev.goal, answer, ev.workspace)
     if shared:  # batch HZ at 4bb2504 (HZD): "Cleo" for the names in both team_a.txt and team_b.txt (Anna and Cleo)
         out.append(shared)
+    changed = changed_rows_wrong(ev.goal, answer, ev.workspace)
+    if changed:  # batch HZ at 4bb2504 (HZB): "The prices in both files are the same." (Bread and Milk changed)
+        out.append(changed)
     tally = text_count(ev.goal, ev.workspace)
     if tally and str(tally.count) not in _numbers(answer):
         # a held-out task at 2e1bee7: "How many words are in essay.txt?" (17) answered "7"
