@@ -1038,9 +1038,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     shared = shared_lines_wrong(ev.goal, answer, ev.workspace)
     if shared:  # batch HZ at 4bb2504 (HZD): "Cleo" for the names in both team_a.txt and team_b.txt (Anna and Cleo)
         out.append(shared)
-    changed = changed_rows_wrong(ev.goal, answer, ev.workspace)
-    if changed:  # batch HZ at 4bb2504 (HZB): "The prices in both files are the same." (Bread and Milk changed)
-        out.append(changed)
+    differing = changed_rows_wrong(ev.goal, answer, ev.workspace)
+    if differing:  # batch HZ at 4bb2504 (HZB): "The prices in both files are the same." (Bread and Milk changed)
+        out.append(differing)
     tally = text_count(ev.goal, ev.workspace)
     if tally and str(tally.count) not in _numbers(answer):
         # a held-out task at 2e1bee7: "How many words are in essay.txt?" (17) answered "7"
