@@ -5500,3 +5500,26 @@ def test_a_copy_onto_a_file_the_task_changed_says_the_change_is_there(assistant_
                                  "already changed list.txt with write_file at step 2 (overwrote list.txt"), results[2]
     assert 'the answer to copy: "Done: list.txt is changed (overwrote list.txt' in results[2]
     assert isinstance(events[-1], Finished) and (ws / "list.txt").read_text() == "second\nfirst\n"
+
+
+def test_lines_reversed_right_are_said_done_and_not_reversed_back(assistant_home, tmp_path):
+    """HZJ replayed at 2081e47: list.txt reversed right at step 1, then read and reversed again, back to the first
+    order, and "The lines in list.txt are now in reverse order." was done. The right write gets the note, and the
+    second reversal is refused."""
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="list.txt"), call("write_file", path="list.txt", content="b\na\n"),
+        call("read_file", path="list.txt"), call("write_file", path="list.txt", content="a\nb\n"),
+        "The lines in list.txt are now in reverse order."])
+    (ws / "list.txt").write_text("a\nb\n")
+    events = list(agent.run("Reverse the order of the lines in list.txt.", workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    assert "Note: list.txt now holds what the task asks; nothing more to change in it." in results[1], results[1]
+    assert results[3].startswith("Not run: list.txt holds what the task asks already (with its lines in reverse "
+                                 "order"), results[3]
+    assert isinstance(events[-1], Finished) and (ws / "list.txt").read_text() == "b\na\n"
+    from assistant.loop.named_files import reversed_lines
+
+    assert reversed_lines("Sort names.txt in reverse alphabetical order.", "a\nb\n") is None
+    assert reversed_lines("Put the lines of log.txt in reverse order.", "a\nb") == (
+        "with its lines in reverse order (the last first)", "b\na")

@@ -1369,6 +1369,31 @@ def numbered_lines(goal: str, text: str) -> tuple[str, str] | None:
     return (f"with its lines numbered 1{close} 2{close} 3{close} ...", numbered) if numbered != text else None
 
 
+#: a goal that reverses the order of a text file's lines: "Reverse the order of the lines in list.txt", "Put the
+#: lines of log.txt in reverse order", "reverse list.txt"
+_REVERSE_ASKED = re.compile(r"\breverse\s+(?:the\s+)?(?:order\s+of\s+(?:the\s+|its\s+)?)?(?:lines|items|entries|list)\b|"
+                            r"\bin(?:to)?\s+reversed?\s+order\b|\breverse\s+[\w./-]+\.(?:txt|md)\b", re.IGNORECASE)
+
+
+def _reverse_asked(goal: str) -> bool:
+    """Whether ``goal`` reverses lines (:data:`_REVERSE_ASKED`), not sorts them ("in reverse alphabetical order")."""
+    return bool(_REVERSE_ASKED.search(goal)) and not re.search(r"\bsort|\balphabet|\bby\s+(?:date|name|size)\b", goal,
+                                                                re.IGNORECASE)
+
+
+def reversed_lines(goal: str, text: str) -> tuple[str, str] | None:
+    """``(how, text)`` when ``goal`` asks to reverse the order of a text file's lines
+    (:data:`_REVERSE_ASKED`) and ``text`` is that file's: its lines last to first, a
+    final line break kept; None otherwise. HZJ (batch HZ at 4bb2504, replayed at
+    2081e47): list.txt reversed right at step 1, then read and reversed again, back to
+    the first order, and "The lines in list.txt are now in reverse order." was done."""
+    if not _reverse_asked(goal):
+        return None
+    lines = text.splitlines()
+    flipped = "\n".join(reversed(lines)) + ("\n" if text.endswith("\n") else "")
+    return ("with its lines in reverse order (the last first)", flipped) if flipped != text else None
+
+
 #: a goal that takes the empty (or the repeated) lines out of a text file: "Remove the empty lines from shopping.txt",
 #: "Delete duplicate lines in emails.txt", "Get rid of the duplicates in names.txt", "Deduplicate list.md"
 _DROP_ASKED = re.compile(r"\b(?:remove|delete|drop|strip|take out|get rid of|clean out)\b[^.?!]{0,30}?\b(?:"
@@ -2032,7 +2057,8 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
             return removed
     if LINE_MOVE_ASKED.search(goal):
         return line_moved(goal, text)
-    return cased_lines(goal, text) or kept_lines(goal, text) or redated_lines(goal, text) or numbered_lines(goal, text)
+    return cased_lines(goal, text) or kept_lines(goal, text) or redated_lines(goal, text) or numbered_lines(goal, text) \
+        or reversed_lines(goal, text)
 
 
 def rewrite_asked(goal: str) -> str:
@@ -2042,7 +2068,8 @@ def rewrite_asked(goal: str) -> str:
     ("" otherwise)."""
     files = [f for f in goal_files(goal)[1] if f.lower().endswith(_TEXT_FILES)]
     asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal) \
-        or LINE_MOVE_ASKED.search(goal) or (_NUMBER_ASKED.search(goal) and not re.search(r"\.csv\b", goal)) or (
+        or LINE_MOVE_ASKED.search(goal) or ((_NUMBER_ASKED.search(goal) or _reverse_asked(goal))
+                                            and not re.search(r"\.csv\b", goal)) or (
         (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal)
          or _join_asked(goal) or _TEMP_ASKED.search(goal) or SHIFT_ASKED.search(goal) or COLUMN_MOVE_ASKED.search(goal)
          or scale_factor(goal) is not None or addend(goal) is not None or _TRIM_ASKED.search(goal)
