@@ -1371,8 +1371,9 @@ def numbered_lines(goal: str, text: str) -> tuple[str, str] | None:
 
 #: a goal that reverses the order of a text file's lines: "Reverse the order of the lines in list.txt", "Put the
 #: lines of log.txt in reverse order", "reverse list.txt"
-_REVERSE_ASKED = re.compile(r"\breverse\s+(?:the\s+)?(?:order\s+of\s+(?:the\s+|its\s+)?)?(?:lines|items|entries|list)\b|"
-                            r"\bin(?:to)?\s+reversed?\s+order\b|\breverse\s+[\w./-]+\.(?:txt|md)\b", re.IGNORECASE)
+_REVERSE_ASKED = re.compile(r"\breverse\s+(?:the\s+)?(?:order\s+of\s+(?:the\s+|its\s+)?)?(?:lines|items|entries|"
+                            r"list)\b|\bin(?:to)?\s+reversed?\s+order\b|\breverse\s+[\w./-]+\.(?:txt|md)\b",
+                            re.IGNORECASE)
 
 
 def _reverse_asked(goal: str) -> bool:
@@ -2057,8 +2058,8 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
             return removed
     if LINE_MOVE_ASKED.search(goal):
         return line_moved(goal, text)
-    return cased_lines(goal, text) or kept_lines(goal, text) or redated_lines(goal, text) or numbered_lines(goal, text) \
-        or reversed_lines(goal, text)
+    return cased_lines(goal, text) or kept_lines(goal, text) or redated_lines(goal, text) \
+        or numbered_lines(goal, text) or reversed_lines(goal, text)
 
 
 def rewrite_asked(goal: str) -> str:
