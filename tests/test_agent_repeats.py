@@ -5523,3 +5523,26 @@ def test_lines_reversed_right_are_said_done_and_not_reversed_back(assistant_home
     assert reversed_lines("Sort names.txt in reverse alphabetical order.", "a\nb\n") is None
     assert reversed_lines("Put the lines of log.txt in reverse order.", "a\nb") == (
         "with its lines in reverse order (the last first)", "b\na")
+
+
+def test_a_table_turned_around_is_offered_at_the_read_and_checked_at_the_finish(assistant_home, tmp_path):
+    """Batch IZ at 2081e47 (IZB): marks.csv (a row per subject) "turned around as by_student.csv" was written as one
+    student's marks from a GROUP BY query, and the task was done."""
+    goal = ("marks.csv has one row per subject and one column per student. Save it turned around as by_student.csv: "
+            "a first column student, then one column per subject.")
+    want = "student,Math,History\nAnna,85,78\nBen,72,88\n"
+    wrong = call("write_file", path="by_student.csv", content="subject,sum(anna)\nMath,85\nHistory,78\n")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="marks.csv"), wrong, "I saved marks.csv turned around as by_student.csv.",
+        call("write_file", path="by_student.csv", content=want), "Saved by_student.csv."])
+    (ws / "marks.csv").write_text("subject,Anna,Ben\nMath,85,72\nHistory,78,88\n")
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    args = json.dumps({"path": "by_student.csv", "content": want})
+    assert results[0].endswith("Hint: marks.csv turned around (its rows as columns), to write to by_student.csv: "
+                               f"call write_file with {args}"), results[0]
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert "the task asks for marks.csv turned around (its rows as columns) in by_student.csv, and by_student.csv " \
+           "does not hold it so" in doubt, doubt
+    assert isinstance(events[-1], Finished) and (ws / "by_student.csv").read_text() == want

@@ -656,7 +656,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(missed)
     undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev) \
         or _item_not_added(ev) or _line_not_inserted(ev) or _lines_not_removed(ev) or _lines_not_rewritten(ev) \
-        or _markdown_table_not_written(ev) \
+        or _markdown_table_not_written(ev) or _transpose_not_written(ev) \
         or _kept_lines_wrong(ev) or _column_not_edited(ev) or _claims_file_holds(answer, ev) \
         or _open_items_missed(answer, ev)
     if undone:
@@ -2126,6 +2126,65 @@ def _markdown_rows(text: str) -> list[list[str]]:
             continue
         rows.append(cells)
     return rows
+
+
+#: a table turned around, its rows as columns: "Transpose table.csv into flipped.csv", "Swap the rows and columns of
+#: scores.csv", "Save it turned around as by_student.csv: a first column student, then one column per subject"
+_TRANSPOSE_ASKED = re.compile(r"\b(?:transpos\w*|swap(?:ped|ping)?\s+(?:the\s+|its\s+)?rows\s+and\s+(?:the\s+)?columns|"
+                              r"rows\s+(?:become|as)\s+(?:the\s+)?columns|columns\s+(?:become|as)\s+(?:the\s+)?rows|"
+                              r"turn(?:ed|ing)?\s+(?:it\s+|the\s+table\s+)?(?:a)?round(?=.*\bcolumns?\b))\b",
+                              re.IGNORECASE | re.DOTALL)
+_FIRST_COLUMN = re.compile(r"\bfirst\s+column\s+(?:called\s+|named\s+)?[\"'`]?([A-Za-z_][\w ]{0,30}?)[\"'`]?"
+                           r"(?=[,.;:)]|\s+(?:then|and|with|followed)\b|$)", re.IGNORECASE)
+
+
+def transpose_asked(goal: str) -> tuple[str, str] | None:
+    """``(source, output)`` when ``goal`` asks for the one CSV file it names turned around
+    (:data:`_TRANSPOSE_ASKED`: rows as columns) in another CSV file; None otherwise."""
+    if not _TRANSPOSE_ASKED.search(goal):
+        return None
+    outputs, inputs = goal_files(goal)
+    outs = [o for o in outputs if o.lower().endswith(".csv")]
+    ins = [i for i in inputs if i.lower().endswith(".csv") and i not in outs]
+    return (ins[0], outs[0]) if len(ins) == 1 and len(outs) == 1 else None
+
+
+def transposed(goal: str, text: str) -> str | None:
+    """The CSV text of table ``text`` turned around: its header's cells (but the first)
+    down the first column, its first column's cells across the header, under the name
+    the goal gives the first column ("a first column student"; else the table's first
+    header cell); None when ``text`` is no table of at least two rows and columns with
+    one cell per header column. Batch IZ at 2081e47 (IZB): marks.csv (a row per subject)
+    "turned around as by_student.csv" was written as one student's marks, and done."""
+    rows = [r for r in (_csv_rows(text) or []) if any(c.strip() for c in r)]
+    if len(rows) < 2 or len(rows[0]) < 2 or any(len(r) != len(rows[0]) for r in rows):
+        return None
+    named = _FIRST_COLUMN.search(goal)
+    first = named.group(1).strip() if named else rows[0][0]
+    flipped = [[first, *(r[0] for r in rows[1:])]] + [[rows[0][j], *(r[j] for r in rows[1:])]
+                                                       for j in range(1, len(rows[0]))]
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(flipped)
+    return out.getvalue()
+
+
+def _transpose_not_written(ev: Evidence) -> str:
+    """A doubt when the goal asks for a CSV file turned around in another
+    (:func:`transpose_asked`) and that file does not hold it so ("" otherwise), with the
+    write that makes it so."""
+    asked = transpose_asked(ev.goal)
+    text = _text_now(ev, asked[0]) if asked else None
+    want = transposed(ev.goal, text) if asked and text is not None else None
+    if asked is None or want is None:
+        return ""
+    now = _text_now(ev, asked[1]) if (Path(ev.workspace) / asked[1]).is_file() else ""
+
+    def cells(t: str) -> list[list[str]]:
+        return [[c.strip() for c in r] for r in (_csv_rows(t) or []) if any(c.strip() for c in r)]
+    if now is not None and cells(now) == cells(want):
+        return ""
+    return (f"the task asks for {asked[0]} turned around (its rows as columns) in {asked[1]}, and {asked[1]} does not "
+            f"hold it so; {call_to_copy('write_file', {'path': asked[1], 'content': want})}")
 
 
 def _markdown_table_not_written(ev: Evidence) -> str:
