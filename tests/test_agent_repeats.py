@@ -5546,3 +5546,21 @@ def test_a_table_turned_around_is_offered_at_the_read_and_checked_at_the_finish(
     assert "the task asks for marks.csv turned around (its rows as columns) in by_student.csv, and by_student.csv " \
            "does not hold it so" in doubt, doubt
     assert isinstance(events[-1], Finished) and (ws / "by_student.csv").read_text() == want
+
+
+def test_lines_put_on_one_line_are_a_rewrite_not_a_text_to_add(assistant_home, tmp_path):
+    """Batch IZ at 2081e47 (IZD): "Put the address ... on one line" was read as a text to add ("would remove 'Anna
+    Berg'"), a made-up "Anna Smith" was added and the task was done. The read now offers the joined line."""
+    goal = "Put the address in address.txt on one line, with a comma and a space between the parts."
+    _, results = _read_then_write(assistant_home, tmp_path, "address.txt", "Anna Berg\nLindenstrasse 12\n\nGermany\n",
+                                  "Anna Berg, Lindenstrasse 12, Germany\n", goal,
+                                  "with its lines on one line, joined by ', '")
+    assert "Note: address.txt now holds what the task asks; nothing more to change in it." in results[1], results[1]
+    from assistant.loop.calls import _removes_text
+    from assistant.state.models import CallRecord
+
+    edit = CallRecord(id="s1c0", step=1, turn_seq=1, name="edit_file",
+                      arguments={"path": "address.txt", "old_text": "Anna Berg\nLindenstrasse 12",
+                                 "new_text": "Anna Berg, Lindenstrasse 12"})
+    assert _removes_text(goal, edit) == ""
+    assert _removes_text("Put a line Anna Berg at the top of address.txt", edit) != ""

@@ -1376,6 +1376,30 @@ _REVERSE_ASKED = re.compile(r"\breverse\s+(?:the\s+)?(?:order\s+of\s+(?:the\s+|i
                             re.IGNORECASE)
 
 
+#: a goal that joins a text file's lines into one: "Put the address in address.txt on one line", "Join the lines of
+#: tags.txt into a single line, separated by semicolons"
+_ONE_LINE_ASKED = re.compile(r"\b(?:on|onto|in|into)\s+(?:a\s+single|one|1)\s+line\b|"
+                             r"\bjoin\s+(?:all\s+)?(?:the\s+|its\s+)?lines\b", re.IGNORECASE)
+
+
+def joined_lines(goal: str, text: str) -> tuple[str, str] | None:
+    """``(how, text)`` when ``goal`` asks to put a text file's lines on one line
+    (:data:`_ONE_LINE_ASKED`) and ``text`` is that file's: its lines that are not empty,
+    spaces trimmed, joined by what the goal names (a comma: ", "; a semicolon: "; ";
+    else a space), a final line break kept; None otherwise. Batch IZ at 2081e47 (IZD):
+    "Put the address in address.txt on one line, with a comma and a space between the
+    parts." was read as a text to add, and a made-up "Anna Smith" was added."""
+    if not _ONE_LINE_ASKED.search(goal):
+        return None
+    sep = ", " if re.search(r"\bcommas?\b", goal, re.IGNORECASE) else "; " if re.search(
+        r"\bsemi-?colons?\b", goal, re.IGNORECASE) else " | " if re.search(r"\bpipes?\b", goal, re.IGNORECASE) else " "
+    parts = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    if len(parts) < 2:
+        return None
+    joined = sep.join(parts) + ("\n" if text.endswith("\n") else "")
+    return (f"with its lines on one line, joined by {sep!r}", joined)
+
+
 def _reverse_asked(goal: str) -> bool:
     """Whether ``goal`` reverses lines (:data:`_REVERSE_ASKED`), not sorts them ("in reverse alphabetical order")."""
     return bool(_REVERSE_ASKED.search(goal)) and not re.search(r"\bsort|\balphabet|\bby\s+(?:date|name|size)\b", goal,
@@ -2059,7 +2083,7 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
     if LINE_MOVE_ASKED.search(goal):
         return line_moved(goal, text)
     return cased_lines(goal, text) or kept_lines(goal, text) or redated_lines(goal, text) \
-        or numbered_lines(goal, text) or reversed_lines(goal, text)
+        or numbered_lines(goal, text) or reversed_lines(goal, text) or joined_lines(goal, text)
 
 
 def rewrite_asked(goal: str) -> str:
@@ -2069,8 +2093,9 @@ def rewrite_asked(goal: str) -> str:
     ("" otherwise)."""
     files = [f for f in goal_files(goal)[1] if f.lower().endswith(_TEXT_FILES)]
     asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal) \
-        or LINE_MOVE_ASKED.search(goal) or ((_NUMBER_ASKED.search(goal) or _reverse_asked(goal))
-                                            and not re.search(r"\.csv\b", goal)) or (
+        or LINE_MOVE_ASKED.search(goal) or (
+            (_NUMBER_ASKED.search(goal) or _reverse_asked(goal) or _ONE_LINE_ASKED.search(goal))
+            and not re.search(r"\.csv\b", goal)) or (
         (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal)
          or _join_asked(goal) or _TEMP_ASKED.search(goal) or SHIFT_ASKED.search(goal) or COLUMN_MOVE_ASKED.search(goal)
          or scale_factor(goal) is not None or addend(goal) is not None or _TRIM_ASKED.search(goal)
