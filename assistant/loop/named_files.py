@@ -2095,7 +2095,7 @@ def rewrite_asked(goal: str) -> str:
     asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal) \
         or LINE_MOVE_ASKED.search(goal) or (
             (_NUMBER_ASKED.search(goal) or _reverse_asked(goal) or _ONE_LINE_ASKED.search(goal))
-            and not re.search(r"\.csv\b", goal)) or (
+            and not re.search(r"\.csv\b", goal) and not goal_files(goal)[0]) or (  # in place, not into another file
         (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal)
          or _join_asked(goal) or _TEMP_ASKED.search(goal) or SHIFT_ASKED.search(goal) or COLUMN_MOVE_ASKED.search(goal)
          or scale_factor(goal) is not None or addend(goal) is not None or _TRIM_ASKED.search(goal)
