@@ -5564,3 +5564,27 @@ def test_lines_put_on_one_line_are_a_rewrite_not_a_text_to_add(assistant_home, t
                                  "new_text": "Anna Berg, Lindenstrasse 12"})
     assert _removes_text(goal, edit) == ""
     assert _removes_text("Put a line Anna Berg at the top of address.txt", edit) != ""
+
+
+def test_headings_made_one_level_lower_get_the_write_and_a_double_shift_is_doubted(assistant_home, tmp_path):
+    """Batch IZ at 2081e47 (IZH): edit_file of "#" to "##" with replace_all made "## Goals" "#### Goals", and the
+    task was done. The read offers the file with each heading one level lower; the finish doubts the double shift."""
+    from assistant.loop.named_files import headings_shifted, rewritten_lines
+
+    goal = ("I will paste notes.md into a bigger document, so make every heading in it one level lower: # becomes ##, "
+            "## becomes ###, and so on.")
+    text = "# Falcon\nKick-off.\n## Goals\n```\n# not a heading\n```\n### Budget risk\n"
+    want = "## Falcon\nKick-off.\n### Goals\n```\n# not a heading\n```\n#### Budget risk\n"
+    assert rewritten_lines(goal, text) == ("with every heading one level lower (# to ##)", want)
+    assert headings_shifted("Promote every heading of notes.md one level higher.", text) is None  # "#" cannot rise
+    _read_then_write(assistant_home, tmp_path, "notes.md", text, want, goal,
+                     "with every heading one level lower (# to ##)")
+    (tmp_path / "twice").mkdir()
+    agent, model, ws, store = _agent(assistant_home, tmp_path / "twice", [
+        call("read_file", path="notes.md"), call("edit_file", path="notes.md", old_text="#", new_text="##",
+                                                 replace_all=True), "Done: every heading is one level lower."])
+    (ws / "notes.md").write_text(text)
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert "notes.md" in doubt and "with every heading one level lower" in doubt, doubt

@@ -1400,6 +1400,38 @@ def joined_lines(goal: str, text: str) -> tuple[str, str] | None:
     return (f"with its lines on one line, joined by {sep!r}", joined)
 
 
+#: a goal that moves every Markdown heading one level down (or up): "make every heading in notes.md one level lower:
+#: # becomes ##", "Demote the headings of notes.md by one level", "promote each heading one level"
+_HEADING_SHIFT_ASKED = re.compile(r"\bheadings?\b[^.?!]{0,60}?\b(?:one|a|1)\s+level\s+"
+                                  r"(?P<dir>lower|deeper|down|higher|up)\b|"
+                                  r"\b(?P<verb>demote|promote)\b[^.?!]{0,30}?\bheadings?\b", re.IGNORECASE)
+
+
+def headings_shifted(goal: str, text: str) -> tuple[str, str] | None:
+    """``(how, text)`` when ``goal`` asks to move every Markdown heading of a file one
+    level lower (``#`` to ``##``, at most ``######``) or higher (:data:`_HEADING_SHIFT_ASKED`)
+    and ``text`` is that file's, lines in fenced code blocks left alone; None otherwise,
+    or when a heading cannot move (a level-1 heading made higher). Batch IZ at 2081e47
+    (IZH): ``edit_file`` of "#" to "##" with replace_all made ## into ####, and was done."""
+    m = _HEADING_SHIFT_ASKED.search(goal)
+    if m is None:
+        return None
+    lower = (m.group("dir") or "").lower() in ("lower", "deeper", "down") or (m.group("verb") or "").lower() == "demote"
+    out, fenced, moved = [], False, 0
+    for ln in text.split("\n"):
+        if ln.lstrip().startswith("```"):
+            fenced = not fenced
+        head = re.match(r"^(#{1,6})(\s+\S.*)$", ln) if not fenced else None
+        if head:
+            level = len(head.group(1)) + (1 if lower else -1)
+            if not 1 <= level <= 6:
+                return None
+            ln, moved = "#" * level + head.group(2), moved + 1
+        out.append(ln)
+    how = f"with every heading one level {'lower (# to ##)' if lower else 'higher (## to #)'}"
+    return (how, "\n".join(out)) if moved else None
+
+
 def _reverse_asked(goal: str) -> bool:
     """Whether ``goal`` reverses lines (:data:`_REVERSE_ASKED`), not sorts them ("in reverse alphabetical order")."""
     return bool(_REVERSE_ASKED.search(goal)) and not re.search(r"\bsort|\balphabet|\bby\s+(?:date|name|size)\b", goal,
@@ -2083,7 +2115,8 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
     if LINE_MOVE_ASKED.search(goal):
         return line_moved(goal, text)
     return cased_lines(goal, text) or kept_lines(goal, text) or redated_lines(goal, text) \
-        or numbered_lines(goal, text) or reversed_lines(goal, text) or joined_lines(goal, text)
+        or numbered_lines(goal, text) or reversed_lines(goal, text) or joined_lines(goal, text) \
+        or headings_shifted(goal, text)
 
 
 def rewrite_asked(goal: str) -> str:
@@ -2094,7 +2127,8 @@ def rewrite_asked(goal: str) -> str:
     files = [f for f in goal_files(goal)[1] if f.lower().endswith(_TEXT_FILES)]
     asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal) \
         or LINE_MOVE_ASKED.search(goal) or (
-            (_NUMBER_ASKED.search(goal) or _reverse_asked(goal) or _ONE_LINE_ASKED.search(goal))
+            (_NUMBER_ASKED.search(goal) or _reverse_asked(goal) or _ONE_LINE_ASKED.search(goal)
+             or _HEADING_SHIFT_ASKED.search(goal))
             and not re.search(r"\.csv\b", goal) and not goal_files(goal)[0]) or (  # in place, not into another file
         (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal)
          or _join_asked(goal) or _TEMP_ASKED.search(goal) or SHIFT_ASKED.search(goal) or COLUMN_MOVE_ASKED.search(goal)
