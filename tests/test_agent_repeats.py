@@ -5588,3 +5588,28 @@ def test_headings_made_one_level_lower_get_the_write_and_a_double_shift_is_doubt
     store.close()
     doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
     assert "notes.md" in doubt and "with every heading one level lower" in doubt, doubt
+
+
+def test_every_phone_number_replaced_is_a_rewrite_checked_at_the_finish(assistant_home, tmp_path):
+    """Batch IZ at 2081e47 (IZJ): "replace every phone number in it with [removed]" replaced the first of two numbers
+    and was done. The read offers the file with both replaced (the dates kept); the finish doubts one left."""
+    goal = "Before I share minutes.txt, replace every phone number in it with [removed]."
+    text = "Meeting 2 December 2026\nCall the landlord at +49 30 5550 1234 today.\nBen's mobile is 0171 555 0199.\n"
+    want = "Meeting 2 December 2026\nCall the landlord at [removed] today.\nBen's mobile is [removed].\n"
+    _read_then_write(assistant_home, tmp_path, "minutes.txt", text, want, goal,
+                     "with every phone number replaced by [removed]")
+    (tmp_path / "once").mkdir()
+    agent, model, ws, store = _agent(assistant_home, tmp_path / "once", [
+        call("read_file", path="minutes.txt"),
+        call("edit_file", path="minutes.txt", old_text="+49 30 5550 1234", new_text="[removed]"),
+        "The phone numbers in minutes.txt have been replaced with [removed]."])
+    (ws / "minutes.txt").write_text(text)
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert "minutes.txt" in doubt and "with every phone number replaced by [removed]" in doubt, doubt
+    from assistant.loop.named_files import redacted
+
+    assert redacted("Redact the email addresses in notes.txt", "mail a@b.com now") == (
+        "with every email address replaced by [redacted]", "mail [redacted] now")
+    assert redacted("Replace every phone number in a.txt.", text) is None  # with what: not said

@@ -11,13 +11,13 @@ addresses were in addresses.txt.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from ..state.models import CallRecord
 from .evidence import _data_of, goal_files, norm_path
 from .recap import call_to_copy
 
-__all__ = ["Extraction", "extraction_asked", "extraction_wrong"]
+__all__ = ["Extraction", "extraction_asked", "extraction_wrong", "value_pattern"]
 
 def _any(value: str) -> bool:
     return True
@@ -41,6 +41,18 @@ _KINDS = (
                                  r"mobile\s+numbers?)", re.IGNORECASE),
      re.compile(r"(?<![\w+])\+?\(?\d[\d ()/.-]{5,}\d(?![\w.,]?\d)"), _a_phone),
 )
+
+
+def value_pattern(words: str) -> tuple[re.Pattern[str], Callable[[str], bool]] | None:
+    """``(pattern, keep)`` for the kind of value ``words`` name ("phone numbers",
+    "email address", "links"): the pattern that finds one and what else a match must
+    be (a phone number: seven digits or more, no date); None for another kind."""
+    for _what, asked, pattern, keep in _KINDS:
+        if asked.search(words):
+            return pattern, keep
+    return None
+
+
 _EVERY = re.compile(r"\b(?:all|every|each)\b", re.IGNORECASE)
 _PULL = re.compile(r"^\W*(?:please\s+)?(?:put|copy|extract|collect|list|write|save|get|pull|gather|take)\b",
                    re.IGNORECASE)
