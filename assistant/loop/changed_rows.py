@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from .answer_form import answer_to_copy
 from .evidence import asks_only_a_question
+from .shared_lines import _named
 
 __all__ = ["ChangedRows", "changed_rows", "changed_rows_wrong"]
 
@@ -100,10 +101,6 @@ def changed_rows(goal: str, workspace: str | Path) -> ChangedRows | None:
     answer = ("They differ in " + ", ".join(said) + ".") if said else f"None: every row is the same in {first} " \
         f"and {second}."
     return ChangedRows(keys, others, (first, second), answer)
-
-
-def _named(item: str, answer: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(item)}(?![\w-])", answer, re.IGNORECASE) is not None
 
 
 def changed_rows_wrong(goal: str, answer: str, workspace: str | Path) -> str:
