@@ -61,6 +61,7 @@ from .extracted import extraction_asked, extraction_wrong
 from .file_facts import empty_files, file_extreme
 from .shared_lines import shared_lines_wrong
 from .changed_rows import changed_rows_wrong
+from .absent import absent_but_read
 from .named_files import _searched_too_little, file_problems, text_change, text_count, unread_inputs
 from .numbers import normalise_number
 from .period import line_to_answer, pages_answer, wrong_page, wrong_period
@@ -952,6 +953,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     cut = _cut_search(answer, ev.calls)
     if cut:
         out.append(cut)
+    elif absent := absent_but_read(ev.goal, answer, ev.calls):
+        # pdf_number_lookup at c3d2461: "... cannot be determined" after pdf_read showed "... this year: 3.4 days."
+        out.append(absent)
     if _POINTS_AWAY.search(answer):
         out.append("the answer points to results the user cannot see ('shown above'); write the result itself "
                    "in the answer")
