@@ -685,3 +685,28 @@ def test_an_event_is_cancelled_kept_in_its_file_and_no_longer_listed(home):
     assert [(str(e.get("summary")), str(e.get("status", "")), int(e.get("sequence", 0))) for e in events] == [
         ("Yoga", "CANCELLED", 1), ("Team lunch", "", 0)]
     assert (folder / "work.ics").read_text() == EXISTING
+
+
+def test_a_span_given_as_the_start_is_split_into_start_and_end(home):
+    """The whole pass at c3d2461, calendar_from_invite: start and end both sent as "Thursday 2026-12-10
+    10:00-11:30" (the invite's "from 10:00 to 11:30"), and the event was booked 10:00-11:00."""
+    call, _ = make({"timezone": "UTC"})
+    out = call("calendar_add_event", title="Budget review", start="Thursday 2026-12-10 10:00-11:30",
+               end="Thursday 2026-12-10 10:00-11:30")
+    assert not out.error, out.text
+    assert "holds a span" in out.text
+    (ev,), _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    assert (ev["dtstart"].dt.hour, ev["dtstart"].dt.minute) == (10, 0) and ev["dtstart"].dt.day == 10
+    assert ev["dtend"].dt - ev["dtstart"].dt == timedelta(minutes=90)
+
+
+def test_a_span_with_the_afternoon_said_once_and_a_start_with_no_span(home):
+    call, _ = make({"timezone": "UTC"})
+    assert not call("calendar_add_event", title="Call", start="2026-12-11 2-3pm").error
+    out = call("calendar_add_event", title="Lunch", start="2026-12-12 12:30", duration_minutes=30)
+    assert not out.error and "span" not in out.text
+    events, _ = read_events(home / "data" / "calendar" / "assistant.ics")
+    call_ev = next(e for e in events if str(e["summary"]) == "Call")
+    assert call_ev["dtstart"].dt.hour == 14 and call_ev["dtend"].dt.hour == 15
+    lunch = next(e for e in events if str(e["summary"]) == "Lunch")
+    assert lunch["dtstart"].dt.day == 12 and lunch["dtend"].dt - lunch["dtstart"].dt == timedelta(minutes=30)

@@ -199,7 +199,8 @@ class _Calendar:
     def add(self, ctx: ToolContext, p: AddEvent) -> ToolResult:
         p, ignored = _users_zone(p, ctx.user_words)
         p, retitled = _day_out_of_title(p)
-        ignored += retitled + _schema_words_left_out(p)
+        p, spanned = _span_in_start(p)
+        ignored += retitled + spanned + _schema_words_left_out(p)
         p = p.model_copy(update={k: "" for k in ("description", "location") if _is_field_help(p, k)})
         p, left_out = _example_attendees(p, ctx.user_words)
         ignored += left_out
@@ -379,6 +380,31 @@ def _schema_words_left_out(p: AddEvent) -> str:
     fields = [f for f in ("description", "location") if _is_field_help(p, f)]
     return (f"\n{' and '.join(fields).capitalize()} left empty: {'it was' if len(fields) == 1 else 'they were'} the "
             "field's own help text, not a value.") if fields else ""
+
+
+#: a span of time of day in one text: "10:00-11:30", "10:00 to 11:30", "2-3pm", "9am until 10.30am"
+_TIME_SPAN = re.compile(r"(?<![\d:.-])(?P<a>\d{1,2}(?:[:.]\d{2})?)\s*(?P<ap>[ap]\.?m\.?)?\s*(?:-|\u2013|\u2014|\bto\b|"
+                        r"\buntil\b|\btill\b)\s*(?P<b>\d{1,2}(?:[:.]\d{2})?)\s*(?P<bp>[ap]\.?m\.?)?(?![\d:])",
+                        re.IGNORECASE)
+
+
+def _span_in_start(p: AddEvent) -> tuple[AddEvent, str]:
+    """``p`` with a span of time of day given as its start ("Thursday 2026-12-10
+    10:00-11:30") split into the start's first time and, when no end of its own and no
+    duration_minutes were passed (an end that copies the start is none), the end's; and
+    the note the result gives ("" when the start holds no span). The whole pass at
+    c3d2461, calendar_from_invite: start and end both "Thursday 2026-12-10 10:00-11:30",
+    booked 10:00-11:00."""
+    m = _TIME_SPAN.search(p.start)
+    if not m or not (":" in m["a"] or "." in m["a"] or m["ap"] or m["bp"]):
+        return p, ""
+    first_ap = m["ap"] or (m["bp"] if int(re.split(r"[:.]", m["a"])[0]) <= int(re.split(r"[:.]", m["b"])[0]) else "")
+    start = (p.start[:m.start()] + m["a"] + (first_ap or "") + p.start[m.end():]).strip()
+    update, note = {"start": start}, f"\nStart {p.start.strip()!r} holds a span: read as {start!r}"
+    if p.end.strip() in ("", p.start.strip()) and p.duration_minutes is None:
+        update["end"] = m["b"] + (m["bp"] or "")
+        note += f" to {update['end']!r}"
+    return p.model_copy(update=update), note + "."
 
 
 def _day_out_of_title(p: AddEvent) -> tuple[AddEvent, str]:
