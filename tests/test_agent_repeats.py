@@ -4003,6 +4003,13 @@ def test_one_column_of_a_csv_rewritten_gets_the_file_to_write_and_a_change_of_ot
         "3,Corvo,Munich\n4,Dalia,Unknown\n")
     assert rewritten_lines('Fill in the missing cities in customers.csv with "n/a".', cities)[1].splitlines()[2] == \
         "2,Brio,n/a"
+    # batch JZ at 02d32bb (JZB): the row above's region, not the words "the region from the row above", written
+    grouped = "region,rep\nNorth,Anna\n,Ben\nSouth,Dev\n,Eli\n,Gus\n"
+    assert rewritten_lines("Fill the empty region cells in sales.csv with the region from the row above.", grouped) == (
+        "with every empty region filled with the region of the row above it",
+        "region,rep\nNorth,Anna\nNorth,Ben\nSouth,Dev\nSouth,Eli\nSouth,Gus\n")
+    assert rewritten_lines("Fill the empty region cells in sales.csv with the region from the next row.", grouped) \
+        is None
 
 
 def test_rows_taken_out_of_a_csv_by_a_date_get_the_file_to_write_and_the_file_itself_is_never_deleted(

@@ -1579,6 +1579,10 @@ _FILL_ASKED = re.compile(r"\bfill\b(?:\s+(?:in|up|out))?\s+(?:the\s+|all\s+|ever
                          r"(?:[^.?!]|\.(?=\w)){0,60}?\bwith\s+(?:the\s+(?:word|text|value)\s+)?[\"'\u201c]?"
                          r"(?P<value>[^\"'\u201d.?!,;]{1,40}?)[\"'\u201d]?\s*(?:[.?!]|$)", re.IGNORECASE)
 
+#: a fill value that is another row's cell, not a text to write: "with the region from the row above"
+_FROM_OTHER_ROW = re.compile(r"\b(?:rows?|cells?|above|below|previous|preceding|next|following|prior)\b", re.IGNORECASE)
+_FROM_ABOVE = re.compile(r"\b(?:above|previous|preceding|prior|before)\b", re.IGNORECASE)
+
 
 #: every value of a number column multiplied: "Convert every amount in expenses.csv from dollars to euros at a rate
 #: of 0.92" (held-out BZG at bbbe1fb wrote "25.50 * 0.92" as the amount), "Multiply every price in prices.csv by 1.5"
@@ -1790,10 +1794,19 @@ def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
         how = f"with every {rows[0][at]} multiplied by {factor.normalize():f} (to the cent)"
     elif fill is not None:
         value = fill.group("value").strip()
+        if _FROM_OTHER_ROW.search(value):  # batch JZ at 02d32bb (JZB): "... with the region from the row above"
+            if not _FROM_ABOVE.search(value):  # the row below: not known here
+                return None
+            above = [""]
 
-        def change(cell: str) -> str:
-            return cell if cell.strip() else value
-        how = f"with every empty {rows[0][at]} filled with {value!r}"
+            def change(cell: str) -> str:
+                above[0] = cell if cell.strip() else above[0]
+                return above[0] or cell
+            how = f"with every empty {rows[0][at]} filled with the {rows[0][at]} of the row above it"
+        else:
+            def change(cell: str) -> str:
+                return cell if cell.strip() else value
+            how = f"with every empty {rows[0][at]} filled with {value!r}"
     elif rounding is not None:
         n = (rounding.group("n") or "").lower()
         places = 0 if rounding.group("whole") else 2 if rounding.group("cent") else _DIGITS.get(n) or int(n)
