@@ -5386,3 +5386,18 @@ def test_counts_the_goal_writes_to_a_file_need_no_number_in_the_answer(tmp_path)
     assert doubt in _problems(tmp_path, goal, answer, [wrote], files=("staff.csv",))  # not written: doubted
     (tmp_path / "headcount.csv").write_text("department,count\nSales,3\nIT,2\nHR,1\n")
     assert doubt not in _problems(tmp_path, goal, answer, [wrote], touched=["headcount.csv"], files=("staff.csv",))
+
+
+@pytest.mark.parametrize("goal", [
+    "Some people appear more than once in contacts.csv. Keep only the most recently updated row for each person.",
+    "Fill the empty region cells in sales.csv with the region from the row above.",
+    "Dedupe contacts.csv by name."])
+def test_a_goal_opening_with_a_rewrite_word_asks_a_change_an_answer_alone_does_not_make(tmp_path, goal):
+    """Batch JZ at 02d32bb (JZF): "Keep only the most recently updated row for each person." answered with the
+    four names of a query, contacts.csv left as it was, and the task finished."""
+    query = _done("table_query", "4 rows: name | max(updated)\nAnna Berg | 2026-06-02", sql="SELECT 1")
+    problems = _problems(tmp_path, goal, "Anna Berg, Dev Shah, Ben Ortiz, Cleo Park", [query],
+                         files=("contacts.csv",))
+    assert any("the task asks for a change, but no tool call of this task changed anything" in p for p in problems)
+    assert not any("asks for a change" in p for p in _problems(tmp_path, "Fixed costs: what are they in notes.md?",
+                                                               "Rent and insurance.", [query]))
