@@ -5620,3 +5620,31 @@ def test_every_phone_number_replaced_is_a_rewrite_checked_at_the_finish(assistan
     assert redacted("Redact the email addresses in notes.txt", "mail a@b.com now") == (
         "with every email address replaced by [redacted]", "mail [redacted] now")
     assert redacted("Replace every phone number in a.txt.", text) is None  # with what: not said
+
+
+def test_the_newest_row_for_each_person_kept_gets_the_write_at_the_read_and_a_wrong_keep_is_doubted(
+        assistant_home, tmp_path):
+    """Batch JZ at 02d32bb (JZF): "Keep only the most recently updated row for each person." was answered with a
+    query's four names, contacts.csv left as it was, done. The read offers the file with each person's newest row
+    (not the first nor the last copy); the finish doubts a file that keeps another."""
+    from assistant.loop.named_files import rewritten_lines
+
+    text = ("name,phone,updated\nAnna,1,2025-03-10\nBen,2,2026-01-15\nAnna,3,2026-06-02\nBen,4,2025-08-01\n"
+            "Anna,5,2025-12-01\nCleo,6,2026-02-28\n")
+    want = "name,phone,updated\nBen,2,2026-01-15\nAnna,3,2026-06-02\nCleo,6,2026-02-28\n"
+    goal = "Some people appear more than once in contacts.csv. Keep only the most recently updated row for each person."
+    _read_then_write(assistant_home, tmp_path, "contacts.csv", text, want, goal,
+                     "with one row for each name, the one with the latest updated")
+    assert rewritten_lines("Keep only the oldest row for each name in contacts.csv.", text)[1].splitlines()[1:3] == [
+        "Anna,1,2025-03-10", "Ben,4,2025-08-01"]
+    # the last copy of each kept (wrong for Anna and Ben): the finish refuses it with the write to copy
+    last = "name,phone,updated\nBen,4,2025-08-01\nAnna,5,2025-12-01\nCleo,6,2026-02-28\n"
+    (tmp_path / "second").mkdir()
+    agent, _, ws, store = _agent(assistant_home, tmp_path / "second", [
+        call("read_file", path="contacts.csv"), call("write_file", path="contacts.csv", content=last), "Done.",
+        "Done."])
+    (ws / "contacts.csv").write_text(text)
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    doubts = [e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check")]
+    assert doubts and "contacts.csv" in doubts[0], doubts

@@ -1644,6 +1644,53 @@ def _csv_rows(text: str) -> list[list[str]] | None:
         return None
 
 
+#: one row kept for each key, the newest (oldest) by a date column: "Keep only the most recently updated row for each
+#: person in contacts.csv"
+_LATEST_ASKED = re.compile(r"\bkeep\s+(?:only\s+|just\s+)?(?:the\s+)?(?:(?P<new>most\s+recent(?:ly)?|newest|latest|"
+                           r"last)|(?P<old>oldest|earliest|first))(?:\s+\w+)?\s+(?:rows?|entry|entries|lines?|"
+                           r"records?)\s+(?:for|of|per)\s+(?:each|every)\s+(?P<key>\w+)", re.IGNORECASE)
+_ISO_DAY = re.compile(r"\s*\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?\s*")
+_PERSON_KEY = frozenset("person people persons customer customers contact contacts client clients one name".split())
+
+
+def latest_rows(goal: str, text: str) -> tuple[str, str] | None:
+    """``(how, text)`` when ``goal`` keeps one row of a CSV file for each key, the one
+    with the latest (earliest) date (:data:`_LATEST_ASKED`) and ``text`` is that file's:
+    its rows with the others taken out, kept in their order. The key is the column the
+    goal names ("for each city"), for a person the one column named like a name, else
+    the first; the date the one column whose every cell is an ISO date. None when no
+    such columns are found or nothing would change. Batch JZ at 02d32bb (JZF): "Keep
+    only the most recently updated row for each person." answered with a query's
+    names, contacts.csv left as it was."""
+    m = _LATEST_ASKED.search(goal)
+    rows = _csv_rows(text) if m else None
+    if not rows or len(rows) < 3:
+        return None
+    header = [h.strip().lower() for h in rows[0]]
+    body = [r for r in rows[1:] if r]
+    dated = [i for i in range(len(header)) if all(i < len(r) and _ISO_DAY.fullmatch(r[i]) for r in body)]
+    key = m.group("key").lower()
+    keys = [i for i, h in enumerate(header) if h in (key, key.rstrip("s"), key + "s")] or (
+        [i for i, h in enumerate(header) if "name" in h] if key in _PERSON_KEY else [0])
+    if len(dated) != 1 or len(keys) != 1 or keys[0] == dated[0]:
+        return None
+    at, by = keys[0], dated[0]
+    best: dict[str, list[str]] = {}
+    for r in body:
+        k = r[at].strip().lower() if at < len(r) else ""
+        held = best.get(k)
+        if held is None or (r[by].strip() > held[by].strip() if m.group("new") else r[by].strip() < held[by].strip()):
+            best[k] = r
+    kept = [r for r in body if any(r is b for b in best.values())]
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows([rows[0], *kept])
+    if len(kept) == len(body):
+        return None
+    which = "latest" if m.group("new") else "earliest"
+    return f"with one row for each {rows[0][at].strip()}, the one with the {which} {rows[0][by].strip()}", \
+        out.getvalue()
+
+
 def ragged_row(text: str, delimiter: str = ",") -> tuple[int, list[str], list[str]] | None:
     """``(line, row, header)``: the first row of the CSV text ``text`` whose number of
     cells is not its header's (``line`` counted from 1, the header's line 1; a blank line
@@ -2155,7 +2202,8 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
                 ) and (_csv_target(goal, rows, scaled) is not None or _HEADER_SAID.search(goal)) \
                 or _TRIM_ASKED.search(goal) or _cell_swap(goal):
             return column_rewritten(goal, text)
-        removed = rows_removed(goal, text) or column_split(goal, text) or columns_merged(goal, text)
+        removed = rows_removed(goal, text) or column_split(goal, text) or columns_merged(goal, text) \
+            or latest_rows(goal, text)
         if removed is not None:
             return removed
     if LINE_MOVE_ASKED.search(goal):
@@ -2179,7 +2227,7 @@ def rewrite_asked(goal: str) -> str:
         (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal)
          or _join_asked(goal) or _TEMP_ASKED.search(goal) or SHIFT_ASKED.search(goal) or COLUMN_MOVE_ASKED.search(goal)
          or scale_factor(goal) is not None or addend(goal) is not None or _TRIM_ASKED.search(goal)
-         or _cell_swap(goal))
+         or _cell_swap(goal) or _LATEST_ASKED.search(goal))
         and files
         and files[0].lower().endswith(".csv"))
     return files[0] if asked and len(files) == 1 else ""
