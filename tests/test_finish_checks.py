@@ -5401,3 +5401,20 @@ def test_a_goal_opening_with_a_rewrite_word_asks_a_change_an_answer_alone_does_n
     assert any("the task asks for a change, but no tool call of this task changed anything" in p for p in problems)
     assert not any("asks for a change" in p for p in _problems(tmp_path, "Fixed costs: what are they in notes.md?",
                                                                "Rent and insurance.", [query]))
+
+
+def test_columns_named_in_lower_case_are_checked_in_the_written_header(tmp_path):
+    """Batch JZ at 02d32bb (JZJ): "Write it to sales_long.csv with the columns product, month and amount, ..." wrote
+    "product,sum(jan)" and three rows, and the task finished."""
+    goal = ("sales_wide.csv has one column per month. Write it to sales_long.csv with the columns product, month and "
+            "amount, one row for each product and month.")
+    (tmp_path / "sales_wide.csv").write_text("product,Jan,Feb\nDesk,1200,950\n")
+    (tmp_path / "sales_long.csv").write_text("product,sum(jan)\nDesk,1200\n")
+    write = _done("csv_write", "wrote sales_long.csv (2 rows)", path="sales_long.csv")
+    write.risk = "write"
+    ev = Evidence(goal=goal, workspace=tmp_path, calls=[write], touched=("sales_long.csv",), tool_names=TOOLS)
+    problems = finish_problems("sales_long.csv has been created.", ev)
+    assert any("with the columns product, month, amount, but its first row is 'product, sum(jan)'" in p
+               for p in problems), problems
+    (tmp_path / "sales_long.csv").write_text("product,month,amount\nDesk,Jan,1200\nDesk,Feb,950\n")
+    assert not any("with the columns" in p for p in finish_problems("sales_long.csv has been created.", ev))

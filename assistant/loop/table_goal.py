@@ -15,7 +15,8 @@ from typing import Any, Callable, NamedTuple
 from .dates_said import dates_in, month_number, real_day
 from .evidence import _HIGHEST, _LOWEST, asks_only_a_question
 
-__all__ = ["goal_value", "date_filter", "number_filter", "month_filter", "goal_filters", "row_filter", "RowFilter",
+__all__ = ["goal_value", "goal_columns", "date_filter", "number_filter", "month_filter", "goal_filters", "row_filter",
+           "RowFilter",
            "number_column", "is_number", "group_bound", "GroupBound", "weekday_filter", "weekday_ranking", "WEEKDAYS",
            "WEEKDAY_ASKED", "SUMS_TO", "sums_to", "change_columns", "change_falls", "two_values", "split_outputs",
            "sort_order", "ROW_EXTREME", "SUMMED", "MONTH_SAID", "PERCENT_CHANGE", "percent_change", "MERGED",
@@ -1350,3 +1351,25 @@ def overdue_query(table: Any, goal: str, today: date | None = None) -> str | Non
     if status is not None:
         where.append(f"lower({_quoted(status.name)}) <> 'paid'")
     return f"SELECT * FROM {_quoted(table.name)} WHERE {' AND '.join(where)} ORDER BY {_quoted(due.name)}"
+
+
+_COLUMNS_NAMED = re.compile(r"\bwith (?:the |its )?(?:columns?|headers?|headings?)\s+"
+                            r"(?P<cols>(?:[\"'\u201c]?[A-Z][\w-]*"
+                            r"[\"'\u201d]?(?:\s*,\s*|\s+(?:and|or)\s+|\s+(?=[A-Z]))?){1,8})")
+
+
+#: names in lower case end their list with "and": "with the columns product, month and amount, one row for each ..."
+_COLUMNS_LISTED = re.compile(r"\bwith (?:the |its )?(?:columns?|headers?|headings?)\s+(?P<cols>[\"'\u201c]?\w[\w-]*"
+                             r"[\"'\u201d]?(?:\s*,\s*[\"'\u201c]?\w[\w-]*[\"'\u201d]?)*,?\s+and\s+[\"'\u201c]?\w[\w-]*"
+                             r"[\"'\u201d]?)", re.IGNORECASE)
+
+
+def goal_columns(goal: str) -> list[str]:
+    """The column names a goal asks a table file to have: "with the columns Customer
+    and Total, largest first" -> ["Customer", "Total"], "with the columns product,
+    month and amount" -> ["product", "month", "amount"]; [] when it names none."""
+    m = _COLUMNS_NAMED.search(goal) or _COLUMNS_LISTED.search(goal)
+    if m is None:
+        return []
+    cols = [c.strip(" \"'\u201c\u201d") for c in re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group("cols").strip(" ,"))]
+    return [c for c in cols if c]

@@ -23,7 +23,7 @@ from .evidence import _CELL_NUMBER, _FENCED, _FENCE_LINE, _HIGHEST, _LOWEST, _MU
 from .answer_form import _result_rows, answer_to_copy
 from .dates_said import dates_in
 from .recap import call_to_copy
-from .table_goal import MERGED, TOTAL_LABEL, goal_value, merge_query, sort_order, split_outputs
+from .table_goal import MERGED, TOTAL_LABEL, goal_columns, goal_value, merge_query, sort_order, split_outputs
 
 __all__ = ["SHEET_NAMED", "ASKS_A_SHEET", "row_to_add", "column_sum", "total_said_wrong", "goal_columns",
            "summary_too_long", "summary_lacks", "summary_points", "store_goal", "SORT_BY_TYPE", "goal_folder",
@@ -908,20 +908,6 @@ def _missing_sheet(ev: Evidence) -> str:
         return (f"the sheet {blank[0]!r} is empty; write into it what the task asks (xlsx_write with "
                 f"sheet={blank[0]!r} and rows)")
     return ""
-
-
-_COLUMNS_NAMED = re.compile(r"\bwith (?:the |its )?(?:columns?|headers?|headings?)\s+(?P<cols>(?:[\"'\u201c]?[A-Z][\w-]*"
-                            r"[\"'\u201d]?(?:\s*,\s*|\s+(?:and|or)\s+|\s+(?=[A-Z]))?){1,8})")
-
-
-def goal_columns(goal: str) -> list[str]:
-    """The column names a goal asks a table file to have: "with the columns Customer
-    and Total, largest first" -> ["Customer", "Total"]; [] when it names none."""
-    m = _COLUMNS_NAMED.search(goal)
-    if m is None:
-        return []
-    cols = [c.strip(" \"'\u201c\u201d") for c in re.split(r"\s*,\s*|\s+(?:and|or)\s+", m.group("cols").strip(" ,"))]
-    return [c for c in cols if c]
 
 
 def _header_of(path: Path) -> list[list[str]]:
