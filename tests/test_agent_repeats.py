@@ -5555,6 +5555,33 @@ def test_a_table_turned_around_is_offered_at_the_read_and_checked_at_the_finish(
     assert isinstance(events[-1], Finished) and (ws / "by_student.csv").read_text() == want
 
 
+def test_a_wide_table_written_long_is_offered_at_the_read_and_checked_at_the_finish(assistant_home, tmp_path):
+    """Batch JZ at 02d32bb (JZJ): sales_wide.csv (one column per month) asked "to sales_long.csv with the columns
+    product, month and amount, one row for each product and month" was written as "product,sum(jan)" and one month's
+    rows, and the task was done."""
+    from assistant.loop.named_files import derived_file
+
+    goal = ("sales_wide.csv has one column per month. Write it to sales_long.csv with the columns product, month and "
+            "amount, one row for each product and month.")
+    want = "product,month,amount\nDesk,Jan,1200\nDesk,Feb,950\nLamp,Jan,210\nLamp,Feb,185\n"
+    wrong = call("write_file", path="sales_long.csv", content="product,sum(jan)\nDesk,1200\nLamp,210\n")
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="sales_wide.csv"), wrong, "The file sales_long.csv has been created.",
+        call("write_file", path="sales_long.csv", content=want), "Saved sales_long.csv."])
+    (ws / "sales_wide.csv").write_text("product,Jan,Feb\nDesk,1200,950\nLamp,210,185\n")
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    args = json.dumps({"path": "sales_long.csv", "content": want})
+    assert results[0].endswith("Hint: sales_wide.csv written long (one row for each of its cells), to write to "
+                               f"sales_long.csv: call write_file with {args}"), results[0]
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert "the task asks for sales_wide.csv written long (one row for each of its cells) in sales_long.csv" in doubt
+    assert isinstance(events[-1], Finished) and (ws / "sales_long.csv").read_text() == want
+    assert derived_file("Unpivot wide.csv into long.csv.")[1:] == ("wide.csv", "long.csv")
+    assert derived_file("Copy wide.csv to long.csv.") is None
+
+
 def test_lines_put_on_one_line_are_a_rewrite_not_a_text_to_add(assistant_home, tmp_path):
     """Batch IZ at 2081e47 (IZD): "Put the address ... on one line" was read as a text to add ("would remove 'Anna
     Berg'"), a made-up "Anna Smith" was added and the task was done. The read now offers the joined line."""

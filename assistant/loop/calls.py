@@ -50,7 +50,7 @@ from .history import truncate_observation
 from .named_files import _EVERYWHERE as _ALL_SAID, change_everywhere, change_places, checkbox_to_tick, grep_call, \
     column_edit, item_to_add, line_to_insert, lines_to_keep, lines_to_remove, open_items, pointed_paragraph, \
     read_view, text_change, text_count, unread_inputs, rewritten_lines, rewrite_asked, replace_every, original_text, \
-    removed_from, SHIFT_ASKED, COLUMN_MOVE_ASKED, markdown_table_asked, markdown_table, transpose_asked, transposed, \
+    removed_from, SHIFT_ASKED, COLUMN_MOVE_ASKED, markdown_table_asked, markdown_table, derived_file, \
     LINE_MOVE_ASKED, addend, ragged_row
 from .policy import decide
 from .preread import PREREAD_STEP
@@ -243,7 +243,7 @@ class CallRunner:
             or self._next_split_hint(call, result) \
             or self._sheet_totals_hint(call, result) \
             or self._column_hint(call, result) or self._markdown_table_hint(call, result) \
-            or self._transpose_hint(call, result) \
+            or self._derived_hint(call, result) \
             or self._table_hint(call, result) or self._rename_hint(call, result) \
             or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) \
             or self._files_list_hint(call, result) or self._rewrite_hint(call, result) \
@@ -1140,21 +1140,23 @@ class CallRunner:
         return (f"Hint: the rows of {asked[0]} as a Markdown table, to write to {asked[1]}: "
                 f"{call_to_copy('write_file', {'path': asked[1], 'content': table})}") if table else ""
 
-    def _transpose_hint(self, call: CallRecord, result: ToolResult) -> str:
-        """The ``write_file`` call that writes the CSV file the goal asks turned around
-        (:func:`named_files.transposed`) into the file it asks for, after that CSV file was
-        read ("" otherwise). Batch IZ at 2081e47 (IZB): one student's marks written."""
-        asked = transpose_asked(self.s.task.goal)
-        if call.name not in ("read_file", "csv_read") or result.error or asked is None \
+    def _derived_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``write_file`` call that writes the CSV file the goal asks made from another
+        (:func:`named_files.derived_file`: turned around, written long) into the file it
+        asks for, after that other CSV file was read ("" otherwise). Batch IZ at 2081e47
+        (IZB): one student's marks written; batch JZ at 02d32bb (JZJ): one month's sums."""
+        found = derived_file(self.s.task.goal)
+        if call.name not in ("read_file", "csv_read") or result.error or found is None \
                 or self.registry.get("write_file") is None \
-                or norm_path(str(call.arguments.get("path", ""))) != norm_path(asked[0]):
+                or norm_path(str(call.arguments.get("path", ""))) != norm_path(found[1]):
             return ""
+        kind, source, output = found
         try:
-            table = transposed(self.s.task.goal, self.ctx.workspace.read_text(asked[0]))
+            table = kind.derive(self.s.task.goal, self.ctx.workspace.read_text(source))
         except Exception:  # noqa: BLE001 - the read said what is wrong
             return ""
-        return (f"Hint: {asked[0]} turned around (its rows as columns), to write to {asked[1]}: "
-                f"{call_to_copy('write_file', {'path': asked[1], 'content': table})}") if table else ""
+        return (f"Hint: {source} {kind.what}, to write to {output}: "
+                f"{call_to_copy('write_file', {'path': output, 'content': table})}") if table else ""
 
     def _column_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``xlsx_write`` call that adds the column the goal asks for, worked out as

@@ -656,7 +656,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(missed)
     undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev) \
         or _item_not_added(ev) or _line_not_inserted(ev) or _lines_not_removed(ev) or _lines_not_rewritten(ev) \
-        or _markdown_table_not_written(ev) or _transpose_not_written(ev) \
+        or _markdown_table_not_written(ev) or _derived_not_written(ev) \
         or _kept_lines_wrong(ev) or _column_not_edited(ev) or _claims_file_holds(answer, ev) \
         or _open_items_missed(answer, ev)
     if undone:
@@ -2321,23 +2321,91 @@ def transposed(goal: str, text: str) -> str | None:
     return out.getvalue()
 
 
-def _transpose_not_written(ev: Evidence) -> str:
-    """A doubt when the goal asks for a CSV file turned around in another
-    (:func:`transpose_asked`) and that file does not hold it so ("" otherwise), with the
-    write that makes it so."""
-    asked = transpose_asked(ev.goal)
-    text = _text_now(ev, asked[0]) if asked else None
-    want = transposed(ev.goal, text) if asked and text is not None else None
-    if asked is None or want is None:
+#: a wide table written long, one row per cell: "Write it to sales_long.csv with the columns product, month and
+#: amount, one row for each product and month", "Unpivot wide.csv into long.csv"
+_UNPIVOT_ASKED = re.compile(r"\bone\s+row\s+(?:for|per)\s+(?:each|every)\s+\w+\s+and\s+(?:each\s+|every\s+)?\w+\b|"
+                            r"\bun-?pivot\w*|\b(?:from\s+)?wide\s+(?:format\s+)?(?:to|into)\s+long\b|\blong\s+format\b",
+                            re.IGNORECASE)
+
+
+def unpivot_asked(goal: str) -> tuple[str, str] | None:
+    """``(source, output)`` when ``goal`` asks for the one CSV file it names written long
+    (:data:`_UNPIVOT_ASKED`: one row for each of its cells) into another CSV file; None
+    otherwise."""
+    if not _UNPIVOT_ASKED.search(goal):
+        return None
+    outputs, inputs = goal_files(goal)
+    outs = [o for o in outputs if o.lower().endswith(".csv")]
+    ins = [i for i in inputs if i.lower().endswith(".csv") and i not in outs]
+    return (ins[0], outs[0]) if len(ins) == 1 and len(outs) == 1 else None
+
+
+def unpivoted(goal: str, text: str) -> str | None:
+    """The CSV text of wide table ``text`` written long: one row for each cell but the
+    first column's, (its row's first cell, its column's name, its value), row by row,
+    under the three column names the goal gives (:func:`table_goal.goal_columns`; else the
+    first header cell, "column" and "value"); None when ``text`` is no table of at least
+    two rows and three columns with one cell per header column. Batch JZ at 02d32bb
+    (JZJ): sales_wide.csv "with the columns product, month and amount" was written as
+    "product,sum(jan)" and three rows, and done."""
+    from .table_goal import goal_columns
+
+    rows = [r for r in (_csv_rows(text) or []) if any(c.strip() for c in r)]
+    if len(rows) < 2 or len(rows[0]) < 3 or any(len(r) != len(rows[0]) for r in rows):
+        return None
+    named = goal_columns(goal)
+    header = named if len(named) == 3 else [rows[0][0], "column", "value"]
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(
+        [header] + [[r[0], rows[0][j], r[j]] for r in rows[1:] for j in range(1, len(rows[0]))])
+    return out.getvalue()
+
+
+class DerivedFile(NamedTuple):
+    """A CSV file the goal asks made from another, the harness's to work out: ``asked``
+    (goal -> (source, output) or None), ``derive`` ((goal, source text) -> output text
+    or None) and ``what`` ("turned around (its rows as columns)")."""
+
+    asked: Callable[[str], tuple[str, str] | None]
+    derive: Callable[[str, str], str | None]
+    what: str
+
+
+#: the derived files the harness knows: the read of the source offers the write, the finish checks the output
+DERIVED_FILES = (DerivedFile(transpose_asked, transposed, "turned around (its rows as columns)"),
+                 DerivedFile(unpivot_asked, unpivoted, "written long (one row for each of its cells)"))
+
+
+def derived_file(goal: str) -> tuple[DerivedFile, str, str] | None:
+    """``(kind, source, output)`` of the first of :data:`DERIVED_FILES` ``goal`` asks for; None
+    when it asks none."""
+    for kind in DERIVED_FILES:
+        asked = kind.asked(goal)
+        if asked is not None:
+            return kind, asked[0], asked[1]
+    return None
+
+
+def _derived_not_written(ev: Evidence) -> str:
+    """A doubt when the goal asks for a CSV file made from another (:func:`derived_file`:
+    turned around, written long) and that file does not hold it so ("" otherwise), with
+    the write that makes it so."""
+    found = derived_file(ev.goal)
+    if found is None:
         return ""
-    now = _text_now(ev, asked[1]) if (Path(ev.workspace) / asked[1]).is_file() else ""
+    kind, source, output = found
+    text = _text_now(ev, source)
+    want = kind.derive(ev.goal, text) if text is not None else None
+    if want is None:
+        return ""
+    now = _text_now(ev, output) if (Path(ev.workspace) / output).is_file() else ""
 
     def cells(t: str) -> list[list[str]]:
         return [[c.strip() for c in r] for r in (_csv_rows(t) or []) if any(c.strip() for c in r)]
     if now is not None and cells(now) == cells(want):
         return ""
-    return (f"the task asks for {asked[0]} turned around (its rows as columns) in {asked[1]}, and {asked[1]} does not "
-            f"hold it so; {call_to_copy('write_file', {'path': asked[1], 'content': want})}")
+    return (f"the task asks for {source} {kind.what} in {output}, and {output} does not hold it so; "
+            f"{call_to_copy('write_file', {'path': output, 'content': want})}")
 
 
 def _markdown_table_not_written(ev: Evidence) -> str:
