@@ -5675,3 +5675,26 @@ def test_the_newest_row_for_each_person_kept_gets_the_write_at_the_read_and_a_wr
     store.close()
     doubts = [e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check")]
     assert doubts and "contacts.csv" in doubts[0], doubts
+
+
+def test_lines_of_a_folders_files_combined_are_checked_for_every_line(assistant_home, tmp_path):
+    """The whole pass at 238dd43 (files_merge_todos): one of three to-do files read, its two lines written to
+    todo/all.txt, and the task done. The finish names the lines left out and offers the write that holds them all."""
+    goal = "Combine the lines of all .txt files in the todo folder into one new file todo/all.txt (one item per line)."
+    want = "buy stamps\ncall grandma\nreturn library books\npay electricity bill\nbook haircut\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="todo/monday.txt"),
+        call("write_file", path="todo/all.txt", content="buy stamps\ncall grandma"),
+        "I created the file todo/all.txt.", call("write_file", path="todo/all.txt", content=want),
+        "todo/all.txt holds all five items."])
+    (ws / "todo").mkdir()
+    for name, text in {"monday.txt": "buy stamps\ncall grandma\n", "tuesday.txt": "return library books\n"
+                       "pay electricity bill\n", "wednesday.txt": "book haircut\n"}.items():
+        (ws / "todo" / name).write_text(text)
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert "the task asks for the lines of all 3 .txt files in todo in todo/all.txt, and it leaves out 'return " \
+           "library books' (tuesday.txt)" in doubt, doubt
+    assert json.dumps({"path": "todo/all.txt", "content": want}) in doubt
+    assert isinstance(events[-1], Finished) and (ws / "todo" / "all.txt").read_text() == want

@@ -656,7 +656,7 @@ def file_problems(answer: str, ev: Evidence) -> list[str]:
         out.append(missed)
     undone = _change_not_in_file(ev) or _change_told_backwards(answer, ev.goal) or _item_left_open(ev) \
         or _item_not_added(ev) or _line_not_inserted(ev) or _lines_not_removed(ev) or _lines_not_rewritten(ev) \
-        or _markdown_table_not_written(ev) or _derived_not_written(ev) \
+        or _markdown_table_not_written(ev) or _derived_not_written(ev) or _combined_lines_missing(ev) \
         or _kept_lines_wrong(ev) or _column_not_edited(ev) or _claims_file_holds(answer, ev) \
         or _open_items_missed(answer, ev)
     if undone:
@@ -2446,6 +2446,44 @@ def _lines_not_rewritten(ev: Evidence) -> str:
         return ""
     return (f"the task asks for {rel} {how}, and {rel} does not hold that now; "
             f"{call_to_copy('write_file', {'path': rel, 'content': want})}")
+
+
+#: the lines of every file of a folder put into one: "Combine the lines of all .txt files in the todo folder into one
+#: new file todo/all.txt"
+_COMBINE_ASKED = re.compile(r"\b(?:combine|merge|concatenate|join|put\s+together|collect)\b(?:[^.?!]|\.(?=\w)){0,60}?"
+                            r"\ball\s+(?:the\s+|my\s+)?(?:\.?(?P<ext>txt|md|csv)\s+)?files\b", re.IGNORECASE)
+
+
+def _combined_lines_missing(ev: Evidence) -> str:
+    """A doubt when the goal asks for the lines of all (.txt) files of one folder it names
+    combined into one text file it asks for (:data:`_COMBINE_ASKED`), and that file
+    leaves out a line one of them holds ("" otherwise), with the write that holds them
+    all (the files in name order). The whole pass at 238dd43 (files_merge_todos): one
+    of three files read, its two lines written to todo/all.txt, and done."""
+    m = _COMBINE_ASKED.search(ev.goal)
+    outputs = [o for o in goal_files(ev.goal)[0] if o.lower().endswith((".txt", ".md"))]
+    folders = goal_folders(ev.goal, ev.workspace)
+    if m is None or len(outputs) != 1 or len(folders) != 1:
+        return ""
+    root, out = Path(ev.workspace), norm_path(outputs[0])
+    ext = "." + (m.group("ext") or "txt").lower()
+    sources = sorted(p for p in (root / folders[0]).iterdir()
+                     if p.is_file() and p.suffix.lower() == ext and norm_path(str(p.relative_to(root))) != out)
+    if not sources or len(sources) > 50:
+        return ""
+    texts = [_text_now(ev, str(p.relative_to(root))) for p in sources]
+    now = _text_now(ev, out) if (root / out).is_file() else ""
+    if now is None or any(t is None for t in texts):
+        return ""
+    have = {ln.strip().lower() for ln in now.splitlines()}
+    missing = [(p.name, ln.strip()) for p, t in zip(sources, texts) for ln in (t or "").splitlines()
+               if ln.strip() and ln.strip().lower() not in have]
+    if not missing:
+        return ""
+    want = "\n".join(ln.strip() for t in texts for ln in (t or "").splitlines() if ln.strip()) + "\n"
+    left = ", ".join(f"{line!r} ({name})" for name, line in missing[:4]) + (" ..." if len(missing) > 4 else "")
+    return (f"the task asks for the lines of all {len(sources)} {ext} files in {folders[0]} in {out}, and it leaves "
+            f"out {left}; {call_to_copy('write_file', {'path': out, 'content': want})}")
 
 
 def _text_now(ev: Evidence, rel: str) -> str | None:
