@@ -2294,8 +2294,12 @@ _FIRST_COLUMN = re.compile(r"\bfirst\s+column\s+(?:called\s+|named\s+)?[\"'`]?([
 def transpose_asked(goal: str) -> tuple[str, str] | None:
     """``(source, output)`` when ``goal`` asks for the one CSV file it names turned around
     (:data:`_TRANSPOSE_ASKED`: rows as columns) in another CSV file; None otherwise."""
-    if not _TRANSPOSE_ASKED.search(goal):
-        return None
+    return _csv_into_csv(goal) if _TRANSPOSE_ASKED.search(goal) else None
+
+
+def _csv_into_csv(goal: str) -> tuple[str, str] | None:
+    """``(source, output)``: the one CSV file ``goal`` names as an input and the one it asks
+    written; None unless it names exactly one of each."""
     outputs, inputs = goal_files(goal)
     outs = [o for o in outputs if o.lower().endswith(".csv")]
     ins = [i for i in inputs if i.lower().endswith(".csv") and i not in outs]
@@ -2332,12 +2336,7 @@ def unpivot_asked(goal: str) -> tuple[str, str] | None:
     """``(source, output)`` when ``goal`` asks for the one CSV file it names written long
     (:data:`_UNPIVOT_ASKED`: one row for each of its cells) into another CSV file; None
     otherwise."""
-    if not _UNPIVOT_ASKED.search(goal):
-        return None
-    outputs, inputs = goal_files(goal)
-    outs = [o for o in outputs if o.lower().endswith(".csv")]
-    ins = [i for i in inputs if i.lower().endswith(".csv") and i not in outs]
-    return (ins[0], outs[0]) if len(ins) == 1 and len(outs) == 1 else None
+    return _csv_into_csv(goal) if _UNPIVOT_ASKED.search(goal) else None
 
 
 def unpivoted(goal: str, text: str) -> str | None:
