@@ -35,3 +35,15 @@ def test_the_finish_check_runs_it(tmp_path):
     (tmp_path / "org.csv").write_text(ORG)
     ev = Evidence(goal=GOAL, workspace=tmp_path, calls=[], touched=(), tool_names=["read_file", "finish"])
     assert any("5 in all" in p for p in finish_problems("2 people work under Maria.", ev))
+
+
+def test_the_right_count_is_not_refused_by_the_one_level_count(tmp_path):
+    """JZG replayed at 238dd43: the hierarchy doubt's answer to copy ("5 people ...") was given, then refused by the
+    one-level count ("the rows of org.csv whose manager is 'Maria' number 2"), and the task was handed off."""
+    from assistant.state.models import CallRecord
+
+    (tmp_path / "org.csv").write_text(ORG)
+    read = CallRecord(id="s1c0", step=1, turn_seq=1, name="read_file", arguments={"path": "org.csv"}, status="done",
+                      result="org.csv (utf-8, 10 lines)\n" + ORG, risk="read")
+    ev = Evidence(goal=GOAL, workspace=tmp_path, calls=[read], touched=(), tool_names=["read_file", "finish"])
+    assert finish_problems("5 people work under Maria, directly or indirectly: Tariq, Uma, Vera, Wim, Xena.", ev) == []

@@ -1135,8 +1135,12 @@ def bounded_count_wrong(answer: str, ev: Evidence) -> str:
     the count and its query. "How many hours ..." where hours is a number column is a
     sum, not a count. A held-out task at 1de0702: "How many events are in December 2026
     in events.csv?" got the events counted per name as the hint's example."""
+    from .hierarchy import reports_under
+
     files = [f for f in goal_files(ev.goal)[1] if f.lower().endswith(TABLE_FILES)]
     many = _HOW_MANY.search(ev.goal)
+    if reports_under(ev.goal, ev.workspace) is not None:  # every level asked: hierarchy.py counts (JZG2 at 238dd43)
+        return ""
     if not asks_only_a_question(ev.goal) or many is None or _GROUPS_ASKED.search(ev.goal) or len(files) != 1:
         return ""
     tables = _file_tables(ev.workspace, files[0])
