@@ -232,3 +232,51 @@ def test_a_total_across_sheets_may_be_the_sum_of_the_queries_parts(tmp_path):
     assert run_cross_check("2025.5", goal.replace("in total across both", "for each of the"), tmp_path, ask,
                            TODAY).verdict != "agrees"
     assert agreement("2025.5", [(1034,), (991.5,)], 2, limited=False) == ("disagrees", "1034; 991.5")
+
+
+@pytest.mark.parametrize("sql, answer, excludes", [
+    ("SELECT category, SUM(amount) FROM spending WHERE category != 'Food' GROUP BY 1 ORDER BY 2 DESC LIMIT 1",
+     "Food, with a total of 591.", True),
+    ("SELECT c FROM t WHERE c <> 'food' LIMIT 1", "Food 591", True),
+    ("SELECT c FROM t WHERE c NOT IN ('Home', 'Food')", "Food", True),
+    ("SELECT c FROM t WHERE c NOT LIKE 'Foo%'", "Foo", True),
+    ("SELECT c FROM t WHERE c != 'Books' LIMIT 1", "Food, with a total of 591.", False),  # another value left out
+    ("SELECT c FROM t WHERE c = 'Food'", "Food", False),
+])
+def test_a_query_that_filters_out_the_answers_value(sql, answer, excludes):
+    from assistant.loop.cross_check import excludes_the_answer
+
+    assert excludes_the_answer(sql, answer) is excludes
+
+
+def test_a_query_that_filters_out_the_answers_value_settles_nothing(tmp_path):
+    """xlsx_lookup at 238dd43: the right "Food, 591" handed off against a query that left Food out and found Travel."""
+    (tmp_path / "spending.csv").write_text("category,amount\nFood,300\nFood,291\nTravel,410\nTravel,60\n")
+    goal = "Which category had the highest total spending in spending.csv?"
+    excluding = ("SELECT category, SUM(amount) AS total FROM spending WHERE category != 'Food' GROUP BY category "
+                 "ORDER BY total DESC LIMIT 1")
+    found = run_cross_check("Food, with a total of 591.", goal, tmp_path, _replies(excluding, "No idea.")[0], TODAY)
+    assert found.verdict == "unsettled"
+    # the same query for a wrong answer naming Travel still disagrees (Travel is not filtered out)
+    found = run_cross_check("Books, 60.", goal, tmp_path, _replies(excluding)[0], TODAY)
+    assert found.verdict == "disagrees"
+
+
+def test_no_second_query_overrules_what_the_harness_worked_out(assistant_home, tmp_path):
+    """JZG3 at 4d23469: the right "5 people" under Maria (the harness's own hierarchy) handed off against a second
+    query that counted one level, 2."""
+    org = ("name,manager\nOlaf,\nMaria,Olaf\nSven,Olaf\nTariq,Maria\nUma,Maria\nVera,Tariq\nWim,Tariq\n"
+           "Xena,Vera\nYusuf,Sven\n")
+    one_level = "SELECT COUNT(*) AS people FROM org WHERE manager = 'Maria'"
+    answer = "5 people work under Maria, directly or indirectly: Tariq, Uma, Vera, Wim, Xena."
+    chain = "SELECT name FROM org WHERE manager IN ('Maria', 'Tariq', 'Vera')"
+    run = scripted_agent(tmp_path, [call("table_query", sql=chain), answer, one_level],
+                         [*FILE_TOOLS, *TABLE_TOOLS], approve="all", preread=False, cross_check=True)
+    (run.ws / "org.csv").write_text(org)
+    events = list(run.agent.run("How many people in org.csv work under Maria, directly or indirectly?",
+                                workspace=run.ws))
+    run.store.close()
+    assert [e.answer for e in events if isinstance(e, Finished)] == [answer]
+    assert any(isinstance(e, Notice) and "No second query: the harness worked out everyone under a person" in e.text
+               for e in events)
+    assert not any(p[0].content.startswith("You write DuckDB SQL") for p in run.model.prompts)

@@ -19,6 +19,11 @@ Measured on Qwen2.5-Coder-1.5B with the right and the wrong answers of 16 held-o
 questions (docs/BENCHMARKS.md, 2026-12-07, twenty-third session). The same scheme for
 a change (a query of the whole table a rewritten CSV file should hold, compared cell
 by cell) was tried and left out: its queries were right for 1 of 9 changes.
+
+No second query is asked where the harness worked the answer out itself
+(:func:`derived_by_the_harness`) and the finish checks held the answer to it, and a
+query that filters out the value the answer names (:func:`excludes_the_answer`)
+settles nothing: it asked another question.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from .figures import asks_one_total, tables_named
 from .numbers import normalise_number
 
 __all__ = ["CrossCheck", "cross_check_prompt", "query_of_reply", "agreement", "table_question_files",
-           "run_cross_check", "MAX_COMPARED_ROWS", "cell_text"]
+           "run_cross_check", "MAX_COMPARED_ROWS", "cell_text", "derived_by_the_harness", "excludes_the_answer"]
 
 #: the most result rows the check compares with an answer (more: the query did not answer the question itself)
 MAX_COMPARED_ROWS = 12
@@ -49,6 +54,8 @@ _SQL_START = re.compile(r"\b(?:WITH|SELECT)\b", re.IGNORECASE)
 _LIMIT = re.compile(r"\bLIMIT\b", re.IGNORECASE)
 _FENCED = re.compile(r"```(?:sql|duckdb)?\s*\n?(.*?)```", re.DOTALL | re.IGNORECASE)
 _ANSWER_NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])|(?<![\w.])\.\d+(?![\w])")
+#: a literal a query filters out: ``x != 'Food'``, ``x <> 'Food'``, ``x NOT IN ('Food', 'Home')``, ``NOT LIKE 'F%'``
+_EXCLUDED = re.compile(r"(?:!=|<>)\s*'([^']*)'|\bNOT\s+(?:I?LIKE\s*'([^']*)'|IN\s*\(([^)]*)\))", re.IGNORECASE)
 _CLOCK = re.compile(r"\b(\d{1,2})[:.](\d{2})(?::\d{2})?\s*(am|pm|a\.m\.|p\.m\.)?", re.IGNORECASE)
 
 
@@ -83,6 +90,38 @@ def table_question_files(goal: str) -> list[str]:
     if outputs or not inputs or not all(f.lower().endswith(_TABLE_SUFFIXES) for f in inputs):
         return []
     return list(dict.fromkeys(inputs))
+
+
+def derived_by_the_harness(goal: str, workspace: str | Path) -> str:
+    """What the harness worked out itself for ``goal`` (e.g. "the people under Maria at
+    every level"), "" when nothing: an answer the finish checks let through after that
+    is the harness's own, and a second query does not overrule it (batch JZ, JZG3 at
+    4d23469: the right "5 people" under Maria, found by :mod:`.hierarchy`, handed off
+    against a second query that counted one level, 2)."""
+    from .changed_rows import changed_rows
+    from .free_slot import first_free_slot
+    from .hierarchy import reports_under
+
+    if reports_under(goal, workspace) is not None:
+        return "everyone under a person, at every level"
+    if first_free_slot(goal, workspace) is not None:
+        return "the first free slot of the day"
+    if changed_rows(goal, workspace) is not None:
+        return "the rows that differ between the two tables"
+    return ""
+
+
+def excludes_the_answer(sql: str, answer: str) -> bool:
+    """Whether ``sql`` filters out a value the answer names (``category != 'Food'`` for
+    "Food, 591"): its result then cannot contradict that answer (xlsx_lookup at 238dd43:
+    the right "Food 591" handed off against the second query's Travel)."""
+    for m in _EXCLUDED.finditer(sql):
+        values = re.findall(r"'([^']*)'", m.group(3)) if m.group(3) is not None else [m.group(1) or m.group(2) or ""]
+        for v in values:
+            v = v.strip("%_ ").casefold()
+            if len(v) >= 2 and re.search(rf"(?<!\w){re.escape(v)}(?!\w)", answer.casefold()):
+                return True
+    return False
 
 
 def cell_text(v: Any) -> str:
@@ -344,6 +383,8 @@ def _derive(answer: str, messages: list[dict[str, str]], tables: list[Any], mine
             continue
         verdict, why = agreement(answer, rows, total, limited=bool(_LIMIT.search(sql)), tables=mine, columns=columns,
                                  one_total=one_total)
+        if verdict == "disagrees" and excludes_the_answer(sql, answer):  # it asked another question
+            verdict, why = "unsettled", ""
         return CrossCheck(sql=sql, columns=columns, rows=tuple(tuple(r) for r in rows), total=total,
                           verdict=verdict, why=why)
     return CrossCheck(sql=sql, columns=(), rows=(), total=0, verdict="unsettled")

@@ -23,7 +23,7 @@ from ..state.session import TaskSession
 from .ambiguity import ambiguous_goal
 from .answer_form import ANSWER_TO_COPY, CANNED_REFUSAL, answer_to_copy
 from .attribution import NOT_FOUND_TAIL
-from .cross_check import MAX_COMPARED_ROWS, CrossCheck, cell_text, table_question_files
+from .cross_check import MAX_COMPARED_ROWS, CrossCheck, cell_text, derived_by_the_harness, table_question_files
 from .evidence import _NOT_DONE, Evidence, made_paths
 from .finish import _QUOTED, FINISH, FINISH_CHECK_PREFIX, changed_nothing, finish_problems, gives_up, undoable_verb
 from .period import pages_answer
@@ -245,7 +245,11 @@ def end_with_answer(sess: TaskSession, msg: StoredMessage, answer: str, ev: Evid
     if cannot:  # handoff_send_budget at 66187ce: "I cannot send the budget ... Please ask how they want it done."
         yield from _ask_user(sess, msg, cannot, finish_call, "")  # finished the task; the user is asked instead
         return True
-    if not problems and cross_check is not None and table_question_files(ev.goal):
+    derived = derived_by_the_harness(ev.goal, ev.workspace) if not problems and cross_check is not None and \
+        table_question_files(ev.goal) else ""
+    if derived:  # the finish checks held the answer to the harness's own finding: no query overrules it
+        yield Notice(f"No second query: the harness worked out {derived} itself, and the answer gives it")
+    elif not problems and cross_check is not None and table_question_files(ev.goal):
         yield Notice("Checking the answer with a second query over the table")
         found = cross_check(answer, ev)
         if found is not None and found.verdict == "disagrees":
