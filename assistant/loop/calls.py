@@ -47,6 +47,7 @@ from .file_facts import empty_files, file_extreme
 from .finish import undoable_verb
 from .numbers import normalise_number
 from .history import truncate_observation
+from .keyed_update import keyed_update_asked, keyed_update_text
 from .named_files import _EVERYWHERE as _ALL_SAID, change_everywhere, change_places, checkbox_to_tick, grep_call, \
     column_edit, item_to_add, line_to_insert, lines_to_keep, lines_to_remove, open_items, pointed_paragraph, \
     read_view, text_change, text_count, unread_inputs, rewritten_lines, rewrite_asked, replace_every, original_text, \
@@ -243,7 +244,7 @@ class CallRunner:
             or self._next_split_hint(call, result) \
             or self._sheet_totals_hint(call, result) \
             or self._column_hint(call, result) or self._markdown_table_hint(call, result) \
-            or self._derived_hint(call, result) \
+            or self._derived_hint(call, result) or self._keyed_update_hint(call, result) \
             or self._table_hint(call, result) or self._rename_hint(call, result) \
             or self._sort_hint(call, result) or self._sorted_lines_hint(call, result) \
             or self._files_list_hint(call, result) or self._rewrite_hint(call, result) \
@@ -1157,6 +1158,23 @@ class CallRunner:
             return ""
         return (f"Hint: {source} {kind.what}, to write to {output}: "
                 f"{call_to_copy('write_file', {'path': output, 'content': table})}") if table else ""
+
+    def _keyed_update_hint(self, call: CallRecord, result: ToolResult) -> str:
+        """The ``write_file`` call that updates the CSV file the goal asks updated from
+        another by key (:func:`keyed_update.keyed_update_text`), after either file was
+        read ("" otherwise). Batch JZ at 02d32bb (JZD): the two files combined into a new
+        file, the target left as it was."""
+        asked = keyed_update_asked(self.s.task.goal)
+        if call.name not in ("read_file", "csv_read") or result.error or asked is None \
+                or self.registry.get("write_file") is None \
+                or norm_path(str(call.arguments.get("path", ""))) not in (norm_path(asked[0]), norm_path(asked[1])):
+            return ""
+        found = keyed_update_text(self.s.task.goal, self.s.task.workspace)
+        if found is None:
+            return ""
+        target, changes, update = found
+        return (f"Hint: {target} updated from {changes}, rows matched by {update.key} ({', '.join(update.changed)} "
+                f"change), to write: {call_to_copy('write_file', {'path': target, 'content': update.text})}")
 
     def _column_hint(self, call: CallRecord, result: ToolResult) -> str:
         """The ``xlsx_write`` call that adds the column the goal asks for, worked out as

@@ -390,8 +390,8 @@ _MUST_CHANGE = re.compile(
     r"capitali[sz]"
     # "Keep only the most recently updated row for each person." (batch JZ at 02d32bb, JZF: a query's names
     # answered, the file left as it was, done), and the other rewrites a goal can open with
-    r"|keep\s+(?:only|just)|leave\s+only|de-?dup|(?:fill|round|trim|fix|correct|clean|reverse|redact|anonymi[sz]e|"
-    r"swap|reorder|rewrite|transpose|unpivot|shift|indent|join|strip|translate)(?=\s)"
+    r"|keep\s+(?:only|just)|leave\s+only|de-?dup|apply(?=\s)|(?:fill|round|trim|fix|correct|clean|reverse|redact|"
+    r"anonymi[sz]e|swap|reorder|rewrite|transpose|unpivot|shift|indent|join|strip|translate)(?=\s)"
     # "Mark call the bank as done" (a held-out task at 1de0702 answered with the harness's hint), not "Mark's ..."
     r"|mark(?=\s[^.?!]{1,80}\bas\s+(?:done|complete|completed|finished|paid|read)\b)"
     # "Make a copy of report.docx called ..." (held-out MC at a367559: the copy made, the hint's call as the answer)

@@ -63,6 +63,7 @@ from .shared_lines import shared_lines_wrong
 from .changed_rows import changed_rows_wrong
 from .hierarchy import reports_wrong
 from .free_slot import free_slot_wrong
+from .keyed_update import keyed_update_not_written
 from .absent import absent_but_read
 from .named_files import _searched_too_little, file_problems, text_change, text_count, unread_inputs
 from .numbers import normalise_number
@@ -1053,6 +1054,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     slot = free_slot_wrong(ev.goal, answer, ev.workspace)
     if slot:  # batch JZ at 02d32bb (JZI): "from 10:30 to 12:45" for the first free hour (14:00, a call at 11:00)
         out.append(slot)
+    keyed = keyed_update_not_written(ev)
+    if keyed:  # batch JZ at 02d32bb (JZD): prices.csv "updated from price_changes.csv" left as it was
+        out.append(keyed)
     tally = text_count(ev.goal, ev.workspace)
     if tally and str(tally.count) not in _numbers(answer):
         # a held-out task at 2e1bee7: "How many words are in essay.txt?" (17) answered "7"
