@@ -64,6 +64,7 @@ from .changed_rows import changed_rows_wrong
 from .hierarchy import reports_wrong
 from .free_slot import free_slot_wrong
 from .keyed_update import keyed_update_not_written
+from .time_zones import converted_time_text, time_zone_wrong
 from .absent import absent_but_read
 from .named_files import _searched_too_little, file_problems, text_change, text_count, unread_inputs
 from .numbers import normalise_number
@@ -1054,6 +1055,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     slot = free_slot_wrong(ev.goal, answer, ev.workspace)
     if slot:  # batch JZ at 02d32bb (JZI): "from 10:30 to 12:45" for the first free hour (14:00, a call at 11:00)
         out.append(slot)
+    zoned = time_zone_wrong(ev.goal, answer, ev.extra_texts)
+    if zoned:  # batch IZ at 2081e47 (IZC): "14:00" for a 10:00 New York call in Berlin (16:00)
+        out.append(zoned)
     keyed = keyed_update_not_written(ev)
     if keyed:  # batch JZ at 02d32bb (JZD): prices.csv "updated from price_changes.csv" left as it was
         out.append(keyed)
@@ -1188,7 +1192,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
                    f"it{rows_named_to_copy(answer, ev)}")
     sources = [ev.goal, *ev.user_texts, *results, *ev.extra_texts,
                *([f"{counted[0]} {counted[0] + 1}"] if counted else []), *([str(tally.count)] if tally else []),
-               *([later[0].isoformat()] if later else []),
+               *([later[0].isoformat()] if later else []), converted_time_text(ev.goal, ev.extra_texts),
                *converted_figures(ev.goal, list(ev.harness_texts), _source_numbers(results))]  # "4995 grams is 4.995 kg"
     made_up = unseen_dates(answer, sources)
     if made_up:  # offer.docx (a held-out task) at 766ab73: "February 18, 2027" of 18 December 2026 and 1 February 2027
