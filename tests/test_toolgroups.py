@@ -170,17 +170,33 @@ def test_a_group_nothing_points_at_is_not_loaded(assistant_home, tmp_path, regis
     goal = "In the photos folder, rename every file named like IMG_0042.jpg to holiday-0042.jpg."
     one = '<tool_call>\n<function=use_tools>\n<parameter=groups>\n{}\n</parameter>\n</function>\n</tool_call>'
     store = Store(assistant_home / "t.db")
-    model = RecordingModel([one.format('["notes"]'), one.format('["notes", "web"]'), "Renamed."])
+    (ws / "list.csv").write_text("a,b\n1,2\n")
+    model = RecordingModel([one.format('["notes"]'), one.format('["notes", "excel"]'), "Renamed."])
     agent = Agent(model, registry, store, settings=load_config(overrides={"agent": {"approve": "all"}}),
                   state_dir=tmp_path / "state")
     events = list(agent.run(goal, workspace=ws))
     notes, both = [c for c in store.calls(events[-1].task_id) if c.name == "use_tools"]
     assert notes.status == "denied" and notes.result.startswith("Not loaded: notes (Markdown notes")
-    assert both.status == "done" and both.arguments["groups"] == ["web"] and "(Not loaded: notes" in both.result
-    assert "note_add" not in model.grammar_tools[2] and "web_search" in model.grammar_tools[2]
+    assert both.status == "done" and both.arguments["groups"] == ["excel"] and "(Not loaded: notes" in both.result
+    assert "note_add" not in model.grammar_tools[2] and "table_query" in model.grammar_tools[2]
     store.close()
-    assert unasked_groups(["notes", "word", "excel", "calendar", "web"], [goal], ws) == ["notes", "word", "excel",
-                                                                                         "calendar"]
+    assert unasked_groups(["notes", "word", "calendar", "web"], [goal], ws) == ["notes", "word", "calendar", "web"]
+    # batch IZ at 2081e47 (IZG): "the newest version in versions.txt" loaded web and searched; a named file, no web
+    assert unasked_groups(["web"], ["Which is the newest version in versions.txt?"], ws) == ["web"]
+    (tmp_path / "iz" / "ws").mkdir(parents=True)
+    (tmp_path / "iz" / "ws" / "versions.txt").write_text("1.9.2\n1.10.1\n1.2.0\n")
+    store = Store(tmp_path / "iz" / "t.db")
+    agent = Agent(RecordingModel([one.format('["web"]'), "1.10.1"]), registry, store,
+                  settings=load_config(overrides={"agent": {"approve": "all", "preread": False}}),
+                  state_dir=tmp_path / "iz" / "state")
+    events = list(agent.run("Which is the newest version in versions.txt?", workspace=tmp_path / "iz" / "ws"))
+    [web] = [c for c in store.calls(events[-1].task_id) if c.name == "use_tools"]
+    store.close()
+    assert web.result.startswith("Not loaded: web") and "The task names versions.txt: what it asks is there" \
+        in web.result, web.result
+    assert unasked_groups(["web"], ["Look up the latest version online and compare it with versions.txt"], ws) == []
+    assert unasked_groups(["web"], ["Summarise https://example.org/news into news.md"], ws) == []
+    assert unasked_groups(["web"], ["What is the weather in Berlin?"], ws) == []  # no file named: not judged
     assert unasked_groups(["notes", "excel", "calendar"], ["Add to my notes: the meeting next Tuesday",
                                                            "Put budget.txt into a spreadsheet"], ws) == []
     (ws / "memo.docx").write_bytes(b"x")

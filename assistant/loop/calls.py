@@ -3003,7 +3003,10 @@ class CallRunner:
         what = "; ".join(f"{g} ({GROUPS[g][0]})" for g in dict.fromkeys(unasked))
         msg = (f"Not loaded: {what}: {_UNASKED}. Do the task with the tools you have (the file tools: list_dir, "
                "find_files, grep, read_file, write_file, edit_file, move, copy, rename_many).")
-        texts = [f for f in goal_files(goal)[1] if _writes_text(f)] if _CHANGES_TEXT.search(goal) else []
+        named = goal_files(goal)[1]
+        if "web" in unasked and named:  # batch IZ at 2081e47 (IZG): a search for "latest app version" (versions.txt)
+            msg += f" The task names {', '.join(named[:3])}: what it asks is there, not on the web."
+        texts = [f for f in named if _writes_text(f)] if _CHANGES_TEXT.search(goal) else []
         if texts:  # a held-out task at a864c41: "Fix the typo recieve in readme.md." loaded word, excel, pdf
             msg += (f" To change the text of {texts[0]}, call edit_file with path, old_text and new_text "
                     "(replace_all=true for every occurrence).")

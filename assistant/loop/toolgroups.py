@@ -128,7 +128,8 @@ def unasked_groups(groups: Iterable[str], texts: Iterable[str], workspace: str |
     (notes, memory, calendar) that no word of the user's ``texts`` names, or a
     document group that their words (or a file they name) do not point at and no
     file of the workspace is of (the keywords of :func:`initial_groups`; a file
-    name is no keyword: "notes.md" is no note). files_rename_pattern at 4f7db1e: asked
+    name is no keyword: "notes.md" is no note), or the web where they name a file and
+    no web page or search. files_rename_pattern at 4f7db1e: asked
     to rename photos, Qwen 1.5B loaded the notes group and wrote a note
     "holiday-0042.jpg" into the user's notes."""
     text = " ".join(texts).lower()
@@ -138,7 +139,10 @@ def unasked_groups(groups: Iterable[str], texts: Iterable[str], workspace: str |
     evident |= {_EXTENSIONS[f".{ext}"] for ext in named if f".{ext}" in _EXTENSIONS}
     if workspace is not None and Path(workspace).is_dir():
         evident |= _workspace_kinds(Path(workspace))
-    return [g for g in dict.fromkeys(groups) if g in _JUDGED and g not in evident]
+    # a task that names its files and no web page or search is done with them (batch IZ at 2081e47, IZG: "the newest
+    # version in versions.txt" loaded web, searched for "latest app version" and asked the user)
+    judged = (*_JUDGED, "web") if named else _JUDGED
+    return [g for g in dict.fromkeys(groups) if g in judged and g not in evident]
 
 
 def loaded_groups(task_groups: Iterable[str], calls: Iterable[Any]) -> set[str]:
