@@ -101,6 +101,7 @@ def derived_by_the_harness(goal: str, workspace: str | Path) -> str:
     from .changed_rows import changed_rows
     from .free_slot import first_free_slot
     from .hierarchy import reports_under
+    from .overlaps import overlapping
 
     if reports_under(goal, workspace) is not None:
         return "everyone under a person, at every level"
@@ -108,6 +109,8 @@ def derived_by_the_harness(goal: str, workspace: str | Path) -> str:
         return "the first free slot of the day"
     if changed_rows(goal, workspace) is not None:
         return "the rows that differ between the two tables"
+    if overlapping(goal, workspace) is not None:
+        return "the meetings that overlap"
     return ""
 
 

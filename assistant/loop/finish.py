@@ -63,6 +63,7 @@ from .shared_lines import shared_lines_wrong
 from .changed_rows import changed_rows_wrong
 from .hierarchy import reports_wrong
 from .free_slot import free_slot_wrong
+from .overlaps import overlaps_wrong
 from .keyed_update import keyed_update_not_written
 from .time_zones import converted_time_text, time_zone_wrong
 from .absent import absent_but_read
@@ -1055,6 +1056,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     slot = free_slot_wrong(ev.goal, answer, ev.workspace)
     if slot:  # batch JZ at 02d32bb (JZI): "from 10:30 to 12:45" for the first free hour (14:00, a call at 11:00)
         out.append(slot)
+    clash = overlaps_wrong(ev.goal, answer, ev.workspace)
+    if clash:  # batch IZ at 2081e47 (IZE): which meetings of schedule.csv overlap, the user asked for the times
+        out.append(clash)
     zoned = time_zone_wrong(ev.goal, answer, ev.extra_texts)
     if zoned:  # batch IZ at 2081e47 (IZC): "14:00" for a 10:00 New York call in Berlin (16:00)
         out.append(zoned)

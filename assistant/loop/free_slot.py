@@ -20,7 +20,7 @@ from .answer_form import answer_to_copy
 from .dates_said import clock_times, dates_in
 from .evidence import asks_only_a_question, goal_files
 
-__all__ = ["FreeSlot", "first_free_slot", "free_slot_wrong"]
+__all__ = ["FreeSlot", "first_free_slot", "free_slot_wrong", "schedule_rows", "clock_minutes"]
 
 #: "first free hour", "first free 30 minutes", "earliest free slot of 45 minutes", "next free hour"
 _SLOT_ASKED = re.compile(r"\b(?:first|earliest|next)\s+(?:free|open|empty|available)\s+(?:(?P<hour>hour)|(?P<n>\d{1,3})"
@@ -42,13 +42,31 @@ class FreeSlot(NamedTuple):
     minutes: int
 
 
-def _minutes(text: str) -> int | None:
+def clock_minutes(text: str) -> int | None:
+    """Minutes since midnight of a cell "HH:MM" (or "HH.MM", "HH:MM:SS"); None for another text."""
     m = _HHMM.match(text)
     return int(m.group(1)) * 60 + int(m.group(2)) if m and int(m.group(1)) < 24 and int(m.group(2)) < 60 else None
 
 
 def _hhmm(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def schedule_rows(path: Path) -> tuple[list[dict[str, str]], str | None, str, str] | None:
+    """``(rows, date column, start column, end column)`` of the CSV file at ``path``
+    when it has a start and an end column (a "date"/"day" column too, else None for
+    it); None when it cannot be read or has no such columns."""
+    try:
+        rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return None
+    if not rows or rows[0] is None:
+        return None
+    header = {k.strip().lower(): k for k in rows[0] if k}
+    day_key = next((header[k] for k in header if k in ("date", "day")), None)
+    start_key = next((header[k] for k in header if k in ("start", "from", "begin", "start_time", "starts")), None)
+    end_key = next((header[k] for k in header if k in ("end", "to", "until", "end_time", "ends", "finish")), None)
+    return (rows, day_key, start_key, end_key) if start_key and end_key else None
 
 
 def first_free_slot(goal: str, workspace: str | Path) -> FreeSlot | None:
@@ -70,18 +88,10 @@ def first_free_slot(goal: str, workspace: str | Path) -> FreeSlot | None:
     hi = min((h * 60 + mi for h, mi in times[1][1] if h * 60 + mi > lo), default=None)
     if hi is None:
         return None
-    try:
-        rows = list(csv.DictReader(io.StringIO((Path(workspace) / tables[0]).read_text(encoding="utf-8"))))
-    except (OSError, UnicodeDecodeError, csv.Error):
+    found = schedule_rows(Path(workspace) / tables[0])
+    if found is None or not found[1]:
         return None
-    if not rows or rows[0] is None:
-        return None
-    header = {k.strip().lower(): k for k in rows[0] if k}
-    day_key = next((header[k] for k in header if k in ("date", "day")), None)
-    start_key = next((header[k] for k in header if k in ("start", "from", "begin", "start_time", "starts")), None)
-    end_key = next((header[k] for k in header if k in ("end", "to", "until", "end_time", "ends", "finish")), None)
-    if not (day_key and start_key and end_key):
-        return None
+    rows, day_key, start_key, end_key = found
     want = dates[0]
     busy, day_text = [], ""
     for r in rows:
@@ -89,7 +99,7 @@ def first_free_slot(goal: str, workspace: str | Path) -> FreeSlot | None:
         if not d or (int(d.group(2)), int(d.group(3))) != (want.month, want.day) or (
                 want.year and int(d.group(1)) != want.year):
             continue
-        s, e = _minutes(r.get(start_key) or ""), _minutes(r.get(end_key) or "")
+        s, e = clock_minutes(r.get(start_key) or ""), clock_minutes(r.get(end_key) or "")
         if s is None or e is None or e <= s:
             return None  # a row the harness cannot read: not its to judge
         busy.append((s, e))
