@@ -64,6 +64,7 @@ from .changed_rows import changed_rows_wrong
 from .hierarchy import reports_wrong
 from .free_slot import free_slot_wrong
 from .overlaps import overlaps_wrong
+from .versions import version_wrong
 from .keyed_update import keyed_update_not_written
 from .time_zones import converted_time_text, time_zone_wrong
 from .absent import absent_but_read
@@ -1059,6 +1060,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     clash = overlaps_wrong(ev.goal, answer, ev.workspace)
     if clash:  # batch IZ at 2081e47 (IZE): which meetings of schedule.csv overlap, the user asked for the times
         out.append(clash)
+    release = version_wrong(ev.goal, answer, ev.workspace)
+    if release:  # batch IZ at 2081e47 (IZG): the newest version of versions.txt looked for on the web
+        out.append(release)
     zoned = time_zone_wrong(ev.goal, answer, ev.extra_texts)
     if zoned:  # batch IZ at 2081e47 (IZC): "14:00" for a 10:00 New York call in Berlin (16:00)
         out.append(zoned)
