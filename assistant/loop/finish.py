@@ -65,6 +65,7 @@ from .hierarchy import reports_wrong
 from .free_slot import free_slot_wrong
 from .overlaps import overlaps_wrong
 from .versions import version_wrong
+from .config_lookup import setting_wrong
 from .keyed_update import keyed_update_not_written
 from .time_zones import converted_time_text, time_zone_wrong
 from .absent import absent_but_read
@@ -1063,6 +1064,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     release = version_wrong(ev.goal, answer, ev.workspace)
     if release:  # batch IZ at 2081e47 (IZG): the newest version of versions.txt looked for on the web
         out.append(release)
+    setting = setting_wrong(ev.goal, answer, ev.workspace)
+    if setting:  # batch KZ at 6a1c8bc (KZA): 8081, the port of [web.staging], for the staging database's 6543
+        out.append(setting)
     zoned = time_zone_wrong(ev.goal, answer, ev.extra_texts)
     if zoned:  # batch IZ at 2081e47 (IZC): "14:00" for a 10:00 New York call in Berlin (16:00)
         out.append(zoned)
