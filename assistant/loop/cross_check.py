@@ -101,6 +101,7 @@ def derived_by_the_harness(goal: str, workspace: str | Path) -> str:
     from .changed_rows import changed_rows
     from .free_slot import first_free_slot
     from .hierarchy import reports_under
+    from .balance import balance_asked
     from .overlaps import overlapping
 
     if reports_under(goal, workspace) is not None:
@@ -111,6 +112,8 @@ def derived_by_the_harness(goal: str, workspace: str | Path) -> str:
         return "the rows that differ between the two tables"
     if overlapping(goal, workspace) is not None:
         return "the meetings that overlap"
+    if balance_asked(goal, workspace) is not None:
+        return "the balance from the opening balance and the movements"
     return ""
 
 
