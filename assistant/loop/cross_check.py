@@ -102,6 +102,7 @@ def derived_by_the_harness(goal: str, workspace: str | Path) -> str:
     from .free_slot import first_free_slot
     from .hierarchy import reports_under
     from .balance import balance_asked
+    from .list_cells import list_count_asked
     from .overlaps import overlapping
 
     if reports_under(goal, workspace) is not None:
@@ -114,6 +115,8 @@ def derived_by_the_harness(goal: str, workspace: str | Path) -> str:
         return "the meetings that overlap"
     if balance_asked(goal, workspace) is not None:
         return "the balance from the opening balance and the movements"
+    if list_count_asked(goal, workspace) is not None:
+        return "the items of each list cell"
     return ""
 
 

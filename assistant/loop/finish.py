@@ -67,6 +67,7 @@ from .overlaps import overlaps_wrong
 from .versions import version_wrong
 from .config_lookup import setting_wrong
 from .balance import balance_text, balance_wrong
+from .list_cells import list_count_text, list_count_wrong
 from .keyed_update import keyed_update_not_written
 from .time_zones import converted_time_text, time_zone_wrong
 from .absent import absent_but_read
@@ -1071,6 +1072,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     balance = balance_wrong(ev.goal, answer, ev.workspace)
     if balance:  # batch KZ at 6a1c8bc (KZB): every amount added, debits too, for the balance at the end of November
         out.append(balance)
+    listed = list_count_wrong(ev.goal, answer, ev.workspace)
+    if listed:  # batch KZ at 6a1c8bc (KZC): the recipe taking the most minutes for the one with the most ingredients
+        out.append(listed)
     zoned = time_zone_wrong(ev.goal, answer, ev.extra_texts)
     if zoned:  # batch IZ at 2081e47 (IZC): "14:00" for a 10:00 New York call in Berlin (16:00)
         out.append(zoned)
@@ -1209,7 +1213,7 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     sources = [ev.goal, *ev.user_texts, *results, *ev.extra_texts,
                *([f"{counted[0]} {counted[0] + 1}"] if counted else []), *([str(tally.count)] if tally else []),
                *([later[0].isoformat()] if later else []), converted_time_text(ev.goal, ev.extra_texts),
-               balance_text(ev.goal, ev.workspace),
+               balance_text(ev.goal, ev.workspace), list_count_text(ev.goal, ev.workspace),
                *converted_figures(ev.goal, list(ev.harness_texts), _source_numbers(results))]  # "4995 grams is 4.995 kg"
     made_up = unseen_dates(answer, sources)
     if made_up:  # offer.docx (a held-out task) at 766ab73: "February 18, 2027" of 18 December 2026 and 1 February 2027
