@@ -5226,6 +5226,15 @@ def test_a_count_of_each_of_several_named_values_is_doubted_until_each_is_given(
     assert any("each one's count" in p for p in problems("3 are open, 3 closed and 2 are pending."))
 
 
+def test_how_many_of_a_measure_is_no_count_of_rows(tmp_path):
+    """Batch KZ at 6a1c8bc (KZE): "How many kilometres is it from Hamburg to Munich" was taken for how many rows are
+    Hamburg and Munich, and the model was told to give "Hamburg: 1, Munich: 1"."""
+    problems = _table_question(tmp_path, "distances.csv", "km,Berlin,Hamburg,Munich\nBerlin,0,289,585\n"
+                               "Hamburg,289,0,782\nMunich,585,782,0\n",
+                               "How many kilometres is it from Hamburg to Munich according to distances.csv?")
+    assert not any("each one's count" in p or "how many rows" in p for p in problems("It is 782 km."))
+
+
 def test_the_difference_between_the_highest_and_the_lowest_value_is_doubted_until_given(tmp_path):
     """A held-out task at 911f35c: "What is the difference between the highest and the lowest price in prices.csv?"
     queried MAX and MIN (89.00, 19.99) and answered "This is the final answer for the user's query."."""

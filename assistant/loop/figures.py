@@ -1123,6 +1123,17 @@ def bounded_total_wrong(answer: str, ev: Evidence) -> str:
 
 #: "How many X": X, the thing counted
 _HOW_MANY = re.compile(r"\b(?:how many|number of)\s+(?P<what>[a-z]+)", re.IGNORECASE)
+#: "how many kilometres (euros, hours)": a quantity read or added up, never a count of rows (batch KZ at 6a1c8bc,
+#: KZE: "How many kilometres is it from Hamburg to Munich" taken for how many rows are Hamburg and Munich)
+_MEASURES = frozenset("euros euro dollars dollar cents francs yen pounds percent points calories degrees kwh bytes "
+                      "kilobytes megabytes gigabytes".split())
+
+
+def _a_measure(what: str) -> bool:
+    """Whether ``what`` (the word after "how many") is a unit of measure or money."""
+    from .units import _UNITS
+
+    return what.lower() in _UNITS or what.lower() in _MEASURES
 #: a small count written as a word ("Three: Concert, Dinner and Party.")
 _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                 "twelve")
@@ -1141,7 +1152,8 @@ def bounded_count_wrong(answer: str, ev: Evidence) -> str:
     many = _HOW_MANY.search(ev.goal)
     if reports_under(ev.goal, ev.workspace) is not None:  # every level asked: hierarchy.py counts (JZG2 at 238dd43)
         return ""
-    if not asks_only_a_question(ev.goal) or many is None or _GROUPS_ASKED.search(ev.goal) or len(files) != 1:
+    if not asks_only_a_question(ev.goal) or many is None or _GROUPS_ASKED.search(ev.goal) or len(files) != 1 \
+            or _a_measure(many.group("what")):
         return ""
     tables = _file_tables(ev.workspace, files[0])
     for table in tables if len(tables) == 1 else []:
@@ -1181,7 +1193,8 @@ def value_counts_wrong(answer: str, ev: Evidence) -> str:
     value with its count ("" otherwise), with the counts to copy and their query. A
     held-out task at 911f35c: closed's count alone, 3, answered as "The total number of
     tickets ... is 3"."""
-    asked = _question_table(ev) if _HOW_MANY.search(ev.goal) else None
+    many = _HOW_MANY.search(ev.goal)
+    asked = _question_table(ev) if many and not _a_measure(many.group("what")) else None
     named = goal_values(asked[1], ev.goal) if asked else None
     if asked and named:
         (name, table), (column, values) = asked, named
