@@ -104,6 +104,7 @@ def derived_by_the_harness(goal: str, workspace: str | Path) -> str:
     from .balance import balance_asked
     from .list_cells import list_count_asked
     from .overlaps import overlapping
+    from .sequence_gap import gaps_asked
 
     if reports_under(goal, workspace) is not None:
         return "everyone under a person, at every level"
@@ -117,6 +118,8 @@ def derived_by_the_harness(goal: str, workspace: str | Path) -> str:
         return "the balance from the opening balance and the movements"
     if list_count_asked(goal, workspace) is not None:
         return "the items of each list cell"
+    if gaps_asked(goal, workspace) is not None:
+        return "the numbers missing from the run"
     return ""
 
 

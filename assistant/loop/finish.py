@@ -68,6 +68,7 @@ from .versions import version_wrong
 from .config_lookup import setting_wrong
 from .balance import balance_text, balance_wrong
 from .list_cells import list_count_text, list_count_wrong
+from .sequence_gap import gaps_wrong
 from .keyed_update import keyed_update_not_written
 from .time_zones import converted_time_text, time_zone_wrong
 from .absent import absent_but_read
@@ -1075,6 +1076,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     listed = list_count_wrong(ev.goal, answer, ev.workspace)
     if listed:  # batch KZ at 6a1c8bc (KZC): the recipe taking the most minutes for the one with the most ingredients
         out.append(listed)
+    gap = gaps_wrong(ev.goal, answer, ev.workspace)
+    if gap:  # batch KZ at 6a1c8bc (KZD): R-109 (there) for the missing R-107 of
+        out.append(gap)
     zoned = time_zone_wrong(ev.goal, answer, ev.extra_texts)
     if zoned:  # batch IZ at 2081e47 (IZC): "14:00" for a 10:00 New York call in Berlin (16:00)
         out.append(zoned)
