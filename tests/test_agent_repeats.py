@@ -5698,3 +5698,17 @@ def test_lines_of_a_folders_files_combined_are_checked_for_every_line(assistant_
            "library books' (tuesday.txt)" in doubt, doubt
     assert json.dumps({"path": "todo/all.txt", "content": want}) in doubt
     assert isinstance(events[-1], Finished) and (ws / "todo" / "all.txt").read_text() == want
+
+
+def test_a_column_padded_with_leading_zeros_is_a_rewrite_offered_at_the_read(assistant_home, tmp_path):
+    """Batch KZ at 6a1c8bc (KZF): "write every part_no with five digits by adding leading zeros (42 becomes 00042)";
+    the model's edits copied the read's line numbers, and no write was offered. "part_no" names the column too."""
+    from assistant.loop.named_files import pad_width
+
+    goal = ("In parts.csv, write every part_no with five digits by adding leading zeros (42 becomes 00042). Leave "
+            "the rest of the file as it is.")
+    _read_then_write(assistant_home, tmp_path, "parts.csv", "part_no,description,qty\n42,Hex bolt,250\n"
+                     "20931,Nut,007\n7,Washer,5\n", "part_no,description,qty\n00042,Hex bolt,250\n20931,Nut,007\n"
+                     "00007,Washer,5\n", goal, "with every part_no written with 5 digits (leading zeros)")
+    assert pad_width("Pad the ids in ids.csv with zeros to 8 digits.") == 8
+    assert pad_width("Add leading zeros to the codes in codes.csv.") is None  # no width given: not the harness's

@@ -1564,6 +1564,29 @@ _ROUND_ASKED = re.compile(r"\bround(?:ed|ing)?\b(?:[^.?!]|\.(?=\w)){0,60}?\bto\s
                           r"(?:(?P<whole>whole|full|integers?|euros?|dollars?|pounds?|francs?|units?|numbers?)|"
                           r"(?P<cent>cents?|pennies|penny)|(?P<n>\d|one|two|three)\s+decimals?)\b", re.IGNORECASE)
 _DIGITS = {"one": 1, "two": 2, "three": 3}
+#: every value of a column written with leading zeros to a width: "write every part_no with five digits by adding
+#: leading zeros (42 becomes 00042)" (batch KZ at 6a1c8bc, KZF: the model's edits copied the read's line numbers)
+_PAD_ASKED = re.compile(r"\b(?:leading\s+zeros?|zero[- ]?padd?\w*|pad\w*\s+(?:[\w.-]+\s+){0,5}?with\s+zeros?)\b",
+                        re.IGNORECASE)
+_WIDTH = re.compile(r"\b(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)[- ](?:digits?|characters?|"
+                    r"places?)\b|\b\d{1,9}\s+(?:becomes|->|→|to|as)\s+(?P<shown>0\d{1,9})\b", re.IGNORECASE)
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10}
+
+
+def pad_width(goal: str) -> int | None:
+    """The width every value of a column is padded to with leading zeros (:data:`_PAD_ASKED`,
+    :data:`_WIDTH`: "with five digits", "42 becomes 00042"); None when the goal asks no
+    such padding or gives no width."""
+    if not _PAD_ASKED.search(goal):
+        return None
+    m = _WIDTH.search(goal)
+    if m is None:
+        return None
+    if m.group("shown"):
+        return len(m.group("shown"))
+    n = m.group("n").lower()
+    return _NUMBER_WORDS.get(n) or int(n)
 #: spaces taken off the cells of a column: "Trim the extra spaces around the names in people.csv" (batch GZ at 833d98d,
 #: GZG: one of three names trimmed, and done)
 _TRIM_ASKED = re.compile(r"\b(?:trim|strip)\w*\b(?=(?:[^.?!]|\.(?=\w)){0,60}?\b(?:spaces?|whitespace|blanks)\b)|"
@@ -1710,8 +1733,11 @@ def _csv_column(goal: str, header: list[str]) -> int | None:
     """The index of the one column of ``header`` a word of ``goal`` names (its name, "_" read
     as a space, alone or plural; file names aside); None otherwise."""
     words = re.sub(r"[\w./-]+\.[A-Za-z]{2,5}\b", " ", goal)
+    def spelt(name: str) -> str:  # "part_no" is said as "part_no" or "part no"
+        return re.escape(name).replace(r"\ ", "[_ ]")
+
     def plural(name: str) -> str:  # city: cities; price: prices
-        return rf"(?:{re.escape(name)}s?|{re.escape(name[:-1])}ies)" if name.endswith("y") else rf"{re.escape(name)}s?"
+        return rf"(?:{spelt(name)}s?|{spelt(name[:-1])}ies)" if name.endswith("y") else rf"{spelt(name)}s?"
 
     said = [i for i, h in enumerate(header) if h.strip() and re.search(
         rf"(?<![\w-]){plural(h.strip().replace('_', ' '))}(?![\w-])", words, re.IGNORECASE)]
@@ -1780,6 +1806,9 @@ def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
     case with the emails (the harness's own write to copy did it), AZC rounded one of
     five prices and dropped the last row."""
     case, rounding, fill = _CASE_ASKED.search(goal), _ROUND_ASKED.search(goal), _FILL_ASKED.search(goal)
+    width = pad_width(goal) if case is None and rounding is None and fill is None else None
+    if width is not None:
+        return _padded(goal, text, width)
     factor = scale_factor(goal) if case is None and rounding is None and fill is None else None
     plus = addend(goal) if case is None and rounding is None and fill is None and factor is None else None
     other = case is None and rounding is None and fill is None and factor is None and plus is None
@@ -1886,6 +1915,25 @@ def column_rewritten(goal: str, text: str) -> tuple[str, str] | None:
         writer.writerow([change(v) if at in (i, -1) and not kept else v for i, v in enumerate(row)])
     new = out.getvalue()
     return (how, new) if new.rstrip("\n") != text.rstrip("\n") else None
+
+
+def _padded(goal: str, text: str, width: int) -> tuple[str, str] | None:
+    """``(how, text)``: the CSV text with every whole number of the column ``goal`` names
+    written with leading zeros to ``width`` digits (as text; longer ones and other cells
+    kept); None when it names no one column or nothing would change."""
+    rows = _csv_rows(text)
+    at = _csv_target(goal, rows, False) if rows and len(rows) >= 2 else None
+    if at is None:
+        return None
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(rows[0])
+    for row in rows[1:]:
+        writer.writerow([v.strip().zfill(width) if i == at and re.fullmatch(r"\s*\d+\s*", v) else v
+                         for i, v in enumerate(row)])
+    new = out.getvalue()
+    return (f"with every {rows[0][at]} written with {width} digits (leading zeros)", new) \
+        if new.rstrip("\n") != text.rstrip("\n") else None
 
 
 #: something taken out of a file the goal names after "from": "Remove all orders from 2025 from orders.csv"
@@ -2199,7 +2247,8 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
         rows = _csv_rows(text) or [[]]
         scaled = scale_factor(goal) is not None or addend(goal) is not None
         if (_CASE_ASKED.search(goal) or _ROUND_ASKED.search(goal) or _FILL_ASKED.search(goal) or scaled
-                ) and (_csv_target(goal, rows, scaled) is not None or _HEADER_SAID.search(goal)) \
+                or pad_width(goal) is not None) and (_csv_target(goal, rows, scaled) is not None
+                                                     or _HEADER_SAID.search(goal)) \
                 or _TRIM_ASKED.search(goal) or _cell_swap(goal):
             return column_rewritten(goal, text)
         removed = rows_removed(goal, text) or column_split(goal, text) or columns_merged(goal, text) \
@@ -2227,7 +2276,7 @@ def rewrite_asked(goal: str) -> str:
         (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal)
          or _join_asked(goal) or _TEMP_ASKED.search(goal) or SHIFT_ASKED.search(goal) or COLUMN_MOVE_ASKED.search(goal)
          or scale_factor(goal) is not None or addend(goal) is not None or _TRIM_ASKED.search(goal)
-         or _cell_swap(goal) or _LATEST_ASKED.search(goal))
+         or _cell_swap(goal) or _LATEST_ASKED.search(goal) or pad_width(goal) is not None)
         and files
         and files[0].lower().endswith(".csv"))
     return files[0] if asked and len(files) == 1 else ""
