@@ -70,6 +70,7 @@ from .balance import balance_text, balance_wrong
 from .list_cells import list_count_text, list_count_wrong
 from .sequence_gap import gaps_wrong
 from .keyed_update import keyed_update_not_written
+from .partial_change import column_partly_changed
 from .time_zones import converted_time_text, time_zone_wrong
 from .absent import absent_but_read
 from .named_files import _searched_too_little, file_problems, text_change, text_count, unread_inputs
@@ -1085,6 +1086,9 @@ def finish_problems(answer: str, ev: Evidence) -> list[str]:
     keyed = keyed_update_not_written(ev)
     if keyed:  # batch JZ at 02d32bb (JZD): prices.csv "updated from price_changes.csv" left as it was
         out.append(keyed)
+    partly = column_partly_changed(ev)
+    if partly:  # batch KZ at 6a1c8bc (KZG): one of six German amounts rewritten, "already plain numbers", done
+        out.append(partly)
     tally = text_count(ev.goal, ev.workspace)
     if tally and str(tally.count) not in _numbers(answer):
         # a held-out task at 2e1bee7: "How many words are in essay.txt?" (17) answered "7"
