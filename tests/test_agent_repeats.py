@@ -5712,3 +5712,19 @@ def test_a_column_padded_with_leading_zeros_is_a_rewrite_offered_at_the_read(ass
                      "00007,Washer,5\n", goal, "with every part_no written with 5 digits (leading zeros)")
     assert pad_width("Pad the ids in ids.csv with zeros to 8 digits.") == 8
     assert pad_width("Add leading zeros to the codes in codes.csv.") is None  # no width given: not the harness's
+
+
+def test_a_markdown_section_taken_out_is_a_rewrite_offered_at_the_read(assistant_home, tmp_path):
+    """Batch KZ at 6a1c8bc (KZH): "Delete the section Old ideas from notes.md, its heading and all of its lines": the
+    heading deleted, its lines left, and the finish asked for a heading "Old ideas from notes"."""
+    from assistant.loop.written import heading_asked
+
+    goal = "Delete the section Old ideas from notes.md, its heading and all of its lines."
+    text = ("# Project notes\n\n## Decisions\n- Launch on 15 January\n\n## Old ideas\n- Podcast series\n"
+            "### Maybe\n- Loyalty app\n\n## Next steps\n- Look at the old ideas again in March\n")
+    want = ("# Project notes\n\n## Decisions\n- Launch on 15 January\n\n## Next steps\n"
+            "- Look at the old ideas again in March\n")
+    _read_then_write(assistant_home, tmp_path, "notes.md", text, want, goal,
+                     "without its section 'Old ideas' (the heading and its lines)")
+    assert heading_asked(goal) == ""
+    assert heading_asked("Add the invoice number under a heading called Invoice in notes.md.") == "Invoice"

@@ -2231,6 +2231,42 @@ def line_moved(goal: str, text: str) -> tuple[str, str] | None:
     return (f"with the line {line.strip()!r} {where}", new) if out != lines else None
 
 
+#: a Markdown section taken out whole: "Delete the section Old ideas from notes.md, its heading and all of its lines",
+#: "Remove the Old ideas section from notes.md"
+_QUOTE_OPEN, _QUOTE_SHUT = "[\"'\u201c\u2018]?", "[\"'\u201d\u2019]?"
+_SECTION_DROP = re.compile(
+    r"\b(?:delete|remove|drop|take\s+out|cut|get\s+rid\s+of)\s+(?:the\s+(?:whole\s+)?)?(?:"
+    rf"(?:section|part|heading|chapter)\s+(?:called\s+|named\s+|titled\s+)?{_QUOTE_OPEN}"
+    rf"(?P<a>[^\"'\u201d\u2019.,;:!?]{{1,60}}?){_QUOTE_SHUT}"
+    rf"|{_QUOTE_OPEN}(?P<b>[^\"'\u201d\u2019.,;:!?]{{1,60}}?){_QUOTE_SHUT}\s+(?:section|part|chapter))"
+    r"\s+(?:from|of|in)\s+[\w./-]+\.md\b", re.IGNORECASE)
+_MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+
+
+def section_removed(goal: str, text: str) -> tuple[str, str] | None:
+    """``(how, text)``: the Markdown text without the section ``goal`` takes out
+    (:data:`_SECTION_DROP`): its heading line and every line up to the next heading of
+    the same or a higher level; None when no heading line is that name (spaces and
+    letter case aside), or several are. Batch KZ at 6a1c8bc (KZH): the heading was
+    deleted and its lines left."""
+    m = _SECTION_DROP.search(goal)
+    if m is None:
+        return None
+    name = " ".join((m.group("a") or m.group("b")).split()).casefold()
+    lines = text.split("\n")
+    heads = [(i, len(h.group(1))) for i, line in enumerate(lines) if (h := _MD_HEADING.match(line))
+             and " ".join(h.group(2).split()).casefold() == name]
+    if len(heads) != 1:
+        return None
+    at, level = heads[0]
+    end = next((j for j in range(at + 1, len(lines))
+                if (h := _MD_HEADING.match(lines[j])) and len(h.group(1)) <= level), len(lines))
+    kept = lines[:at] + lines[end:]
+    while at < len(kept) and at > 0 and not kept[at - 1].strip() and not kept[at].strip():
+        del kept[at]  # the blank line the section stood between, once
+    return f"without its section {m.group('a') or m.group('b')!r} (the heading and its lines)", "\n".join(kept)
+
+
 def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
     """``(how, text)``: the text file's lines as the goal asks them rewritten: one column
     of a CSV file (:func:`column_rewritten`) when the goal names a column of it, else
@@ -2257,6 +2293,8 @@ def rewritten_lines(goal: str, text: str) -> tuple[str, str] | None:
             return removed
     if LINE_MOVE_ASKED.search(goal):
         return line_moved(goal, text)
+    if _SECTION_DROP.search(goal):
+        return section_removed(goal, text)
     return cased_lines(goal, text) or kept_lines(goal, text) or redated_lines(goal, text) \
         or numbered_lines(goal, text) or reversed_lines(goal, text) or joined_lines(goal, text) \
         or headings_shifted(goal, text) or redacted(goal, text)
@@ -2271,7 +2309,7 @@ def rewrite_asked(goal: str) -> str:
     asked = _CASE_ASKED.search(goal) or _DROP_ASKED.search(goal) or _REDATE_ASKED.search(goal) \
         or LINE_MOVE_ASKED.search(goal) or (
             (_NUMBER_ASKED.search(goal) or _reverse_asked(goal) or _ONE_LINE_ASKED.search(goal)
-             or _HEADING_SHIFT_ASKED.search(goal) or _REDACT_ASKED.search(goal))
+             or _HEADING_SHIFT_ASKED.search(goal) or _REDACT_ASKED.search(goal) or _SECTION_DROP.search(goal))
             and not re.search(r"\.csv\b", goal) and not goal_files(goal)[0]) or (  # in place, not into another file
         (_ROUND_ASKED.search(goal) or _rows_bound_said(goal) or _SPLIT_ASKED.search(goal) or _FILL_ASKED.search(goal)
          or _join_asked(goal) or _TEMP_ASKED.search(goal) or SHIFT_ASKED.search(goal) or COLUMN_MOVE_ASKED.search(goal)

@@ -2114,10 +2114,16 @@ def _headings_not_as_asked(ev: Evidence) -> str:
     return f"the task asks for the headings of {source}, and {output} {wrong}; {call_to_copy('write_file', args)}"
 
 
+#: a section taken out, not asked for: "Delete the section Old ideas from notes.md" (batch KZ at 6a1c8bc, KZH: the
+#: deletion was refused as lacking a heading "Old ideas from notes")
+_SECTION_OUT = re.compile(r"\b(?:delete|remove|drop|take\s+out|cut|get\s+rid\s+of)\b[^.?!]{0,20}$", re.IGNORECASE)
+
+
 def heading_asked(goal: str) -> str:
-    """The heading ``goal`` names ("under a heading called Invoice": "Invoice"), or ""."""
+    """The heading ``goal`` names ("under a heading called Invoice": "Invoice"), or ""
+    (also for a section it takes out)."""
     m = _HEADING_ASKED.search(goal)
-    return m.group("name").strip() if m else ""
+    return m.group("name").strip() if m and not _SECTION_OUT.search(goal, 0, m.start()) else ""
 
 
 def _heading_missing(ev: Evidence) -> str:
