@@ -5728,3 +5728,29 @@ def test_a_markdown_section_taken_out_is_a_rewrite_offered_at_the_read(assistant
                      "without its section 'Old ideas' (the heading and its lines)")
     assert heading_asked(goal) == ""
     assert heading_asked("Add the invoice number under a heading called Invoice in notes.md.") == "Invoice"
+
+
+def test_a_markdown_table_saved_as_csv_is_offered_at_the_read_and_checked(assistant_home, tmp_path):
+    """Batch KZ at 6a1c8bc (KZJ): "Save the table in report.md as a CSV file table.csv" took report.md for the file
+    to write, and nothing was written."""
+    from assistant.loop.evidence import goal_files
+
+    goal = "Save the table in report.md as a CSV file table.csv, with the same columns and the header row first."
+    assert goal_files(goal) == (["table.csv"], ["report.md"])
+    report = ("# Sales\n\nPer region.\n\n| Region | Q1 | Q2 |\n|:-------|------:|------:|\n| North  | 12400 | 13150 |\n"
+              "| South  |  9800 | 10420 |\n\nWest had a new lead.\n")
+    want = "Region,Q1,Q2\nNorth,12400,13150\nSouth,9800,10420\n"
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="report.md"), call("write_file", path="table.csv", content="Region,Q1\nNorth,12400\n"),
+        "Saved table.csv.", call("write_file", path="table.csv", content=want), "Saved table.csv."])
+    (ws / "report.md").write_text(report)
+    events = list(agent.run(goal, workspace=ws))
+    store.close()
+    results = [e.result for e in events if isinstance(e, ToolCallFinished)]
+    args = json.dumps({"path": "table.csv", "content": want})
+    assert results[0].endswith("Hint: report.md as CSV (its Markdown table's rows), to write to table.csv: call "
+                               f"write_file with {args}"), results[0]
+    doubt = next(e.text for e in events if isinstance(e, Notice) and e.text.startswith("Finish check"))
+    assert "the task asks for report.md as CSV (its Markdown table's rows) in table.csv" in doubt
+    assert isinstance(events[-1], Finished) and (ws / "table.csv").read_text() == want
+    assert (ws / "report.md").read_text() == report

@@ -239,6 +239,12 @@ def goal_files(goal: str) -> tuple[list[str], list[str]]:
             if to_place or (not [m for m in _READ.finditer(between) if m.group(0).lower() != "in"]
                             and not re.search(r"\b(to|into)\s+\S", clause, re.IGNORECASE)):
                 target = outputs
+        if target is outputs and create and _SAVED_AS_NEXT.match(goal[pos + len(rel):]):
+            # "Save the table in report.md as a CSV file table.csv": report.md is read, table.csv written (batch KZ
+            # at 6a1c8bc, KZJ: report.md taken for the file to write)
+            target = inputs
+        elif target is inputs and create and _SAVED_AS.search(before):
+            target = outputs
         if target is inputs and _CONVERTED_TO.search(before):  # "Convert data.csv to an Excel file called
             # data.xlsx" (a held-out task at 1de0702: data.xlsx an input, no from_csv call offered)
             target = outputs
@@ -247,6 +253,12 @@ def goal_files(goal: str) -> tuple[list[str], list[str]]:
     return outputs, inputs
 
 
+#: "... as a CSV file table.csv", "as notes.txt": the file named next is the one written
+_SAVED_AS = re.compile(r"\bas\s+(?:a\s+|an\s+)?(?:new\s+)?(?:[\w-]+\s+){0,3}?(?:file\s+)?(?:called\s+|named\s+)?"
+                       r"[`'\"]?$", re.IGNORECASE)
+#: a file followed by "as ... other.ext" in its clause: it is the source of that one
+_SAVED_AS_NEXT = re.compile(r"[`'\"]?\s+as\s+(?:a\s+|an\s+)?(?:new\s+)?(?:[\w-]+\s+){0,3}?(?:file\s+)?"
+                            r"(?:called\s+|named\s+)?[`'\"]?[\w./-]+\.[A-Za-z][A-Za-z0-9]{1,4}\b", re.IGNORECASE)
 #: "convert data.csv to (an Excel file called) ...": the file named next is the one made
 _CONVERTED_TO = re.compile(r"\b(?:convert\w*|turn\w*|export\w*|transform\w*)\s+(?:the\s+)?\S+\.[A-Za-z0-9]{2,5}\s+"
                            r"(?:in)?to\b[^.;]{0,40}$", re.IGNORECASE)

@@ -2447,6 +2447,36 @@ def unpivoted(goal: str, text: str) -> str | None:
     return out.getvalue()
 
 
+def markdown_to_csv_asked(goal: str) -> tuple[str, str] | None:
+    """``(source, output)`` when ``goal`` asks the table of the one Markdown file it names
+    saved as the one CSV file it asks written; None otherwise."""
+    outputs, inputs = goal_files(goal)
+    outs = [o for o in outputs if o.lower().endswith(".csv")]
+    ins = [i for i in inputs if i.lower().endswith(".md")]
+    return (ins[0], outs[0]) if len(ins) == 1 and len(outs) == 1 and re.search(r"\btable\b", goal, re.I) else None
+
+
+def markdown_table_rows(goal: str, text: str) -> str | None:
+    """The CSV text of the first Markdown pipe table of ``text``: its header row first,
+    the alignment row ("|:---|---:|") left out, each cell's padding taken off; None when
+    the text has no table of a header and at least one row, each with the header's cells.
+    Batch KZ at 6a1c8bc (KZJ): "Save the table in report.md as a CSV file table.csv" was
+    read as writing report.md, and nothing was written."""
+    block: list[str] = []
+    for line in text.splitlines():
+        if line.strip().startswith("|"):
+            block.append(line.strip())
+        elif block:
+            break
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in block]
+    rows = [r for r in rows if not all(re.fullmatch(r":?-{2,}:?", c) for c in r)]
+    if len(rows) < 2 or any(len(r) != len(rows[0]) for r in rows):
+        return None
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
+
+
 class DerivedFile(NamedTuple):
     """A CSV file the goal asks made from another, the harness's to work out: ``asked``
     (goal -> (source, output) or None), ``derive`` ((goal, source text) -> output text
@@ -2459,7 +2489,8 @@ class DerivedFile(NamedTuple):
 
 #: the derived files the harness knows: the read of the source offers the write, the finish checks the output
 DERIVED_FILES = (DerivedFile(transpose_asked, transposed, "turned around (its rows as columns)"),
-                 DerivedFile(unpivot_asked, unpivoted, "written long (one row for each of its cells)"))
+                 DerivedFile(unpivot_asked, unpivoted, "written long (one row for each of its cells)"),
+                 DerivedFile(markdown_to_csv_asked, markdown_table_rows, "as CSV (its Markdown table's rows)"))
 
 
 def derived_file(goal: str) -> tuple[DerivedFile, str, str] | None:
