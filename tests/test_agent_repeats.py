@@ -5754,3 +5754,35 @@ def test_a_markdown_table_saved_as_csv_is_offered_at_the_read_and_checked(assist
     assert "the task asks for report.md as CSV (its Markdown table's rows) in table.csv" in doubt
     assert isinstance(events[-1], Finished) and (ws / "table.csv").read_text() == want
     assert (ws / "report.md").read_text() == report
+
+
+class Moved(BaseModel):
+    title: str
+    day: str = ""
+    new_start: str
+
+
+def test_an_event_from_a_file_is_not_moved_to_a_date_no_file_gives(assistant_home, tmp_path):
+    """The whole pass at 365a3a2 (calendar_from_invite): the invite's Thursday 2026-12-10 meeting was added right, then
+    moved with calendar_move_event to "Friday 2026-12-11 10:00" (the model's own date), and the task was done."""
+    ADDED.clear()
+    moves = []
+    add = Tool("calendar_add_event", "Add an event.", Booked,
+               lambda ctx, p: (ADDED.append(p.start), ToolResult(text=f"Added: {p.start} {p.title}"))[1],
+               RiskClass.WRITE)
+    move = Tool("calendar_move_event", "Move an event.", Moved,
+                lambda ctx, p: (moves.append(p.new_start), ToolResult(text=f"Moved {p.title}"))[1], RiskClass.WRITE)
+    agent, model, ws, store = _agent(assistant_home, tmp_path, [
+        call("read_file", path="invite.txt"), call("calendar_add_event", title="Budget review",
+                                                   start="Thursday 2026-12-10 10:00"),
+        call("calendar_move_event", title="Budget review", day="2026-12-10", new_start="Friday 2026-12-11 10:00"),
+        "Added the budget review on Thursday 2026-12-10 at 10:00."], extra=[add, move])
+    (ws / "invite.txt").write_text("Subject: Budget review\nOn Thursday 2026-12-10 from 10:00 to 11:30 in Room 4B.\n")
+    events = list(agent.run("Put the meeting described in invite.txt on my calendar.", workspace=ws))
+    store.close()
+    refused = [e for e in events if isinstance(e, ToolCallFinished)][2]
+    assert refused.error and refused.result.startswith(
+        "Not run: the task asks no move, and the new start's date 2026-12-11 is in no file this task read; the source "
+        "gives 2026-12-10. Step 2 already put the event on the calendar (Added: Thursday 2026-12-10 10:00 Budget "
+        "review); if that completes the task, give your final answer."), refused.result
+    assert moves == [] and isinstance(events[-1], Finished)

@@ -1619,6 +1619,9 @@ class CallRunner:
                    "second one and leave the old one where it is. Call calendar_move_event with words of its title, "
                    "the day it is on now and its new start, as the user said them")
             return (yield from self.finish(call, ToolResult.fail(msg), "denied"))
+        unasked_move = self._unasked_move(call)
+        if unasked_move:
+            return (yield from self.finish(call, ToolResult.fail(unasked_move), "denied"))
         if risk in (RiskClass.WRITE, RiskClass.DESTRUCTIVE) and call.name not in _HARNESS_CALLS:
             which = self._ambiguous(call, needs_source=risk is RiskClass.DESTRUCTIVE or call.name in EDITS_EXISTING)
             if which is not None:  # handoff_which_contract: the first of two contracts edited
@@ -3193,9 +3196,7 @@ class CallRunner:
         goal = self.s.task.goal
         if not said or not goal_files(goal)[1] or _DAY_WORDS.search(goal):
             return "", [], {}
-        reads = [c.result or "" for c in self.s.calls if c.status == "done" and not c.error and c.id != call.id
-                 and (c.risk or "read") == "read" and not c.name.startswith("calendar_")]
-        given = [d for r in reads for d in _days_said(r)]
+        given = self._days_read(call)
         days = {day for _, day in given}
         if not given or said[0][1] in days:
             return "", [], {}
@@ -3207,6 +3208,39 @@ class CallRunner:
             # invented one (2026-12-15) kept in the call to copy, and the meeting added as six days long
             fixed["end"] = end.replace(ended[0][0], texts[0], 1)
         return said[0][0], texts, fixed
+
+    def _days_read(self, call: CallRecord) -> list[tuple[str, tuple[int, int, int]]]:
+        """The dates (:func:`_days_said`) of the results of this task's reads other than
+        ``call`` and the calendar's own."""
+        reads = [c.result or "" for c in self.s.calls if c.status == "done" and not c.error and c.id != call.id
+                 and (c.risk or "read") == "read" and not c.name.startswith("calendar_")]
+        return [d for r in reads for d in _days_said(r)]
+
+    def _unasked_move(self, call: CallRecord) -> str:
+        """The refusal of a ``calendar_move_event`` to a date no file this task read gives,
+        in a task that puts an event from a file it names on the calendar and asks no
+        move and no day ("" otherwise), with what an earlier ``calendar_add_event`` of
+        the task did. The whole pass at 365a3a2 (calendar_from_invite): the invite's
+        Thursday 2026-12-10 refused as "Friday 2026-12-11" in calendar_add_event, added
+        right, then moved to Friday 2026-12-11 with calendar_move_event, and done."""
+        goal = self.s.task.goal
+        new = call.arguments.get("new_start")
+        said = _days_said(new) if call.name == "calendar_move_event" and isinstance(new, str) else []
+        if not said or event_move_asked(goal, self.registry.names()) or not goal_files(goal)[1] \
+                or _DAY_WORDS.search(goal):
+            return ""
+        given = self._days_read(call)
+        if not given or said[0][1] in {day for _, day in given}:
+            return ""
+        texts = list(dict.fromkeys(text for text, _ in given))
+        msg = (f"Not run: the task asks no move, and the new start's date {said[0][0]} is in no file this task read; "
+               f"the source gives {', '.join(texts[:3])}.")
+        added = next((c for c in reversed(self.s.calls) if c.name == "calendar_add_event" and c.status == "done"
+                      and not c.error), None)
+        if added is not None:
+            msg += (f" Step {added.step} already put the event on the calendar ({(added.result or '').splitlines()[0]})"
+                    "; if that completes the task, give your final answer.")
+        return msg
 
     def _calendar_to_copy(self, call: CallRecord, args: dict[str, Any]) -> dict[str, Any]:
         """``args`` (a refused ``calendar_add_event``'s, one fix made) with every other
