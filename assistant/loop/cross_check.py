@@ -98,29 +98,22 @@ def derived_by_the_harness(goal: str, workspace: str | Path) -> str:
     is the harness's own, and a second query does not overrule it (batch JZ, JZG3 at
     4d23469: the right "5 people" under Maria, found by :mod:`.hierarchy`, handed off
     against a second query that counted one level, 2)."""
+    from .balance import balance_asked
     from .changed_rows import changed_rows
     from .free_slot import first_free_slot
     from .hierarchy import reports_under
-    from .balance import balance_asked
     from .list_cells import list_count_asked
     from .overlaps import overlapping
     from .sequence_gap import gaps_asked
 
-    if reports_under(goal, workspace) is not None:
-        return "everyone under a person, at every level"
-    if first_free_slot(goal, workspace) is not None:
-        return "the first free slot of the day"
-    if changed_rows(goal, workspace) is not None:
-        return "the rows that differ between the two tables"
-    if overlapping(goal, workspace) is not None:
-        return "the meetings that overlap"
-    if balance_asked(goal, workspace) is not None:
-        return "the balance from the opening balance and the movements"
-    if list_count_asked(goal, workspace) is not None:
-        return "the items of each list cell"
-    if gaps_asked(goal, workspace) is not None:
-        return "the numbers missing from the run"
-    return ""
+    derived = ((reports_under, "everyone under a person, at every level"),
+               (first_free_slot, "the first free slot of the day"),
+               (changed_rows, "the rows that differ between the two tables"),
+               (overlapping, "the meetings that overlap"),
+               (balance_asked, "the balance from the opening balance and the movements"),
+               (list_count_asked, "the items of each list cell"),
+               (gaps_asked, "the numbers missing from the run"))
+    return next((what for found, what in derived if found(goal, workspace) is not None), "")
 
 
 def excludes_the_answer(sql: str, answer: str) -> bool:
