@@ -1385,6 +1385,15 @@ def test_an_honest_could_not_with_nothing_changed_is_a_hand_off_not_done(assista
     events = list(agent.run("Sort the files into subfolders named after their extension.", workspace=ws))
     assert isinstance(events[-1], Finished)  # something was done: the answer says what was not
     store.close()
+    (tmp_path / "c").mkdir()
+    agent, _, ws, store = scripted_agent(tmp_path / "c", [
+        call("read_file", path="minutes.txt"), "I apologize, but I cannot assist with that request."], approve="all")
+    (ws / "minutes.txt").write_text("- Action: Ana will order the seed catalogue.\n")
+    # the whole pass at 75e77e3 (multistep_minutes_note): the change verb after "and", not opening a sentence
+    events = list(agent.run('Read minutes.txt and save a note titled "Action items" that lists every action item.',
+                            workspace=ws))
+    assert isinstance(events[-1], Paused) and "could not do the task and changed nothing" in events[-1].reason
+    store.close()
 
 
 def test_an_answer_that_copies_a_whole_tool_result_is_doubted(tmp_path):

@@ -723,6 +723,10 @@ def changed_nothing(ev: Evidence) -> bool:
     return not changed and bool(_MUST_CHANGE.search(ev.goal))
 
 
+#: a change verb of :data:`_MUST_CHANGE` after "and"/"then": "Read minutes.docx and save a note ..."
+_AND_CHANGE = re.compile(_MUST_CHANGE.pattern.replace(r"(^|[.,;:]\s+)", r"\b(?:and|then)\s+", 1), re.IGNORECASE)
+
+
 def gives_up(answer: str, ev: Evidence) -> str:
     """Why an answer that says it could not be done is a hand-off, not a finished
     task ("" when it is not): the task asks for a change and nothing was changed
@@ -732,7 +736,12 @@ def gives_up(answer: str, ev: Evidence) -> str:
     a call that found nothing, "not found: nope.txt", is a finding, not a failure)."""
     if not _NOT_DONE.search(_NO_TROUBLE.sub(" ", answer)):
         return ""
-    if changed_nothing(ev):
+    if changed_nothing(ev) or (not asks_only_a_question(ev.goal) and _AND_CHANGE.search(ev.goal)
+                               and not list(ev.touched)
+                               and not any(c.status == "done" and not c.error and c.risk in ("write", "destructive")
+                                           for c in ev.calls)):
+        # the whole pass at 75e77e3 (multistep_minutes_note): "Read minutes.docx and save a note ..." (the change
+        # verb after "and"), "I apologize, but I cannot assist with that request." finished the task
         return "the agent could not do the task and changed nothing"
     last = [c for c in ev.calls if c.name != "finish" and c.final]
     if not last or last[-1].status == "denied" or not (last[-1].error or last[-1].status != "done"):
