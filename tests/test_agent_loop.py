@@ -466,6 +466,15 @@ def test_an_invalid_call_of_a_tool_for_another_kind_of_file_names_the_right_tool
     assert made.status == "invalid" and made.result.startswith("Not run: invoices.xlsx is an xlsx file, which "
                                                                "xlsx_write writes, not docx_create. Call xlsx_write")
     store.close()
+    # the whole pass at 75e77e3: table cells written as xlsx_write cells ({"cell": "INV-101", "value": "1,200.00"}),
+    # their labels lost and two amounts put in one row by the call to copy: no rows are offered from them
+    from assistant.loop.calls import _table_rows
+
+    odd = [{"type": "table", "rows": [["Invoice", "Amount"]], "cells": [[
+        {"cell": "INV-101", "value": "1,200.00 EUR"}, {"cell": "INV-102", "value": "349.50 EUR"}]]}]
+    assert _table_rows({"blocks": odd}) == []
+    assert _table_rows({"blocks": [{"type": "table", "cells": [[{"value": "INV-101"}, {"text": "1200.00"}]]}]}) == [
+        ["INV-101", "1200.00"]]
     # multistep_invoices_memo at 21c8a9e: the total queried, then docx_insert of it into invoices.xlsx, told only
     # "Call xlsx_write instead", and memo.docx never made: the memo's docx_create is given to copy
     from tools.files import FILE_TOOLS
